@@ -1,0 +1,7 @@
+"""`python -m tokenjuice`."""
+
+import sys
+
+from tokenjuice.entry import main
+
+sys.exit(main())

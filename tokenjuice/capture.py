@@ -1,0 +1,282 @@
+"""Run a command and capture its output, bounded, in arrival order.
+
+Why not `subprocess`: importing it costs ~10 ms, paid on every wrapped command.
+`posix_spawn` plus `poll` does the same job with modules Python has loaded anyway.
+
+Memory is bounded: the first 3/4 of `max_bytes` is kept from the start of the
+output and the last 1/4 from its end (where errors and summaries usually are);
+what falls between is drained and counted, and a marker line says how much was
+skipped. The child's stdin is inherited, its exit status is kept (128+N when a
+signal killed it), and SIGINT/SIGTERM/SIGHUP/SIGQUIT sent to tokenjuice reach it.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import sys
+import time
+
+DEFAULT_MAX_CAPTURE_BYTES = 4 * 1024 * 1024
+STDOUT, STDERR = 1, 2
+_READ_SIZE = 1 << 16
+_FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+#: Once the command has exited, stop waiting for output that background jobs it
+#: started may still hold open, after this much silence.
+_ORPHAN_GRACE_SECONDS = 0.25
+
+
+class Capture:
+    """The captured output of one run."""
+
+    __slots__ = ("chunks", "skipped", "exit_code", "signal", "duration_ms", "spawn_error")
+
+    def __init__(self) -> None:
+        self.chunks: list[tuple[int, bytes]] = []  # (stream, data) in arrival order
+        self.skipped = 0  # bytes drained but not kept
+        self.exit_code = 0
+        self.signal: int | None = None
+        self.duration_ms = 0.0
+        self.spawn_error: str | None = None
+
+    @property
+    def truncated(self) -> bool:
+        return self.skipped > 0
+
+    def combined(self) -> bytes:
+        return b"".join(data for _, data in self.chunks)
+
+    def stream(self, which: int) -> bytes:
+        return b"".join(data for stream, data in self.chunks if stream == which)
+
+
+def skipped_marker(skipped: int, limit: int) -> bytes:
+    return (f"\n[tokenjuice: {_size(skipped)} of output skipped here; capture keeps the first and last "
+            f"{_size(limit)} (--max-capture-bytes)]\n").encode()
+
+
+def _size(count: int) -> str:
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if count >= scale:
+            return f"{count / scale:.1f} {unit}"
+    return f"{count} bytes"
+
+
+class _Buffer:
+    """Head-and-tail bounded store of tagged chunks."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.head_limit = limit - limit // 4
+        self.tail_limit = limit // 4
+        self.head: list[tuple[int, bytes]] = []
+        self.head_size = 0
+        self.tail: list[tuple[int, bytes]] = []
+        self.tail_size = 0
+        self.skipped = 0
+
+    def add(self, stream: int, data: bytes) -> None:
+        room = self.head_limit - self.head_size
+        if room > 0:
+            piece = data[:room]
+            self.head.append((stream, piece))
+            self.head_size += len(piece)
+            data = data[room:]
+            if not data:
+                return
+        self.tail.append((stream, data))
+        self.tail_size += len(data)
+        while self.tail_size > self.tail_limit:
+            excess = self.tail_size - self.tail_limit
+            first_stream, first = self.tail[0]
+            if len(first) <= excess:
+                self.tail.pop(0)
+                self.tail_size -= len(first)
+                self.skipped += len(first)
+            else:
+                self.tail[0] = (first_stream, first[excess:])
+                self.tail_size -= excess
+                self.skipped += excess
+
+    def finish(self) -> tuple[list[tuple[int, bytes]], int]:
+        if not self.skipped:
+            return self.head + self.tail, 0
+        # Start the kept tail on a line boundary when one is near, so no half line shows.
+        if self.tail:
+            stream, first = self.tail[0]
+            cut = first.find(b"\n", 0, 4096)
+            if cut >= 0:
+                self.tail[0] = (stream, first[cut + 1:])
+                self.skipped += cut + 1
+        marker = (STDERR, skipped_marker(self.skipped, self.limit))
+        return self.head + [marker] + self.tail, self.skipped
+
+
+def run(argv: list[str], *, max_bytes: int = DEFAULT_MAX_CAPTURE_BYTES, tee: bool = False,
+        env: dict | None = None) -> Capture:
+    """Run `argv` (no shell), capturing stdout and stderr; never raises for the child."""
+    capture = Capture()
+    started = time.monotonic()
+    out_read, out_write = os.pipe()
+    err_read, err_write = os.pipe()
+    actions = [(os.POSIX_SPAWN_DUP2, out_write, 1), (os.POSIX_SPAWN_DUP2, err_write, 2)]
+    defaults = [s for s in (signal.SIGPIPE, getattr(signal, "SIGXFSZ", None), *_FORWARDED) if s]
+    try:
+        pid = os.posix_spawnp(argv[0], argv, os.environ if env is None else env,
+                              file_actions=actions, setsigdef=defaults)
+    except OSError as error:
+        for fd in (out_read, out_write, err_read, err_write):
+            os.close(fd)
+        capture.exit_code = 127 if isinstance(error, FileNotFoundError) else 126
+        reason = "command not found" if capture.exit_code == 127 else (error.strerror or str(error))
+        capture.spawn_error = f"tokenjuice: {argv[0]}: {reason}"
+        capture.chunks = [(STDERR, (capture.spawn_error + "\n").encode())]
+        return capture
+    os.close(out_write)
+    os.close(err_write)
+
+    previous = _forward_signals(pid)
+    try:
+        buffer = _Buffer(max_bytes)
+        status = _pump(pid, {out_read: STDOUT, err_read: STDERR}, buffer, tee)
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        for fd in (out_read, err_read):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+    capture.chunks, capture.skipped = buffer.finish()
+    if os.WIFSIGNALED(status):
+        capture.signal = os.WTERMSIG(status)
+        capture.exit_code = 128 + capture.signal
+    else:
+        capture.exit_code = os.waitstatus_to_exitcode(status)
+    capture.duration_ms = (time.monotonic() - started) * 1000
+    return capture
+
+
+def _pump(pid: int, fds: dict[int, int], buffer: _Buffer, tee: bool) -> int:
+    """Read until both pipes close (or the child is gone and they fall silent)."""
+    poller = select.poll()
+    for fd in fds:
+        poller.register(fd, select.POLLIN)
+    pidfd = _open_pidfd(pid)
+    if pidfd is not None:
+        poller.register(pidfd, select.POLLIN)
+    open_fds = set(fds)
+    status: int | None = None
+    silent_since: float | None = None
+    try:
+        while open_fds:
+            timeout = 50 if status is not None else (None if pidfd is not None else 100)
+            try:
+                events = poller.poll(timeout)
+            except InterruptedError:  # pragma: no cover - Python retries poll itself
+                continue
+            got_data = False
+            for fd, _ in events:
+                if fd == pidfd:
+                    poller.unregister(pidfd)
+                    status = _reap(pid, block=True)
+                    continue
+                data = os.read(fd, _READ_SIZE)
+                if not data:
+                    poller.unregister(fd)
+                    open_fds.discard(fd)
+                    continue
+                got_data = True
+                buffer.add(fds[fd], data)
+                if tee:
+                    try:
+                        write_all(2, data)
+                    except OSError:
+                        tee = False  # nobody is reading stderr any more; keep capturing
+            if status is None and pidfd is None:
+                status = _reap(pid, block=False)
+            if status is not None and open_fds:
+                now = time.monotonic()
+                if got_data or silent_since is None:
+                    silent_since = now
+                elif now - silent_since >= _ORPHAN_GRACE_SECONDS:
+                    break  # background jobs hold the pipes; the command itself is done
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)
+    return status if status is not None else _reap(pid, block=True)
+
+
+def _open_pidfd(pid: int) -> int | None:
+    opener = getattr(os, "pidfd_open", None)
+    if opener is None:
+        return None
+    try:
+        return opener(pid)
+    except OSError:
+        return None
+
+
+def _reap(pid: int, block: bool) -> int | None:
+    while True:
+        try:
+            reaped, status = os.waitpid(pid, 0 if block else os.WNOHANG)
+        except InterruptedError:  # pragma: no cover - Python retries waitpid itself
+            continue
+        except ChildProcessError:
+            return 0
+        return status if reaped else None
+
+
+def _forward_signals(pid: int) -> dict:
+    """Pass termination signals on to the child; returns the handlers to restore."""
+    foreground = _in_terminal_foreground()
+
+    def forward(signum, _frame) -> None:
+        # A terminal's Ctrl-C/Ctrl-\ already reached the child (same process group).
+        if foreground and signum in (signal.SIGINT, signal.SIGQUIT):
+            return
+        try:
+            os.kill(pid, signum)
+        except ProcessLookupError:
+            pass
+
+    previous = {}
+    for signum in _FORWARDED:
+        try:
+            previous[signum] = signal.signal(signum, forward)
+        except (OSError, ValueError):  # not the main thread, or not allowed
+            pass
+    return previous
+
+
+def _in_terminal_foreground() -> bool:
+    for fd in (0, 1, 2):
+        try:
+            if os.isatty(fd):
+                return os.tcgetpgrp(fd) == os.getpgrp()
+        except OSError:
+            continue
+    return False
+
+
+def decode(data: bytes) -> str:
+    """Bytes to text; invalid UTF-8 becomes U+FFFD rather than an error."""
+    return data.decode("utf-8", errors="replace")
+
+
+def write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def write_stdout(data: bytes) -> None:
+    """Write to stdout, tolerating a closed pipe (`… | head`)."""
+    try:
+        sys.stdout.flush()
+        write_all(1, data)
+    except BrokenPipeError:
+        pass

@@ -1,0 +1,161 @@
+"""Choose the most specific rule for a command.
+
+Every (candidate, rule) pair that matches gets a score:
+`priority × 1000 + specificity`, where specificity rewards what the rule pinned
+down — argv0 (100), a subcommand (60), each required argv token (40), the
+matched `argv_includes_any` group's tokens (35 each), each required command-text
+word (25), a `command_includes_any` hit (20), a tool name (10). Unlike the
+TypeScript original, a list of alternatives counts once: a rule accepting six
+argv0 spellings is no more specific than one accepting one. Ties go to the more
+derived candidate (effective > shell-body > original, deeper runner stripping
+first), then to the rule id in alphabetical order. `generic/fallback` only wins
+when nothing else matches.
+"""
+
+from __future__ import annotations
+
+from .command import SOURCE_PRIORITY, Candidate, CommandInfo, basename, git_subcommand
+
+FALLBACK_ID = "generic/fallback"
+#: Used when the catalogue itself has no fallback (a broken install): pass text through.
+IMPLICIT_FALLBACK = {
+    "id": FALLBACK_ID, "family": "generic", "description": "", "priority": 0, "match": {},
+    "skip_patterns": [], "keep_patterns": [], "strip_ansi": True, "pretty_print_json": False,
+    "dedupe_adjacent": True, "trim_empty_edges": True, "head": 8, "tail": 8,
+    "preserve_on_failure": True, "failure_head": 12, "failure_tail": 16, "counters": [],
+    "counter_source": "post_keep", "on_empty": None, "match_output": [], "formatter": None,
+    "ascii": False, "layer": "builtin", "path": "",
+}
+_TEXT_KEYS = ("command_includes", "command_includes_any")
+
+
+class Classification:
+    """The chosen rule and why."""
+
+    __slots__ = ("rule", "candidate", "confidence")
+
+    def __init__(self, rule: dict, candidate: Candidate | None, confidence: float) -> None:
+        self.rule = rule
+        self.candidate = candidate
+        self.confidence = confidence
+
+    def to_dict(self) -> dict:
+        data: dict = {"family": self.rule["family"], "confidence": self.confidence,
+                      "matchedReducer": self.rule["id"]}
+        if self.candidate is not None:
+            data["matchedVia"] = self.candidate.source
+            data["matchedCommand"] = self.candidate.command or " ".join(self.candidate.argv)
+        return data
+
+
+def classify(info: CommandInfo, rules: list[dict], tool_name: str = "exec",
+             forced: str | None = None) -> Classification:
+    by_id = {rule["id"]: rule for rule in rules}
+    if forced and forced in by_id:
+        return Classification(by_id[forced], None, 1.0)
+    fallback = by_id.get(FALLBACK_ID, IMPLICIT_FALLBACK)
+    if info.multiple:
+        return Classification(fallback, None, 0.2)
+
+    top_source = max((SOURCE_PRIORITY[c.source] for c in info.candidates), default=0)
+    best: tuple | None = None
+    chosen: Classification | None = None
+    fallback_candidate = info.candidates[0] if info.candidates else None
+    for candidate in info.candidates:
+        context = _Context(candidate, tool_name, SOURCE_PRIORITY[candidate.source] == top_source)
+        for rule in rules:
+            if rule["id"] == FALLBACK_ID:
+                continue
+            specificity = context.specificity(rule["match"])
+            if specificity is None:
+                continue
+            key = (rule["priority"] * 1000 + specificity, candidate.rank)
+            if best is None or key > best:
+                best = key
+                chosen = Classification(rule, candidate, 0.9)
+    if chosen is not None:
+        return chosen
+    return Classification(fallback, fallback_candidate, 0.2)
+
+
+class _Context:
+    """One candidate, prepared for testing many rules against it."""
+
+    __slots__ = ("candidate", "tool_name", "text_allowed", "tokens", "argv0", "subcommand", "git")
+
+    def __init__(self, candidate: Candidate, tool_name: str, text_allowed: bool) -> None:
+        argv = candidate.argv
+        self.candidate = candidate
+        self.tool_name = tool_name
+        # Command-text words are only trusted on the most derived reading, so that
+        # `cd pytest-demo && make` is not taken for pytest.
+        self.text_allowed = text_allowed
+        self.tokens = set(argv)
+        self.argv0 = (argv[0], basename(argv[0])) if argv else ()
+        self.git = git_subcommand(argv)
+        self.subcommand = self.git if self.git is not None else (
+            argv[1] if len(argv) > 1 and not argv[1].startswith("-") else None)
+
+    def specificity(self, match: dict) -> int | None:
+        score = 0
+        if "tool_names" in match:
+            if self.tool_name not in match["tool_names"]:
+                return None
+            score += 10
+        if "argv0" in match:
+            if not any(name in match["argv0"] for name in self.argv0):
+                return None
+            score += 100
+        if "git_subcommands" in match:
+            if self.git is None or self.git not in match["git_subcommands"]:
+                return None
+            score += 60
+        if "subcommands" in match:
+            if self.subcommand is None or self.subcommand not in match["subcommands"]:
+                return None
+            score += 60
+        if "argv_includes" in match:
+            if not all(self.tokens.issuperset(group) for group in match["argv_includes"]):
+                return None
+            score += 40 * sum(len(group) for group in match["argv_includes"])
+        if "argv_includes_any" in match:
+            matched = [len(g) for g in match["argv_includes_any"] if self.tokens.issuperset(g)]
+            if not matched:
+                return None
+            score += 35 * max(matched)
+        if any(key in match for key in _TEXT_KEYS):
+            if not self.text_allowed:
+                return None
+            text = self.candidate.command
+            if "command_includes" in match:
+                if not all(contains_word(text, part) for part in match["command_includes"]):
+                    return None
+                score += 25 * len(match["command_includes"])
+            if "command_includes_any" in match:
+                if not any(contains_word(text, part) for part in match["command_includes_any"]):
+                    return None
+                score += 20
+        if "any_of" in match:
+            scores = [s for s in (self.specificity(alt) for alt in match["any_of"]) if s is not None]
+            if not scores:
+                return None
+            score += max(scores)
+        return score
+
+
+def _is_word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def contains_word(text: str, part: str) -> bool:
+    """Substring test with word boundaries where `part` starts or ends with a word char:
+    `tsc` is found in `pnpm tsc --noEmit` but not in `tscx`."""
+    start = text.find(part)
+    while start >= 0:
+        end = start + len(part)
+        left_ok = not _is_word_char(part[0]) or start == 0 or not _is_word_char(text[start - 1])
+        right_ok = not _is_word_char(part[-1]) or end == len(text) or not _is_word_char(text[end])
+        if left_ok and right_ok:
+            return True
+        start = text.find(part, start + 1)
+    return False

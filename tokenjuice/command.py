@@ -1,0 +1,488 @@
+"""Work out which command really produced an output, before any rule is chosen.
+
+Agents rarely run `pytest`; they run `bash -lc 'cd repo && FOO=1 uv run pytest -x 2>&1'`.
+`analyze` peels that back to candidates the classifier can match: the command as
+given (`original`), the body of a shell launcher (`shell-body`) and the command that
+actually produces the output (`effective`, with setup steps, environment
+assignments, wrappers such as `sudo`/`time` and runners such as `npx`/`uv run`
+removed). It also decides when output must stay raw (exact file reads, unsafe
+inventory pipelines).
+"""
+
+from __future__ import annotations
+
+from . import shellsyntax
+from .shellsyntax import Pipeline, SimpleCommand
+
+ORIGINAL, SHELL_BODY, EFFECTIVE = "original", "shell-body", "effective"
+SOURCE_PRIORITY = {ORIGINAL: 0, SHELL_BODY: 1, EFFECTIVE: 2}
+
+SHELLS = frozenset({"bash", "sh", "zsh", "fish", "dash", "ksh", "mksh", "ash", "yash", "busybox"})
+_MAX_UNWRAP_DEPTH = 4
+
+#: Commands whose own output carries nothing worth classifying.
+SETUP_COMMANDS = frozenset({
+    "cd", "pushd", "popd", "pwd", "set", "setopt", "shopt", "source", ".", "export", "unset",
+    "trap", "true", ":", "alias", "umask", "ulimit", "hash", "declare", "typeset", "local",
+    "exit", "return", "false", "wait", "sleep", "clear",
+})
+#: Commands that only print a caption around the real work (`echo "== tests ==" && pytest`).
+DECORATION_COMMANDS = frozenset({"echo", "printf"})
+#: (command, first argument) pairs that are setup too.
+SETUP_SUBCOMMANDS = frozenset({("nvm", "use"), ("conda", "activate"), ("conda", "deactivate"),
+                               ("pyenv", "shell"), ("fnm", "use"), ("mise", "activate"), ("deactivate", "")})
+
+#: Wrappers that run the rest of the line unchanged: name -> options that take a value.
+WRAPPERS: dict[str, frozenset[str]] = {
+    "env": frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}),
+    "sudo": frozenset({"-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C",
+                       "--close-from", "-D", "--chdir", "-r", "--role", "-t", "--type", "-T",
+                       "--command-timeout", "-U", "--other-user"}),
+    "doas": frozenset({"-u", "-C"}),
+    "time": frozenset({"-f", "--format", "-o", "--output"}),
+    "command": frozenset(),
+    "exec": frozenset({"-a"}),
+    "nice": frozenset({"-n", "--adjustment"}),
+    "nohup": frozenset(),
+    "ionice": frozenset({"-c", "--class", "-n", "--classdata", "-p", "--pid"}),
+    "stdbuf": frozenset({"-i", "--input", "-o", "--output", "-e", "--error"}),
+    "timeout": frozenset({"-k", "--kill-after", "-s", "--signal"}),
+    "caffeinate": frozenset({"-t", "-w"}),
+    "chronic": frozenset(),
+    "unbuffer": frozenset(),
+}
+#: Shell keywords that prefix a command: `! cmd`, fish's `and cmd` / `or cmd` / `not cmd`.
+_KEYWORD_PREFIXES = frozenset({"!", "and", "or", "not"})
+#: Wrappers that take positional arguments of their own before the command.
+_WRAPPER_POSITIONALS = {"timeout": 1}
+
+#: Runners that execute a tool by name: (argv prefix) -> options that take a value.
+RUNNERS: dict[tuple[str, ...], frozenset[str]] = {
+    ("npx",): frozenset({"-p", "--package", "--cache", "--userconfig"}),
+    ("pnpx",): frozenset({"-p", "--package"}),
+    ("bunx",): frozenset({"-p", "--package"}),
+    ("bun", "x"): frozenset({"-p", "--package"}),
+    ("pnpm", "exec"): frozenset({"-C", "--dir", "--filter", "-F"}),
+    ("pnpm", "dlx"): frozenset({"--package"}),
+    ("npm", "exec"): frozenset({"-p", "--package", "-w", "--workspace"}),
+    ("npm", "x"): frozenset({"-p", "--package"}),
+    ("yarn", "exec"): frozenset(),
+    ("yarn", "dlx"): frozenset({"-p", "--package"}),
+    ("yarn",): frozenset({"--cwd"}),
+    ("uv", "run"): frozenset({"--with", "--with-editable", "--with-requirements", "--python", "-p",
+                              "--project", "--directory", "--package", "--extra", "--group",
+                              "--env-file", "--index", "--index-url", "--extra-index-url", "-C",
+                              "--config-setting", "--only-group", "--no-group"}),
+    ("uv", "tool", "run"): frozenset({"--from", "--with", "--python", "-p"}),
+    ("uvx",): frozenset({"--from", "--with", "--python", "-p"}),
+    ("poetry", "run"): frozenset({"-C", "--directory", "-P", "--project"}),
+    ("pdm", "run"): frozenset({"-p", "--project"}),
+    ("pipx", "run"): frozenset({"--spec", "--python", "--pip-args"}),
+    ("hatch", "run"): frozenset(),
+    ("rye", "run"): frozenset(),
+    ("bundle", "exec"): frozenset(),
+}
+_PYTHON_VALUE_OPTIONS = frozenset({"-X", "-W", "-Q"})
+
+#: Commands that print file contents: their output is the file and must stay exact.
+FILE_READERS = frozenset({"cat", "tac", "nl", "bat", "batcat", "head", "tail", "sed", "jq", "yq",
+                          "less", "more", "xxd", "hexdump", "od", "strings", "base64"})
+#: Repository inventory commands: compacted only when standalone or structurally filtered.
+INVENTORY = frozenset({"find", "fd", "fdfind", "ls", "tree", "exa", "eza"})
+#: Pipe stages that only reorder, slice or count lines without changing their content.
+STRUCTURAL_FILTERS = frozenset({"sort", "head", "tail", "uniq", "wc", "cat", "tee", "less", "more"})
+
+
+class Candidate:
+    """One reading of the command that rules are matched against."""
+
+    __slots__ = ("source", "command", "argv", "depth")
+
+    def __init__(self, source: str, command: str, argv: list[str], depth: int = 0) -> None:
+        self.source = source
+        self.command = command
+        self.argv = argv
+        self.depth = depth  # how many runner prefixes were peeled off
+
+    @property
+    def rank(self) -> tuple[int, int]:
+        return (SOURCE_PRIORITY[self.source], self.depth)
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"Candidate({self.source}, {self.command!r}, {self.argv!r})"
+
+
+class CommandInfo:
+    """Everything the classifier and the reducer need to know about a command."""
+
+    __slots__ = ("candidates", "normalized_command", "normalized_argv", "multiple", "keep_raw")
+
+    def __init__(self) -> None:
+        self.candidates: list[Candidate] = []
+        self.normalized_command = ""
+        self.normalized_argv: list[str] = []
+        self.multiple = False  # several substantive commands: no single rule fits
+        self.keep_raw: str | None = None  # why the output must stay exact, if it must
+
+
+def basename(word: str) -> str:
+    """`/usr/bin/git` -> `git`, `C:\\bin\\git.exe` -> `git`."""
+    name = word.rstrip("/").rsplit("/", 1)[-1].rsplit("\\", 1)[-1]
+    return name[:-4] if name.lower().endswith(".exe") else name
+
+
+def analyze(command: str | None = None, argv: list[str] | None = None) -> CommandInfo:
+    """Build the candidates, normalised form and raw-keeping policy for a command."""
+    info = CommandInfo()
+    command = (command or "").strip()
+    argv = [a for a in argv or [] if isinstance(a, str)]
+    if argv:
+        script, dialect = shellsyntax.join(argv), "posix"
+        info.candidates.append(Candidate(ORIGINAL, command or script, argv))
+        words = argv
+    elif command:
+        script, dialect = command, "posix"
+        pipelines, complete = shellsyntax.parse(command)
+        single = _single_command(pipelines) if complete else None
+        words = single.argv if single else []
+        info.candidates.append(Candidate(ORIGINAL, command, words))
+    else:
+        return info
+
+    body = None
+    for _ in range(_MAX_UNWRAP_DEPTH):
+        unwrapped = unwrap_shell(words)
+        if unwrapped is None:
+            break
+        body, dialect = unwrapped
+        pipelines, complete = shellsyntax.parse(body, dialect)
+        single = _single_command(pipelines) if complete else None
+        words = single.argv if single else []
+    if body is not None:
+        script = body
+        info.candidates.append(Candidate(SHELL_BODY, body, words))
+
+    _analyze_script(info, script, dialect)
+    _dedupe_candidates(info)
+    return info
+
+
+def unwrap_shell(words: list[str]) -> tuple[str, str] | None:
+    """The body and dialect of `bash -lc '<body>'` style launchers, else None."""
+    index = 0
+    while index < len(words) and basename(words[index]) in ("env", "exec", "command"):
+        index += 1
+        while index < len(words) and (words[index].startswith("-") or "=" in words[index]):
+            index += 1
+    if index >= len(words):
+        return None
+    shell = basename(words[index]).lower()
+    if shell not in SHELLS:
+        return None
+    if shell == "busybox":
+        index += 1
+        if index >= len(words) or basename(words[index]) not in ("sh", "ash"):
+            return None
+    position = index + 1
+    while position < len(words):
+        word = words[position]
+        if word in ("-o", "+o", "-O", "+O", "--init-file", "--rcfile"):
+            position += 2
+            continue
+        if word.startswith("--"):
+            if word == "--command" and position + 1 < len(words):
+                return _body(words[position + 1], shell)
+            position += 1
+            continue
+        if word.startswith(("-", "+")) and len(word) > 1 and word[1:].isalpha():
+            if "c" in word[1:]:
+                if position + 1 < len(words):
+                    return _body(words[position + 1], shell)
+                return None
+            position += 1
+            continue
+        return None  # a script path or other operand: not an inline command
+    return None
+
+
+def _body(text: str, shell: str) -> tuple[str, str] | None:
+    text = text.strip()
+    if not text:
+        return None
+    return text, ("fish" if shell == "fish" else "posix")
+
+
+def _single_command(pipelines: list[Pipeline]) -> SimpleCommand | None:
+    if len(pipelines) == 1 and len(pipelines[0].commands) == 1:
+        return pipelines[0].commands[0]
+    return None
+
+
+def _analyze_script(info: CommandInfo, script: str, dialect: str) -> None:
+    pipelines, complete = shellsyntax.parse(script, dialect)
+    if not complete or not pipelines:
+        info.normalized_command = script
+        return
+    if any(_is_control_structure(p) for p in pipelines):
+        info.normalized_command = script
+        info.multiple = len(pipelines) > 1
+        return
+
+    substantive = _substantive_pipelines(pipelines)
+    first = substantive[0] if substantive else pipelines[0]
+    end = pipelines[-1].commands[-1].end
+    info.normalized_command = script[first.commands[0].start:end].strip()
+    if len(substantive) > 1:
+        info.multiple = True
+        info.keep_raw = _sequence_keep_raw(substantive)
+        return
+
+    stages = [strip_wrappers(c.argv) for c in first.commands]
+    source = stages[0]
+    info.normalized_argv = source
+    info.keep_raw = _pipeline_keep_raw(stages)
+    if len(stages) > 1 and not all(_is_structural_filter(s) for s in stages[1:]):
+        return  # the output is a downstream tool's; let the fallback handle it
+    if not source:
+        return
+    head = first.commands[0]
+    skipped = len(head.argv) - len(source)
+    info.candidates.append(Candidate(EFFECTIVE, head.text_from(skipped), source))
+    depth = 0
+    argv = source
+    while True:
+        stripped = strip_runner(argv)
+        if stripped is None or not stripped:
+            break
+        depth += 1
+        argv = stripped
+        info.candidates.append(Candidate(EFFECTIVE, shellsyntax.join(argv), argv, depth))
+
+
+def _is_control_structure(pipeline: Pipeline) -> bool:
+    argv = pipeline.commands[0].argv
+    return bool(argv) and argv[0] in ("if", "for", "while", "until", "case", "select", "function",
+                                       "then", "do", "else", "elif", "fi", "done", "esac", "begin",
+                                       "end", "switch")
+
+
+def _substantive_pipelines(pipelines: list[Pipeline]) -> list[Pipeline]:
+    """Pipelines that produce output worth classifying, in order.
+
+    Setup steps (`cd x`, `export A=1`, `source venv/bin/activate`) and fallbacks after
+    `||` (`pytest || true`, `cd x || exit 1`) do not count; captions (`echo ==`) count
+    only when nothing else runs.
+    """
+    result: list[Pipeline] = []
+    captions: list[Pipeline] = []
+    previous_op: str | None = None
+    for pipeline in pipelines:
+        argv = pipeline.commands[0].argv
+        after_or = previous_op == "||" or (argv[:1] == ["or"])
+        previous_op = pipeline.op
+        argv = strip_wrappers(argv)
+        if not argv or _is_setup(argv):
+            continue
+        if after_or and result:
+            continue  # `a || b`: b only runs when a failed; a is the command of interest
+        if len(pipeline.commands) == 1 and basename(argv[0]) in DECORATION_COMMANDS:
+            captions.append(pipeline)
+            continue
+        result.append(pipeline)
+    return result if result else captions[:1]
+
+
+def _is_setup(argv: list[str]) -> bool:
+    name = basename(argv[0])
+    if name in SETUP_COMMANDS:
+        return True
+    if (name, argv[1] if len(argv) > 1 else "") in SETUP_SUBCOMMANDS:
+        return True
+    if name == "command" and len(argv) > 1 and argv[1] in ("-v", "-V"):
+        return True
+    return False
+
+
+def strip_wrappers(argv: list[str]) -> list[str]:
+    """Drop `FOO=1`, `env`, `sudo`, `time`, `nice`, `timeout 10`, … from the front."""
+    index = 0
+    while index < len(argv):
+        word = argv[index]
+        if _is_assignment(word) or (index == 0 and word in _KEYWORD_PREFIXES):
+            index += 1
+            continue
+        name = basename(word)
+        if name not in WRAPPERS:
+            break
+        if name == "command" and index + 1 < len(argv) and argv[index + 1] in ("-v", "-V"):
+            break  # a probe, not a wrapper
+        index = _skip_options(argv, index + 1, WRAPPERS[name], allow_assignments=name == "env")
+        for _ in range(_WRAPPER_POSITIONALS.get(name, 0)):
+            index += 1
+    return argv[index:]
+
+
+def strip_runner(argv: list[str]) -> list[str] | None:
+    """`npx jest` -> `jest`, `uv run pytest` -> `pytest`, `python -m pip` -> `pip`."""
+    if not argv:
+        return None
+    name = basename(argv[0])
+    if _is_python(name):
+        index = 1
+        while index < len(argv) and argv[index].startswith("-") and argv[index] != "-m":
+            index += 2 if argv[index] in _PYTHON_VALUE_OPTIONS else 1
+        if index + 1 < len(argv) and argv[index] == "-m":
+            return argv[index + 1:]
+        return None
+    for prefix, value_options in RUNNERS.items():
+        if name == prefix[0] and tuple(argv[1:len(prefix)]) == prefix[1:]:
+            index = _skip_options(argv, len(prefix), value_options, allow_assignments=False)
+            rest = argv[index:]
+            return rest or None
+    return None
+
+
+def _is_python(name: str) -> bool:
+    return name == "python" or (name.startswith("python") and name[6:].replace(".", "").isdigit())
+
+
+def _skip_options(argv: list[str], index: int, value_options: frozenset[str],
+                  allow_assignments: bool) -> int:
+    while index < len(argv):
+        word = argv[index]
+        if word == "--":
+            return index + 1
+        if allow_assignments and _is_assignment(word):
+            index += 1
+            continue
+        if not word.startswith("-") or word == "-":
+            return index
+        index += 2 if word in value_options else 1
+    return index
+
+
+def _is_assignment(word: str) -> bool:
+    name, sep, _ = word.partition("=")
+    return bool(sep) and bool(name) and (name[0].isalpha() or name[0] == "_") and \
+        name.replace("_", "a").isalnum() and name.isascii()
+
+
+def _is_structural_filter(argv: list[str]) -> bool:
+    if not argv:
+        return False
+    name = basename(argv[0])
+    if name not in STRUCTURAL_FILTERS:
+        return False
+    if name == "sort" and any(a == "-o" or a.startswith("--output") for a in argv[1:]):
+        return False
+    if name == "tee":
+        return True
+    return not _operands(argv)  # a file operand would add another file's content
+
+
+def _operands(argv: list[str]) -> list[str]:
+    operands = []
+    skip_next = False
+    for word in argv[1:]:
+        if skip_next:
+            skip_next = False
+            continue
+        if word in ("-n", "-c", "-k", "-t", "-S", "--lines", "--bytes", "-f", "--fields"):
+            skip_next = True
+            continue
+        if not word.startswith("-"):
+            operands.append(word)
+    return operands
+
+
+_GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path",
+                                "--super-prefix", "--config-env", "--list-cmds"})
+
+
+def git_subcommand(argv: list[str]) -> str | None:
+    """`git -C repo -c a=b --no-pager log` -> `log`."""
+    if not argv or basename(argv[0]) != "git":
+        return None
+    index = 1
+    while index < len(argv):
+        word = argv[index]
+        if word in _GIT_VALUE_OPTIONS:
+            index += 2
+        elif word.startswith("-"):
+            index += 1
+        else:
+            return word
+    return None
+
+
+def is_file_read(argv: list[str]) -> bool:
+    """Does this command print the contents of a file (which must stay exact)?"""
+    if not argv:
+        return False
+    name = basename(argv[0])
+    if name in FILE_READERS:
+        return True
+    if git_subcommand(argv) == "show":
+        return any(":" in a and not a.startswith("-") for a in argv[argv.index("show") + 1:])
+    return False
+
+
+def _inventory_kind(argv: list[str]) -> str | None:
+    """'safe'/'unsafe' for repository inventory commands, None for anything else."""
+    if not argv:
+        return None
+    name = basename(argv[0])
+    if name == "find":
+        unsafe = {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fls"}
+        return "unsafe" if unsafe.intersection(argv) else "safe"
+    if name in ("fd", "fdfind"):
+        unsafe = any(a in ("-x", "--exec", "-X", "--exec-batch") or
+                     a.startswith(("--exec=", "--exec-batch=")) for a in argv)
+        return "unsafe" if unsafe else "safe"
+    if name in INVENTORY:
+        return "safe"
+    if name == "rg" and "--files" in argv:
+        return "safe"
+    if name == "git" and git_subcommand(argv) == "ls-files":
+        return "safe"
+    return None
+
+
+def _pipeline_keep_raw(stages: list[list[str]]) -> str | None:
+    if is_file_read(stages[0]):
+        return "file-content"
+    kind = _inventory_kind(stages[0])
+    if kind == "unsafe":
+        return "unsafe-inventory"
+    if kind == "safe" and not all(_is_structural_filter(s) for s in stages[1:]):
+        return "unsafe-inventory"
+    return None
+
+
+def _sequence_keep_raw(pipelines: list[Pipeline]) -> str | None:
+    """Several commands in a row: exact file reads stay raw, and so does inventory
+    mixed with anything that is not itself safe inventory."""
+    reasons = []
+    for pipeline in pipelines:
+        stages = [strip_wrappers(c.argv) for c in pipeline.commands]
+        reasons.append((_pipeline_keep_raw(stages), _inventory_kind(stages[0])))
+    if any(reason == "file-content" for reason, _ in reasons):
+        return "file-content"
+    involves_inventory = any(kind is not None for _, kind in reasons)
+    all_safe_inventory = all(reason is None and kind == "safe" for reason, kind in reasons)
+    if involves_inventory and not all_safe_inventory:
+        return "mixed-inventory"
+    return None
+
+
+def _dedupe_candidates(info: CommandInfo) -> None:
+    """Keep one candidate per (command, argv): the first, i.e. the least derived one,
+    so a plain `git status` is reported as matched via `original`."""
+    seen: set[tuple[str, tuple[str, ...]]] = set()
+    unique = []
+    for candidate in info.candidates:
+        key = (candidate.command, tuple(candidate.argv))
+        if key not in seen:
+            seen.add(key)
+            unique.append(candidate)
+    info.candidates = unique

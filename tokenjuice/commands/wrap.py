@@ -1,0 +1,177 @@
+"""`tokenjuice wrap [options] -- <command> [args…]`: run, capture, reduce, print.
+
+This is the hot path: it parses its own options (click costs ~60 ms to import),
+loads the catalogue from the index cache, and compiles only the chosen rule.
+The exit code is always the command's (128+N if a signal killed it); tokenjuice's
+own problems with its rules are reported on stderr and never change it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from .. import capture as capture_mod
+from ..errors import UsageError
+from ..output import json_text
+from ..shellsyntax import join
+
+USAGE = """\
+usage: tokenjuice wrap [options] -- <command> [args...]
+
+Run a command (no shell), then print its output compacted for an AI agent.
+The exit code is the command's own. Everything after -- goes to the command.
+
+options:
+  --raw, --full            print the exact output, uncompacted
+  --format text|json       text (default) prints the compacted output; json prints
+                           {"result": ..., "exitCode": N, "stdout": ..., "stderr": ...}
+  --trace                  add the classification trace to JSON output
+  --source NAME            who ran the command (cursor, cli, ...); default cli
+  --max-inline-chars N     size budget for the compacted text
+                           (default 1200, or 2400 when the command failed)
+  --max-capture-bytes N    output kept in memory (default 4194304: the first 3/4
+                           and the last 1/4 of the output; the middle is counted)
+  --tee                    also stream the raw output to stderr while it runs
+  --no-omit                never cut lines (ANSI is still stripped, counts shown)
+  --classifier RULE_ID     use this rule instead of classifying the command
+  -h, --help               show this help
+"""
+
+_FLAGS = {"--raw": "raw", "--full": "raw", "--trace": "trace", "--tee": "tee", "--no-omit": "no_omit"}
+_VALUES = ("--format", "--source", "--max-inline-chars", "--max-capture-bytes", "--classifier")
+
+
+class WrapOptions:
+    __slots__ = ("raw", "trace", "tee", "no_omit", "format", "source", "max_inline_chars",
+                 "max_capture_bytes", "classifier", "help")
+
+    def __init__(self) -> None:
+        self.raw = self.trace = self.tee = self.help = False
+        self.no_omit = os.environ.get("TOKENJUICE_NO_OMISSION", "") in ("1", "true", "TRUE", "yes", "YES")
+        self.format = "text"
+        self.source = "cli"
+        self.max_inline_chars: int | None = None
+        self.max_capture_bytes = capture_mod.DEFAULT_MAX_CAPTURE_BYTES
+        self.classifier: str | None = None
+
+
+def parse(args: list[str]) -> tuple[WrapOptions, list[str]]:
+    """Options up to `--` (or the first non-option word); the rest is the command."""
+    options = WrapOptions()
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg == "--":
+            index += 1
+            break
+        if arg in ("-h", "--help"):
+            options.help = True
+            return options, []
+        if not arg.startswith("-"):
+            break
+        name, has_value, value = arg.partition("=")
+        if name in _FLAGS and not has_value:
+            setattr(options, _FLAGS[name], True)
+        elif name in _VALUES:
+            if not has_value:
+                index += 1
+                if index >= len(args):
+                    raise UsageError(f"{name} needs a value")
+                value = args[index]
+            _set_value(options, name, value)
+        else:
+            raise UsageError(f"unknown option {arg}; options go before -- (see tokenjuice wrap --help)")
+        index += 1
+    command = args[index:]
+    if not command and not options.help:
+        raise UsageError("give the command to run after --, e.g. tokenjuice wrap -- git status")
+    return options, command
+
+
+def _set_value(options: WrapOptions, name: str, value: str) -> None:
+    if name == "--format":
+        if value not in ("text", "json"):
+            raise UsageError("--format must be text or json")
+        options.format = value
+    elif name == "--source":
+        if not value.strip():
+            raise UsageError("--source needs a non-empty name")
+        options.source = value.strip()
+    elif name == "--classifier":
+        options.classifier = value
+    else:
+        try:
+            number = int(value)
+        except ValueError:
+            number = 0
+        if number <= 0:
+            raise UsageError(f"{name} must be a positive integer")
+        attribute = name[2:].replace("-", "_")
+        setattr(options, attribute, number)
+
+
+def main(args: list[str]) -> int:
+    try:
+        options, command = parse(args)
+    except UsageError as error:
+        sys.stderr.write(f"tokenjuice wrap: {error}\n")
+        return error.exit_code
+    if options.help:
+        sys.stdout.write(USAGE)
+        return 0
+
+    run = capture_mod.run(command, max_bytes=options.max_capture_bytes, tee=options.tee)
+    if options.raw and options.format == "text":
+        capture_mod.write_stdout(run.combined())
+        return run.exit_code
+    if run.signal is not None:
+        run.chunks.append((capture_mod.STDERR, _signal_marker(run.signal, run.exit_code)))
+    combined = run.combined()
+
+    from ..reduce.engine import Options, reduce_execution
+    from ..rules import index
+
+    execution = {
+        "toolName": "exec",
+        "command": join(command),
+        "argv": command,
+        "combinedText": capture_mod.decode(combined),
+        "exitCode": run.exit_code,
+        "metadata": {"source": options.source, "tokenjuiceCaptureTruncated": run.truncated},
+    }
+    catalogue = index.load(os.getcwd())
+    _warn_about_problems(catalogue.errors)
+    result = reduce_execution(execution, catalogue.rules, Options(
+        classifier=options.classifier, max_inline_chars=options.max_inline_chars, raw=options.raw,
+        no_omit=options.no_omit, trace=options.trace,
+        raw_hint="tokenjuice wrap --raw -- " + join(command),
+    ))
+    if options.format == "json":
+        payload = {"result": result, "exitCode": run.exit_code,
+                   "stdout": capture_mod.decode(run.stream(capture_mod.STDOUT)),
+                   "stderr": capture_mod.decode(run.stream(capture_mod.STDERR))}
+        text = json_text(payload)
+    else:
+        text = result["inlineText"] + "\n" if result["inlineText"] else ""
+    capture_mod.write_stdout(text.encode("utf-8", errors="surrogateescape"))
+    return run.exit_code
+
+
+def _signal_marker(signum: int, exit_code: int) -> bytes:
+    import signal
+
+    try:
+        name = signal.Signals(signum).name
+    except ValueError:
+        name = f"signal {signum}"
+    return f"\n[tokenjuice: the command was killed by {name} (exit {exit_code})]\n".encode()
+
+
+def _warn_about_problems(problems: list[dict]) -> None:
+    """A broken rule file is skipped, never fatal; say so once per run on stderr."""
+    for problem in problems[:3]:
+        sys.stderr.write(f"tokenjuice: skipped rule {problem['path']}: {problem['message']}"
+                         " (check with: tokenjuice verify)\n")
+    if len(problems) > 3:
+        sys.stderr.write(f"tokenjuice: {len(problems) - 3} more rule files skipped (tokenjuice verify)\n")

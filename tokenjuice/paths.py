@@ -1,0 +1,74 @@
+"""Where tokenjuice keeps its configuration, cache and data.
+
+The answers are platformdirs' (`user_config_dir("tokenjuice")` and friends); the
+test suite checks that they agree. On Linux and macOS they are computed here
+directly because importing platformdirs costs ~25 ms, which the Cursor hook and
+`wrap` would pay on every shell command. Other platforms ask platformdirs.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+APP = "tokenjuice"
+
+
+def _xdg(variable: str, fallback: str) -> str:
+    value = os.environ.get(variable, "").strip()
+    return os.path.join(value if value else os.path.expanduser(fallback), APP)
+
+
+def config_dir() -> str:
+    if sys.platform == "darwin":
+        return os.path.expanduser("~/Library/Application Support/" + APP)
+    if os.name == "posix":
+        return _xdg("XDG_CONFIG_HOME", "~/.config")
+    import platformdirs
+
+    return platformdirs.user_config_dir(APP, appauthor=False)
+
+
+def cache_dir() -> str:
+    if sys.platform == "darwin":
+        return os.path.expanduser("~/Library/Caches/" + APP)
+    if os.name == "posix":
+        return _xdg("XDG_CACHE_HOME", "~/.cache")
+    import platformdirs
+
+    return platformdirs.user_cache_dir(APP, appauthor=False)
+
+
+def data_dir() -> str:
+    """The data dir; `TOKENJUICE_HOME` moves it (and everything tokenjuice stores)."""
+    override = os.environ.get("TOKENJUICE_HOME", "").strip()
+    if override:
+        return os.path.abspath(os.path.expanduser(override))
+    if sys.platform == "darwin":
+        return os.path.expanduser("~/Library/Application Support/" + APP)
+    if os.name == "posix":
+        return _xdg("XDG_DATA_HOME", "~/.local/share")
+    import platformdirs
+
+    return platformdirs.user_data_dir(APP, appauthor=False)
+
+
+def user_rule_dirs() -> list[str]:
+    """`~/.config/tokenjuice/rules` (where the TypeScript tokenjuice looked) and the
+    platform's config dir, lowest precedence first, without duplicates."""
+    dirs = [os.path.expanduser("~/.config/tokenjuice/rules"), os.path.join(config_dir(), "rules")]
+    return dirs if dirs[0] != dirs[1] else dirs[:1]
+
+
+def project_root_with(relative: str, start: str) -> str | None:
+    """The nearest ancestor of `start` holding `relative`, never above the git root."""
+    current = os.path.abspath(start)
+    while True:
+        if os.path.isdir(os.path.join(current, relative)):
+            return current
+        if os.path.exists(os.path.join(current, ".git")):
+            return None
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent

@@ -1,0 +1,1 @@
+"""Reduction: apply a rule to output, then fit and mark the result."""

@@ -1,0 +1,236 @@
+"""Reduce one tool execution to compact, honest text.
+
+The guarantees, in the order the code enforces them:
+- `raw` gives back the exact text; exact file reads and unsafe inventory pipelines
+  stay whole (see `command.py`).
+- Tiny outputs pass through; a rule's result is used only when it is meaningfully
+  shorter than the ANSI-stripped input, otherwise the input is used.
+- Nothing is cut silently: each cut leaves a `... N lines omitted ...` marker and
+  the text ends with one line saying how much was hidden and how to see it all.
+- Nothing is invented: the body holds input lines (some clipped, with a marker),
+  and the only other lines are `exit N`, a counts line and the trailer.
+- Failures say `exit N` first and get a larger budget.
+"""
+
+from __future__ import annotations
+
+from ..classify import Classification, classify
+from ..command import CommandInfo, analyze
+from ..rules.patterns import Budget, PatternTimeout
+from ..shellsyntax import join, quote
+from ..text import clip_line, pluralize, split_lines, strip_ansi, trim_empty_edges
+from .lines import CLIP, Omission, merge, render, shown_lines
+from .pipeline import RuleOutcome, apply_rule
+
+DEFAULT_MAX_INLINE_CHARS = 1200
+#: A failing command's output is worth more context; used when no budget is given.
+FAILURE_MAX_INLINE_CHARS = 2400
+TINY_CHARS = 240
+LINE_LIMIT = 400
+_TRAILER_RESERVE = 160
+_ALWAYS_SHOW_FACTS = ("search",)
+#: Passthrough reasons where the text is the exact raw output.
+_EXACT = ("raw", "file-content", "unsafe-inventory", "mixed-inventory")
+
+
+class Options:
+    """How to reduce; defaults match `tokenjuice wrap` without flags."""
+
+    __slots__ = ("classifier", "max_inline_chars", "raw", "no_omit", "trace", "raw_hint")
+
+    def __init__(self, *, classifier: str | None = None, max_inline_chars: int | None = None,
+                 raw: bool = False, no_omit: bool = False, trace: bool = False,
+                 raw_hint: str | None = None) -> None:
+        self.classifier = classifier
+        self.max_inline_chars = max_inline_chars
+        self.raw = raw
+        self.no_omit = no_omit
+        self.trace = trace
+        self.raw_hint = raw_hint  # how a reader gets the full output; derived if None
+
+
+def raw_text_of(execution: dict) -> str:
+    combined = execution.get("combinedText") or ""
+    if combined:
+        return combined
+    stdout, stderr = execution.get("stdout") or "", execution.get("stderr") or ""
+    if stdout and stderr:
+        return stdout + ("" if stdout.endswith("\n") else "\n") + stderr
+    return stdout or stderr
+
+
+def default_raw_hint(execution: dict) -> str | None:
+    argv = execution.get("argv")
+    if argv:
+        return "tokenjuice wrap --raw -- " + join(argv)
+    command = execution.get("command")
+    if command:
+        return "tokenjuice wrap --raw -- sh -c " + quote(command)
+    return None
+
+
+def reduce_execution(execution: dict, rules: list[dict], options: Options | None = None) -> dict:
+    """Reduce `execution` (the camelCase ToolExecutionInput) and return the result dict."""
+    options = options or Options()
+    raw_text = raw_text_of(execution)
+    exit_code = execution.get("exitCode")
+    failed = exit_code is not None and exit_code != 0
+    info = analyze(execution.get("command"), execution.get("argv"))
+    classification = classify(info, rules, execution.get("toolName") or "exec", options.classifier)
+    stripped = strip_ansi(raw_text)
+    raw_chars = len(stripped)
+    keep_raw = "raw" if options.raw else (info.keep_raw if not options.classifier else None)
+    if keep_raw:
+        return _result(raw_text, raw_chars, None, [], keep_raw, info, classification, options)
+
+    budget = options.max_inline_chars or (FAILURE_MAX_INLINE_CHARS if failed else DEFAULT_MAX_INLINE_CHARS)
+    header = [f"exit {_format_number(exit_code)}"] if failed else []
+    hint = options.raw_hint if options.raw_hint is not None else default_raw_hint(execution)
+    passthrough = trim_empty_edges(split_lines(stripped))
+    passthrough_chars = sum(len(line) + 1 for line in passthrough)
+
+    rule = classification.rule
+    try:
+        outcome = apply_rule(rule, raw_text, stripped, exit_code, no_omit=options.no_omit, budget=Budget())
+    except PatternTimeout:
+        note = f"rule {rule['id']} ({rule.get('path') or rule['layer']}) timed out; output left unreduced"
+        text, kinds = _passthrough(header, passthrough, budget, hint, note)
+        return _result(text, raw_chars, None, kinds, "pattern-timeout", info, classification, options)
+
+    facts = outcome.facts
+    if options.no_omit:
+        text = _compose(header + _facts_line(outcome, classification, exit_code, force=True),
+                        outcome.items, outcome.total_lines, None)
+        return _result(text, raw_chars, facts, ["no-omit"], None, info, classification, options)
+
+    if passthrough_chars <= TINY_CHARS:
+        text = "\n".join(header + passthrough) if passthrough or header else ""
+        return _result(text, raw_chars, facts, [], "tiny", info, classification, options)
+
+    compact_header = header + _facts_line(outcome, classification, exit_code)
+    compact_items = [outcome.summary] if outcome.summary is not None else outcome.items
+    compact_chars = sum(len(i) + 1 for i in render(compact_header + compact_items))
+    if compact_chars < passthrough_chars * 0.9 and passthrough_chars - compact_chars >= 64:
+        items = _clamp(compact_header, compact_items, budget)
+        kinds = outcome.kinds + (["size-clamp"] if items is not compact_items else [])
+        text = _compose(compact_header, items, outcome.total_lines, hint)
+        return _result(text, raw_chars, facts, kinds, None, info, classification, options)
+
+    text, kinds = _passthrough(header, passthrough, budget, hint)
+    return _result(text, raw_chars, facts, kinds, "not-smaller", info, classification, options)
+
+
+def _passthrough(header: list[str], lines: list[str], budget: int, hint: str | None,
+                 note: str | None = None) -> tuple[str, list[str]]:
+    """The whole (ANSI-stripped) output, cut to the budget only if it must be."""
+    items = _clamp(header, lines, budget)
+    text = _compose(header, items, len(lines), hint, note)
+    return text, (["size-clamp"] if items is not lines else [])
+
+
+def _facts_line(outcome: RuleOutcome, classification: Classification, exit_code,
+                force: bool = False) -> list[str]:
+    """`3 failed, 120 passed` above the body, when the counts tell something the
+    shown lines do not: search results, failing tests, or anything cut."""
+    facts = outcome.facts
+    if not facts or outcome.summary is not None:
+        return []
+    family = classification.rule["family"]
+    fallback_success = classification.rule["id"] == "generic/fallback" and exit_code == 0
+    parts = []
+    for name, count in facts.items():
+        if count <= 0:
+            continue
+        if fallback_success and name in ("error", "warning"):
+            name += " mention"  # a successful command that merely prints the word
+        parts.append(pluralize(count, name))
+    if not parts:
+        return []
+    cut = any(isinstance(i, Omission) for i in outcome.items) or shown_lines(outcome.items) < outcome.total_lines
+    failed_tests = family == "test-results" and bool(exit_code)
+    if force or cut or failed_tests or family in _ALWAYS_SHOW_FACTS:
+        return [", ".join(parts)]
+    return []
+
+
+def _clamp(header: list[str], items: list, budget: int) -> list:
+    """Fit the body into `budget` chars: clip overlong lines, then cut the middle.
+    Returns `items` itself when it already fits."""
+    available = max(200, budget - sum(len(h) + 1 for h in header) - _TRAILER_RESERVE)
+    limit = max(80, min(LINE_LIMIT, available // 3))
+    clipped = [clip_line(i, limit) if isinstance(i, str) and len(i) > limit else i for i in items]
+    sizes = [len(i.render() if isinstance(i, Omission) else i) + 1 for i in clipped]
+    if sum(sizes) <= available:
+        return clipped if any(a is not b for a, b in zip(clipped, items)) else items
+    head_budget, tail_budget = available * 0.6, available * 0.4
+    head = used = 0
+    while head < len(clipped) and used + sizes[head] <= head_budget:
+        used += sizes[head]
+        head += 1
+    tail = used = 0
+    while tail < len(clipped) - head and used + sizes[-1 - tail] <= tail_budget:
+        used += sizes[-1 - tail]
+        tail += 1
+    middle = clipped[head:len(clipped) - tail]
+    return clipped[:head] + [merge(middle)] + clipped[len(clipped) - tail:]
+
+
+def _compose(header: list[str], items: list, total_lines: int, hint: str | None,
+             note: str | None = None) -> str:
+    lines = header + render(items)
+    hidden = total_lines - shown_lines(items)
+    clipped = sum(1 for i in items if isinstance(i, str) and CLIP.search(i))
+    notes = [note] if note else []
+    if hidden > 0:
+        notes.append(f"{hidden} of {total_lines} lines omitted")
+    if clipped:
+        notes.append(f"{clipped} long line{'s' if clipped != 1 else ''} clipped")
+    if notes:
+        if hint:
+            notes.append(f"full output: {hint}")
+        lines.append(f"(tokenjuice: {'; '.join(notes)})")
+    return "\n".join(lines)
+
+
+def _format_number(value) -> str:
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+
+
+def _ratio(reduced: int, raw: int):
+    if raw == 0:
+        return 1
+    ratio = reduced / raw
+    return int(ratio) if ratio.is_integer() else ratio
+
+
+def _result(text: str, raw_chars: int, facts: dict | None, kinds: list[str], passthrough: str | None,
+            info: CommandInfo, classification: Classification, options: Options) -> dict:
+    reduced = raw_chars if passthrough in _EXACT else len(text)
+    result: dict = {"inlineText": text}
+    if facts is not None:
+        result["facts"] = facts
+    result["compaction"] = {"authoritative": bool(kinds), "kinds": kinds}
+    if passthrough:
+        result["passthrough"] = passthrough
+    if options.trace:
+        result["trace"] = _trace(info, classification)
+    result["stats"] = {"rawChars": raw_chars, "reducedChars": reduced, "ratio": _ratio(reduced, raw_chars)}
+    result["classification"] = classification.to_dict()
+    return result
+
+
+def _trace(info: CommandInfo, classification: Classification) -> dict:
+    trace: dict = {}
+    if info.normalized_command:
+        trace["normalizedCommand"] = info.normalized_command
+    if info.normalized_argv:
+        trace["normalizedArgv"] = info.normalized_argv
+    candidate = classification.candidate
+    if candidate is not None:
+        if candidate.command and candidate.command != info.normalized_command:
+            trace["reducerCommand"] = candidate.command
+        if candidate.argv:
+            trace["reducerArgv"] = candidate.argv
+    trace["matchedReducer"] = classification.rule["id"]
+    trace["family"] = classification.rule["family"]
+    return trace

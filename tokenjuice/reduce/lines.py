@@ -1,0 +1,78 @@
+"""Body lines and the markers that stand in for what was cut.
+
+A reduced body is a list whose items are either `str` (a line of the input,
+possibly clipped) or an `Omission`. Keeping omissions as objects until the end
+lets later steps (head/tail, the size clamp) merge them into one honest count
+instead of stacking markers. Every marker tokenjuice prints matches `MARKER`, so
+tests can check that nothing else was invented.
+"""
+
+from __future__ import annotations
+
+import re
+
+MARKER = re.compile(r"^\.\.\. .+ omitted \.\.\.$")
+CLIP = re.compile(r" …\[\d+ chars omitted\]… ")
+
+
+class Omission:
+    """`count` input lines left out at this point; `detail` says which, if not plain."""
+
+    __slots__ = ("count", "detail")
+
+    def __init__(self, count: int, detail: str | None = None) -> None:
+        self.count = count
+        self.detail = detail
+
+    def render(self) -> str:
+        if self.detail:
+            return f"... {self.detail} omitted ..."
+        return f"... {self.count} line{'s' if self.count != 1 else ''} omitted ..."
+
+
+def render(items: list) -> list[str]:
+    return [item.render() if isinstance(item, Omission) else item for item in items]
+
+
+def shown_lines(items: list) -> int:
+    return sum(1 for item in items if not isinstance(item, Omission))
+
+
+def omitted_lines(items: list) -> int:
+    return sum(item.count for item in items if isinstance(item, Omission))
+
+
+def head_tail(items: list, head: int, tail: int) -> list:
+    """Keep `head` items, then one omission for the middle, then `tail` items."""
+    head, tail = max(0, head), max(0, tail)
+    if len(items) <= head + tail or (head == 0 and tail == 0):
+        return items
+    middle = items[head:len(items) - tail]
+    kept_tail = items[len(items) - tail:] if tail else []
+    return items[:head] + [merge(middle)] + kept_tail
+
+
+def merge(items: list) -> Omission:
+    """One omission standing for all of `items` (lines and earlier omissions)."""
+    return Omission(sum(i.count if isinstance(i, Omission) else 1 for i in items))
+
+
+def dedupe_adjacent(items: list) -> list:
+    """Collapse runs of identical lines. A run of three or more non-blank lines leaves
+    a marker saying how many repeats went; a single repeat or blank lines go quietly
+    (the trailer still counts them). Omissions break runs."""
+    result: list = []
+    index = 0
+    total = len(items)
+    while index < total:
+        item = items[index]
+        end = index + 1
+        if isinstance(item, str):
+            while end < total and items[end] == item and isinstance(items[end], str):
+                end += 1
+        result.append(item)
+        repeats = end - index - 1
+        if repeats >= 2 and item.strip():
+            result.append(Omission(repeats, f"{repeats} identical lines"))
+        index = end
+    return result

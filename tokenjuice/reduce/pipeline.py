@@ -1,0 +1,119 @@
+"""Apply one rule to a command's output: the rule path of the reduction.
+
+Order: pretty-print JSON → split lines → trim edges → `match_output` short-circuit →
+skip filters → (counter snapshot for `pre_keep`) → keep filters → counters →
+formatter → adjacent de-duplication → `on_empty` → head/tail (wider on failure).
+Every step is linear in the number of lines; patterns are compiled once per run.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..rules.patterns import Budget, Matcher
+from ..text import split_lines, trim_empty_edges
+from .formatters import FORMATTERS
+from .lines import Omission, dedupe_adjacent, head_tail
+
+
+class RuleOutcome:
+    """What a rule made of the output."""
+
+    __slots__ = ("items", "facts", "kinds", "summary", "total_lines")
+
+    def __init__(self, items: list, facts: dict | None, kinds: list[str], summary: str | None,
+                 total_lines: int) -> None:
+        self.items = items
+        self.facts = facts
+        self.kinds = kinds
+        self.summary = summary  # a match_output / on_empty message replacing the lines
+        self.total_lines = total_lines
+
+
+def apply_rule(rule: dict, raw_text: str, stripped_text: str, exit_code: int | None, *,
+               no_omit: bool = False, budget: Budget | None = None) -> RuleOutcome:
+    trusted = rule.get("layer", "builtin") == "builtin"
+    budget = budget or Budget()
+
+    def matcher(patterns: list[str], flags: str = "") -> Matcher:
+        return Matcher(patterns, flags, trusted=trusted, ascii=rule["ascii"], budget=budget)
+
+    text = stripped_text if rule["strip_ansi"] else raw_text
+    if rule["pretty_print_json"]:
+        text = _pretty_json(text)
+    lines = split_lines(text)
+    if rule["trim_empty_edges"]:
+        lines = trim_empty_edges(lines)
+    total = len(lines)
+    kinds: list[str] = []
+
+    if not no_omit:
+        joined = None
+        for entry in rule["match_output"]:
+            joined = "\n".join(lines) if joined is None else joined
+            if matcher([entry["pattern"]], entry["flags"]).search(joined):
+                return RuleOutcome([], None, ["summary"], entry["message"], total)
+        if rule["skip_patterns"]:
+            skip = matcher(rule["skip_patterns"]).search
+            kept = [line for line in lines if not skip(line)]
+            if len(kept) != len(lines):
+                kinds.append("filter")
+            lines = kept
+    counter_lines = lines
+    if not no_omit and rule["keep_patterns"]:
+        keep = matcher(rule["keep_patterns"]).search
+        kept = [line for line in lines if keep(line)]
+        if kept and len(kept) != len(lines):
+            kinds.append("filter")
+            lines = kept
+    if rule["trim_empty_edges"]:
+        lines = trim_empty_edges(lines)
+        counter_lines = trim_empty_edges(counter_lines)
+
+    source = counter_lines if rule["counter_source"] == "pre_keep" else lines
+    facts: dict | None = None
+    if rule["counters"]:
+        facts = {}
+        for counter in rule["counters"]:
+            search = matcher([counter["pattern"]], counter["flags"]).search
+            facts[counter["name"]] = sum(1 for line in source if search(line))
+
+    if no_omit:
+        return RuleOutcome(list(lines), facts, kinds, None, total)
+
+    items: list = lines
+    formatter = rule["formatter"]
+    if formatter:
+        items, extra = FORMATTERS[formatter](lines)
+        if extra:
+            facts = (facts or {}) | extra
+        if any(isinstance(i, Omission) for i in items) or len(items) != len(lines):
+            kinds.append(formatter)
+    if rule["dedupe_adjacent"]:
+        deduped = dedupe_adjacent(items)
+        if len(deduped) != len(items):
+            kinds.append("dedupe")
+        items = deduped
+
+    if not any(isinstance(i, str) and i.strip() for i in items) and rule["on_empty"]:
+        return RuleOutcome([], facts, kinds + ["summary"], rule["on_empty"], total)
+
+    failed = bool(exit_code) and exit_code != 0
+    if failed and rule["preserve_on_failure"]:
+        head, tail = rule["failure_head"], rule["failure_tail"]
+    else:
+        head, tail = rule["head"], rule["tail"]
+    trimmed = head_tail(items, head, tail)
+    if len(trimmed) != len(items):
+        kinds.append("head-tail")
+    return RuleOutcome(trimmed, facts, kinds, None, total)
+
+
+def _pretty_json(text: str) -> str:
+    stripped = text.strip()
+    if not stripped.startswith(("{", "[")):
+        return text
+    try:
+        return json.dumps(json.loads(stripped), indent=2, ensure_ascii=False)
+    except ValueError:
+        return text

@@ -1,0 +1,1 @@
+"""The reducer catalogue: rule files, their schema, layers and the compiled index."""

@@ -1,0 +1,168 @@
+"""Find and load rule files in every layer: built-in < user < project.
+
+This is the slow path (TOML parsing, pattern validation with `regex`). `wrap`
+normally reads the compiled index instead (see `index.py`), which is rebuilt
+from here only when a rule file changes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from .. import paths
+from .schema import RuleError, normalize
+
+BUILTIN, USER, PROJECT = "builtin", "user", "project"
+FALLBACK_ID = "generic/fallback"
+RULE_SUFFIXES = (".toml", ".json")
+_IGNORED_SUFFIXES = (".schema.json", ".fixture.json")
+
+
+class LoadedRule:
+    """A validated rule together with where it came from and its examples."""
+
+    __slots__ = ("rule", "examples", "layer", "path")
+
+    def __init__(self, rule: dict, examples: list[dict], layer: str, path: str) -> None:
+        self.rule = rule
+        self.examples = examples
+        self.layer = layer
+        self.path = path
+
+
+class Problem:
+    """A rule file that could not be used (or a notice about one that could)."""
+
+    __slots__ = ("layer", "path", "message", "severity")
+
+    def __init__(self, layer: str, path: str, message: str, severity: str = "error") -> None:
+        self.layer = layer
+        self.path = path
+        self.message = message
+        self.severity = severity
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+    def to_dict(self) -> dict:
+        return {"layer": self.layer, "path": self.path, "message": self.message, "severity": self.severity}
+
+
+def builtin_root() -> str:
+    """`tokenjuice/reducers` inside an installed wheel, `<checkout>/reducers` otherwise."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    installed = os.path.join(package, "reducers")
+    if os.path.isdir(installed):
+        return installed
+    return os.path.join(os.path.dirname(package), "reducers")
+
+
+def project_rule_dir(cwd: str | None) -> str | None:
+    root = paths.project_root_with(os.path.join(".tokenjuice", "rules"), cwd or os.getcwd())
+    return os.path.join(root, ".tokenjuice", "rules") if root else None
+
+
+def layer_roots(cwd: str | None = None, *, builtin_only: bool = False) -> list[tuple[str, str]]:
+    """(layer, directory) pairs in precedence order, lowest first."""
+    roots = [(BUILTIN, builtin_root())]
+    if builtin_only:
+        return roots
+    roots += [(USER, d) for d in paths.user_rule_dirs()]
+    project = project_rule_dir(cwd)
+    if project:
+        roots.append((PROJECT, project))
+    return roots
+
+
+def rule_files(root: str) -> list[tuple[str, str, int, int]]:
+    """(rule id, path, mtime_ns, size) for each rule file under `root`, sorted.
+
+    Symlinks are skipped so a layer cannot reach outside its directory.
+    """
+    found: list[tuple[str, str, int, int]] = []
+
+    def walk(directory: str, prefix: str) -> None:
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError:
+            return
+        for entry in entries:
+            if entry.is_symlink() or entry.name.startswith("."):
+                continue
+            if entry.is_dir():
+                walk(entry.path, prefix + entry.name + "/")
+            elif entry.name.endswith(RULE_SUFFIXES) and not entry.name.endswith(_IGNORED_SUFFIXES):
+                stat = entry.stat()
+                rule_id = prefix + entry.name.rsplit(".", 1)[0]
+                found.append((rule_id, entry.path, stat.st_mtime_ns, stat.st_size))
+
+    walk(root, "")
+    return found
+
+
+def load_file(layer: str, rule_id: str, path: str) -> LoadedRule:
+    """Parse and validate one rule file; raises RuleError with `field: problem`."""
+    from .patterns import compile_checked
+
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except OSError as error:
+        raise RuleError(f"file: cannot read ({error.strerror})") from None
+    json_style = path.endswith(".json")
+    try:
+        if json_style:
+            data = json.loads(raw)
+        else:
+            import tomllib
+
+            data = tomllib.loads(raw.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as error:
+        kind = "JSON" if json_style else "TOML"
+        raise RuleError(f"file: not valid {kind} ({error})") from None
+    rule, examples = normalize(data, rule_id, json_style=json_style,
+                               compile_pattern=lambda p, f: compile_checked(p, f, json_style))
+    return LoadedRule(rule, examples, layer, path)
+
+
+def load_layer(layer: str, root: str) -> tuple[list[LoadedRule], list[Problem]]:
+    """Every valid rule of one layer, and a problem for each file that is not."""
+    loaded: list[LoadedRule] = []
+    problems: list[Problem] = []
+    for rule_id, path, _, _ in rule_files(root):
+        if "/" not in rule_id:
+            problems.append(Problem(layer, path, "file: rules live in <category>/<name> files, "
+                                                 f"e.g. {os.path.join(root, 'git', 'status.toml')}"))
+            continue
+        try:
+            loaded.append(load_file(layer, rule_id, path))
+        except RuleError as error:
+            problems.append(Problem(layer, path, str(error)))
+    ids = [r.rule["id"] for r in loaded]
+    duplicated = {i for i in ids if ids.count(i) > 1}
+    for rule in loaded:
+        if rule.rule["id"] in duplicated:
+            problems.append(Problem(layer, rule.path, f"id: duplicate rule id in the {layer} layer: "
+                                                      f"{rule.rule['id']} (both files are skipped)"))
+    return [r for r in loaded if r.rule["id"] not in duplicated], problems
+
+
+def load_catalogue(roots: list[tuple[str, str]]) -> tuple[list[LoadedRule], list[Problem]]:
+    """The effective rules (later layers override earlier ones by id) and all problems.
+
+    Rules are ordered by id with `generic/fallback` last.
+    """
+    effective: dict[str, LoadedRule] = {}
+    problems: list[Problem] = []
+    for layer, root in roots:
+        loaded, layer_problems = load_layer(layer, root)
+        problems += layer_problems
+        for rule in loaded:
+            shadowed = effective.get(rule.rule["id"])
+            if shadowed is not None and shadowed.layer != rule.layer:
+                problems.append(Problem(layer, rule.path, f"overrides {shadowed.layer} rule {rule.rule['id']}",
+                                        severity="notice"))
+            effective[rule.rule["id"]] = rule
+    ordered = sorted(effective.values(), key=lambda r: (r.rule["id"] == FALLBACK_ID, r.rule["id"]))
+    return ordered, problems

@@ -1,0 +1,463 @@
+"""Just enough shell syntax to classify commands and to quote them back safely.
+
+This is not a shell: it never expands anything. It splits a command line into
+words, operators and redirections the way a POSIX shell (or fish) would, so that
+`git log --grep 'a && b'` stays one command and a here-doc body is not mistaken
+for commands. Kept free of heavy imports: the Cursor hook and `wrap` load it.
+"""
+
+from __future__ import annotations
+
+WORD = "word"
+OP = "op"
+REDIRECT = "redirect"
+
+#: Operators that separate commands, longest first so `&&` wins over `&`.
+_POSIX_OPERATORS = ("&&", "||", ";;", "|&", ";", "|", "&", "(", ")", "\n")
+_FISH_OPERATORS = ("&&", "||", ";", "|", "&", "\n")
+_REDIRECT_OPS = ("&>>", "&>", ">>", ">|", ">&", "<<<", "<<-", "<<", "<&", "<>", ">", "<")
+
+#: Characters that may stay unquoted in a POSIX word (the reference's safe set).
+_SAFE_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:-=+,@%")
+
+
+class Token:
+    """A lexed unit: a word (quotes removed), an operator, or a redirection."""
+
+    __slots__ = ("kind", "value", "start", "end", "target")
+
+    def __init__(self, kind: str, value: str, start: int, end: int, target: str | None = None) -> None:
+        self.kind = kind
+        self.value = value
+        self.start = start
+        self.end = end
+        self.target = target  # the redirection's target word, if any
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        extra = f" -> {self.target!r}" if self.target is not None else ""
+        return f"Token({self.kind}, {self.value!r}{extra})"
+
+
+class Lexed:
+    """The tokens of one command line plus whether the line was complete."""
+
+    __slots__ = ("tokens", "complete", "source")
+
+    def __init__(self, tokens: list[Token], complete: bool, source: str) -> None:
+        self.tokens = tokens
+        self.complete = complete
+        self.source = source
+
+
+def lex(source: str, dialect: str = "posix") -> Lexed:
+    """Split `source` into tokens; `dialect` is "posix" or "fish"."""
+    return _Lexer(source, dialect == "fish").run()
+
+
+class _Lexer:
+    def __init__(self, source: str, fish: bool) -> None:
+        self.src = source
+        self.fish = fish
+        self.pos = 0
+        self.complete = True
+        self.tokens: list[Token] = []
+        self.pending_heredocs: list[tuple[str, bool]] = []
+        self.operators = _FISH_OPERATORS if fish else _POSIX_OPERATORS
+
+    def run(self) -> Lexed:
+        src = self.src
+        n = len(src)
+        while self.pos < n:
+            ch = src[self.pos]
+            if ch in " \t\r":
+                self.pos += 1
+                continue
+            if ch == "\\" and src.startswith("\\\n", self.pos):
+                self.pos += 2
+                continue
+            if ch == "#":
+                end = src.find("\n", self.pos)
+                self.pos = n if end < 0 else end
+                continue
+            if ch == "\n":
+                self.tokens.append(Token(OP, "\n", self.pos, self.pos + 1))
+                self.pos += 1
+                if self.pending_heredocs:
+                    self._skip_heredoc_bodies()
+                continue
+            redirect = self._match_redirect()
+            if redirect:
+                self._read_redirect(redirect)
+                continue
+            op = self._match_operator()
+            if op:
+                self.tokens.append(Token(OP, op, self.pos, self.pos + len(op)))
+                self.pos += len(op)
+                continue
+            start = self.pos
+            value = self._read_word()
+            self.tokens.append(Token(WORD, value, start, self.pos))
+        if self.pending_heredocs:
+            self.complete = False
+        return Lexed(self.tokens, self.complete, src)
+
+    # -- operators and redirections -------------------------------------------------
+
+    def _match_operator(self) -> str | None:
+        src, pos = self.src, self.pos
+        for op in self.operators:
+            if src.startswith(op, pos):
+                return op
+        return None
+
+    def _match_redirect(self) -> tuple[int, str] | None:
+        """Return (length of fd prefix, operator) when a redirection starts here."""
+        src, pos = self.src, self.pos
+        digits = pos
+        while digits < len(src) and src[digits].isdigit():
+            digits += 1
+        if digits > pos and (digits >= len(src) or src[digits] not in "<>"):
+            return None
+        # `&>` only starts a redirect at a word boundary, not inside `a&>b`.
+        for op in _REDIRECT_OPS:
+            if src.startswith(op, digits):
+                if op.startswith("&") and digits != pos:
+                    continue
+                if self.fish and op in ("<<", "<<-", "<<<", "<>"):
+                    continue
+                if op in ("<", ">") and src.startswith("(", digits + 1):
+                    return None  # process substitution <( ) / >( ) is a word
+                return (digits - pos, op)
+        return None
+
+    def _read_redirect(self, found: tuple[int, str]) -> None:
+        prefix_len, op = found
+        start = self.pos
+        self.pos += prefix_len + len(op)
+        while self.pos < len(self.src) and self.src[self.pos] in " \t":
+            self.pos += 1
+        target: str | None = None
+        if op in (">&", "<&") and self.pos < len(self.src) and self.src[self.pos] == "-":
+            target = "-"
+            self.pos += 1
+        elif self.pos < len(self.src) and self.src[self.pos] not in "\n;&|()<>":
+            target = self._read_word()
+            if op in ("<<", "<<-"):
+                self.pending_heredocs.append((target, op == "<<-"))
+        value = self.src[start:start + prefix_len] + op
+        self.tokens.append(Token(REDIRECT, value, start, self.pos, target))
+
+    def _skip_heredoc_bodies(self) -> None:
+        src = self.src
+        for delimiter, strip_tabs in self.pending_heredocs:
+            while True:
+                if self.pos >= len(src):
+                    self.complete = False
+                    break
+                end = src.find("\n", self.pos)
+                line = src[self.pos:] if end < 0 else src[self.pos:end]
+                self.pos = len(src) if end < 0 else end + 1
+                if (line.lstrip("\t") if strip_tabs else line) == delimiter:
+                    break
+        self.pending_heredocs = []
+
+    # -- words --------------------------------------------------------------------
+
+    def _read_word(self) -> str:
+        src = self.src
+        n = len(src)
+        out: list[str] = []
+        word_start = self.pos
+        while self.pos < n:
+            ch = src[self.pos]
+            if ch in " \t\r\n":
+                break
+            if ch in "<>" and src.startswith("(", self.pos + 1):
+                start = self.pos
+                self.pos += 1
+                self._skip_balanced()
+                out.append(src[start:self.pos])
+                continue
+            if ch in ";&|<>":
+                break
+            if ch == "\\":
+                if self.pos + 1 >= n:
+                    out.append("\\")
+                    self.pos += 1
+                    continue
+                nxt = src[self.pos + 1]
+                self.pos += 2
+                if nxt != "\n":
+                    out.append(nxt)
+                continue
+            if ch == "'":
+                out.append(self._single_quoted())
+                continue
+            if ch == '"':
+                out.append(self._double_quoted())
+                continue
+            if ch == "$" and self.pos + 1 < n:
+                nxt = src[self.pos + 1]
+                if nxt == "'" and not self.fish:
+                    out.append(self._ansi_c_quoted())
+                    continue
+                if nxt in "({":
+                    start = self.pos
+                    self.pos += 1
+                    self._skip_balanced()
+                    out.append(src[start:self.pos])
+                    continue
+            if ch == "`":
+                start = self.pos
+                self._skip_backticks()
+                out.append(src[start:self.pos])
+                continue
+            if ch == "(" and (self.fish or (self.pos > word_start and src[self.pos - 1] == "=")):
+                start = self.pos  # fish command substitution, or a POSIX array assignment
+                self._skip_balanced()
+                out.append(src[start:self.pos])
+                continue
+            if ch in "()" and not self.fish:
+                break
+            out.append(ch)
+            self.pos += 1
+        return "".join(out)
+
+    def _single_quoted(self) -> str:
+        src = self.src
+        self.pos += 1
+        if not self.fish:
+            end = src.find("'", self.pos)
+            if end < 0:
+                self.complete = False
+                text, self.pos = src[self.pos:], len(src)
+                return text
+            text, self.pos = src[self.pos:end], end + 1
+            return text
+        out: list[str] = []
+        while self.pos < len(src):
+            ch = src[self.pos]
+            if ch == "\\" and self.pos + 1 < len(src) and src[self.pos + 1] in "'\\":
+                out.append(src[self.pos + 1])
+                self.pos += 2
+                continue
+            if ch == "'":
+                self.pos += 1
+                return "".join(out)
+            out.append(ch)
+            self.pos += 1
+        self.complete = False
+        return "".join(out)
+
+    def _double_quoted(self) -> str:
+        src = self.src
+        escapable = '$"\\\n' if self.fish else '$`"\\\n'
+        self.pos += 1
+        out: list[str] = []
+        while self.pos < len(src):
+            ch = src[self.pos]
+            if ch == "\\" and self.pos + 1 < len(src) and src[self.pos + 1] in escapable:
+                if src[self.pos + 1] != "\n":
+                    out.append(src[self.pos + 1])
+                self.pos += 2
+                continue
+            if ch == '"':
+                self.pos += 1
+                return "".join(out)
+            if ch == "$" and src.startswith("$(", self.pos):
+                start = self.pos
+                self.pos += 1
+                self._skip_balanced()
+                out.append(src[start:self.pos])
+                continue
+            if ch == "`" and not self.fish:
+                start = self.pos
+                self._skip_backticks()
+                out.append(src[start:self.pos])
+                continue
+            out.append(ch)
+            self.pos += 1
+        self.complete = False
+        return "".join(out)
+
+    def _ansi_c_quoted(self) -> str:
+        src = self.src
+        self.pos += 2
+        out: list[str] = []
+        simple = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b",
+                  "f": "\f", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+        while self.pos < len(src):
+            ch = src[self.pos]
+            if ch == "\\" and self.pos + 1 < len(src):
+                nxt = src[self.pos + 1]
+                out.append(simple.get(nxt, "\\" + nxt))
+                self.pos += 2
+                continue
+            if ch == "'":
+                self.pos += 1
+                return "".join(out)
+            out.append(ch)
+            self.pos += 1
+        self.complete = False
+        return "".join(out)
+
+    def _skip_backticks(self) -> None:
+        src = self.src
+        self.pos += 1
+        while self.pos < len(src):
+            ch = src[self.pos]
+            if ch == "\\":
+                self.pos += 2
+                continue
+            self.pos += 1
+            if ch == "`":
+                return
+        self.complete = False
+
+    def _skip_balanced(self) -> None:
+        """Skip a `( … )` or `{ … }` group starting at self.pos, quotes respected."""
+        src = self.src
+        stack = [src[self.pos]]
+        closers = {"(": ")", "{": "}"}
+        self.pos += 1
+        while self.pos < len(src) and stack:
+            ch = src[self.pos]
+            if ch == "\\":
+                self.pos += 2
+                continue
+            if ch == "'":
+                end = src.find("'", self.pos + 1)
+                self.pos = len(src) if end < 0 else end + 1
+                continue
+            if ch == '"':
+                self._double_quoted()
+                continue
+            if ch == "`" and not self.fish:
+                self._skip_backticks()
+                continue
+            if ch in closers:
+                stack.append(ch)
+            elif ch == closers[stack[-1]]:
+                stack.pop()
+            self.pos += 1
+        if stack:
+            self.complete = False
+
+
+# -- structure -------------------------------------------------------------------------
+
+SEQUENCE_OPS = frozenset({"&&", "||", ";", "\n", "&", ";;"})
+PIPE_OPS = frozenset({"|", "|&"})
+
+
+class SimpleCommand:
+    """One command of a pipeline: its words and redirections, and where it sits."""
+
+    __slots__ = ("words", "redirects", "start", "end", "source")
+
+    def __init__(self, words: list[Token], redirects: list[Token], source: str) -> None:
+        self.words = words
+        self.redirects = redirects
+        self.source = source
+        spans = words + redirects
+        self.start = min(t.start for t in spans) if spans else 0
+        self.end = max(t.end for t in spans) if spans else 0
+
+    @property
+    def argv(self) -> list[str]:
+        return [w.value for w in self.words]
+
+    def text_from(self, word_index: int) -> str:
+        """The original text of this command starting at its `word_index`-th word."""
+        if word_index >= len(self.words):
+            return ""
+        return self.source[self.words[word_index].start:self.end].strip()
+
+    @property
+    def text(self) -> str:
+        return self.source[self.start:self.end].strip()
+
+
+class Pipeline:
+    """Commands joined by `|`; `op` is the operator that ends it (`&&`, `;`, …)."""
+
+    __slots__ = ("commands", "op")
+
+    def __init__(self, commands: list[SimpleCommand], op: str | None) -> None:
+        self.commands = commands
+        self.op = op
+
+    @property
+    def text(self) -> str:
+        first, last = self.commands[0], self.commands[-1]
+        return first.source[first.start:last.end].strip()
+
+
+def parse(source: str, dialect: str = "posix") -> tuple[list[Pipeline], bool]:
+    """Parse into pipelines; returns (pipelines, complete)."""
+    lexed = lex(source, dialect)
+    pipelines: list[Pipeline] = []
+    commands: list[SimpleCommand] = []
+    words: list[Token] = []
+    redirects: list[Token] = []
+
+    def end_command() -> None:
+        nonlocal words, redirects
+        if words or redirects:
+            commands.append(SimpleCommand(words, redirects, source))
+        words, redirects = [], []
+
+    def end_pipeline(op: str | None) -> None:
+        nonlocal commands
+        end_command()
+        if commands:
+            pipelines.append(Pipeline(commands, op))
+        elif pipelines and op and op != "\n" and pipelines[-1].op in (None, "\n"):
+            pipelines[-1].op = op
+        commands = []
+
+    for token in lexed.tokens:
+        if token.kind == WORD:
+            if not words and token.value in ("{", "}") and dialect != "fish":
+                continue  # brace groups only group; their commands are what runs
+            words.append(token)
+        elif token.kind == REDIRECT:
+            redirects.append(token)
+        elif token.value in PIPE_OPS:
+            end_command()
+        elif token.value in ("(", ")"):
+            end_command()  # a subshell's commands are classified like any others
+        else:
+            end_pipeline(token.value)
+    end_pipeline(None)
+    return pipelines, lexed.complete
+
+
+def split_words(source: str, dialect: str = "posix") -> list[str]:
+    """All words of `source` in order (operators and redirections dropped)."""
+    return [t.value for t in lex(source, dialect).tokens if t.kind == WORD]
+
+
+# -- quoting ---------------------------------------------------------------------------
+
+
+def quote(word: str) -> str:
+    """Quote one word for a POSIX shell (bash, sh, zsh, dash, ksh)."""
+    if word and all(c in _SAFE_CHARS for c in word) and not word.startswith(("=", "~")):
+        return word
+    return "'" + word.replace("'", "'\\''") + "'"
+
+
+def quote_fish(word: str) -> str:
+    """Quote one word for fish, whose single quotes honour backslash escapes."""
+    if word and all(c in _SAFE_CHARS for c in word) and not word.startswith(("=", "~")):
+        return word
+    return "'" + word.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def join(argv: list[str]) -> str:
+    """Join argv into one POSIX command line that parses back to the same argv."""
+    words = [quote(word) for word in argv]
+    if words and "=" in words[0] and not words[0].startswith("'"):
+        words[0] = "'" + argv[0] + "'"  # a bare NAME=value first word would be an assignment
+    return " ".join(words)

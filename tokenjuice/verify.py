@@ -1,0 +1,161 @@
+"""Check the catalogue: every rule file loads, and every example proves its rule.
+
+An example passes when its command classifies to its own rule, every `keep`
+string survives, every `drop` string is gone, the `expect_facts` counts match,
+and every output line is explained by the input (see `unexplained_lines`).
+Built-in examples run against the built-in catalogue alone, so a user's override
+cannot make them fail; user and project examples run against everything in force.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .reduce.engine import Options, reduce_execution
+from .reduce.lines import CLIP, MARKER
+from .rules import loader
+from .text import split_lines, strip_ansi
+
+_EXIT_HEADER = re.compile(r"^exit -?\d+$")
+_FACTS_LINE = re.compile(r"^\d+ [^,]+(?:, \d+ [^,]+)*$")
+_TRAILER = re.compile(r"^\(tokenjuice: .*\)$")
+
+
+class ExampleResult:
+    __slots__ = ("rule_id", "name", "path", "errors", "ratio", "raw_chars", "reduced_chars")
+
+    def __init__(self, rule_id: str, name: str, path: str) -> None:
+        self.rule_id = rule_id
+        self.name = name
+        self.path = path
+        self.errors: list[str] = []
+        self.ratio = 1.0
+        self.raw_chars = 0
+        self.reduced_chars = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def to_dict(self) -> dict:
+        return {"ruleId": self.rule_id, "name": self.name, "path": self.path, "ok": self.ok,
+                "errors": self.errors, "rawChars": self.raw_chars, "reducedChars": self.reduced_chars,
+                "ratio": self.ratio}
+
+
+class Report:
+    """Everything `tokenjuice verify` found."""
+
+    def __init__(self) -> None:
+        self.rules: list[loader.LoadedRule] = []  # every valid rule file, all layers
+        self.problems: list[loader.Problem] = []
+        self.examples: list[ExampleResult] = []
+
+    @property
+    def errors(self) -> list[loader.Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and all(e.ok for e in self.examples)
+
+
+def verify(cwd: str | None = None, *, run_examples: bool = True) -> Report:
+    report = Report()
+    roots = loader.layer_roots(cwd)
+    layers: dict[str, list[loader.LoadedRule]] = {}
+    for layer, root in roots:
+        loaded, problems = loader.load_layer(layer, root)
+        report.rules += loaded
+        report.problems += problems
+        layers.setdefault(layer, []).extend(loaded)
+    for rule in layers.get(loader.BUILTIN, []):
+        if not rule.examples:
+            report.problems.append(loader.Problem(rule.layer, rule.path, "examples: a built-in rule needs at "
+                                                  "least one [[examples]] entry with real output"))
+    if not run_examples:
+        return report
+    builtin_rules = _effective([r for r in report.rules if r.layer == loader.BUILTIN])
+    all_rules = _effective(report.rules)
+    for rule in report.rules:
+        catalogue = builtin_rules if rule.layer == loader.BUILTIN else all_rules
+        for example in rule.examples:
+            report.examples.append(check_example(rule, example, catalogue))
+    return report
+
+
+def _effective(loaded: list[loader.LoadedRule]) -> list[dict]:
+    effective: dict[str, dict] = {}
+    for rule in loaded:
+        effective[rule.rule["id"]] = rule.rule | {"layer": rule.layer, "path": rule.path}
+    return sorted(effective.values(), key=lambda r: (r["id"] == loader.FALLBACK_ID, r["id"]))
+
+
+def check_example(rule: loader.LoadedRule, example: dict, rules: list[dict]) -> ExampleResult:
+    rule_id = rule.rule["id"]
+    outcome = ExampleResult(rule_id, example["name"], rule.path)
+    execution = {"toolName": example["tool_name"], "command": example["command"],
+                 "combinedText": example["output"], "exitCode": example["exit_code"]}
+    if example["argv"]:
+        execution["argv"] = example["argv"]
+    result = reduce_execution(execution, rules, Options(raw_hint="tokenjuice wrap --raw -- <command>"))
+    text = result["inlineText"]
+    outcome.raw_chars = result["stats"]["rawChars"]
+    outcome.reduced_chars = result["stats"]["reducedChars"]
+    outcome.ratio = result["stats"]["ratio"]
+    matched = result["classification"]["matchedReducer"]
+    if matched != rule_id:
+        outcome.errors.append(f"classified as {matched}, not {rule_id}")
+    if not example["keep"] and rule.layer == loader.BUILTIN:
+        outcome.errors.append("keep: list at least one fact the reduction must keep")
+    for snippet in example["keep"]:
+        if snippet not in text:
+            outcome.errors.append(f"keep: {snippet!r} is missing from the output")
+    for snippet in example["drop"]:
+        if snippet in text:
+            outcome.errors.append(f"drop: {snippet!r} is still in the output")
+    facts = result.get("facts") or {}
+    for name, expected in example["expect_facts"].items():
+        if name not in facts:
+            outcome.errors.append(f"expect_facts: the rule has no counter named {name!r}")
+        elif facts[name] != expected:
+            outcome.errors.append(f"expect_facts: {name} is {facts[name]}, expected {expected}")
+    for line in unexplained_lines(example["output"], text, rule.rule)[:3]:
+        outcome.errors.append(f"invented: output line {line!r} is not derived from the input")
+    return outcome
+
+
+def unexplained_lines(raw_text: str, reduced_text: str, rule: dict | None = None) -> list[str]:
+    """Output lines that are neither input lines (or clipped input lines) nor one of
+    tokenjuice's own: `exit N`, a counts line, an omission marker, the trailer, or
+    the rule's own `on_empty` / `match_output` message."""
+    stripped = strip_ansi(raw_text)
+    input_lines = split_lines(stripped)
+    inputs = {line.strip() for line in input_lines}
+    if rule and rule.get("pretty_print_json"):
+        from .reduce.pipeline import _pretty_json
+
+        inputs |= {line.strip() for line in split_lines(_pretty_json(stripped))}
+    messages = set()
+    if rule:
+        messages = {m["message"] for m in rule.get("match_output", [])}
+        if rule.get("on_empty"):
+            messages.add(rule["on_empty"])
+    unexplained = []
+    for line in split_lines(reduced_text):
+        core = line.strip()
+        if not core or core in inputs or core in messages:
+            continue
+        if _EXIT_HEADER.match(core) or _FACTS_LINE.match(core) or MARKER.match(core) or _TRAILER.match(core):
+            continue
+        if CLIP.search(line) and _is_clipped_input(line, input_lines):
+            continue
+        if core.startswith("[tokenjuice: ") and core.endswith("]"):
+            continue  # capture and signal notes that wrap itself put into the output
+        unexplained.append(line)
+    return unexplained
+
+
+def _is_clipped_input(line: str, input_lines: list[str]) -> bool:
+    head, tail = CLIP.split(line, maxsplit=1)
+    return any(source.startswith(head) and source.endswith(tail) for source in input_lines)
