@@ -17,15 +17,6 @@ from __future__ import annotations
 from .command import SOURCE_PRIORITY, Candidate, CommandInfo, basename, git_subcommand
 
 FALLBACK_ID = "generic/fallback"
-#: Used when the catalogue itself has no fallback (a broken install): pass text through.
-IMPLICIT_FALLBACK = {
-    "id": FALLBACK_ID, "family": "generic", "description": "", "priority": 0, "match": {},
-    "skip_patterns": [], "keep_patterns": [], "strip_ansi": True, "pretty_print_json": False,
-    "dedupe_adjacent": True, "trim_empty_edges": True, "head": 8, "tail": 8,
-    "preserve_on_failure": True, "failure_head": 12, "failure_tail": 16, "counters": [],
-    "counter_source": "post_keep", "on_empty": None, "match_output": [], "formatter": None,
-    "ascii": False, "layer": "builtin", "path": "",
-}
 _TEXT_KEYS = ("command_includes", "command_includes_any")
 
 
@@ -53,7 +44,7 @@ def classify(info: CommandInfo, rules: list[dict], tool_name: str = "exec",
     by_id = {rule["id"]: rule for rule in rules}
     if forced and forced in by_id:
         return Classification(by_id[forced], None, 1.0)
-    fallback = by_id.get(FALLBACK_ID, IMPLICIT_FALLBACK)
+    fallback = by_id.get(FALLBACK_ID) or _implicit_fallback()
     if info.multiple:
         return Classification(fallback, None, 0.2)
 
@@ -76,6 +67,14 @@ def classify(info: CommandInfo, rules: list[dict], tool_name: str = "exec",
     if chosen is not None:
         return chosen
     return Classification(fallback, fallback_candidate, 0.2)
+
+
+def _implicit_fallback() -> dict:
+    """A pass-through fallback for a catalogue without one (a broken install)."""
+    from .rules.schema import normalize
+
+    rule, _ = normalize({"family": "generic", "match": {}}, FALLBACK_ID, json_style=False)
+    return rule | {"layer": "builtin", "path": ""}
 
 
 class _Context:

@@ -80,12 +80,14 @@ def reduce_json(file, raw, classifier, max_inline_chars, trace) -> None:
 
 @cli.command()
 @click.option("--fixtures", is_flag=True, help="Also run every rule's examples.")
+@click.option("--only", metavar="ID_PREFIX", help="Run only the examples of rules whose id starts with this.")
+@click.option("--show", is_flag=True, help="Print each example's reduced output (implies --fixtures).")
 @_FORMAT
-def verify(fixtures, output_format) -> None:
+def verify(fixtures, only, show, output_format) -> None:
     """Validate every rule layer (and run the examples with --fixtures)."""
     from .commands.verify import run
 
-    out, err, code = run(fixtures=fixtures, output_format=output_format)
+    out, err, code = run(fixtures=fixtures, output_format=output_format, only=only, show=show)
     if err:
         click.echo(err, nl=False, err=True)
     click.echo(out, nl=False)
@@ -102,7 +104,9 @@ def example(name, source, append, command) -> None:
     """Run a command and print its real output as a rule [[examples]] entry."""
     from .commands.example import run
 
-    click.echo(run(list(command), name=name, source=source, append=append), nl=False)
+    snippet, note = run(list(command), name=name, source=source, append=append)
+    click.echo(note, nl=False, err=True)
+    click.echo(snippet, nl=False)
 
 
 def main(args: list[str]) -> int:

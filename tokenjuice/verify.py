@@ -22,7 +22,7 @@ _TRAILER = re.compile(r"^\(tokenjuice: .*\)$")
 
 
 class ExampleResult:
-    __slots__ = ("rule_id", "name", "path", "errors", "ratio", "raw_chars", "reduced_chars")
+    __slots__ = ("rule_id", "name", "path", "errors", "ratio", "raw_chars", "reduced_chars", "text")
 
     def __init__(self, rule_id: str, name: str, path: str) -> None:
         self.rule_id = rule_id
@@ -32,6 +32,7 @@ class ExampleResult:
         self.ratio = 1.0
         self.raw_chars = 0
         self.reduced_chars = 0
+        self.text = ""  # the reduced output
 
     @property
     def ok(self) -> bool:
@@ -60,7 +61,9 @@ class Report:
         return not self.errors and all(e.ok for e in self.examples)
 
 
-def verify(cwd: str | None = None, *, run_examples: bool = True) -> Report:
+def verify(cwd: str | None = None, *, run_examples: bool = True, only: str | None = None) -> Report:
+    """Validate every layer; with `run_examples`, check the examples of the rules
+    whose id starts with `only` (all rules when None)."""
     report = Report()
     roots = loader.layer_roots(cwd)
     layers: dict[str, list[loader.LoadedRule]] = {}
@@ -78,6 +81,8 @@ def verify(cwd: str | None = None, *, run_examples: bool = True) -> Report:
     builtin_rules = _effective([r for r in report.rules if r.layer == loader.BUILTIN])
     all_rules = _effective(report.rules)
     for rule in report.rules:
+        if only and not rule.rule["id"].startswith(only):
+            continue
         catalogue = builtin_rules if rule.layer == loader.BUILTIN else all_rules
         for example in rule.examples:
             report.examples.append(check_example(rule, example, catalogue))
@@ -99,7 +104,7 @@ def check_example(rule: loader.LoadedRule, example: dict, rules: list[dict]) -> 
     if example["argv"]:
         execution["argv"] = example["argv"]
     result = reduce_execution(execution, rules, Options(raw_hint="tokenjuice wrap --raw -- <command>"))
-    text = result["inlineText"]
+    text = outcome.text = result["inlineText"]
     outcome.raw_chars = result["stats"]["rawChars"]
     outcome.reduced_chars = result["stats"]["reducedChars"]
     outcome.ratio = result["stats"]["ratio"]

@@ -18,7 +18,8 @@ from ..rules import index
 from ..shellsyntax import join
 
 
-def run(command: list[str], *, name: str | None, source: str | None, append: str | None) -> str:
+def run(command: list[str], *, name: str | None, source: str | None, append: str | None) -> tuple[str, str]:
+    """Returns (TOML for stdout, a preview of the current reduction for stderr)."""
     import tomli_w
 
     if not command:
@@ -41,8 +42,8 @@ def run(command: list[str], *, name: str | None, source: str | None, append: str
     catalogue = index.load(os.getcwd())
     reduced = reduce_execution({"toolName": "exec", "command": command_text, "combinedText": output,
                                 "exitCode": result.exit_code}, catalogue.rules, Options())
-    preview = "\n".join("# " + line for line in reduced["inlineText"].splitlines())
-    note = (f"# currently classified as {reduced['classification']['matchedReducer']}, "
+    preview = "\n".join("  | " + line for line in reduced["inlineText"].splitlines())
+    note = (f"currently classified as {reduced['classification']['matchedReducer']}, "
             f"ratio {reduced['stats']['ratio']:.2f}; the reduction reads:\n{preview}\n")
     if append:
         try:
@@ -50,8 +51,8 @@ def run(command: list[str], *, name: str | None, source: str | None, append: str
                 handle.write("\n" + snippet)
         except OSError as error:
             raise UsageError(f"cannot append to {append}: {error.strerror}") from None
-        return f"appended an example to {append}; now fill in keep and drop\n{note}"
-    return snippet + note
+        return "", f"appended an example to {append}; now fill in keep and drop\n{note}"
+    return snippet, note
 
 
 def _display_command(command: list[str]) -> str:

@@ -8,13 +8,24 @@ from ..output import json_text
 from ..verify import Report, verify
 
 
-def run(*, fixtures: bool, output_format: str) -> tuple[str, str, int]:
+def run(*, fixtures: bool, output_format: str, only: str | None = None,
+        show: bool = False) -> tuple[str, str, int]:
     """Returns (stdout text, stderr text, exit code)."""
-    report = verify(os.getcwd(), run_examples=fixtures)
+    report = verify(os.getcwd(), run_examples=fixtures or show, only=only)
     code = 0 if report.ok else 1
     if output_format == "json":
-        return json_text(_as_json(report, fixtures)), "", code
-    return _as_text(report, fixtures, code)
+        return json_text(_as_json(report, fixtures or show)), "", code
+    out, err, code = _as_text(report, fixtures or show, code)
+    if show:
+        out = "".join(_shown(e) for e in report.examples) + out
+    return out, err, code
+
+
+def _shown(example) -> str:
+    body = "\n".join("  | " + line for line in example.text.splitlines())
+    status = "ok" if example.ok else "FAIL"
+    return (f"== {example.rule_id} :: {example.name} [{status}] "
+            f"{example.raw_chars} -> {example.reduced_chars} chars (ratio {example.ratio:.2f})\n{body}\n\n")
 
 
 def _as_json(report: Report, fixtures: bool) -> dict:

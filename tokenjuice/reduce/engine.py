@@ -19,15 +19,13 @@ from ..command import CommandInfo, analyze
 from ..rules.patterns import Budget, PatternTimeout
 from ..shellsyntax import join, quote
 from ..text import clip_line, pluralize, split_lines, strip_ansi, trim_empty_edges
-from .lines import CLIP, Omission, merge, render, shown_lines
-from .pipeline import RuleOutcome, apply_rule
+from .lines import CLIP, Omission, Pinned, keep_only, render, shown_lines
+from .pipeline import RuleOutcome, apply_rule, matcher_factory, pin
 
-DEFAULT_MAX_INLINE_CHARS = 1200
-#: A failing command's output is worth more context; used when no budget is given.
-FAILURE_MAX_INLINE_CHARS = 2400
 TINY_CHARS = 240
 LINE_LIMIT = 400
 _TRAILER_RESERVE = 160
+_MARKER_COST = 24  # room for the omission marker a dropped run may leave
 _ALWAYS_SHOW_FACTS = ("search",)
 #: Passthrough reasons where the text is the exact raw output.
 _EXACT = ("raw", "file-content", "unsafe-inventory", "mixed-inventory")
@@ -83,15 +81,17 @@ def reduce_execution(execution: dict, rules: list[dict], options: Options | None
     if keep_raw:
         return _result(raw_text, raw_chars, None, [], keep_raw, info, classification, options)
 
-    budget = options.max_inline_chars or (FAILURE_MAX_INLINE_CHARS if failed else DEFAULT_MAX_INLINE_CHARS)
+    rule = classification.rule
+    patterns = Budget()
+    # A failing command's output is worth more context: rules carry a larger failure budget.
+    budget = options.max_inline_chars or (rule["failure_max_chars"] if failed else rule["max_chars"])
     header = [f"exit {_format_number(exit_code)}"] if failed else []
     hint = options.raw_hint if options.raw_hint is not None else default_raw_hint(execution)
     passthrough = trim_empty_edges(split_lines(stripped))
     passthrough_chars = sum(len(line) + 1 for line in passthrough)
 
-    rule = classification.rule
     try:
-        outcome = apply_rule(rule, raw_text, stripped, exit_code, no_omit=options.no_omit, budget=Budget())
+        outcome = apply_rule(rule, raw_text, stripped, exit_code, no_omit=options.no_omit, budget=patterns)
     except PatternTimeout:
         note = f"rule {rule['id']} ({rule.get('path') or rule['layer']}) timed out; output left unreduced"
         text, kinds = _passthrough(header, passthrough, budget, hint, note)
@@ -116,7 +116,11 @@ def reduce_execution(execution: dict, rules: list[dict], options: Options | None
         text = _compose(compact_header, items, outcome.total_lines, hint)
         return _result(text, raw_chars, facts, kinds, None, info, classification, options)
 
-    text, kinds = _passthrough(header, passthrough, budget, hint)
+    try:
+        pinned = pin(rule, passthrough, matcher_factory(rule, patterns))
+    except PatternTimeout:
+        pinned = passthrough
+    text, kinds = _passthrough(header, pinned, budget, hint)
     return _result(text, raw_chars, facts, kinds, "not-smaller", info, classification, options)
 
 
@@ -154,25 +158,34 @@ def _facts_line(outcome: RuleOutcome, classification: Classification, exit_code,
 
 
 def _clamp(header: list[str], items: list, budget: int) -> list:
-    """Fit the body into `budget` chars: clip overlong lines, then cut the middle.
-    Returns `items` itself when it already fits."""
+    """Fit the body into `budget` chars: clip overlong lines, then drop lines, pinned
+    ones last, otherwise from the middle outwards (the start keeps a bit more room
+    than the end). Returns `items` itself when it already fits."""
     available = max(200, budget - sum(len(h) + 1 for h in header) - _TRAILER_RESERVE)
     limit = max(80, min(LINE_LIMIT, available // 3))
-    clipped = [clip_line(i, limit) if isinstance(i, str) and len(i) > limit else i for i in items]
+    clipped = [_clip(i, limit) for i in items]
     sizes = [len(i.render() if isinstance(i, Omission) else i) + 1 for i in clipped]
     if sum(sizes) <= available:
         return clipped if any(a is not b for a, b in zip(clipped, items)) else items
-    head_budget, tail_budget = available * 0.6, available * 0.4
-    head = used = 0
-    while head < len(clipped) and used + sizes[head] <= head_budget:
-        used += sizes[head]
-        head += 1
-    tail = used = 0
-    while tail < len(clipped) - head and used + sizes[-1 - tail] <= tail_budget:
-        used += sizes[-1 - tail]
-        tail += 1
-    middle = clipped[head:len(clipped) - tail]
-    return clipped[:head] + [merge(middle)] + clipped[len(clipped) - tail:]
+    last = len(clipped) - 1
+    ranked = sorted((i for i, item in enumerate(clipped) if not isinstance(item, Omission)),
+                    key=lambda i: (not isinstance(clipped[i], Pinned), min(2 * i, 3 * (last - i))))
+    keep: set[int] = set()
+    used = 0
+    for index in ranked:
+        cost = sizes[index] + _MARKER_COST
+        if used + cost <= available:
+            keep.add(index)
+            used += cost
+        elif not isinstance(clipped[index], Pinned):
+            break
+    return keep_only(clipped, keep)
+
+
+def _clip(item, limit: int):
+    if isinstance(item, Omission) or len(item) <= limit:
+        return item
+    return Pinned(clip_line(item, limit)) if isinstance(item, Pinned) else clip_line(item, limit)
 
 
 def _compose(header: list[str], items: list, total_lines: int, hint: str | None,

@@ -15,6 +15,12 @@ MARKER = re.compile(r"^\.\.\. .+ omitted \.\.\.$")
 CLIP = re.compile(r" …\[\d+ chars omitted\]… ")
 
 
+class Pinned(str):
+    """A line a rule marked as must-keep (`pin_patterns`): cuts go around it."""
+
+    __slots__ = ()
+
+
 class Omission:
     """`count` input lines left out at this point; `detail` says which, if not plain."""
 
@@ -42,14 +48,36 @@ def omitted_lines(items: list) -> int:
     return sum(item.count for item in items if isinstance(item, Omission))
 
 
-def head_tail(items: list, head: int, tail: int) -> list:
-    """Keep `head` items, then one omission for the middle, then `tail` items."""
+def head_tail(items: list, head: int, tail: int, pin_limit: int = 0) -> list:
+    """Keep `head` items and `tail` items; in between keep only pinned lines (at most
+    `pin_limit`, the first and last ones), each gap replaced by one omission."""
     head, tail = max(0, head), max(0, tail)
     if len(items) <= head + tail or (head == 0 and tail == 0):
         return items
     middle = items[head:len(items) - tail]
+    pins = [i for i, item in enumerate(middle) if isinstance(item, Pinned)]
+    if len(pins) > pin_limit:
+        pins = pins[:pin_limit - pin_limit // 2] + (pins[len(pins) - pin_limit // 2:] if pin_limit // 2 else [])
+    kept_middle = keep_only(middle, set(pins))
     kept_tail = items[len(items) - tail:] if tail else []
-    return items[:head] + [merge(middle)] + kept_tail
+    return items[:head] + kept_middle + kept_tail
+
+
+def keep_only(items: list, keep: set[int]) -> list:
+    """`items` with only the positions in `keep`; each run of others becomes one omission."""
+    result: list = []
+    run: list = []
+    for index, item in enumerate(items):
+        if index in keep:
+            if run:
+                result.append(merge(run) if len(run) > 1 or not isinstance(run[0], Omission) else run[0])
+                run = []
+            result.append(item)
+        else:
+            run.append(item)
+    if run:
+        result.append(merge(run) if len(run) > 1 or not isinstance(run[0], Omission) else run[0])
+    return result
 
 
 def merge(items: list) -> Omission:

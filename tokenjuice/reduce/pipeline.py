@@ -2,7 +2,8 @@
 
 Order: pretty-print JSON → split lines → trim edges → `match_output` short-circuit →
 skip filters → (counter snapshot for `pre_keep`) → keep filters → counters →
-formatter → adjacent de-duplication → `on_empty` → head/tail (wider on failure).
+formatter → adjacent de-duplication → `on_empty` → pins → head/tail (wider on
+failure; pinned lines in the middle survive).
 Every step is linear in the number of lines; patterns are compiled once per run.
 """
 
@@ -13,7 +14,10 @@ import json
 from ..rules.patterns import Budget, Matcher
 from ..text import split_lines, trim_empty_edges
 from .formatters import FORMATTERS
-from .lines import Omission, dedupe_adjacent, head_tail
+from .lines import Omission, Pinned, dedupe_adjacent, head_tail
+
+#: At most this many pinned lines survive from the middle of a head/tail cut.
+PIN_LIMIT = 20
 
 
 class RuleOutcome:
@@ -32,12 +36,7 @@ class RuleOutcome:
 
 def apply_rule(rule: dict, raw_text: str, stripped_text: str, exit_code: int | None, *,
                no_omit: bool = False, budget: Budget | None = None) -> RuleOutcome:
-    trusted = rule.get("layer", "builtin") == "builtin"
-    budget = budget or Budget()
-
-    def matcher(patterns: list[str], flags: str = "") -> Matcher:
-        return Matcher(patterns, flags, trusted=trusted, ascii=rule["ascii"], budget=budget)
-
+    matcher = matcher_factory(rule, budget or Budget())
     text = stripped_text if rule["strip_ansi"] else raw_text
     if rule["pretty_print_json"]:
         text = _pretty_json(text)
@@ -98,15 +97,34 @@ def apply_rule(rule: dict, raw_text: str, stripped_text: str, exit_code: int | N
     if not any(isinstance(i, str) and i.strip() for i in items) and rule["on_empty"]:
         return RuleOutcome([], facts, kinds + ["summary"], rule["on_empty"], total)
 
+    items = pin(rule, items, matcher)
     failed = bool(exit_code) and exit_code != 0
     if failed and rule["preserve_on_failure"]:
         head, tail = rule["failure_head"], rule["failure_tail"]
     else:
         head, tail = rule["head"], rule["tail"]
-    trimmed = head_tail(items, head, tail)
+    trimmed = head_tail(items, head, tail, PIN_LIMIT)
     if len(trimmed) != len(items):
         kinds.append("head-tail")
     return RuleOutcome(trimmed, facts, kinds, None, total)
+
+
+def matcher_factory(rule: dict, budget: Budget):
+    """`matcher(patterns, flags)` for this rule: fast for built-ins, time-bounded otherwise."""
+    trusted = rule.get("layer", "builtin") == "builtin"
+
+    def matcher(patterns: list[str], flags: str = "") -> Matcher:
+        return Matcher(patterns, flags, trusted=trusted, ascii=rule["ascii"], budget=budget)
+
+    return matcher
+
+
+def pin(rule: dict, items: list, matcher) -> list:
+    """Mark the lines matching the rule's `pin_patterns` as `Pinned`."""
+    if not rule["pin_patterns"]:
+        return items
+    search = matcher(rule["pin_patterns"]).search
+    return [Pinned(i) if isinstance(i, str) and search(i) else i for i in items]
 
 
 def _pretty_json(text: str) -> str:

@@ -35,13 +35,13 @@ _EXAMPLE_KEYS = ("name", "command", "argv", "tool_name", "exit_code", "output", 
 TOML_DEFAULTS = {
     "strip_ansi": True, "pretty_print_json": False, "dedupe_adjacent": True,
     "trim_empty_edges": True, "head": 8, "tail": 8, "preserve_on_failure": True,
-    "failure_head": 12, "failure_tail": 16,
+    "failure_head": 12, "failure_tail": 16, "max_chars": 1200, "failure_max_chars": 2400,
 }
 #: Defaults of the TypeScript tokenjuice, applied to its JSON rule files.
 JSON_DEFAULTS = {
     "strip_ansi": False, "pretty_print_json": False, "dedupe_adjacent": False,
     "trim_empty_edges": False, "head": 6, "tail": 6, "preserve_on_failure": False,
-    "failure_head": 6, "failure_tail": 12,
+    "failure_head": 6, "failure_tail": 12, "max_chars": 1200, "failure_max_chars": 1200,
 }
 #: The original selected some formatters by rule id; JSON overrides of those ids keep them.
 _FORMATTER_BY_ID = {"git/diff": "git-diff", "search/rg": "search", "cloud/gh": "gh"}
@@ -93,11 +93,11 @@ def normalize(data: object, rule_id: str, *, json_style: bool,
         raise RuleError("match: required (use an empty table to match everything)")
     rule["match"] = _match(data["match"], "match")
 
-    filters = _table(data, "filters", ("skip_patterns", "keep_patterns"))
+    filters = _table(data, "filters", ("skip_patterns", "keep_patterns", "pin_patterns"))
     transforms = _table(data, "transforms", _TRANSFORMS)
-    summarize = _table(data, "summarize", ("head", "tail"))
-    failure = _table(data, "failure", ("preserve_on_failure", "head", "tail"))
-    for key in ("skip_patterns", "keep_patterns"):
+    summarize = _table(data, "summarize", ("head", "tail", "max_chars"))
+    failure = _table(data, "failure", ("preserve_on_failure", "head", "tail", "max_chars"))
+    for key in ("skip_patterns", "keep_patterns", "pin_patterns"):
         rule[key] = _string_list(filters, key, f"filters.{key}")
         for i, pattern in enumerate(rule[key]):
             _check_pattern(compile_pattern, pattern, "", f"filters.{key}[{i}]")
@@ -109,6 +109,10 @@ def normalize(data: object, rule_id: str, *, json_style: bool,
                                         defaults["preserve_on_failure"])
     rule["failure_head"] = _count(failure, "head", "failure.head", defaults["failure_head"])
     rule["failure_tail"] = _count(failure, "tail", "failure.tail", defaults["failure_tail"])
+    rule["max_chars"] = _count(summarize, "max_chars", "summarize.max_chars", defaults["max_chars"])
+    rule["failure_max_chars"] = _count(failure, "max_chars", "failure.max_chars", defaults["failure_max_chars"])
+    if rule["max_chars"] < 200 or rule["failure_max_chars"] < 200:
+        raise RuleError("summarize.max_chars / failure.max_chars: budgets under 200 chars cannot hold a result")
 
     rule["counters"] = [
         _pattern_entry(entry, f"counters[{i}]", ("name", "pattern", "flags"), compile_pattern, json_style)
