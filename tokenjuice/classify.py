@@ -61,7 +61,7 @@ def classify(info: CommandInfo, rules: list[dict], tool_name: str = "exec",
             if specificity is None:
                 continue
             key = (rule["priority"] * 1000 + specificity, candidate.rank)
-            if best is None or key > best:
+            if best is None or key > best or (key == best and rule["id"] < chosen.rule["id"]):
                 best = key
                 chosen = Classification(rule, candidate, 0.9)
     if chosen is not None:

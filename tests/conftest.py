@@ -1,0 +1,83 @@
+"""Shared fixtures: every test runs with its own HOME, config, cache and data dirs,
+so nothing reads or writes the developer's real tokenjuice state."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path_factory, monkeypatch):
+    home = tmp_path_factory.mktemp("home")
+    for variable, sub in (("HOME", ""), ("XDG_CONFIG_HOME", ".config"), ("XDG_CACHE_HOME", ".cache"),
+                          ("XDG_DATA_HOME", ".local/share")):
+        monkeypatch.setenv(variable, str(home / sub) if sub else str(home))
+    for variable in ("TOKENJUICE_HOME", "TOKENJUICE_CONFIG", "TOKENJUICE_NO_OMISSION", "TOKENJUICE_DEBUG",
+                     "TOKENJUICE_CURSOR", "TOKENJUICE_CURSOR_SKIP", "TOKENJUICE_CURSOR_SHELL", "CURSOR_HOME"):
+        monkeypatch.delenv(variable, raising=False)
+    return home
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch):
+    """A clean current directory (not inside this repository)."""
+    path = tmp_path / "work"
+    path.mkdir()
+    monkeypatch.chdir(path)
+    return path
+
+
+def tokenjuice(*args: str, input: bytes | str | None = None, cwd=None, env=None,
+               timeout: float = 60) -> subprocess.CompletedProcess:
+    """Run the real CLI (`python -m tokenjuice`) in a subprocess."""
+    if isinstance(input, str):
+        input = input.encode()
+    return subprocess.run([sys.executable, "-m", "tokenjuice", *args], input=input, capture_output=True,
+                          cwd=cwd, env=env if env is not None else os.environ.copy(), timeout=timeout)
+
+
+def wrap_json(*command: str, options: tuple[str, ...] = (), **kwargs) -> tuple[dict, int]:
+    """`tokenjuice wrap --format json [options] -- command…` → (payload, exit code)."""
+    done = tokenjuice("wrap", "--format", "json", *options, "--", *command, **kwargs)
+    assert done.stdout, done.stderr
+    return json.loads(done.stdout), done.returncode
+
+
+def git(*args: str, cwd) -> str:
+    env = os.environ.copy()
+    env.update(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com", GIT_COMMITTER_NAME="t",
+               GIT_COMMITTER_EMAIL="t@example.com")
+    return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout
+
+
+@pytest.fixture
+def repo(tmp_path):
+    """A real git repository with staged, modified, deleted and untracked files."""
+    path = tmp_path / "repo"
+    path.mkdir()
+    git("init", "-q", "-b", "main", cwd=path)
+    for name in ("f1.txt", "f2.txt", "f3.txt"):
+        (path / name).write_text(name + "\n")
+    git("add", ".", cwd=path)
+    git("commit", "-qm", "init", cwd=path)
+    (path / "f1.txt").write_text("changed\n")
+    (path / "f3.txt").unlink()
+    (path / "n1.txt").write_text("new\n")
+    git("add", "n1.txt", cwd=path)
+    (path / "u1.txt").write_text("untracked\n")
+    return path
+
+
+def make_rule(root: Path, rule_id: str, body: str, suffix: str = ".toml") -> Path:
+    path = root / (rule_id + suffix)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(body)
+    return path

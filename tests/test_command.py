@@ -1,0 +1,171 @@
+import pytest
+
+from tokenjuice.command import analyze, git_subcommand, strip_runner, strip_wrappers, unwrap_shell
+
+
+def effective(command=None, argv=None):
+    info = analyze(command, argv)
+    return [c.argv for c in info.candidates if c.source == "effective"]
+
+
+@pytest.mark.parametrize("argv, body", [
+    (["bash", "-lc", "git status"], "git status"),
+    (["/bin/bash", "-c", "git status"], "git status"),
+    (["/usr/local/bin/zsh", "-ic", "ls"], "ls"),
+    (["sh", "-e", "-c", "make"], "make"),
+    (["bash", "-l", "-c", "make"], "make"),
+    (["bash", "--login", "-c", "make"], "make"),
+    (["bash", "-o", "pipefail", "-c", "make"], "make"),
+    (["dash", "-c", "x"], "x"),
+    (["ksh", "-c", "x"], "x"),
+    (["fish", "-c", "x"], "x"),
+    (["env", "bash", "-c", "x"], "x"),
+    (["env", "-i", "FOO=1", "bash", "-c", "x"], "x"),
+    (["busybox", "sh", "-c", "x"], "x"),
+])
+def test_shell_launchers_unwrap(argv, body):
+    assert unwrap_shell(argv)[0] == body
+
+
+@pytest.mark.parametrize("argv", [["bash", "script.sh"], ["bash"], ["bash", "-c"], ["bash", "-c", "  "],
+                                  ["python", "-c", "x"], ["pwsh", "-c", "x"]])
+def test_non_launchers_do_not_unwrap(argv):
+    assert unwrap_shell(argv) is None
+
+
+def test_fish_body_uses_fish_dialect():
+    assert unwrap_shell(["fish", "-c", "echo 'a\\'b'"]) == ("echo 'a\\'b'", "fish")
+    assert analyze(argv=["fish", "-c", "cd x; and git status"]).normalized_argv == ["git", "status"]
+
+
+def test_nested_launchers_unwrap():
+    info = analyze(argv=["/bin/bash", "-lc", "bash -c 'sh -c \"npm test\"'"])
+    assert info.normalized_argv == ["npm", "test"]
+
+
+@pytest.mark.parametrize("argv, stripped", [
+    (["FOO=1", "BAR=2", "git", "status"], ["git", "status"]),
+    (["env", "FOO=1", "git", "status"], ["git", "status"]),
+    (["env", "-u", "X", "-i", "--", "git", "status"], ["git", "status"]),
+    (["sudo", "-u", "root", "-E", "git", "status"], ["git", "status"]),
+    (["time", "-p", "make"], ["make"]),
+    (["nice", "-n", "5", "make"], ["make"]),
+    (["timeout", "10", "pytest"], ["pytest"]),
+    (["timeout", "-s", "KILL", "5m", "pytest"], ["pytest"]),
+    (["command", "git", "status"], ["git", "status"]),
+    (["exec", "make"], ["make"]),
+    (["nohup", "stdbuf", "-oL", "make"], ["make"]),
+    (["!", "grep", "x"], ["grep", "x"]),
+])
+def test_wrappers_strip(argv, stripped):
+    assert strip_wrappers(argv) == stripped
+
+
+@pytest.mark.parametrize("argv, stripped", [
+    (["npx", "tsc", "--noEmit"], ["tsc", "--noEmit"]),
+    (["npx", "-y", "--package", "x", "jest"], ["jest"]),
+    (["pnpm", "exec", "vitest"], ["vitest"]),
+    (["pnpm", "dlx", "create-vite"], ["create-vite"]),
+    (["yarn", "jest"], ["jest"]),
+    (["bunx", "eslint", "."], ["eslint", "."]),
+    (["uv", "run", "--with", "x", "pytest", "-x"], ["pytest", "-x"]),
+    (["uv", "run", "--", "pytest"], ["pytest"]),
+    (["poetry", "run", "pytest"], ["pytest"]),
+    (["pipx", "run", "black", "."], ["black", "."]),
+    (["python", "-m", "pytest"], ["pytest"]),
+    (["python3.11", "-X", "dev", "-m", "pip", "install", "x"], ["pip", "install", "x"]),
+    (["bundle", "exec", "rspec"], ["rspec"]),
+])
+def test_runners_strip(argv, stripped):
+    assert strip_runner(argv) == stripped
+
+
+@pytest.mark.parametrize("argv", [["python", "script.py"], ["npm", "test"], ["uv", "sync"], ["npx"]])
+def test_non_runners(argv):
+    assert strip_runner(argv) is None
+
+
+@pytest.mark.parametrize("argv, sub", [
+    (["git", "status"], "status"), (["git", "-C", "repo", "status"], "status"),
+    (["git", "-c", "a=b", "--no-pager", "log"], "log"), (["/usr/bin/git", "--git-dir", "x", "diff"], "diff"),
+    (["git"], None), (["hg", "status"], None),
+])
+def test_git_subcommand(argv, sub):
+    assert git_subcommand(argv) == sub
+
+
+@pytest.mark.parametrize("command, argv", [
+    ("cd repo && git status", ["git", "status"]),
+    ("cd repo; git status", ["git", "status"]),
+    ("cd 'my repo' && FOO=1 git status", ["git", "status"]),
+    ("source .venv/bin/activate && pytest", ["pytest"]),
+    ("export CI=1 && set -e && pytest -q", ["pytest", "-q"]),
+    ("cd x || exit 1; pytest", ["pytest"]),
+    ("pytest || true", ["pytest"]),
+    ("echo '== tests ==' && pytest", ["pytest"]),
+    ("(cd x && pytest)", ["pytest"]),
+    ("git status | head -5", ["git", "status"]),
+    ("git status 2>&1 | tail -n 20 | sort", ["git", "status"]),
+    ("pytest -q 2>&1 | tee log.txt", ["pytest", "-q"]),
+    ("nvm use 20 && npm test", ["npm", "test"]),
+])
+def test_effective_command(command, argv):
+    assert argv in effective(command)
+
+
+@pytest.mark.parametrize("command", [
+    "git diff | grep foo",          # grep reshapes the output: no single rule fits
+    "cat a.txt | sort -o out",
+])
+def test_non_structural_pipelines_have_no_effective_argv(command):
+    assert effective(command) == []
+
+
+@pytest.mark.parametrize("command", ["git status && git log", "npm ci && npm test",
+                                     "pushd x && git status && git log"])
+def test_multiple_substantive_commands(command):
+    assert analyze(command).multiple
+
+
+@pytest.mark.parametrize("command", ["cd x; git status", "export A=1 && pytest", "pytest || true",
+                                     "pytest; echo done",
+                                     "cd x || exit 1; pytest", "git status | head"])
+def test_single_substantive_command(command):
+    assert not analyze(command).multiple
+
+
+@pytest.mark.parametrize("command, reason", [
+    ("cat README.md", "file-content"),
+    ("head -50 build.log", "file-content"),
+    ("sed -n 1,80p src/app.py", "file-content"),
+    ("jq . package.json", "file-content"),
+    ("git show HEAD:README.md", "file-content"),
+    ("cat a.txt | grep x", "file-content"),
+    ("cat a && ls", "file-content"),
+    ("ls && cat a", "file-content"),
+    ("find . | grep x", "unsafe-inventory"),
+    ("find . -name '*.pyc' -delete", "unsafe-inventory"),
+    ("fd -e py -x wc -l", "unsafe-inventory"),
+    ("ls | xargs rm", "unsafe-inventory"),
+    ("ls && git status", "mixed-inventory"),
+    ("find . -name '*.py' | sort | head", None),
+    ("rg --files | sort | uniq", None),
+    ("cd x && ls -la", None),
+    ("ls src && ls tests", None),
+    ("git show HEAD", None),
+    ("npm ci && npm test", None),
+])
+def test_keep_raw_policy(command, reason):
+    assert analyze(command).keep_raw == reason
+
+
+def test_plain_argv_is_classified_as_one_command():
+    info = analyze(argv=["git", "log", "--grep", "a && b"])
+    assert not info.multiple
+    assert info.normalized_command == "git log --grep 'a && b'"
+    assert info.normalized_argv == ["git", "log", "--grep", "a && b"]
+
+
+def test_plain_command_keeps_original_candidate():
+    info = analyze("git status")
+    assert [(c.source, c.argv) for c in info.candidates] == [("original", ["git", "status"])]

@@ -1,0 +1,212 @@
+import json
+import time
+
+import pytest
+
+from tokenjuice.reduce.engine import Options, reduce_execution
+from tokenjuice.rules.schema import normalize
+from tokenjuice.verify import unexplained_lines
+
+
+def make(rule_id="tool/x", layer="builtin", json_style=False, **fields):
+    """A rule from TOML-shaped fields; filter lists may be given flat for brevity."""
+    filters = {k: fields.pop(k) for k in ("skip_patterns", "keep_patterns", "pin_patterns") if k in fields}
+    data = {"family": "tool-output", "match": {"argv0": ["tool"]}} | fields
+    if filters:
+        data["filters"] = filters
+    rule, _ = normalize(data, rule_id, json_style=json_style,
+                        compile_pattern=lambda p, f: __import__("regex").compile(p))
+    return rule | {"layer": layer, "path": f"{rule_id}.toml"}
+
+
+FALLBACK = make("generic/fallback", match={}, family="generic",
+                counters=[{"name": "error", "pattern": r"\berror\b", "flags": "i"}])
+
+
+def run(output, rule=None, exit_code=0, command="tool run", **options):
+    rules = [r for r in (rule, FALLBACK) if r]
+    return reduce_execution({"toolName": "exec", "command": command, "combinedText": output,
+                             "exitCode": exit_code}, rules, Options(raw_hint="RAW", **options))
+
+
+def lines(n, prefix="line"):
+    return "\n".join(f"{prefix} {i:04d} with some padding to look like real output" for i in range(n)) + "\n"
+
+
+def test_result_shape_and_key_order():
+    result = run(lines(200), make(counters=[{"name": "line", "pattern": "^line"}]), trace=True)
+    assert list(result) == ["inlineText", "facts", "compaction", "trace", "stats", "classification"]
+    assert result["classification"] == {"family": "tool-output", "confidence": 0.9, "matchedReducer": "tool/x",
+                                        "matchedVia": "original", "matchedCommand": "tool run"}
+    assert result["trace"]["normalizedArgv"] == ["tool", "run"]
+    assert result["facts"] == {"line": 200}
+    stats = result["stats"]
+    assert stats["reducedChars"] == len(result["inlineText"]) and stats["rawChars"] > stats["reducedChars"]
+
+
+def test_head_tail_with_marker_and_trailer():
+    text = run(lines(200), make(summarize={"head": 3, "tail": 2}))["inlineText"].splitlines()
+    assert text[:3] == [f"line {i:04d} with some padding to look like real output" for i in range(3)]
+    assert text[3] == "... 195 lines omitted ..."
+    assert text[4:6] == ["line 0198 with some padding to look like real output",
+                         "line 0199 with some padding to look like real output"]
+    assert text[-1] == "(tokenjuice: 195 of 200 lines omitted; full output: RAW)"
+
+
+def test_failure_widens_head_tail_and_says_exit_first():
+    rule = make(summarize={"head": 2, "tail": 2}, failure={"head": 5, "tail": 5})
+    text = run(lines(200), rule, exit_code=2)["inlineText"].splitlines()
+    assert text[0] == "exit 2"
+    assert "... 190 lines omitted ..." in text
+
+
+def test_failure_without_preserve_uses_summarize_numbers():
+    rule = make(summarize={"head": 2, "tail": 2}, failure={"preserve_on_failure": False, "head": 9, "tail": 9})
+    assert "... 196 lines omitted ..." in run(lines(200), rule, exit_code=1)["inlineText"]
+
+
+def test_exit_code_is_never_lost_even_without_output():
+    result = run("", exit_code=4)
+    assert result["inlineText"] == "exit 4"
+
+
+def test_tiny_output_passes_through():
+    result = run("hello\nworld\n", make(skip_patterns=["hello"]))
+    assert result["inlineText"] == "hello\nworld"
+    assert result["passthrough"] == "tiny"
+
+
+def test_never_worse_returns_the_input_when_the_rule_does_not_shrink_it():
+    output = lines(12)
+    result = run(output, make(skip_patterns=["^line 0003"]))
+    assert result["passthrough"] == "not-smaller"
+    assert result["inlineText"] == output.strip()
+
+
+def test_skip_then_keep_and_counter_sources():
+    output = "".join(f"ok {i}\n" for i in range(100)) + "FAIL a\nFAIL b\nnoise\n" * 2
+    rule = make(skip_patterns=["^noise$"], keep_patterns=["^FAIL"],
+                counters=[{"name": "ok", "pattern": "^ok"}, {"name": "failure", "pattern": "^FAIL"}],
+                counter_source="pre_keep")
+    result = run(output, rule)
+    assert result["facts"] == {"ok": 100, "failure": 4}
+    assert "ok 5" not in result["inlineText"] and "FAIL b" in result["inlineText"]
+    post = run(output, rule | {"counter_source": "post_keep"})
+    assert post["facts"] == {"ok": 0, "failure": 4}
+
+
+def test_keep_patterns_that_match_nothing_keep_everything():
+    result = run(lines(300), make(keep_patterns=["^NOPE"], summarize={"head": 1, "tail": 1}))
+    assert "... 298 lines omitted ..." in result["inlineText"]
+
+
+def test_match_output_short_circuits():
+    rule = make(match_output=[{"pattern": r"up to date, audited \d+ packages", "message": "install: up to date",
+                               "flags": "i"}])
+    output = "\n".join(["npm notice x"] * 80 + ["Up to date, audited 120 packages in 2s"]) + "\n"
+    result = run(output, rule)
+    assert result["inlineText"].splitlines()[0] == "install: up to date"
+    assert "facts" not in result
+
+
+def test_on_empty():
+    result = run(lines(50), make(skip_patterns=["^line"], on_empty="nothing to report"))
+    assert result["inlineText"].startswith("nothing to report")
+
+
+def test_dedupe_marks_long_runs_only():
+    output = "start\n" + "same line repeated\n" * 40 + "x\n" * 2 + "end\n" + lines(20)
+    text = run(output, make(summarize={"head": 100, "tail": 100}))["inlineText"]
+    assert "same line repeated\n... 39 identical lines omitted ..." in text
+    assert "x\nend" in text
+
+
+def test_strip_ansi_and_carriage_return_progress():
+    output = "\x1b[32mPASS\x1b[0m one\n" + "\r".join(f"progress {i}%" for i in range(101)) + "\n" + lines(30)
+    text = run(output, make())["inlineText"]
+    assert "\x1b" not in text and "PASS one" in text
+    assert "progress 100%" in text and "progress 50%" not in text
+
+
+def test_ansi_kept_when_the_rule_disables_stripping():
+    output = "\x1b[1mbold\x1b[0m\n" + lines(100)
+    text = run(output, make(transforms={"strip_ansi": False}))["inlineText"]
+    assert text.startswith("\x1b[1mbold")
+
+
+def test_pretty_print_json_splits_one_line_documents():
+    doc = json.dumps({"items": [{"name": f"n{i}", "value": i} for i in range(100)]})
+    result = run(doc, make(transforms={"pretty_print_json": True}, summarize={"head": 4, "tail": 2}))
+    assert result["inlineText"].splitlines()[:2] == ["{", '  "items": [']
+    assert unexplained_lines(doc, result["inlineText"], make(transforms={"pretty_print_json": True})) == []
+
+
+def test_pinned_lines_survive_head_tail_and_the_budget():
+    output = lines(300) + "ERROR: the one line that matters\n" + lines(300, "more")
+    rule = make(pin_patterns=["^ERROR"], summarize={"head": 5, "tail": 5, "max_chars": 600})
+    text = run(output, rule)["inlineText"]
+    assert "ERROR: the one line that matters" in text
+    assert len(text) < 900
+
+
+def test_budget_clips_long_lines_and_cuts_the_middle():
+    output = "x" * 5000 + "\n" + lines(400)
+    result = run(output, make(summarize={"head": 1000, "tail": 1000}), max_inline_chars=800)
+    text = result["inlineText"]
+    assert len(text) <= 800 + 200
+    assert "chars omitted]…" in text and "lines omitted ..." in text
+    assert "1 long line clipped" in text.splitlines()[-1]
+    assert unexplained_lines(output, text) == []
+
+
+def test_fallback_calls_error_words_mentions_on_success():
+    output = "".join(f"step {i}: no error here\n" for i in range(200))
+    assert "200 error mentions" in run(output, command="unknown-tool")["inlineText"]
+    assert "200 errors" in run(output, command="unknown-tool", exit_code=1)["inlineText"]
+
+
+def test_file_reads_stay_exact_with_ansi():
+    output = "\x1b[31m" + lines(500)
+    result = run(output, command="cat big.log")
+    assert result["inlineText"] == output
+    assert result["passthrough"] == "file-content"
+    assert result["stats"]["ratio"] == 1
+
+
+def test_raw_option_is_exact():
+    output = "a\x1b[1mb\n" + lines(500)
+    result = run(output, make(), raw=True)
+    assert result["inlineText"] == output and result["stats"]["ratio"] == 1
+
+
+def test_forced_classifier():
+    result = run(lines(100), make("other/y", match={"argv0": ["nope"]}), classifier="other/y")
+    assert result["classification"] == {"family": "tool-output", "confidence": 1.0, "matchedReducer": "other/y"}
+
+
+def test_stdout_and_stderr_are_joined_when_no_combined_text():
+    result = reduce_execution({"toolName": "exec", "command": "tool", "stdout": "out", "stderr": "err"}, [FALLBACK])
+    assert result["inlineText"] == "out\nerr"
+
+
+def test_catastrophic_user_pattern_is_bounded_and_marked():
+    rule = make(layer="project", skip_patterns=["^(a|aa)+$"])
+    output = ("a" * 34 + "b\n") * 50 + lines(50)
+    started = time.monotonic()
+    result = run(output, rule)
+    assert time.monotonic() - started < 5
+    assert result["passthrough"] == "pattern-timeout"
+    assert "rule tool/x (tool/x.toml) timed out; output left unreduced" in result["inlineText"]
+
+
+def test_json_rules_keep_javascript_semantics():
+    rule = make(json_style=True, **{"counters": [{"name": "digit", "pattern": r"^\d$"}]})
+    result = run("٣\n3\n" + lines(40), rule)
+    assert result["facts"] == {"digit": 1}  # Arabic-Indic three is not \d in JavaScript
+
+
+@pytest.mark.parametrize("output", ["", "\n\n\n", "\x00\x01binary\xff", "\r\r\r", "a" * 200_000,
+                                    "\x1b[" * 1000, "é\u200dé\n" * 500])
+def test_odd_outputs_never_crash_and_invent_nothing(output):
+    result = run(output, make(pin_patterns=["a"], counters=[{"name": "a", "pattern": "a"}]), exit_code=1)
+    assert unexplained_lines(output, result["inlineText"]) == []

@@ -1,0 +1,178 @@
+import json
+import os
+import time
+
+import pytest
+
+from conftest import make_rule, tokenjuice, wrap_json
+from tokenjuice.rules import index, loader
+from tokenjuice.rules.schema import RuleError, normalize
+
+MINIMAL = 'family = "demo"\n\n[match]\nargv0 = ["demo-tool"]\n'
+
+
+def check(data, rule_id="cat/name", json_style=False):
+    from tokenjuice.rules.patterns import compile_checked
+
+    return normalize(data, rule_id, json_style=json_style, compile_pattern=lambda p, f: compile_checked(p, f))
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"match": {}}, "family: required"),
+    ({"family": "x"}, "match: required"),
+    ({"family": "x", "match": {}, "colour": 1}, "colour: unknown field"),
+    ({"family": "x", "match": {"argv1": ["a"]}}, "match.argv1: unknown match key"),
+    ({"family": "x", "match": {"argv0": "git"}}, "match.argv0: expected a list of non-empty strings"),
+    ({"family": "x", "match": {"argv_includes": ["a"]}}, "match.argv_includes: expected a non-empty list"),
+    ({"family": "x", "match": {}, "summarize": {"head": -1}}, "summarize.head: expected a non-negative integer"),
+    ({"family": "x", "match": {}, "transforms": {"strip_ansi": "yes"}}, "transforms.strip_ansi: expected true"),
+    ({"family": "x", "match": {}, "filters": {"skip_patterns": ["("]}}, "filters.skip_patterns[0]: invalid pattern"),
+    ({"family": "x", "match": {}, "counters": [{"name": "a"}]}, "counters[0].pattern: expected a non-empty string"),
+    ({"family": "x", "match": {}, "counters": [{"name": "a", "pattern": "a", "flags": "q"}]},
+     "counters[0].flags: expected letters"),
+    ({"family": "x", "match": {}, "counter_source": "sideways"}, "counter_source: expected one of"),
+    ({"family": "x", "match": {}, "formatter": "magic"}, "formatter: expected one of"),
+    ({"family": "x", "match": {}, "id": "other/id"}, "id: 'other/id' does not match"),
+    ({"family": "x", "match": {}, "priority": "high"}, "priority: expected a number"),
+    ({"family": "x", "match": {}, "examples": [{"command": "x", "output": "y"}]}, "examples[0].source: required"),
+])
+def test_validation_errors_name_the_field(data, message):
+    with pytest.raises(RuleError, match=message.replace("[", r"\[").replace("]", r"\]").replace("(", r"\(")):
+        check(data)
+
+
+def test_toml_defaults():
+    rule, _ = check({"family": "x", "match": {}})
+    assert (rule["strip_ansi"], rule["dedupe_adjacent"], rule["head"], rule["failure_tail"], rule["max_chars"]) \
+        == (True, True, 8, 16, 1200)
+
+
+def test_json_camel_case_rules_from_the_original_load_with_its_defaults():
+    data = {"$schema": "x", "id": "tests/jest", "family": "test-results",
+            "match": {"argvIncludes": [["jest"]], "toolNames": ["exec"]},
+            "filters": {"skipPatterns": ["^PASS"]}, "transforms": {"stripAnsi": True},
+            "summarize": {"head": 4}, "failure": {"preserveOnFailure": True, "tail": 9},
+            "counters": [{"name": "failed", "pattern": "^FAIL", "flags": "gi"}],
+            "counterSource": "preKeep", "onEmpty": "ok",
+            "matchOutput": [{"pattern": "x", "message": "y"}]}
+    rule, _ = check(data, "tests/jest", json_style=True)
+    assert rule["match"] == {"argv_includes": [["jest"]], "tool_names": ["exec"]}
+    assert rule["skip_patterns"] == ["^PASS"] and rule["strip_ansi"] is True
+    assert (rule["head"], rule["tail"], rule["failure_tail"], rule["dedupe_adjacent"]) == (4, 6, 9, False)
+    assert rule["counters"][0]["flags"] == "i" and rule["counter_source"] == "pre_keep"
+    assert rule["ascii"] is True
+
+
+def test_json_override_of_git_diff_keeps_its_formatter():
+    rule, _ = check({"id": "git/diff", "family": "git-diff", "match": {}}, "git/diff", json_style=True)
+    assert rule["formatter"] == "git-diff"
+
+
+def test_project_layer_overrides_user_which_overrides_builtin(tmp_path, isolated_home):
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    nested = project / "src" / "deep"
+    nested.mkdir(parents=True)
+    user_rules = isolated_home / ".config" / "tokenjuice" / "rules"
+    make_rule(user_rules, "git/status", 'family = "user-status"\n\n[match]\nargv0 = ["git"]\n')
+    make_rule(user_rules, "demo/tool", MINIMAL)
+    catalogue = index.load(str(nested))
+    assert catalogue.get("git/status")["family"] == "user-status"
+    assert catalogue.get("demo/tool")["layer"] == "user"
+    make_rule(project / ".tokenjuice" / "rules", "git/status",
+              json.dumps({"id": "git/status", "family": "project-status", "match": {"argv0": ["git"]}}), ".json")
+    catalogue = index.load(str(nested))
+    assert catalogue.get("git/status")["family"] == "project-status"
+    assert catalogue.get("git/status")["layer"] == "project"
+    assert catalogue.rules[-1]["id"] == "generic/fallback"
+
+
+def test_project_rules_are_not_taken_from_above_the_git_root(tmp_path):
+    make_rule(tmp_path / ".tokenjuice" / "rules", "demo/tool", MINIMAL)
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    assert index.load(str(repo)).get("demo/tool") is None
+    assert index.load(str(tmp_path)).get("demo/tool") is not None
+
+
+def test_layer_problems_are_collected_not_raised(tmp_path):
+    root = tmp_path / "rules"
+    make_rule(root, "ok/one", MINIMAL)
+    make_rule(root, "bad/toml", "family = \n")
+    make_rule(root, "bad/regex", MINIMAL + '\n[filters]\nskip_patterns = ["(unclosed"]\n')
+    make_rule(root, "dup/x", MINIMAL)
+    make_rule(root, "dup/x", json.dumps({"id": "dup/x", "family": "y", "match": {}}), ".json")
+    make_rule(root, "toplevel", MINIMAL)
+    make_rule(root, "ignored/x", "{}", ".fixture.json")
+    rules, problems = loader.load_layer("user", str(root))
+    assert [r.rule["id"] for r in rules] == ["ok/one"]
+    messages = sorted(str(p).split("/rules/")[1] for p in problems)
+    assert messages[0].startswith("bad/regex.toml: filters.skip_patterns[0]: invalid pattern '(unclosed'")
+    assert messages[1].startswith("bad/toml.toml: file: not valid TOML")
+    assert "duplicate rule id in the user layer: dup/x" in messages[2]
+    assert "rules live in <category>/<name> files" in messages[-1]
+
+
+def test_symlinked_rule_files_are_ignored(tmp_path):
+    root = tmp_path / "rules"
+    target = make_rule(tmp_path / "elsewhere", "demo/tool", MINIMAL)
+    (root / "demo").mkdir(parents=True)
+    os.symlink(target, root / "demo" / "tool.toml")
+    assert loader.rule_files(str(root)) == []
+
+
+def test_index_is_rebuilt_when_a_rule_file_changes(tmp_path, isolated_home):
+    user_rules = isolated_home / ".config" / "tokenjuice" / "rules"
+    path = make_rule(user_rules, "demo/tool", MINIMAL)
+    assert index.load(str(tmp_path)).get("demo/tool")["family"] == "demo"
+    cache_files = list((isolated_home / ".cache" / "tokenjuice" / "index").iterdir())
+    assert len(cache_files) == 1
+    time.sleep(0.01)
+    path.write_text(MINIMAL.replace('"demo"', '"demo-two"'))
+    assert index.load(str(tmp_path)).get("demo/tool")["family"] == "demo-two"
+    path.unlink()
+    assert index.load(str(tmp_path)).get("demo/tool") is None
+
+
+def test_index_survives_a_corrupt_or_unwritable_cache(tmp_path, isolated_home):
+    cache = isolated_home / ".cache" / "tokenjuice" / "index"
+    index.load(str(tmp_path))
+    for file in cache.iterdir():
+        file.write_text("{not json")
+    assert index.load(str(tmp_path)).get("git/status") is not None
+    for file in cache.iterdir():
+        file.unlink()
+    cache.chmod(0o500)
+    try:
+        assert index.load(str(tmp_path)).get("git/status") is not None
+    finally:
+        cache.chmod(0o700)
+
+
+def test_broken_project_rule_never_breaks_wrap(repo):
+    make_rule(repo / ".tokenjuice" / "rules", "git/status", 'family = "x"\n[match]\nargv0 = "git"\n')
+    make_rule(repo / ".tokenjuice" / "rules", "demo/ok", MINIMAL)
+    done = tokenjuice("wrap", "--", "git", "status", cwd=repo)
+    assert done.returncode == 0
+    assert "new file:   n1.txt" in done.stdout.decode()
+    err = done.stderr.decode()
+    assert "skipped rule" in err and "git/status.toml: match.argv0: expected a list" in err
+    assert "tokenjuice verify" in err
+    payload, _ = wrap_json("git", "status", cwd=repo)
+    assert payload["result"]["classification"]["matchedReducer"] == "git/status"
+
+
+def test_verify_reports_broken_layers_and_fails(repo):
+    make_rule(repo / ".tokenjuice" / "rules", "demo/bad", 'family = "x"\n[match]\nargv0 = "git"\n')
+    done = tokenjuice("verify", cwd=repo)
+    assert done.returncode == 1
+    assert "demo/bad.toml: match.argv0: expected a list of non-empty strings" in done.stderr.decode()
+
+
+def test_project_examples_run_against_the_project_catalogue(repo):
+    rule = MINIMAL + (
+        '\n[[examples]]\ncommand = "demo-tool"\nsource = "test"\noutput = "hello"\nkeep = ["hello"]\n')
+    make_rule(repo / ".tokenjuice" / "rules", "demo/tool", rule)
+    done = tokenjuice("verify", "--fixtures", "--only", "demo/", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert b"1/1 examples passed" in done.stdout

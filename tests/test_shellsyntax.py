@@ -1,0 +1,101 @@
+import shutil
+import subprocess
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tokenjuice.shellsyntax import join, parse, quote, quote_fish, split_words
+
+
+def structure(source, dialect="posix"):
+    pipelines, complete = parse(source, dialect)
+    return [([c.argv for c in p.commands], p.op) for p in pipelines], complete
+
+
+@pytest.mark.parametrize("source, expected", [
+    ('git log --grep "a && b"', [([["git", "log", "--grep", "a && b"]], None)]),
+    ("cd repo && git status --short | head -5",
+     [([["cd", "repo"]], "&&"), ([["git", "status", "--short"], ["head", "-5"]], None)]),
+    ("a && b || c; d & e",
+     [([["a"]], "&&"), ([["b"]], "||"), ([["c"]], ";"), ([["d"]], "&"), ([["e"]], None)]),
+    ("echo hi # comment && rm -rf /", [([["echo", "hi"]], None)]),
+    ("FOO=1 bar >/dev/null 2>&1", [([["FOO=1", "bar"]], None)]),
+    ("cat <<EOF\nrm -rf /\nEOF\necho done", [([["cat"]], "\n"), ([["echo", "done"]], None)]),
+    ("cat <<-'X'\n\tls; ls\n\tX\npwd", [([["cat"]], "\n"), ([["pwd"]], None)]),
+    ('echo "x$(echo a | b)" $(c && d) `e | f` ${x:-a b}',
+     [([["echo", "x$(echo a | b)", "$(c && d)", "`e | f`", "${x:-a b}"]], None)]),
+    ("diff <(ls a) <(ls b)", [([["diff", "<(ls a)", "<(ls b)"]], None)]),
+    ("(cd x && pytest)", [([["cd", "x"]], "&&"), ([["pytest"]], None)]),
+    ("{ make; make test; }", [([["make"]], ";"), ([["make", "test"]], ";")]),
+    ("echo 'it''s' \"a\\\"b\" c\\ d", [([["echo", "its", 'a"b', "c d"]], None)]),
+    ("echo $'a\\tb'", [([["echo", "a\tb"]], None)]),
+    ("a \\\n  b", [([["a", "b"]], None)]),
+])
+def test_posix_structure(source, expected):
+    assert structure(source) == (expected, True)
+
+
+def test_here_doc_inside_command_substitution_is_one_word():
+    source = "git commit -m \"$(cat <<'EOF'\nfix: a; b && c\nEOF\n)\""
+    (pipelines, complete) = structure(source)
+    assert complete
+    assert len(pipelines) == 1 and pipelines[0][0][0][:3] == ["git", "commit", "-m"]
+
+
+@pytest.mark.parametrize("source", ["echo 'unterminated", 'echo "open', "cat <<EOF\nno end", "echo $(open"])
+def test_incomplete_input_is_reported_not_raised(source):
+    _, complete = parse(source)
+    assert complete is False
+
+
+def test_fish_dialect():
+    assert split_words("echo 'it\\'s' (ls) \"$x\"", "fish") == ["echo", "it's", "(ls)", "$x"]
+    assert structure("cd x; and git status", "fish")[0] == [([["cd", "x"]], ";"), ([["and", "git", "status"]], None)]
+
+
+def test_redirections_are_not_words():
+    (pipelines, _) = structure("pytest -q 2>&1 >out.log <in.txt &>/dev/null 3>&-")
+    assert pipelines == [([["pytest", "-q"]], None)]
+
+
+@pytest.mark.parametrize("word, quoted", [
+    ("simple", "simple"), ("--format=json", "--format=json"), ("a b", "'a b'"), ("it's", "'it'\\''s'"),
+    ("", "''"), ("$HOME", "'$HOME'"), ("~/x", "'~/x'"), ("*.py", "'*.py'"),
+])
+def test_quote(word, quoted):
+    assert quote(word) == quoted
+
+
+def test_join_quotes_an_assignment_looking_command_word():
+    assert join(["FOO=1", "x"]) == "'FOO=1' x"
+
+
+def _bash_argv(line: str) -> list[str]:
+    script = f'set -- {line}; for a in "$@"; do printf "%s\\0" "$a"; done'
+    out = subprocess.run(["bash", "-c", script], capture_output=True, check=True).stdout
+    return out.decode("utf-8", "surrogateescape").split("\0")[:-1]
+
+
+words = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\0"), max_size=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(words, min_size=1, max_size=4))
+def test_join_round_trips_through_real_bash(argv):
+    assert _bash_argv(join(argv)) == argv
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(words, min_size=1, max_size=4))
+def test_join_round_trips_through_our_lexer(argv):
+    assert split_words(join(argv)) == argv
+
+
+@pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed")
+@settings(max_examples=100, deadline=None)
+@given(words)
+def test_fish_quote_round_trips_through_real_fish(word):
+    out = subprocess.run(["fish", "-c", f"printf '%s\\0' {quote_fish(word)}"], capture_output=True,
+                         check=True).stdout
+    assert out.decode("utf-8", "surrogateescape") == word + "\0"
