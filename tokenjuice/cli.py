@@ -23,7 +23,7 @@ def cli() -> None:
     """Compact noisy shell output before it reaches an AI coding agent."""
 
 
-@cli.command(context_settings=_PASSTHROUGH, add_help_option=False)
+@cli.command(context_settings=_PASSTHROUGH, add_help_option=False, short_help="Run a command, print compacted output.")
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def wrap(args: tuple[str, ...]) -> None:
     """Run a command and print its output compacted (tokenjuice wrap -- git status)."""
@@ -41,7 +41,7 @@ _TRACE = click.option("--trace", is_flag=True, help="Include the classification 
 _RAW = click.option("--raw", "--full", "raw", is_flag=True, help="Return the input unchanged.")
 
 
-@cli.command()
+@cli.command(short_help="Compact saved output (file or stdin).")
 @click.argument("file", required=False, type=click.Path(dir_okay=False))
 @click.option("--command", metavar="CMD", help="The command that produced the output (for classification).")
 @click.option("--exit-code", type=int, default=0, show_default=True, help="The command's exit code.")
@@ -59,7 +59,7 @@ def reduce(file, command, exit_code, output_format, raw, classifier, max_inline_
                            trace=trace), nl=False)
 
 
-@cli.command("reduce-json")
+@cli.command("reduce-json", short_help="Reduce a JSON tool-execution payload.")
 @click.argument("file", required=False, type=click.Path(dir_okay=False))
 @_RAW
 @_CLASSIFIER
@@ -78,7 +78,7 @@ def reduce_json(file, raw, classifier, max_inline_chars, trace) -> None:
     click.echo(json_text(result), nl=False)
 
 
-@cli.command()
+@cli.command(short_help="Check rule files and their examples.")
 @click.option("--fixtures", is_flag=True, help="Also run every rule's examples.")
 @click.option("--only", metavar="ID_PREFIX", help="Run only the examples of rules whose id starts with this.")
 @click.option("--show", is_flag=True, help="Print each example's reduced output (implies --fixtures).")
@@ -94,7 +94,7 @@ def verify(fixtures, only, show, output_format) -> None:
     sys.exit(code)
 
 
-@cli.command(context_settings={"ignore_unknown_options": True})
+@cli.command(context_settings={"ignore_unknown_options": True}, short_help="Capture real output as a rule example.")
 @click.option("--name", help="A short name for the example.")
 @click.option("--source", help="Where the output comes from (default: this machine).")
 @click.option("--append", type=click.Path(dir_okay=False), metavar="RULE_FILE",

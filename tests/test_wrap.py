@@ -1,0 +1,163 @@
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import tokenjuice, wrap_json
+
+
+def test_exit_code_is_the_commands(workdir):
+    done = tokenjuice("wrap", "--", "sh", "-c", "exit 3")
+    assert done.returncode == 3
+    assert done.stdout == b"exit 3\n"
+
+
+def test_trace_shows_the_nested_command_behind_a_login_shell(repo):
+    payload, code = wrap_json("bash", "-lc", "git status --short", options=("--trace",), cwd=repo)
+    assert code == 0
+    result = payload["result"]
+    assert result["trace"]["normalizedCommand"] == "git status --short"
+    assert result["trace"]["normalizedArgv"] == ["git", "status", "--short"]
+    assert result["trace"]["reducerArgv"] == ["git", "status", "--short"]
+    assert result["classification"]["matchedReducer"] == "git/status"
+    assert result["classification"]["matchedVia"] == "shell-body"
+    assert "A  n1.txt" in result["inlineText"]
+    assert list(payload) == ["result", "exitCode", "stdout", "stderr"]
+
+
+def test_raw_is_byte_identical_with_ratio_one(workdir):
+    script = "printf '\\033[31mred\\033[0m\\r\\n'; printf 'bin\\000\\377\\376'; seq 1 500; printf 'no newline'"
+    direct = subprocess.run(["sh", "-c", script], capture_output=True).stdout
+    done = tokenjuice("wrap", "--raw", "--", "sh", "-c", script)
+    assert done.stdout == direct
+    payload, _ = wrap_json("sh", "-c", script, options=("--raw",))
+    assert payload["result"]["stats"]["ratio"] == 1
+
+
+def test_plain_argv_is_quoted_not_split_on_operators(workdir):
+    payload, _ = wrap_json("echo", "git", "log", "--grep", "a && b", options=("--trace",))
+    assert payload["result"]["trace"]["normalizedCommand"] == "echo git log --grep 'a && b'"
+    assert payload["result"]["inlineText"] == "git log --grep a && b"
+
+
+def test_everything_after_double_dash_belongs_to_the_child(workdir):
+    done = tokenjuice("wrap", "--", "echo", "hi", "--tee", "--raw")
+    assert done.stdout == b"hi --tee --raw\n"
+
+
+def test_command_not_found_is_127_with_a_message(workdir):
+    done = tokenjuice("wrap", "--", "definitely-not-a-command-xyz")
+    assert done.returncode == 127
+    assert b"definitely-not-a-command-xyz: command not found" in done.stdout
+    done = tokenjuice("wrap", "--", "bash", "-c", "definitely-not-a-command-xyz")
+    assert done.returncode == 127
+    assert b"definitely-not-a-command-xyz: command not found" in done.stdout
+
+
+def test_stdin_is_inherited(workdir):
+    done = tokenjuice("wrap", "--", "sh", "-c", "read line; echo got:$line", input=b"hello\n")
+    assert done.stdout == b"got:hello\n"
+
+
+def test_binary_and_invalid_utf8_survive(workdir):
+    done = tokenjuice("wrap", "--format", "json", "--", "sh", "-c", "head -c 20000 /dev/urandom; echo; echo end")
+    payload = json.loads(done.stdout)
+    assert done.returncode == 0 and "end" in payload["result"]["inlineText"]
+
+
+def test_killed_by_a_signal_is_128_plus_n_with_a_marker(workdir):
+    done = tokenjuice("wrap", "--", "sh", "-c", "echo before; kill -9 $$")
+    assert done.returncode == 128 + signal.SIGKILL
+    assert b"before" in done.stdout
+    assert b"killed by SIGKILL (exit 137)" in done.stdout
+
+
+def test_sigterm_to_wrap_reaches_the_child_and_wrap_exits_promptly(workdir):
+    proc = subprocess.Popen([sys.executable, "-m", "tokenjuice", "wrap", "--", "sh", "-c",
+                             "trap 'echo got-term; exit 42' TERM; echo ready; while :; do sleep 0.05; done"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(1.0)
+    started = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=10)
+    assert time.monotonic() - started < 5
+    assert proc.returncode == 42
+    assert b"got-term" in out
+
+
+def test_sigint_to_wrap_reaches_the_child(workdir):
+    proc = subprocess.Popen([sys.executable, "-m", "tokenjuice", "wrap", "--", "sh", "-c",
+                             "trap 'echo got-int; exit 7' INT; while :; do sleep 0.05; done"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=10)
+    assert proc.returncode == 7 and b"got-int" in out
+
+
+def test_capture_is_bounded_and_keeps_the_end(workdir):
+    payload, code = wrap_json("sh", "-c", "seq 1 300000; echo FINAL-LINE; exit 5",
+                              options=("--max-capture-bytes", "65536"))
+    assert code == 5
+    text = payload["result"]["inlineText"]
+    assert "FINAL-LINE" in text
+    assert "of output skipped here" in payload["stderr"] + payload["stdout"] + text
+    assert len(payload["stdout"]) < 70000
+
+
+def test_background_job_holding_the_pipe_does_not_hang_wrap(workdir):
+    started = time.monotonic()
+    done = tokenjuice("wrap", "--", "sh", "-c", "(sleep 30 &) ; echo started", timeout=20)
+    assert time.monotonic() - started < 10
+    assert done.stdout == b"started\n"
+
+
+def test_tee_streams_raw_output_to_stderr(workdir):
+    done = tokenjuice("wrap", "--tee", "--", "sh", "-c", "seq 1 2000")
+    assert done.stderr.decode().splitlines()[:3] == ["1", "2", "3"]
+    assert b"lines omitted" in done.stdout
+
+
+def test_wrap_usage_errors_are_one_sentence(workdir):
+    done = tokenjuice("wrap", "--frobnicate", "--", "ls")
+    assert done.returncode == 2
+    assert done.stderr == b"tokenjuice wrap: unknown option --frobnicate; options go before -- (see tokenjuice wrap --help)\n"
+    done = tokenjuice("wrap")
+    assert done.returncode == 2 and b"give the command to run after --" in done.stderr
+    done = tokenjuice("wrap", "--max-inline-chars", "zero", "--", "ls")
+    assert done.returncode == 2 and done.stderr == b"tokenjuice wrap: --max-inline-chars must be a positive integer\n"
+
+
+def test_wrap_help(workdir):
+    done = tokenjuice("wrap", "--help")
+    assert done.returncode == 0 and b"usage: tokenjuice wrap [options] -- <command>" in done.stdout
+
+
+def test_output_through_a_closed_pipe_keeps_the_exit_code(workdir):
+    done = subprocess.run(f"{sys.executable} -m tokenjuice wrap --raw -- seq 1 200000 | head -1; "
+                          "exit ${PIPESTATUS[0]}", shell=True, executable="/bin/bash", capture_output=True)
+    assert done.stdout == b"1\n"
+    assert b"Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_wrap_works_from_a_directory_without_permissions_to_cache(workdir, isolated_home, fmt):
+    cache = isolated_home / ".cache"
+    cache.mkdir(exist_ok=True)
+    cache.chmod(0o500)
+    try:
+        done = tokenjuice("wrap", "--format", fmt, "--", "sh", "-c", "seq 1 100")
+        assert done.returncode == 0 and b"100" in done.stdout
+    finally:
+        cache.chmod(0o700)
+
+
+def test_no_omit_keeps_every_line(workdir):
+    env = os.environ | {"TOKENJUICE_NO_OMISSION": "1"}
+    done = tokenjuice("wrap", "--", "seq", "1", "3000", env=env)
+    assert done.stdout.decode().splitlines()[-1] == "3000"
+    assert b"omitted" not in done.stdout
