@@ -206,7 +206,10 @@ def test_json_rules_keep_javascript_semantics():
 
 
 @pytest.mark.parametrize("output", ["", "\n\n\n", "\x00\x01binary\xff", "\r\r\r", "a" * 200_000,
-                                    "\x1b[" * 1000, "é\u200dé\n" * 500])
-def test_odd_outputs_never_crash_and_invent_nothing(output):
-    result = run(output, make(pin_patterns=["a"], counters=[{"name": "a", "pattern": "a"}]), exit_code=1)
-    assert unexplained_lines(output, result["inlineText"]) == []
+                                    "\x1b[" * 1000, "é\u200dé\n" * 500, "[" * 100_000, '{"a":' * 5000])
+@pytest.mark.parametrize("formatter", [None, "gh", "search", "git-diff"])
+def test_odd_outputs_never_crash_and_invent_nothing(output, formatter):
+    rule = make(pin_patterns=["a"], counters=[{"name": "a", "pattern": "a"}], formatter=formatter,
+                transforms={"pretty_print_json": True})
+    result = run(output, rule, exit_code=1)
+    assert unexplained_lines(output, result["inlineText"], rule) == []

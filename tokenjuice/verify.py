@@ -132,15 +132,19 @@ def check_example(rule: loader.LoadedRule, example: dict, rules: list[dict]) -> 
 
 def unexplained_lines(raw_text: str, reduced_text: str, rule: dict | None = None) -> list[str]:
     """Output lines that are neither input lines (or clipped input lines) nor one of
-    tokenjuice's own: `exit N`, a counts line, an omission marker, the trailer, or
-    the rule's own `on_empty` / `match_output` message."""
+    tokenjuice's own: `exit N`, a counts line, an omission marker, the trailer, the
+    rule's own `on_empty` / `match_output` message — or, for JSON input, record
+    lines whose keys and values all come from the JSON (the `gh` formatter)."""
     stripped = strip_ansi(raw_text)
     input_lines = split_lines(stripped)
-    inputs = {line.strip() for line in input_lines}
     if rule and rule.get("pretty_print_json"):
         from .reduce.pipeline import _pretty_json
 
-        inputs |= {line.strip() for line in split_lines(_pretty_json(stripped))}
+        input_lines += split_lines(_pretty_json(stripped))
+    vocabulary = _json_vocabulary(stripped)
+    if vocabulary:
+        input_lines += vocabulary[2]
+    inputs = {line.strip() for line in input_lines}
     messages = set()
     if rule:
         messages = {m["message"] for m in rule.get("match_output", [])}
@@ -153,14 +157,57 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: dict | None = None
             continue
         if _EXIT_HEADER.match(core) or _FACTS_LINE.match(core) or MARKER.match(core) or _TRAILER.match(core):
             continue
-        if CLIP.search(line) and _is_clipped_input(line, input_lines):
+        if CLIP.search(core) and _is_clipped_input(core, input_lines):
             continue
         if core.startswith("[tokenjuice: ") and core.endswith("]"):
             continue  # capture and signal notes that wrap itself put into the output
+        if vocabulary and _is_json_record(core, vocabulary):
+            continue
         unexplained.append(line)
     return unexplained
 
 
 def _is_clipped_input(line: str, input_lines: list[str]) -> bool:
     head, tail = CLIP.split(line, maxsplit=1)
-    return any(source.startswith(head) and source.endswith(tail) for source in input_lines)
+    return any(head in source and source.rstrip().endswith(tail) for source in input_lines)
+
+
+def _json_vocabulary(text: str) -> tuple[set[str], set[str], list[str]] | None:
+    """(keys, scalar values, lines of long string values) of a JSON document or JSON lines."""
+    import json
+
+    from .reduce.gh import _parse
+
+    data = _parse(text.splitlines())
+    if data is None:
+        return None
+    keys: set[str] = set()
+    values: set[str] = set()
+    lines: list[str] = []
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            keys.update(value)
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, str):
+            values.add(value)
+            lines += value.splitlines()
+        else:
+            values.add(json.dumps(value))
+    return keys, values, lines
+
+
+def _is_json_record(line: str, vocabulary: tuple[set[str], set[str], list[str]]) -> bool:
+    keys, values, _ = vocabulary
+    if line.endswith(":") and line[:-1] in keys:
+        return True
+    for part in line.split(" | "):
+        key, sep, value = part.partition(": ")
+        if not sep or key not in keys:
+            return False
+        if value not in values and not all(v in values for v in value.split(", ")):
+            return False
+    return True

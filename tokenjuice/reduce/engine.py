@@ -113,7 +113,7 @@ def reduce_execution(execution: dict, rules: list[dict], options: Options | None
     if compact_chars < passthrough_chars * 0.9 and passthrough_chars - compact_chars >= 64:
         items = _clamp(compact_header, compact_items, budget)
         kinds = outcome.kinds + (["size-clamp"] if items is not compact_items else [])
-        text = _compose(compact_header, items, outcome.total_lines, hint)
+        text = _compose(compact_header, items, outcome.total_lines, hint, outcome.note)
         return _result(text, raw_chars, facts, kinds, None, info, classification, options)
 
     try:

@@ -1,7 +1,8 @@
 """Formatters: structure-aware steps a rule can opt into with `formatter = "…"`.
 
-Each takes the filtered lines and returns body items (lines and omissions) plus
-any extra facts. They only cut, clip and count; they never rewrite a line.
+Each takes the filtered lines and returns body items (lines and omissions), any
+extra facts, and an optional note for the trailer. They only cut, clip and count;
+`gh` alone re-shapes JSON, using nothing but the keys and values it finds.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ..text import clip_line
+from .gh import gh
 from .lines import Omission
 
 DIFF_CHANGES_PER_HUNK = 12
@@ -20,7 +22,7 @@ SEARCH_LINE_LIMIT = 300
 _SEARCH_PREFIX = re.compile(r"^([^\s:]*[/.][^\s:]*?)(?::\d+(?::\d+)?:|-\d+-|:)")
 
 
-def git_diff(lines: list[str]) -> tuple[list, dict]:
+def git_diff(lines: list[str]) -> tuple[list, dict, None]:
     """Keep every file and hunk header; within a hunk keep the first changed lines
     and replace the rest with one count of added and removed lines."""
     items: list = []
@@ -49,10 +51,10 @@ def git_diff(lines: list[str]) -> tuple[list, dict]:
             line = clip_line(line, DIFF_LINE_LIMIT)
         items.append(line)
     flush()
-    return items, {}
+    return items, {}, None
 
 
-def search(lines: list[str]) -> tuple[list, dict]:
+def search(lines: list[str]) -> tuple[list, dict, None]:
     """Group matches by file: a few per file, a count for the rest, long lines clipped."""
     items: list = []
     files: set[str] = set()
@@ -80,7 +82,7 @@ def search(lines: list[str]) -> tuple[list, dict]:
                 continue
         items.append(clip_line(line, SEARCH_LINE_LIMIT))
     flush()
-    return items, ({"file": len(files)} if files else {})
+    return items, ({"file": len(files)} if files else {}), None
 
 
-FORMATTERS = {"git-diff": git_diff, "search": search}
+FORMATTERS = {"git-diff": git_diff, "search": search, "gh": gh}

@@ -23,15 +23,16 @@ PIN_LIMIT = 20
 class RuleOutcome:
     """What a rule made of the output."""
 
-    __slots__ = ("items", "facts", "kinds", "summary", "total_lines")
+    __slots__ = ("items", "facts", "kinds", "summary", "total_lines", "note")
 
     def __init__(self, items: list, facts: dict | None, kinds: list[str], summary: str | None,
-                 total_lines: int) -> None:
+                 total_lines: int, note: str | None = None) -> None:
         self.items = items
         self.facts = facts
         self.kinds = kinds
         self.summary = summary  # a match_output / on_empty message replacing the lines
         self.total_lines = total_lines
+        self.note = note  # what a formatter did that line counts cannot say
 
 
 def apply_rule(rule: dict, raw_text: str, stripped_text: str, exit_code: int | None, *,
@@ -81,9 +82,10 @@ def apply_rule(rule: dict, raw_text: str, stripped_text: str, exit_code: int | N
         return RuleOutcome(list(lines), facts, kinds, None, total)
 
     items: list = lines
+    note = None
     formatter = rule["formatter"]
     if formatter:
-        items, extra = FORMATTERS[formatter](lines)
+        items, extra, note = FORMATTERS[formatter](lines)
         if extra:
             facts = (facts or {}) | extra
         if any(isinstance(i, Omission) for i in items) or len(items) != len(lines):
@@ -95,7 +97,7 @@ def apply_rule(rule: dict, raw_text: str, stripped_text: str, exit_code: int | N
         items = deduped
 
     if not any(isinstance(i, str) and i.strip() for i in items) and rule["on_empty"]:
-        return RuleOutcome([], facts, kinds + ["summary"], rule["on_empty"], total)
+        return RuleOutcome([], facts, kinds + ["summary"], rule["on_empty"], total, note)
 
     items = pin(rule, items, matcher)
     failed = bool(exit_code) and exit_code != 0
@@ -106,7 +108,7 @@ def apply_rule(rule: dict, raw_text: str, stripped_text: str, exit_code: int | N
     trimmed = head_tail(items, head, tail, PIN_LIMIT)
     if len(trimmed) != len(items):
         kinds.append("head-tail")
-    return RuleOutcome(trimmed, facts, kinds, None, total)
+    return RuleOutcome(trimmed, facts, kinds, None, total, note)
 
 
 def matcher_factory(rule: dict, budget: Budget):
@@ -133,5 +135,5 @@ def _pretty_json(text: str) -> str:
         return text
     try:
         return json.dumps(json.loads(stripped), indent=2, ensure_ascii=False)
-    except ValueError:
+    except (ValueError, RecursionError):
         return text
