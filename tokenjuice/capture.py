@@ -280,3 +280,11 @@ def write_stdout(data: bytes) -> None:
         write_all(1, data)
     except BrokenPipeError:
         pass
+
+
+def write_stderr(data: bytes) -> None:
+    try:
+        sys.stderr.flush()
+        write_all(2, data)
+    except OSError:
+        pass

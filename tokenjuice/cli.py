@@ -109,6 +109,65 @@ def example(name, source, append, command) -> None:
     click.echo(snippet, nl=False)
 
 
+_HOST = click.argument("host", type=click.Choice(["cursor"]))
+_PROJECT = click.option("--project", is_flag=True, help="Use .cursor/hooks.json at the git root, not ~/.cursor.")
+_LOCAL = click.option("--local", is_flag=True, help="Use this interpreter and checkout (python -m tokenjuice).")
+_DRY_RUN = click.option("--dry-run", is_flag=True, help="Print the change as a diff; write nothing.")
+
+
+@cli.command(short_help="Install the hook for an agent (cursor).")
+@_HOST
+@_PROJECT
+@_LOCAL
+@_DRY_RUN
+@_FORMAT
+def install(host, project, local, dry_run, output_format) -> None:
+    """Add tokenjuice's preToolUse hook to Cursor's hooks.json (backup, atomic write)."""
+    from .commands import cursor
+
+    click.echo(cursor.install(project=project, local=local, dry_run=dry_run, output_format=output_format),
+               nl=False)
+
+
+@cli.command(short_help="Remove the hook for an agent (cursor).")
+@_HOST
+@_PROJECT
+@_DRY_RUN
+@_FORMAT
+def uninstall(host, project, dry_run, output_format) -> None:
+    """Remove tokenjuice's entries from Cursor's hooks.json, and nothing else."""
+    from .commands import cursor
+
+    click.echo(cursor.uninstall(project=project, dry_run=dry_run, output_format=output_format), nl=False)
+
+
+@cli.command(short_help="Check an integration (cursor, hooks).")
+@click.argument("target", type=click.Choice(["cursor", "hooks"]))
+@_PROJECT
+@_LOCAL
+@click.option("--deep", is_flag=True, help="Run the installed hook and a probe command for real.")
+@_FORMAT
+def doctor(target, project, local, deep, output_format) -> None:
+    """Health of the Cursor hook (cursor) or of every integration (hooks); exit 1 when broken."""
+    from .commands import cursor
+
+    if target == "cursor":
+        text, code = cursor.doctor_cursor(project=project, local=local, deep=deep, output_format=output_format)
+    else:
+        text, code = cursor.doctor_hooks(local=local, deep=deep, output_format=output_format)
+    click.echo(text, nl=False)
+    sys.exit(code)
+
+
+@cli.command("cursor-pre-tool-use", hidden=True, context_settings=_PASSTHROUGH, add_help_option=False)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def cursor_pre_tool_use(args: tuple[str, ...]) -> None:
+    """Cursor's preToolUse hook (reads the payload on stdin, answers JSON)."""
+    from .hosts.cursor_hook import main
+
+    sys.exit(main(list(args)))
+
+
 def main(args: list[str]) -> int:
     name = args[0] if args and not args[0].startswith("-") else ""
     try:

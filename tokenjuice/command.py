@@ -115,7 +115,8 @@ class Candidate:
 class CommandInfo:
     """Everything the classifier and the reducer need to know about a command."""
 
-    __slots__ = ("candidates", "normalized_command", "normalized_argv", "multiple", "keep_raw")
+    __slots__ = ("candidates", "normalized_command", "normalized_argv", "multiple", "keep_raw",
+                 "first_argv", "background")
 
     def __init__(self) -> None:
         self.candidates: list[Candidate] = []
@@ -123,6 +124,8 @@ class CommandInfo:
         self.normalized_argv: list[str] = []
         self.multiple = False  # several substantive commands: no single rule fits
         self.keep_raw: str | None = None  # why the output must stay exact, if it must
+        self.first_argv: list[str] = []  # the first substantive command, even among several
+        self.background = False  # some part runs in the background (`cmd &`)
 
 
 def basename(word: str) -> str:
@@ -169,6 +172,18 @@ def analyze(command: str | None = None, argv: list[str] | None = None) -> Comman
 
 def unwrap_shell(words: list[str]) -> tuple[str, str] | None:
     """The body and dialect of `bash -lc '<body>'` style launchers, else None."""
+    found = launcher_body(words)
+    if found is None:
+        return None
+    position, dialect, _ = found
+    body = words[position].strip()
+    return (body, dialect) if body else None
+
+
+def launcher_body(words: list[str]) -> tuple[int, str, bool] | None:
+    """(index of the inline command, dialect, is a login shell) for a shell launcher
+    such as `bash -lc '<body>'`, or None when `words` is not one."""
+    login = False
     index = 0
     while index < len(words) and basename(words[index]) in ("env", "exec", "command"):
         index += 1
@@ -183,6 +198,7 @@ def unwrap_shell(words: list[str]) -> tuple[str, str] | None:
         index += 1
         if index >= len(words) or basename(words[index]) not in ("sh", "ash"):
             return None
+    dialect = "fish" if shell == "fish" else "posix"
     position = index + 1
     while position < len(words):
         word = words[position]
@@ -190,26 +206,19 @@ def unwrap_shell(words: list[str]) -> tuple[str, str] | None:
             position += 2
             continue
         if word.startswith("--"):
+            login = login or word == "--login"
             if word == "--command" and position + 1 < len(words):
-                return _body(words[position + 1], shell)
+                return position + 1, dialect, login
             position += 1
             continue
         if word.startswith(("-", "+")) and len(word) > 1 and word[1:].isalpha():
+            login = login or (word.startswith("-") and "l" in word[1:])
             if "c" in word[1:]:
-                if position + 1 < len(words):
-                    return _body(words[position + 1], shell)
-                return None
+                return (position + 1, dialect, login) if position + 1 < len(words) else None
             position += 1
             continue
         return None  # a script path or other operand: not an inline command
     return None
-
-
-def _body(text: str, shell: str) -> tuple[str, str] | None:
-    text = text.strip()
-    if not text:
-        return None
-    return text, ("fish" if shell == "fish" else "posix")
 
 
 def _single_command(pipelines: list[Pipeline]) -> SimpleCommand | None:
@@ -228,8 +237,10 @@ def _analyze_script(info: CommandInfo, script: str, dialect: str) -> None:
         info.multiple = len(pipelines) > 1
         return
 
+    info.background = any(p.op == "&" for p in pipelines)
     substantive = _substantive_pipelines(pipelines)
     first = substantive[0] if substantive else pipelines[0]
+    info.first_argv = strip_wrappers(first.commands[0].argv)
     end = pipelines[-1].commands[-1].end
     info.normalized_command = script[first.commands[0].start:end].strip()
     if len(substantive) > 1:

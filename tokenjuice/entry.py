@@ -17,6 +17,10 @@ def main(argv: list[str] | None = None) -> int:
         from .commands.wrap import main as wrap_main
 
         return wrap_main(args[1:])
+    if command == "cursor-pre-tool-use":
+        from .hosts.cursor_hook import main as hook_main
+
+        return hook_main(args[1:])
     from .cli import main as cli_main
 
     return cli_main(args)

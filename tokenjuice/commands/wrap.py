@@ -14,7 +14,7 @@ import sys
 from .. import capture as capture_mod
 from ..errors import UsageError
 from ..output import json_text
-from ..shellsyntax import join
+from ..shellsyntax import join, quote, quote_fish
 
 USAGE = """\
 usage: tokenjuice wrap [options] -- <command> [args...]
@@ -23,7 +23,8 @@ Run a command (no shell), then print its output compacted for an AI agent.
 The exit code is the command's own. Everything after -- goes to the command.
 
 options:
-  --raw, --full            print the exact output, uncompacted
+  --raw, --full            print the exact output, uncompacted (stdout to stdout,
+                           stderr to stderr)
   --format text|json       text (default) prints the compacted output; json prints
                            {"result": ..., "exitCode": N, "stdout": ..., "stderr": ...}
   --trace                  add the classification trace to JSON output
@@ -33,21 +34,24 @@ options:
   --max-capture-bytes N    output kept in memory (default 4194304: the first 3/4
                            and the last 1/4 of the output; the middle is counted)
   --tee                    also stream the raw output to stderr while it runs
+  --keep-path              for a login shell (bash -lc ...), run the command with
+                           this PATH rather than the one the profile sets
   --no-omit                never cut lines (ANSI is still stripped, counts shown)
   --classifier RULE_ID     use this rule instead of classifying the command
   -h, --help               show this help
 """
 
-_FLAGS = {"--raw": "raw", "--full": "raw", "--trace": "trace", "--tee": "tee", "--no-omit": "no_omit"}
+_FLAGS = {"--raw": "raw", "--full": "raw", "--trace": "trace", "--tee": "tee", "--no-omit": "no_omit",
+          "--keep-path": "keep_path"}
 _VALUES = ("--format", "--source", "--max-inline-chars", "--max-capture-bytes", "--classifier")
 
 
 class WrapOptions:
-    __slots__ = ("raw", "trace", "tee", "no_omit", "format", "source", "max_inline_chars",
+    __slots__ = ("raw", "trace", "tee", "no_omit", "keep_path", "format", "source", "max_inline_chars",
                  "max_capture_bytes", "classifier", "help")
 
     def __init__(self) -> None:
-        self.raw = self.trace = self.tee = self.help = False
+        self.raw = self.trace = self.tee = self.help = self.keep_path = False
         self.no_omit = os.environ.get("TOKENJUICE_NO_OMISSION", "") in ("1", "true", "TRUE", "yes", "YES")
         self.format = "text"
         self.source = "cli"
@@ -121,9 +125,12 @@ def main(args: list[str]) -> int:
         sys.stdout.write(USAGE)
         return 0
 
-    run = capture_mod.run(command, max_bytes=options.max_capture_bytes, tee=options.tee)
+    child = with_caller_path(command, os.environ.get("PATH", "")) if options.keep_path else command
+    run = capture_mod.run(child, max_bytes=options.max_capture_bytes, tee=options.tee)
     if options.raw and options.format == "text":
-        capture_mod.write_stdout(run.combined())
+        # Exactly what the command wrote, each stream to its own descriptor.
+        capture_mod.write_stdout(run.stream(capture_mod.STDOUT))
+        capture_mod.write_stderr(run.stream(capture_mod.STDERR))
         return run.exit_code
     if run.signal is not None:
         run.chunks.append((capture_mod.STDERR, _signal_marker(run.signal, run.exit_code)))
@@ -156,6 +163,28 @@ def main(args: list[str]) -> int:
         text = result["inlineText"] + "\n" if result["inlineText"] else ""
     capture_mod.write_stdout(text.encode("utf-8", errors="surrogateescape"))
     return run.exit_code
+
+
+def with_caller_path(argv: list[str], path: str) -> list[str]:
+    """`bash -lc BODY` → `bash -lc 'PATH=<ours>; export PATH; BODY'`.
+
+    A login shell sources profile files, and Debian's /etc/profile (like macOS's
+    path_helper) resets or reorders PATH, so an activated virtualenv or nvm bin dir
+    would vanish. Restoring PATH after the profile ran keeps the rest of the
+    profile's setup. The prefix shares the body's first line, so line numbers in
+    the shell's error messages stay the same.
+    """
+    from ..command import launcher_body
+
+    found = launcher_body(argv)
+    if not found or not found[2] or not path:
+        return argv
+    index, dialect, _ = found
+    if dialect == "fish":
+        prefix = f"set -gx PATH (string split -- : {quote_fish(path)}); "
+    else:
+        prefix = f"PATH={quote(path)}; export PATH; "
+    return argv[:index] + [prefix + argv[index]] + argv[index + 1:]
 
 
 def _signal_marker(signum: int, exit_code: int) -> bytes:

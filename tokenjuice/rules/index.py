@@ -13,7 +13,7 @@ import json
 import os
 import zlib
 
-from .. import __version__, paths
+from .. import __version__, cachefile, paths
 from . import loader
 
 _FORMAT = 1
@@ -49,34 +49,15 @@ def load(cwd: str | None = None, *, builtin_only: bool = False) -> Catalogue:
     rules, problems = loader.load_catalogue(roots)
     catalogue = Catalogue([r.rule | {"layer": r.layer, "path": r.path} for r in rules],
                           [p.to_dict() for p in problems])
-    _write(cache_path, {"format": _FORMAT, "version": __version__, "signature": signature,
-                        "rules": catalogue.rules, "problems": catalogue.problems})
+    cachefile.write(cache_path, {"format": _FORMAT, "version": __version__, "signature": signature,
+                                 "rules": catalogue.rules, "problems": catalogue.problems})
     return catalogue
 
 
 def _read(path: str, signature: list) -> Catalogue | None:
-    try:
-        with open(path, "rb") as handle:
-            data = json.loads(handle.read())
-    except (OSError, ValueError):
-        return None
+    data = cachefile.read(path)
     if not isinstance(data, dict) or data.get("format") != _FORMAT or data.get("version") != __version__:
         return None
     if data.get("signature") != signature:
         return None
     return Catalogue(data["rules"], data["problems"])
-
-
-def _write(path: str, data: dict) -> None:
-    directory = os.path.dirname(path)
-    temporary = f"{path}.{os.getpid()}.tmp"
-    try:
-        os.makedirs(directory, exist_ok=True)
-        with open(temporary, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, ensure_ascii=False, separators=(",", ":"))
-        os.replace(temporary, path)
-    except OSError:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass

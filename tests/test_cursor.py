@@ -1,0 +1,418 @@
+import json
+import os
+import stat
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from conftest import git, tokenjuice
+from tokenjuice.hosts import cursor_hook
+
+LAUNCHER = f"{sys.executable} -m tokenjuice"
+
+
+def hook(payload, env=None, raw=False):
+    data = payload if raw else json.dumps(payload)
+    done = tokenjuice("cursor-pre-tool-use", "--wrap-launcher", LAUNCHER, input=data, env=env)
+    assert done.returncode == 0
+    assert done.stdout.endswith(b"\n") and done.stdout.count(b"\n") == 1
+    assert b"Traceback" not in done.stderr
+    return json.loads(done.stdout)
+
+
+def shell_payload(command, **tool_input):
+    return {"hook_event_name": "preToolUse", "tool_name": "Shell", "conversation_id": "c-1",
+            "generation_id": "g-1", "tool_input": {"command": command, **tool_input}}
+
+
+# -- the hook protocol ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("raw", [b"", b"   ", b"{", b"null", b"[]", b'"Shell"', b"42", b"\xff\xfe\x00",
+                                 b'{"tool_name": "Shell"}', b'{"tool_name": "Shell", "tool_input": []}',
+                                 b'{"tool_name": "Shell", "tool_input": {"command": 42}}',
+                                 b'{"tool_name": "Shell", "tool_input": {"command": "   "}}',
+                                 b'{"tool_name": "Read", "tool_input": {"command": "ls"}}'])
+def test_malformed_or_foreign_payloads_answer_empty_json(workdir, raw):
+    assert hook(raw, raw=True) == {}
+
+
+def test_a_one_megabyte_command_is_left_alone(workdir):
+    assert hook(shell_payload("echo " + "x" * 1_000_000)) == {}
+
+
+def test_rewrite_keeps_every_tool_input_field_in_order(workdir):
+    answer = hook(shell_payload("git status", cwd=str(workdir), shell="bash", timeout=30, extra={"a": 1}))
+    assert answer["permission"] == "allow"
+    updated = answer["updated_input"]
+    assert list(updated) == ["command", "cwd", "shell", "timeout", "extra"]
+    assert updated["extra"] == {"a": 1} and updated["timeout"] == 30
+    bash = subprocess.run(["sh", "-c", "command -v bash"], capture_output=True, text=True).stdout.strip()
+    assert updated["command"] == f"{LAUNCHER} wrap --source cursor --keep-path -- {bash} -lc 'git status'"
+
+
+@pytest.mark.parametrize("command", [
+    "tokenjuice wrap -- ls", "/opt/bin/tokenjuice wrap --raw -- ls", "cd repo && tokenjuice wrap -- ls",
+    "FOO=1 tokenjuice wrap -- make", "python3 -m tokenjuice wrap -- ls", "tokenjuice stats",
+    f"{LAUNCHER} wrap --source cursor -- /bin/bash -lc 'ls'",
+])
+def test_tokenjuice_itself_and_already_wrapped_commands_are_left_alone(workdir, command):
+    assert hook(shell_payload(command)) == {}
+
+
+@pytest.mark.parametrize("command", ["npm run dev", "cd web && pnpm dev --port 3000", "tail -f app.log",
+                                     "vim README.md", "less log.txt", "python3", "jest --watch", "vite",
+                                     "docker compose up", "sleep 100 &", "python -m http.server 8000",
+                                     "kubectl logs -f pod/x", "git rebase -i HEAD~3"])
+def test_default_skip_list(workdir, command):
+    assert hook(shell_payload(command)) == {}
+
+
+@pytest.mark.parametrize("command", ["npm run build", "vite build", "vitest run", "pytest -q", "tail -n 50 log",
+                                     "docker compose up -d", "git status"])
+def test_ordinary_commands_are_wrapped(workdir, command):
+    assert hook(shell_payload(command))["permission"] == "allow"
+
+
+def test_skip_list_from_config_env_and_kill_switch(workdir, isolated_home, tmp_path):
+    config = isolated_home / ".config" / "tokenjuice" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('[cursor]\nskip = ["make deploy*"]\n')
+    assert hook(shell_payload("make deploy prod")) == {}
+    assert hook(shell_payload("make test"))["permission"] == "allow"
+    env = os.environ | {"TOKENJUICE_CURSOR_SKIP": "make test*, cargo *"}
+    assert hook(shell_payload("make test"), env=env) == {}
+    assert hook(shell_payload("git status"), env=os.environ | {"TOKENJUICE_CURSOR": "0"}) == {}
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    (project / ".tokenjuice").mkdir()
+    (project / ".tokenjuice" / "config.toml").write_text("[cursor]\nenabled = false\n")
+    assert hook(shell_payload("git status", cwd=str(project))) == {}
+    assert hook(shell_payload("git status"))["permission"] == "allow"
+
+
+def test_a_broken_config_file_never_breaks_the_hook(workdir, isolated_home):
+    config = isolated_home / ".config" / "tokenjuice" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("[cursor\nskip = oops")
+    assert hook(shell_payload("git status"))["permission"] == "allow"
+
+
+def test_shell_resolution_order(workdir, tmp_path):
+    fake_zsh = tmp_path / "bin" / "zsh"
+    fake_zsh.parent.mkdir()
+    fake_zsh.write_text("#!/bin/sh\nexec /bin/sh \"$@\"\n")
+    fake_zsh.chmod(0o755)
+    env = os.environ | {"PATH": f"{fake_zsh.parent}:{os.environ['PATH']}", "SHELL": "/bin/bash"}
+    command = lambda answer: answer["updated_input"]["command"]  # noqa: E731
+    assert f"-- {fake_zsh} -lc" in command(hook(shell_payload("ls", shell="zsh"), env=env))
+    assert "-- /bin/bash -lc" in command(hook(shell_payload("ls", shell="powershell"), env=env))
+    assert "-- /bin/bash -lc" in command(hook(shell_payload("ls", shell="/nope/zsh"), env=env))
+    env["TOKENJUICE_CURSOR_SHELL"] = str(fake_zsh)
+    assert f"-- {fake_zsh} -lc" in command(hook(shell_payload("ls"), env=env))
+    env = os.environ | {"SHELL": "", "TOKENJUICE_CURSOR_SHELL": ""}
+    assert " -lc " in command(hook(shell_payload("ls"), env=env))
+
+
+def test_native_windows_is_refused_politely(monkeypatch):
+    monkeypatch.setattr(cursor_hook.os, "name", "nt")
+    answer = cursor_hook.respond(shell_payload("dir"), "tokenjuice", {})
+    assert answer["permission"] == "deny"
+    assert "WSL" in answer["user_message"] and "WSL" in answer["agent_message"]
+
+
+def test_internal_errors_answer_empty_json_and_log_only_ids(workdir, monkeypatch, capsys, isolated_home):
+    monkeypatch.setenv("TOKENJUICE_DEBUG", "1")
+    monkeypatch.setattr(cursor_hook, "analyze", lambda command: 1 / 0)
+
+    class Stdin:
+        buffer = __import__("io").BytesIO(json.dumps(shell_payload("echo SECRET-COMMAND")).encode())
+
+        @staticmethod
+        def isatty():
+            return False
+
+    monkeypatch.setattr(cursor_hook.sys, "stdin", Stdin)
+    assert cursor_hook.main([]) == 0
+    assert capsys.readouterr().out == "{}\n"
+    log = (isolated_home / ".local" / "share" / "tokenjuice" / "debug.log").read_text()
+    assert "ZeroDivisionError" in log and "conversation_id=c-1" in log and "SECRET" not in log
+
+
+# -- the rewritten command runs exactly like the original ------------------------------
+
+CORPUS = [
+    "echo 'single' \"double\" mixed'\"'quotes",
+    "echo \"$HOME\" '$HOME' \\$HOME",
+    "echo $(echo nested $(echo deeper)) `echo backticks`",
+    "printf '%s\\n' a b c | sort -r | head -2",
+    "true && echo and-ok || echo or-fail; false || echo after-false",
+    "echo to-stderr >&2; echo to-stdout",
+    "cat <<'EOF'\nhere-doc $HOME `not run`\n  indented\nEOF",
+    "cat <<EOF\nexpanded $((1 + 2))\nEOF",
+    "for i in 1 2 3; do\n  echo line $i\ndone",
+    "echo unicode: héllo wörld 日本語 🎉",
+    "printf 'tab\\tseparated\\n'",
+    "echo a \\\n  continued",
+    "ls /definitely/missing/path",
+    "exit 3",
+    "sh -c 'kill -TERM $$'",
+    "x='a b'; set -- $x; echo $#",
+    "echo *.definitely-no-such-glob",
+    "echo 'it'\"'\"'s'",
+    "echo trailing backslash \\\\",
+    "definitely-not-a-command-xyz",
+    "echo $0 | grep -c sh",
+]
+
+
+@pytest.mark.parametrize("command", CORPUS)
+def test_rewritten_command_behaves_like_the_original(workdir, command, tmp_path):
+    env = os.environ | {"HOME": str(tmp_path), "SHELL": "/bin/bash", "TOKENJUICE_CURSOR_SHELL": ""}
+    rewritten = hook(shell_payload(command), env=env)["updated_input"]["command"]
+    raw = rewritten.replace(" wrap --source cursor", " wrap --raw --source cursor", 1)
+    direct = subprocess.run(["/bin/bash", "-c", command], capture_output=True, env=env, cwd=workdir, timeout=30)
+    wrapped = subprocess.run(["/bin/bash", "-c", raw], capture_output=True, env=env, cwd=workdir, timeout=30)
+    # A signal death reaches the caller as exit 128+N (what a shell's $? shows anyway).
+    status = direct.returncode if direct.returncode >= 0 else 128 - direct.returncode
+    assert (wrapped.stdout, wrapped.stderr, wrapped.returncode) == (direct.stdout, direct.stderr, status)
+
+
+def test_path_of_the_caller_survives_a_login_profile_that_resets_it(workdir, tmp_path):
+    probe_dir = tmp_path / "probe-bin"
+    probe_dir.mkdir()
+    probe = probe_dir / "tj-path-probe"
+    probe.write_text("#!/bin/sh\necho probe-found\n")
+    probe.chmod(0o755)
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".bash_profile").write_text("PATH=/usr/bin:/bin\nexport PATH\n")
+    env = os.environ | {"HOME": str(home), "PATH": f"{probe_dir}:{os.environ['PATH']}", "SHELL": "/bin/bash"}
+    assert subprocess.run(["/bin/bash", "-lc", "tj-path-probe"], env=env, capture_output=True).returncode == 127
+    rewritten = hook(shell_payload("tj-path-probe && command -v tj-path-probe"), env=env)
+    done = subprocess.run(["/bin/bash", "-c", rewritten["updated_input"]["command"]], env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 0
+    assert done.stdout.splitlines() == ["probe-found", str(probe)]
+
+
+# -- install / uninstall -----------------------------------------------------------------
+
+
+@pytest.fixture
+def cursor_home(tmp_path, monkeypatch):
+    home = tmp_path / "cursor"
+    home.mkdir()
+    monkeypatch.setenv("CURSOR_HOME", str(home))
+    return home
+
+
+def tj(*args, **kwargs):
+    return tokenjuice(*args, **kwargs)
+
+
+def entries(path):
+    return [e for e in json.loads(path.read_text())["hooks"].get("preToolUse", [])
+            if "cursor-pre-tool-use" in e.get("command", "")]
+
+
+ORIGINAL = """{
+    "$schema": "https://cursor.com/hooks.schema.json",
+    "hooks": {
+        "afterFileEdit": [{"command": "./format.sh", "x-custom": true}],
+        "preToolUse": [{"type": "command", "matcher": "Read", "command": "./audit.sh"}]
+    },
+    "unknownKey": {"keep": [1, 2.50, "é", null]}
+}
+"""
+
+
+def test_install_into_a_fresh_home(workdir, cursor_home):
+    done = tj("install", "cursor", "--local")
+    assert done.returncode == 0, done.stderr
+    data = json.loads((cursor_home / "hooks.json").read_text())
+    assert data["version"] == 1
+    assert data["hooks"]["preToolUse"] == [{"type": "command", "matcher": "Shell",
+                                            "command": f"{LAUNCHER} cursor-pre-tool-use --wrap-launcher "
+                                                       f"'{LAUNCHER}'"}]
+    assert not list(cursor_home.glob("*.bak*"))
+
+
+def test_install_keeps_every_other_byte_and_uninstall_restores_it(workdir, cursor_home):
+    path = cursor_home / "hooks.json"
+    path.write_text(ORIGINAL)
+    assert tj("install", "cursor", "--local").returncode == 0
+    text = path.read_text()
+    assert '"afterFileEdit": [{"command": "./format.sh", "x-custom": true}],' in text
+    assert '"unknownKey": {"keep": [1, 2.50, "é", null]}' in text
+    assert list(json.loads(text)) == ["$schema", "hooks", "unknownKey", "version"]
+    assert json.loads(text)["hooks"]["preToolUse"][0] == {"type": "command", "matcher": "Read",
+                                                          "command": "./audit.sh"}
+    assert (cursor_home / "hooks.json.bak").read_text() == ORIGINAL
+    assert tj("uninstall", "cursor").returncode == 0
+    assert path.read_text() == ORIGINAL.replace('null]}\n}', 'null]},\n    "version": 1\n}')
+    assert (cursor_home / "hooks.json.bak.1").exists() and (cursor_home / "hooks.json.bak").read_text() == ORIGINAL
+
+
+def test_reinstall_replaces_a_stale_entry_and_is_idempotent(workdir, cursor_home):
+    path = cursor_home / "hooks.json"
+    path.write_text(json.dumps({"version": 1, "hooks": {"preToolUse": [
+        {"type": "command", "matcher": "Shell", "command": "/old/tokenjuice cursor-pre-tool-use"},
+        {"type": "command", "matcher": "Shell", "command": "/older/tokenjuice cursor-pre-tool-use"}]}}))
+    assert tj("install", "cursor", "--local").returncode == 0
+    assert len(entries(path)) == 1 and entries(path)[0]["command"].startswith(LAUNCHER)
+    before = path.read_text()
+    done = tj("install", "cursor", "--local")
+    assert b"already up to date" in done.stdout and path.read_text() == before
+    assert sorted(p.name for p in cursor_home.iterdir()) == ["hooks.json", "hooks.json.bak"]
+
+
+def test_uninstall_when_nothing_is_installed(workdir, cursor_home):
+    done = tj("uninstall", "cursor")
+    assert done.returncode == 0 and b"nothing to remove" in done.stdout
+    (cursor_home / "hooks.json").write_text('{"hooks": {"preToolUse": [{"command": "other"}]}}')
+    done = tj("uninstall", "cursor")
+    assert done.returncode == 0 and b"nothing to remove" in done.stdout
+
+
+@pytest.mark.parametrize("content, problem", [
+    ("{not json", "is not valid JSON"),
+    ("[]", "does not hold a JSON object"),
+    ('{"hooks": []}', '"hooks" is not an object'),
+    ('{"hooks": {"preToolUse": {}}}', '"hooks.preToolUse" is not a list'),
+    ('{"hooks": {}, "hooks": {}}', 'repeats the key "hooks"'),
+    ("", "is empty"),
+])
+def test_files_it_cannot_understand_are_never_rewritten(workdir, cursor_home, content, problem):
+    path = cursor_home / "hooks.json"
+    path.write_text(content)
+    for command in (("install", "cursor", "--local"), ("uninstall", "cursor")):
+        done = tj(*command)
+        assert done.returncode == 2
+        assert problem in done.stderr.decode()
+        assert len(done.stderr.decode().strip().splitlines()) == 1
+        assert path.read_text() == content
+    assert sorted(p.name for p in cursor_home.iterdir()) == ["hooks.json"]
+
+
+def test_read_only_file_and_folder_are_refused(workdir, cursor_home):
+    path = cursor_home / "hooks.json"
+    path.write_text("{}")
+    path.chmod(0o444)
+    done = tj("install", "cursor", "--local")
+    assert done.returncode == 2 and b"is read-only; make it writable" in done.stderr
+    path.chmod(0o644)
+    cursor_home.chmod(0o555)
+    try:
+        done = tj("install", "cursor", "--local")
+        assert done.returncode == 2 and b"read-only" in done.stderr
+        assert path.read_text() == "{}"
+    finally:
+        cursor_home.chmod(0o755)
+
+
+def test_dry_run_prints_a_diff_and_writes_nothing(workdir, cursor_home):
+    path = cursor_home / "hooks.json"
+    path.write_text(ORIGINAL)
+    done = tj("install", "cursor", "--local", "--dry-run")
+    out = done.stdout.decode()
+    assert out.startswith("--- a/hooks.json\n+++ b/hooks.json\n") and '+    "version": 1' in out
+    assert path.read_text() == ORIGINAL and not list(cursor_home.glob("*.bak*"))
+    fresh = cursor_home / "sub"
+    done = tj("install", "cursor", "--local", "--dry-run", env=os.environ | {"CURSOR_HOME": str(fresh)})
+    assert b"--- /dev/null" in done.stdout and not fresh.exists()
+
+
+def test_json_output(workdir, cursor_home):
+    (cursor_home / "hooks.json").write_text("{}")
+    result = json.loads(tj("install", "cursor", "--local", "--format", "json").stdout)
+    assert result == {"path": str(cursor_home / "hooks.json"), "action": "installed",
+                      "backupPath": str(cursor_home / "hooks.json.bak"), "command": result["command"]}
+    result = json.loads(tj("uninstall", "cursor", "--format", "json").stdout)
+    assert result["action"] == "removed" and result["backupPath"].endswith("hooks.json.bak.1")
+
+
+def test_eight_concurrent_installs_and_uninstalls_leave_valid_json(workdir, cursor_home):
+    path = cursor_home / "hooks.json"
+    path.write_text(ORIGINAL)
+    commands = [("install", "cursor", "--local")] * 8 + [("uninstall", "cursor")] * 4 + \
+               [("install", "cursor", "--local")] * 4
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        results = list(pool.map(lambda c: tj(*c), commands))
+    assert all(r.returncode == 0 for r in results), [r.stderr for r in results]
+    assert tj("install", "cursor", "--local").returncode == 0
+    data = json.loads(path.read_text())
+    assert len(entries(path)) == 1
+    assert data["unknownKey"] == {"keep": [1, 2.5, "é", None]}
+    assert data["hooks"]["preToolUse"][0]["command"] == "./audit.sh"
+
+
+def test_project_install_goes_to_the_git_root(tmp_path, cursor_home):
+    repo = tmp_path / "repo"
+    (repo / "src").mkdir(parents=True)
+    git("init", "-q", cwd=repo)
+    done = tj("install", "cursor", "--project", "--local", cwd=repo / "src")
+    assert done.returncode == 0, done.stderr
+    assert entries(repo / ".cursor" / "hooks.json")
+    assert not (cursor_home / "hooks.json").exists()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    done = tj("install", "cursor", "--project", cwd=outside)
+    assert done.returncode == 2 and b"--project needs a git repository" in done.stderr
+
+
+# -- doctor ----------------------------------------------------------------------------
+
+
+def test_doctor_states(workdir, cursor_home):
+    result = json.loads(tj("doctor", "cursor", "--local", "--format", "json").stdout)
+    assert result["status"] == "disabled" and result["fixCommand"] == "tokenjuice install cursor --local"
+    tj("install", "cursor", "--local")
+    result = json.loads(tj("doctor", "cursor", "--local", "--format", "json").stdout)
+    assert result["status"] == "ok" and result["detectedCommand"] == result["expectedCommand"]
+    path = cursor_home / "hooks.json"
+    data = json.loads(path.read_text())
+    data["hooks"]["preToolUse"].append({"type": "command", "matcher": "Shell", "command": "rtk-rewrite"})
+    path.write_text(json.dumps(data))
+    result = json.loads(tj("doctor", "cursor", "--local", "--format", "json").stdout)
+    assert result["status"] == "warn" and any("wrapped twice" in i for i in result["issues"])
+    data["hooks"]["preToolUse"] = [{"type": "command", "matcher": "Shell",
+                                    "command": "/gone/bin/tokenjuice cursor-pre-tool-use --wrap-launcher /gone/bin/tokenjuice"}]
+    path.write_text(json.dumps(data))
+    done = tj("doctor", "cursor", "--local")
+    assert done.returncode == 1
+    assert b"health: broken" in done.stdout and b"/gone/bin/tokenjuice does not exist" in done.stdout
+    assert b"fix: tokenjuice install cursor --local" in done.stdout
+    path.write_text("{oops")
+    done = tj("doctor", "cursor", "--local")
+    assert done.returncode == 1 and b"is not valid JSON" in done.stdout
+
+
+def test_doctor_deep_runs_the_hook_and_a_probe_for_real(workdir, cursor_home):
+    tj("install", "cursor", "--local")
+    result = json.loads(tj("doctor", "cursor", "--local", "--deep", "--format", "json").stdout)
+    assert result["status"] == "ok", result
+    assert result["deep"]["ok"] and result["deep"]["commandExitCode"] == 7
+    assert result["deep"]["hookLatencyMs"] > 0
+
+
+def test_doctor_hooks_summary(workdir, cursor_home):
+    done = tj("doctor", "hooks", "--local")
+    assert done.returncode == 0 and b"no tokenjuice hooks installed" in done.stdout
+    tj("install", "cursor", "--local")
+    result = json.loads(tj("doctor", "hooks", "--local", "--format", "json").stdout)
+    assert result["status"] == "ok" and result["integrations"]["cursor"]["status"] == "ok"
+
+
+def test_volatile_launcher_locations_are_flagged(workdir, cursor_home):
+    path = cursor_home / "hooks.json"
+    fake = cursor_home / "tmp" / "tokenjuice"
+    fake.parent.mkdir()
+    fake.write_text("#!/bin/sh\n")
+    fake.chmod(stat.S_IRWXU)
+    path.write_text(json.dumps({"hooks": {"preToolUse": [{"type": "command", "matcher": "Shell",
+                                                          "command": f"/tmp{fake} cursor-pre-tool-use"}]}}))
+    result = json.loads(tj("doctor", "cursor", "--local", "--format", "json").stdout)
+    assert result["status"] == "broken"

@@ -1,0 +1,121 @@
+"""`tokenjuice install|uninstall cursor` and `tokenjuice doctor cursor|hooks`."""
+
+from __future__ import annotations
+
+import os
+
+from ..errors import UsageError
+from ..hosts import cursor
+from ..output import json_text
+
+HOSTS = ("cursor",)
+
+
+def _flags(project: bool, local: bool) -> str:
+    return (" --project" if project else "") + (" --local" if local else "")
+
+
+def _path(project: bool) -> str:
+    try:
+        return cursor.hooks_path(project)
+    except cursor.HostError as error:
+        raise UsageError(str(error)) from None
+
+
+def install(*, project: bool, local: bool, dry_run: bool, output_format: str) -> str:
+    path = _path(project)
+    try:
+        result = cursor.install(path, cursor.hook_command(cursor.launcher(local)), dry_run=dry_run)
+    except cursor.HostError as error:
+        raise UsageError(str(error)) from None
+    if output_format == "json":
+        return json_text(result.to_dict() | {"diff": result.diff} if dry_run else result.to_dict())
+    if dry_run:
+        return (result.diff or f"{path} already has this entry; nothing to change\n")
+    lines = {
+        "installed": f"installed the Cursor hook in {path}",
+        "updated": f"updated the Cursor hook in {path}",
+        "unchanged": f"the Cursor hook in {path} is already up to date",
+    }[result.action]
+    out = [lines, f"  command: {result.command}"]
+    if result.backup:
+        out.append(f"  backup:  {result.backup}")
+    out.append(f"  check:   tokenjuice doctor cursor --deep{_flags(project, False)}")
+    out.append("  see any command's full output: tokenjuice wrap --raw -- <command>")
+    out += [f"warning: {w}" for w in result.warnings]
+    return "\n".join(out) + "\n"
+
+
+def uninstall(*, project: bool, dry_run: bool, output_format: str) -> str:
+    path = _path(project)
+    try:
+        result = cursor.uninstall(path, dry_run=dry_run)
+    except cursor.HostError as error:
+        raise UsageError(str(error)) from None
+    if output_format == "json":
+        return json_text(result.to_dict() | {"diff": result.diff} if dry_run else result.to_dict())
+    if result.action == "absent":
+        return f"no tokenjuice hook in {path}; nothing to remove\n"
+    if dry_run:
+        return result.diff
+    out = [f"removed the Cursor hook from {path}"]
+    if result.backup:
+        out.append(f"  backup: {result.backup}")
+    out.append(f"  reinstall: tokenjuice install cursor{_flags(project, False)}")
+    return "\n".join(out) + "\n"
+
+
+def _report(project: bool, local: bool, deep: bool) -> cursor.Report:
+    path = _path(project)
+    try:
+        expected = cursor.hook_command(cursor.launcher(local))
+    except cursor.HostError:
+        expected = None  # tokenjuice not on PATH: the entry is judged on its own
+    return cursor.doctor(path, expected, f"tokenjuice install cursor{_flags(project, local)}", deep=deep)
+
+
+def doctor_cursor(*, project: bool, local: bool, deep: bool, output_format: str) -> tuple[str, int]:
+    report = _report(project, local, deep)
+    code = 1 if report.status == cursor.BROKEN else 0
+    if output_format == "json":
+        return json_text(report.to_dict()), code
+    return _render(report, ""), code
+
+
+def _render(report: cursor.Report, indent: str) -> str:
+    out = [f"hooks file: {report.path}", f"health: {report.status}"]
+    if report.expected:
+        out.append(f"expected command:   {report.expected}")
+    if report.detected:
+        out.append(f"configured command: {report.detected}")
+    if report.issues:
+        out.append("issues:")
+        out += [f"  - {issue}" for issue in report.issues]
+    if report.deep:
+        deep = report.deep
+        out.append(f"deep check: {'passed' if deep['ok'] else 'failed'}; hook answered in "
+                   f"{deep.get('hookLatencyMs', '?')} ms")
+    if report.fix:
+        out.append(f"fix: {report.fix}")
+    return "".join(indent + line + "\n" for line in out)
+
+
+def doctor_hooks(*, local: bool, deep: bool, output_format: str) -> tuple[str, int]:
+    """Every integration tokenjuice manages, user and project level, in one table."""
+    reports = {"cursor": _report(False, local, deep)}
+    if cursor.git_root(os.getcwd()) and os.path.exists(_path(True)):
+        reports["cursor (project)"] = _report(True, local, deep)
+    installed = [r for r in reports.values() if r.status != cursor.DISABLED]
+    overall = cursor.worst(r.status for r in installed)
+    code = 1 if overall == cursor.BROKEN else 0
+    if output_format == "json":
+        return json_text({"status": overall, "integrations": {k: r.to_dict() for k, r in reports.items()}}), code
+    width = max(len(name) for name in reports)
+    out = [f"hook health: {overall}", ""]
+    out += [f"{name:<{width}}  {report.status:<8}  {report.path}" for name, report in reports.items()]
+    for name, report in reports.items():
+        if report.status != cursor.DISABLED or report.issues:
+            out += ["", f"{name}:", _render(report, "  ").rstrip("\n")]
+    if not installed:
+        out += ["", "no tokenjuice hooks installed; enable one with: tokenjuice install cursor"]
+    return "\n".join(out) + "\n", code
