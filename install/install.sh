@@ -1,0 +1,93 @@
+#!/bin/sh
+# Install tokenjuice into its own virtual environment, for machines without pipx or uv.
+#
+#   sh install/install.sh                 install or upgrade, link ~/.local/bin/tokenjuice
+#   sh install/install.sh --cursor        ... then install the Cursor hook and prove it works
+#   sh install/install.sh --uninstall     remove the Cursor hook, the link and the environment
+#
+# Options: --source SPEC   what pip installs (default: this checkout if run from one, else "tokenjuice")
+#          --python PATH   the Python (>= 3.11) to build the environment with (default: python3)
+# Environment: TOKENJUICE_PREFIX (default ${XDG_DATA_HOME:-~/.local/share}/tokenjuice),
+#              TOKENJUICE_BIN_DIR (default ~/.local/bin).
+# Running it again upgrades in place; it never touches anything outside those two places
+# except through `tokenjuice install cursor` / `uninstall cursor`, which keep backups.
+set -eu
+
+prefix="${TOKENJUICE_PREFIX:-${XDG_DATA_HOME:-$HOME/.local/share}/tokenjuice}"
+bin_dir="${TOKENJUICE_BIN_DIR:-$HOME/.local/bin}"
+venv="$prefix/venv"
+link="$bin_dir/tokenjuice"
+python="python3"
+source=""
+cursor=0
+action=install
+
+say() { printf 'tokenjuice-install: %s\n' "$*"; }
+fail() { printf 'tokenjuice-install: %s\n' "$*" >&2; exit 1; }
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --cursor) cursor=1 ;;
+        --uninstall) action=uninstall ;;
+        --source) [ $# -ge 2 ] || fail "--source needs a value"; source="$2"; shift ;;
+        --python) [ $# -ge 2 ] || fail "--python needs a value"; python="$2"; shift ;;
+        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) fail "unknown option $1 (see --help)" ;;
+    esac
+    shift
+done
+
+if [ "$action" = uninstall ]; then
+    if [ -x "$venv/bin/tokenjuice" ]; then
+        "$venv/bin/tokenjuice" uninstall cursor || fail "could not remove the Cursor hook; see the message above"
+    fi
+    if [ -L "$link" ] && [ "$(readlink "$link")" = "$venv/bin/tokenjuice" ]; then
+        rm -f "$link"
+        say "removed $link"
+    fi
+    if [ -d "$venv" ]; then
+        rm -rf "$venv"
+        say "removed $venv"
+    fi
+    say "tokenjuice is uninstalled (settings and statistics in your config and data dirs were left alone)"
+    exit 0
+fi
+
+if [ -z "$source" ]; then
+    here=$(cd "$(dirname "$0")/.." && pwd)
+    if [ -f "$here/pyproject.toml" ] && grep -q '^name = "tokenjuice"' "$here/pyproject.toml"; then
+        source="$here"
+    else
+        source="tokenjuice"
+    fi
+fi
+
+command -v "$python" >/dev/null 2>&1 || fail "$python not found; install Python 3.11 or newer, or pass --python"
+"$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+    || fail "$python is older than 3.11; pass --python with a newer one"
+
+if ! "$venv/bin/python" -c 'pass' >/dev/null 2>&1; then
+    say "creating $venv"
+    rm -rf "$venv"
+    mkdir -p "$prefix"
+    "$python" -m venv "$venv" || fail "could not create a virtual environment (on Debian/Ubuntu: apt install python3-venv)"
+fi
+say "installing tokenjuice from $source"
+"$venv/bin/python" -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
+"$venv/bin/python" -m pip install --quiet --upgrade "$source" || fail "pip could not install $source"
+
+mkdir -p "$bin_dir"
+if [ -e "$link" ] && [ ! -L "$link" ]; then
+    fail "$link exists and is not a link made by this script; move it away and run again"
+fi
+ln -sfn "$venv/bin/tokenjuice" "$link"
+say "linked $link -> $venv/bin/tokenjuice ($("$link" --version))"
+case ":$PATH:" in
+    *":$bin_dir:"*) ;;
+    *) say "note: $bin_dir is not on your PATH; add it in your shell profile" ;;
+esac
+
+if [ "$cursor" = 1 ]; then
+    "$link" install cursor || fail "could not install the Cursor hook; see the message above"
+    "$link" doctor cursor --deep || fail "the Cursor hook is installed but the deep check failed; see above"
+fi
