@@ -194,7 +194,7 @@ def test_catastrophic_user_pattern_is_bounded_and_marked():
     output = ("a" * 34 + "b\n") * 50 + lines(50)
     started = time.monotonic()
     result = run(output, rule)
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 10  # the budget is 1 s; slack for loaded CI machines
     assert result["passthrough"] == "pattern-timeout"
     assert "rule tool/x (tool/x.toml) timed out; output left unreduced" in result["inlineText"]
 

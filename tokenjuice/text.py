@@ -14,7 +14,6 @@ import re
 _ANSI = re.compile(
     r"\x1b(?:\][^\x07\x1b\n]*(?:\x07|\x1b\\)|\[[0-?]*[ -/]*(?:[@-~]|\Z)|[@-Z\\-_]|)"
 )
-_LINE_BREAK = re.compile(r"\r\n|\n")
 
 
 def strip_ansi(text: str) -> str:
@@ -32,17 +31,19 @@ def split_lines(text: str) -> list[str]:
     its only line ending (classic Mac files) is split on CR instead, so no content
     is dropped.
     """
-    if "\r" not in text:
-        return [line.rstrip() for line in text.split("\n")]
-    if "\n" not in text:
-        return [line.rstrip() for line in text.split("\r")]
-    lines = []
-    for line in _LINE_BREAK.split(text):
-        if "\r" in line:
-            segments = [s for s in line.split("\r") if s.strip()]
-            line = segments[-1] if segments else ""
-        lines.append(line.rstrip())
-    return lines
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+        if "\n" not in text:
+            text = text.replace("\r", "\n")
+    lines = text.split("\n")
+    if "\r" in text:
+        lines = [_final_state(line) if "\r" in line else line for line in lines]
+    return [line.rstrip() for line in lines]
+
+
+def _final_state(line: str) -> str:
+    segments = [segment for segment in line.split("\r") if segment.strip()]
+    return segments[-1] if segments else ""
 
 
 def trim_empty_edges(lines: list[str]) -> list[str]:

@@ -87,11 +87,13 @@ def reduce_execution(execution: dict, rules: list[dict], options: Options | None
     budget = options.max_inline_chars or (rule["failure_max_chars"] if failed else rule["max_chars"])
     header = [f"exit {_format_number(exit_code)}"] if failed else []
     hint = options.raw_hint if options.raw_hint is not None else default_raw_hint(execution)
-    passthrough = trim_empty_edges(split_lines(stripped))
-    passthrough_chars = sum(len(line) + 1 for line in passthrough)
+    lines = split_lines(stripped)
+    passthrough = trim_empty_edges(lines)
+    passthrough_chars = _size(passthrough)
 
     try:
-        outcome = apply_rule(rule, raw_text, stripped, exit_code, no_omit=options.no_omit, budget=patterns)
+        outcome = apply_rule(rule, raw_text, stripped, exit_code, stripped_lines=lines, no_omit=options.no_omit,
+                             budget=patterns)
     except PatternTimeout:
         note = f"rule {rule['id']} ({rule.get('path') or rule['layer']}) timed out; output left unreduced"
         text, kinds = _passthrough(header, passthrough, budget, hint, note)
@@ -109,7 +111,7 @@ def reduce_execution(execution: dict, rules: list[dict], options: Options | None
 
     compact_header = header + _facts_line(outcome, classification, exit_code)
     compact_items = [outcome.summary] if outcome.summary is not None else outcome.items
-    compact_chars = sum(len(i) + 1 for i in render(compact_header + compact_items))
+    compact_chars = _size(render(compact_header + compact_items))
     if compact_chars < passthrough_chars * 0.9 and passthrough_chars - compact_chars >= 64:
         items = _clamp(compact_header, compact_items, budget)
         kinds = outcome.kinds + (["size-clamp"] if items is not compact_items else [])
@@ -122,6 +124,10 @@ def reduce_execution(execution: dict, rules: list[dict], options: Options | None
         pinned = passthrough
     text, kinds = _passthrough(header, pinned, budget, hint)
     return _result(text, raw_chars, facts, kinds, "not-smaller", info, classification, options)
+
+
+def _size(lines: list[str]) -> int:
+    return sum(map(len, lines)) + len(lines)
 
 
 def _passthrough(header: list[str], lines: list[str], budget: int, hint: str | None,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from ..rules.patterns import Budget, Matcher
+from ..rules.patterns import Budget, Lines, Matcher, scoped
 from ..text import split_lines, trim_empty_edges
 from .formatters import FORMATTERS
 from .lines import Omission, Pinned, dedupe_adjacent, head_tail
@@ -36,12 +36,15 @@ class RuleOutcome:
 
 
 def apply_rule(rule: dict, raw_text: str, stripped_text: str, exit_code: int | None, *,
-               no_omit: bool = False, budget: Budget | None = None) -> RuleOutcome:
+               stripped_lines: list[str] | None = None, no_omit: bool = False,
+               budget: Budget | None = None) -> RuleOutcome:
+    """`stripped_lines`, when given, is `split_lines(stripped_text)`, already computed."""
     matcher = matcher_factory(rule, budget or Budget())
-    text = stripped_text if rule["strip_ansi"] else raw_text
-    if rule["pretty_print_json"]:
-        text = _pretty_json(text)
-    lines = split_lines(text)
+    if rule["strip_ansi"] and not rule["pretty_print_json"] and stripped_lines is not None:
+        lines = stripped_lines
+    else:
+        text = stripped_text if rule["strip_ansi"] else raw_text
+        lines = split_lines(_pretty_json(text) if rule["pretty_print_json"] else text)
     if rule["trim_empty_edges"]:
         lines = trim_empty_edges(lines)
     total = len(lines)
@@ -54,29 +57,22 @@ def apply_rule(rule: dict, raw_text: str, stripped_text: str, exit_code: int | N
             if matcher([entry["pattern"]], entry["flags"]).search(joined):
                 return RuleOutcome([], None, ["summary"], entry["message"], total)
         if rule["skip_patterns"]:
-            skip = matcher(rule["skip_patterns"]).search
-            kept = [line for line in lines if not skip(line)]
-            if len(kept) != len(lines):
+            dropped = matcher(rule["skip_patterns"]).matching(Lines(lines))
+            if dropped:
                 kinds.append("filter")
-            lines = kept
+                lines = [line for i, line in enumerate(lines) if i not in dropped]
     counter_lines = lines
     if not no_omit and rule["keep_patterns"]:
-        keep = matcher(rule["keep_patterns"]).search
-        kept = [line for line in lines if keep(line)]
+        kept = matcher(rule["keep_patterns"]).matching(Lines(lines))
         if kept and len(kept) != len(lines):
             kinds.append("filter")
-            lines = kept
+            lines = [line for i, line in enumerate(lines) if i in kept]
     if rule["trim_empty_edges"]:
         lines = trim_empty_edges(lines)
         counter_lines = trim_empty_edges(counter_lines)
 
     source = counter_lines if rule["counter_source"] == "pre_keep" else lines
-    facts: dict | None = None
-    if rule["counters"]:
-        facts = {}
-        for counter in rule["counters"]:
-            search = matcher([counter["pattern"]], counter["flags"]).search
-            facts[counter["name"]] = sum(1 for line in source if search(line))
+    facts = count(rule["counters"], source, matcher) if rule["counters"] else None
 
     if no_omit:
         return RuleOutcome(list(lines), facts, kinds, None, total)
@@ -111,6 +107,20 @@ def apply_rule(rule: dict, raw_text: str, stripped_text: str, exit_code: int | N
     return RuleOutcome(trimmed, facts, kinds, None, total, note)
 
 
+def count(counters: list[dict], lines: list[str], matcher) -> dict:
+    """Lines matching each counter. Keyword counters scan the whole text; the other
+    counters first find, with one combined search per line, the few lines any of
+    them matches, and only those lines are tested again one counter at a time."""
+    view = Lines(lines)
+    matchers = {c["name"]: matcher([c["pattern"]], c["flags"]) for c in counters}
+    per_line = [c for c in counters if not matchers[c["name"]].scans_text]
+    subset = view
+    if len(per_line) > 1:
+        candidates = matcher([scoped(c["pattern"], c["flags"]) for c in per_line]).matching(view)
+        subset = Lines([lines[i] for i in sorted(candidates)])
+    return {name: len(m.matching(view if m.scans_text else subset)) for name, m in matchers.items()}
+
+
 def matcher_factory(rule: dict, budget: Budget):
     """`matcher(patterns, flags)` for this rule: fast for built-ins, time-bounded otherwise."""
     trusted = rule.get("layer", "builtin") == "builtin"
@@ -125,8 +135,14 @@ def pin(rule: dict, items: list, matcher) -> list:
     """Mark the lines matching the rule's `pin_patterns` as `Pinned`."""
     if not rule["pin_patterns"]:
         return items
-    search = matcher(rule["pin_patterns"]).search
-    return [Pinned(i) if isinstance(i, str) and search(i) else i for i in items]
+    positions = [i for i, item in enumerate(items) if isinstance(item, str)]
+    hits = matcher(rule["pin_patterns"]).matching(Lines([items[i] for i in positions]))
+    if not hits:
+        return items
+    pinned = list(items)
+    for hit in hits:
+        pinned[positions[hit]] = Pinned(pinned[positions[hit]])
+    return pinned
 
 
 def _pretty_json(text: str) -> str:

@@ -11,6 +11,8 @@ falls back to the raw text.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 import time
 
@@ -58,31 +60,147 @@ def _bits(flags: str, ascii: bool) -> int:
     return bits | (re.ASCII if ascii else 0)
 
 
-def _scoped(pattern: str) -> str:
-    """`(?i)abc` -> `(?i:abc)`, so patterns can be joined into one alternation."""
+def scoped(pattern: str, flags: str = "") -> str:
+    """`(?i)abc` -> `(?i:abc)` (and `flags` likewise), so patterns with different
+    flags can be joined into one alternation."""
     found = _LEADING_GLOBAL_FLAGS.match(pattern)
-    if not found:
-        return pattern
-    return f"(?{found.group(1)}:{pattern[found.end():]})"
+    if found:
+        flags += found.group(1)
+        pattern = pattern[found.end():]
+    return f"(?{flags}:{pattern})" if flags else pattern
+
+
+class Lines:
+    """A list of lines with lazily built whole-text views, shared by the matchers
+    that scan the same lines."""
+
+    __slots__ = ("lines", "_text", "_lower", "_starts")
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self._text: str | None = None
+        self._lower: str | None = None
+        self._starts: list[int] | None = None
+
+    def text(self, folded: bool) -> str | None:
+        """All lines joined by newlines (lower-cased when `folded`), or None when
+        lower-casing would shift offsets (a few non-ASCII letters change length)."""
+        if self._text is None:
+            self._text = "\n".join(self.lines)
+        if not folded:
+            return self._text
+        if self._lower is None:
+            lower = self._text.lower()
+            self._lower = lower if len(lower) == len(self._text) else ""
+        return self._lower or None
+
+    def line_at(self, offset: int) -> int:
+        if self._starts is None:
+            self._starts = list(itertools.accumulate((len(line) + 1 for line in self.lines), initial=0))
+        return bisect.bisect_right(self._starts, offset) - 1
 
 
 class Matcher:
-    """Tests lines against a set of patterns; `search(line)` is true if any matches."""
+    """Tests lines against a set of patterns: `search(line)` is true if any
+    matches, `matching(lines)` gives the indices of the matching lines."""
 
-    __slots__ = ("search",)
+    __slots__ = ("search", "_keywords", "_others", "_pattern_count")
 
     def __init__(self, patterns: list[str], flags: str = "", *, trusted: bool, ascii: bool = False,
                  budget: Budget | None = None) -> None:
+        self._keywords = [k for k in (_Keywords.parse(p, flags, ascii) for p in patterns) if k]
+        self._pattern_count = len(patterns)
+        self._others = None
         if not patterns:
             self.search = _never
             return
         combinable = len(patterns) == 1 or not any(_BACKREFERENCE.search(p) for p in patterns)
-        source = "|".join(f"(?:{_scoped(p)})" for p in patterns) if combinable else None
+        source = "|".join(f"(?:{scoped(p)})" for p in patterns) if combinable else None
         if trusted:
-            compiled = _compile_trusted(source, patterns, flags, ascii)
-            self.search = compiled
-            return
-        self.search = _compile_bounded(source, patterns, flags, ascii, budget or Budget())
+            self.search = _compile_trusted(source, patterns, flags, ascii)
+        else:
+            self.search = _compile_bounded(source, patterns, flags, ascii, budget or Budget())
+        rest = [p for p in patterns if not _Keywords.parse(p, flags, ascii)]
+        if self._keywords and rest:
+            self._others = Matcher(rest, flags, trusted=trusted, ascii=ascii, budget=budget).search
+
+    @property
+    def scans_text(self) -> bool:
+        """True when every pattern is a keyword list, matched on the whole text."""
+        return bool(self._keywords) and self._others is None and self.search is not _never and \
+            len(self._keywords) == self._pattern_count
+
+    def matching(self, lines: Lines) -> set[int]:
+        """Indices of the lines any pattern matches. Keyword lists are found by
+        scanning the whole text once per keyword, not line by line."""
+        if not self._keywords:
+            search = self.search
+            return {i for i, line in enumerate(lines.lines) if search(line)}
+        found: set[int] = set()
+        for keywords in self._keywords:
+            hits = keywords.matching(lines)
+            if hits is None:  # the text cannot be scanned as a whole: line by line
+                search = self.search
+                return {i for i, line in enumerate(lines.lines) if search(line)}
+            found |= hits
+        if self._others is not None:
+            others = self._others
+            found |= {i for i, line in enumerate(lines.lines) if i not in found and others(line)}
+        return found
+
+
+class _Keywords:
+    """A pattern that is only a list of words — `(?i)\\b(?:error|fatal|not found)\\b` —
+    matched by substring search: the regex engine tries every alternative at every
+    position, which is the slowest thing a reduction does on large outputs."""
+
+    __slots__ = ("words", "folded", "left", "right", "ascii")
+    _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _-]*\Z")
+
+    def __init__(self, words: list[str], folded: bool, left: bool, right: bool, ascii: bool) -> None:
+        self.words = words
+        self.folded = folded
+        self.left = left
+        self.right = right
+        self.ascii = ascii
+
+    @classmethod
+    def parse(cls, pattern: str, flags: str, ascii: bool) -> "_Keywords | None":
+        if flags.replace("i", ""):
+            return None
+        folded = "i" in flags
+        if pattern.startswith("(?i)"):
+            folded, pattern = True, pattern[4:]
+        left = pattern.startswith("\\b")
+        right = pattern.endswith("\\b") and not pattern.endswith("\\\\b")
+        pattern = pattern[2 if left else 0:len(pattern) - (2 if right else 0)]
+        if pattern.startswith("(?:") and pattern.endswith(")"):
+            pattern = pattern[3:-1]
+        words = pattern.split("|")
+        if not all(cls._WORD.match(w) and w[-1].isalnum() for w in words):
+            return None
+        return cls([w.lower() if folded else w for w in words], folded, left, right, ascii)
+
+    def _is_word(self, char: str) -> bool:
+        if self.ascii:
+            return char.isascii() and (char.isalnum() or char == "_")
+        return char.isalnum() or char == "_"
+
+    def matching(self, lines: Lines) -> set[int] | None:
+        text = lines.text(self.folded)
+        if text is None:
+            return None
+        found: set[int] = set()
+        size = len(text)
+        for word in self.words:
+            position = text.find(word)
+            while position >= 0:
+                end = position + len(word)
+                if (not self.left or position == 0 or not self._is_word(text[position - 1])) and \
+                        (not self.right or end == size or not self._is_word(text[end])):
+                    found.add(lines.line_at(position))
+                position = text.find(word, position + 1)
+        return found
 
 
 def _never(line: str) -> bool:

@@ -1,0 +1,222 @@
+"""`python -m tokenjuice.bench`: how fast are the paths paid on every command?
+
+Absolute times drift on shared machines, so every figure is also given as a ratio
+to `floor_ms`: the same interpreter running `-c pass`, measured in the same run,
+interleaved with the other measurements. Medians over several runs after a
+warm-up. `--quick` (used by CI) shrinks sizes and runs so the script cannot rot;
+it asserts nothing.
+
+Figures:
+- floor_ms: `python -c pass`
+- hook_ms: `tokenjuice cursor-pre-tool-use` answering one Shell payload
+- wrap_true_ms: `tokenjuice wrap -- true`
+- reduce_<size>: `tokenjuice reduce-json` on a real-shaped log (test runner, compiler
+  and download lines with ANSI colour) — wall time and peak memory
+- linearity: (time of the largest ÷ time of the second largest) ÷ (size ratio)
+- wrap_flood: `wrap` of a command writing 100 MiB, against the same command
+  writing to /dev/null — wall time ratio and wrap's peak memory
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+KIB = 1024
+MIB = 1024 * KIB
+TARGETS = {"hook": 2.0, "wrap_true": 3.0, "reduce_seconds": 1.0, "linearity": 1.25,
+           "reduce_peak_mib": 150, "flood_ratio": 1.5, "flood_peak_mib": 100}
+
+
+def tokenjuice_command() -> list[str]:
+    """The installed console script next to this interpreter (what Cursor runs),
+    else `python -m tokenjuice`."""
+    script = os.path.join(os.path.dirname(sys.executable), "tokenjuice")
+    if os.path.isfile(script) and os.access(script, os.X_OK):
+        return [script]
+    found = shutil.which("tokenjuice")
+    return [found] if found else [sys.executable, "-m", "tokenjuice"]
+
+
+def run_once(argv: list[str], stdin: bytes | None = None, stdout=subprocess.DEVNULL) -> tuple[float, int, int]:
+    """(wall ms, peak RSS in KiB, exit code) of one run, measured with wait4."""
+    started = time.perf_counter()
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                            stdout=stdout, stderr=subprocess.DEVNULL)
+    if stdin is not None:
+        try:
+            proc.stdin.write(stdin)
+        except BrokenPipeError:
+            pass
+        proc.stdin.close()
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = (time.perf_counter() - started) * 1000
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return elapsed, usage.ru_maxrss, proc.returncode
+
+
+def real_shaped_log(size: int, seed: int = 7) -> str:
+    """Deterministic output mixing a test run, a compiler and a package download."""
+    rng = random.Random(seed)
+    green, red, bold, reset = "\x1b[32m", "\x1b[31m", "\x1b[1m", "\x1b[0m"
+    lines: list[str] = []
+    total = 0
+    i = 0
+    while total < size:
+        i += 1
+        kind = rng.random()
+        if kind < 0.45:
+            line = (f"tests/test_module_{i % 97}.py::test_case_{i} {green}PASSED{reset}"
+                    f"{' ' * rng.randint(1, 20)}[{i % 100:3d}%]")
+        elif kind < 0.65:
+            line = (f"{bold}src/module_{i % 53}.c:{rng.randint(1, 900)}:{rng.randint(1, 80)}:{reset} "
+                    f"\x1b[35mwarning:\x1b[0m unused variable 'tmp_{i}' [-Wunused-variable]")
+        elif kind < 0.85:
+            done = rng.randint(1, 100)
+            line = (f"  Downloading package_{i}-{rng.randint(1, 9)}.{rng.randint(0, 20)}.0-py3-none-any.whl "
+                    f"({rng.randint(10, 999)} kB)\r  {'━' * (done // 4)} {done}%")
+        elif kind < 0.995:
+            line = f"   Compiling crate_{i % 211} v0.{rng.randint(1, 30)}.{rng.randint(0, 9)}"
+        else:
+            line = f"{red}E       AssertionError: assert {rng.randint(1, 9)} == {rng.randint(10, 99)}{reset}"
+        lines.append(line)
+        total += len(line) + 1
+    return "\n".join(lines) + "\n"
+
+
+def measure(sizes: list[int], runs: int, flood_mib: int) -> dict:
+    tj = tokenjuice_command()
+    floor = [sys.executable, "-c", "pass"]
+    payload = json.dumps({"hook_event_name": "preToolUse", "tool_name": "Shell", "conversation_id": "bench",
+                          "tool_input": {"command": "git status --short", "cwd": os.getcwd()}}).encode()
+    hook = tj + ["cursor-pre-tool-use", "--wrap-launcher", "tokenjuice"]
+    wrap_true = tj + ["wrap", "--", "true"]
+
+    samples: dict[str, list[float]] = {"floor": [], "hook": [], "wrap_true": []}
+    for argv, stdin in ((floor, None), (hook, payload), (wrap_true, None)):  # warm-up, builds caches
+        run_once(argv, stdin)
+    for _ in range(runs):
+        for name, argv, stdin in (("floor", floor, None), ("hook", hook, payload), ("wrap_true", wrap_true, None)):
+            samples[name].append(run_once(argv, stdin)[0])
+    result: dict = {name: round(statistics.median(values), 2) for name, values in samples.items()}
+    floor_ms = result["floor"]
+
+    reduce: dict[str, dict] = {}
+    reduce_runs = max(1, runs // 4)
+    for size in sizes:
+        log = real_shaped_log(size)
+        body = json.dumps({"toolName": "exec", "command": "pytest -q", "combinedText": log,
+                           "exitCode": 1}).encode()
+        timings, peaks = [], []
+        for _ in range(reduce_runs):
+            elapsed, peak, _ = run_once(tj + ["reduce-json"], body)
+            timings.append(elapsed)
+            peaks.append(peak)
+        reduce[_label(size)] = {"ms": round(statistics.median(timings), 1),
+                                "peak_mib": round(max(peaks) / 1024, 1), "bytes": len(log.encode())}
+    largest, second = sizes[-1], sizes[-2]
+    linearity = (reduce[_label(largest)]["ms"] / reduce[_label(second)]["ms"]) / (largest / second)
+
+    flood_cmd = ["sh", "-c", f"yes 'INFO  [builder] compiling module 00042 of 00100 ... ok' | head -c {flood_mib * MIB}"]
+    null_cmd = ["sh", "-c", f"{flood_cmd[2]} > /dev/null"]
+    flood_wrap, flood_null, flood_peak = [], [], []
+    for _ in range(max(1, runs // 4)):
+        elapsed, peak, _ = run_once(tj + ["wrap", "--"] + flood_cmd)
+        flood_wrap.append(elapsed)
+        flood_peak.append(peak)
+        flood_null.append(run_once(null_cmd)[0])
+    flood = {"mib": flood_mib, "wrap_ms": round(statistics.median(flood_wrap), 1),
+             "devnull_ms": round(statistics.median(flood_null), 1),
+             "peak_mib": round(max(flood_peak) / 1024, 1)}
+    flood["ratio"] = round(flood["wrap_ms"] / flood["devnull_ms"], 2)
+
+    return {
+        "floor_ms": floor_ms,
+        "hook_ms": result["hook"], "hook_x": round(result["hook"] / floor_ms, 2),
+        "wrap_true_ms": result["wrap_true"], "wrap_true_x": round(result["wrap_true"] / floor_ms, 2),
+        "reduce": {k: v | {"x": round(v["ms"] / floor_ms, 1)} for k, v in reduce.items()},
+        "linearity": round(linearity, 2),
+        "wrap_flood": flood,
+        "runs": runs,
+        "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
+        "date": time.strftime("%Y-%m-%d"),
+    }
+
+
+def _label(size: int) -> str:
+    return f"{size // MIB} MiB" if size >= MIB else f"{size // KIB} KiB"
+
+
+def verdicts(figures: dict) -> list[tuple[str, str, str, bool]]:
+    """(figure, measured, target, met) for every target."""
+    largest = list(figures["reduce"].values())[-1]
+    flood = figures["wrap_flood"]
+    return [
+        ("hook", f"{figures['hook_x']}x floor", f"<= {TARGETS['hook']}x", figures["hook_x"] <= TARGETS["hook"]),
+        ("wrap -- true", f"{figures['wrap_true_x']}x floor", f"<= {TARGETS['wrap_true']}x",
+         figures["wrap_true_x"] <= TARGETS["wrap_true"]),
+        ("reduce-json largest", f"{largest['ms'] / 1000:.2f} s", f"<= {TARGETS['reduce_seconds']} s",
+         largest["ms"] / 1000 <= TARGETS["reduce_seconds"]),
+        ("reduce-json peak memory", f"{largest['peak_mib']} MiB", f"<= {TARGETS['reduce_peak_mib']} MiB",
+         largest["peak_mib"] <= TARGETS["reduce_peak_mib"]),
+        ("linearity", f"{figures['linearity']}", f"<= {TARGETS['linearity']}",
+         figures["linearity"] <= TARGETS["linearity"]),
+        ("wrap flood time", f"{flood['ratio']}x /dev/null", f"<= {TARGETS['flood_ratio']}x",
+         flood["ratio"] <= TARGETS["flood_ratio"]),
+        ("wrap flood peak memory", f"{flood['peak_mib']} MiB", f"<= {TARGETS['flood_peak_mib']} MiB",
+         flood["peak_mib"] <= TARGETS["flood_peak_mib"]),
+    ]
+
+
+def table(figures: dict) -> str:
+    floor = figures["floor_ms"]
+    rows = [("floor (python -c pass)", f"{floor:.1f} ms", "1.0x"),
+            ("hook (cursor-pre-tool-use)", f"{figures['hook_ms']:.1f} ms", f"{figures['hook_x']}x"),
+            ("wrap -- true", f"{figures['wrap_true_ms']:.1f} ms", f"{figures['wrap_true_x']}x")]
+    for label, value in figures["reduce"].items():
+        rows.append((f"reduce-json {label}", f"{value['ms']:.1f} ms, peak {value['peak_mib']} MiB", f"{value['x']}x"))
+    rows.append(("linearity (largest two sizes)", f"{figures['linearity']}", ""))
+    flood = figures["wrap_flood"]
+    rows.append((f"wrap flood {flood['mib']} MiB", f"{flood['wrap_ms']:.0f} ms vs {flood['devnull_ms']:.0f} ms "
+                 f"to /dev/null, peak {flood['peak_mib']} MiB", f"{flood['ratio']}x /dev/null"))
+    width = max(len(r[0]) for r in rows)
+    value_width = max(len(r[1]) for r in rows)
+    lines = [f"{name:<{width}}  {value:<{value_width}}  {ratio}" for name, value, ratio in rows]
+    lines.append("")
+    lines += [f"{'met ' if met else 'MISS'}  {name}: {measured} (target {target})"
+              for name, measured, target, met in verdicts(figures)]
+    lines.append(f"\n{figures['machine']}; medians of {figures['runs']} interleaved runs; {figures['date']}")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tokenjuice.bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--quick", action="store_true", help="small sizes and few runs (CI)")
+    parser.add_argument("--runs", type=int, help="runs per figure (default 21, quick 3)")
+    args = parser.parse_args(argv)
+    runs = args.runs or (3 if args.quick else 21)
+    sizes = [16 * KIB, 64 * KIB, 128 * KIB] if args.quick else [64 * KIB, 512 * KIB, 4 * MIB]
+    with tempfile.TemporaryDirectory() as scratch:
+        previous = os.getcwd()
+        os.chdir(scratch)  # no project rules or config from wherever this is run
+        try:
+            figures = measure(sizes, runs, flood_mib=8 if args.quick else 100)
+        finally:
+            os.chdir(previous)
+    figures["verdicts"] = [{"figure": n, "measured": m, "target": t, "met": ok} for n, m, t, ok in verdicts(figures)]
+    sys.stdout.write(json.dumps(figures, indent=2) + "\n" if args.json else table(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
