@@ -23,9 +23,19 @@ def test_search_caps_matches_per_file_and_counts_files():
     items, facts, _ = search(lines)
     text = render(items)
     assert text[:5] == lines[:5]
-    assert "... 3 more matches in src/a.py omitted ..." in text
+    assert "... 3 more lines in src/a.py omitted ..." in text
     assert "src/b.py:3:other" in text and "README:5:x" in text
+    assert facts == {"file": 3}
+
+
+def test_search_groups_git_grep_in_a_tree_and_context_separators():
+    lines = [f"v20.0:packaging/utils.py:{i}:def f{i}():" for i in range(1, 4)]
+    lines += ["v20.0:packaging/version.py:7:def parse():"]
+    _, facts, _ = search(lines)
     assert facts == {"file": 2}
+    context = ["a.py-1-ctx", "a.py:2:hit", "a.py-3-ctx", "--", "a.py-9-ctx", "a.py:10:hit", "a.py-11-ctx"]
+    items, facts, _ = search(context)
+    assert render(items) == context[:5] + ["... 2 more lines in a.py omitted ..."] and facts == {"file": 1}
 
 
 def test_search_clips_minified_lines_but_keeps_the_location():

@@ -161,3 +161,15 @@ def test_no_omit_keeps_every_line(workdir):
     done = tokenjuice("wrap", "--", "seq", "1", "3000", env=env)
     assert done.stdout.decode().splitlines()[-1] == "3000"
     assert b"omitted" not in done.stdout
+
+
+def test_streams_are_merged_at_line_boundaries(workdir):
+    script = ("import os, time\n"
+              "os.write(1, b'stdout start of a line ')\n"
+              "time.sleep(0.2)\n"
+              "os.write(2, b'a whole stderr line\\n')\n"
+              "time.sleep(0.2)\n"
+              "os.write(1, b'and its end\\n')\n")
+    payload, _ = wrap_json(sys.executable, "-c", script)
+    lines = payload["result"]["inlineText"].splitlines()
+    assert sorted(lines) == ["a whole stderr line", "stdout start of a line and its end"]

@@ -21,6 +21,9 @@ import time
 DEFAULT_MAX_CAPTURE_BYTES = 4 * 1024 * 1024
 STDOUT, STDERR = 1, 2
 _READ_SIZE = 1 << 16
+#: A stream's unfinished line is held back (so the other stream cannot land in the
+#: middle of it) up to this size; a longer line without a newline goes through.
+_PARTIAL_LINE_LIMIT = 1 << 16
 _FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
 #: Once the command has exited, stop waiting for output that background jobs it
 #: started may still hold open, after this much silence.
@@ -64,9 +67,12 @@ def _size(count: int) -> str:
 
 
 class _Buffer:
-    """Head-and-tail bounded store of tagged chunks."""
+    """Head-and-tail bounded store of tagged chunks, merged at line boundaries:
+    each stream's unfinished line waits for its newline, so one stream's output
+    never lands in the middle of the other's line."""
 
     def __init__(self, limit: int) -> None:
+        self.partial: dict[int, bytes] = {STDOUT: b"", STDERR: b""}
         self.limit = limit
         self.head_limit = limit - limit // 4
         self.tail_limit = limit // 4
@@ -76,7 +82,22 @@ class _Buffer:
         self.tail_size = 0
         self.skipped = 0
 
-    def add(self, stream: int, data: bytes) -> None:
+    def feed(self, stream: int, chunk: bytes) -> None:
+        data = self.partial[stream] + chunk
+        cut = data.rfind(b"\n") + 1
+        if cut == 0 and len(data) < _PARTIAL_LINE_LIMIT:
+            self.partial[stream] = data
+            return
+        cut = cut or len(data)
+        self.partial[stream] = data[cut:]
+        self._add(stream, data[:cut])
+
+    def close(self, stream: int) -> None:
+        if self.partial[stream]:
+            self._add(stream, self.partial[stream])
+            self.partial[stream] = b""
+
+    def _add(self, stream: int, data: bytes) -> None:
         room = self.head_limit - self.head_size
         if room > 0:
             piece = data[:room]
@@ -100,6 +121,8 @@ class _Buffer:
                 self.skipped += excess
 
     def finish(self) -> tuple[list[tuple[int, bytes]], int]:
+        for stream in self.partial:
+            self.close(stream)
         if not self.skipped:
             return self.head + self.tail, 0
         # Start the kept tail on a line boundary when one is near, so no half line shows.
@@ -182,18 +205,20 @@ def _pump(pid: int, fds: dict[int, int], buffer: _Buffer, tee: bool) -> int:
                     poller.unregister(pidfd)
                     status = _reap(pid, block=True)
                     continue
-                data = os.read(fd, _READ_SIZE)
-                if not data:
+                chunk = os.read(fd, _READ_SIZE)
+                stream = fds[fd]
+                if not chunk:
                     poller.unregister(fd)
                     open_fds.discard(fd)
+                    buffer.close(stream)
                     continue
                 got_data = True
-                buffer.add(fds[fd], data)
                 if tee:
                     try:
-                        write_all(2, data)
+                        write_all(2, chunk)
                     except OSError:
                         tee = False  # nobody is reading stderr any more; keep capturing
+                buffer.feed(stream, chunk)
             if status is None and pidfd is None:
                 status = _reap(pid, block=False)
             if status is not None and open_fds:

@@ -57,8 +57,9 @@ def trim_empty_edges(lines: list[str]) -> list[str]:
 
 
 def pluralize(count: int, noun: str) -> str:
-    """`3 errors`, `1 error`, `2 matches`, `2 dependencies`, `4 passed`."""
-    if count == 1 or noun.endswith(("passed", "failed", "skipped", "deselected")):
+    """`3 errors`, `1 error`, `2 matches`, `2 dependencies`; participles such as
+    `4 passed` or `2 permission denied` stay as they are."""
+    if count == 1 or noun.endswith("ed"):
         return f"{count} {noun}"
     if noun.endswith(("s", "x", "z", "sh", "ch")):
         return f"{count} {noun}es"

@@ -174,8 +174,18 @@ def _clamp(header: list[str], items: list, budget: int) -> list:
     if sum(sizes) <= available:
         return clipped if any(a is not b for a, b in zip(clipped, items)) else items
     last = len(clipped) - 1
+    # Lines before the biggest head/tail cut belong to the head (they go from its far
+    # end first), lines after it to the tail, so no stray line is left between cuts.
+    cuts = [(item.count, i) for i, item in enumerate(clipped) if isinstance(item, Omission) and not item.detail]
+    pivot = max(cuts)[1] if cuts else None
+
+    def rank(i: int) -> int:
+        if pivot is None:
+            return min(2 * i, 3 * (last - i))
+        return 2 * i if i < pivot else 3 * (last - i)
+
     ranked = sorted((i for i, item in enumerate(clipped) if not isinstance(item, Omission)),
-                    key=lambda i: (not isinstance(clipped[i], Pinned), min(2 * i, 3 * (last - i))))
+                    key=lambda i: (not isinstance(clipped[i], Pinned), rank(i)))
     keep: set[int] = set()
     used = 0
     for index in ranked:

@@ -18,44 +18,49 @@ DIFF_LINE_LIMIT = 260
 SEARCH_MATCHES_PER_FILE = 5
 SEARCH_LINE_LIMIT = 300
 
-# `path:12:text`, `path:12:3:text`, `path-12-context`, `path:text` where path has a / or .
-_SEARCH_PREFIX = re.compile(r"^([^\s:]*[/.][^\s:]*?)(?::\d+(?::\d+)?:|-\d+-|:)")
+# `path:12:text`, `path:12:3:text`, `rev:path:12:text` (git grep in a tree), `path-12-context`
+# (rg/grep -C), and `path:text` (no line numbers) where the path has a / or a dot.
+_SEARCH_LOCATION = (re.compile(r"^(\S+?):\d+(?::\d+)?:"), re.compile(r"^(\S+?)-\d+-"),
+                    re.compile(r"^([^\s:]*[/.][^\s:]*):"))
 
 
 def git_diff(lines: list[str]) -> tuple[list, dict, None]:
-    """Keep every file and hunk header; within a hunk keep the first changed lines
-    and replace the rest with one count of added and removed lines."""
+    """Keep every file and hunk header; within a hunk keep the first changed lines.
+    The rest of a hunk's changes become one marker, where the cut starts, counting
+    the added and removed lines it stands for. Lines outside hunks are untouched."""
     items: list = []
+    marker: Omission | None = None
     added = removed = changed = 0
-
-    def flush() -> None:
-        nonlocal added, removed
-        if added or removed:
-            items.append(Omission(added + removed, f"hunk clipped: {added} added, {removed} removed lines"))
-        added = removed = 0
+    in_hunk = False
 
     for line in lines:
         if line.startswith(("@@", "diff --git ")):
-            flush()
-            changed = 0
+            in_hunk = line.startswith("@@")
+            marker, changed = None, 0
             items.append(line)
             continue
         is_added = line.startswith("+") and not line.startswith("+++")
         is_removed = line.startswith("-") and not line.startswith("---")
-        if is_added or is_removed:
+        if in_hunk and (is_added or is_removed):
             changed += 1
             if changed > DIFF_CHANGES_PER_HUNK:
+                if marker is None:
+                    marker = Omission(0)
+                    added = removed = 0
+                    items.append(marker)
                 added += is_added
                 removed += is_removed
+                marker.count = added + removed
+                marker.detail = f"hunk clipped: {added} added, {removed} removed lines"
                 continue
             line = clip_line(line, DIFF_LINE_LIMIT)
         items.append(line)
-    flush()
     return items, {}, None
 
 
 def search(lines: list[str]) -> tuple[list, dict, None]:
-    """Group matches by file: a few per file, a count for the rest, long lines clipped."""
+    """Group results by file: the first lines of each file, a count for the rest,
+    long lines clipped. `--` group separators stay with the file they are in."""
     items: list = []
     files: set[str] = set()
     current: str | None = None
@@ -64,25 +69,31 @@ def search(lines: list[str]) -> tuple[list, dict, None]:
     def flush() -> None:
         nonlocal hidden
         if hidden:
-            noun = "match" if hidden == 1 else "matches"
-            items.append(Omission(hidden, f"{hidden} more {noun} in {current}"))
+            items.append(Omission(hidden, f"{hidden} more line{'s' if hidden != 1 else ''} in {current}"))
         hidden = 0
 
     for line in lines:
-        found = _SEARCH_PREFIX.match(line)
-        path = found.group(1) if found else None
+        path = current if line == "--" else _search_path(line)
         if path != current:
             flush()
             current, in_file = path, 0
         if path is not None:
             files.add(path)
             in_file += 1
-            if in_file > SEARCH_MATCHES_PER_FILE and line != "--":
+            if in_file > SEARCH_MATCHES_PER_FILE:
                 hidden += 1
                 continue
         items.append(clip_line(line, SEARCH_LINE_LIMIT))
     flush()
     return items, ({"file": len(files)} if files else {}), None
+
+
+def _search_path(line: str) -> str | None:
+    for pattern in _SEARCH_LOCATION:
+        found = pattern.match(line)
+        if found:
+            return found.group(1)
+    return None
 
 
 FORMATTERS = {"git-diff": git_diff, "search": search, "gh": gh}
