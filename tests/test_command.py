@@ -169,3 +169,15 @@ def test_plain_argv_is_classified_as_one_command():
 def test_plain_command_keeps_original_candidate():
     info = analyze("git status")
     assert [(c.source, c.argv) for c in info.candidates] == [("original", ["git", "status"])]
+
+
+@pytest.mark.parametrize("command, reason", [
+    ("ssh app1 cat app/tests/test_pricing.py", "file-content"),
+    ("ssh -p 2222 -i key deploy@host 'tail -n 60 /etc/services'", "file-content"),
+    ("ssh host sudo cat /etc/shadow", "file-content"),
+    ("ssh host 'ls -la'", None),
+    ("ssh -v app1 uptime", None),
+    ("ssh host", None),
+])
+def test_remote_file_reads_stay_raw(command, reason):
+    assert analyze(command).keep_raw == reason

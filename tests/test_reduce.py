@@ -213,3 +213,11 @@ def test_odd_outputs_never_crash_and_invent_nothing(output, formatter):
                 transforms={"pretty_print_json": True})
     result = run(output, rule, exit_code=1)
     assert unexplained_lines(output, result["inlineText"], rule) == []
+
+
+def test_counters_can_see_lines_before_the_skip_filters():
+    output = "".join(f"Opening segment {i} for writing\n" for i in range(60)) + "done\n"
+    rule = make(skip_patterns=["^Opening segment"], counters=[{"name": "segment", "pattern": "^Opening segment"}],
+                counter_source="pre_skip")
+    assert run(output, rule)["facts"] == {"segment": 60}
+    assert run(output, rule | {"counter_source": "pre_keep"})["facts"] == {"segment": 0}

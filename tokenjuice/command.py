@@ -438,6 +438,28 @@ def is_file_read(argv: list[str]) -> bool:
     return False
 
 
+_SSH_VALUE_OPTIONS = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
+
+
+def ssh_remote_argv(argv: list[str]) -> list[str] | None:
+    """The remote command of `ssh [options] host command…`, as words, or None."""
+    if not argv or basename(argv[0]) != "ssh":
+        return None
+    index = 1
+    while index < len(argv) and argv[index].startswith("-") and argv[index] != "--":
+        option = argv[index]
+        index += 2 if len(option) == 2 and option[1] in _SSH_VALUE_OPTIONS else 1
+    if index < len(argv) and argv[index] == "--":
+        index += 1
+    remote = " ".join(argv[index + 1:])  # ssh joins the words and hands them to the remote shell
+    if not remote.strip():
+        return None
+    pipelines, complete = shellsyntax.parse(remote)
+    if not complete or not pipelines:
+        return None
+    return strip_wrappers(pipelines[0].commands[0].argv)
+
+
 def _inventory_kind(argv: list[str]) -> str | None:
     """'safe'/'unsafe' for repository inventory commands, None for anything else."""
     if not argv:
@@ -460,7 +482,7 @@ def _inventory_kind(argv: list[str]) -> str | None:
 
 
 def _pipeline_keep_raw(stages: list[list[str]]) -> str | None:
-    if is_file_read(stages[0]):
+    if is_file_read(stages[0]) or is_file_read(ssh_remote_argv(stages[0]) or []):
         return "file-content"
     kind = _inventory_kind(stages[0])
     if kind == "unsafe":

@@ -1,7 +1,8 @@
 """Apply one rule to a command's output: the rule path of the reduction.
 
 Order: pretty-print JSON → split lines → trim edges → `match_output` short-circuit →
-skip filters → (counter snapshot for `pre_keep`) → keep filters → counters →
+(counter snapshot for `pre_skip`) → skip filters → (snapshot for `pre_keep`) →
+keep filters → counters →
 formatter → adjacent de-duplication → `on_empty` → pins → head/tail (wider on
 failure; pinned lines in the middle survive).
 Every step is linear in the number of lines; patterns are compiled once per run.
@@ -50,6 +51,7 @@ def apply_rule(rule: dict, raw_text: str, stripped_text: str, exit_code: int | N
     total = len(lines)
     kinds: list[str] = []
 
+    unfiltered = lines
     if not no_omit:
         joined = None
         for entry in rule["match_output"]:
@@ -71,7 +73,7 @@ def apply_rule(rule: dict, raw_text: str, stripped_text: str, exit_code: int | N
         lines = trim_empty_edges(lines)
         counter_lines = trim_empty_edges(counter_lines)
 
-    source = counter_lines if rule["counter_source"] == "pre_keep" else lines
+    source = {"pre_skip": unfiltered, "pre_keep": counter_lines}.get(rule["counter_source"], lines)
     facts = count(rule["counters"], source, matcher) if rule["counters"] else None
 
     if no_omit:

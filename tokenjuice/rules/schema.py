@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 
 FORMATTERS = ("git-diff", "search", "gh")
-COUNTER_SOURCES = ("post_keep", "pre_keep")
+COUNTER_SOURCES = ("post_keep", "pre_keep", "pre_skip")
 PATTERN_FLAGS = "imsx"
 
 _MATCH_STRING_LISTS = ("argv0", "git_subcommands", "subcommands", "command_includes",
