@@ -221,3 +221,11 @@ def test_counters_can_see_lines_before_the_skip_filters():
                 counter_source="pre_skip")
     assert run(output, rule)["facts"] == {"segment": 60}
     assert run(output, rule | {"counter_source": "pre_keep"})["facts"] == {"segment": 0}
+
+
+@pytest.mark.parametrize("escape", ["\x1b(B", "\x1b)0", "\x1b=", "\x1b>", "\x1b7", "\x1b8", "\x1bc", "\x1bM",
+                                    "\x1b[38;5;208m", "\x1b]8;;http://x\x1b\\", "\x1b]0;title\x07", "\x1b[?25l"])
+def test_every_escape_sequence_is_stripped(escape):
+    from tokenjuice.text import strip_ansi
+
+    assert strip_ansi(f"ok{escape} done") == "ok done"

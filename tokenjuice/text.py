@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 
 # OSC (terminated by BEL or ST, never spanning lines), CSI (terminated, or cut off at
-# the end of the text), any other two-byte escape, and finally a lone ESC.
+# the end of the text), any other escape sequence (ECMA-48: intermediate bytes, then
+# one final byte — `ESC ( B`, `ESC =`, `ESC 7`, `ESC c`), and finally a lone ESC.
 _ANSI = re.compile(
-    r"\x1b(?:\][^\x07\x1b\n]*(?:\x07|\x1b\\)|\[[0-?]*[ -/]*(?:[@-~]|\Z)|[@-Z\\-_]|)"
+    r"\x1b(?:\][^\x07\x1b\n]*(?:\x07|\x1b\\)|\[[0-?]*[ -/]*(?:[@-~]|\Z)|[ -/]*[0-~]|)"
 )
 
 

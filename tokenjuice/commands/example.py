@@ -26,7 +26,8 @@ def run(command: list[str], *, name: str | None, source: str | None, append: str
         raise UsageError("give the command to capture after --, e.g. tokenjuice example -- git status")
     result = capture.run(command)
     if result.spawn_error:
-        raise UsageError(result.spawn_error.removeprefix("tokenjuice: "))
+        raise UsageError(f"{result.spawn_error.removeprefix('tokenjuice: ')}; to record a shell's own error, "
+                         f"capture it through the shell: tokenjuice example -- bash -c {join(command)!r}")
     output = capture.decode(result.combined())
     command_text = _display_command(command)
     table = {

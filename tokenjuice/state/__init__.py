@@ -1,0 +1,1 @@
+"""Local state: the savings ledger, raw-output artifacts, secret redaction."""

@@ -1,0 +1,48 @@
+"""Where `wrap` records each run: one JSON line appended to a spool file.
+
+Opening SQLite costs ~5 ms of imports per wrap, so the hot path only appends a
+line (under a shared lock, so the ledger can take the file over safely) and the
+ledger ingests the spool the next time stats, discover or doctor read it.
+Recording never fails a wrap: any error means the run is not recorded, with one
+line on stderr when TOKENJUICE_DEBUG=1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from .. import paths
+
+SPOOL_NAME = "ledger-spool.jsonl"
+
+
+def enabled(settings_enabled: bool) -> bool:
+    value = os.environ.get("TOKENJUICE_STATS", "").strip().lower()
+    return settings_enabled and value not in ("0", "false", "no", "off")
+
+
+def spool_path() -> str:
+    return os.path.join(paths.data_dir(), SPOOL_NAME)
+
+
+def record(run: dict) -> bool:
+    """Append `run` to the spool; True when it was written."""
+    import fcntl
+
+    line = (json.dumps(run, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+    try:
+        directory = paths.data_dir()
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        fd = os.open(spool_path(), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH)
+            os.write(fd, line)
+        finally:
+            os.close(fd)
+        return True
+    except OSError as error:
+        if os.environ.get("TOKENJUICE_DEBUG") == "1":
+            sys.stderr.write(f"tokenjuice: run not recorded ({error.strerror or error})\n")
+        return False
