@@ -56,6 +56,11 @@ def test_nested_launchers_unwrap():
     (["exec", "make"], ["make"]),
     (["nohup", "stdbuf", "-oL", "make"], ["make"]),
     (["!", "grep", "x"], ["grep", "x"]),
+    (["env"], ["env"]),
+    (["sudo", "env"], ["env"]),
+    (["env", "-i", "A=1"], ["env", "-i", "A=1"]),
+    (["FOO=1", "env"], ["env"]),
+    (["sudo", "-l"], ["sudo", "-l"]),
 ])
 def test_wrappers_strip(argv, stripped):
     assert strip_wrappers(argv) == stripped
@@ -108,6 +113,7 @@ def test_git_subcommand(argv, sub):
     ("git status 2>&1 | tail -n 20 | sort", ["git", "status"]),
     ("pytest -q 2>&1 | tee log.txt", ["pytest", "-q"]),
     ("nvm use 20 && npm test", ["npm", "test"]),
+    ("cd /tmp && env | sort", ["env"]),
 ])
 def test_effective_command(command, argv):
     assert argv in effective(command)

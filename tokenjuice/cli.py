@@ -141,22 +141,137 @@ def uninstall(host, project, dry_run, output_format) -> None:
     click.echo(cursor.uninstall(project=project, dry_run=dry_run, output_format=output_format), nl=False)
 
 
-@cli.command(short_help="Check an integration (cursor, hooks).")
-@click.argument("target", type=click.Choice(["cursor", "hooks"]))
+@cli.command(short_help="Check tokenjuice's health (or: cursor, hooks).")
+@click.argument("target", required=False, type=click.Choice(["cursor", "hooks"]))
 @_PROJECT
 @_LOCAL
 @click.option("--deep", is_flag=True, help="Run the installed hook and a probe command for real.")
 @_FORMAT
 def doctor(target, project, local, deep, output_format) -> None:
-    """Health of the Cursor hook (cursor) or of every integration (hooks); exit 1 when broken."""
-    from .commands import cursor
+    """Rules, config, ledger, stored output and hooks; or just the Cursor hook (cursor) or every
+    integration (hooks). Exit 1 when something is broken."""
+    from .commands import cursor, doctor as health
 
     if target == "cursor":
         text, code = cursor.doctor_cursor(project=project, local=local, deep=deep, output_format=output_format)
-    else:
+    elif target == "hooks":
         text, code = cursor.doctor_hooks(local=local, deep=deep, output_format=output_format)
+    else:
+        text, code = health.run(output_format=output_format)
     click.echo(text, nl=False)
     sys.exit(code)
+
+
+_FORMAT_CSV = click.option("--format", "output_format", type=click.Choice(["text", "json", "csv"]), default="text",
+                           show_default=True, help="Output format.")
+_SINCE = click.option("--since", metavar="WHEN", help="Only runs since a duration (7d, 24h, 2w) or a date.")
+
+
+@cli.command(short_help="What tokenjuice saved, by family, rule and day.")
+@_SINCE
+@click.option("--timezone", "zone", default="local", show_default=True, help="local, utc or an IANA name.")
+@_FORMAT_CSV
+def stats(since, zone, output_format) -> None:
+    """Totals and savings by source, family, rule and day, from the local ledger."""
+    from .commands import stats as command
+
+    click.echo(command.run(since=since, zone_name=zone, output_format=output_format), nl=False)
+
+
+@cli.command(short_help="Find commands that still pour out noise.")
+@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@click.option("--source-command", metavar="CMD", help="With FILE: the command that produced it.")
+@click.option("--exit-code", type=int, default=0, show_default=True, help="With FILE: its exit code.")
+@_SINCE
+@_FORMAT
+def discover(file, source_command, exit_code, since, output_format) -> None:
+    """From the ledger: commands that fall back to generic/fallback and rules that save little,
+    with what to do about each. With FILE, analyse one saved log instead."""
+    from .commands import discover as command
+
+    if file:
+        if not source_command:
+            raise UsageError("discover FILE needs --source-command, the command that produced the log")
+        click.echo(command.one_file(file, source_command=source_command, exit_code=exit_code,
+                                    output_format=output_format), nl=False)
+    else:
+        click.echo(command.run(since=since, output_format=output_format), nl=False)
+
+
+@cli.command("ls", short_help="List stored raw outputs.")
+@_FORMAT
+def list_artifacts(output_format) -> None:
+    """Stored raw outputs (failed commands' by default), newest first."""
+    from .commands import artifacts
+
+    click.echo(artifacts.listing(output_format=output_format), nl=False)
+
+
+@cli.command(short_help="Print a stored raw output.")
+@click.argument("artifact_id")
+def cat(artifact_id) -> None:
+    """Print the raw output stored as ARTIFACT_ID (tokenjuice ls lists them)."""
+    from .commands import artifacts
+
+    data = artifacts.cat(artifact_id)
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+
+
+@cli.command(short_help="Delete old stored raw outputs.")
+@click.option("--days", type=click.IntRange(min=0), help="Keep this many days (default: config).")
+@click.option("--max-mb", type=click.IntRange(min=0), help="Keep at most this many MiB (default: config).")
+@_FORMAT
+def prune(days, max_mb, output_format) -> None:
+    """Apply the retention settings to stored raw outputs now."""
+    from .commands import artifacts
+
+    click.echo(artifacts.prune(days=days, max_mb=max_mb, output_format=output_format), nl=False)
+
+
+@cli.group(short_help="Show or change settings.")
+def config() -> None:
+    """Settings live in ~/.config/tokenjuice/config.toml (TOKENJUICE_CONFIG overrides) and
+    .tokenjuice/config.toml in a project."""
+
+
+@config.command("list")
+@_FORMAT
+def config_list(output_format) -> None:
+    """Every setting, its value and where it comes from."""
+    from .commands import config as command
+
+    click.echo(command.listing(output_format=output_format), nl=False)
+
+
+@config.command("get")
+@click.argument("key")
+def config_get(key) -> None:
+    """Print one setting's value (JSON)."""
+    from .commands import config as command
+
+    click.echo(command.get(key), nl=False)
+
+
+@config.command("set")
+@click.argument("key")
+@click.argument("value")
+@click.option("--project", is_flag=True, help="Change the project's .tokenjuice/config.toml.")
+def config_set(key, value, project) -> None:
+    """Set KEY to VALUE (true/false, a number, or a comma-separated list)."""
+    from .commands import config as command
+
+    click.echo(command.set_value(key, value, project=project), nl=False)
+
+
+@config.command("unset")
+@click.argument("key")
+@click.option("--project", is_flag=True, help="Change the project's .tokenjuice/config.toml.")
+def config_unset(key, project) -> None:
+    """Remove KEY so its default applies again."""
+    from .commands import config as command
+
+    click.echo(command.unset(key, project=project), nl=False)
 
 
 @cli.command("cursor-pre-tool-use", hidden=True, context_settings=_PASSTHROUGH, add_help_option=False)

@@ -315,7 +315,8 @@ def _is_setup(argv: list[str]) -> bool:
 
 
 def strip_wrappers(argv: list[str]) -> list[str]:
-    """Drop `FOO=1`, `env`, `sudo`, `time`, `nice`, `timeout 10`, … from the front."""
+    """Drop `FOO=1`, `env`, `sudo`, `time`, `nice`, `timeout 10`, … from the front.
+    A wrapper with no command after it (`env`, `sudo -l`) is itself the command."""
     index = 0
     while index < len(argv):
         word = argv[index]
@@ -327,9 +328,11 @@ def strip_wrappers(argv: list[str]) -> list[str]:
             break
         if name == "command" and index + 1 < len(argv) and argv[index + 1] in ("-v", "-V"):
             break  # a probe, not a wrapper
-        index = _skip_options(argv, index + 1, WRAPPERS[name], allow_assignments=name == "env")
-        for _ in range(_WRAPPER_POSITIONALS.get(name, 0)):
-            index += 1
+        after = _skip_options(argv, index + 1, WRAPPERS[name], allow_assignments=name == "env")
+        after += _WRAPPER_POSITIONALS.get(name, 0)
+        if after >= len(argv):
+            break
+        index = after
     return argv[index:]
 
 

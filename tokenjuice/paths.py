@@ -53,6 +53,28 @@ def data_dir() -> str:
     return platformdirs.user_data_dir(APP, appauthor=False)
 
 
+def read_only(path: str) -> bool:
+    """Is this existing folder read-only by intent? Mode bits count, not just access():
+    root may write anywhere, but a folder made read-only on purpose stays untouched."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not mode & 0o222 or not os.access(path, os.W_OK)
+
+
+def private_dir(path: str) -> str:
+    """Create `path` (and the data dir above it) readable by the owner only."""
+    data = data_dir()
+    for directory in (data, path) if path.startswith(data + os.sep) else (path,):
+        if read_only(directory):
+            raise PermissionError(13, "read-only folder", directory)
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        if os.stat(directory).st_mode & 0o077:
+            os.chmod(directory, 0o700)
+    return path
+
+
 def user_rule_dirs() -> list[str]:
     """`~/.config/tokenjuice/rules` (where the TypeScript tokenjuice looked) and the
     platform's config dir, lowest precedence first, without duplicates."""

@@ -9,7 +9,9 @@ own problems with its rules are reported on stderr and never change it.
 from __future__ import annotations
 
 import os
+import re
 import sys
+import time
 
 from .. import capture as capture_mod
 from ..errors import UsageError
@@ -37,26 +39,31 @@ options:
   --keep-path              for a login shell (bash -lc ...), run the command with
                            this PATH rather than the one the profile sets
   --no-omit                never cut lines (ANSI is still stripped, counts shown)
+  --store                  keep the raw output (secrets redacted) as an artifact
+                           even if the command succeeded; see tokenjuice cat
+                           (by default only failed commands' output is kept)
   --classifier RULE_ID     use this rule instead of classifying the command
   -h, --help               show this help
 """
 
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
+_SUBCOMMAND = re.compile(r"^[a-z][a-z0-9-]{0,30}$")
 _FLAGS = {"--raw": "raw", "--full": "raw", "--trace": "trace", "--tee": "tee", "--no-omit": "no_omit",
-          "--keep-path": "keep_path"}
+          "--keep-path": "keep_path", "--store": "store"}
 _VALUES = ("--format", "--source", "--max-inline-chars", "--max-capture-bytes", "--classifier")
 
 
 class WrapOptions:
-    __slots__ = ("raw", "trace", "tee", "no_omit", "keep_path", "format", "source", "max_inline_chars",
+    __slots__ = ("raw", "trace", "tee", "no_omit", "keep_path", "store", "format", "source", "max_inline_chars",
                  "max_capture_bytes", "classifier", "help")
 
     def __init__(self) -> None:
-        self.raw = self.trace = self.tee = self.help = self.keep_path = False
+        self.raw = self.trace = self.tee = self.help = self.keep_path = self.store = False
         self.no_omit = os.environ.get("TOKENJUICE_NO_OMISSION", "") in ("1", "true", "TRUE", "yes", "YES")
         self.format = "text"
         self.source = "cli"
         self.max_inline_chars: int | None = None
-        self.max_capture_bytes = capture_mod.DEFAULT_MAX_CAPTURE_BYTES
+        self.max_capture_bytes: int | None = None
         self.classifier: str | None = None
 
 
@@ -125,8 +132,12 @@ def main(args: list[str]) -> int:
         sys.stdout.write(USAGE)
         return 0
 
+    from .. import config
+
+    settings = config.load(os.getcwd())
+    max_bytes = options.max_capture_bytes or settings["capture.max_bytes"] or capture_mod.DEFAULT_MAX_CAPTURE_BYTES
     child = with_caller_path(command, os.environ.get("PATH", "")) if options.keep_path else command
-    run = capture_mod.run(child, max_bytes=options.max_capture_bytes, tee=options.tee)
+    run = capture_mod.run(child, max_bytes=max_bytes, tee=options.tee)
     if options.raw and options.format == "text":
         # Exactly what the command wrote, each stream to its own descriptor.
         capture_mod.write_stdout(run.stream(capture_mod.STDOUT))
@@ -136,7 +147,7 @@ def main(args: list[str]) -> int:
         run.chunks.append((capture_mod.STDERR, _signal_marker(run.signal, run.exit_code)))
     combined = run.combined()
 
-    from ..reduce.engine import Options, reduce_execution
+    from ..reduce.engine import Options, reduce
     from ..rules import index
 
     execution = {
@@ -148,12 +159,20 @@ def main(args: list[str]) -> int:
         "metadata": {"source": options.source, "tokenjuiceCaptureTruncated": run.truncated},
     }
     catalogue = index.load(os.getcwd())
-    _warn_about_problems(catalogue.errors)
-    result = reduce_execution(execution, catalogue.rules, Options(
+    _warn(catalogue.errors, settings.warnings)
+    artifact = _store_artifact(combined, run.exit_code, options, settings)
+    hint = f"tokenjuice cat {artifact[0]}" if artifact else "tokenjuice wrap --raw -- " + join(command)
+    reduction = reduce(execution, catalogue.rules, Options(
         classifier=options.classifier, max_inline_chars=options.max_inline_chars, raw=options.raw,
-        no_omit=options.no_omit, trace=options.trace,
-        raw_hint="tokenjuice wrap --raw -- " + join(command),
-    ))
+        no_omit=options.no_omit, trace=options.trace, raw_hint=hint))
+    result = reduction.result
+    if artifact and not options.store and not result["compaction"]["kinds"]:
+        _discard(artifact[1])  # nothing was cut: the output shown is the whole output
+        artifact = None
+    if artifact:
+        result = _with_raw_ref(result, *artifact)
+    _record(reduction, run, options, settings, artifact[0] if artifact else None)
+
     if options.format == "json":
         payload = {"result": result, "exitCode": run.exit_code,
                    "stdout": capture_mod.decode(run.stream(capture_mod.STDOUT)),
@@ -163,6 +182,76 @@ def main(args: list[str]) -> int:
         text = result["inlineText"] + "\n" if result["inlineText"] else ""
     capture_mod.write_stdout(text.encode("utf-8", errors="surrogateescape"))
     return run.exit_code
+
+
+def _store_artifact(combined: bytes, exit_code: int, options: WrapOptions, settings) -> tuple[str, str] | None:
+    """(id, path) of the stored raw output, when this run should keep one."""
+    mode = settings["artifacts.mode"]
+    if not (options.store or mode == "always" or (mode == "failures" and exit_code != 0)):
+        return None
+    from ..state import artifacts
+
+    artifact_id = artifacts.new_id()
+    try:
+        path = artifacts.store(artifact_id, combined, redact=settings["redaction.enabled"],
+                               retention_days=settings["artifacts.retention_days"],
+                               max_total_mb=settings["artifacts.max_total_mb"])
+    except artifacts.ArtifactError as error:
+        if options.store or os.environ.get("TOKENJUICE_DEBUG") == "1":
+            sys.stderr.write(f"tokenjuice: {error}\n")
+        return None
+    return artifact_id, path
+
+
+def _discard(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _with_raw_ref(result: dict, artifact_id: str, path: str) -> dict:
+    """The result with `rawRef` placed before `stats`, as the original did."""
+    ordered = {}
+    for key, value in result.items():
+        if key == "stats":
+            ordered["rawRef"] = {"id": artifact_id, "storage": "file", "path": path}
+        ordered[key] = value
+    return ordered
+
+
+def _record(reduction, run, options: WrapOptions, settings, artifact_id: str | None) -> None:
+    from ..state import spool
+
+    if not spool.enabled(settings["stats.enabled"]):
+        return
+    from ..command import basename, git_subcommand
+
+    argv = reduction.info.normalized_argv or reduction.info.first_argv
+    argv0 = basename(argv[0]) if argv else ""
+    subcommand = git_subcommand(argv) if argv0 == "git" else (argv[1] if len(argv) > 1 else None)
+    result = reduction.result
+    spool.record({
+        "record_id": os.urandom(8).hex(),
+        "created_at": time.time(),
+        "source": _name_or_none(options.source.lower()) or "cli",
+        "argv0": _name_or_none(argv0),
+        "subcommand": subcommand if subcommand and _SUBCOMMAND.match(subcommand) else None,
+        "rule_id": reduction.classification.rule["id"],
+        "family": reduction.classification.rule["family"],
+        "exit_code": run.exit_code,
+        "raw_chars": result["stats"]["rawChars"],
+        "reduced_chars": result["stats"]["reducedChars"],
+        "duration_ms": round(run.duration_ms, 1),
+        "capture_truncated": int(run.truncated),
+        "passthrough": result.get("passthrough"),
+        "artifact_id": artifact_id,
+    })
+
+
+def _name_or_none(name: str) -> str | None:
+    """Command names only: no paths, arguments, URLs or anything that may be private."""
+    return name if _NAME.match(name) else None
 
 
 def with_caller_path(argv: list[str], path: str) -> list[str]:
@@ -197,10 +286,13 @@ def _signal_marker(signum: int, exit_code: int) -> bytes:
     return f"\n[tokenjuice: the command was killed by {name} (exit {exit_code})]\n".encode()
 
 
-def _warn_about_problems(problems: list[dict]) -> None:
-    """A broken rule file is skipped, never fatal; say so once per run on stderr."""
+def _warn(problems: list[dict], config_warnings: list[str]) -> None:
+    """Broken rule files are skipped and a broken config falls back to defaults,
+    never fatally; say so on stderr."""
     for problem in problems[:3]:
         sys.stderr.write(f"tokenjuice: skipped rule {problem['path']}: {problem['message']}"
                          " (check with: tokenjuice verify)\n")
     if len(problems) > 3:
         sys.stderr.write(f"tokenjuice: {len(problems) - 3} more rule files skipped (tokenjuice verify)\n")
+    for warning in config_warnings[:2]:
+        sys.stderr.write(f"tokenjuice: {warning} (check with: tokenjuice config list)\n")

@@ -67,14 +67,33 @@ def default_raw_hint(execution: dict) -> str | None:
     return None
 
 
+class Reduction:
+    """A result together with the analysis behind it (for callers that record runs)."""
+
+    __slots__ = ("result", "info", "classification")
+
+    def __init__(self, result: dict, info: CommandInfo, classification: Classification) -> None:
+        self.result = result
+        self.info = info
+        self.classification = classification
+
+
 def reduce_execution(execution: dict, rules: list[dict], options: Options | None = None) -> dict:
     """Reduce `execution` (the camelCase ToolExecutionInput) and return the result dict."""
+    return reduce(execution, rules, options).result
+
+
+def reduce(execution: dict, rules: list[dict], options: Options | None = None) -> Reduction:
     options = options or Options()
+    info = analyze(execution.get("command"), execution.get("argv"))
+    classification = classify(info, rules, execution.get("toolName") or "exec", options.classifier)
+    return Reduction(_reduce(execution, options, info, classification), info, classification)
+
+
+def _reduce(execution: dict, options: Options, info: CommandInfo, classification: Classification) -> dict:
     raw_text = raw_text_of(execution)
     exit_code = execution.get("exitCode")
     failed = exit_code is not None and exit_code != 0
-    info = analyze(execution.get("command"), execution.get("argv"))
-    classification = classify(info, rules, execution.get("toolName") or "exec", options.classifier)
     stripped = strip_ansi(raw_text)
     raw_chars = len(stripped)
     keep_raw = "raw" if options.raw else (info.keep_raw if not options.classifier else None)

@@ -33,8 +33,7 @@ def record(run: dict) -> bool:
 
     line = (json.dumps(run, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
     try:
-        directory = paths.data_dir()
-        os.makedirs(directory, mode=0o700, exist_ok=True)
+        paths.private_dir(paths.data_dir())
         fd = os.open(spool_path(), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_SH)

@@ -1,0 +1,337 @@
+import gzip
+import json
+import os
+import sqlite3
+import stat
+import statistics
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from conftest import tokenjuice
+
+NOISY_FAILURE = ("sh", "-c", "seq 1 400; echo 'token=ghp_abcdefghijklmnopqrstuvwxyz0123456789'; exit 3")
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch, workdir):
+    path = tmp_path / "tjhome"
+    monkeypatch.setenv("TOKENJUICE_HOME", str(path))
+    return path
+
+
+def runs(home):
+    tokenjuice("stats", "--format", "json")  # ingests the spool
+    connection = sqlite3.connect(home / "tokenjuice.db")
+    connection.row_factory = sqlite3.Row
+    return connection.execute("SELECT * FROM runs ORDER BY created_at").fetchall()
+
+
+# -- the ledger ------------------------------------------------------------------------
+
+
+def test_wrap_records_a_run_without_the_command_line(home):
+    assert tokenjuice("wrap", "--source", "cursor", "--", "git", "-C", str(home.parent), "status").returncode == 128
+    assert tokenjuice("wrap", "--", "sh", "-c", "echo secret-argument-value; seq 1 300").returncode == 0
+    recorded = runs(home)
+    assert [(r["source"], r["argv0"], r["subcommand"], r["rule_id"], r["exit_code"]) for r in recorded] == [
+        ("cursor", "git", "status", "git/status", 128), ("cli", "seq", None, "generic/fallback", 0)]
+    assert recorded[1]["raw_chars"] > recorded[1]["reduced_chars"] > 0
+    database = (home / "tokenjuice.db").read_bytes()
+    assert b"secret-argument-value" not in database and str(home.parent).encode() not in database
+    connection = sqlite3.connect(home / "tokenjuice.db")
+    assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert stat.S_IMODE(os.stat(home).st_mode) == 0o700
+    assert stat.S_IMODE(os.stat(home / "tokenjuice.db").st_mode) == 0o600
+
+
+def test_fifty_concurrent_wraps_lose_no_record(home):
+    with ThreadPoolExecutor(max_workers=50) as pool:
+        done = list(pool.map(lambda i: tokenjuice("wrap", "--", "sh", "-c", f"seq 1 {100 + i}", timeout=600),
+                             range(50)))
+    assert all(d.returncode == 0 for d in done)
+    recorded = runs(home)
+    assert len(recorded) == 50
+    assert len({r["record_id"] for r in recorded}) == 50
+    assert sqlite3.connect(home / "tokenjuice.db").execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_ingesting_twice_counts_nothing_twice(home):
+    tokenjuice("wrap", "--", "seq", "1", "200")
+    assert len(runs(home)) == 1
+    assert len(runs(home)) == 1
+
+
+def test_stats_can_be_turned_off(home, monkeypatch):
+    tokenjuice("wrap", "--", "seq", "1", "200", env=os.environ | {"TOKENJUICE_STATS": "0"})
+    (config := home.parent / "config.toml").write_text("[stats]\nenabled = false\n")
+    tokenjuice("wrap", "--", "seq", "1", "200", env=os.environ | {"TOKENJUICE_CONFIG": str(config)})
+    assert not (home / "ledger-spool.jsonl").exists()
+
+
+def test_read_only_data_dir_never_fails_a_wrap(home):
+    home.mkdir(mode=0o500)
+    try:
+        done = tokenjuice("wrap", "--", "seq", "1", "300", env=os.environ | {"TOKENJUICE_DEBUG": "1"})
+        assert done.returncode == 0 and b"300" in done.stdout
+        assert b"run not recorded" in done.stderr
+        done = tokenjuice("wrap", "--", "seq", "1", "300")
+        assert done.returncode == 0 and done.stderr == b""
+    finally:
+        home.chmod(0o700)
+
+
+def test_a_corrupt_ledger_never_fails_a_wrap_and_is_reported(home):
+    home.mkdir(mode=0o700)
+    (home / "tokenjuice.db").write_bytes(b"this is not a database" * 100)
+    done = tokenjuice("wrap", "--", "seq", "1", "300")
+    assert done.returncode == 0 and b"300" in done.stdout
+    done = tokenjuice("stats")
+    assert done.returncode == 2
+    assert b"is damaged or locked" in done.stderr and b"move it aside" in done.stderr
+    done = tokenjuice("doctor")
+    assert done.returncode == 1 and b"ledger: broken" in done.stdout
+
+
+def test_a_ledger_from_a_newer_version_is_refused(home):
+    home.mkdir(mode=0o700)
+    connection = sqlite3.connect(home / "tokenjuice.db")
+    connection.execute("PRAGMA user_version = 99")
+    connection.commit()
+    done = tokenjuice("stats")
+    assert done.returncode == 2 and b"newer tokenjuice" in done.stderr
+
+
+def test_recording_costs_well_under_five_milliseconds(home, monkeypatch):
+    from tokenjuice.state import spool
+
+    spool.record({"record_id": "warm", "created_at": 0, "rule_id": "x"})
+    timings = []
+    for i in range(50):
+        started = time.perf_counter()
+        assert spool.record({"record_id": f"r{i}", "created_at": time.time(), "source": "cli", "rule_id": "x",
+                             "family": "y", "raw_chars": 1, "reduced_chars": 1})
+        timings.append((time.perf_counter() - started) * 1000)
+    assert statistics.median(timings) < 5
+
+
+# -- stats, discover, doctor -----------------------------------------------------------
+
+
+def test_stats_text_json_csv_and_time_zones(home):
+    for _ in range(3):
+        tokenjuice("wrap", "--", "seq", "1", "500")
+    text = tokenjuice("stats").stdout.decode()
+    assert "runs:   3  (cli 3)" in text and "generic/fallback" in text and "saved per day" in text
+    data = json.loads(tokenjuice("stats", "--format", "json", "--timezone", "utc").stdout)
+    assert data["totals"]["runs"] == 3 and data["totals"]["savedChars"] > 0
+    assert data["days"][0]["name"] == time.strftime("%Y-%m-%d", time.gmtime())
+    assert json.loads(tokenjuice("stats", "--format", "json", "--timezone", "Pacific/Kiritimati").stdout)["days"]
+    csv = tokenjuice("stats", "--format", "csv").stdout.decode().splitlines()
+    assert csv[0].startswith("day,source,argv0") and len(csv) == 4
+    assert json.loads(tokenjuice("stats", "--format", "json", "--since", "2999-01-01").stdout)["totals"]["runs"] == 0
+    done = tokenjuice("stats", "--timezone", "Mars/Olympus")
+    assert done.returncode == 2 and b"unknown time zone" in done.stderr
+    done = tokenjuice("stats", "--since", "last tuesday")
+    assert done.returncode == 2 and b"--since" in done.stderr
+
+
+def test_report_day_boundaries_follow_the_zone():
+    from datetime import timezone
+
+    from tokenjuice.state.report import day_of, since_timestamp, timezone_named
+
+    moment = 1795305600.0  # 2026-11-22T00:00:00Z
+    assert day_of(moment - 1, timezone.utc) == "2026-11-21"
+    assert day_of(moment - 1, timezone_named("Asia/Tokyo")) == "2026-11-22"
+    assert since_timestamp("2026-11-22", timezone.utc) == moment
+    assert since_timestamp("2d", None, now=moment) == moment - 2 * 86400
+
+
+def test_discover_finds_fallback_commands_and_weak_rules(home):
+    for _ in range(3):
+        tokenjuice("wrap", "--", "sh", "-c", "seq 1 2000")
+    found = json.loads(tokenjuice("discover", "--format", "json").stdout)
+    assert found["fallbackCommands"][0]["argv0"] == "seq" and found["fallbackCommands"][0]["runs"] == 3
+    assert "tokenjuice example" in found["fallbackCommands"][0]["advice"]
+    text = tokenjuice("discover").stdout.decode()
+    assert "Commands no rule knows" in text and "seq" in text
+
+
+def test_discover_one_saved_log(home, workdir):
+    (workdir / "build.log").write_text("".join(f"step {i} ok\n" for i in range(800)))
+    done = tokenjuice("discover", "build.log", "--source-command", "./build.sh --all", "--exit-code", "1")
+    assert done.returncode == 0
+    assert b"classified as generic/fallback" in done.stdout and b"write a rule" in done.stdout
+    done = tokenjuice("discover", "build.log")
+    assert done.returncode == 2 and b"--source-command" in done.stderr
+
+
+def test_doctor_reports_every_section(home):
+    data = json.loads(tokenjuice("doctor", "--format", "json").stdout)
+    assert set(data["sections"]) == {"catalogue", "config", "ledger", "artifacts", "hooks"}
+    assert data["sections"]["catalogue"]["status"] == "ok"
+
+
+def test_doctor_reports_broken_user_rules(home, isolated_home):
+    rules = isolated_home / ".config" / "tokenjuice" / "rules" / "demo"
+    rules.mkdir(parents=True)
+    (rules / "bad.toml").write_text('family = "x"\n[match]\nargv0 = "git"\n')
+    data = json.loads(tokenjuice("doctor", "--format", "json").stdout)
+    catalogue = data["sections"]["catalogue"]
+    assert catalogue["status"] == "warn"
+    assert any("match.argv0" in line for line in catalogue["lines"])
+
+
+# -- artifacts -------------------------------------------------------------------------
+
+
+def test_failed_commands_keep_their_raw_output_redacted(home):
+    done = tokenjuice("wrap", *("--",) + NOISY_FAILURE)
+    assert done.returncode == 3
+    trailer = done.stdout.decode().splitlines()[-1]
+    artifact_id = trailer.split("tokenjuice cat ")[1].rstrip(")")
+    raw = tokenjuice("cat", artifact_id)
+    assert raw.returncode == 0
+    assert raw.stdout.startswith(b"1\n2\n3\n") and b"token=[REDACTED:secret-setting]" in raw.stdout
+    assert b"ghp_" not in raw.stdout
+    path = home / "artifacts" / f"{artifact_id}.txt.gz"
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(home / "artifacts").st_mode) == 0o700
+    assert gzip.decompress(path.read_bytes()) == raw.stdout
+    assert artifact_id.encode() in tokenjuice("ls").stdout
+    assert runs(home)[0]["artifact_id"] == artifact_id
+
+
+def test_artifact_modes(home):
+    tokenjuice("wrap", "--", "seq", "1", "400")
+    assert not (home / "artifacts").exists()  # success, mode failures
+    tokenjuice("wrap", "--", "sh", "-c", "echo short; exit 1")
+    assert not list((home / "artifacts").glob("tj_*"))  # nothing was cut: nothing to keep
+    payload = json.loads(tokenjuice("wrap", "--store", "--format", "json", "--", "seq", "1", "400").stdout)
+    assert payload["result"]["rawRef"]["id"].startswith("tj_")
+    assert list(payload["result"])[-3:] == ["rawRef", "stats", "classification"]
+    config = home.parent / "config.toml"
+    config.write_text('[artifacts]\nmode = "never"\n')
+    env = os.environ | {"TOKENJUICE_CONFIG": str(config)}
+    tokenjuice("wrap", "--", *NOISY_FAILURE, env=env)
+    assert len(list((home / "artifacts").glob("tj_*"))) == 1
+    config.write_text('[artifacts]\nmode = "always"\n')
+    tokenjuice("wrap", "--", "seq", "1", "400", env=env)
+    assert len(list((home / "artifacts").glob("tj_*"))) == 2
+
+
+@pytest.mark.parametrize("bad_id", ["../../etc/passwd", "tj_../../x", "tj_0123", "TJ_0123456789ab", "tj_0123456789ag",
+                                    "tj_0123456789ab/../x", ""])
+def test_artifact_ids_are_validated_before_any_lookup(home, bad_id):
+    done = tokenjuice("cat", bad_id)
+    assert done.returncode == 2 and b"is not an artifact id" in done.stderr
+
+
+def test_missing_artifact(home):
+    done = tokenjuice("cat", "tj_0123456789ab")
+    assert done.returncode == 2 and b"no artifact tj_0123456789ab" in done.stderr
+
+
+def test_retention_by_age_and_total_size(home):
+    from tokenjuice.state import artifacts
+
+    ids = []
+    for age_days in (30, 20, 2, 1, 0):
+        artifact_id = artifacts.new_id()
+        path = artifacts.store(artifact_id, os.urandom(400 * 1024), redact=False, retention_days=0, max_total_mb=0)
+        moment = time.time() - age_days * 86400
+        os.utime(path, (moment, moment))
+        ids.append(artifact_id)
+    deleted = {a.id for a in artifacts.prune(retention_days=14, max_total_mb=0)}
+    assert deleted == set(ids[:2])
+    deleted = {a.id for a in artifacts.prune(retention_days=14, max_total_mb=1)}
+    assert deleted == {ids[2]}  # the oldest of the rest goes until the total fits in 1 MiB
+    done = json.loads(tokenjuice("prune", "--days", "0", "--max-mb", "0", "--format", "json").stdout)
+    assert done["deleted"] == [] and [a.id for a in artifacts.listing()] == ids[:2:-1]
+
+
+# -- redaction -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind, secret", [
+    ("aws-access-key", "AKIAIOSFODNN7EXAMPLE"),
+    ("secret-setting", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
+    ("github-token", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
+    ("github-token", "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"),
+    ("gitlab-token", "glpat-abcdefghijklmnopqrst"),
+    ("slack-token", "xoxb-1234567890-abcdefghij"),
+    ("stripe-key", "sk_live_abcdefghijklmnopqrstuvwx"),
+    ("google-api-key", "AIzaSyA-abcdefghijklmnopqrstuvwxyz12345"),
+    ("anthropic-key", "sk-ant-api03-abcdefghijklmnopqrstuvwxyz"),
+    ("openai-key", "sk-proj-abcdefghijklmnopqrstuvwxyz0123"),
+    ("npm-token", "npm_abcdefghijklmnopqrstuvwxyz0123456789"),
+    ("jwt", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"),
+    ("bearer-token", "Authorization: Bearer abcdefghijklmnop.qrstuv"),
+    ("basic-auth", "Authorization: Basic dXNlcjpwYXNzd29yZA=="),
+    ("url-password", "postgres://admin:hunter2@db.internal:5432/app"),
+    ("secret-setting", 'export DATABASE_PASSWORD="correct-horse"'),
+    ("secret-setting", "client_secret: abcdefghij"),
+    ("private-key", "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nabc\n-----END RSA PRIVATE KEY-----"),
+])
+def test_each_secret_shape_is_redacted(kind, secret):
+    from tokenjuice.state.redact import redact
+
+    text, found = redact(f"before\n{secret}\nafter")
+    assert found.get(kind), (found, text)
+    assert text.startswith("before\n") and text.endswith("\nafter")
+    assert f"[REDACTED:{kind}]" in text
+
+
+def test_ordinary_output_is_not_redacted():
+    from tokenjuice.state.redact import redact
+
+    text = "tokenizer ready\npassword policy: strong\nsk-short\nerror: token expired at line 3\nkey = 42\n"
+    assert redact(text) == (text, {})
+
+
+# -- config ----------------------------------------------------------------------------
+
+
+def test_config_set_get_unset_keeps_unrelated_keys(home, isolated_home):
+    path = isolated_home / ".config" / "tokenjuice" / "config.toml"
+    path.parent.mkdir(parents=True)
+    path.write_text('[cursor]\nskip = ["make deploy*"]\n\n[custom]\nmine = 1\n')
+    assert tokenjuice("config", "set", "artifacts.mode", "always").returncode == 0
+    assert tokenjuice("config", "get", "artifacts.mode").stdout == b'"always"\n'
+    assert tokenjuice("config", "set", "cursor.skip", "a*, b *").returncode == 0
+    assert json.loads(tokenjuice("config", "get", "cursor.skip").stdout) == ["a*", "b *"]
+    assert tokenjuice("config", "unset", "artifacts.mode").returncode == 0
+    assert "custom" in path.read_text() and "mine = 1" in path.read_text()
+    listing = json.loads(tokenjuice("config", "list", "--format", "json").stdout)
+    assert {s["key"]: s["source"] for s in listing["settings"]}["cursor.skip"] == str(path)
+    assert any("unknown setting custom.mine" in w for w in listing["warnings"])
+
+
+@pytest.mark.parametrize("args, message", [
+    (("set", "nope.key", "1"), b"unknown setting nope.key"),
+    (("set", "stats.enabled", "maybe"), b"takes true or false"),
+    (("set", "capture.max_bytes", "lots"), b"takes a whole number"),
+    (("set", "artifacts.mode", "sometimes"), b"must be one of failures, always, never"),
+    (("get", "x.y"), b"unknown setting x.y"),
+])
+def test_config_errors_are_one_sentence(home, args, message):
+    done = tokenjuice("config", *args)
+    assert done.returncode == 2 and message in done.stderr and len(done.stderr.splitlines()) == 1
+
+
+def test_a_broken_config_never_breaks_wrap(home, isolated_home):
+    path = isolated_home / ".config" / "tokenjuice" / "config.toml"
+    path.parent.mkdir(parents=True)
+    path.write_text("[capture\nmax_bytes = ")
+    done = tokenjuice("wrap", "--", "seq", "1", "300")
+    assert done.returncode == 0 and b"300" in done.stdout
+    assert b"not readable TOML" in done.stderr
+    path.write_text("[capture]\nmax_bytes = -5\n[artifacts]\nmode = 3\n")
+    done = tokenjuice("wrap", "--", "seq", "1", "300")
+    assert done.returncode == 0 and b"capture.max_bytes must be a non-negative integer" in done.stderr
+    assert tokenjuice("config", "set", "stats.enabled", "false").returncode == 0  # fixable from the CLI
+    done = tokenjuice("config", "set", "stats.enabled", "false", env=os.environ)
+    assert done.returncode == 0

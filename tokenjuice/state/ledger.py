@@ -1,0 +1,176 @@
+"""The savings ledger: one SQLite database of runs, fed from the wrap spool.
+
+What a run records: when, who ran it (source), the command's name and
+subcommand (never the command line, arguments or output), the rule and family
+that reduced it, the exit code, raw and reduced sizes, duration, whether the
+capture was truncated, why output was left whole, and the id of a stored raw
+artifact. The schema is versioned (`PRAGMA user_version`) and migrated forward.
+The database runs in WAL mode so readers never block writers.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import sqlite3
+import time
+
+from .. import paths
+from . import spool
+
+DB_NAME = "tokenjuice.db"
+
+MIGRATIONS = [
+    """
+    CREATE TABLE runs (
+        id INTEGER PRIMARY KEY,
+        record_id TEXT NOT NULL UNIQUE,
+        created_at REAL NOT NULL,
+        source TEXT NOT NULL,
+        argv0 TEXT,
+        subcommand TEXT,
+        rule_id TEXT NOT NULL,
+        family TEXT NOT NULL,
+        exit_code INTEGER,
+        raw_chars INTEGER NOT NULL,
+        reduced_chars INTEGER NOT NULL,
+        duration_ms REAL,
+        capture_truncated INTEGER NOT NULL DEFAULT 0,
+        passthrough TEXT,
+        artifact_id TEXT
+    );
+    CREATE INDEX runs_created_at ON runs (created_at);
+    CREATE INDEX runs_rule ON runs (rule_id);
+    """,
+]
+_COLUMNS = ("record_id", "created_at", "source", "argv0", "subcommand", "rule_id", "family", "exit_code",
+            "raw_chars", "reduced_chars", "duration_ms", "capture_truncated", "passthrough", "artifact_id")
+
+
+class LedgerError(Exception):
+    """The ledger cannot be used; the message says why and what to do."""
+
+
+def db_path() -> str:
+    return os.path.join(paths.data_dir(), DB_NAME)
+
+
+def connect(*, write: bool = True) -> sqlite3.Connection:
+    """Open (and create or migrate) the ledger. Read-only when `write` is False or
+    the data folder cannot be written."""
+    path = db_path()
+    try:
+        if write:
+            paths.private_dir(os.path.dirname(path))
+            connection = sqlite3.connect(path, timeout=5)
+            os.chmod(path, 0o600)
+        else:
+            if not os.path.exists(path):
+                raise LedgerError(f"no ledger yet at {path}; it is created by the first tokenjuice wrap")
+            connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+        connection.execute("PRAGMA busy_timeout = 5000")
+        if write:
+            connection.execute("PRAGMA journal_mode = WAL")
+            connection.execute("PRAGMA synchronous = NORMAL")
+            _migrate(connection)
+        elif connection.execute("PRAGMA user_version").fetchone()[0] != len(MIGRATIONS):
+            raise LedgerError(f"the ledger at {path} has another schema version; run tokenjuice stats "
+                              "once with a writable data folder, or upgrade tokenjuice")
+        connection.execute("SELECT count(*) FROM runs").fetchone()
+        return connection
+    except sqlite3.DatabaseError as error:
+        raise LedgerError(f"the ledger at {path} is damaged or locked ({error}); move it aside "
+                          f"(mv {path} {path}.broken) and tokenjuice starts a new one") from None
+    except OSError as error:
+        raise LedgerError(f"cannot open the ledger at {path}: {error.strerror}") from None
+
+
+def _migrate(connection: sqlite3.Connection) -> None:
+    version = connection.execute("PRAGMA user_version").fetchone()[0]
+    if version > len(MIGRATIONS):
+        raise LedgerError(f"the ledger at {db_path()} was written by a newer tokenjuice; upgrade tokenjuice")
+    for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+        with connection:
+            connection.executescript(f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;")
+
+
+def ingest(connection: sqlite3.Connection) -> int:
+    """Move spooled runs into the database; returns how many were added.
+
+    The spool is renamed first, so wraps that start now write a fresh one; an
+    exclusive lock then waits for wraps still appending to the renamed file.
+    Each record has a unique id, so a crash halfway means nothing is counted twice.
+    """
+    source = spool.spool_path()
+    batch = f"{source}.{os.getpid()}.{time.monotonic_ns()}.ingesting"
+    try:
+        os.rename(source, batch)
+    except FileNotFoundError:
+        pass
+    except OSError as error:
+        raise LedgerError(f"cannot take over the run spool {source}: {error.strerror}") from None
+    directory = os.path.dirname(source)
+    added = 0
+    for name in sorted(os.listdir(directory)) if os.path.isdir(directory) else []:
+        if not name.startswith(spool.SPOOL_NAME + ".") or not name.endswith(".ingesting"):
+            continue
+        path = os.path.join(directory, name)
+        added += _ingest_file(connection, path)
+    return added
+
+
+def _ingest_file(connection: sqlite3.Connection, path: str) -> int:
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except FileNotFoundError:
+        return 0  # another reader took it
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            raw = handle.read()
+        rows = []
+        for line in raw.splitlines():
+            try:
+                run = json.loads(line)
+                rows.append(tuple(run.get(column) for column in _COLUMNS))
+            except (ValueError, AttributeError):
+                continue  # a torn or foreign line: skip it, keep the rest
+        with connection:
+            before = connection.total_changes
+            connection.executemany(
+                f"INSERT OR IGNORE INTO runs ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})",
+                [row for row in rows if row[0] and row[5]])
+            added = connection.total_changes - before
+        os.unlink(path)
+        return added
+    except sqlite3.DatabaseError as error:
+        raise LedgerError(f"cannot add runs to the ledger at {db_path()} ({error})") from None
+    finally:
+        os.close(fd)
+
+
+def pending_runs() -> int:
+    """Runs waiting in the spool (not yet in the database)."""
+    directory = os.path.dirname(spool.spool_path())
+    total = 0
+    if not os.path.isdir(directory):
+        return 0
+    for name in os.listdir(directory):
+        if name.startswith(spool.SPOOL_NAME):
+            try:
+                with open(os.path.join(directory, name), "rb") as handle:
+                    total += handle.read().count(b"\n")
+            except OSError:
+                continue
+    return total
+
+
+def open_for_reading() -> sqlite3.Connection:
+    """The ledger with the spool ingested; read-only (without ingesting) when the
+    data folder cannot be written."""
+    if paths.read_only(paths.data_dir()):
+        return connect(write=False)
+    connection = connect(write=True)
+    ingest(connection)
+    return connection
