@@ -1,11 +1,27 @@
-"""The built-in catalogue proves itself: every rule loads and every example passes."""
+"""The built-in catalogue proves itself: every rule loads, every example passes,
+and docs/reducers.md is the table the catalogue generates."""
 
+import os
+
+import pytest
+
+from conftest import REPO
+from tokenjuice.coverage import reducers_markdown, summary
 from tokenjuice.rules import loader
 from tokenjuice.verify import verify
 
 
-def test_every_builtin_rule_is_valid_and_every_example_passes(workdir):
-    report = verify(str(workdir))
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    previous = os.getcwd()
+    os.chdir(tmp_path_factory.mktemp("catalogue"))  # no project rules
+    try:
+        return verify(os.getcwd())
+    finally:
+        os.chdir(previous)
+
+
+def test_every_builtin_rule_is_valid_and_every_example_passes(report):
     problems = [str(p) for p in report.errors]
     failures = [f"{e.path} :: {e.name}: {error}" for e in report.examples for error in e.errors]
     assert not problems, "\n".join(problems)
@@ -13,6 +29,17 @@ def test_every_builtin_rule_is_valid_and_every_example_passes(workdir):
     assert report.examples
 
 
-def test_the_catalogue_has_the_rules_every_command_falls_back_to(workdir):
+def test_every_rule_has_a_real_example_that_shrinks_noisy_output(report):
+    weak = [f"{r['worstRule']} ({r['worstRatio']})" for r in summary(report)["categories"] if r["worstRatio"] > 0.9]
+    assert not weak, "rules whose largest example barely shrinks: " + ", ".join(weak)
+
+
+def test_reducers_doc_is_current(report):
+    expected = reducers_markdown(report)
+    actual = (REPO / "docs" / "reducers.md").read_text(encoding="utf-8")
+    assert actual == expected, "docs/reducers.md is stale: run tokenjuice verify --reducers-doc docs/reducers.md"
+
+
+def test_the_catalogue_has_the_rules_every_command_falls_back_to():
     ids = {r.rule["id"] for r in loader.load_layer(loader.BUILTIN, loader.builtin_root())[0]}
     assert {"generic/fallback", "generic/help", "git/status"} <= ids

@@ -82,12 +82,16 @@ def reduce_json(file, raw, classifier, max_inline_chars, trace) -> None:
 @click.option("--fixtures", is_flag=True, help="Also run every rule's examples.")
 @click.option("--only", metavar="ID_PREFIX", help="Run only the examples of rules whose id starts with this.")
 @click.option("--show", is_flag=True, help="Print each example's reduced output (implies --fixtures).")
+@click.option("--coverage", is_flag=True, help="Per category: rules, examples, median ratio, worst rule.")
+@click.option("--reducers-doc", type=click.Path(dir_okay=False), metavar="PATH",
+              help="Write the table of every built-in rule (docs/reducers.md).")
 @_FORMAT
-def verify(fixtures, only, show, output_format) -> None:
+def verify(fixtures, only, show, coverage, reducers_doc, output_format) -> None:
     """Validate every rule layer (and run the examples with --fixtures)."""
     from .commands.verify import run
 
-    out, err, code = run(fixtures=fixtures, output_format=output_format, only=only, show=show)
+    out, err, code = run(fixtures=fixtures, output_format=output_format, only=only, show=show,
+                         coverage=coverage, reducers_doc=reducers_doc)
     if err:
         click.echo(err, nl=False, err=True)
     click.echo(out, nl=False)

@@ -22,7 +22,7 @@ _TRAILER = re.compile(r"^\(tokenjuice: .*\)$")
 
 
 class ExampleResult:
-    __slots__ = ("rule_id", "name", "path", "errors", "ratio", "raw_chars", "reduced_chars", "text")
+    __slots__ = ("rule_id", "name", "path", "errors", "ratio", "raw_chars", "reduced_chars", "text", "passthrough")
 
     def __init__(self, rule_id: str, name: str, path: str) -> None:
         self.rule_id = rule_id
@@ -33,6 +33,7 @@ class ExampleResult:
         self.raw_chars = 0
         self.reduced_chars = 0
         self.text = ""  # the reduced output
+        self.passthrough: str | None = None  # why the output was left whole, if it was
 
     @property
     def ok(self) -> bool:
@@ -105,6 +106,7 @@ def check_example(rule: loader.LoadedRule, example: dict, rules: list[dict]) -> 
         execution["argv"] = example["argv"]
     result = reduce_execution(execution, rules, Options(raw_hint="tokenjuice wrap --raw -- <command>"))
     text = outcome.text = result["inlineText"]
+    outcome.passthrough = result.get("passthrough")
     outcome.raw_chars = result["stats"]["rawChars"]
     outcome.reduced_chars = result["stats"]["reducedChars"]
     outcome.ratio = result["stats"]["ratio"]

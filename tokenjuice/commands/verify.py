@@ -8,13 +8,26 @@ from ..output import json_text
 from ..verify import Report, verify
 
 
-def run(*, fixtures: bool, output_format: str, only: str | None = None,
-        show: bool = False) -> tuple[str, str, int]:
+def run(*, fixtures: bool, output_format: str, only: str | None = None, show: bool = False,
+        coverage: bool = False, reducers_doc: str | None = None) -> tuple[str, str, int]:
     """Returns (stdout text, stderr text, exit code)."""
-    report = verify(os.getcwd(), run_examples=fixtures or show, only=only)
+    run_examples = fixtures or show or coverage or bool(reducers_doc)
+    report = verify(os.getcwd(), run_examples=run_examples, only=only)
     code = 0 if report.ok else 1
+    if reducers_doc:
+        from ..coverage import reducers_markdown
+
+        with open(reducers_doc, "w", encoding="utf-8") as handle:
+            handle.write(reducers_markdown(report))
+    if coverage:
+        from ..coverage import summary, summary_text
+
+        data = summary(report)
+        out = json_text(data) if output_format == "json" else summary_text(data)
+        _, err, _ = _as_text(report, True, code)
+        return out, err if code else "", code
     if output_format == "json":
-        return json_text(_as_json(report, fixtures or show)), "", code
+        return json_text(_as_json(report, run_examples)), "", code
     out, err, code = _as_text(report, fixtures or show, code)
     if show:
         out = "".join(_shown(e) for e in report.examples) + out
