@@ -26,6 +26,17 @@ def test_wheel_ships_the_reducer_catalogue(wheel):
     assert not any(n.startswith("tests/") or "__pycache__" in n for n in names)
 
 
+def test_sdist_ships_every_rule_file(tmp_path):
+    import tarfile
+
+    subprocess.run([sys.executable, "-m", "build", "--sdist", "--outdir", str(tmp_path), str(REPO)],
+                   check=True, capture_output=True)
+    sdist = next(tmp_path.glob("tokenjuice-*.tar.gz"))
+    shipped = {name.split("/", 1)[1] for name in tarfile.open(sdist).getnames() if "/reducers/" in name}
+    expected = {str(path.relative_to(REPO)) for path in (REPO / "reducers").rglob("*.toml")}
+    assert expected and expected <= shipped, sorted(expected - shipped)[:5]
+
+
 def test_installed_wheel_wraps_with_its_catalogue(wheel, tmp_path):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
