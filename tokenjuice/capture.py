@@ -3,6 +3,12 @@
 Why not `subprocess`: importing it costs ~10 ms, paid on every wrapped command.
 `posix_spawn` plus `poll` does the same job with modules Python has loaded anyway.
 
+With `merged`, the child's stdout and stderr share one pipe, exactly like `2>&1`
+(and like a terminal), so the kernel keeps their order. With two pipes (when the
+streams must stay apart: `--raw` writes each to its own descriptor, JSON reports
+them separately) the order across streams is only as good as the reads: lines are
+merged at line boundaries, but writes that land between two reads may reorder.
+
 Memory is bounded: the first 3/4 of `max_bytes` is kept from the start of the
 output and the last 1/4 from its end (where errors and summaries usually are);
 what falls between is drained and counted, and a marker line says how much was
@@ -137,13 +143,17 @@ class _Buffer:
 
 
 def run(argv: list[str], *, max_bytes: int = DEFAULT_MAX_CAPTURE_BYTES, tee: bool = False,
-        env: dict | None = None) -> Capture:
+        env: dict | None = None, merged: bool = False) -> Capture:
     """Run `argv` (no shell), capturing stdout and stderr; never raises for the child."""
     capture = Capture()
     started = time.monotonic()
     out_read, out_write = os.pipe()
-    err_read, err_write = os.pipe()
-    actions = [(os.POSIX_SPAWN_DUP2, out_write, 1), (os.POSIX_SPAWN_DUP2, err_write, 2)]
+    if merged:
+        err_read, err_write = os.dup(out_read), os.dup(out_write)  # closed like a second pipe
+        actions = [(os.POSIX_SPAWN_DUP2, out_write, 1), (os.POSIX_SPAWN_DUP2, out_write, 2)]
+    else:
+        err_read, err_write = os.pipe()
+        actions = [(os.POSIX_SPAWN_DUP2, out_write, 1), (os.POSIX_SPAWN_DUP2, err_write, 2)]
     defaults = [s for s in (signal.SIGPIPE, getattr(signal, "SIGXFSZ", None), *_FORWARDED) if s]
     try:
         pid = os.posix_spawnp(argv[0], argv, os.environ if env is None else env,
@@ -162,7 +172,8 @@ def run(argv: list[str], *, max_bytes: int = DEFAULT_MAX_CAPTURE_BYTES, tee: boo
     previous = _forward_signals(pid)
     try:
         buffer = _Buffer(max_bytes)
-        status = _pump(pid, {out_read: STDOUT, err_read: STDERR}, buffer, tee)
+        streams = {out_read: STDOUT} if merged else {out_read: STDOUT, err_read: STDERR}
+        status = _pump(pid, streams, buffer, tee)
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)

@@ -24,7 +24,7 @@ def run(command: list[str], *, name: str | None, source: str | None, append: str
 
     if not command:
         raise UsageError("give the command to capture after --, e.g. tokenjuice example -- git status")
-    result = capture.run(command)
+    result = capture.run(command, merged=True)
     if result.spawn_error:
         raise UsageError(f"{result.spawn_error.removeprefix('tokenjuice: ')}; to record a shell's own error, "
                          f"capture it through the shell: tokenjuice example -- bash -c {join(command)!r}")

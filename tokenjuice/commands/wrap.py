@@ -137,7 +137,9 @@ def main(args: list[str]) -> int:
     settings = config.load(os.getcwd())
     max_bytes = options.max_capture_bytes or settings["capture.max_bytes"] or capture_mod.DEFAULT_MAX_CAPTURE_BYTES
     child = with_caller_path(command, os.environ.get("PATH", "")) if options.keep_path else command
-    run = capture_mod.run(child, max_bytes=max_bytes, tee=options.tee)
+    # One pipe keeps stdout and stderr in order; --raw and JSON need them apart.
+    separate = options.raw or options.format == "json"
+    run = capture_mod.run(child, max_bytes=max_bytes, tee=options.tee, merged=not separate)
     if options.raw and options.format == "text":
         # Exactly what the command wrote, each stream to its own descriptor.
         capture_mod.write_stdout(run.stream(capture_mod.STDOUT))
@@ -261,7 +263,7 @@ def with_caller_path(argv: list[str], path: str) -> list[str]:
     path_helper) resets or reorders PATH, so an activated virtualenv or nvm bin dir
     would vanish. Restoring PATH after the profile ran keeps the rest of the
     profile's setup. The prefix shares the body's first line, so line numbers in
-    the shell's error messages stay the same.
+    the shell's error messages stay the same. fish gets `--init-command` instead.
     """
     from ..command import launcher_body
 
@@ -270,10 +272,11 @@ def with_caller_path(argv: list[str], path: str) -> list[str]:
         return argv
     index, dialect, _ = found
     if dialect == "fish":
-        prefix = f"set -gx PATH (string split -- : {quote_fish(path)}); "
-    else:
-        prefix = f"PATH={quote(path)}; export PATH; "
-    return argv[:index] + [prefix + argv[index]] + argv[index + 1:]
+        # fish echoes the failing command line in its errors, so keep the body
+        # clean: --init-command runs after the config files, before the command.
+        restore = f"set -gx PATH (string split -- : {quote_fish(path)})"
+        return [argv[0], "--init-command", restore] + argv[1:]
+    return argv[:index] + [f"PATH={quote(path)}; export PATH; " + argv[index]] + argv[index + 1:]
 
 
 def _signal_marker(signum: int, exit_code: int) -> bytes:

@@ -214,6 +214,12 @@ def _clamp(header: list[str], items: list, budget: int) -> list:
             used += cost
         elif not isinstance(clipped[index], Pinned):
             break
+    # A lone dropped line no longer than its marker would be would save nothing.
+    single = len(Omission(1).render())
+    for index, item in enumerate(clipped):
+        if index not in keep and isinstance(item, str) and len(item) <= single \
+                and (index == 0 or index - 1 in keep) and (index == last or index + 1 in keep):
+            keep.add(index)
     return keep_only(clipped, keep)
 
 
