@@ -229,3 +229,19 @@ def test_every_escape_sequence_is_stripped(escape):
     from tokenjuice.text import strip_ansi
 
     assert strip_ansi(f"ok{escape} done") == "ok done"
+
+
+def test_a_result_is_never_longer_than_its_input():
+    output = "".join(f"Resolving dependency {i}\n" for i in range(14)) + "done\n"
+    rule = make(skip_patterns=["^Resolving"], summarize={"head": 1, "tail": 1})
+    result = run(output, rule)
+    assert len(result["inlineText"]) <= len(output)
+
+
+def test_plurals_of_counter_names():
+    from tokenjuice.text import pluralize
+
+    assert [pluralize(2, n) for n in ("error", "match", "dependency", "file to reformat", "warning",
+                                      "permission denied", "not fixable automatically", "box")] == \
+        ["2 errors", "2 matches", "2 dependencies", "2 files to reformat", "2 warnings", "2 permission denied",
+         "2 not fixable automatically", "2 boxes"]

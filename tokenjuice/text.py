@@ -57,16 +57,33 @@ def trim_empty_edges(lines: list[str]) -> list[str]:
     return lines[start:end] if (start, end) != (0, len(lines)) else lines
 
 
+_PREPOSITIONS = (" to ", " from ", " in ", " of ", " for ", " by ", " with ", " on ")
+
+
 def pluralize(count: int, noun: str) -> str:
-    """`3 errors`, `1 error`, `2 matches`, `2 dependencies`; participles such as
-    `4 passed` or `2 permission denied` stay as they are."""
-    if count == 1 or noun.endswith("ed"):
+    """`3 errors`, `2 matches`, `2 dependencies`, `3 files to reformat`; participles
+    and adverbs (`4 passed`, `2 permission denied`, `2 not fixable automatically`)
+    stay as they are. Counter names should be nouns: `busy` cannot be told apart."""
+    if count == 1:
         return f"{count} {noun}"
-    if noun.endswith(("s", "x", "z", "sh", "ch")):
-        return f"{count} {noun}es"
-    if len(noun) > 1 and noun.endswith("y") and noun[-2] not in "aeiou":
-        return f"{count} {noun[:-1]}ies"
-    return f"{count} {noun}s"
+    head, tail = noun, ""
+    for preposition in _PREPOSITIONS:
+        if preposition in noun:
+            head, tail = noun.split(preposition, 1)
+            tail = preposition + tail
+            break
+    return f"{count} {_plural(head)}{tail}"
+
+
+def _plural(phrase: str) -> str:
+    last = phrase.rsplit(" ", 1)[-1]
+    if not last.isalpha() or last.endswith(("ed", "ly")):
+        return phrase
+    if last.endswith(("s", "x", "z", "sh", "ch")):
+        return phrase + "es"
+    if len(last) > 1 and last.endswith("y") and last[-2] not in "aeiou":
+        return phrase[:-1] + "ies"
+    return phrase + "s"
 
 
 def clip_line(line: str, limit: int) -> str:

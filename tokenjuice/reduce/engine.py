@@ -131,10 +131,12 @@ def _reduce(execution: dict, options: Options, info: CommandInfo, classification
     compact_header = header + _facts_line(outcome, classification, exit_code)
     compact_items = [outcome.summary] if outcome.summary is not None else outcome.items
     compact_chars = _size(render(compact_header + compact_items))
-    if compact_chars < passthrough_chars * 0.9 and passthrough_chars - compact_chars >= 64:
-        items = _clamp(compact_header, compact_items, budget)
+    items = _clamp(compact_header, compact_items, budget)
+    text = _compose(compact_header, items, outcome.total_lines, hint, outcome.note)
+    # The rule's result must be meaningfully shorter, and never longer as printed.
+    if compact_chars < passthrough_chars * 0.9 and passthrough_chars - compact_chars >= 64 \
+            and len(text) < passthrough_chars:
         kinds = outcome.kinds + (["size-clamp"] if items is not compact_items else [])
-        text = _compose(compact_header, items, outcome.total_lines, hint, outcome.note)
         return _result(text, raw_chars, facts, kinds, None, info, classification, options)
 
     try:
