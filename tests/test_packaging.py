@@ -10,6 +10,8 @@ import pytest
 
 from conftest import REPO
 
+pytestmark = pytest.mark.slow  # builds a wheel and an sdist, installs into a fresh venv
+
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
