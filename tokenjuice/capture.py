@@ -309,18 +309,10 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
-def write_stdout(data: bytes) -> None:
-    """Write to stdout, tolerating a closed pipe (`… | head`)."""
+def write_out(data: bytes, fd: int = 1) -> None:
+    """Write to stdout (or stderr), tolerating a closed pipe (`… | head`)."""
     try:
-        sys.stdout.flush()
-        write_all(1, data)
-    except BrokenPipeError:
-        pass
-
-
-def write_stderr(data: bytes) -> None:
-    try:
-        sys.stderr.flush()
-        write_all(2, data)
+        (sys.stdout if fd == 1 else sys.stderr).flush()
+        write_all(fd, data)
     except OSError:
         pass

@@ -39,12 +39,14 @@ _MAX_INLINE = click.option("--max-inline-chars", type=click.IntRange(min=1), met
                            help="Size budget for the compacted text.")
 _TRACE = click.option("--trace", is_flag=True, help="Include the classification trace (JSON).")
 _RAW = click.option("--raw", "--full", "raw", is_flag=True, help="Return the input unchanged.")
+_LOG_FILE = click.argument("file", required=False, type=click.Path(dir_okay=False))
+_EXIT_CODE = click.option("--exit-code", type=int, default=0, show_default=True, help="The command's exit code.")
 
 
 @cli.command(short_help="Compact saved output (file or stdin).")
-@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@_LOG_FILE
 @click.option("--command", metavar="CMD", help="The command that produced the output (for classification).")
-@click.option("--exit-code", type=int, default=0, show_default=True, help="The command's exit code.")
+@_EXIT_CODE
 @_FORMAT
 @_RAW
 @_CLASSIFIER
@@ -60,7 +62,7 @@ def reduce(file, command, exit_code, output_format, raw, classifier, max_inline_
 
 
 @cli.command("reduce-json", short_help="Reduce a JSON tool-execution payload.")
-@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@_LOG_FILE
 @_RAW
 @_CLASSIFIER
 @_MAX_INLINE
@@ -183,9 +185,9 @@ def stats(since, zone, output_format) -> None:
 
 
 @cli.command(short_help="Find commands that still pour out noise.")
-@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@_LOG_FILE
 @click.option("--source-command", metavar="CMD", help="With FILE: the command that produced it.")
-@click.option("--exit-code", type=int, default=0, show_default=True, help="With FILE: its exit code.")
+@_EXIT_CODE
 @_SINCE
 @_FORMAT
 def discover(file, source_command, exit_code, since, output_format) -> None:

@@ -82,15 +82,26 @@ def user_rule_dirs() -> list[str]:
     return dirs if dirs[0] != dirs[1] else dirs[:1]
 
 
-def project_root_with(relative: str, start: str) -> str | None:
-    """The nearest ancestor of `start` holding `relative`, never above the git root."""
+def ancestors(start: str):
+    """`start` (made absolute) and each folder above it, up to the root."""
     current = os.path.abspath(start)
     while True:
-        if os.path.isdir(os.path.join(current, relative)):
-            return current
-        if os.path.exists(os.path.join(current, ".git")):
-            return None
+        yield current
         parent = os.path.dirname(current)
         if parent == current:
-            return None
+            return
         current = parent
+
+
+def git_root(start: str) -> str | None:
+    return next((d for d in ancestors(start) if os.path.exists(os.path.join(d, ".git"))), None)
+
+
+def project_root_with(relative: str, start: str) -> str | None:
+    """The nearest ancestor of `start` holding `relative`, never above the git root."""
+    for directory in ancestors(start):
+        if os.path.isdir(os.path.join(directory, relative)):
+            return directory
+        if os.path.exists(os.path.join(directory, ".git")):
+            return None
+    return None

@@ -7,7 +7,7 @@ import os
 
 from .. import config
 from ..errors import UsageError
-from ..hosts.cursor import git_root
+from ..paths import git_root
 from ..output import json_text
 
 

@@ -7,6 +7,7 @@ import os
 from ..errors import UsageError
 from ..hosts import cursor
 from ..output import json_text
+from ..paths import git_root
 
 HOSTS = ("cursor",)
 
@@ -103,7 +104,7 @@ def _render(report: cursor.Report, indent: str) -> str:
 def doctor_hooks(*, local: bool, deep: bool, output_format: str) -> tuple[str, int]:
     """Every integration tokenjuice manages, user and project level, in one table."""
     reports = {"cursor": _report(False, local, deep)}
-    if cursor.git_root(os.getcwd()) and os.path.exists(_path(True)):
+    if git_root(os.getcwd()) and os.path.exists(_path(True)):
         reports["cursor (project)"] = _report(True, local, deep)
     installed = [r for r in reports.values() if r.status != cursor.DISABLED]
     overall = cursor.worst(r.status for r in installed)

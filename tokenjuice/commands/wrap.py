@@ -142,8 +142,8 @@ def main(args: list[str]) -> int:
     run = capture_mod.run(child, max_bytes=max_bytes, tee=options.tee, merged=not separate)
     if options.raw and options.format == "text":
         # Exactly what the command wrote, each stream to its own descriptor.
-        capture_mod.write_stdout(run.stream(capture_mod.STDOUT))
-        capture_mod.write_stderr(run.stream(capture_mod.STDERR))
+        capture_mod.write_out(run.stream(capture_mod.STDOUT))
+        capture_mod.write_out(run.stream(capture_mod.STDERR), 2)
         return run.exit_code
     if run.signal is not None:
         run.chunks.append((capture_mod.STDERR, _signal_marker(run.signal, run.exit_code)))
@@ -182,7 +182,7 @@ def main(args: list[str]) -> int:
         text = json_text(payload)
     else:
         text = result["inlineText"] + "\n" if result["inlineText"] else ""
-    capture_mod.write_stdout(text.encode("utf-8", errors="surrogateescape"))
+    capture_mod.write_out(text.encode("utf-8", errors="surrogateescape"))
     return run.exit_code
 
 

@@ -15,6 +15,7 @@ import sys
 import time
 
 from ..jsonfile import Change, JsonFileError, LockedJsonFile
+from ..paths import git_root
 from ..shellsyntax import quote, split_words
 
 HOOK_EVENT = "preToolUse"
@@ -37,17 +38,6 @@ def hooks_path(project: bool, cwd: str | None = None) -> str:
         return os.path.join(root, ".cursor", "hooks.json")
     home = os.environ.get("CURSOR_HOME", "").strip() or os.path.join(os.path.expanduser("~"), ".cursor")
     return os.path.join(os.path.abspath(os.path.expanduser(home)), "hooks.json")
-
-
-def git_root(start: str) -> str | None:
-    current = os.path.abspath(start)
-    while True:
-        if os.path.exists(os.path.join(current, ".git")):
-            return current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return None
-        current = parent
 
 
 def launcher(local: bool) -> str:
