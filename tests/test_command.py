@@ -91,6 +91,17 @@ def test_non_runners(argv):
 
 
 @pytest.mark.parametrize("argv, sub", [
+    (["kubectl", "-n", "prod", "get", "pods"], "get"), (["docker", "--context", "x", "ps"], "ps"),
+    (["helm", "-n", "ns", "--kube-context", "k", "list"], "list"), (["npm", "--prefix", "app", "install"], "install"),
+    (["pytest", "-k", "help"], None), (["cargo", "help", "build"], "help"), (["unknown", "sub"], "sub"),
+])
+def test_subcommand_after_global_options(argv, sub):
+    from tokenjuice.command import subcommand
+
+    assert subcommand(argv) == sub
+
+
+@pytest.mark.parametrize("argv, sub", [
     (["git", "status"], "status"), (["git", "-C", "repo", "status"], "status"),
     (["git", "-c", "a=b", "--no-pager", "log"], "log"), (["/usr/bin/git", "--git-dir", "x", "diff"], "diff"),
     (["git"], None), (["hg", "status"], None),

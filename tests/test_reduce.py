@@ -245,3 +245,17 @@ def test_plurals_of_counter_names():
                                       "permission denied", "not fixable automatically", "box")] == \
         ["2 errors", "2 matches", "2 dependencies", "2 files to reformat", "2 warnings", "2 permission denied",
          "2 not fixable automatically", "2 boxes"]
+
+
+def test_counts_appear_when_only_the_budget_cut_lines():
+    output = "".join(f"container-{i:02d}   running   {'x' * 60}\n" for i in range(12))
+    rule = make(summarize={"head": 100, "tail": 100}, counters=[{"name": "container", "pattern": "^container"}])
+    text = run(output, rule, max_inline_chars=400)["inlineText"]
+    assert text.splitlines()[0] == "12 containers" and "lines omitted" in text
+
+
+def test_a_rule_that_filters_a_little_still_wins_over_cutting_raw_output():
+    output = "".join(f"Please enter your choice {i}\n" for i in range(5)) + \
+        "".join(f"diagnostic line {i} with a reasonably long explanation\n" for i in range(200))
+    rule = make(skip_patterns=["^Please enter"])
+    assert "Please enter" not in run(output, rule)["inlineText"]

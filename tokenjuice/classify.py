@@ -14,7 +14,7 @@ when nothing else matches.
 
 from __future__ import annotations
 
-from .command import SOURCE_PRIORITY, Candidate, CommandInfo, basename, git_subcommand
+from .command import SOURCE_PRIORITY, Candidate, CommandInfo, basename, subcommand
 
 FALLBACK_ID = "generic/fallback"
 _TEXT_KEYS = ("command_includes", "command_includes_any")
@@ -91,9 +91,8 @@ class _Context:
         self.text_allowed = text_allowed
         self.tokens = set(argv)
         self.argv0 = (argv[0], basename(argv[0])) if argv else ()
-        self.git = git_subcommand(argv)
-        self.subcommand = self.git if self.git is not None else (
-            argv[1] if len(argv) > 1 and not argv[1].startswith("-") else None)
+        self.subcommand = subcommand(argv)
+        self.git = self.subcommand if argv and basename(argv[0]) == "git" else None
 
     def specificity(self, match: dict) -> int | None:
         score = 0

@@ -409,24 +409,52 @@ def _operands(argv: list[str]) -> list[str]:
     return operands
 
 
-_GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path",
-                                "--super-prefix", "--config-env", "--list-cmds"})
+#: Global options that take a value, per tool, so the subcommand after them can be
+#: found (`git -C repo status`, `kubectl -n prod get pods`, `docker --context x ps`).
+GLOBAL_VALUE_OPTIONS: dict[str, frozenset[str]] = {
+    "git": frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--super-prefix",
+                      "--config-env", "--list-cmds"}),
+    "kubectl": frozenset({"-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server",
+                          "--token", "--as", "--as-group", "--cache-dir", "--request-timeout", "-v", "--v",
+                          "--certificate-authority", "--client-certificate", "--client-key"}),
+    "docker": frozenset({"-c", "--context", "-H", "--host", "--config", "-l", "--log-level", "--tlscacert",
+                         "--tlscert", "--tlskey"}),
+    "helm": frozenset({"-n", "--namespace", "--kube-context", "--kubeconfig", "--kube-apiserver", "--kube-token",
+                       "--registry-config", "--repository-config", "--repository-cache"}),
+    "npm": frozenset({"--prefix", "-C", "-w", "--workspace", "--registry", "--cache", "--userconfig"}),
+    "pnpm": frozenset({"-C", "--dir", "-F", "--filter"}),
+    "yarn": frozenset({"--cwd"}),
+    "cargo": frozenset({"-C", "--config", "-Z", "--color"}),
+    "aws": frozenset({"--profile", "--region", "--output", "--endpoint-url", "--query", "--cli-read-timeout"}),
+    "gcloud": frozenset({"--project", "--account", "--configuration", "--verbosity", "--format"}),
+    "az": frozenset({"--subscription", "--output", "-o", "--query"}),
+}
 
 
-def git_subcommand(argv: list[str]) -> str | None:
-    """`git -C repo -c a=b --no-pager log` -> `log`."""
-    if not argv or basename(argv[0]) != "git":
+def subcommand(argv: list[str]) -> str | None:
+    """The word naming what a tool was asked to do: `git -C repo status` -> `status`.
+    For tools whose global options are known, options (and their values) before it
+    are skipped; for any other tool it must be the word right after the command."""
+    if len(argv) < 2:
         return None
+    options = GLOBAL_VALUE_OPTIONS.get(basename(argv[0]))
+    if options is None:
+        return None if argv[1].startswith("-") else argv[1]
     index = 1
     while index < len(argv):
         word = argv[index]
-        if word in _GIT_VALUE_OPTIONS:
+        if word in options:
             index += 2
         elif word.startswith("-"):
             index += 1
         else:
             return word
     return None
+
+
+def git_subcommand(argv: list[str]) -> str | None:
+    """`git -C repo -c a=b --no-pager log` -> `log`; None when it is not git."""
+    return subcommand(argv) if argv and basename(argv[0]) == "git" else None
 
 
 def is_file_read(argv: list[str]) -> bool:

@@ -120,23 +120,27 @@ def _reduce(execution: dict, options: Options, info: CommandInfo, classification
 
     facts = outcome.facts
     if options.no_omit:
-        text = _compose(header + _facts_line(outcome, classification, exit_code, force=True),
-                        outcome.items, outcome.total_lines, None)
+        text = _compose(header + _facts_line(outcome, classification, exit_code), outcome.items,
+                        outcome.total_lines, None)
         return _result(text, raw_chars, facts, ["no-omit"], None, info, classification, options)
 
     if passthrough_chars <= TINY_CHARS:
         text = "\n".join(header + passthrough) if passthrough or header else ""
         return _result(text, raw_chars, facts, [], "tiny", info, classification, options)
 
-    compact_header = header + _facts_line(outcome, classification, exit_code)
+    counts = _facts_line(outcome, classification, exit_code)
     compact_items = [outcome.summary] if outcome.summary is not None else outcome.items
-    compact_chars = _size(render(compact_header + compact_items))
-    items = _clamp(compact_header, compact_items, budget)
-    text = _compose(compact_header, items, outcome.total_lines, hint, outcome.note)
-    # The rule's result must be meaningfully shorter, and never longer as printed.
-    if compact_chars < passthrough_chars * 0.9 and passthrough_chars - compact_chars >= 64 \
-            and len(text) < passthrough_chars:
-        kinds = outcome.kinds + (["size-clamp"] if items is not compact_items else [])
+    compact_chars = _size(render(header + counts + compact_items))
+    items = _clamp(header + counts, compact_items, budget)
+    clamped = items is not compact_items
+    if counts and not (clamped or _cut(outcome) or _counts_always_shown(outcome, classification, exit_code)):
+        counts = []  # nothing was cut: the lines themselves show what the counts would
+    text = _compose(header + counts, items, outcome.total_lines, hint, outcome.note)
+    # The rule's result must be meaningfully shorter — or the input is too big to show
+    # whole anyway, so the rule's filtering can only help — and never longer as printed.
+    shorter = compact_chars < passthrough_chars * 0.9 and passthrough_chars - compact_chars >= 64
+    if (shorter or passthrough_chars > budget) and len(text) < passthrough_chars:
+        kinds = outcome.kinds + (["size-clamp"] if clamped else [])
         return _result(text, raw_chars, facts, kinds, None, info, classification, options)
 
     try:
@@ -159,14 +163,11 @@ def _passthrough(header: list[str], lines: list[str], budget: int, hint: str | N
     return text, (["size-clamp"] if items is not lines else [])
 
 
-def _facts_line(outcome: RuleOutcome, classification: Classification, exit_code,
-                force: bool = False) -> list[str]:
-    """`3 failed, 120 passed` above the body, when the counts tell something the
-    shown lines do not: search results, failing tests, or anything cut."""
+def _facts_line(outcome: RuleOutcome, classification: Classification, exit_code) -> list[str]:
+    """`3 failed, 120 passed` for the top of the body: the counts above zero."""
     facts = outcome.facts
     if not facts or outcome.summary is not None:
         return []
-    family = classification.rule["family"]
     fallback_success = classification.rule["id"] == "generic/fallback" and exit_code == 0
     parts = []
     for name, count in facts.items():
@@ -175,13 +176,17 @@ def _facts_line(outcome: RuleOutcome, classification: Classification, exit_code,
         if fallback_success and name in ("error", "warning"):
             name += " mention"  # a successful command that merely prints the word
         parts.append(pluralize(count, name))
-    if not parts:
-        return []
-    cut = any(isinstance(i, Omission) for i in outcome.items) or shown_lines(outcome.items) < outcome.total_lines
-    failed_tests = family == "test-results" and bool(exit_code)
-    if force or cut or failed_tests or family in _ALWAYS_SHOW_FACTS:
-        return [", ".join(parts)]
-    return []
+    return [", ".join(parts)] if parts else []
+
+
+def _cut(outcome: RuleOutcome) -> bool:
+    return any(isinstance(i, Omission) for i in outcome.items) or shown_lines(outcome.items) < outcome.total_lines
+
+
+def _counts_always_shown(outcome: RuleOutcome, classification: Classification, exit_code) -> bool:
+    """Counts tell something the lines do not for search results and failing tests."""
+    family = classification.rule["family"]
+    return family in _ALWAYS_SHOW_FACTS or (family == "test-results" and bool(exit_code))
 
 
 def _clamp(header: list[str], items: list, budget: int) -> list:
