@@ -416,3 +416,17 @@ def test_volatile_launcher_locations_are_flagged(workdir, cursor_home):
                                                           "command": f"/tmp{fake} cursor-pre-tool-use"}]}}))
     result = json.loads(tj("doctor", "cursor", "--local", "--format", "json").stdout)
     assert result["status"] == "broken"
+
+
+@pytest.mark.parametrize("text, pattern, matched", [
+    ("npm run dev", "npm run dev*", True), ("npm run dev -- --port 3", "npm run dev*", True),
+    ("npm run build", "npm run dev*", False), ("vite", "vite", True), ("vite build", "vite", False),
+    ("jest --watch", "* --watch", True), ("jest --watchAll", "*--watchAll*", True), ("a", "*a*a*", False),
+    ("tail -f x.log", "tail -f *", True), ("tail -fx", "tail -f *", False), ("", "*", True),
+])
+def test_skip_globs(text, pattern, matched):
+    import fnmatch
+
+    assert cursor_hook.glob_match(text, pattern) is matched
+    assert fnmatch.fnmatchcase(text, pattern) is matched  # same answers as fnmatch for these
+

@@ -5,15 +5,16 @@ A cache that cannot be read or written only costs speed, so errors are swallowed
 
 from __future__ import annotations
 
-import json
 import os
+
+from . import fastjson
 
 
 def read(path: str):
     """The JSON value stored at `path`, or None if missing or unreadable."""
     try:
         with open(path, "rb") as handle:
-            return json.loads(handle.read())
+            return fastjson.loads(handle.read())
     except (OSError, ValueError):
         return None
 
@@ -24,7 +25,7 @@ def write(path: str, data) -> None:
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(temporary, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, ensure_ascii=False, separators=(",", ":"))
+            handle.write(fastjson.dumps(data))
         os.replace(temporary, path)
     except OSError:
         try:

@@ -9,11 +9,10 @@ the defaults stand in for the broken values.
 
 from __future__ import annotations
 
-import json
 import os
 import zlib
 
-from . import cachefile, paths
+from . import cachefile, fastjson, paths
 
 ARTIFACT_MODES = ("failures", "always", "never")
 
@@ -72,7 +71,7 @@ def load(cwd: str | None = None) -> Settings:
         except OSError:
             signature.append([path, 0, 0])
     cache = os.path.join(paths.cache_dir(), "config",
-                         f"{zlib.crc32(json.dumps(signature).encode()):08x}.json")
+                         f"{zlib.crc32(fastjson.dumps(signature).encode()):08x}.json")
     cached = _read_cache(cache, signature)
     if cached is not None:
         return cached

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 from ..text import clip_line
-from .gh import gh
 from .lines import Omission
 
 DIFF_CHANGES_PER_HUNK = 12
@@ -94,6 +93,12 @@ def _search_path(line: str) -> str | None:
         if found:
             return found.group(1)
     return None
+
+
+def gh(lines: list[str]) -> tuple[list, dict, str | None]:
+    from .gh import gh as records  # json is only loaded for rules that need it
+
+    return records(lines)
 
 
 FORMATTERS = {"git-diff": git_diff, "search": search, "gh": gh}

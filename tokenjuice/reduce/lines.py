@@ -10,6 +10,7 @@ tests can check that nothing else was invented.
 from __future__ import annotations
 
 import re
+from itertools import groupby
 
 MARKER = re.compile(r"^\.\.\. .+ omitted \.\.\.$")
 CLIP = re.compile(r" …\[\d+ chars omitted\]… ")
@@ -90,17 +91,9 @@ def dedupe_adjacent(items: list) -> list:
     a marker saying how many repeats went; a single repeat or blank lines go quietly
     (the trailer still counts them). Omissions break runs."""
     result: list = []
-    index = 0
-    total = len(items)
-    while index < total:
-        item = items[index]
-        end = index + 1
-        if isinstance(item, str):
-            while end < total and items[end] == item and isinstance(items[end], str):
-                end += 1
+    for item, run in groupby(items):  # omissions only equal themselves, so runs are lines
+        repeats = len(list(run)) - 1
         result.append(item)
-        repeats = end - index - 1
         if repeats >= 2 and item.strip():
             result.append(Omission(repeats, f"{repeats} identical lines"))
-        index = end
     return result

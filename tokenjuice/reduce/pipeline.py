@@ -10,8 +10,6 @@ Every step is linear in the number of lines; patterns are compiled once per run.
 
 from __future__ import annotations
 
-import json
-
 from ..rules.patterns import Budget, Lines, Matcher, scoped
 from ..text import split_lines, trim_empty_edges
 from .formatters import FORMATTERS
@@ -151,6 +149,8 @@ def _pretty_json(text: str) -> str:
     stripped = text.strip()
     if not stripped.startswith(("{", "[")):
         return text
+    import json
+
     try:
         return json.dumps(json.loads(stripped), indent=2, ensure_ascii=False)
     except (ValueError, RecursionError):

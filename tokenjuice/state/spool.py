@@ -9,11 +9,10 @@ line on stderr when TOKENJUICE_DEBUG=1.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
-from .. import paths
+from .. import fastjson, paths
 
 SPOOL_NAME = "ledger-spool.jsonl"
 
@@ -31,7 +30,7 @@ def record(run: dict) -> bool:
     """Append `run` to the spool; True when it was written."""
     import fcntl
 
-    line = (json.dumps(run, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+    line = (fastjson.dumps(run) + "\n").encode()
     try:
         paths.private_dir(paths.data_dir())
         fd = os.open(spool_path(), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)

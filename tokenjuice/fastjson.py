@@ -1,0 +1,100 @@
+"""JSON for the hot paths, without importing the `json` package.
+
+`import json` costs ~15 ms here (it pulls in `re`), paid by the Cursor hook and by
+`wrap` on every shell command, while they only need to read a payload or a cache
+file and write a small object. CPython's C accelerator `_json` does the real work
+for the `json` package; this module calls it directly. On interpreters without it,
+the `json` package is used. Errors are `ValueError`, as with `json.loads`.
+"""
+
+from __future__ import annotations
+
+try:
+    from _json import encode_basestring as _quote
+    from _json import make_scanner as _make_scanner
+except ImportError:  # pragma: no cover - not CPython
+    _make_scanner = None
+
+_WHITESPACE = " \t\n\r"
+
+
+class _Context:
+    """What the C scanner reads from a JSONDecoder."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}.__getitem__
+    memo: dict = {}
+
+
+_scan = _make_scanner(_Context()) if _make_scanner else None
+
+
+def loads(text: str | bytes):
+    if _scan is None:  # pragma: no cover - not CPython
+        import json
+
+        return json.loads(text)
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ValueError(f"not UTF-8: {error}") from None
+    start = len(text) - len(text.lstrip(_WHITESPACE))
+    try:
+        value, end = _scan(text, start)
+    except StopIteration:
+        raise ValueError(f"not JSON at position {start}") from None
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+    if text[end:].strip(_WHITESPACE):
+        raise ValueError(f"extra data at position {end}")
+    return value
+
+
+def dumps(value) -> str:
+    """Compact JSON (`separators=(",", ":")`, non-ASCII kept), like the `json` package."""
+    if _scan is None:  # pragma: no cover - not CPython
+        import json
+
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return "".join(_pieces(value))
+
+
+def _pieces(value):
+    if isinstance(value, str):
+        yield _quote(value)
+    elif value is None:
+        yield "null"
+    elif value is True:
+        yield "true"
+    elif value is False:
+        yield "false"
+    elif isinstance(value, int):
+        yield int.__repr__(value)
+    elif isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            yield {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}[repr(value)]
+        else:
+            yield float.__repr__(value)
+    elif isinstance(value, dict):
+        yield "{"
+        for index, (key, item) in enumerate(value.items()):
+            if index:
+                yield ","
+            yield _quote(key if isinstance(key, str) else dumps(key).strip('"'))
+            yield ":"
+            yield from _pieces(item)
+        yield "}"
+    elif isinstance(value, (list, tuple)):
+        yield "["
+        for index, item in enumerate(value):
+            if index:
+                yield ","
+            yield from _pieces(item)
+        yield "]"
+    else:
+        raise TypeError(f"{type(value).__name__} is not JSON serialisable")
