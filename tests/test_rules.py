@@ -1,5 +1,6 @@
 import json
 import os
+import shutil
 import time
 
 import pytest
@@ -125,13 +126,27 @@ def test_index_is_rebuilt_when_a_rule_file_changes(tmp_path, isolated_home):
     user_rules = isolated_home / ".config" / "tokenjuice" / "rules"
     path = make_rule(user_rules, "demo/tool", MINIMAL)
     assert index.load(str(tmp_path)).get("demo/tool")["family"] == "demo"
-    cache_files = list((isolated_home / ".cache" / "tokenjuice" / "index").iterdir())
-    assert len(cache_files) == 1
+    cache_files = sorted(p.name for p in (isolated_home / ".cache" / "tokenjuice" / "index").iterdir())
+    assert len(cache_files) == 2 and cache_files[0].endswith(".bodies.json")  # bodies + match index
     time.sleep(0.01)
     path.write_text(MINIMAL.replace('"demo"', '"demo-two"'))
     assert index.load(str(tmp_path)).get("demo/tool")["family"] == "demo-two"
     path.unlink()
     assert index.load(str(tmp_path)).get("demo/tool") is None
+
+
+def test_rule_bodies_are_read_on_demand_and_rebuilt_when_lost(tmp_path, isolated_home):
+    index.load(str(tmp_path))
+    catalogue = index.load(str(tmp_path))  # from the cache: match fields only
+    assert set(catalogue.get("git/status")) == set(index.MATCH_FIELDS)
+    bodies = next((isolated_home / ".cache" / "tokenjuice" / "index").glob("*.bodies.json"))
+    bodies.unlink()
+    assert catalogue.body("git/status")["max_chars"] > 0
+    assert bodies.exists()  # rewritten for the next run
+    bodies.write_text('{"git/status": null}')
+    assert index.load(str(tmp_path)).body("git/diff")["family"] == "git-diff"
+    bodies.write_text('{"git/status": null}')
+    assert index.load(str(tmp_path)).body("git/status")["family"] == "git-status"
 
 
 def test_index_survives_a_corrupt_or_unwritable_cache(tmp_path, isolated_home):
@@ -176,3 +191,24 @@ def test_project_examples_run_against_the_project_catalogue(repo):
     done = tokenjuice("verify", "--fixtures", "--only", "demo/", cwd=repo)
     assert done.returncode == 0, done.stderr
     assert b"1/1 examples passed" in done.stdout
+
+
+def test_an_installed_catalogue_is_checked_by_directory(tmp_path, isolated_home, monkeypatch):
+    checkout = loader.builtin_root()
+    installed = tmp_path / "site" / "tokenjuice" / "reducers"
+    shutil.copytree(checkout, installed)
+    monkeypatch.setattr(loader, "installed_builtin_root", lambda: str(installed))
+    assert loader.builtin_root() == str(installed)
+    assert index.load(str(tmp_path)).get("git/status")["family"] == "git-status"
+    status = installed / "git" / "status.toml"
+    edited = status.read_text().replace('family = "git-status"', 'family = "edited"')
+    status.write_text(edited)
+    # A wheel's files are not edited in place, so the cheap check does not look at them...
+    assert index.load(str(tmp_path)).get("git/status")["family"] == "git-status"
+    # ...but a reinstall renews their directories.
+    shutil.rmtree(installed / "git")
+    (installed / "git").mkdir()  # (copytree would copy the old directory's mtime too)
+    for name in os.listdir(os.path.join(checkout, "git")):
+        shutil.copy(os.path.join(checkout, "git", name), installed / "git" / name)
+    (installed / "git" / "status.toml").write_text(edited)
+    assert index.load(str(tmp_path)).get("git/status")["family"] == "edited"

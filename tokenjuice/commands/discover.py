@@ -49,7 +49,7 @@ def one_file(path: str, *, source_command: str, exit_code: int, output_format: s
     text = read_input(path, "a log").decode("utf-8", errors="replace")
     catalogue = index.load(os.getcwd())
     reduction = reduce({"toolName": "exec", "command": source_command, "combinedText": text,
-                        "exitCode": exit_code}, catalogue.rules, Options(trace=True))
+                        "exitCode": exit_code}, catalogue, Options(trace=True))
     result = reduction.result
     rule_id = result["classification"]["matchedReducer"]
     argv = reduction.info.normalized_argv

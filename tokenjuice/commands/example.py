@@ -42,7 +42,7 @@ def run(command: list[str], *, name: str | None, source: str | None, append: str
     snippet = tomli_w.dumps({"examples": [table]}, multiline_strings=True)
     catalogue = index.load(os.getcwd())
     reduced = reduce_execution({"toolName": "exec", "command": command_text, "combinedText": output,
-                                "exitCode": result.exit_code}, catalogue.rules, Options())
+                                "exitCode": result.exit_code}, catalogue, Options())
     preview = "\n".join("  | " + line for line in reduced["inlineText"].splitlines())
     note = (f"currently classified as {reduced['classification']['matchedReducer']}, "
             f"ratio {reduced['stats']['ratio']:.2f}; the reduction reads:\n{preview}\n")

@@ -41,7 +41,7 @@ def reduce_text(path: str | None, *, command: str | None, exit_code: int, output
     execution = {"toolName": "exec", "command": command, "combinedText": text, "exitCode": exit_code}
     hint = f"tokenjuice reduce --raw {path}" if path else "the input piped to tokenjuice reduce"
     catalogue = index.load(os.getcwd())
-    result = reduce_execution(execution, catalogue.rules, Options(
+    result = reduce_execution(execution, catalogue, Options(
         classifier=classifier, max_inline_chars=max_inline_chars, raw=raw, trace=trace, raw_hint=hint))
     if output_format == "json":
         return json_text(result)
@@ -75,7 +75,7 @@ def reduce_json(path: str | None, *, classifier: str | None, raw: bool, trace: b
     _validate_options(options)
     cwd = options.get("cwd") or execution.get("cwd") or os.getcwd()
     catalogue = index.load(cwd)
-    return reduce_execution(execution, catalogue.rules, Options(
+    return reduce_execution(execution, catalogue, Options(
         classifier=classifier or options.get("classifier"),
         max_inline_chars=max_inline_chars or options.get("maxInlineChars"),
         raw=raw or bool(options.get("raw")), no_omit=bool(options.get("noOmit")),

@@ -15,7 +15,6 @@ import time
 
 from .. import capture as capture_mod
 from ..errors import UsageError
-from ..output import json_text
 from ..shellsyntax import join, quote, quote_fish
 
 USAGE = """\
@@ -164,9 +163,9 @@ def main(args: list[str]) -> int:
     _warn(catalogue.errors, settings.warnings)
     artifact = _store_artifact(combined, run.exit_code, options, settings)
     hint = f"tokenjuice cat {artifact[0]}" if artifact else "tokenjuice wrap --raw -- " + join(command)
-    reduction = reduce(execution, catalogue.rules, Options(
+    reduction = reduce(execution, catalogue, Options(
         classifier=options.classifier, max_inline_chars=options.max_inline_chars, raw=options.raw,
-        no_omit=options.no_omit, trace=options.trace, raw_hint=hint))
+        no_omit=options.no_omit, trace=options.trace, raw_hint=hint, facts=options.format == "json"))
     result = reduction.result
     if artifact and not options.store and not result["compaction"]["kinds"]:
         _discard(artifact[1])  # nothing was cut: the output shown is the whole output
@@ -176,6 +175,8 @@ def main(args: list[str]) -> int:
     _record(reduction, run, options, settings, artifact[0] if artifact else None)
 
     if options.format == "json":
+        from ..output import json_text
+
         payload = {"result": result, "exitCode": run.exit_code,
                    "stdout": capture_mod.decode(run.stream(capture_mod.STDOUT)),
                    "stderr": capture_mod.decode(run.stream(capture_mod.STDERR))}

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from ..classify import Classification, classify
 from ..command import CommandInfo, analyze
+from ..rules.index import Catalogue
+from ..rules.loader import FALLBACK_ID
 from ..rules.patterns import Budget, PatternTimeout
 from ..shellsyntax import join, quote
 from ..text import clip_line, pluralize, split_lines, strip_ansi, trim_empty_edges
@@ -34,17 +36,19 @@ _EXACT = ("raw", "file-content", "unsafe-inventory", "mixed-inventory")
 class Options:
     """How to reduce; defaults match `tokenjuice wrap` without flags."""
 
-    __slots__ = ("classifier", "max_inline_chars", "raw", "no_omit", "trace", "raw_hint")
+    __slots__ = ("classifier", "max_inline_chars", "raw", "no_omit", "trace", "raw_hint", "facts")
 
     def __init__(self, *, classifier: str | None = None, max_inline_chars: int | None = None,
                  raw: bool = False, no_omit: bool = False, trace: bool = False,
-                 raw_hint: str | None = None) -> None:
+                 raw_hint: str | None = None, facts: bool = True) -> None:
         self.classifier = classifier
         self.max_inline_chars = max_inline_chars
         self.raw = raw
         self.no_omit = no_omit
         self.trace = trace
         self.raw_hint = raw_hint  # how a reader gets the full output; derived if None
+        # Facts of a tiny output cost a rule run; `wrap` in text mode never shows them.
+        self.facts = facts
 
 
 def raw_text_of(execution: dict) -> str:
@@ -78,19 +82,22 @@ class Reduction:
         self.classification = classification
 
 
-def reduce_execution(execution: dict, rules: list[dict], options: Options | None = None) -> dict:
+def reduce_execution(execution: dict, rules: Catalogue | list[dict], options: Options | None = None) -> dict:
     """Reduce `execution` (the camelCase ToolExecutionInput) and return the result dict."""
     return reduce(execution, rules, options).result
 
 
-def reduce(execution: dict, rules: list[dict], options: Options | None = None) -> Reduction:
+def reduce(execution: dict, rules: Catalogue | list[dict], options: Options | None = None) -> Reduction:
+    """`rules` is a catalogue (match entries, bodies read on demand) or full rules."""
     options = options or Options()
+    catalogue = Catalogue.of(rules) if isinstance(rules, list) else rules
     info = analyze(execution.get("command"), execution.get("argv"))
-    classification = classify(info, rules, execution.get("toolName") or "exec", options.classifier)
-    return Reduction(_reduce(execution, options, info, classification), info, classification)
+    classification = classify(info, catalogue.rules, execution.get("toolName") or "exec", options.classifier)
+    return Reduction(_reduce(execution, options, info, classification, catalogue), info, classification)
 
 
-def _reduce(execution: dict, options: Options, info: CommandInfo, classification: Classification) -> dict:
+def _reduce(execution: dict, options: Options, info: CommandInfo, classification: Classification,
+            catalogue: Catalogue) -> dict:
     raw_text = raw_text_of(execution)
     exit_code = execution.get("exitCode")
     failed = exit_code is not None and exit_code != 0
@@ -100,15 +107,19 @@ def _reduce(execution: dict, options: Options, info: CommandInfo, classification
     if keep_raw:
         return _result(raw_text, raw_chars, None, [], keep_raw, info, classification, options)
 
-    rule = classification.rule
-    patterns = Budget()
-    # A failing command's output is worth more context: rules carry a larger failure budget.
-    budget = options.max_inline_chars or (rule["failure_max_chars"] if failed else rule["max_chars"])
     header = [f"exit {_format_number(exit_code)}"] if failed else []
-    hint = options.raw_hint if options.raw_hint is not None else default_raw_hint(execution)
     lines = split_lines(stripped)
     passthrough = trim_empty_edges(lines)
     passthrough_chars = _size(passthrough)
+    tiny = passthrough_chars <= TINY_CHARS and not options.no_omit
+    if tiny and not options.facts:
+        return _tiny(header, passthrough, raw_chars, None, info, classification, options)
+
+    rule = catalogue.body(classification.rule["id"]) or catalogue.body(FALLBACK_ID)
+    patterns = Budget()
+    # A failing command's output is worth more context: rules carry a larger failure budget.
+    budget = options.max_inline_chars or (rule["failure_max_chars"] if failed else rule["max_chars"])
+    hint = options.raw_hint if options.raw_hint is not None else default_raw_hint(execution)
 
     try:
         outcome = apply_rule(rule, raw_text, stripped, exit_code, stripped_lines=lines, no_omit=options.no_omit,
@@ -124,9 +135,8 @@ def _reduce(execution: dict, options: Options, info: CommandInfo, classification
                         outcome.total_lines, None)
         return _result(text, raw_chars, facts, ["no-omit"], None, info, classification, options)
 
-    if passthrough_chars <= TINY_CHARS:
-        text = "\n".join(header + passthrough) if passthrough or header else ""
-        return _result(text, raw_chars, facts, [], "tiny", info, classification, options)
+    if tiny:
+        return _tiny(header, passthrough, raw_chars, facts, info, classification, options)
 
     counts = _facts_line(outcome, classification, exit_code)
     compact_items = [outcome.summary] if outcome.summary is not None else outcome.items
@@ -151,6 +161,12 @@ def _reduce(execution: dict, options: Options, info: CommandInfo, classification
     return _result(text, raw_chars, facts, kinds, "not-smaller", info, classification, options)
 
 
+def _tiny(header: list[str], lines: list[str], raw_chars: int, facts: dict | None, info: CommandInfo,
+          classification: Classification, options: Options) -> dict:
+    text = "\n".join(header + lines) if lines or header else ""
+    return _result(text, raw_chars, facts, [], "tiny", info, classification, options)
+
+
 def _size(lines: list[str]) -> int:
     return sum(map(len, lines)) + len(lines)
 
@@ -168,7 +184,7 @@ def _facts_line(outcome: RuleOutcome, classification: Classification, exit_code)
     facts = outcome.facts
     if not facts or outcome.summary is not None:
         return []
-    fallback_success = classification.rule["id"] == "generic/fallback" and exit_code == 0
+    fallback_success = classification.rule["id"] == FALLBACK_ID and exit_code == 0
     parts = []
     for name, count in facts.items():
         if count <= 0:

@@ -1,36 +1,62 @@
 """The compiled catalogue: every effective rule in one JSON file, rebuilt on change.
 
 `wrap` runs on every shell command, so it must not parse 150 TOML files (tomllib
-alone costs ~18 ms here). Instead it stats the rule files of every layer, and if
-nothing changed since the last build (same tokenjuice version, same files, same
-mtimes and sizes) it reads one JSON file. Any change rebuilds the index through
-the loader. A cache directory that cannot be written only costs speed.
+alone costs ~18 ms here). Instead it stats the rule files of every layer (for the
+rules inside an installed wheel, only their directories), and if nothing changed
+since the last build (same tokenjuice version, same files, same mtimes and sizes)
+it reads a small JSON index holding only what classification needs; the full body of a rule is read from a second file only when an output
+is big enough to be reduced. Any change rebuilds both through the loader. A cache
+directory that cannot be written only costs speed.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import zlib
 
-from .. import __version__, cachefile, paths
+from .. import __version__, cachefile, fastjson, paths
 from . import loader
 
-_FORMAT = 1
+_FORMAT = 2
+#: What classification and reporting read; the rest of a rule is its body.
+MATCH_FIELDS = ("id", "family", "priority", "match", "layer", "path")
 
 
 class Catalogue:
-    """The rules in force for one directory, in classification order."""
+    """The rules in force for one directory, in classification order: `rules` are
+    the match entries (MATCH_FIELDS), `body(id)` the full rule."""
 
-    __slots__ = ("rules", "problems", "_by_id")
+    __slots__ = ("rules", "problems", "_bodies", "_bodies_path", "_roots")
 
-    def __init__(self, rules: list[dict], problems: list[dict]) -> None:
+    def __init__(self, rules: list[dict], problems: list[dict], bodies: dict | None = None,
+                 bodies_path: str | None = None, roots: list | None = None) -> None:
         self.rules = rules
         self.problems = problems
-        self._by_id = {rule["id"]: rule for rule in rules}
+        self._bodies = bodies
+        self._bodies_path = bodies_path
+        self._roots = roots
+
+    @classmethod
+    def of(cls, rules: list[dict]) -> "Catalogue":
+        """A catalogue of full rules already in memory."""
+        return cls(rules, [], {rule["id"]: rule for rule in rules})
 
     def get(self, rule_id: str) -> dict | None:
-        return self._by_id.get(rule_id)
+        return next((rule for rule in self.rules if rule["id"] == rule_id), None)
+
+    def body(self, rule_id: str) -> dict | None:
+        """The full rule, read on first use; rebuilt from the rule files if the
+        bodies file went missing or lost the rule since the index was read."""
+        if self._bodies is None and self._bodies_path:
+            self._bodies = cachefile.read(self._bodies_path)
+        found = self._bodies.get(rule_id) if isinstance(self._bodies, dict) else None
+        if not isinstance(found, dict) and self._roots:
+            self._bodies = _bodies(loader.load_catalogue(self._roots)[0])
+            self._roots = None  # once per run is enough
+            if self._bodies_path:
+                cachefile.write(self._bodies_path, self._bodies)
+            found = self._bodies.get(rule_id)
+        return found
 
     @property
     def errors(self) -> list[dict]:
@@ -40,24 +66,43 @@ class Catalogue:
 def load(cwd: str | None = None, *, builtin_only: bool = False) -> Catalogue:
     """The catalogue for `cwd`, from the index when it is current."""
     roots = loader.layer_roots(cwd, builtin_only=builtin_only)
-    signature = [[layer, root, [list(f[1:]) for f in loader.rule_files(root)]] for layer, root in roots]
-    key = json.dumps([__version__, roots], separators=(",", ":"))
-    cache_path = os.path.join(paths.cache_dir(), "index", f"rules-{zlib.crc32(key.encode()):08x}.json")
-    cached = _read(cache_path, signature)
+    signature = [_signature(layer, root) for layer, root in roots]
+    key = fastjson.dumps([__version__, roots])
+    stem = os.path.join(paths.cache_dir(), "index", f"rules-{zlib.crc32(key.encode()):08x}")
+    cached = _read(stem, signature, roots)
     if cached is not None:
         return cached
-    rules, problems = loader.load_catalogue(roots)
-    catalogue = Catalogue([r.rule | {"layer": r.layer, "path": r.path} for r in rules],
-                          [p.to_dict() for p in problems])
-    cachefile.write(cache_path, {"format": _FORMAT, "version": __version__, "signature": signature,
-                                 "rules": catalogue.rules, "problems": catalogue.problems})
+    loaded, problems = loader.load_catalogue(roots)
+    bodies = _bodies(loaded)
+    entries = [{field: body[field] for field in MATCH_FIELDS} for body in bodies.values()]
+    catalogue = Catalogue(entries, [p.to_dict() for p in problems], bodies, roots=roots)
+    cachefile.write(stem + ".bodies.json", bodies)
+    cachefile.write(stem + ".json", {"format": _FORMAT, "version": __version__, "signature": signature,
+                                     "rules": entries, "problems": catalogue.problems})
     return catalogue
 
 
-def _read(path: str, signature: list) -> Catalogue | None:
-    data = cachefile.read(path)
+def _signature(layer: str, root: str) -> list:
+    """What must change for the index to be rebuilt: every file's mtime and size,
+    except in an installed wheel, whose files change only with the version (part
+    of the cache key) or a reinstall (which renews the directories)."""
+    if layer == loader.BUILTIN and root == loader.installed_builtin_root():
+        try:
+            with os.scandir(root) as entries:
+                return [layer, root, sorted([e.name, e.stat().st_mtime_ns] for e in entries)]
+        except OSError:
+            pass
+    return [layer, root, [list(f[1:]) for f in loader.rule_files(root)]]
+
+
+def _bodies(loaded: list[loader.LoadedRule]) -> dict[str, dict]:
+    return {r.rule["id"]: r.rule | {"layer": r.layer, "path": r.path} for r in loaded}
+
+
+def _read(stem: str, signature: list, roots: list) -> Catalogue | None:
+    data = cachefile.read(stem + ".json")
     if not isinstance(data, dict) or data.get("format") != _FORMAT or data.get("version") != __version__:
         return None
     if data.get("signature") != signature:
         return None
-    return Catalogue(data["rules"], data["problems"])
+    return Catalogue(data["rules"], data["problems"], bodies_path=stem + ".bodies.json", roots=roots)

@@ -7,7 +7,6 @@ from here only when a rule file changes.
 
 from __future__ import annotations
 
-import json
 import os
 
 from .. import paths
@@ -51,11 +50,14 @@ class Problem:
 
 def builtin_root() -> str:
     """`tokenjuice/reducers` inside an installed wheel, `<checkout>/reducers` otherwise."""
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    installed = os.path.join(package, "reducers")
+    installed = installed_builtin_root()
     if os.path.isdir(installed):
         return installed
-    return os.path.join(os.path.dirname(package), "reducers")
+    return os.path.join(os.path.dirname(os.path.dirname(installed)), "reducers")
+
+
+def installed_builtin_root() -> str:
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "reducers")
 
 
 def project_rule_dir(cwd: str | None) -> str | None:
@@ -113,6 +115,8 @@ def load_file(layer: str, rule_id: str, path: str) -> LoadedRule:
     json_style = path.endswith(".json")
     try:
         if json_style:
+            import json
+
             data = json.loads(raw)
         else:
             import tomllib
