@@ -8,9 +8,11 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from conftest import git, tokenjuice
-from tokenjuice.hosts import cursor_hook
+from tokenjuice.hosts import cursor_hook, launch
 
 LAUNCHER = f"{sys.executable} -m tokenjuice"
+#: What install writes to start the hook itself (see launch.py).
+HOOK_LAUNCHER = f"{sys.executable} -P -c '{launch.ENTRY}'"
 
 
 def hook(payload, env=None, raw=False):
@@ -235,7 +237,7 @@ def test_install_into_a_fresh_home(workdir, cursor_home):
     data = json.loads((cursor_home / "hooks.json").read_text())
     assert data["version"] == 1
     assert data["hooks"]["preToolUse"] == [{"type": "command", "matcher": "Shell",
-                                            "command": f"{LAUNCHER} cursor-pre-tool-use --wrap-launcher "
+                                            "command": f"{HOOK_LAUNCHER} cursor-pre-tool-use --wrap-launcher "
                                                        f"'{LAUNCHER}'"}]
     assert not list(cursor_home.glob("*.bak*"))
 
@@ -262,7 +264,7 @@ def test_reinstall_replaces_a_stale_entry_and_is_idempotent(workdir, cursor_home
         {"type": "command", "matcher": "Shell", "command": "/old/tokenjuice cursor-pre-tool-use"},
         {"type": "command", "matcher": "Shell", "command": "/older/tokenjuice cursor-pre-tool-use"}]}}))
     assert tj("install", "cursor", "--local").returncode == 0
-    assert len(entries(path)) == 1 and entries(path)[0]["command"].startswith(LAUNCHER)
+    assert len(entries(path)) == 1 and entries(path)[0]["command"].startswith(HOOK_LAUNCHER)
     before = path.read_text()
     done = tj("install", "cursor", "--local")
     assert b"already up to date" in done.stdout and path.read_text() == before
@@ -430,3 +432,47 @@ def test_skip_globs(text, pattern, matched):
     assert cursor_hook.glob_match(text, pattern) is matched
     assert fnmatch.fnmatchcase(text, pattern) is matched  # same answers as fnmatch for these
 
+
+PIP_TEMPLATE = ("# -*- coding: utf-8 -*-\nimport re\nimport sys\nfrom tokenjuice.entry import main\n"
+                "if __name__ == '__main__':\n    sys.exit(main())\n")
+
+
+def fake_venv(root, shebang=None):
+    bin_dir = root / "venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    os.symlink(sys.executable, bin_dir / "python")
+    script = bin_dir / "tokenjuice"
+    script.write_text(f"#!{shebang or bin_dir / 'python'}\n" + PIP_TEMPLATE)
+    script.chmod(0o755)
+    return bin_dir, script
+
+
+def test_the_hook_is_started_by_the_venv_interpreter(tmp_path):
+    bin_dir, script = fake_venv(tmp_path)
+    linked = tmp_path / "local-bin" / "tokenjuice"  # pipx links the script into ~/.local/bin
+    linked.parent.mkdir()
+    os.symlink(script, linked)
+    for launcher in (str(script), str(linked)):
+        assert launch.direct(launcher) == f"{bin_dir / 'python'} -P -c '{launch.ENTRY}'"
+    assert launch.direct(LAUNCHER) == HOOK_LAUNCHER
+    assert launch.direct("tokenjuice") is None  # relative: leave it alone
+
+
+@pytest.mark.parametrize("shebang", ["/usr/bin/env python3", "/bin/sh", "{other}/python", "{bin}/python -E"])
+def test_scripts_without_a_plain_venv_shebang_keep_their_launcher(tmp_path, shebang):
+    other = tmp_path / "other"
+    other.mkdir()
+    bin_dir = tmp_path / "venv" / "bin"
+    _, script = fake_venv(tmp_path, shebang.format(other=other, bin=bin_dir))
+    assert launch.direct(str(script)) is None
+
+
+def test_the_direct_hook_answers_like_the_script(workdir, cursor_home):
+    tj("install", "cursor", "--local")
+    command = entries(cursor_home / "hooks.json")[0]["command"]
+    assert command.startswith(HOOK_LAUNCHER)
+    done = subprocess.run(["/bin/sh", "-c", command], input=json.dumps(shell_payload("git status")).encode(),
+                          capture_output=True, cwd=workdir)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["updated_input"]["command"].startswith(f"{LAUNCHER} wrap --source cursor")

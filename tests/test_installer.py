@@ -22,7 +22,10 @@ def test_installer_round_trip(tmp_path):
     assert os.readlink(link) == str(home / ".local" / "share" / "tokenjuice" / "venv" / "bin" / "tokenjuice")
     assert "deep check: passed" in done.stdout
     hooks = json.loads((home / ".cursor" / "hooks.json").read_text())
-    assert hooks["hooks"]["preToolUse"][0]["command"].startswith(f"{link} cursor-pre-tool-use")
+    command = hooks["hooks"]["preToolUse"][0]["command"]
+    # The venv's interpreter starts the hook itself; rewritten commands use the link.
+    assert command.startswith(str(home / ".local" / "share" / "tokenjuice" / "venv" / "bin" / "python"))
+    assert " -P -c " in command and command.endswith(f"cursor-pre-tool-use --wrap-launcher {link}")
 
     again = subprocess.run(["sh", script], env=env, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0 and "linked" in again.stdout

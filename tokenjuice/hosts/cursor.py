@@ -17,6 +17,7 @@ import time
 from ..jsonfile import Change, JsonFileError, LockedJsonFile
 from ..paths import git_root
 from ..shellsyntax import quote, split_words
+from .launch import direct
 
 HOOK_EVENT = "preToolUse"
 HOOK_MARK = "cursor-pre-tool-use"
@@ -56,7 +57,9 @@ def launcher(local: bool) -> str:
 
 
 def hook_command(launch: str) -> str:
-    return f"{launch} {HOOK_MARK} --wrap-launcher {quote(launch)}"
+    """The hook entry: started directly by the interpreter when possible (see
+    `launch.py`); the commands it rewrites use `launch`."""
+    return f"{direct(launch) or launch} {HOOK_MARK} --wrap-launcher {quote(launch)}"
 
 
 def is_ours(entry: object) -> bool:
