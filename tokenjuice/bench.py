@@ -56,21 +56,35 @@ def tokenjuice_command() -> list[str]:
     return [found] if found else [sys.executable, "-m", "tokenjuice"]
 
 
-def run_once(argv: list[str], stdin: bytes | None = None, stdout=subprocess.DEVNULL) -> tuple[float, int, int]:
-    """(wall ms, peak RSS in KiB, exit code) of one run, measured with wait4."""
-    started = time.perf_counter()
-    proc = subprocess.Popen(argv, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-                            stdout=stdout, stderr=subprocess.DEVNULL)
-    if stdin is not None:
-        try:
-            proc.stdin.write(stdin)
-        except BrokenPipeError:
-            pass
-        proc.stdin.close()
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = (time.perf_counter() - started) * 1000
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return elapsed, usage.ru_maxrss, proc.returncode
+#: Spawns the measured command and reports its time and peak memory. On Linux a
+#: child's ru_maxrss starts from the resident size of the process that spawned it
+#: (the high-water mark survives vfork and exec), so measuring from a big parent,
+#: such as a long pytest run, would report the parent; this small runner is the
+#: parent instead.
+_RUNNER = """
+import os, sys, time
+devnull = os.open(os.devnull, os.O_WRONLY)
+started = time.perf_counter()
+pid = os.posix_spawnp(sys.argv[1], sys.argv[1:], os.environ, file_actions=[(os.POSIX_SPAWN_DUP2, devnull, 2)])
+_, status, usage = os.wait4(pid, 0)
+elapsed = (time.perf_counter() - started) * 1000
+os.write(2, f"{elapsed} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}".encode())
+"""
+
+
+def run_once(argv: list[str], stdin: bytes | None = None,
+             capture: bool = False) -> tuple[float, int, int, bytes]:
+    """(wall ms, peak RSS in KiB, exit code, stdout if `capture`) of one run of `argv`
+    (stderr discarded)."""
+    proc = subprocess.Popen([sys.executable, "-c", _RUNNER, *argv],
+                            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                            stdout=subprocess.PIPE if capture else subprocess.DEVNULL, stderr=subprocess.PIPE)
+    out, report = proc.communicate(stdin)
+    try:
+        elapsed, peak, code = report.split()
+        return float(elapsed), int(peak), int(code), out or b""
+    except ValueError:
+        raise RuntimeError(f"could not measure {argv[0]}: {report.decode(errors='replace')}") from None
 
 
 def real_shaped_log(size: int, seed: int = 7) -> str:
@@ -141,7 +155,7 @@ def measure(sizes: list[int], runs: int, flood_mib: int) -> dict:
                            "exitCode": 1}).encode()
         timings, peaks = [], []
         for _ in range(reduce_runs):
-            elapsed, peak, _ = run_once(tj + ["reduce-json"], body)
+            elapsed, peak, _, _ = run_once(tj + ["reduce-json"], body)
             timings.append(elapsed)
             peaks.append(peak)
         reduce[_label(size)] = {"ms": round(statistics.median(timings), 1),
@@ -158,7 +172,7 @@ def measure(sizes: list[int], runs: int, flood_mib: int) -> dict:
     for name, script in producers.items():
         timings, nulls, pipes, peaks = [], [], [], []
         for _ in range(max(1, runs // 4)):
-            elapsed, peak, _ = run_once(tj + ["wrap", "--", "sh", "-c", script])
+            elapsed, peak, _, _ = run_once(tj + ["wrap", "--", "sh", "-c", script])
             timings.append(elapsed)
             peaks.append(peak)
             nulls.append(run_once(["sh", "-c", f"{script} > /dev/null"])[0])
