@@ -8,11 +8,14 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from conftest import git, tokenjuice
-from tokenjuice.hosts import cursor_hook, launch
+from tokenjuice.hosts import cursor, cursor_hook, launch
 
 LAUNCHER = f"{sys.executable} -m tokenjuice"
 #: What install writes to start the hook itself (see launch.py).
 HOOK_LAUNCHER = f"{sys.executable} -P -c '{launch.ENTRY}'"
+#: A checkout under /tmp (as CI may clone it) is rightly flagged as a volatile launcher.
+LOCATION_WARNINGS = cursor._launcher_warnings(HOOK_LAUNCHER)
+HEALTHY = "warn" if LOCATION_WARNINGS else "ok"
 
 
 def hook(payload, env=None, raw=False):
@@ -331,7 +334,8 @@ def test_json_output(workdir, cursor_home):
     (cursor_home / "hooks.json").write_text("{}")
     result = json.loads(tj("install", "cursor", "--local", "--format", "json").stdout)
     assert result == {"path": str(cursor_home / "hooks.json"), "action": "installed",
-                      "backupPath": str(cursor_home / "hooks.json.bak"), "command": result["command"]}
+                      "backupPath": str(cursor_home / "hooks.json.bak"), "command": result["command"],
+                      **({"warnings": LOCATION_WARNINGS} if LOCATION_WARNINGS else {})}
     result = json.loads(tj("uninstall", "cursor", "--format", "json").stdout)
     assert result["action"] == "removed" and result["backupPath"].endswith("hooks.json.bak.1")
 
@@ -373,7 +377,7 @@ def test_doctor_states(workdir, cursor_home):
     assert result["status"] == "disabled" and result["fixCommand"] == "tokenjuice install cursor --local"
     tj("install", "cursor", "--local")
     result = json.loads(tj("doctor", "cursor", "--local", "--format", "json").stdout)
-    assert result["status"] == "ok" and result["detectedCommand"] == result["expectedCommand"]
+    assert result["status"] == HEALTHY and result["detectedCommand"] == result["expectedCommand"]
     path = cursor_home / "hooks.json"
     data = json.loads(path.read_text())
     data["hooks"]["preToolUse"].append({"type": "command", "matcher": "Shell", "command": "rtk-rewrite"})
@@ -395,7 +399,7 @@ def test_doctor_states(workdir, cursor_home):
 def test_doctor_deep_runs_the_hook_and_a_probe_for_real(workdir, cursor_home):
     tj("install", "cursor", "--local")
     result = json.loads(tj("doctor", "cursor", "--local", "--deep", "--format", "json").stdout)
-    assert result["status"] == "ok", result
+    assert result["status"] == HEALTHY, result
     assert result["deep"]["ok"] and result["deep"]["commandExitCode"] == 7
     assert result["deep"]["hookLatencyMs"] > 0
 
@@ -405,7 +409,7 @@ def test_doctor_hooks_summary(workdir, cursor_home):
     assert done.returncode == 0 and b"no tokenjuice hooks installed" in done.stdout
     tj("install", "cursor", "--local")
     result = json.loads(tj("doctor", "hooks", "--local", "--format", "json").stdout)
-    assert result["status"] == "ok" and result["integrations"]["cursor"]["status"] == "ok"
+    assert result["status"] == HEALTHY and result["integrations"]["cursor"]["status"] == HEALTHY
 
 
 def test_volatile_launcher_locations_are_flagged(workdir, cursor_home):
