@@ -34,12 +34,16 @@ def runs(home):
 def test_wrap_records_a_run_without_the_command_line(home):
     assert tokenjuice("wrap", "--source", "cursor", "--", "git", "-C", str(home.parent), "status").returncode == 128
     assert tokenjuice("wrap", "--", "sh", "-c", "echo secret-argument-value; seq 1 300").returncode == 0
+    # Only plain names are kept: not a source with spaces, not an argument that is a URL.
+    assert tokenjuice("wrap", "--source", "my tool", "--", "true", "https://user:pw@example.com/x").returncode == 0
     recorded = runs(home)
     assert [(r["source"], r["argv0"], r["subcommand"], r["rule_id"], r["exit_code"]) for r in recorded] == [
-        ("cursor", "git", "status", "git/status", 128), ("cli", "seq", None, "generic/fallback", 0)]
+        ("cursor", "git", "status", "git/status", 128), ("cli", "seq", None, "generic/fallback", 0),
+        ("cli", "true", None, "generic/fallback", 0)]
     assert recorded[1]["raw_chars"] > recorded[1]["reduced_chars"] > 0
     database = (home / "tokenjuice.db").read_bytes()
     assert b"secret-argument-value" not in database and str(home.parent).encode() not in database
+    assert b"example.com" not in database
     connection = sqlite3.connect(home / "tokenjuice.db")
     assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert connection.execute("PRAGMA user_version").fetchone()[0] == 1

@@ -12,16 +12,15 @@ import re
 # OSC (terminated by BEL or ST, never spanning lines), CSI (terminated, or cut off at
 # the end of the text), any other escape sequence (ECMA-48: intermediate bytes, then
 # one final byte — `ESC ( B`, `ESC =`, `ESC 7`, `ESC c`), and finally a lone ESC.
-_ANSI = re.compile(
-    r"\x1b(?:\][^\x07\x1b\n]*(?:\x07|\x1b\\)|\[[0-?]*[ -/]*(?:[@-~]|\Z)|[ -/]*[0-~]|)"
-)
+# Compiled on first use (re caches it): most outputs have no ESC at all.
+_ANSI = r"\x1b(?:\][^\x07\x1b\n]*(?:\x07|\x1b\\)|\[[0-?]*[ -/]*(?:[@-~]|\Z)|[ -/]*[0-~]|)"
 
 
 def strip_ansi(text: str) -> str:
     """Remove terminal escape sequences (colours, cursor moves, titles, hyperlinks)."""
     if "\x1b" not in text:
         return text
-    return _ANSI.sub("", text)
+    return re.sub(_ANSI, "", text)
 
 
 def split_lines(text: str) -> list[str]:

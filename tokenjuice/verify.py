@@ -12,13 +12,14 @@ from __future__ import annotations
 import re
 
 from .reduce.engine import Options, reduce_execution
-from .reduce.lines import CLIP, MARKER
+from .reduce.lines import CLIP, MARKER_PATTERN
 from .rules import loader
 from .text import split_lines, strip_ansi
 
 _EXIT_HEADER = re.compile(r"^exit -?\d+$")
 _FACTS_LINE = re.compile(r"^\d+ [^,]+(?:, \d+ [^,]+)*$")
 _TRAILER = re.compile(r"^\(tokenjuice: .*\)$")
+_MARKER = re.compile(MARKER_PATTERN)
 
 
 class ExampleResult:
@@ -157,7 +158,7 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: dict | None = None
         core = line.strip()
         if not core or core in inputs or core in messages:
             continue
-        if _EXIT_HEADER.match(core) or _FACTS_LINE.match(core) or MARKER.match(core) or _TRAILER.match(core):
+        if _EXIT_HEADER.match(core) or _FACTS_LINE.match(core) or _MARKER.match(core) or _TRAILER.match(core):
             continue
         if CLIP.search(core) and _is_clipped_input(core, input_lines):
             continue

@@ -9,7 +9,6 @@ own problems with its rules are reported on stderr and never change it.
 from __future__ import annotations
 
 import os
-import re
 import sys
 import time
 
@@ -45,8 +44,12 @@ options:
   -h, --help               show this help
 """
 
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
-_SUBCOMMAND = re.compile(r"^[a-z][a-z0-9-]{0,30}$")
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+_ALNUM = _LOWER + _LOWER.upper() + "0123456789"
+#: What the ledger may hold as a command or subcommand name (checked without `re`,
+#: whose pattern compiles would be paid on every wrap).
+_NAME_CHARS = frozenset(_ALNUM + "._+-")
+_SUBCOMMAND_CHARS = frozenset(_LOWER + "0123456789-")
 _FLAGS = {"--raw": "raw", "--full": "raw", "--trace": "trace", "--tee": "tee", "--no-omit": "no_omit",
           "--keep-path": "keep_path", "--store": "store"}
 _VALUES = ("--format", "--source", "--max-inline-chars", "--max-capture-bytes", "--classifier")
@@ -228,18 +231,18 @@ def _record(reduction, run, options: WrapOptions, settings, artifact_id: str | N
 
     if not spool.enabled(settings["stats.enabled"]):
         return
-    from ..command import basename, git_subcommand
+    from ..command import basename, subcommand
 
     argv = reduction.info.normalized_argv or reduction.info.first_argv
     argv0 = basename(argv[0]) if argv else ""
-    subcommand = git_subcommand(argv) if argv0 == "git" else (argv[1] if len(argv) > 1 else None)
+    action = subcommand(argv)
     result = reduction.result
     spool.record({
         "record_id": os.urandom(8).hex(),
         "created_at": time.time(),
         "source": _name_or_none(options.source.lower()) or "cli",
         "argv0": _name_or_none(argv0),
-        "subcommand": subcommand if subcommand and _SUBCOMMAND.match(subcommand) else None,
+        "subcommand": _name_or_none(action, _LOWER, _SUBCOMMAND_CHARS, 31),
         "rule_id": reduction.classification.rule["id"],
         "family": reduction.classification.rule["family"],
         "exit_code": run.exit_code,
@@ -252,9 +255,10 @@ def _record(reduction, run, options: WrapOptions, settings, artifact_id: str | N
     })
 
 
-def _name_or_none(name: str) -> str | None:
+def _name_or_none(name: str | None, first: str = _ALNUM, chars: frozenset = _NAME_CHARS,
+                  limit: int = 64) -> str | None:
     """Command names only: no paths, arguments, URLs or anything that may be private."""
-    return name if _NAME.match(name) else None
+    return name if name and len(name) <= limit and name[0] in first and set(name) <= chars else None
 
 
 def with_caller_path(argv: list[str], path: str) -> list[str]:

@@ -19,8 +19,8 @@ SEARCH_LINE_LIMIT = 300
 
 # `path:12:text`, `path:12:3:text`, `rev:path:12:text` (git grep in a tree), `path-12-context`
 # (rg/grep -C), and `path:text` (no line numbers) where the path has a / or a dot.
-_SEARCH_LOCATION = (re.compile(r"^(\S+?):\d+(?::\d+)?:"), re.compile(r"^(\S+?)-\d+-"),
-                    re.compile(r"^([^\s:]*[/.][^\s:]*):"))
+# Compiled when the formatter runs, not by every wrap that imports this module.
+_SEARCH_LOCATION = (r"^(\S+?):\d+(?::\d+)?:", r"^(\S+?)-\d+-", r"^([^\s:]*[/.][^\s:]*):")
 
 
 def git_diff(lines: list[str]) -> tuple[list, dict, None]:
@@ -71,8 +71,9 @@ def search(lines: list[str]) -> tuple[list, dict, None]:
             items.append(Omission(hidden, f"{hidden} more line{'s' if hidden != 1 else ''} in {current}"))
         hidden = 0
 
+    locations = [re.compile(pattern).match for pattern in _SEARCH_LOCATION]
     for line in lines:
-        path = current if line == "--" else _search_path(line)
+        path = current if line == "--" else _search_path(line, locations)
         if path != current:
             flush()
             current, in_file = path, 0
@@ -87,9 +88,9 @@ def search(lines: list[str]) -> tuple[list, dict, None]:
     return items, ({"file": len(files)} if files else {}), None
 
 
-def _search_path(line: str) -> str | None:
-    for pattern in _SEARCH_LOCATION:
-        found = pattern.match(line)
+def _search_path(line: str, locations: list) -> str | None:
+    for match in locations:
+        found = match(line)
         if found:
             return found.group(1)
     return None

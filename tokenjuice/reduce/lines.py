@@ -3,8 +3,8 @@
 A reduced body is a list whose items are either `str` (a line of the input,
 possibly clipped) or an `Omission`. Keeping omissions as objects until the end
 lets later steps (head/tail, the size clamp) merge them into one honest count
-instead of stacking markers. Every marker tokenjuice prints matches `MARKER`, so
-tests can check that nothing else was invented.
+instead of stacking markers. Every marker tokenjuice prints matches
+`MARKER_PATTERN`, so `verify` can check that nothing else was invented.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from itertools import groupby
 
-MARKER = re.compile(r"^\.\.\. .+ omitted \.\.\.$")
+MARKER_PATTERN = r"^\.\.\. .+ omitted \.\.\.$"
 CLIP = re.compile(r" …\[\d+ chars omitted\]… ")
 
 
@@ -71,14 +71,19 @@ def keep_only(items: list, keep: set[int]) -> list:
     for index, item in enumerate(items):
         if index in keep:
             if run:
-                result.append(merge(run) if len(run) > 1 or not isinstance(run[0], Omission) else run[0])
+                result.append(_collapse(run))
                 run = []
             result.append(item)
         else:
             run.append(item)
     if run:
-        result.append(merge(run) if len(run) > 1 or not isinstance(run[0], Omission) else run[0])
+        result.append(_collapse(run))
     return result
+
+
+def _collapse(run: list) -> Omission:
+    """One omission for a dropped run; a lone omission stays as it is (with its detail)."""
+    return run[0] if len(run) == 1 and isinstance(run[0], Omission) else merge(run)
 
 
 def merge(items: list) -> Omission:
