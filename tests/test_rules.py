@@ -12,6 +12,11 @@ from tokenjuice.rules.schema import RuleError, normalize
 MINIMAL = 'family = "demo"\n\n[match]\nargv0 = ["demo-tool"]\n'
 
 
+def entry(catalogue, rule_id):
+    """The match entry classification sees for `rule_id`, or None."""
+    return next((rule for rule in catalogue.rules if rule["id"] == rule_id), None)
+
+
 def check(data, rule_id="cat/name", json_style=False):
     from tokenjuice.rules.patterns import compile_checked
 
@@ -78,13 +83,13 @@ def test_project_layer_overrides_user_which_overrides_builtin(tmp_path, isolated
     make_rule(user_rules, "git/status", 'family = "user-status"\n\n[match]\nargv0 = ["git"]\n')
     make_rule(user_rules, "demo/tool", MINIMAL)
     catalogue = index.load(str(nested))
-    assert catalogue.get("git/status")["family"] == "user-status"
-    assert catalogue.get("demo/tool")["layer"] == "user"
+    assert entry(catalogue, "git/status")["family"] == "user-status"
+    assert catalogue.body("demo/tool")["layer"] == "user"
     make_rule(project / ".tokenjuice" / "rules", "git/status",
               json.dumps({"id": "git/status", "family": "project-status", "match": {"argv0": ["git"]}}), ".json")
     catalogue = index.load(str(nested))
-    assert catalogue.get("git/status")["family"] == "project-status"
-    assert catalogue.get("git/status")["layer"] == "project"
+    assert entry(catalogue, "git/status")["family"] == "project-status"
+    assert catalogue.body("git/status")["layer"] == "project"
     assert catalogue.rules[-1]["id"] == "generic/fallback"
 
 
@@ -92,8 +97,8 @@ def test_project_rules_are_not_taken_from_above_the_git_root(tmp_path):
     make_rule(tmp_path / ".tokenjuice" / "rules", "demo/tool", MINIMAL)
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
-    assert index.load(str(repo)).get("demo/tool") is None
-    assert index.load(str(tmp_path)).get("demo/tool") is not None
+    assert entry(index.load(str(repo)), "demo/tool") is None
+    assert entry(index.load(str(tmp_path)), "demo/tool") is not None
 
 
 def test_layer_problems_are_collected_not_raised(tmp_path):
@@ -125,20 +130,20 @@ def test_symlinked_rule_files_are_ignored(tmp_path):
 def test_index_is_rebuilt_when_a_rule_file_changes(tmp_path, isolated_home):
     user_rules = isolated_home / ".config" / "tokenjuice" / "rules"
     path = make_rule(user_rules, "demo/tool", MINIMAL)
-    assert index.load(str(tmp_path)).get("demo/tool")["family"] == "demo"
+    assert entry(index.load(str(tmp_path)), "demo/tool")["family"] == "demo"
     cache_files = sorted(p.name for p in (isolated_home / ".cache" / "tokenjuice" / "index").iterdir())
     assert len(cache_files) == 2 and cache_files[0].endswith(".bodies.json")  # bodies + match index
     time.sleep(0.01)
     path.write_text(MINIMAL.replace('"demo"', '"demo-two"'))
-    assert index.load(str(tmp_path)).get("demo/tool")["family"] == "demo-two"
+    assert entry(index.load(str(tmp_path)), "demo/tool")["family"] == "demo-two"
     path.unlink()
-    assert index.load(str(tmp_path)).get("demo/tool") is None
+    assert entry(index.load(str(tmp_path)), "demo/tool") is None
 
 
 def test_rule_bodies_are_read_on_demand_and_rebuilt_when_lost(tmp_path, isolated_home):
     index.load(str(tmp_path))
     catalogue = index.load(str(tmp_path))  # from the cache: match fields only
-    assert set(catalogue.get("git/status")) == set(index.MATCH_FIELDS)
+    assert set(entry(catalogue, "git/status")) == set(index.MATCH_FIELDS)
     bodies = next((isolated_home / ".cache" / "tokenjuice" / "index").glob("*.bodies.json"))
     bodies.unlink()
     assert catalogue.body("git/status")["max_chars"] > 0
@@ -154,12 +159,12 @@ def test_index_survives_a_corrupt_or_unwritable_cache(tmp_path, isolated_home):
     index.load(str(tmp_path))
     for file in cache.iterdir():
         file.write_text("{not json")
-    assert index.load(str(tmp_path)).get("git/status") is not None
+    assert entry(index.load(str(tmp_path)), "git/status") is not None
     for file in cache.iterdir():
         file.unlink()
     cache.chmod(0o500)
     try:
-        assert index.load(str(tmp_path)).get("git/status") is not None
+        assert entry(index.load(str(tmp_path)), "git/status") is not None
     finally:
         cache.chmod(0o700)
 
@@ -199,16 +204,16 @@ def test_an_installed_catalogue_is_checked_by_directory(tmp_path, isolated_home,
     shutil.copytree(checkout, installed)
     monkeypatch.setattr(loader, "installed_builtin_root", lambda: str(installed))
     assert loader.builtin_root() == str(installed)
-    assert index.load(str(tmp_path)).get("git/status")["family"] == "git-status"
+    assert entry(index.load(str(tmp_path)), "git/status")["family"] == "git-status"
     status = installed / "git" / "status.toml"
     edited = status.read_text().replace('family = "git-status"', 'family = "edited"')
     status.write_text(edited)
     # A wheel's files are not edited in place, so the cheap check does not look at them...
-    assert index.load(str(tmp_path)).get("git/status")["family"] == "git-status"
+    assert entry(index.load(str(tmp_path)), "git/status")["family"] == "git-status"
     # ...but a reinstall renews their directories.
     shutil.rmtree(installed / "git")
     (installed / "git").mkdir()  # (copytree would copy the old directory's mtime too)
     for name in os.listdir(os.path.join(checkout, "git")):
         shutil.copy(os.path.join(checkout, "git", name), installed / "git" / name)
     (installed / "git" / "status.toml").write_text(edited)
-    assert index.load(str(tmp_path)).get("git/status")["family"] == "edited"
+    assert entry(index.load(str(tmp_path)), "git/status")["family"] == "edited"

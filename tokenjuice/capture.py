@@ -153,41 +153,36 @@ def run(argv: list[str], *, max_bytes: int = DEFAULT_MAX_CAPTURE_BYTES, tee: boo
     """Run `argv` (no shell), capturing stdout and stderr; never raises for the child."""
     capture = Capture()
     started = time.monotonic()
-    out_read, out_write = os.pipe()
-    _widen(out_read)
-    if merged:
-        err_read, err_write = os.dup(out_read), os.dup(out_write)  # closed like a second pipe
-        actions = [(os.POSIX_SPAWN_DUP2, out_write, 1), (os.POSIX_SPAWN_DUP2, out_write, 2)]
-    else:
-        err_read, err_write = os.pipe()
-        _widen(err_read)
-        actions = [(os.POSIX_SPAWN_DUP2, out_write, 1), (os.POSIX_SPAWN_DUP2, err_write, 2)]
+    # One pipe per stream, or one for both: {stream: (read end, write end)}.
+    pipes = {stream: _pipe() for stream in ((STDOUT,) if merged else (STDOUT, STDERR))}
+    err_write = pipes[STDOUT if merged else STDERR][1]
+    actions = [(os.POSIX_SPAWN_DUP2, pipes[STDOUT][1], 1), (os.POSIX_SPAWN_DUP2, err_write, 2)]
     defaults = [s for s in (signal.SIGPIPE, getattr(signal, "SIGXFSZ", None), *_FORWARDED) if s]
     try:
         pid = os.posix_spawnp(argv[0], argv, os.environ if env is None else env,
                               file_actions=actions, setsigdef=defaults)
     except OSError as error:
-        for fd in (out_read, out_write, err_read, err_write):
-            os.close(fd)
+        for ends in pipes.values():
+            for fd in ends:
+                os.close(fd)
         capture.exit_code = 127 if isinstance(error, FileNotFoundError) else 126
         reason = "command not found" if capture.exit_code == 127 else (error.strerror or str(error))
         capture.spawn_error = f"tokenjuice: {argv[0]}: {reason}"
         capture.chunks = [(STDERR, (capture.spawn_error + "\n").encode())]
         return capture
-    os.close(out_write)
-    os.close(err_write)
+    for _, write_end in pipes.values():
+        os.close(write_end)
 
     previous = _forward_signals(pid)
     try:
         buffer = _Buffer(max_bytes, merged)
-        streams = {out_read: STDOUT} if merged else {out_read: STDOUT, err_read: STDERR}
-        status = _pump(pid, streams, buffer, tee)
+        status = _pump(pid, {read_end: stream for stream, (read_end, _) in pipes.items()}, buffer, tee)
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-        for fd in (out_read, err_read):
+        for read_end, _ in pipes.values():
             try:
-                os.close(fd)
+                os.close(read_end)
             except OSError:
                 pass
     capture.chunks, capture.skipped = buffer.finish()
@@ -252,14 +247,17 @@ def _pump(pid: int, fds: dict[int, int], buffer: _Buffer, tee: bool) -> int:
     return status if status is not None else _reap(pid, block=True)
 
 
-def _widen(fd: int) -> None:
+def _pipe() -> tuple[int, int]:
+    """A pipe, widened to `_READ_SIZE` on Linux."""
+    read_end, write_end = os.pipe()
     if sys.platform.startswith("linux"):
         import fcntl
 
         try:
-            fcntl.fcntl(fd, _F_SETPIPE_SZ, _READ_SIZE)
+            fcntl.fcntl(read_end, _F_SETPIPE_SZ, _READ_SIZE)
         except OSError:  # above /proc/sys/fs/pipe-max-size, or not allowed: keep the default
             pass
+    return read_end, write_end
 
 
 def _open_pidfd(pid: int) -> int | None:

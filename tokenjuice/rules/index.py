@@ -18,8 +18,8 @@ from .. import __version__, cachefile, fastjson, paths
 from . import loader
 
 _FORMAT = 2
-#: What classification and reporting read; the rest of a rule is its body.
-MATCH_FIELDS = ("id", "family", "priority", "match", "layer", "path")
+#: What classification reads (and `family` for the result); the rest is the body.
+MATCH_FIELDS = ("id", "family", "priority", "match")
 
 
 class Catalogue:
@@ -40,9 +40,6 @@ class Catalogue:
     def of(cls, rules: list[dict]) -> "Catalogue":
         """A catalogue of full rules already in memory."""
         return cls(rules, [], {rule["id"]: rule for rule in rules})
-
-    def get(self, rule_id: str) -> dict | None:
-        return next((rule for rule in self.rules if rule["id"] == rule_id), None)
 
     def body(self, rule_id: str) -> dict | None:
         """The full rule, read on first use; rebuilt from the rule files if the

@@ -104,12 +104,15 @@ class Matcher:
     """Tests lines against a set of patterns: `search(line)` is true if any
     matches, `matching(lines)` gives the indices of the matching lines."""
 
-    __slots__ = ("search", "_keywords", "_others", "_pattern_count")
+    __slots__ = ("search", "scans_text", "_keywords", "_others")
 
     def __init__(self, patterns: list[str], flags: str = "", *, trusted: bool, ascii: bool = False,
                  budget: Budget | None = None) -> None:
-        self._keywords = [k for k in (_Keywords.parse(p, flags, ascii) for p in patterns) if k]
-        self._pattern_count = len(patterns)
+        parsed = [(p, _Keywords.parse(p, flags, ascii)) for p in patterns]
+        self._keywords = [keywords for _, keywords in parsed if keywords]
+        rest = [p for p, keywords in parsed if not keywords]
+        #: Every pattern is a keyword list, matched on the whole text at once.
+        self.scans_text = bool(self._keywords) and not rest
         self._others = None
         if not patterns:
             self.search = _never
@@ -120,15 +123,8 @@ class Matcher:
             self.search = _compile_trusted(source, patterns, flags, ascii)
         else:
             self.search = _compile_bounded(source, patterns, flags, ascii, budget or Budget())
-        rest = [p for p in patterns if not _Keywords.parse(p, flags, ascii)]
         if self._keywords and rest:
             self._others = Matcher(rest, flags, trusted=trusted, ascii=ascii, budget=budget).search
-
-    @property
-    def scans_text(self) -> bool:
-        """True when every pattern is a keyword list, matched on the whole text."""
-        return bool(self._keywords) and self._others is None and self.search is not _never and \
-            len(self._keywords) == self._pattern_count
 
     def matching(self, lines: Lines) -> set[int]:
         """Indices of the lines any pattern matches. Keyword lists are found by
