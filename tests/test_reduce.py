@@ -259,3 +259,20 @@ def test_a_rule_that_filters_a_little_still_wins_over_cutting_raw_output():
         "".join(f"diagnostic line {i} with a reasonably long explanation\n" for i in range(200))
     rule = make(skip_patterns=["^Please enter"])
     assert "Please enter" not in run(output, rule)["inlineText"]
+
+
+class _BodiesForbidden:
+    """A catalogue whose rule bodies must not be read."""
+
+    rules = [{"id": "generic/fallback", "family": "generic", "priority": 0, "match": {}}]
+
+    def body(self, rule_id):
+        raise AssertionError(f"read the body of {rule_id}")
+
+
+def test_a_tiny_output_without_facts_runs_no_rule():
+    execution = {"toolName": "exec", "command": "tool run", "combinedText": "all good\n", "exitCode": 0}
+    result = reduce_execution(execution, _BodiesForbidden(), Options(facts=False))
+    assert result["inlineText"] == "all good" and result["passthrough"] == "tiny" and "facts" not in result
+    with pytest.raises(AssertionError, match="read the body"):
+        reduce_execution(execution, _BodiesForbidden(), Options())  # facts need the rule

@@ -173,3 +173,13 @@ def test_streams_are_merged_at_line_boundaries(workdir):
     payload, _ = wrap_json(sys.executable, "-c", script)
     lines = payload["result"]["inlineText"].splitlines()
     assert sorted(lines) == ["a whole stderr line", "stdout start of a line and its end"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="F_SETPIPE_SZ is Linux-only")
+@pytest.mark.parametrize("options", [(), ("--format", "json")])
+def test_capture_pipes_hold_a_mebibyte(workdir, options):
+    """Fewer, larger reads for floods: the child's stdout and stderr pipes are widened."""
+    probe = "import fcntl, sys; print(fcntl.fcntl(1, 1032), fcntl.fcntl(2, 1032))"  # F_GETPIPE_SZ
+    done = tokenjuice("wrap", *options, "--", sys.executable, "-c", probe)
+    text = json.loads(done.stdout)["stdout"] if options else done.stdout.decode()
+    assert text.split() == ["1048576", "1048576"]
