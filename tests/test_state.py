@@ -4,6 +4,8 @@ import os
 import sqlite3
 import stat
 import statistics
+import subprocess
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -227,8 +229,29 @@ def test_artifact_modes(home):
     assert len(list((home / "artifacts").glob("tj_*"))) == 2
 
 
+def test_a_failure_shown_whole_pays_for_no_storage(home):
+    """Redaction (the regex module) and gzip are only loaded when output is kept."""
+    tokenjuice("wrap", "--", "true")  # builds the catalogue index (which validates with regex)
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "tokenjuice", "wrap", "--", "sh", "-c",
+                           "echo short; exit 4"], capture_output=True)
+    assert done.returncode == 4 and done.stdout == b"exit 4\nshort\n"
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.decode().splitlines()}
+    assert "tokenjuice.commands.wrap" in imported and not {"regex", "gzip", "tokenjuice.state.redact"} & imported
+    assert not (home / "artifacts").exists()
+
+
+def test_an_artifact_that_cannot_be_stored_is_not_promised(home):
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "artifacts").write_text("a file where the folder should be")
+    done = tokenjuice("wrap", "--", *NOISY_FAILURE)
+    assert done.returncode == 3 and done.stderr == b""
+    assert "full output: tokenjuice wrap --raw -- sh -c" in done.stdout.decode().splitlines()[-1]
+    done = tokenjuice("wrap", "--store", "--", *NOISY_FAILURE)
+    assert b"tokenjuice cat" not in done.stdout and done.stderr.startswith(b"tokenjuice: ")
+
+
 @pytest.mark.parametrize("bad_id", ["../../etc/passwd", "tj_../../x", "tj_0123", "TJ_0123456789ab", "tj_0123456789ag",
-                                    "tj_0123456789ab/../x", ""])
+                                    "tj_0123456789ab/../x", "tj_0123456789ab\n", "tj_0123456789AB", ""])
 def test_artifact_ids_are_validated_before_any_lookup(home, bad_id):
     done = tokenjuice("cat", bad_id)
     assert done.returncode == 2 and b"is not an artifact id" in done.stderr

@@ -164,15 +164,27 @@ def main(args: list[str]) -> int:
     }
     catalogue = index.load(os.getcwd())
     _warn(catalogue.errors, settings.warnings)
-    artifact = _store_artifact(combined, run.exit_code, options, settings)
-    hint = f"tokenjuice cat {artifact[0]}" if artifact else "tokenjuice wrap --raw -- " + join(command)
-    reduction = reduce(execution, catalogue, Options(
-        classifier=options.classifier, max_inline_chars=options.max_inline_chars, raw=options.raw,
-        no_omit=options.no_omit, trace=options.trace, raw_hint=hint, facts=options.format == "json"))
+    fallback_hint = "tokenjuice wrap --raw -- " + join(command)
+
+    def reduce_with(hint: str):
+        return reduce(execution, catalogue, Options(
+            classifier=options.classifier, max_inline_chars=options.max_inline_chars, raw=options.raw,
+            no_omit=options.no_omit, trace=options.trace, raw_hint=hint, facts=options.format == "json"))
+
+    # The raw output is kept (redacted, compressed) only when this run wants it and
+    # the reduction cut something: the shown output is otherwise the whole output.
+    artifact_id = None
+    if _wants_artifact(run.exit_code, options, settings):
+        from ..state import artifacts
+
+        artifact_id = artifacts.new_id()
+    reduction = reduce_with(f"tokenjuice cat {artifact_id}" if artifact_id else fallback_hint)
+    artifact = None
+    if artifact_id and (options.store or reduction.result["compaction"]["kinds"]):
+        artifact = _store_artifact(artifact_id, combined, options, settings)
+        if artifact is None:
+            reduction = reduce_with(fallback_hint)  # the id would lead nowhere
     result = reduction.result
-    if artifact and not options.store and not result["compaction"]["kinds"]:
-        _discard(artifact[1])  # nothing was cut: the output shown is the whole output
-        artifact = None
     if artifact:
         result = _with_raw_ref(result, *artifact)
     _record(reduction, run, options, settings, artifact[0] if artifact else None)
@@ -190,14 +202,15 @@ def main(args: list[str]) -> int:
     return run.exit_code
 
 
-def _store_artifact(combined: bytes, exit_code: int, options: WrapOptions, settings) -> tuple[str, str] | None:
-    """(id, path) of the stored raw output, when this run should keep one."""
+def _wants_artifact(exit_code: int, options: WrapOptions, settings) -> bool:
     mode = settings["artifacts.mode"]
-    if not (options.store or mode == "always" or (mode == "failures" and exit_code != 0)):
-        return None
+    return options.store or mode == "always" or (mode == "failures" and exit_code != 0)
+
+
+def _store_artifact(artifact_id: str, combined: bytes, options: WrapOptions, settings) -> tuple[str, str] | None:
+    """(id, path) of the stored raw output, or None when it could not be stored."""
     from ..state import artifacts
 
-    artifact_id = artifacts.new_id()
     try:
         path = artifacts.store(artifact_id, combined, redact=settings["redaction.enabled"],
                                retention_days=settings["artifacts.retention_days"],
@@ -207,13 +220,6 @@ def _store_artifact(combined: bytes, exit_code: int, options: WrapOptions, setti
             sys.stderr.write(f"tokenjuice: {error}\n")
         return None
     return artifact_id, path
-
-
-def _discard(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
 
 
 def _with_raw_ref(result: dict, artifact_id: str, path: str) -> dict:

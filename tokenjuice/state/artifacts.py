@@ -8,12 +8,11 @@ any file is touched. Retention by age and total size keeps the folder bounded.
 from __future__ import annotations
 
 import os
-import re
 import time
 
 from .. import paths
 
-ID_PATTERN = re.compile(r"^tj_[0-9a-f]{12}$")
+_HEX = frozenset("0123456789abcdef")
 SUFFIX = ".txt.gz"
 _PRUNE_STAMP = ".last-prune"
 _PRUNE_EVERY_SECONDS = 24 * 3600
@@ -34,8 +33,13 @@ def new_id() -> str:
     return "tj_" + os.urandom(6).hex()
 
 
+def is_id(name: str) -> bool:
+    """`tj_` and 12 lower-case hex digits, nothing else (no paths, no newline)."""
+    return len(name) == 15 and name.startswith("tj_") and set(name[3:]) <= _HEX
+
+
 def path_of(artifact_id: str) -> str:
-    if not ID_PATTERN.match(artifact_id or ""):
+    if not is_id(artifact_id or ""):
         raise ArtifactError(f"{artifact_id!r} is not an artifact id (they look like tj_0123456789ab); "
                             "see tokenjuice ls")
     return os.path.join(artifact_dir(), artifact_id + SUFFIX)
@@ -96,7 +100,7 @@ def listing() -> list[Artifact]:
         return []
     for entry in entries:
         name = entry.name
-        if name.endswith(SUFFIX) and ID_PATTERN.match(name[:-len(SUFFIX)]) and entry.is_file(follow_symlinks=False):
+        if name.endswith(SUFFIX) and is_id(name[:-len(SUFFIX)]) and entry.is_file(follow_symlinks=False):
             stat = entry.stat()
             found.append(Artifact(name[:-len(SUFFIX)], entry.path, stat.st_size, stat.st_mtime))
     return sorted(found, key=lambda a: (a.created, a.id), reverse=True)
