@@ -22,14 +22,19 @@ _PATTERNS = [
     ("npm-token", r"\bnpm_[A-Za-z0-9]{36}\b"),
     ("pypi-token", r"\bpypi-[A-Za-z0-9_-]{50,}"),
     ("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
-    ("bearer-token", r"(?i)(?<=\bbearer )[A-Za-z0-9._~+/=-]{12,}"),
-    ("basic-auth", r"(?i)(?<=\bauthorization: basic )[A-Za-z0-9+/=]{8,}"),
-    ("url-password", r"(?<=://)[^\s/:@]+:[^\s/@]+(?=@)"),
+    # `\K` rather than a lookbehind: the search then starts from the literal prefix,
+    # ~100x faster on large outputs than testing a lookbehind at every position.
+    ("bearer-token", r"(?i)\bbearer \K[A-Za-z0-9._~+/=-]{12,}"),
+    ("basic-auth", r"(?i)\bauthorization: basic \K[A-Za-z0-9+/=]{8,}"),
+    ("url-password", r"://\K[^\s/:@]+:[^\s/@]+(?=@)"),
     ("secret-setting",
      r"(?i)(?<![A-Za-z0-9])(?:aws_secret_access_key|secret[_-]?key|client[_-]?secret|api[_-]?key|apikey|"
      r"access[_-]?token|auth[_-]?token|refresh[_-]?token|password|passwd|pwd|token|secret)"
      r"(?:\"|')?\s*[:=]\s*(?:\"|')?\K[^\s\"',;]{4,}"),
 ]
+#: Words one of which any match of a slow pattern contains (lower case): a text
+#: without them is not searched with it (~0.2 s saved on 4 MiB).
+_REQUIRED = {"secret-setting": ("key", "secret", "token", "passw", "pwd")}
 _COMPILED: list | None = None
 
 
@@ -47,6 +52,11 @@ def redact(text: str) -> tuple[str, dict[str, int]]:
     """`text` with every secret replaced, and how many of each kind were found."""
     found: dict[str, int] = {}
     for kind, pattern in _compiled():
+        required = _REQUIRED.get(kind)
+        if required:
+            folded = text.lower()
+            if not any(word in folded for word in required):
+                continue
         text, count = pattern.subn(f"[REDACTED:{kind}]", text)
         if count:
             found[kind] = found.get(kind, 0) + count
