@@ -362,3 +362,24 @@ def test_a_broken_config_never_breaks_wrap(home, isolated_home):
     assert tokenjuice("config", "set", "stats.enabled", "false").returncode == 0  # fixable from the CLI
     done = tokenjuice("config", "set", "stats.enabled", "false", env=os.environ)
     assert done.returncode == 0
+
+
+def test_the_settings_cache_is_one_file_per_config_and_this_versions_own(home, isolated_home, workdir):
+    from tokenjuice import config
+
+    path = isolated_home / ".config" / "tokenjuice" / "config.toml"
+    path.parent.mkdir(parents=True)
+    for days in (3, 4, 5):
+        path.write_text(f"[artifacts]\nretention_days = {days}\n")
+        os.utime(path, ns=(days * 10**9, days * 10**9))
+        assert config.load(str(workdir))["artifacts.retention_days"] == days
+    caches = list((isolated_home / ".cache" / "tokenjuice" / "config").iterdir())
+    assert len(caches) == 1  # rewritten in place, not one file per edit
+    cached = json.loads(caches[0].read_text())
+    # What an older or newer tokenjuice left: another version, fewer settings.
+    cached["values"] = {"artifacts.retention_days": 99}
+    caches[0].write_text(json.dumps(cached | {"version": "0.0.1"}))
+    assert config.load(str(workdir))["artifacts.retention_days"] == 5
+    caches[0].write_text(json.dumps(cached))  # this version, but a setting it does not hold
+    settings = config.load(str(workdir))
+    assert settings["artifacts.retention_days"] == 99 and settings["redaction.enabled"] is True

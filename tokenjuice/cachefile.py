@@ -1,13 +1,37 @@
 """Best-effort JSON cache files: read if valid, write atomically, never fail.
 
 A cache that cannot be read or written only costs speed, so errors are swallowed.
+A keyed entry (`stem`, `read_current`, `write_current`) lives in one file per key
+and is current only for the same tokenjuice version and the same signature (the
+mtimes and sizes of what it was built from), so an upgrade or an edit rebuilds it
+in place instead of reading what another version wrote.
 """
 
 from __future__ import annotations
 
 import os
 
-from . import fastjson
+from . import __version__, fastjson, paths
+
+
+def stem(kind: str, key) -> str:
+    """The cache path (without suffix) for `key`, a JSON-able value, under `kind`."""
+    import zlib
+
+    digest = zlib.crc32(fastjson.dumps([__version__, key]).encode())
+    return os.path.join(paths.cache_dir(), kind, f"{digest:08x}")
+
+
+def read_current(path: str, signature) -> dict | None:
+    """The entry stored by `write_current`, if this version wrote it for `signature`."""
+    data = read(path)
+    if isinstance(data, dict) and data.get("version") == __version__ and data.get("signature") == signature:
+        return data
+    return None
+
+
+def write_current(path: str, signature, entry: dict) -> None:
+    write(path, {"version": __version__, "signature": signature} | entry)
 
 
 def read(path: str):

@@ -10,9 +10,8 @@ the defaults stand in for the broken values.
 from __future__ import annotations
 
 import os
-import zlib
 
-from . import cachefile, fastjson, paths
+from . import paths
 
 ARTIFACT_MODES = ("failures", "always", "never")
 
@@ -63,6 +62,8 @@ def load(cwd: str | None = None) -> Settings:
     defaults = {key: spec[1] for key, spec in SCHEMA.items()}
     if not files:
         return Settings(defaults, [], dict.fromkeys(defaults, "default"))
+    from . import cachefile
+
     signature = []
     for path in files:
         try:
@@ -70,11 +71,14 @@ def load(cwd: str | None = None) -> Settings:
             signature.append([path, stat.st_mtime_ns, stat.st_size])
         except OSError:
             signature.append([path, 0, 0])
-    cache = os.path.join(paths.cache_dir(), "config",
-                         f"{zlib.crc32(fastjson.dumps(signature).encode()):08x}.json")
-    cached = _read_cache(cache, signature)
+    cache = cachefile.stem("config", files) + ".json"
+    cached = cachefile.read_current(cache, signature)
     if cached is not None:
-        return cached
+        try:  # over the defaults, in case the schema grew without a version change
+            return Settings(defaults | cached["values"], cached["warnings"],
+                            dict.fromkeys(defaults, "default") | cached["sources"])
+        except (KeyError, TypeError):
+            pass
     values, warnings, sources = dict(defaults), [], dict.fromkeys(defaults, "default")
     for path in files:
         data, problems = parse_file(path)
@@ -82,9 +86,8 @@ def load(cwd: str | None = None) -> Settings:
         for key, value in data.items():
             values[key] = value
             sources[key] = path
-    settings = Settings(values, warnings, sources)
-    cachefile.write(cache, {"signature": signature, "values": values, "warnings": warnings, "sources": sources})
-    return settings
+    cachefile.write_current(cache, signature, {"values": values, "warnings": warnings, "sources": sources})
+    return Settings(values, warnings, sources)
 
 
 def parse_file(path: str) -> tuple[dict, list[str]]:
@@ -135,13 +138,3 @@ def check(key: str, value) -> str | None:
         return None if isinstance(value, list) and all(isinstance(v, str) for v in value) \
             else "must be a list of strings"
     return None if isinstance(value, str) else "must be a string"
-
-
-def _read_cache(path: str, signature: list) -> Settings | None:
-    data = cachefile.read(path)
-    try:
-        if data["signature"] != signature:
-            return None
-        return Settings(data["values"], data["warnings"], data["sources"])
-    except (KeyError, TypeError):
-        return None

@@ -4,17 +4,17 @@
 alone costs ~18 ms here). Instead it stats the rule files of every layer (for the
 rules inside an installed wheel, only their directories), and if nothing changed
 since the last build (same tokenjuice version, same files, same mtimes and sizes)
-it reads a small JSON index holding only what classification needs; the full body of a rule is read from a second file only when an output
-is big enough to be reduced. Any change rebuilds both through the loader. A cache
-directory that cannot be written only costs speed.
+it reads a small JSON index holding only what classification needs; the full body
+of a rule is read from a second file only when an output is big enough to be
+reduced. Any change rebuilds both through the loader. A cache directory that
+cannot be written only costs speed.
 """
 
 from __future__ import annotations
 
 import os
-import zlib
 
-from .. import __version__, cachefile, fastjson, paths
+from .. import cachefile
 from . import loader
 
 _FORMAT = 2
@@ -64,18 +64,16 @@ def load(cwd: str | None = None, *, builtin_only: bool = False) -> Catalogue:
     """The catalogue for `cwd`, from the index when it is current."""
     roots = loader.layer_roots(cwd, builtin_only=builtin_only)
     signature = [_signature(layer, root) for layer, root in roots]
-    key = fastjson.dumps([__version__, roots])
-    stem = os.path.join(paths.cache_dir(), "index", f"rules-{zlib.crc32(key.encode()):08x}")
-    cached = _read(stem, signature, roots)
-    if cached is not None:
-        return cached
+    stem = cachefile.stem("index", [_FORMAT, roots])
+    cached = cachefile.read_current(stem + ".json", signature)
+    if cached is not None and isinstance(cached.get("rules"), list) and isinstance(cached.get("problems"), list):
+        return Catalogue(cached["rules"], cached["problems"], bodies_path=stem + ".bodies.json", roots=roots)
     loaded, problems = loader.load_catalogue(roots)
     bodies = _bodies(loaded)
     entries = [{field: body[field] for field in MATCH_FIELDS} for body in bodies.values()]
     catalogue = Catalogue(entries, [p.to_dict() for p in problems], bodies, roots=roots)
     cachefile.write(stem + ".bodies.json", bodies)
-    cachefile.write(stem + ".json", {"format": _FORMAT, "version": __version__, "signature": signature,
-                                     "rules": entries, "problems": catalogue.problems})
+    cachefile.write_current(stem + ".json", signature, {"rules": entries, "problems": catalogue.problems})
     return catalogue
 
 
@@ -94,12 +92,3 @@ def _signature(layer: str, root: str) -> list:
 
 def _bodies(loaded: list[loader.LoadedRule]) -> dict[str, dict]:
     return {r.rule["id"]: r.rule | {"layer": r.layer, "path": r.path} for r in loaded}
-
-
-def _read(stem: str, signature: list, roots: list) -> Catalogue | None:
-    data = cachefile.read(stem + ".json")
-    if not isinstance(data, dict) or data.get("format") != _FORMAT or data.get("version") != __version__:
-        return None
-    if data.get("signature") != signature:
-        return None
-    return Catalogue(data["rules"], data["problems"], bodies_path=stem + ".bodies.json", roots=roots)
