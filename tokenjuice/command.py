@@ -341,7 +341,7 @@ def strip_runner(argv: list[str]) -> list[str] | None:
     if not argv:
         return None
     name = basename(argv[0])
-    if _is_python(name):
+    if is_python(name):
         index = 1
         while index < len(argv) and argv[index].startswith("-") and argv[index] != "-m":
             index += 2 if argv[index] in _PYTHON_VALUE_OPTIONS else 1
@@ -356,7 +356,7 @@ def strip_runner(argv: list[str]) -> list[str] | None:
     return None
 
 
-def _is_python(name: str) -> bool:
+def is_python(name: str) -> bool:
     return name == "python" or (name.startswith("python") and name[6:].replace(".", "").isdigit())
 
 

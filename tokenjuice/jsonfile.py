@@ -21,10 +21,11 @@ import os
 import stat
 import tempfile
 
-from . import jsonedit
+from . import jsonedit, paths
+from .errors import UsageError
 
 
-class JsonFileError(Exception):
+class JsonFileError(UsageError):
     """The file cannot be edited safely; the message says why and what to do."""
 
 
@@ -134,14 +135,8 @@ class LockedJsonFile:
         return json.dumps(data, indent=indent, ensure_ascii=False) + ("\n" if newline else "")
 
     def _check_writable(self) -> None:
-        # Mode bits, not access(): root may write anything, but a file or folder
-        # made read-only on purpose should still be respected.
         for target, noun in ((self.path, "file"), (self.directory, "folder")):
-            try:
-                mode = os.stat(target).st_mode
-            except FileNotFoundError:
-                continue
-            if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(target, os.W_OK):
+            if paths.read_only(target):
                 raise JsonFileError(f"the {noun} {target} is read-only; make it writable and try again")
 
     def _backup(self) -> str:

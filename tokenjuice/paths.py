@@ -54,8 +54,9 @@ def data_dir() -> str:
 
 
 def read_only(path: str) -> bool:
-    """Is this existing folder read-only by intent? Mode bits count, not just access():
-    root may write anywhere, but a folder made read-only on purpose stays untouched."""
+    """Is this existing file or folder read-only by intent? Mode bits count, not just
+    access(): root may write anywhere, but what was made read-only on purpose stays
+    untouched."""
     try:
         mode = os.stat(path).st_mode
     except OSError:

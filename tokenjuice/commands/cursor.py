@@ -4,33 +4,24 @@ from __future__ import annotations
 
 import os
 
-from ..errors import UsageError
 from ..hosts import cursor
 from ..output import json_text
 from ..paths import git_root
-
-HOSTS = ("cursor",)
 
 
 def _flags(project: bool, local: bool) -> str:
     return (" --project" if project else "") + (" --local" if local else "")
 
 
-def _path(project: bool) -> str:
-    try:
-        return cursor.hooks_path(project)
-    except cursor.HostError as error:
-        raise UsageError(str(error)) from None
+def _json(result: cursor.Result, dry_run: bool) -> str:
+    return json_text(result.to_dict() | ({"diff": result.diff} if dry_run else {}))
 
 
 def install(*, project: bool, local: bool, dry_run: bool, output_format: str) -> str:
-    path = _path(project)
-    try:
-        result = cursor.install(path, cursor.hook_command(cursor.launcher(local)), dry_run=dry_run)
-    except cursor.HostError as error:
-        raise UsageError(str(error)) from None
+    path = cursor.hooks_path(project)
+    result = cursor.install(path, cursor.hook_command(cursor.launcher(local)), dry_run=dry_run)
     if output_format == "json":
-        return json_text(result.to_dict() | {"diff": result.diff} if dry_run else result.to_dict())
+        return _json(result, dry_run)
     if dry_run:
         return (result.diff or f"{path} already has this entry; nothing to change\n")
     lines = {
@@ -41,20 +32,17 @@ def install(*, project: bool, local: bool, dry_run: bool, output_format: str) ->
     out = [lines, f"  command: {result.command}"]
     if result.backup:
         out.append(f"  backup:  {result.backup}")
-    out.append(f"  check:   tokenjuice doctor cursor --deep{_flags(project, False)}")
+    out.append(f"  check:   tokenjuice doctor cursor --deep{_flags(project, local)}")
     out.append("  see any command's full output: tokenjuice wrap --raw -- <command>")
     out += [f"warning: {w}" for w in result.warnings]
     return "\n".join(out) + "\n"
 
 
 def uninstall(*, project: bool, dry_run: bool, output_format: str) -> str:
-    path = _path(project)
-    try:
-        result = cursor.uninstall(path, dry_run=dry_run)
-    except cursor.HostError as error:
-        raise UsageError(str(error)) from None
+    path = cursor.hooks_path(project)
+    result = cursor.uninstall(path, dry_run=dry_run)
     if output_format == "json":
-        return json_text(result.to_dict() | {"diff": result.diff} if dry_run else result.to_dict())
+        return _json(result, dry_run)
     if result.action == "absent":
         return f"no tokenjuice hook in {path}; nothing to remove\n"
     if dry_run:
@@ -67,7 +55,7 @@ def uninstall(*, project: bool, dry_run: bool, output_format: str) -> str:
 
 
 def _report(project: bool, local: bool, deep: bool) -> cursor.Report:
-    path = _path(project)
+    path = cursor.hooks_path(project)
     try:
         expected = cursor.hook_command(cursor.launcher(local))
     except cursor.HostError:
@@ -101,13 +89,24 @@ def _render(report: cursor.Report, indent: str) -> str:
     return "".join(indent + line + "\n" for line in out)
 
 
-def doctor_hooks(*, local: bool, deep: bool, output_format: str) -> tuple[str, int]:
-    """Every integration tokenjuice manages, user and project level, in one table."""
+NOTHING_INSTALLED = "no tokenjuice hooks installed; enable one with: tokenjuice install cursor"
+
+
+def hook_reports(*, local: bool, deep: bool) -> tuple[str, dict[str, cursor.Report]]:
+    """(overall status, report per integration) for every integration tokenjuice
+    manages, user and project level. The overall status ignores disabled ones."""
     reports = {"cursor": _report(False, local, deep)}
-    if git_root(os.getcwd()) and os.path.exists(_path(True)):
-        reports["cursor (project)"] = _report(True, local, deep)
-    installed = [r for r in reports.values() if r.status != cursor.DISABLED]
-    overall = cursor.worst(r.status for r in installed)
+    if git_root(os.getcwd()):
+        project_path = cursor.hooks_path(True)
+        if os.path.exists(project_path):
+            reports["cursor (project)"] = _report(True, local, deep)
+    overall = cursor.worst(r.status for r in reports.values() if r.status != cursor.DISABLED)
+    return overall, reports
+
+
+def doctor_hooks(*, local: bool, deep: bool, output_format: str) -> tuple[str, int]:
+    """Every integration in one table."""
+    overall, reports = hook_reports(local=local, deep=deep)
     code = 1 if overall == cursor.BROKEN else 0
     if output_format == "json":
         return json_text({"status": overall, "integrations": {k: r.to_dict() for k, r in reports.items()}}), code
@@ -117,6 +116,6 @@ def doctor_hooks(*, local: bool, deep: bool, output_format: str) -> tuple[str, i
     for name, report in reports.items():
         if report.status != cursor.DISABLED or report.issues:
             out += ["", f"{name}:", _render(report, "  ").rstrip("\n")]
-    if not installed:
-        out += ["", "no tokenjuice hooks installed; enable one with: tokenjuice install cursor"]
+    if overall == cursor.DISABLED:
+        out += ["", NOTHING_INSTALLED]
     return "\n".join(out) + "\n", code

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sqlite3
 
-from .. import config
+from .. import config, paths
 from ..hosts import cursor
 from ..output import json_text
 from ..rules import loader
@@ -74,7 +74,7 @@ def _ledger() -> dict:
         return _section(cursor.BROKEN, [str(error)])
     size = os.path.getsize(path) if os.path.exists(path) else 0
     lines = [f"{path}: {runs} runs, {report.compact(size)}B", f"integrity: {check}"]
-    if not os.access(os.path.dirname(path), os.W_OK):
+    if paths.read_only(os.path.dirname(path)):
         lines.append("the data folder is read-only: new runs are not recorded")
         return _section(cursor.WARN, lines)
     return _section(cursor.OK if check == "ok" else cursor.BROKEN, lines, runs=runs)
@@ -95,12 +95,8 @@ def _artifacts() -> dict:
 
 
 def _hooks() -> dict:
-    text, _ = cursor_command.doctor_hooks(local=False, deep=False, output_format="json")
-    import json
-
-    data = json.loads(text)
-    lines = [f"{name}: {r['status']} ({r['hooksPath']})" for name, r in data["integrations"].items()]
-    status = data["status"] if data["status"] != cursor.DISABLED else cursor.OK
-    if data["status"] == cursor.DISABLED:
-        lines.append("no agent hook installed; enable one with: tokenjuice install cursor")
-    return _section(status, lines)
+    overall, reports = cursor_command.hook_reports(local=False, deep=False)
+    lines = [f"{name}: {r.status} ({r.path})" for name, r in reports.items()]
+    if overall == cursor.DISABLED:
+        lines.append(cursor_command.NOTHING_INSTALLED)
+    return _section(cursor.OK if overall == cursor.DISABLED else overall, lines)

@@ -14,9 +14,11 @@ import subprocess
 import sys
 import time
 
+from ..errors import UsageError
 from ..jsonfile import Change, JsonFileError, LockedJsonFile
 from ..paths import git_root
 from ..shellsyntax import quote, split_words
+from .cursor_hook import WINDOWS_MESSAGE
 from .launch import direct
 
 HOOK_EVENT = "preToolUse"
@@ -24,10 +26,9 @@ HOOK_MARK = "cursor-pre-tool-use"
 #: Paths that tend to disappear or change with upgrades: a hook pointing there breaks later.
 VOLATILE_MARKERS = ("/Cellar/", "/.pyenv/versions/", "/nix/store/", "/tmp/", "/var/folders/", "/.cache/",
                     "/_npx/", "/pip-build-env", "/.venv-tmp")
-WINDOWS_MESSAGE = "tokenjuice does not support native Windows shells yet; run Cursor in WSL instead."
 
 
-class HostError(Exception):
+class HostError(UsageError):
     """A problem the user must fix; one sentence saying what to do."""
 
 
@@ -89,47 +90,41 @@ def install(path: str, command: str, *, dry_run: bool = False) -> Result:
     if os.name == "nt":
         raise HostError(WINDOWS_MESSAGE)
     entry = {"type": "command", "matcher": "Shell", "command": command}
-    try:
-        with LockedJsonFile(path, create=not dry_run) as file:
-            data = file.load({"version": 1, "hooks": {}})
-            hooks, entries = _hook_entries(data, path)
-            ours = [e for e in entries if is_ours(e)]
-            if ours == [entry]:
-                return Result(path, "unchanged", None, command, _launcher_warnings(command))
-            kept = [e for e in entries if not is_ours(e)]
-            edits: list[tuple] = [("set", ("hooks", HOOK_EVENT), kept + [entry])]
-            hooks[HOOK_EVENT] = kept + [entry]
-            if "hooks" not in data:
-                data["hooks"] = hooks
-            if "version" not in data:
-                data["version"] = 1
-                edits.append(("set", ("version",), 1))
-            change = file.save(data, edits, dry_run=dry_run)
-    except JsonFileError as error:
-        raise HostError(str(error)) from None
+    with LockedJsonFile(path, create=not dry_run) as file:
+        data = file.load({"version": 1, "hooks": {}})
+        hooks, entries = _hook_entries(data, path)
+        ours = [e for e in entries if is_ours(e)]
+        if ours == [entry]:
+            return Result(path, "unchanged", None, command, _launcher_warnings(command))
+        kept = [e for e in entries if not is_ours(e)]
+        edits: list[tuple] = [("set", ("hooks", HOOK_EVENT), kept + [entry])]
+        hooks[HOOK_EVENT] = kept + [entry]
+        if "hooks" not in data:
+            data["hooks"] = hooks
+        if "version" not in data:
+            data["version"] = 1
+            edits.append(("set", ("version",), 1))
+        change = file.save(data, edits, dry_run=dry_run)
     action = ("would update" if dry_run else "updated") if ours else ("would install" if dry_run else "installed")
     return Result(path, action, change, command, _launcher_warnings(command))
 
 
 def uninstall(path: str, *, dry_run: bool = False) -> Result:
-    try:
-        with LockedJsonFile(path, create=False) as file:
-            if file.text is None:
-                return Result(path, "absent", None, None)
-            data = file.load({})
-            hooks, entries = _hook_entries(data, path)
-            kept = [e for e in entries if not is_ours(e)]
-            if len(kept) == len(entries):
-                return Result(path, "absent", None, None)
-            if kept:
-                hooks[HOOK_EVENT] = kept
-                edits = [("set", ("hooks", HOOK_EVENT), kept)]
-            else:
-                del hooks[HOOK_EVENT]
-                edits = [("delete", ("hooks", HOOK_EVENT))]
-            change = file.save(data, edits, dry_run=dry_run)
-    except JsonFileError as error:
-        raise HostError(str(error)) from None
+    with LockedJsonFile(path, create=False) as file:
+        if file.text is None:
+            return Result(path, "absent", None, None)
+        data = file.load({})
+        hooks, entries = _hook_entries(data, path)
+        kept = [e for e in entries if not is_ours(e)]
+        if len(kept) == len(entries):
+            return Result(path, "absent", None, None)
+        if kept:
+            hooks[HOOK_EVENT] = kept
+            edits = [("set", ("hooks", HOOK_EVENT), kept)]
+        else:
+            del hooks[HOOK_EVENT]
+            edits = [("delete", ("hooks", HOOK_EVENT))]
+        change = file.save(data, edits, dry_run=dry_run)
     return Result(path, "would remove" if dry_run else "removed", change, None)
 
 
@@ -240,8 +235,9 @@ def _launcher_problems(command: str) -> list[str]:
     launchers = [words[0]] if words else []
     if "--wrap-launcher" in words:
         index = words.index("--wrap-launcher")
-        if index + 1 < len(words) and split_words(words[index + 1]):
-            launchers.append(split_words(words[index + 1])[0])
+        wrap_launcher = split_words(words[index + 1]) if index + 1 < len(words) else []
+        if wrap_launcher:
+            launchers.append(wrap_launcher[0])
     for executable in dict.fromkeys(launchers):
         if "/" not in executable:
             if shutil.which(executable) is None:

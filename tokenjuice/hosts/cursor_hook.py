@@ -15,15 +15,16 @@ import os
 import sys
 
 from .. import fastjson
-from ..command import analyze, basename
-from ..shellsyntax import quote, quote_fish
+from ..command import SHELLS, analyze, basename, is_python
+from ..shellsyntax import join, quote, quote_fish
 
+WINDOWS_MESSAGE = "tokenjuice does not support native Windows shells yet; run Cursor in WSL instead."
 MAX_PAYLOAD_BYTES = 4 * 1024 * 1024
 #: Longer commands are left alone: wrapped, they could exceed the kernel's limit on
 #: one argument (128 KiB on Linux) and fail to run at all.
 MAX_COMMAND_CHARS = 64 * 1024
-POSIX_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash"})
-SHELLS = POSIX_SHELLS | {"fish"}
+#: Shells the rewrite can run `-lc` with (busybox needs its applet name first).
+LOGIN_SHELLS = SHELLS - {"busybox"}
 
 #: Commands that never end or need a terminal: wrapping them would hold their output
 #: until they exit. Patterns over the command as run (after `cd …&&`, `FOO=1`,
@@ -97,15 +98,17 @@ def respond(payload: object, launcher: str, env) -> dict:
     if os.name == "nt":
         return {
             "permission": "deny",
-            "user_message": "tokenjuice does not support native Windows shells yet; run Cursor in WSL instead.",
+            "user_message": WINDOWS_MESSAGE,
             "agent_message": "Shell command blocked by tokenjuice: native Windows shells are not supported. "
                              "Ask the user to run Cursor in WSL, then retry.",
         }
     info = analyze(command)
     if _runs_tokenjuice(info.first_argv) or info.background:
         return {}
-    cwd = _project_dir(payload, tool_input)
-    if _skipped(info, cwd, env):
+    from .. import config
+
+    settings = config.load(_project_dir(payload, tool_input))
+    if not settings["cursor.enabled"] or _skipped(info, skip_patterns(settings, env)):
         return {}
     shell = resolve_shell(tool_input.get("shell"), env)
     if shell is None:
@@ -123,7 +126,7 @@ def _runs_tokenjuice(argv: list[str]) -> bool:
     name = basename(argv[0]).lower()
     if name == "tokenjuice":
         return True
-    return name.startswith("python") and argv[1:3] == ["-m", "tokenjuice"]
+    return is_python(name) and argv[1:3] == ["-m", "tokenjuice"]
 
 
 def _project_dir(payload: dict, tool_input: dict) -> str:
@@ -136,24 +139,17 @@ def _project_dir(payload: dict, tool_input: dict) -> str:
     return os.getcwd()
 
 
-def skip_patterns(cwd: str, env) -> list[str]:
+def skip_patterns(settings, env) -> list[str]:
     """The skip list in force: defaults (unless turned off), config files, environment."""
-    from .. import config
-
-    settings = config.load(cwd)
-    if not settings["cursor.enabled"]:
-        return ["*"]
     patterns = list(DEFAULT_SKIP) if settings["cursor.skip_defaults"] else []
     patterns += settings["cursor.skip"]
     patterns += [p.strip() for p in env.get("TOKENJUICE_CURSOR_SKIP", "").split(",") if p.strip()]
     return patterns
 
 
-def _skipped(info, cwd: str, env) -> bool:
-    from ..shellsyntax import join
-
+def _skipped(info, patterns: list[str]) -> bool:
     targets = {info.normalized_command, join(info.first_argv)} - {""}
-    return any(glob_match(target, pattern) for pattern in skip_patterns(cwd, env) for target in targets)
+    return any(glob_match(target, pattern) for pattern in patterns for target in targets)
 
 
 def glob_match(text: str, pattern: str) -> bool:
@@ -197,7 +193,7 @@ def _usable_shell(value: object, env) -> str | None:
     if not isinstance(value, str) or not value.strip():
         return None
     value = value.strip()
-    if basename(value).lower() not in SHELLS:
+    if basename(value).lower() not in LOGIN_SHELLS:
         return None
     if "/" in value:
         return value if os.path.isfile(value) and os.access(value, os.X_OK) else None
@@ -223,8 +219,8 @@ def _debug(payload: object, error: BaseException) -> None:
             ids = " ".join(f"{key}={payload[key]}" for key in ("conversation_id", "generation_id")
                            if isinstance(payload.get(key), str) and len(payload[key]) < 100)
         line = f"{time.strftime('%Y-%m-%dT%H:%M:%S%z')} cursor-pre-tool-use {type(error).__name__} {ids}\n"
-        os.makedirs(paths.data_dir(), exist_ok=True)
-        with open(os.path.join(paths.data_dir(), "debug.log"), "a", encoding="utf-8") as handle:
+        directory = paths.private_dir(paths.data_dir())
+        with open(os.path.join(directory, "debug.log"), "a", encoding="utf-8") as handle:
             handle.write(line)
     except Exception:
         pass
