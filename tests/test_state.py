@@ -53,15 +53,30 @@ def test_wrap_records_a_run_without_the_command_line(home):
     assert stat.S_IMODE(os.stat(home / "tokenjuice.db").st_mode) == 0o600
 
 
-def test_fifty_concurrent_wraps_lose_no_record(home):
+def test_fifty_concurrent_wraps_lose_no_record_while_the_spool_is_ingested(home):
+    def one(i):
+        if i % 6 == 5:  # readers ingest the spool while wraps append to it
+            return tokenjuice("stats", "--format", "json", timeout=600)
+        return tokenjuice("wrap", "--", "sh", "-c", f"seq 1 {100 + i}", timeout=600)
+
     with ThreadPoolExecutor(max_workers=50) as pool:
-        done = list(pool.map(lambda i: tokenjuice("wrap", "--", "sh", "-c", f"seq 1 {100 + i}", timeout=600),
-                             range(50)))
-    assert all(d.returncode == 0 for d in done)
+        done = list(pool.map(one, range(60)))
+    assert all(d.returncode == 0 for d in done), [d.stderr for d in done if d.returncode]
     recorded = runs(home)
     assert len(recorded) == 50
     assert len({r["record_id"] for r in recorded}) == 50
     assert sqlite3.connect(home / "tokenjuice.db").execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_a_new_ledger_opened_by_many_at_once_is_created_once(home):
+    # Each process imports first, then all open the ledger at the same instant.
+    start = time.time() + 2
+    opener = (f"import time; from tokenjuice.state import ledger; time.sleep(max(0, {start} - time.time())); "
+              "ledger.connect().close()")
+    processes = [subprocess.Popen([sys.executable, "-c", opener], stderr=subprocess.PIPE) for _ in range(8)]
+    failures = [p.stderr.read() for p in processes if p.wait() != 0]
+    assert not failures, failures
+    assert sqlite3.connect(home / "tokenjuice.db").execute("PRAGMA user_version").fetchone()[0] == 1
 
 
 def test_ingesting_twice_counts_nothing_twice(home):
@@ -87,6 +102,17 @@ def test_read_only_data_dir_never_fails_a_wrap(home):
         assert done.returncode == 0 and done.stderr == b""
     finally:
         home.chmod(0o700)
+
+
+def test_doctor_says_when_runs_can_no_longer_be_recorded(home):
+    tokenjuice("wrap", "--", "seq", "1", "300")
+    tokenjuice("stats")
+    home.chmod(0o500)  # read-only on purpose, even for root, who could still write
+    try:
+        ledger = json.loads(tokenjuice("doctor", "--format", "json").stdout)["sections"]["ledger"]
+    finally:
+        home.chmod(0o700)
+    assert ledger["status"] == "warn" and any("read-only" in line for line in ledger["lines"])
 
 
 def test_a_corrupt_ledger_never_fails_a_wrap_and_is_reported(home):

@@ -71,10 +71,10 @@ def connect(*, write: bool = True) -> sqlite3.Connection:
             connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
         connection.execute("PRAGMA busy_timeout = 5000")
         if write:
-            connection.execute("PRAGMA journal_mode = WAL")
+            _use_wal(connection)
             connection.execute("PRAGMA synchronous = NORMAL")
             _migrate(connection)
-        elif connection.execute("PRAGMA user_version").fetchone()[0] != len(MIGRATIONS):
+        elif _user_version(connection) != len(MIGRATIONS):
             raise LedgerError(f"the ledger at {path} has another schema version; run tokenjuice stats "
                               "once with a writable data folder, or upgrade tokenjuice")
         connection.execute("SELECT count(*) FROM runs").fetchone()
@@ -86,13 +86,49 @@ def connect(*, write: bool = True) -> sqlite3.Connection:
         raise LedgerError(f"cannot open the ledger at {path}: {error.strerror}") from None
 
 
+def _use_wal(connection: sqlite3.Connection) -> None:
+    """WAL lets readers and writers work at once. Switching to it needs the file to
+    itself for a moment, which SQLite's busy timeout does not wait for when several
+    processes open a new ledger together: retry briefly."""
+    deadline = time.monotonic() + 5
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
 def _migrate(connection: sqlite3.Connection) -> None:
-    version = connection.execute("PRAGMA user_version").fetchone()[0]
-    if version > len(MIGRATIONS):
-        raise LedgerError(f"the ledger at {db_path()} was written by a newer tokenjuice; upgrade tokenjuice")
-    for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-        with connection:
-            connection.executescript(f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;")
+    """Bring the schema up to date. The version is read again inside a write
+    transaction, so of several processes opening a new ledger at once one migrates
+    and the others then find nothing left to do."""
+    if _user_version(connection) == len(MIGRATIONS):
+        return
+    previous, connection.isolation_level = connection.isolation_level, None
+    try:
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            version = _user_version(connection)
+            if version > len(MIGRATIONS):
+                raise LedgerError(f"the ledger at {db_path()} was written by a newer tokenjuice; "
+                                  "upgrade tokenjuice")
+            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+                for statement in filter(str.strip, script.split(";")):
+                    connection.execute(statement)
+                connection.execute(f"PRAGMA user_version = {number}")
+            connection.execute("COMMIT")
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+    finally:
+        connection.isolation_level = previous
+
+
+def _user_version(connection: sqlite3.Connection) -> int:
+    return connection.execute("PRAGMA user_version").fetchone()[0]
 
 
 def ingest(connection: sqlite3.Connection) -> int:
@@ -127,6 +163,8 @@ def _ingest_file(connection: sqlite3.Connection, path: str) -> int:
         return 0  # another reader took it
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
+        if not os.fstat(fd).st_nlink:
+            return 0  # another reader ingested and removed it while we waited
         with os.fdopen(os.dup(fd), "rb") as handle:
             raw = handle.read()
         rows = []

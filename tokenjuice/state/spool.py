@@ -33,13 +33,17 @@ def record(run: dict) -> bool:
     line = (fastjson.dumps(run) + "\n").encode()
     try:
         paths.private_dir(paths.data_dir())
-        fd = os.open(spool_path(), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH)
-            os.write(fd, line)
-        finally:
-            os.close(fd)
-        return True
+        while True:
+            fd = os.open(spool_path(), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH)
+                # An ingest may have taken this file and deleted it while we waited
+                # for the lock: the line would be lost, so open the new spool.
+                if os.fstat(fd).st_nlink:
+                    os.write(fd, line)
+                    return True
+            finally:
+                os.close(fd)
     except OSError as error:
         if os.environ.get("TOKENJUICE_DEBUG") == "1":
             sys.stderr.write(f"tokenjuice: run not recorded ({error.strerror or error})\n")
