@@ -192,6 +192,17 @@ def test_discover_finds_fallback_commands_and_weak_rules(home):
     assert "Commands no rule knows" in text and "seq" in text
 
 
+def test_discover_finds_rules_that_save_too_little(home, isolated_home):
+    rule = isolated_home / ".config" / "tokenjuice" / "rules" / "custom" / "seq.toml"
+    rule.parent.mkdir(parents=True)
+    rule.write_text('family = "numbers"\n[match]\nargv0 = ["seq"]\n'
+                    '[summarize]\nhead = 5000\ntail = 0\nmax_chars = 100000\n')
+    tokenjuice("wrap", "--", "seq", "1", "2000")
+    found = json.loads(tokenjuice("discover", "--format", "json").stdout)
+    assert [w["name"] for w in found["weakRules"]] == ["custom/seq"] and found["weakRules"][0]["ratio"] >= 0.65
+    assert found["fallbackCommands"] == []
+
+
 def test_discover_one_saved_log(home, workdir):
     (workdir / "build.log").write_text("".join(f"step {i} ok\n" for i in range(800)))
     done = tokenjuice("discover", "build.log", "--source-command", "./build.sh --all", "--exit-code", "1")
@@ -199,6 +210,10 @@ def test_discover_one_saved_log(home, workdir):
     assert b"classified as generic/fallback" in done.stdout and b"write a rule" in done.stdout
     done = tokenjuice("discover", "build.log")
     assert done.returncode == 2 and b"--source-command" in done.stderr
+    # An exact file read stays whole by policy: no rule would change that.
+    done = tokenjuice("discover", "build.log", "--source-command", "cat build.log", "--format", "json")
+    found = json.loads(done.stdout)
+    assert found["passthrough"] == "file-content" and found["advice"] == []
 
 
 def test_doctor_reports_every_section(home):

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import statistics
 
+from .reduce.engine import EXACT_PASSTHROUGH
 from .verify import Report
 
-#: Outputs left whole on purpose, whatever the rule: they measure policy, not the rule.
-_BY_POLICY = ("raw", "file-content", "unsafe-inventory", "mixed-inventory")
 
 
 def rule_ratios(report: Report) -> dict[str, tuple[float, int]]:
@@ -22,7 +21,7 @@ def rule_ratios(report: Report) -> dict[str, tuple[float, int]]:
     counts: dict[str, int] = {}
     for example in report.examples:
         counts[example.rule_id] = counts.get(example.rule_id, 0) + 1
-        if example.passthrough in _BY_POLICY:
+        if example.passthrough in EXACT_PASSTHROUGH:  # policy, not the rule
             continue
         if example.raw_chars >= largest.get(example.rule_id, (-1, 1.0))[0]:
             largest[example.rule_id] = (example.raw_chars, float(example.ratio))

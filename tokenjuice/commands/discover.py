@@ -54,10 +54,11 @@ def one_file(path: str, *, source_command: str, exit_code: int, output_format: s
     rule_id = result["classification"]["matchedReducer"]
     argv = reduction.info.normalized_argv
     advice = []
-    if rule_id == "generic/fallback" and len(text) >= report.FALLBACK_MIN_RAW:
+    if result.get("passthrough") in report.WHOLE_ON_PURPOSE:
+        pass  # left whole by policy, not for want of a rule
+    elif rule_id == "generic/fallback" and len(text) >= report.FALLBACK_MIN_RAW:
         advice.append(_rule_advice(argv[0] if argv else source_command, argv[1] if len(argv) > 1 else None))
-    elif result["stats"]["ratio"] >= report.WEAK_RATIO and len(text) >= report.WEAK_MIN_RAW \
-            and not result.get("passthrough") in ("tiny", "file-content"):
+    elif result["stats"]["ratio"] >= report.WEAK_RATIO and len(text) >= report.WEAK_MIN_RAW:
         advice.append(_override_advice(rule_id))
     data = {"classification": result["classification"], "stats": result["stats"],
             "passthrough": result.get("passthrough"), "advice": advice}

@@ -29,8 +29,9 @@ LINE_LIMIT = 400
 _TRAILER_RESERVE = 160
 _MARKER_COST = 24  # room for the omission marker a dropped run may leave
 _ALWAYS_SHOW_FACTS = ("search",)
-#: Passthrough reasons where the text is the exact raw output.
-_EXACT = ("raw", "file-content", "unsafe-inventory", "mixed-inventory")
+#: Passthrough reasons where the text is the exact raw output, left whole by policy
+#: whatever the rule: such runs say nothing about how well a rule compacts.
+EXACT_PASSTHROUGH = ("raw", "file-content", "unsafe-inventory", "mixed-inventory")
 
 
 class Options:
@@ -282,7 +283,7 @@ def _ratio(reduced: int, raw: int):
 
 def _result(text: str, raw_chars: int, facts: dict | None, kinds: list[str], passthrough: str | None,
             info: CommandInfo, classification: Classification, options: Options) -> dict:
-    reduced = raw_chars if passthrough in _EXACT else len(text)
+    reduced = raw_chars if passthrough in EXACT_PASSTHROUGH else len(text)
     result: dict = {"inlineText": text}
     if facts is not None:
         result["facts"] = facts

@@ -7,11 +7,13 @@ import sqlite3
 import time
 from datetime import datetime, timedelta, timezone, tzinfo
 
+from ..reduce.engine import EXACT_PASSTHROUGH
+
 WEAK_RATIO = 0.65
 WEAK_MIN_RAW = 5000
 FALLBACK_MIN_RAW = 2000
 #: Runs left whole on purpose: they say nothing about how well a rule compacts.
-_WHOLE_ON_PURPOSE = ("tiny", "raw", "file-content", "unsafe-inventory", "mixed-inventory")
+WHOLE_ON_PURPOSE = ("tiny",) + EXACT_PASSTHROUGH
 
 
 class ReportError(ValueError):
@@ -53,10 +55,9 @@ def day_of(timestamp: float, zone: tzinfo | None) -> str:
     return moment.strftime("%Y-%m-%d")
 
 
-def _rows(connection: sqlite3.Connection, since: float | None, where: str = "") -> list[sqlite3.Row]:
+def _rows(connection: sqlite3.Connection, since: float | None) -> list[sqlite3.Row]:
     connection.row_factory = sqlite3.Row
-    query = "SELECT * FROM runs WHERE created_at >= ?" + (f" AND {where}" if where else "") + " ORDER BY created_at"
-    return connection.execute(query, (since or 0,)).fetchall()
+    return connection.execute("SELECT * FROM runs WHERE created_at >= ? ORDER BY created_at", (since or 0,)).fetchall()
 
 
 def _totals(rows) -> dict:
@@ -92,10 +93,10 @@ def discoveries(connection: sqlite3.Connection, since: float | None) -> dict:
     """Commands that keep falling back, and rules that save too little."""
     rows = _rows(connection, since)
     fallback = [r for r in rows if r["rule_id"] == "generic/fallback" and r["argv0"]
-                and r["passthrough"] not in _WHOLE_ON_PURPOSE]
+                and r["passthrough"] not in WHOLE_ON_PURPOSE]
     commands = [g for g in _grouped(fallback, lambda r: (r["argv0"], r["subcommand"] or ""))
                 if g["rawChars"] >= FALLBACK_MIN_RAW]
-    measured = [r for r in rows if r["rule_id"] != "generic/fallback" and r["passthrough"] not in _WHOLE_ON_PURPOSE]
+    measured = [r for r in rows if r["rule_id"] != "generic/fallback" and r["passthrough"] not in WHOLE_ON_PURPOSE]
     weak = []
     for group in _grouped(measured, lambda r: r["rule_id"]):
         ratio = group["reducedChars"] / group["rawChars"] if group["rawChars"] else 1
