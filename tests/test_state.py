@@ -318,7 +318,40 @@ def test_retention_by_age_and_total_size(home):
     deleted = {a.id for a in artifacts.prune(retention_days=14, max_total_mb=1)}
     assert deleted == {ids[2]}  # the oldest of the rest goes until the total fits in 1 MiB
     done = json.loads(tokenjuice("prune", "--days", "0", "--max-mb", "0", "--format", "json").stdout)
-    assert done["deleted"] == [] and [a.id for a in artifacts.listing()] == ids[:2:-1]
+    assert done["deleted"] == [] and [a.id for a in artifacts.listing()] == ids[:2:-1]  # 0: no limit
+    assert b"(keeping any age, any total size)" in tokenjuice("prune", "--days", "0", "--max-mb", "0").stdout
+
+
+def test_stored_output_is_pruned_by_itself_at_most_once_a_day(home):
+    from tokenjuice.state import artifacts
+
+    def old_artifact():
+        artifact_id = artifacts.new_id()
+        path = artifacts.path_of(artifact_id)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(gzip.compress(b"old\n"))
+        os.utime(path, (time.time() - 30 * 86400,) * 2)
+        return artifact_id
+
+    first = old_artifact()
+    tokenjuice("wrap", "--", *NOISY_FAILURE)  # stores one, and prunes: the first time today
+    assert first not in {a.id for a in artifacts.listing()}
+    second = old_artifact()
+    tokenjuice("wrap", "--", *NOISY_FAILURE)
+    assert second in {a.id for a in artifacts.listing()}  # already pruned today
+
+
+def test_artifact_dir_override_and_redaction_off(home, tmp_path):
+    elsewhere = tmp_path / "raw-outputs"
+    config = home.parent / "config.toml"
+    config.write_text("[redaction]\nenabled = false\n")
+    env = os.environ | {"TOKENJUICE_ARTIFACT_DIR": str(elsewhere), "TOKENJUICE_CONFIG": str(config)}
+    done = tokenjuice("wrap", "--", *NOISY_FAILURE, env=env)
+    artifact_id = done.stdout.decode().splitlines()[-1].split("tokenjuice cat ")[1].rstrip(")")
+    stored = gzip.decompress((elsewhere / f"{artifact_id}.txt.gz").read_bytes())
+    assert b"token=ghp_abcdefghijklmnopqrstuvwxyz0123456789" in stored  # kept as it was: redaction is off
+    assert not (home / "artifacts").exists()
 
 
 # -- redaction -------------------------------------------------------------------------
@@ -424,3 +457,17 @@ def test_the_settings_cache_is_one_file_per_config_and_this_versions_own(home, i
     caches[0].write_text(json.dumps(cached))  # this version, but a setting it does not hold
     settings = config.load(str(workdir))
     assert settings["artifacts.retention_days"] == 99 and settings["redaction.enabled"] is True
+
+
+def test_project_settings_are_laid_over_the_users_key_by_key(home, isolated_home, workdir):
+    from tokenjuice import config
+
+    user = isolated_home / ".config" / "tokenjuice" / "config.toml"
+    user.parent.mkdir(parents=True)
+    user.write_text('[artifacts]\nmode = "always"\nretention_days = 3\n')
+    project = workdir / ".tokenjuice" / "config.toml"
+    project.parent.mkdir()
+    project.write_text("[artifacts]\nretention_days = 5\n")
+    settings = config.load(str(workdir))
+    assert settings["artifacts.mode"] == "always" and settings["artifacts.retention_days"] == 5
+    assert settings.sources["artifacts.mode"] == str(user) and settings.sources["artifacts.retention_days"] == str(project)

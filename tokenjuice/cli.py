@@ -225,8 +225,9 @@ def cat(artifact_id) -> None:
 
 
 @cli.command(short_help="Delete old stored raw outputs.")
-@click.option("--days", type=click.IntRange(min=0), help="Keep this many days (default: config).")
-@click.option("--max-mb", type=click.IntRange(min=0), help="Keep at most this many MiB (default: config).")
+@click.option("--days", type=click.IntRange(min=0), help="Keep this many days; 0 = no age limit (default: config).")
+@click.option("--max-mb", type=click.IntRange(min=0),
+              help="Keep at most this many MiB; 0 = no size limit (default: config).")
 @_FORMAT
 def prune(days, max_mb, output_format) -> None:
     """Apply the retention settings to stored raw outputs now."""

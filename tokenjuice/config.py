@@ -22,8 +22,8 @@ SCHEMA: dict[str, tuple] = {
     "cursor.skip_defaults": (bool, True, "also skip dev servers, watch modes, editors, pagers and REPLs"),
     "stats.enabled": (bool, True, "record each wrap in the local savings ledger"),
     "artifacts.mode": (ARTIFACT_MODES, "failures", "store raw output: failures, always or never"),
-    "artifacts.retention_days": (int, 14, "delete stored raw output older than this"),
-    "artifacts.max_total_mb": (int, 200, "keep stored raw output under this many MiB"),
+    "artifacts.retention_days": (int, 14, "delete stored raw output older than this many days (0: never)"),
+    "artifacts.max_total_mb": (int, 200, "keep stored raw output under this many MiB (0: no limit)"),
     "capture.max_bytes": (int, 4 * 1024 * 1024, "bytes of output wrap keeps in memory"),
     "redaction.enabled": (bool, True, "redact secrets before storing raw output"),
 }

@@ -55,5 +55,6 @@ def prune(*, days: int | None, max_mb: int | None, output_format: str) -> str:
     freed = sum(a.size for a in deleted)
     if output_format == "json":
         return json_text({"deleted": [a.id for a in deleted], "freedBytes": freed})
-    return f"deleted {len(deleted)} stored outputs, freed {report.compact(freed)}B " \
-           f"(keeping {retention} days, at most {limit} MiB)\n"
+    age = f"{retention} days" if retention else "any age"
+    size = f"at most {limit} MiB" if limit else "any total size"
+    return f"deleted {len(deleted)} stored outputs, freed {report.compact(freed)}B (keeping {age}, {size})\n"
