@@ -1,5 +1,7 @@
+import errno
 import json
 import os
+import resource
 import stat
 import subprocess
 import sys
@@ -8,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from conftest import git, tokenjuice
+from tokenjuice.errors import UsageError
 from tokenjuice.hosts import cursor, cursor_hook, launch
 
 LAUNCHER = f"{sys.executable} -m tokenjuice"
@@ -96,6 +99,34 @@ def test_skip_list_from_config_env_and_kill_switch(workdir, isolated_home, tmp_p
     (project / ".tokenjuice" / "config.toml").write_text("[cursor]\nenabled = false\n")
     assert hook(shell_payload("git status", cwd=str(project))) == {}
     assert hook(shell_payload("git status"))["permission"] == "allow"
+
+
+def test_project_skip_list_is_found_from_the_first_workspace_root(workdir, tmp_path):
+    configured = tmp_path / "configured"
+    (configured / ".tokenjuice").mkdir(parents=True)
+    git("init", "-q", cwd=configured)
+    (configured / ".tokenjuice" / "config.toml").write_text('[cursor]\nskip = ["mytool*"]\n')
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    git("init", "-q", cwd=plain)
+    payload = shell_payload("mytool run")
+    assert "cwd" not in payload["tool_input"]
+    assert hook(payload | {"workspace_roots": [str(configured), str(plain)]}) == {}
+    assert hook(payload | {"workspace_roots": [str(plain), str(configured)]})["permission"] == "allow"
+    assert hook(payload)["permission"] == "allow"  # the process cwd holds no config either
+    # tool_input.cwd wins over the workspace roots
+    answer = hook(shell_payload("mytool run", cwd=str(plain)) | {"workspace_roots": [str(configured)]})
+    assert answer["permission"] == "allow"
+
+
+@pytest.mark.parametrize("command", ["git status", "cd /tmp", "make deploy", "ls -la", "npm run build"])
+def test_cursor_enabled_false_leaves_every_command_alone(workdir, isolated_home, command):
+    assert hook(shell_payload(command))["permission"] == "allow"
+    config = isolated_home / ".config" / "tokenjuice" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("[cursor]\nenabled = false\n")
+    assert hook(shell_payload(command)) == {}
+    assert hook(shell_payload(command, cwd=str(workdir))) == {}
 
 
 def test_a_broken_config_file_never_breaks_the_hook(workdir, isolated_home):

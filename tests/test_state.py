@@ -400,7 +400,10 @@ def test_config_set_get_unset_keeps_unrelated_keys(home, isolated_home):
     path = isolated_home / ".config" / "tokenjuice" / "config.toml"
     path.parent.mkdir(parents=True)
     path.write_text('[cursor]\nskip = ["make deploy*"]\n\n[custom]\nmine = 1\n')
+    path.chmod(0o640)
     assert tokenjuice("config", "set", "artifacts.mode", "always").returncode == 0
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640  # replaced atomically, with the file's own mode
+    assert sorted(p.name for p in path.parent.iterdir()) == ["config.toml"]
     assert tokenjuice("config", "get", "artifacts.mode").stdout == b'"always"\n'
     assert tokenjuice("config", "set", "cursor.skip", "a*, b *").returncode == 0
     assert json.loads(tokenjuice("config", "get", "cursor.skip").stdout) == ["a*", "b *"]

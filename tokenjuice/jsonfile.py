@@ -19,9 +19,9 @@ import fcntl
 import json
 import os
 import stat
-import tempfile
 
 from . import jsonedit, paths
+from .atomic import write_atomically
 from .errors import UsageError
 
 
@@ -155,33 +155,9 @@ class LockedJsonFile:
 
     def _replace(self, text: str) -> None:
         try:
-            mode = stat.S_IMODE(os.stat(self.path).st_mode)
-        except FileNotFoundError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        fd, temporary = tempfile.mkstemp(prefix=".tokenjuice-", suffix=".tmp", dir=self.directory)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(temporary, mode)
-            os.replace(temporary, self.path)
+            write_atomically(self.path, text.encode("utf-8"))
         except OSError as error:
-            try:
-                os.unlink(temporary)
-            except OSError:
-                pass
             raise JsonFileError(f"cannot write {self.path}: {error.strerror}") from None
-        try:
-            directory_fd = os.open(self.directory, os.O_RDONLY)
-            try:
-                os.fsync(directory_fd)
-            finally:
-                os.close(directory_fd)
-        except OSError:
-            pass
 
 
 def _same(a, b) -> bool:

@@ -119,16 +119,12 @@ def _read(path: str) -> dict:
 
 
 def _write(path: str, data: dict) -> None:
-    import tempfile
-
     import tomli_w
 
-    directory = os.path.dirname(path)
+    from ..atomic import write_atomically
+
     try:
-        os.makedirs(directory, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(prefix=".config-", suffix=".tmp", dir=directory)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(tomli_w.dumps(data).encode())
-        os.replace(temporary, path)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        write_atomically(path, tomli_w.dumps(data).encode())
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error.strerror}") from None

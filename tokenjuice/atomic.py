@@ -1,0 +1,42 @@
+"""Replace a user's file so that a crash leaves either the old or the new content."""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+
+
+def write_atomically(path: str, data: bytes) -> None:
+    """Write `data` to a temporary file beside `path`, fsync it, give it the mode
+    `path` has (or the umask's default for a new file) and rename it over `path`.
+    Raises OSError; the temporary file never outlives a failure."""
+    directory = os.path.dirname(path) or "."
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, temporary = tempfile.mkstemp(prefix=".tokenjuice-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except OSError:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+    try:  # make the rename itself durable
+        directory_fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(directory_fd)
+        finally:
+            os.close(directory_fd)
+    except OSError:
+        pass
