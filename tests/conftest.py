@@ -81,3 +81,30 @@ def make_rule(root: Path, rule_id: str, body: str, suffix: str = ".toml") -> Pat
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(body)
     return path
+
+
+def rule_of(rule_id: str = "tool/x", layer: str = "builtin", json_style: bool = False, **data):
+    """A validated Rule from TOML-shaped (or, with json_style, camelCase) fields."""
+    from tokenjuice.record import replace
+    from tokenjuice.rules.patterns import compile_checked
+    from tokenjuice.rules.schema import parse_rule
+
+    rule, _ = parse_rule(data, rule_id, json_style=json_style,
+                         compile_pattern=lambda p, f: compile_checked(p, f, json_style))
+    return replace(rule, layer=layer, path=f"{rule_id}.toml")
+
+
+def reduce_wire(rules, hint=None, trace=False, **execution_and_options):
+    """Reduce with these rules (a Catalogue of them) and return the camelCase result."""
+    from tokenjuice.model import Execution
+    from tokenjuice.reduce.engine import Options, reduce
+    from tokenjuice.rules.index import Catalogue
+    from tokenjuice.wire import result_to_wire
+
+    option_names = {"classifier", "max_inline_chars", "raw", "no_omit", "facts"}
+    options = {k: v for k, v in execution_and_options.items() if k in option_names}
+    fields = {k: v for k, v in execution_and_options.items() if k not in option_names}
+    if fields.get("argv") is not None:
+        fields["argv"] = tuple(fields["argv"])
+    catalogue = rules if isinstance(rules, Catalogue) else Catalogue.of(list(rules))
+    return result_to_wire(reduce(Execution(**fields), catalogue, Options(hint=hint, **options)), trace=trace)

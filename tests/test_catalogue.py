@@ -47,5 +47,5 @@ def test_reducers_doc_is_current(report):
 
 
 def test_the_catalogue_has_the_rules_every_command_falls_back_to():
-    ids = {r.rule["id"] for r in loader.load_layer(loader.BUILTIN, loader.builtin_root())[0]}
+    ids = {r.rule.id for r in loader.load_layer(loader.BUILTIN, loader.builtin_root())[0]}
     assert {"generic/fallback", "generic/help", "git/status"} <= ids

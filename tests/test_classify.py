@@ -2,14 +2,13 @@ import pytest
 
 from tokenjuice.classify import classify, contains_word
 from tokenjuice.command import analyze
+from conftest import rule_of
 from tokenjuice.rules import index
-from tokenjuice.rules.schema import normalize
+from tokenjuice.rules.index import entry_of
 
 
 def rule(rule_id, match, priority=0, family=None):
-    data = {"family": family or rule_id.replace("/", "-"), "match": match, "priority": priority}
-    normalized, _ = normalize(data, rule_id, json_style=False)
-    return normalized | {"layer": "builtin", "path": ""}
+    return entry_of(rule_of(rule_id, family=family or rule_id.replace("/", "-"), match=match, priority=priority))
 
 
 RULES = sorted([
@@ -25,12 +24,12 @@ RULES = sorted([
     rule("task/make", {"argv0": ["make"]}),
     rule("build/tsc", {"command_includes": ["tsc"]}),
     rule("install/yarn-install", {"argv0": ["yarn"], "argv_includes": [["install"]]}),
-], key=lambda r: (r["id"] == "generic/fallback", r["id"]))
+], key=lambda r: (r.id == "generic/fallback", r.id))
 
 
 def chosen(command=None, argv=None, rules=RULES, forced=None):
     result = classify(analyze(command, argv), rules, "exec", forced)
-    return result.rule["id"], (result.candidate.source if result.candidate else None)
+    return result.rule.id, (result.candidate.source if result.candidate else None)
 
 
 @pytest.mark.parametrize("command, rule_id, via", [
@@ -80,7 +79,7 @@ def test_forced_classifier_and_unknown_forced_id():
 
 
 def test_missing_fallback_is_survivable():
-    rules = [r for r in RULES if r["id"] != "generic/fallback"]
+    rules = [r for r in RULES if r.id != "generic/fallback"]
     assert chosen("whatever", rules=rules)[0] == "generic/fallback"
 
 
@@ -94,6 +93,6 @@ def test_contains_word(text, part, found):
 
 def test_builtin_catalogue_classifies_git_status_behind_a_login_shell(workdir):
     catalogue = index.load(str(workdir))
-    result = classify(analyze(argv=["bash", "-lc", "cd /repo && git status --short"]), catalogue.rules)
-    assert result.rule["id"] == "git/status"
+    result = classify(analyze(argv=["bash", "-lc", "cd /repo && git status --short"]), catalogue.entries)
+    assert result.rule.id == "git/status"
     assert result.candidate.source == "effective"

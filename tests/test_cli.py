@@ -1,15 +1,21 @@
 import json
+import os
+import shutil
+import subprocess
+import sys
 import tomllib
 
 import pytest
 
-from conftest import tokenjuice
+from conftest import REPO, tokenjuice
 from tokenjuice import __version__
 
 
 def test_version(workdir):
     done = tokenjuice("--version")
-    assert done.returncode == 0 and done.stdout.decode().strip() == __version__
+    assert done.returncode == 0 and done.stdout.decode() == f"tokenjuice {__version__}\n"
+    verbose = tokenjuice("--version", "-v").stdout.decode().splitlines()
+    assert verbose[0] == f"tokenjuice {__version__}" and verbose[1].startswith("Python 3.")
 
 
 def test_help_lists_each_command_on_one_line(workdir):
@@ -109,3 +115,105 @@ def test_example_append(workdir):
 def test_unknown_command(workdir):
     done = tokenjuice("frobnicate")
     assert done.returncode == 2 and b"No such command" in done.stderr
+
+
+@pytest.mark.parametrize("args", [("--help",), ("--version",), ("-V", "-v"), ("doctor",), ("stats",),
+                                  ("config", "get", "artifacts.mode"), ("config", "list", "--show-origin"),
+                                  ("paths",), ("ls",), ("discover",), ("schema", "rule"), ("completion", "bash")])
+def test_read_only_commands_create_no_file_or_folder(workdir, isolated_home, args):
+    before = sorted(p for p in isolated_home.rglob("*"))
+    done = tokenjuice(*args)
+    assert done.returncode in (0, 1), done.stderr
+    assert sorted(p for p in isolated_home.rglob("*")) == before
+    assert not list(workdir.iterdir())
+
+
+@pytest.mark.parametrize("args, message", [
+    (("reduce", "nope.txt", "--format", "json"), "cannot read nope.txt"),
+    (("config", "get", "no.such", "--json"), "unknown setting no.such"),
+    (("reduce", "--classifier", "no/such", "--json", "nope.txt"), "--classifier no/such: no such rule"),
+    (("stats", "--since", "yesterday", "--json"), "--since 'yesterday'"),
+    (("verify", "--json", "--bogus"), "No such option '--bogus'"),
+])
+def test_errors_in_json_mode_are_a_json_object(workdir, args, message):
+    done = tokenjuice(*args)
+    assert done.returncode == 2, done.stderr
+    error = json.loads(done.stdout)["error"]
+    assert message in error["message"] and error["kind"] == "usage" and error["exitCode"] == 2
+    assert b"Traceback" not in done.stderr
+
+
+def test_unknown_classifier_and_only_are_usage_errors(workdir):
+    done = tokenjuice("reduce", "--classifier", "no/such-rule", input="x\n")
+    assert done.returncode == 2 and done.stderr.startswith(b"tokenjuice reduce: --classifier no/such-rule: no such")
+    done = tokenjuice("verify", "--only", "zzz/")
+    assert done.returncode == 2 and b"no rule id starts with 'zzz/'" in done.stderr
+
+
+def test_colour_only_for_terminals_or_when_forced(workdir):
+    plain = tokenjuice("config", "get", "no.such").stderr
+    assert b"\x1b[" not in plain and plain.startswith(b"tokenjuice config get: unknown setting")
+    forced = tokenjuice("config", "get", "no.such", env=os.environ | {"FORCE_COLOR": "1"}).stderr
+    assert forced.startswith(b"\x1b[31mtokenjuice config get: \x1b[0m")
+    both = tokenjuice("config", "get", "no.such", env=os.environ | {"FORCE_COLOR": "1", "NO_COLOR": "1"}).stderr
+    assert b"\x1b[" not in both
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_completion_scripts(workdir, shell):
+    done = tokenjuice("completion", shell)
+    assert done.returncode == 0 and b"_TOKENJUICE_COMPLETE" in done.stdout
+    if shutil.which(shell):  # the script is valid in its own shell
+        check = ["-n"] if shell != "fish" else ["--no-execute"]
+        parsed = subprocess.run([shell, *check, "-c", done.stdout.decode()], capture_output=True)
+        assert parsed.returncode == 0, parsed.stderr
+
+
+def test_completion_completes_commands(workdir):
+    env = os.environ | {"_TOKENJUICE_COMPLETE": "bash_complete", "COMP_WORDS": "tokenjuice ver", "COMP_CWORD": "1"}
+    done = subprocess.run([sys.executable, "-m", "tokenjuice"], env=env, capture_output=True)
+    assert b"plain,verify" in done.stdout
+
+
+def test_example_append_creates_a_rule_that_verify_accepts(workdir):
+    (workdir / ".git").mkdir()
+    rule = workdir / ".tokenjuice" / "rules" / "custom" / "greeting.toml"
+    done = tokenjuice("example", "--append", str(rule), "--source", "t", "--", "sh", "-c", "printf 'hello\\n'")
+    assert done.returncode == 0, done.stderr
+    assert b"created" in done.stderr and tomllib.loads(rule.read_text())["match"] == {"argv0": ["printf"]}
+    done = tokenjuice("verify", "--fixtures", "--only", "custom/")
+    assert done.returncode == 0, done.stderr
+    assert b"1/1 examples passed" in done.stdout
+
+
+def test_schema_rule_is_the_published_schema(workdir):
+    from tokenjuice.rules.schema import json_schema
+
+    done = tokenjuice("schema", "rule")
+    assert json.loads(done.stdout) == json_schema()
+    published = json.loads((REPO / "docs" / "rule.schema.json").read_text())
+    assert published == json_schema(), "docs/rule.schema.json is stale: python -m tokenjuice.rules.schema docs"
+
+
+def test_every_builtin_rule_file_validates_against_the_schema():
+    jsonschema = pytest.importorskip("jsonschema")
+    from tokenjuice.rules.schema import json_schema
+
+    validator = jsonschema.Draft202012Validator(json_schema())
+    files = sorted((REPO / "reducers").rglob("*.toml"))
+    assert files
+    for path in files:
+        errors = [e.message for e in validator.iter_errors(tomllib.loads(path.read_text()))]
+        assert not errors, (path, errors[:3])
+    bad = {"family": "x", "match": {"argv0": "git"}, "colour": 1}
+    assert len(list(validator.iter_errors(bad))) == 2
+
+
+def test_the_rules_doc_field_reference_is_generated():
+    from tokenjuice.rules.schema import fields_markdown
+
+    text = (REPO / "docs" / "rules.md").read_text()
+    start, end = "<!-- fields:start -->\n", "<!-- fields:end -->"
+    assert start in text and end in text
+    assert text.split(start)[1].split(end)[0] == fields_markdown(), \
+        "docs/rules.md's field reference is stale: python -m tokenjuice.rules.schema docs"

@@ -5,7 +5,7 @@ from tokenjuice.command import analyze, git_subcommand, strip_runner, strip_wrap
 
 def effective(command=None, argv=None):
     info = analyze(command, argv)
-    return [c.argv for c in info.candidates if c.source == "effective"]
+    return [list(c.argv) for c in info.candidates if c.source == "effective"]
 
 
 @pytest.mark.parametrize("argv, body", [
@@ -35,12 +35,12 @@ def test_non_launchers_do_not_unwrap(argv):
 
 def test_fish_body_uses_fish_dialect():
     assert unwrap_shell(["fish", "-c", "echo 'a\\'b'"]) == ("echo 'a\\'b'", "fish")
-    assert analyze(argv=["fish", "-c", "cd x; and git status"]).normalized_argv == ["git", "status"]
+    assert analyze(argv=["fish", "-c", "cd x; and git status"]).normalized_argv == ("git", "status")
 
 
 def test_nested_launchers_unwrap():
     info = analyze(argv=["/bin/bash", "-lc", "bash -c 'sh -c \"npm test\"'"])
-    assert info.normalized_argv == ["npm", "test"]
+    assert info.normalized_argv == ("npm", "test")
 
 
 @pytest.mark.parametrize("argv, stripped", [
@@ -180,12 +180,12 @@ def test_plain_argv_is_classified_as_one_command():
     info = analyze(argv=["git", "log", "--grep", "a && b"])
     assert not info.multiple
     assert info.normalized_command == "git log --grep 'a && b'"
-    assert info.normalized_argv == ["git", "log", "--grep", "a && b"]
+    assert info.normalized_argv == ("git", "log", "--grep", "a && b")
 
 
 def test_plain_command_keeps_original_candidate():
     info = analyze("git status")
-    assert [(c.source, c.argv) for c in info.candidates] == [("original", ["git", "status"])]
+    assert [(c.source, c.argv) for c in info.candidates] == [("original", ("git", "status"))]
 
 
 @pytest.mark.parametrize("command, reason", [

@@ -3,30 +3,30 @@ import time
 
 import pytest
 
-from tokenjuice.reduce.engine import Options, reduce_execution
-from tokenjuice.rules.schema import normalize
+from conftest import reduce_wire, rule_of
+from tokenjuice.record import replace
+from tokenjuice.rules.index import Catalogue
+from tokenjuice.rules.model import Match, MatchEntry
 from tokenjuice.verify import unexplained_lines
 
 
 def make(rule_id="tool/x", layer="builtin", json_style=False, **fields):
     """A rule from TOML-shaped fields; filter lists may be given flat for brevity."""
     filters = {k: fields.pop(k) for k in ("skip_patterns", "keep_patterns", "pin_patterns") if k in fields}
-    data = {"family": "tool-output", "match": {"argv0": ["tool"]}} | fields
+    data = {"family": "tool-output", "match": {"argv0": ["tool"]}} | {k: v for k, v in fields.items() if v is not None}
     if filters:
         data["filters"] = filters
-    rule, _ = normalize(data, rule_id, json_style=json_style,
-                        compile_pattern=lambda p, f: __import__("regex").compile(p))
-    return rule | {"layer": layer, "path": f"{rule_id}.toml"}
+    return rule_of(rule_id, layer, json_style, **data)
 
 
 FALLBACK = make("generic/fallback", match={}, family="generic",
                 counters=[{"name": "error", "pattern": r"\berror\b", "flags": "i"}])
 
 
-def run(output, rule=None, exit_code=0, command="tool run", **options):
+def run(output, rule=None, exit_code=0, command="tool run", trace=False, **options):
     rules = [r for r in (rule, FALLBACK) if r]
-    return reduce_execution({"toolName": "exec", "command": command, "combinedText": output,
-                             "exitCode": exit_code}, rules, Options(raw_hint="RAW", **options))
+    return reduce_wire(rules, hint="RAW", trace=trace, command=command, combined=output, exit_code=exit_code,
+                       **options)
 
 
 def lines(n, prefix="line"):
@@ -91,7 +91,7 @@ def test_skip_then_keep_and_counter_sources():
     result = run(output, rule)
     assert result["facts"] == {"ok": 100, "failure": 4}
     assert "ok 5" not in result["inlineText"] and "FAIL b" in result["inlineText"]
-    post = run(output, rule | {"counter_source": "post_keep"})
+    post = run(output, replace(rule, counter_source="post_keep"))
     assert post["facts"] == {"ok": 0, "failure": 4}
 
 
@@ -185,7 +185,7 @@ def test_forced_classifier():
 
 
 def test_stdout_and_stderr_are_joined_when_no_combined_text():
-    result = reduce_execution({"toolName": "exec", "command": "tool", "stdout": "out", "stderr": "err"}, [FALLBACK])
+    result = reduce_wire([FALLBACK], command="tool", stdout="out", stderr="err")
     assert result["inlineText"] == "out\nerr"
 
 
@@ -220,7 +220,7 @@ def test_counters_can_see_lines_before_the_skip_filters():
     rule = make(skip_patterns=["^Opening segment"], counters=[{"name": "segment", "pattern": "^Opening segment"}],
                 counter_source="pre_skip")
     assert run(output, rule)["facts"] == {"segment": 60}
-    assert run(output, rule | {"counter_source": "pre_keep"})["facts"] == {"segment": 0}
+    assert run(output, replace(rule, counter_source="pre_keep"))["facts"] == {"segment": 0}
 
 
 @pytest.mark.parametrize("escape", ["\x1b(B", "\x1b)0", "\x1b=", "\x1b>", "\x1b7", "\x1b8", "\x1bc", "\x1bM",
@@ -261,18 +261,19 @@ def test_a_rule_that_filters_a_little_still_wins_over_cutting_raw_output():
     assert "Please enter" not in run(output, rule)["inlineText"]
 
 
-class _BodiesForbidden:
+class _BodiesForbidden(Catalogue):
     """A catalogue whose rule bodies must not be read."""
 
-    rules = [{"id": "generic/fallback", "family": "generic", "priority": 0, "match": {}}]
+    def __init__(self):
+        super().__init__([MatchEntry("generic/fallback", "generic", 0, Match())], [])
 
     def body(self, rule_id):
         raise AssertionError(f"read the body of {rule_id}")
 
 
 def test_a_tiny_output_without_facts_runs_no_rule():
-    execution = {"toolName": "exec", "command": "tool run", "combinedText": "all good\n", "exitCode": 0}
-    result = reduce_execution(execution, _BodiesForbidden(), Options(facts=False))
+    execution = {"command": "tool run", "combined": "all good\n", "exit_code": 0}
+    result = reduce_wire(_BodiesForbidden(), facts=False, **execution)
     assert result["inlineText"] == "all good" and result["passthrough"] == "tiny" and "facts" not in result
     with pytest.raises(AssertionError, match="read the body"):
-        reduce_execution(execution, _BodiesForbidden(), Options())  # facts need the rule
+        reduce_wire(_BodiesForbidden(), **execution)  # facts need the rule

@@ -18,10 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import REPO, make_rule, tokenjuice
+from conftest import REPO, make_rule, reduce_wire, tokenjuice
 from tokenjuice.hosts import cursor_hook
-from tokenjuice.reduce.engine import Options, reduce_execution
 from tokenjuice.rules import loader
+from tokenjuice.rules.index import Catalogue
 from tokenjuice.verify import unexplained_lines
 
 # -- random shell commands behave the same through the hook and wrap --raw -------------
@@ -165,9 +165,8 @@ def test_the_real_hook_process_never_fails(workdir, payload):
 
 # -- every rule survives hostile output and invents nothing ----------------------------
 
-BUILTIN = sorted(loader.load_layer(loader.BUILTIN, loader.builtin_root())[0], key=lambda r: r.rule["id"])
-ALL_RULES = sorted([r.rule | {"layer": r.layer, "path": r.path} for r in BUILTIN],
-                   key=lambda r: (r["id"] == "generic/fallback", r["id"]))
+BUILTIN = sorted(loader.load_layer(loader.BUILTIN, loader.builtin_root())[0], key=lambda r: r.rule.id)
+ALL_RULES = Catalogue.of(sorted([r.rule for r in BUILTIN], key=lambda r: (r.id == "generic/fallback", r.id)))
 
 
 def _mutations(text: str, rng: random.Random) -> list[str]:
@@ -188,30 +187,28 @@ def _mutations(text: str, rng: random.Random) -> list[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("loaded", BUILTIN, ids=lambda r: r.rule["id"])
+@pytest.mark.parametrize("loaded", BUILTIN, ids=lambda r: r.rule.id)
 def test_every_rule_survives_hostile_output(loaded):
-    rng = random.Random(loaded.rule["id"])
-    rule = loaded.rule | {"layer": "builtin", "path": loaded.path}
+    rng = random.Random(loaded.rule.id)
+    rule = loaded.rule
     for example in loaded.examples[:2]:
-        for output in _mutations(example["output"], rng):
+        for output in _mutations(example.output, rng):
             for exit_code in (0, 1):
-                result = reduce_execution({"toolName": "exec", "command": example["command"], "combinedText": output,
-                                           "exitCode": exit_code}, ALL_RULES,
-                                          Options(classifier=rule["id"], raw_hint="RAW"))
+                result = reduce_wire(ALL_RULES, hint="RAW", command=example.command, combined=output,
+                                     exit_code=exit_code, classifier=rule.id)
                 text = result["inlineText"]
-                assert unexplained_lines(output, text, rule) == [], (rule["id"], output[:200])
+                assert unexplained_lines(output, text, rule) == [], (rule.id, output[:200])
                 stripped = result["stats"]["rawChars"]
-                assert len(text) <= stripped + 400, (rule["id"], len(text), stripped)
+                assert len(text) <= stripped + 400, (rule.id, len(text), stripped)
 
 
-@pytest.mark.parametrize("loaded", BUILTIN, ids=lambda r: r.rule["id"])
+@pytest.mark.parametrize("loaded", BUILTIN, ids=lambda r: r.rule.id)
 def test_every_rule_handles_a_100k_char_line_quickly(loaded):
     line = ("x" * 99 + " error: FAIL at src/a.c:12:4 ") * 1000
     started = time.monotonic()
-    reduce_execution({"toolName": "exec", "command": loaded.examples[0]["command"] if loaded.examples else "x",
-                      "combinedText": line + "\n" + line, "exitCode": 1}, ALL_RULES,
-                     Options(classifier=loaded.rule["id"]))
-    assert time.monotonic() - started < 2, loaded.rule["id"]
+    reduce_wire(ALL_RULES, command=loaded.examples[0].command if loaded.examples else "x",
+                combined=line + "\n" + line, exit_code=1, classifier=loaded.rule.id)
+    assert time.monotonic() - started < 2, loaded.rule.id
 
 
 # -- wrap under faults -----------------------------------------------------------------

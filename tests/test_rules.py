@@ -7,20 +7,21 @@ import pytest
 
 from conftest import make_rule, tokenjuice, wrap_json
 from tokenjuice.rules import index, loader
-from tokenjuice.rules.schema import RuleError, normalize
+from tokenjuice.rules.model import Match
+from tokenjuice.rules.schema import RuleError, parse_rule
 
 MINIMAL = 'family = "demo"\n\n[match]\nargv0 = ["demo-tool"]\n'
 
 
 def entry(catalogue, rule_id):
     """The match entry classification sees for `rule_id`, or None."""
-    return next((rule for rule in catalogue.rules if rule["id"] == rule_id), None)
+    return next((rule for rule in catalogue.entries if rule.id == rule_id), None)
 
 
 def check(data, rule_id="cat/name", json_style=False):
     from tokenjuice.rules.patterns import compile_checked
 
-    return normalize(data, rule_id, json_style=json_style, compile_pattern=lambda p, f: compile_checked(p, f))
+    return parse_rule(data, rule_id, json_style=json_style, compile_pattern=lambda p, f: compile_checked(p, f))
 
 
 @pytest.mark.parametrize("data, message", [
@@ -33,7 +34,9 @@ def check(data, rule_id="cat/name", json_style=False):
     ({"family": "x", "match": {}, "summarize": {"head": -1}}, "summarize.head: expected a non-negative integer"),
     ({"family": "x", "match": {}, "transforms": {"strip_ansi": "yes"}}, "transforms.strip_ansi: expected true"),
     ({"family": "x", "match": {}, "filters": {"skip_patterns": ["("]}}, "filters.skip_patterns[0]: invalid pattern"),
-    ({"family": "x", "match": {}, "counters": [{"name": "a"}]}, "counters[0].pattern: expected a non-empty string"),
+    ({"family": "x", "match": {}, "counters": [{"name": "a"}]}, "counters[0].pattern: required"),
+    ({"family": "x", "match": {}, "counters": [{"name": "a", "pattern": ""}]},
+     "counters[0].pattern: expected a non-empty string"),
     ({"family": "x", "match": {}, "counters": [{"name": "a", "pattern": "a", "flags": "q"}]},
      "counters[0].flags: expected letters"),
     ({"family": "x", "match": {}, "counter_source": "sideways"}, "counter_source: expected one of"),
@@ -49,8 +52,8 @@ def test_validation_errors_name_the_field(data, message):
 
 def test_toml_defaults():
     rule, _ = check({"family": "x", "match": {}})
-    assert (rule["strip_ansi"], rule["dedupe_adjacent"], rule["head"], rule["failure_tail"], rule["max_chars"]) \
-        == (True, True, 8, 16, 1200)
+    assert (rule.transforms.strip_ansi, rule.transforms.dedupe_adjacent, rule.summarize.head, rule.failure.tail,
+            rule.summarize.max_chars) == (True, True, 8, 16, 1200)
 
 
 def test_json_camel_case_rules_from_the_original_load_with_its_defaults():
@@ -62,16 +65,17 @@ def test_json_camel_case_rules_from_the_original_load_with_its_defaults():
             "counterSource": "preKeep", "onEmpty": "ok",
             "matchOutput": [{"pattern": "x", "message": "y"}]}
     rule, _ = check(data, "tests/jest", json_style=True)
-    assert rule["match"] == {"argv_includes": [["jest"]], "tool_names": ["exec"]}
-    assert rule["skip_patterns"] == ["^PASS"] and rule["strip_ansi"] is True
-    assert (rule["head"], rule["tail"], rule["failure_tail"], rule["dedupe_adjacent"]) == (4, 6, 9, False)
-    assert rule["counters"][0]["flags"] == "i" and rule["counter_source"] == "pre_keep"
-    assert rule["ascii"] is True
+    assert rule.match == Match(argv_includes=(("jest",),), tool_names=("exec",))
+    assert rule.filters.skip_patterns == ("^PASS",) and rule.transforms.strip_ansi is True
+    assert (rule.summarize.head, rule.summarize.tail, rule.failure.tail, rule.transforms.dedupe_adjacent) \
+        == (4, 6, 9, False)
+    assert rule.counters[0].flags == "i" and rule.counter_source == "pre_keep"
+    assert rule.ascii is True
 
 
 def test_json_override_of_git_diff_keeps_its_formatter():
     rule, _ = check({"id": "git/diff", "family": "git-diff", "match": {}}, "git/diff", json_style=True)
-    assert rule["formatter"] == "git-diff"
+    assert rule.formatter == "git-diff"
 
 
 def test_project_layer_overrides_user_which_overrides_builtin(tmp_path, isolated_home):
@@ -83,14 +87,14 @@ def test_project_layer_overrides_user_which_overrides_builtin(tmp_path, isolated
     make_rule(user_rules, "git/status", 'family = "user-status"\n\n[match]\nargv0 = ["git"]\n')
     make_rule(user_rules, "demo/tool", MINIMAL)
     catalogue = index.load(str(nested))
-    assert entry(catalogue, "git/status")["family"] == "user-status"
-    assert catalogue.body("demo/tool")["layer"] == "user"
+    assert entry(catalogue, "git/status").family == "user-status"
+    assert catalogue.body("demo/tool").layer == "user"
     make_rule(project / ".tokenjuice" / "rules", "git/status",
               json.dumps({"id": "git/status", "family": "project-status", "match": {"argv0": ["git"]}}), ".json")
     catalogue = index.load(str(nested))
-    assert entry(catalogue, "git/status")["family"] == "project-status"
-    assert catalogue.body("git/status")["layer"] == "project"
-    assert catalogue.rules[-1]["id"] == "generic/fallback"
+    assert entry(catalogue, "git/status").family == "project-status"
+    assert catalogue.body("git/status").layer == "project"
+    assert catalogue.entries[-1].id == "generic/fallback"
 
 
 def test_project_rules_are_not_taken_from_above_the_git_root(tmp_path):
@@ -111,9 +115,9 @@ def test_layer_problems_are_collected_not_raised(tmp_path):
     make_rule(root, "toplevel", MINIMAL)
     make_rule(root, "ignored/x", "{}", ".fixture.json")
     rules, problems = loader.load_layer("user", str(root))
-    assert [r.rule["id"] for r in rules] == ["ok/one"]
+    assert [r.rule.id for r in rules] == ["ok/one"]
     messages = sorted(str(p).split("/rules/")[1] for p in problems)
-    assert messages[0].startswith("bad/regex.toml: filters.skip_patterns[0]: invalid pattern '(unclosed'")
+    assert messages[0].startswith("bad/regex.toml:7: filters.skip_patterns[0]: invalid pattern '(unclosed'")
     assert messages[1].startswith("bad/toml.toml: file: not valid TOML")
     assert "duplicate rule id in the user layer: dup/x" in messages[2]
     assert "rules live in <category>/<name> files" in messages[-1]
@@ -130,28 +134,28 @@ def test_symlinked_rule_files_are_ignored(tmp_path):
 def test_index_is_rebuilt_when_a_rule_file_changes(tmp_path, isolated_home):
     user_rules = isolated_home / ".config" / "tokenjuice" / "rules"
     path = make_rule(user_rules, "demo/tool", MINIMAL)
-    assert entry(index.load(str(tmp_path)), "demo/tool")["family"] == "demo"
+    assert entry(index.load(str(tmp_path)), "demo/tool").family == "demo"
     cache_files = sorted(p.name for p in (isolated_home / ".cache" / "tokenjuice" / "index").iterdir())
     assert len(cache_files) == 2 and cache_files[0].endswith(".bodies.json")  # bodies + match index
     time.sleep(0.01)
     path.write_text(MINIMAL.replace('"demo"', '"demo-two"'))
-    assert entry(index.load(str(tmp_path)), "demo/tool")["family"] == "demo-two"
+    assert entry(index.load(str(tmp_path)), "demo/tool").family == "demo-two"
     path.unlink()
     assert entry(index.load(str(tmp_path)), "demo/tool") is None
 
 
 def test_rule_bodies_are_read_on_demand_and_rebuilt_when_lost(tmp_path, isolated_home):
     index.load(str(tmp_path))
-    catalogue = index.load(str(tmp_path))  # from the cache: match fields only
-    assert set(entry(catalogue, "git/status")) == set(index.MATCH_FIELDS)
+    catalogue = index.load(str(tmp_path))  # from the cache: match entries only
+    assert not catalogue._built and entry(catalogue, "git/status").family == "git-status"
     bodies = next((isolated_home / ".cache" / "tokenjuice" / "index").glob("*.bodies.json"))
     bodies.unlink()
-    assert catalogue.body("git/status")["max_chars"] > 0
+    assert catalogue.body("git/status").summarize.max_chars > 0
     assert bodies.exists()  # rewritten for the next run
     bodies.write_text('{"git/status": null}')
-    assert index.load(str(tmp_path)).body("git/diff")["family"] == "git-diff"
+    assert index.load(str(tmp_path)).body("git/diff").family == "git-diff"
     bodies.write_text('{"git/status": null}')
-    assert index.load(str(tmp_path)).body("git/status")["family"] == "git-status"
+    assert index.load(str(tmp_path)).body("git/status").family == "git-status"
 
 
 def test_index_survives_a_corrupt_or_unwritable_cache(tmp_path, isolated_home):
@@ -176,7 +180,7 @@ def test_broken_project_rule_never_breaks_wrap(repo):
     assert done.returncode == 0
     assert "new file:   n1.txt" in done.stdout.decode()
     err = done.stderr.decode()
-    assert "skipped rule" in err and "git/status.toml: match.argv0: expected a list" in err
+    assert "skipped rule" in err and "git/status.toml:3: match.argv0: expected a list" in err
     assert "tokenjuice verify" in err
     payload, _ = wrap_json("git", "status", cwd=repo)
     assert payload["result"]["classification"]["matchedReducer"] == "git/status"
@@ -186,7 +190,7 @@ def test_verify_reports_broken_layers_and_fails(repo):
     make_rule(repo / ".tokenjuice" / "rules", "demo/bad", 'family = "x"\n[match]\nargv0 = "git"\n')
     done = tokenjuice("verify", cwd=repo)
     assert done.returncode == 1
-    assert "demo/bad.toml: match.argv0: expected a list of non-empty strings" in done.stderr.decode()
+    assert "demo/bad.toml:3: match.argv0: expected a list of non-empty strings" in done.stderr.decode()
 
 
 def test_project_examples_run_against_the_project_catalogue(repo):
@@ -204,16 +208,16 @@ def test_an_installed_catalogue_is_checked_by_directory(tmp_path, isolated_home,
     shutil.copytree(checkout, installed)
     monkeypatch.setattr(loader, "installed_builtin_root", lambda: str(installed))
     assert loader.builtin_root() == str(installed)
-    assert entry(index.load(str(tmp_path)), "git/status")["family"] == "git-status"
+    assert entry(index.load(str(tmp_path)), "git/status").family == "git-status"
     status = installed / "git" / "status.toml"
     edited = status.read_text().replace('family = "git-status"', 'family = "edited"')
     status.write_text(edited)
     # A wheel's files are not edited in place, so the cheap check does not look at them...
-    assert entry(index.load(str(tmp_path)), "git/status")["family"] == "git-status"
+    assert entry(index.load(str(tmp_path)), "git/status").family == "git-status"
     # ...but a reinstall renews their directories.
     shutil.rmtree(installed / "git")
     (installed / "git").mkdir()  # (copytree would copy the old directory's mtime too)
     for name in os.listdir(os.path.join(checkout, "git")):
         shutil.copy(os.path.join(checkout, "git", name), installed / "git" / name)
     (installed / "git" / "status.toml").write_text(edited)
-    assert entry(index.load(str(tmp_path)), "git/status")["family"] == "edited"
+    assert entry(index.load(str(tmp_path)), "git/status").family == "edited"

@@ -24,7 +24,7 @@ def home(tmp_path, monkeypatch, workdir):
 
 
 def runs(home):
-    tokenjuice("stats", "--format", "json")  # ingests the spool
+    tokenjuice("prune", "--format", "json")  # folds the spool into the ledger
     connection = sqlite3.connect(home / "tokenjuice.db")
     connection.row_factory = sqlite3.Row
     return connection.execute("SELECT * FROM runs ORDER BY created_at").fetchall()
@@ -55,8 +55,8 @@ def test_wrap_records_a_run_without_the_command_line(home):
 
 def test_fifty_concurrent_wraps_lose_no_record_while_the_spool_is_ingested(home):
     def one(i):
-        if i % 6 == 5:  # readers ingest the spool while wraps append to it
-            return tokenjuice("stats", "--format", "json", timeout=600)
+        if i % 6 == 5:  # the spool is folded into the ledger while wraps append to it
+            return tokenjuice("prune", "--format", "json", timeout=600)
         return tokenjuice("wrap", "--", "sh", "-c", f"seq 1 {100 + i}", timeout=600)
 
     with ThreadPoolExecutor(max_workers=50) as pool:
@@ -106,7 +106,7 @@ def test_read_only_data_dir_never_fails_a_wrap(home):
 
 def test_doctor_says_when_runs_can_no_longer_be_recorded(home):
     tokenjuice("wrap", "--", "seq", "1", "300")
-    tokenjuice("stats")
+    tokenjuice("prune")
     home.chmod(0o500)  # read-only on purpose, even for root, who could still write
     try:
         ledger = json.loads(tokenjuice("doctor", "--format", "json").stdout)["sections"]["ledger"]
@@ -121,7 +121,7 @@ def test_a_corrupt_ledger_never_fails_a_wrap_and_is_reported(home):
     done = tokenjuice("wrap", "--", "seq", "1", "300")
     assert done.returncode == 0 and b"300" in done.stdout
     done = tokenjuice("stats")
-    assert done.returncode == 2
+    assert done.returncode == 1
     assert b"is damaged or locked" in done.stderr and b"move it aside" in done.stderr
     done = tokenjuice("doctor")
     assert done.returncode == 1 and b"ledger: broken" in done.stdout
@@ -133,7 +133,7 @@ def test_a_ledger_from_a_newer_version_is_refused(home):
     connection.execute("PRAGMA user_version = 99")
     connection.commit()
     done = tokenjuice("stats")
-    assert done.returncode == 2 and b"newer tokenjuice" in done.stderr
+    assert done.returncode == 1 and b"newer tokenjuice" in done.stderr
 
 
 def test_recording_costs_well_under_five_milliseconds(home, monkeypatch):
@@ -303,31 +303,42 @@ def test_missing_artifact(home):
     assert done.returncode == 2 and b"no artifact tj_0123456789ab" in done.stderr
 
 
+def store_here():
+    from tokenjuice.settings import resolve
+    from tokenjuice.state import artifacts
+
+    return artifacts.Store.from_settings(resolve())
+
+
 def test_retention_by_age_and_total_size(home):
     from tokenjuice.state import artifacts
 
     ids = []
+    store = store_here()
+    unbounded = artifacts.Store(store.directory, redact=False, retention_days=0, max_total_mb=0)
     for age_days in (30, 20, 2, 1, 0):
         artifact_id = artifacts.new_id()
-        path = artifacts.store(artifact_id, os.urandom(400 * 1024), redact=False, retention_days=0, max_total_mb=0)
+        path = unbounded.store(artifact_id, os.urandom(400 * 1024))
         moment = time.time() - age_days * 86400
         os.utime(path, (moment, moment))
         ids.append(artifact_id)
-    deleted = {a.id for a in artifacts.prune(retention_days=14, max_total_mb=0)}
+    deleted = {a.id for a in store.prune(retention_days=14, max_total_mb=0)}
     assert deleted == set(ids[:2])
-    deleted = {a.id for a in artifacts.prune(retention_days=14, max_total_mb=1)}
+    deleted = {a.id for a in store.prune(retention_days=14, max_total_mb=1)}
     assert deleted == {ids[2]}  # the oldest of the rest goes until the total fits in 1 MiB
     done = json.loads(tokenjuice("prune", "--days", "0", "--max-mb", "0", "--format", "json").stdout)
-    assert done["deleted"] == [] and [a.id for a in artifacts.listing()] == ids[:2:-1]  # 0: no limit
+    assert done["deleted"] == [] and [a.id for a in store.listing()] == ids[:2:-1]  # 0: no limit
     assert b"(keeping any age, any total size)" in tokenjuice("prune", "--days", "0", "--max-mb", "0").stdout
 
 
 def test_stored_output_is_pruned_by_itself_at_most_once_a_day(home):
     from tokenjuice.state import artifacts
 
+    store = store_here()
+
     def old_artifact():
         artifact_id = artifacts.new_id()
-        path = artifacts.path_of(artifact_id)
+        path = store.path_of(artifact_id)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "wb") as handle:
             handle.write(gzip.compress(b"old\n"))
@@ -336,10 +347,10 @@ def test_stored_output_is_pruned_by_itself_at_most_once_a_day(home):
 
     first = old_artifact()
     tokenjuice("wrap", "--", *NOISY_FAILURE)  # stores one, and prunes: the first time today
-    assert first not in {a.id for a in artifacts.listing()}
+    assert first not in {a.id for a in store.listing()}
     second = old_artifact()
     tokenjuice("wrap", "--", *NOISY_FAILURE)
-    assert second in {a.id for a in artifacts.listing()}  # already pruned today
+    assert second in {a.id for a in store.listing()}  # already pruned today
 
 
 def test_artifact_dir_override_and_redaction_off(home, tmp_path):
@@ -403,14 +414,16 @@ def test_config_set_get_unset_keeps_unrelated_keys(home, isolated_home):
     path.chmod(0o640)
     assert tokenjuice("config", "set", "artifacts.mode", "always").returncode == 0
     assert stat.S_IMODE(path.stat().st_mode) == 0o640  # replaced atomically, with the file's own mode
-    assert sorted(p.name for p in path.parent.iterdir()) == ["config.toml"]
-    assert tokenjuice("config", "get", "artifacts.mode").stdout == b'"always"\n'
+    assert sorted(p.name for p in path.parent.iterdir()) == ["config.toml", "config.toml.bak"]
+    assert tokenjuice("config", "get", "artifacts.mode").stdout == b"always\n"
+    assert tokenjuice("config", "get", "artifacts.mode", "--json").stdout == b'"always"\n'
     assert tokenjuice("config", "set", "cursor.skip", "a*, b *").returncode == 0
-    assert json.loads(tokenjuice("config", "get", "cursor.skip").stdout) == ["a*", "b *"]
+    assert tokenjuice("config", "get", "cursor.skip").stdout == b"a*, b *\n"
+    assert json.loads(tokenjuice("config", "get", "cursor.skip", "--format", "json").stdout) == ["a*", "b *"]
     assert tokenjuice("config", "unset", "artifacts.mode").returncode == 0
     assert "custom" in path.read_text() and "mine = 1" in path.read_text()
     listing = json.loads(tokenjuice("config", "list", "--format", "json").stdout)
-    assert {s["key"]: s["source"] for s in listing["settings"]}["cursor.skip"] == str(path)
+    assert {s["key"]: s["origin"] for s in listing["settings"]}["cursor.skip"] == f"user:{path}"
     assert any("unknown setting custom.mine" in w for w in listing["warnings"])
 
 
@@ -442,28 +455,28 @@ def test_a_broken_config_never_breaks_wrap(home, isolated_home):
 
 
 def test_the_settings_cache_is_one_file_per_config_and_this_versions_own(home, isolated_home, workdir):
-    from tokenjuice import config
+    from tokenjuice.settings import resolve
 
     path = isolated_home / ".config" / "tokenjuice" / "config.toml"
     path.parent.mkdir(parents=True)
     for days in (3, 4, 5):
         path.write_text(f"[artifacts]\nretention_days = {days}\n")
         os.utime(path, ns=(days * 10**9, days * 10**9))
-        assert config.load(str(workdir))["artifacts.retention_days"] == days
-    caches = list((isolated_home / ".cache" / "tokenjuice" / "config").iterdir())
+        assert resolve(str(workdir))["artifacts.retention_days"] == days
+    caches = list((isolated_home / ".cache" / "tokenjuice" / "settings").iterdir())
     assert len(caches) == 1  # rewritten in place, not one file per edit
     cached = json.loads(caches[0].read_text())
     # What an older or newer tokenjuice left: another version, fewer settings.
     cached["values"] = {"artifacts.retention_days": 99}
     caches[0].write_text(json.dumps(cached | {"version": "0.0.1"}))
-    assert config.load(str(workdir))["artifacts.retention_days"] == 5
+    assert resolve(str(workdir))["artifacts.retention_days"] == 5
     caches[0].write_text(json.dumps(cached))  # this version, but a setting it does not hold
-    settings = config.load(str(workdir))
+    settings = resolve(str(workdir))
     assert settings["artifacts.retention_days"] == 99 and settings["redaction.enabled"] is True
 
 
 def test_project_settings_are_laid_over_the_users_key_by_key(home, isolated_home, workdir):
-    from tokenjuice import config
+    from tokenjuice.settings import resolve
 
     user = isolated_home / ".config" / "tokenjuice" / "config.toml"
     user.parent.mkdir(parents=True)
@@ -471,6 +484,12 @@ def test_project_settings_are_laid_over_the_users_key_by_key(home, isolated_home
     project = workdir / ".tokenjuice" / "config.toml"
     project.parent.mkdir()
     project.write_text("[artifacts]\nretention_days = 5\n")
-    settings = config.load(str(workdir))
+    settings = resolve(str(workdir))
     assert settings["artifacts.mode"] == "always" and settings["artifacts.retention_days"] == 5
-    assert settings.sources["artifacts.mode"] == str(user) and settings.sources["artifacts.retention_days"] == str(project)
+    assert settings.origins["artifacts.mode"] == f"user:{user}"
+    assert settings.origins["artifacts.retention_days"] == f"project:{project}"
+    flagged = resolve(str(workdir), flags={"artifacts.mode": ("--store", "never")},
+                      env={"TOKENJUICE_STATS": "off", "TOKENJUICE_CURSOR": "maybe"})
+    assert flagged["artifacts.mode"] == "never" and flagged.origins["artifacts.mode"] == "flag:--store"
+    assert flagged["stats.enabled"] is False and flagged.origins["stats.enabled"] == "env:TOKENJUICE_STATS"
+    assert flagged["cursor.enabled"] is True and any("TOKENJUICE_CURSOR='maybe'" in w for w in flagged.warnings)

@@ -13,6 +13,15 @@ import os
 
 from . import __version__, fastjson, paths
 
+_writes = True
+
+
+def disable_writes() -> None:
+    """For commands that only look (doctor, stats, config get…): caches are read,
+    never written, so no file or folder is created."""
+    global _writes
+    _writes = False
+
 
 def stem(kind: str, key) -> str:
     """The cache path (without suffix) for `key`, a JSON-able value, under `kind`."""
@@ -45,6 +54,8 @@ def read(path: str):
 
 def write(path: str, data) -> None:
     """Write `data` as JSON via a temporary file and an atomic rename."""
+    if not _writes:
+        return
     temporary = f"{path}.{os.getpid()}.tmp"
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)

@@ -2,9 +2,10 @@
 
 Every (candidate, rule) pair that matches gets a score:
 `priority × 1000 + specificity`, where specificity rewards what the rule pinned
-down — argv0 (100), a subcommand (60), each required argv token (40), the
-matched `argv_includes_any` group's tokens (35 each), each required command-text
-word (25), a `command_includes_any` hit (20), a tool name (10). Unlike the
+down, with the weights declared beside each `[match]` key in `rules/model.py`:
+argv0 (100), a subcommand (60), each required argv token (40), the matched
+`argv_includes_any` group's tokens (35 each), each required command-text word
+(25), a `command_includes_any` hit (20), a tool name (10). Unlike the
 TypeScript original, a list of alternatives counts once: a rule accepting six
 argv0 spellings is no more specific than one accepting one. Ties go to the more
 derived candidate (effective > shell-body > original, deeper runner stripping
@@ -15,66 +16,56 @@ when nothing else matches.
 from __future__ import annotations
 
 from .command import SOURCE_PRIORITY, Candidate, CommandInfo, basename, subcommand
+from .record import fields, record
+from .rules.model import Match, MatchEntry, Rule
 
 FALLBACK_ID = "generic/fallback"
-_TEXT_KEYS = ("command_includes", "command_includes_any")
+#: The specificity each [match] key adds, as declared in rules/model.py.
+WEIGHTS = {field.name: field.metadata["score"] for field in fields(Match)}
 
 
+@record
 class Classification:
     """The chosen rule and why."""
 
-    __slots__ = ("rule", "candidate", "confidence")
-
-    def __init__(self, rule: dict, candidate: Candidate | None, confidence: float) -> None:
-        self.rule = rule
-        self.candidate = candidate
-        self.confidence = confidence
-
-    def to_dict(self) -> dict:
-        data: dict = {"family": self.rule["family"], "confidence": self.confidence,
-                      "matchedReducer": self.rule["id"]}
-        if self.candidate is not None:
-            data["matchedVia"] = self.candidate.source
-            data["matchedCommand"] = self.candidate.command or " ".join(self.candidate.argv)
-        return data
+    rule: MatchEntry
+    candidate: Candidate | None
+    confidence: float
 
 
-def classify(info: CommandInfo, rules: list[dict], tool_name: str = "exec",
+def classify(info: CommandInfo, entries: list[MatchEntry], tool_name: str = "exec",
              forced: str | None = None) -> Classification:
-    by_id = {rule["id"]: rule for rule in rules}
+    by_id = {entry.id: entry for entry in entries}
     if forced and forced in by_id:
         return Classification(by_id[forced], None, 1.0)
-    fallback = by_id.get(FALLBACK_ID) or _implicit_fallback()
+    fallback = by_id.get(FALLBACK_ID) or IMPLICIT_FALLBACK
     if info.multiple:
         return Classification(fallback, None, 0.2)
 
     top_source = max((SOURCE_PRIORITY[c.source] for c in info.candidates), default=0)
-    best: tuple | None = None
+    best: tuple[float, tuple[int, int]] | None = None
     chosen: Classification | None = None
     fallback_candidate = info.candidates[0] if info.candidates else None
     for candidate in info.candidates:
         context = _Context(candidate, tool_name, SOURCE_PRIORITY[candidate.source] == top_source)
-        for rule in rules:
-            if rule["id"] == FALLBACK_ID:
+        for entry in entries:
+            if entry.id == FALLBACK_ID:
                 continue
-            specificity = context.specificity(rule["match"])
+            specificity = context.specificity(entry.match)
             if specificity is None:
                 continue
-            key = (rule["priority"] * 1000 + specificity, candidate.rank)
-            if best is None or key > best or (key == best and rule["id"] < chosen.rule["id"]):
+            key = (entry.priority * 1000 + specificity, candidate.rank)
+            if best is None or key > best or (key == best and chosen is not None and entry.id < chosen.rule.id):
                 best = key
-                chosen = Classification(rule, candidate, 0.9)
+                chosen = Classification(entry, candidate, 0.9)
     if chosen is not None:
         return chosen
     return Classification(fallback, fallback_candidate, 0.2)
 
 
-def _implicit_fallback() -> dict:
-    """A pass-through fallback for a catalogue without one (a broken install)."""
-    from .rules.schema import normalize
-
-    rule, _ = normalize({"family": "generic", "match": {}}, FALLBACK_ID, json_style=False)
-    return rule | {"layer": "builtin", "path": ""}
+#: A pass-through fallback for a catalogue without one (a broken install).
+IMPLICIT_FALLBACK = MatchEntry(FALLBACK_ID, "generic", 0, Match())
+IMPLICIT_FALLBACK_RULE = Rule(family="generic", id=FALLBACK_ID)
 
 
 class _Context:
@@ -90,51 +81,51 @@ class _Context:
         # `cd pytest-demo && make` is not taken for pytest.
         self.text_allowed = text_allowed
         self.tokens = set(argv)
-        self.argv0 = (argv[0], basename(argv[0])) if argv else ()
+        self.argv0: tuple[str, ...] = (argv[0], basename(argv[0])) if argv else ()
         self.subcommand = subcommand(argv)
         self.git = self.subcommand if argv and basename(argv[0]) == "git" else None
 
-    def specificity(self, match: dict) -> int | None:
+    def specificity(self, match: Match) -> int | None:
         score = 0
-        if "tool_names" in match:
-            if self.tool_name not in match["tool_names"]:
+        if match.tool_names:
+            if self.tool_name not in match.tool_names:
                 return None
-            score += 10
-        if "argv0" in match:
-            if not any(name in match["argv0"] for name in self.argv0):
+            score += WEIGHTS["tool_names"]
+        if match.argv0:
+            if not any(name in match.argv0 for name in self.argv0):
                 return None
-            score += 100
-        if "git_subcommands" in match:
-            if self.git is None or self.git not in match["git_subcommands"]:
+            score += WEIGHTS["argv0"]
+        if match.git_subcommands:
+            if self.git is None or self.git not in match.git_subcommands:
                 return None
-            score += 60
-        if "subcommands" in match:
-            if self.subcommand is None or self.subcommand not in match["subcommands"]:
+            score += WEIGHTS["git_subcommands"]
+        if match.subcommands:
+            if self.subcommand is None or self.subcommand not in match.subcommands:
                 return None
-            score += 60
-        if "argv_includes" in match:
-            if not all(self.tokens.issuperset(group) for group in match["argv_includes"]):
+            score += WEIGHTS["subcommands"]
+        if match.argv_includes:
+            if not all(self.tokens.issuperset(group) for group in match.argv_includes):
                 return None
-            score += 40 * sum(len(group) for group in match["argv_includes"])
-        if "argv_includes_any" in match:
-            matched = [len(g) for g in match["argv_includes_any"] if self.tokens.issuperset(g)]
+            score += WEIGHTS["argv_includes"] * sum(len(group) for group in match.argv_includes)
+        if match.argv_includes_any:
+            matched = [len(g) for g in match.argv_includes_any if self.tokens.issuperset(g)]
             if not matched:
                 return None
-            score += 35 * max(matched)
-        if any(key in match for key in _TEXT_KEYS):
+            score += WEIGHTS["argv_includes_any"] * max(matched)
+        if match.command_includes or match.command_includes_any:
             if not self.text_allowed:
                 return None
             text = self.candidate.command
-            if "command_includes" in match:
-                if not all(contains_word(text, part) for part in match["command_includes"]):
+            if match.command_includes:
+                if not all(contains_word(text, part) for part in match.command_includes):
                     return None
-                score += 25 * len(match["command_includes"])
-            if "command_includes_any" in match:
-                if not any(contains_word(text, part) for part in match["command_includes_any"]):
+                score += WEIGHTS["command_includes"] * len(match.command_includes)
+            if match.command_includes_any:
+                if not any(contains_word(text, part) for part in match.command_includes_any):
                     return None
-                score += 20
-        if "any_of" in match:
-            scores = [s for s in (self.specificity(alt) for alt in match["any_of"]) if s is not None]
+                score += WEIGHTS["command_includes_any"]
+        if match.any_of:
+            scores = [s for s in (self.specificity(alt) for alt in match.any_of) if s is not None]
             if not scores:
                 return None
             score += max(scores)

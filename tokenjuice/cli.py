@@ -1,26 +1,98 @@
 """The `tokenjuice` command line: a thin click layer over `tokenjuice.commands`.
 
-`wrap` (and the Cursor hook) normally never get here: `entry.py` dispatches them
-before click is imported. They are declared here too so `--help` lists them and
+Each command parses its options, calls one function in `commands/`, and hands the
+`Output` it returns to `emit`, which prints text or JSON (`--format json` or
+`--json`), colours text only for a terminal (`NO_COLOR` turns it off,
+`FORCE_COLOR` on) and exits with the command's code. `main` is the one place
+errors are turned into words: a `TokenjuiceError` becomes one sentence on stderr
+(or a JSON error object in JSON mode) with exit 1, or 2 for usage errors; any
+other exception is a bug and keeps its traceback.
+
+`wrap` and the hooks normally never get here: `entry.py` dispatches them before
+click is imported. They are declared here too so `--help` lists them and
 `python -m tokenjuice wrap …` behaves the same.
 """
 
 from __future__ import annotations
 
+import os
+import platform
 import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
 from . import __version__
-from .errors import UsageError
+from .errors import TokenjuiceError, UsageError
+from .output import Output, json_text
 
+F = TypeVar("F", bound=Callable[..., Any])
 _PASSTHROUGH = {"ignore_unknown_options": True, "allow_extra_args": True, "help_option_names": []}
+#: Commands that only look: they never create a file or a folder (no cache writes either).
+READ_ONLY = frozenset({"doctor", "stats", "discover", "ls", "cat", "paths", "schema", "config list",
+                       "config get", "completion", "verify"})
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "-V", "--version", prog_name="tokenjuice", message="%(version)s")
-def cli() -> None:
+def use_colour(stream: Any) -> bool:
+    """Colour for terminals only; NO_COLOR (any value) turns it off, FORCE_COLOR on."""
+    if os.environ.get("NO_COLOR", ""):
+        return False
+    if os.environ.get("FORCE_COLOR", ""):
+        return True
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def emit(output: Output, output_format: str = "text") -> None:
+    """Print a command's Output and exit with its code."""
+    if output.raw is not None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(output.raw)
+    elif output_format == "json" and output.data is not None:
+        click.echo(json_text(output.data), nl=False)
+    else:
+        click.echo(output.text, nl=False, color=use_colour(sys.stdout))
+    if output.notes and output_format != "json":
+        click.echo(output.notes, nl=False, err=True, color=use_colour(sys.stderr))
+    sys.exit(output.exit_code)
+
+
+def format_option(function: F) -> F:
+    """`--format text|json` and its shorthand `--json`, as `output_format`."""
+    def json_flag(ctx: click.Context, _: click.Parameter, value: bool) -> None:
+        if value:
+            ctx.meta["json"] = True
+
+    function = click.option("--json", "json_flag", is_flag=True, expose_value=False, callback=json_flag,
+                            help="Same as --format json.")(function)
+    return click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
+                        show_default=True, help="Output format.",
+                        callback=lambda ctx, _, value: "json" if ctx.meta.get("json") else value)(function)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, invoke_without_command=True)
+@click.option("-V", "--version", is_flag=True, help="Print the version (-v too: Python and platform).")
+@click.option("-v", "--verbose", is_flag=True, hidden=True)
+@click.pass_context
+def cli(ctx: click.Context, version: bool, verbose: bool) -> None:
     """Compact noisy shell output before it reaches an AI coding agent."""
+    if version or ctx.invoked_subcommand is None and verbose:
+        click.echo(version_text(verbose))
+        sys.exit(0)
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
+        sys.exit(0)
+
+
+def version_text(verbose: bool) -> str:
+    text = f"tokenjuice {__version__}"
+    if verbose:
+        text += (f"\nPython {platform.python_version()} ({platform.python_implementation()}, {sys.executable})"
+                 f"\n{platform.platform()}")
+    return text
 
 
 @cli.command(context_settings=_PASSTHROUGH, add_help_option=False, short_help="Run a command, print compacted output.")
@@ -32,8 +104,6 @@ def wrap(args: tuple[str, ...]) -> None:
     sys.exit(main(list(args)))
 
 
-_FORMAT = click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
-                       show_default=True, help="Output format.")
 _CLASSIFIER = click.option("--classifier", metavar="RULE_ID", help="Use this rule instead of classifying.")
 _MAX_INLINE = click.option("--max-inline-chars", type=click.IntRange(min=1), metavar="N",
                            help="Size budget for the compacted text.")
@@ -47,18 +117,19 @@ _EXIT_CODE = click.option("--exit-code", type=int, default=0, show_default=True,
 @_LOG_FILE
 @click.option("--command", metavar="CMD", help="The command that produced the output (for classification).")
 @_EXIT_CODE
-@_FORMAT
+@format_option
 @_RAW
 @_CLASSIFIER
 @_MAX_INLINE
 @_TRACE
-def reduce(file, command, exit_code, output_format, raw, classifier, max_inline_chars, trace) -> None:
+def reduce(file: str | None, command: str | None, exit_code: int, output_format: str, raw: bool,
+           classifier: str | None, max_inline_chars: int | None, trace: bool) -> None:
     """Compact saved output from FILE or stdin."""
     from .commands.reduce import reduce_text
 
-    click.echo(reduce_text(file, command=command, exit_code=exit_code, output_format=output_format,
-                           raw=raw, classifier=classifier, max_inline_chars=max_inline_chars,
-                           trace=trace), nl=False)
+    _check_classifier(classifier)
+    emit(reduce_text(file, command=command, exit_code=exit_code, raw=raw, classifier=classifier,
+                     max_inline_chars=max_inline_chars, trace=trace), output_format)
 
 
 @cli.command("reduce-json", short_help="Reduce a JSON tool-execution payload.")
@@ -67,17 +138,23 @@ def reduce(file, command, exit_code, output_format, raw, classifier, max_inline_
 @_CLASSIFIER
 @_MAX_INLINE
 @_TRACE
-def reduce_json(file, raw, classifier, max_inline_chars, trace) -> None:
-    """Reduce a JSON tool-execution payload; always answers JSON."""
+def reduce_json(file: str | None, raw: bool, classifier: str | None, max_inline_chars: int | None,
+                trace: bool) -> None:
+    """Reduce a JSON tool-execution payload; always answers JSON (errors too)."""
     from .commands.reduce import reduce_json as run
-    from .output import json_text
 
-    try:
-        result = run(file, classifier=classifier, raw=raw, trace=trace, max_inline_chars=max_inline_chars)
-    except UsageError as error:
-        click.echo(json_text({"error": {"message": str(error)}}), nl=False)
-        sys.exit(error.exit_code)
-    click.echo(json_text(result), nl=False)
+    _check_classifier(classifier)
+    emit(run(file, classifier=classifier, raw=raw, trace=trace, max_inline_chars=max_inline_chars), "json")
+
+
+def _check_classifier(classifier: str | None) -> None:
+    """An unknown --classifier is a usage error, not silently ignored."""
+    if classifier is None:
+        return
+    from .rules import index
+
+    if not any(entry.id == classifier for entry in index.load(os.getcwd()).entries):
+        raise UsageError(f"--classifier {classifier}: no such rule; tokenjuice verify --format json lists them")
 
 
 @cli.command(short_help="Check rule files and their examples.")
@@ -87,32 +164,35 @@ def reduce_json(file, raw, classifier, max_inline_chars, trace) -> None:
 @click.option("--coverage", is_flag=True, help="Per category: rules, examples, median ratio, worst rule.")
 @click.option("--reducers-doc", type=click.Path(dir_okay=False), metavar="PATH",
               help="Write the table of every built-in rule (docs/reducers.md).")
-@_FORMAT
-def verify(fixtures, only, show, coverage, reducers_doc, output_format) -> None:
+@format_option
+def verify(fixtures: bool, only: str | None, show: bool, coverage: bool, reducers_doc: str | None,
+           output_format: str) -> None:
     """Validate every rule layer (and run the examples with --fixtures)."""
     from .commands.verify import run
 
-    out, err, code = run(fixtures=fixtures, output_format=output_format, only=only, show=show,
-                         coverage=coverage, reducers_doc=reducers_doc)
-    if err:
-        click.echo(err, nl=False, err=True)
-    click.echo(out, nl=False)
-    sys.exit(code)
+    emit(run(fixtures=fixtures, only=only, show=show, coverage=coverage, reducers_doc=reducers_doc), output_format)
 
 
 @cli.command(context_settings={"ignore_unknown_options": True}, short_help="Capture real output as a rule example.")
 @click.option("--name", help="A short name for the example.")
 @click.option("--source", help="Where the output comes from (default: this machine).")
 @click.option("--append", type=click.Path(dir_okay=False), metavar="RULE_FILE",
-              help="Append the example to this rule file instead of printing it.")
+              help="Append the example to this rule file (a new file gets a whole rule).")
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
-def example(name, source, append, command) -> None:
+def example(name: str | None, source: str | None, append: str | None, command: tuple[str, ...]) -> None:
     """Run a command and print its real output as a rule [[examples]] entry."""
     from .commands.example import run
 
-    snippet, note = run(list(command), name=name, source=source, append=append)
-    click.echo(note, nl=False, err=True)
-    click.echo(snippet, nl=False)
+    emit(run(list(command), name=name, source=source, append=append))
+
+
+@cli.command(short_help="Print the JSON Schema of rule files.")
+@click.argument("what", type=click.Choice(["rule"]))
+def schema(what: str) -> None:
+    """Print the JSON Schema of a TOML rule file (also in docs/rule.schema.json)."""
+    from .rules.schema import json_schema
+
+    emit(Output(data=json_schema()), "json")
 
 
 _HOST = click.argument("host", type=click.Choice(["cursor"]))
@@ -126,25 +206,24 @@ _DRY_RUN = click.option("--dry-run", is_flag=True, help="Print the change as a d
 @_PROJECT
 @_LOCAL
 @_DRY_RUN
-@_FORMAT
-def install(host, project, local, dry_run, output_format) -> None:
+@format_option
+def install(host: str, project: bool, local: bool, dry_run: bool, output_format: str) -> None:
     """Add tokenjuice's preToolUse hook to Cursor's hooks.json (backup, atomic write)."""
     from .commands import cursor
 
-    click.echo(cursor.install(project=project, local=local, dry_run=dry_run, output_format=output_format),
-               nl=False)
+    emit(cursor.install(project=project, local=local, dry_run=dry_run), output_format)
 
 
 @cli.command(short_help="Remove the hook for an agent (cursor).")
 @_HOST
 @_PROJECT
 @_DRY_RUN
-@_FORMAT
-def uninstall(host, project, dry_run, output_format) -> None:
+@format_option
+def uninstall(host: str, project: bool, dry_run: bool, output_format: str) -> None:
     """Remove tokenjuice's entries from Cursor's hooks.json, and nothing else."""
     from .commands import cursor
 
-    click.echo(cursor.uninstall(project=project, dry_run=dry_run, output_format=output_format), nl=False)
+    emit(cursor.uninstall(project=project, dry_run=dry_run), output_format)
 
 
 @cli.command(short_help="Check tokenjuice's health (or: cursor, hooks).")
@@ -152,36 +231,35 @@ def uninstall(host, project, dry_run, output_format) -> None:
 @_PROJECT
 @_LOCAL
 @click.option("--deep", is_flag=True, help="Run the installed hook and a probe command for real.")
-@_FORMAT
-def doctor(target, project, local, deep, output_format) -> None:
+@format_option
+def doctor(target: str | None, project: bool, local: bool, deep: bool, output_format: str) -> None:
     """Rules, config, ledger, stored output and hooks; or just the Cursor hook (cursor) or every
     integration (hooks). Exit 1 when something is broken."""
     from .commands import cursor, doctor as health
 
     if target == "cursor":
-        text, code = cursor.doctor_cursor(project=project, local=local, deep=deep, output_format=output_format)
+        emit(cursor.doctor_cursor(project=project, local=local, deep=deep), output_format)
     elif target == "hooks":
-        text, code = cursor.doctor_hooks(local=local, deep=deep, output_format=output_format)
+        emit(cursor.doctor_hooks(local=local, deep=deep), output_format)
     else:
-        text, code = health.run(output_format=output_format)
-    click.echo(text, nl=False)
-    sys.exit(code)
+        emit(health.run(), output_format)
 
 
-_FORMAT_CSV = click.option("--format", "output_format", type=click.Choice(["text", "json", "csv"]), default="text",
-                           show_default=True, help="Output format.")
 _SINCE = click.option("--since", metavar="WHEN", help="Only runs since a duration (7d, 24h, 2w) or a date.")
 
 
 @cli.command(short_help="What tokenjuice saved, by family, rule and day.")
 @_SINCE
 @click.option("--timezone", "zone", default="local", show_default=True, help="local, utc or an IANA name.")
-@_FORMAT_CSV
-def stats(since, zone, output_format) -> None:
+@click.option("--format", "output_format", type=click.Choice(["text", "json", "csv"]), default="text",
+              show_default=True, help="Output format.")
+@click.option("--json", "json_flag", is_flag=True, help="Same as --format json.")
+def stats(since: str | None, zone: str, output_format: str, json_flag: bool) -> None:
     """Totals and savings by source, family, rule and day, from the local ledger."""
     from .commands import stats as command
 
-    click.echo(command.run(since=since, zone_name=zone, output_format=output_format), nl=False)
+    output_format = "json" if json_flag else output_format
+    emit(command.run(since=since, zone_name=zone, csv_format=output_format == "csv"), output_format)
 
 
 @cli.command(short_help="Find commands that still pour out noise.")
@@ -189,8 +267,9 @@ def stats(since, zone, output_format) -> None:
 @click.option("--source-command", metavar="CMD", help="With FILE: the command that produced it.")
 @_EXIT_CODE
 @_SINCE
-@_FORMAT
-def discover(file, source_command, exit_code, since, output_format) -> None:
+@format_option
+def discover(file: str | None, source_command: str | None, exit_code: int, since: str | None,
+             output_format: str) -> None:
     """From the ledger: commands that fall back to generic/fallback and rules that save little,
     with what to do about each. With FILE, analyse one saved log instead."""
     from .commands import discover as command
@@ -198,87 +277,109 @@ def discover(file, source_command, exit_code, since, output_format) -> None:
     if file:
         if not source_command:
             raise UsageError("discover FILE needs --source-command, the command that produced the log")
-        click.echo(command.one_file(file, source_command=source_command, exit_code=exit_code,
-                                    output_format=output_format), nl=False)
-    else:
-        click.echo(command.run(since=since, output_format=output_format), nl=False)
+        emit(command.one_file(file, source_command=source_command, exit_code=exit_code), output_format)
+    emit(command.run(since=since), output_format)
 
 
 @cli.command("ls", short_help="List stored raw outputs.")
-@_FORMAT
-def list_artifacts(output_format) -> None:
+@format_option
+def list_artifacts(output_format: str) -> None:
     """Stored raw outputs (failed commands' by default), newest first."""
     from .commands import artifacts
 
-    click.echo(artifacts.listing(output_format=output_format), nl=False)
+    emit(artifacts.listing(), output_format)
 
 
 @cli.command(short_help="Print a stored raw output.")
 @click.argument("artifact_id")
-def cat(artifact_id) -> None:
+def cat(artifact_id: str) -> None:
     """Print the raw output stored as ARTIFACT_ID (tokenjuice ls lists them)."""
     from .commands import artifacts
 
-    data = artifacts.cat(artifact_id)
-    sys.stdout.flush()
-    sys.stdout.buffer.write(data)
+    emit(artifacts.cat(artifact_id))
 
 
 @cli.command(short_help="Delete old stored raw outputs.")
 @click.option("--days", type=click.IntRange(min=0), help="Keep this many days; 0 = no age limit (default: config).")
 @click.option("--max-mb", type=click.IntRange(min=0),
               help="Keep at most this many MiB; 0 = no size limit (default: config).")
-@_FORMAT
-def prune(days, max_mb, output_format) -> None:
-    """Apply the retention settings to stored raw outputs now."""
+@format_option
+def prune(days: int | None, max_mb: int | None, output_format: str) -> None:
+    """Apply the retention settings to stored raw outputs now (and fold recorded runs into the ledger)."""
     from .commands import artifacts
 
-    click.echo(artifacts.prune(days=days, max_mb=max_mb, output_format=output_format), nl=False)
+    emit(artifacts.prune(days=days, max_mb=max_mb), output_format)
+
+
+@cli.command(short_help="Where tokenjuice keeps its files.")
+@format_option
+def paths(output_format: str) -> None:
+    """Every folder and file tokenjuice reads or writes (to back up, inspect or remove them)."""
+    from .commands.paths import run
+
+    emit(run(), output_format)
+
+
+@cli.command(short_help="Print a shell completion script (bash, zsh, fish).")
+@click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
+def completion(shell: str) -> None:
+    """Print the completion script: eval "$(tokenjuice completion bash)" in ~/.bashrc,
+    or tokenjuice completion fish > ~/.config/fish/completions/tokenjuice.fish."""
+    from click.shell_completion import get_completion_class
+
+    completer = get_completion_class(shell)
+    assert completer is not None  # click ships all three
+    source = completer(cli, {}, "tokenjuice", "_TOKENJUICE_COMPLETE").source()
+    emit(Output(text=source if source.endswith("\n") else source + "\n"))
 
 
 @cli.group(short_help="Show or change settings.")
 def config() -> None:
     """Settings live in ~/.config/tokenjuice/config.toml (TOKENJUICE_CONFIG overrides) and
-    .tokenjuice/config.toml in a project."""
+    .tokenjuice/config.toml in a project; TOKENJUICE_* variables and flags override both."""
 
 
 @config.command("list")
-@_FORMAT
-def config_list(output_format) -> None:
+@click.option("--show-origin", is_flag=True, help="Say where each value comes from (file, variable, default).")
+@format_option
+def config_list(show_origin: bool, output_format: str) -> None:
     """Every setting, its value and where it comes from."""
     from .commands import config as command
 
-    click.echo(command.listing(output_format=output_format), nl=False)
+    emit(command.listing(show_origin=show_origin), output_format)
 
 
 @config.command("get")
 @click.argument("key")
-def config_get(key) -> None:
-    """Print one setting's value (JSON)."""
+@format_option
+def config_get(key: str, output_format: str) -> None:
+    """Print one setting's value (bare; JSON with --format json)."""
     from .commands import config as command
 
-    click.echo(command.get(key), nl=False)
+    emit(command.get(key), output_format)
 
 
 @config.command("set")
 @click.argument("key")
 @click.argument("value")
 @click.option("--project", is_flag=True, help="Change the project's .tokenjuice/config.toml.")
-def config_set(key, value, project) -> None:
+@format_option
+def config_set(key: str, value: str, project: bool, output_format: str) -> None:
     """Set KEY to VALUE (true/false, a number, or a comma-separated list)."""
     from .commands import config as command
 
-    click.echo(command.set_value(key, value, project=project), nl=False)
+    emit(command.set_value(key, value, project=project), output_format)
 
 
 @config.command("unset")
 @click.argument("key")
 @click.option("--project", is_flag=True, help="Change the project's .tokenjuice/config.toml.")
-def config_unset(key, project) -> None:
+@format_option
+def config_unset(key: str, project: bool, output_format: str) -> None:
     """Remove KEY so its default applies again."""
     from .commands import config as command
 
-    click.echo(command.unset(key, project=project), nl=False)
+    emit(command.unset(key, project=project), output_format)
 
 
 @cli.command("cursor-pre-tool-use", hidden=True, context_settings=_PASSTHROUGH, add_help_option=False)
@@ -290,19 +391,47 @@ def cursor_pre_tool_use(args: tuple[str, ...]) -> None:
     sys.exit(main(list(args)))
 
 
+def _command_name(args: list[str]) -> str:
+    words = [a for a in args if not a.startswith("-")][:2]
+    if words[:1] == ["config"] and len(words) > 1:
+        return " ".join(words)
+    return words[0] if words else ""
+
+
+def _json_mode(args: list[str], name: str) -> bool:
+    return name == "reduce-json" or "--json" in args or "--format=json" in args or any(
+        a == "--format" and b == "json" for a, b in zip(args, args[1:]))
+
+
 def main(args: list[str]) -> int:
-    name = args[0] if args and not args[0].startswith("-") else ""
+    name = _command_name(args)
+    json_mode = _json_mode(args, name)
+    if name in READ_ONLY or not name:
+        from . import cachefile
+
+        cachefile.disable_writes()
     try:
         cli.main(args=args, prog_name="tokenjuice", standalone_mode=False)
-    except UsageError as error:
-        click.echo(f"tokenjuice {name}: {error}" if name else f"tokenjuice: {error}", err=True)
+    except TokenjuiceError as error:
+        _report(str(error), error.kind, error.exit_code, name, json_mode)
         return error.exit_code
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         return 1
     except click.ClickException as error:
-        error.show()
+        if json_mode:
+            _report(error.format_message(), "usage", error.exit_code, name, True)
+        else:
+            error.show()
         return error.exit_code
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
     return 0
+
+
+def _report(message: str, kind: str, code: int, name: str, json_mode: bool) -> None:
+    if json_mode:
+        click.echo(json_text({"error": {"message": message, "kind": kind, "exitCode": code}}), nl=False)
+    else:
+        prefix = f"tokenjuice {name}: " if name else "tokenjuice: "
+        click.echo(click.style(prefix, fg="red") + message, err=True, color=use_colour(sys.stderr))

@@ -12,6 +12,7 @@ inventory pipelines).
 from __future__ import annotations
 
 from . import shellsyntax
+from .record import record
 from .shellsyntax import Pipeline, SimpleCommand
 
 ORIGINAL, SHELL_BODY, EFFECTIVE = "original", "shell-body", "effective"
@@ -93,39 +94,60 @@ INVENTORY = frozenset({"find", "fd", "fdfind", "ls", "tree", "exa", "eza"})
 STRUCTURAL_FILTERS = frozenset({"sort", "head", "tail", "uniq", "wc", "cat", "tee", "less", "more"})
 
 
+@record
 class Candidate:
     """One reading of the command that rules are matched against."""
 
-    __slots__ = ("source", "command", "argv", "depth")
-
-    def __init__(self, source: str, command: str, argv: list[str], depth: int = 0) -> None:
-        self.source = source
-        self.command = command
-        self.argv = argv
-        self.depth = depth  # how many runner prefixes were peeled off
+    source: str
+    command: str
+    argv: tuple[str, ...]
+    depth: int = 0  # how many runner prefixes were peeled off
 
     @property
     def rank(self) -> tuple[int, int]:
         return (SOURCE_PRIORITY[self.source], self.depth)
 
-    def __repr__(self) -> str:  # pragma: no cover - debugging aid
-        return f"Candidate({self.source}, {self.command!r}, {self.argv!r})"
 
-
+@record
 class CommandInfo:
     """Everything the classifier and the reducer need to know about a command."""
 
-    __slots__ = ("candidates", "normalized_command", "normalized_argv", "multiple", "keep_raw",
-                 "first_argv", "background")
+    candidates: tuple[Candidate, ...] = ()
+    normalized_command: str = ""
+    normalized_argv: tuple[str, ...] = ()
+    multiple: bool = False  # several substantive commands: no single rule fits
+    keep_raw: str | None = None  # why the output must stay exact, if it must
+    first_argv: tuple[str, ...] = ()  # the first substantive command, even among several
+    background: bool = False  # some part runs in the background (`cmd &`)
+
+
+class _Analysis:
+    """The fields of a `CommandInfo` while `analyze` works them out."""
 
     def __init__(self) -> None:
         self.candidates: list[Candidate] = []
         self.normalized_command = ""
         self.normalized_argv: list[str] = []
-        self.multiple = False  # several substantive commands: no single rule fits
-        self.keep_raw: str | None = None  # why the output must stay exact, if it must
-        self.first_argv: list[str] = []  # the first substantive command, even among several
-        self.background = False  # some part runs in the background (`cmd &`)
+        self.multiple = False
+        self.keep_raw: str | None = None
+        self.first_argv: list[str] = []
+        self.background = False
+
+    def add(self, source: str, command: str, argv: list[str], depth: int = 0) -> None:
+        self.candidates.append(Candidate(source, command, tuple(argv), depth))
+
+    def freeze(self) -> CommandInfo:
+        """The result, with one candidate per (command, argv): the first, i.e. the least
+        derived one, so a plain `git status` is reported as matched via `original`."""
+        seen: set[tuple[str, tuple[str, ...]]] = set()
+        unique = []
+        for candidate in self.candidates:
+            key = (candidate.command, candidate.argv)
+            if key not in seen:
+                seen.add(key)
+                unique.append(candidate)
+        return CommandInfo(tuple(unique), self.normalized_command, tuple(self.normalized_argv), self.multiple,
+                           self.keep_raw, tuple(self.first_argv), self.background)
 
 
 def basename(word: str) -> str:
@@ -134,23 +156,22 @@ def basename(word: str) -> str:
     return name[:-4] if name.lower().endswith(".exe") else name
 
 
-def analyze(command: str | None = None, argv: list[str] | None = None) -> CommandInfo:
+def analyze(command: str | None = None, argv: list[str] | tuple[str, ...] | None = None) -> CommandInfo:
     """Build the candidates, normalised form and raw-keeping policy for a command."""
-    info = CommandInfo()
+    info = _Analysis()
     command = (command or "").strip()
-    argv = [a for a in argv or [] if isinstance(a, str)]
-    if argv:
-        script, dialect = shellsyntax.join(argv), "posix"
-        info.candidates.append(Candidate(ORIGINAL, command or script, argv))
-        words = argv
+    words = [a for a in argv or [] if isinstance(a, str)]
+    if words:
+        script, dialect = shellsyntax.join(words), "posix"
+        info.add(ORIGINAL, command or script, words)
     elif command:
         script, dialect = command, "posix"
         pipelines, complete = shellsyntax.parse(command)
         single = _single_command(pipelines) if complete else None
         words = single.argv if single else []
-        info.candidates.append(Candidate(ORIGINAL, command, words))
+        info.add(ORIGINAL, command, words)
     else:
-        return info
+        return info.freeze()
 
     body = None
     for _ in range(_MAX_UNWRAP_DEPTH):
@@ -163,11 +184,10 @@ def analyze(command: str | None = None, argv: list[str] | None = None) -> Comman
         words = single.argv if single else []
     if body is not None:
         script = body
-        info.candidates.append(Candidate(SHELL_BODY, body, words))
+        info.add(SHELL_BODY, body, words)
 
     _analyze_script(info, script, dialect)
-    _dedupe_candidates(info)
-    return info
+    return info.freeze()
 
 
 def unwrap_shell(words: list[str]) -> tuple[str, str] | None:
@@ -227,7 +247,7 @@ def _single_command(pipelines: list[Pipeline]) -> SimpleCommand | None:
     return None
 
 
-def _analyze_script(info: CommandInfo, script: str, dialect: str) -> None:
+def _analyze_script(info: _Analysis, script: str, dialect: str) -> None:
     pipelines, complete = shellsyntax.parse(script, dialect)
     if not complete or not pipelines:
         info.normalized_command = script
@@ -258,7 +278,7 @@ def _analyze_script(info: CommandInfo, script: str, dialect: str) -> None:
         return
     head = first.commands[0]
     skipped = len(head.argv) - len(source)
-    info.candidates.append(Candidate(EFFECTIVE, head.text_from(skipped), source))
+    info.add(EFFECTIVE, head.text_from(skipped), source)
     depth = 0
     argv = source
     while True:
@@ -267,7 +287,7 @@ def _analyze_script(info: CommandInfo, script: str, dialect: str) -> None:
             break
         depth += 1
         argv = stripped
-        info.candidates.append(Candidate(EFFECTIVE, shellsyntax.join(argv), argv, depth))
+        info.add(EFFECTIVE, shellsyntax.join(argv), argv, depth)
 
 
 def _is_control_structure(pipeline: Pipeline) -> bool:
@@ -537,16 +557,3 @@ def _sequence_keep_raw(pipelines: list[Pipeline]) -> str | None:
     if involves_inventory and not all_safe_inventory:
         return "mixed-inventory"
     return None
-
-
-def _dedupe_candidates(info: CommandInfo) -> None:
-    """Keep one candidate per (command, argv): the first, i.e. the least derived one,
-    so a plain `git status` is reported as matched via `original`."""
-    seen: set[tuple[str, tuple[str, ...]]] = set()
-    unique = []
-    for candidate in info.candidates:
-        key = (candidate.command, tuple(candidate.argv))
-        if key not in seen:
-            seen.add(key)
-            unique.append(candidate)
-    info.candidates = unique

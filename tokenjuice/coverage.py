@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import statistics
 
-from .reduce.engine import EXACT_PASSTHROUGH
+from .model import EXACT_PASSTHROUGH
+from .record import fields
+from .rules.model import Match
 from .verify import Report
 
 
@@ -60,32 +62,28 @@ def summary_text(data: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def describe_match(match: dict) -> str:
+def describe_match(match: Match) -> str:
+    """What a [match] table asks for, in words, as declared in rules/model.py."""
     parts = []
-    if "argv0" in match:
-        parts.append("argv0 " + "/".join(f"`{a}`" for a in match["argv0"]))
-    for key, label in (("git_subcommands", "git subcommand"), ("subcommands", "subcommand")):
-        if key in match:
-            parts.append(f"{label} " + "/".join(f"`{s}`" for s in match[key]))
-    if "argv_includes" in match:
-        parts.append("args include " + " and ".join("`" + " ".join(g) + "`" for g in match["argv_includes"]))
-    if "argv_includes_any" in match:
-        parts.append("args include " + " or ".join("`" + " ".join(g) + "`" for g in match["argv_includes_any"]))
-    if "command_includes" in match:
-        parts.append("command has " + " and ".join(f"`{w}`" for w in match["command_includes"]))
-    if "command_includes_any" in match:
-        parts.append("command has " + " or ".join(f"`{w}`" for w in match["command_includes_any"]))
-    if "tool_names" in match:
-        parts.append("tool " + "/".join(match["tool_names"]))
-    if "any_of" in match:
-        parts.append("any of: " + "; ".join(describe_match(alt) for alt in match["any_of"]))
+    for field in fields(Match):
+        value = getattr(match, field.name)
+        if not value:
+            continue
+        label, joiner = field.metadata["label"], field.metadata["joiner"]
+        if field.name == "any_of":
+            parts.append(f"{label}: " + "; ".join(describe_match(alternative) for alternative in value))
+        elif field.name == "tool_names":
+            parts.append(f"{label} " + joiner.join(value))
+        else:
+            words = [" ".join(group) if isinstance(group, tuple) else group for group in value]
+            parts.append(f"{label} " + joiner.join(f"`{word}`" for word in words))
     return ", ".join(parts) or "anything (last resort)"
 
 
 def reducers_markdown(report: Report) -> str:
     """docs/reducers.md: every built-in rule, what it matches and what it keeps."""
     ratios = rule_ratios(report)
-    builtin = sorted((r for r in report.rules if r.layer == "builtin"), key=lambda r: r.rule["id"])
+    builtin = sorted((r for r in report.rules if r.layer == "builtin"), key=lambda r: r.rule.id)
     lines = [
         "# Built-in reducers",
         "",
@@ -97,10 +95,10 @@ def reducers_markdown(report: Report) -> str:
     ]
     for loaded in builtin:
         rule = loaded.rule
-        ratio, examples = ratios.get(rule["id"], (None, 0))
-        counts = ", ".join(c["name"] for c in rule["counters"]) or "—"
-        keeps = (rule["description"] or rule["family"]).replace("|", "\\|")
-        lines.append(f"| `{rule['id']}` | {describe_match(rule['match']).replace('|', chr(92) + '|')} | {keeps} "
+        ratio, examples = ratios.get(rule.id, (None, 0))
+        counts = ", ".join(c.name for c in rule.counters) or "—"
+        keeps = (rule.description or rule.family).replace("|", "\\|")
+        lines.append(f"| `{rule.id}` | {describe_match(rule.match).replace('|', chr(92) + '|')} | {keeps} "
                      f"| {counts} | {examples} | {'—' if ratio is None else f'{ratio:.2f}'} |")
     data = summary(report)
     lines += ["", "## Coverage", "", "| category | rules | examples | median ratio | worst rule |", "|---|---|---|---|---|"]

@@ -1,9 +1,30 @@
-"""How tokenjuice prints JSON: pretty, UTF-8 as is, one trailing newline."""
+"""What a command hands back to the CLI, and how JSON is printed.
+
+Every command returns an `Output`: the text it prints, the data its `--format json`
+form prints, its exit code and any notes for stderr. The CLI renders it; commands
+never print.
+"""
 
 from __future__ import annotations
 
 import json
 
+from .record import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+@record
+class Output:
+    text: str = ""  # printed in text mode
+    data: Any = None  # printed as JSON in json mode (None: the command has only text)
+    exit_code: int = 0
+    notes: str = ""  # printed on stderr in text mode (JSON carries the same facts)
+    raw: bytes | None = None  # written to stdout exactly as it is, in both modes
+
 
 def json_text(value: object) -> str:
+    """Pretty, UTF-8 as is, one trailing newline."""
     return json.dumps(value, indent=2, ensure_ascii=False) + "\n"

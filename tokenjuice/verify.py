@@ -11,9 +11,14 @@ from __future__ import annotations
 
 import re
 
-from .reduce.engine import Options, reduce_execution
+from .model import Execution
+from .reduce.engine import Options, reduce
 from .reduce.lines import CLIP, MARKER_PATTERN
+from .reduce.render import shown_chars, text_of
+from .record import record
 from .rules import loader
+from .rules.index import Catalogue
+from .rules.model import Example, Rule
 from .text import split_lines, strip_ansi
 
 _EXIT_HEADER = re.compile(r"^exit -?\d+$")
@@ -22,25 +27,28 @@ _TRAILER = re.compile(r"^\(tokenjuice: .*\)$")
 _MARKER = re.compile(MARKER_PATTERN)
 
 
+@record
 class ExampleResult:
-    __slots__ = ("rule_id", "name", "path", "errors", "ratio", "raw_chars", "reduced_chars", "text", "passthrough")
+    """How one example fared."""
 
-    def __init__(self, rule_id: str, name: str, path: str) -> None:
-        self.rule_id = rule_id
-        self.name = name
-        self.path = path
-        self.errors: list[str] = []
-        self.ratio = 1.0
-        self.raw_chars = 0
-        self.reduced_chars = 0
-        self.text = ""  # the reduced output
-        self.passthrough: str | None = None  # why the output was left whole, if it was
+    rule_id: str
+    name: str
+    path: str
+    errors: tuple[str, ...]
+    raw_chars: int
+    reduced_chars: int
+    text: str  # the reduced output
+    passthrough: str | None  # why the output was left whole, if it was
 
     @property
     def ok(self) -> bool:
         return not self.errors
 
-    def to_dict(self) -> dict:
+    @property
+    def ratio(self) -> float:
+        return self.reduced_chars / self.raw_chars if self.raw_chars else 1.0
+
+    def to_dict(self) -> dict[str, object]:
         return {"ruleId": self.rule_id, "name": self.name, "path": self.path, "ok": self.ok,
                 "errors": self.errors, "rawChars": self.raw_chars, "reducedChars": self.reduced_chars,
                 "ratio": self.ratio}
@@ -75,15 +83,15 @@ def verify(cwd: str | None = None, *, run_examples: bool = True, only: str | Non
         report.problems += problems
         layers.setdefault(layer, []).extend(loaded)
     for rule in layers.get(loader.BUILTIN, []):
-        if not rule.examples and (not only or rule.rule["id"].startswith(only)):
+        if not rule.examples and (not only or rule.rule.id.startswith(only)):
             report.problems.append(loader.Problem(rule.layer, rule.path, "examples: a built-in rule needs at "
                                                   "least one [[examples]] entry with real output"))
     if not run_examples:
         return report
-    builtin_rules = _effective([r for r in report.rules if r.layer == loader.BUILTIN])
-    all_rules = _effective(report.rules)
+    builtin_rules = Catalogue.of(_effective([r for r in report.rules if r.layer == loader.BUILTIN]))
+    all_rules = Catalogue.of(_effective(report.rules))
     for rule in report.rules:
-        if only and not rule.rule["id"].startswith(only):
+        if only and not rule.rule.id.startswith(only):
             continue
         catalogue = builtin_rules if rule.layer == loader.BUILTIN else all_rules
         for example in rule.examples:
@@ -91,68 +99,59 @@ def verify(cwd: str | None = None, *, run_examples: bool = True, only: str | Non
     return report
 
 
-def _effective(loaded: list[loader.LoadedRule]) -> list[dict]:
-    effective: dict[str, dict] = {}
+def _effective(loaded: list[loader.LoadedRule]) -> list[Rule]:
+    effective: dict[str, Rule] = {}
     for rule in loaded:
-        effective[rule.rule["id"]] = rule.rule | {"layer": rule.layer, "path": rule.path}
-    return sorted(effective.values(), key=lambda r: (r["id"] == loader.FALLBACK_ID, r["id"]))
+        effective[rule.rule.id] = rule.rule
+    return sorted(effective.values(), key=lambda r: (r.id == loader.FALLBACK_ID, r.id))
 
 
-def check_example(rule: loader.LoadedRule, example: dict, rules: list[dict]) -> ExampleResult:
-    rule_id = rule.rule["id"]
-    outcome = ExampleResult(rule_id, example["name"], rule.path)
-    execution = {"toolName": example["tool_name"], "command": example["command"],
-                 "combinedText": example["output"], "exitCode": example["exit_code"]}
-    if example["argv"]:
-        execution["argv"] = example["argv"]
-    result = reduce_execution(execution, rules, Options(raw_hint="tokenjuice wrap --raw -- <command>"))
-    text = outcome.text = result["inlineText"]
-    outcome.passthrough = result.get("passthrough")
-    outcome.raw_chars = result["stats"]["rawChars"]
-    outcome.reduced_chars = result["stats"]["reducedChars"]
-    outcome.ratio = result["stats"]["ratio"]
-    matched = result["classification"]["matchedReducer"]
+def check_example(rule: loader.LoadedRule, example: Example, catalogue: Catalogue) -> ExampleResult:
+    rule_id = rule.rule.id
+    execution = Execution(tool_name=example.tool_name, command=example.command, argv=example.argv or None,
+                          exit_code=example.exit_code, combined=example.output)
+    reduction = reduce(execution, catalogue, Options(hint="tokenjuice wrap --raw -- <command>"))
+    text = text_of(reduction)
+    errors = []
+    matched = reduction.classification.rule.id
     if matched != rule_id:
-        outcome.errors.append(f"classified as {matched}, not {rule_id}")
-    if not example["keep"] and rule.layer == loader.BUILTIN and example["output"].strip():
-        outcome.errors.append("keep: list at least one fact the reduction must keep")
-    for snippet in example["keep"]:
-        if snippet not in text:
-            outcome.errors.append(f"keep: {snippet!r} is missing from the output")
-    for snippet in example["drop"]:
-        if snippet in text:
-            outcome.errors.append(f"drop: {snippet!r} is still in the output")
-    facts = result.get("facts") or {}
-    for name, expected in example["expect_facts"].items():
+        errors.append(f"classified as {matched}, not {rule_id}")
+    if not example.keep and rule.layer == loader.BUILTIN and example.output.strip():
+        errors.append("keep: list at least one fact the reduction must keep")
+    errors += [f"keep: {snippet!r} is missing from the output" for snippet in example.keep if snippet not in text]
+    errors += [f"drop: {snippet!r} is still in the output" for snippet in example.drop if snippet in text]
+    facts = reduction.facts or {}
+    for name, expected in (example.expect_facts or {}).items():
         if name not in facts:
-            outcome.errors.append(f"expect_facts: the rule has no counter named {name!r}")
+            errors.append(f"expect_facts: the rule has no counter named {name!r}")
         elif facts[name] != expected:
-            outcome.errors.append(f"expect_facts: {name} is {facts[name]}, expected {expected}")
-    for line in unexplained_lines(example["output"], text, rule.rule)[:3]:
-        outcome.errors.append(f"invented: output line {line!r} is not derived from the input")
-    return outcome
+            errors.append(f"expect_facts: {name} is {facts[name]}, expected {expected}")
+    for line in unexplained_lines(example.output, text, rule.rule)[:3]:
+        errors.append(f"invented: output line {line!r} is not derived from the input")
+    return ExampleResult(rule_id, example.name, rule.path, tuple(errors), reduction.raw_chars,
+                         shown_chars(reduction, text), text, reduction.passthrough)
 
 
-def unexplained_lines(raw_text: str, reduced_text: str, rule: dict | None = None) -> list[str]:
+def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None) -> list[str]:
     """Output lines that are neither input lines (or clipped input lines) nor one of
     tokenjuice's own: `exit N`, a counts line, an omission marker, the trailer, the
     rule's own `on_empty` / `match_output` message — or, for JSON input, record
     lines whose keys and values all come from the JSON (the `gh` formatter)."""
     stripped = strip_ansi(raw_text)
     input_lines = split_lines(stripped)
-    if rule and rule.get("pretty_print_json"):
-        from .reduce.pipeline import _pretty_json
+    if rule and rule.transforms.pretty_print_json:
+        from .reduce.pipeline import pretty_json
 
-        input_lines += split_lines(_pretty_json(stripped))
+        input_lines += split_lines(pretty_json(stripped))
     vocabulary = _json_vocabulary(stripped)
     if vocabulary:
         input_lines += vocabulary[2]
     inputs = {line.strip() for line in input_lines}
     messages = set()
     if rule:
-        messages = {m["message"] for m in rule.get("match_output", [])}
-        if rule.get("on_empty"):
-            messages.add(rule["on_empty"])
+        messages = {m.message for m in rule.match_output}
+        if rule.on_empty:
+            messages.add(rule.on_empty)
     unexplained = []
     for line in split_lines(reduced_text):
         core = line.strip()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from ..hosts import cursor
-from ..output import json_text
+from ..output import Output
 from ..paths import git_root
 
 
@@ -13,17 +13,16 @@ def _flags(project: bool, local: bool) -> str:
     return (" --project" if project else "") + (" --local" if local else "")
 
 
-def _json(result: cursor.Result, dry_run: bool) -> str:
-    return json_text(result.to_dict() | ({"diff": result.diff} if dry_run else {}))
+def _json(result: cursor.Result, dry_run: bool) -> dict[str, object]:
+    return result.to_dict() | ({"diff": result.diff} if dry_run else {})
 
 
-def install(*, project: bool, local: bool, dry_run: bool, output_format: str) -> str:
+def install(*, project: bool, local: bool, dry_run: bool) -> Output:
     path = cursor.hooks_path(project)
     result = cursor.install(path, cursor.hook_command(cursor.launcher(local)), dry_run=dry_run)
-    if output_format == "json":
-        return _json(result, dry_run)
+    data = _json(result, dry_run)
     if dry_run:
-        return (result.diff or f"{path} already has this entry; nothing to change\n")
+        return Output(text=result.diff or f"{path} already has this entry; nothing to change\n", data=data)
     lines = {
         "installed": f"installed the Cursor hook in {path}",
         "updated": f"updated the Cursor hook in {path}",
@@ -35,23 +34,22 @@ def install(*, project: bool, local: bool, dry_run: bool, output_format: str) ->
     out.append(f"  check:   tokenjuice doctor cursor --deep{_flags(project, local)}")
     out.append("  see any command's full output: tokenjuice wrap --raw -- <command>")
     out += [f"warning: {w}" for w in result.warnings]
-    return "\n".join(out) + "\n"
+    return Output(text="\n".join(out) + "\n", data=data)
 
 
-def uninstall(*, project: bool, dry_run: bool, output_format: str) -> str:
+def uninstall(*, project: bool, dry_run: bool) -> Output:
     path = cursor.hooks_path(project)
     result = cursor.uninstall(path, dry_run=dry_run)
-    if output_format == "json":
-        return _json(result, dry_run)
+    data = _json(result, dry_run)
     if result.action == "absent":
-        return f"no tokenjuice hook in {path}; nothing to remove\n"
+        return Output(text=f"no tokenjuice hook in {path}; nothing to remove\n", data=data)
     if dry_run:
-        return result.diff
+        return Output(text=result.diff, data=data)
     out = [f"removed the Cursor hook from {path}"]
     if result.backup:
         out.append(f"  backup: {result.backup}")
     out.append(f"  reinstall: tokenjuice install cursor{_flags(project, False)}")
-    return "\n".join(out) + "\n"
+    return Output(text="\n".join(out) + "\n", data=data)
 
 
 def _report(project: bool, local: bool, deep: bool) -> cursor.Report:
@@ -63,12 +61,10 @@ def _report(project: bool, local: bool, deep: bool) -> cursor.Report:
     return cursor.doctor(path, expected, f"tokenjuice install cursor{_flags(project, local)}", deep=deep)
 
 
-def doctor_cursor(*, project: bool, local: bool, deep: bool, output_format: str) -> tuple[str, int]:
+def doctor_cursor(*, project: bool, local: bool, deep: bool) -> Output:
     report = _report(project, local, deep)
     code = 1 if report.status == cursor.BROKEN else 0
-    if output_format == "json":
-        return json_text(report.to_dict()), code
-    return _render(report, ""), code
+    return Output(text=_render(report, ""), data=report.to_dict(), exit_code=code)
 
 
 def _render(report: cursor.Report, indent: str) -> str:
@@ -104,12 +100,11 @@ def hook_reports(*, local: bool, deep: bool) -> tuple[str, dict[str, cursor.Repo
     return overall, reports
 
 
-def doctor_hooks(*, local: bool, deep: bool, output_format: str) -> tuple[str, int]:
+def doctor_hooks(*, local: bool, deep: bool) -> Output:
     """Every integration in one table."""
     overall, reports = hook_reports(local=local, deep=deep)
     code = 1 if overall == cursor.BROKEN else 0
-    if output_format == "json":
-        return json_text({"status": overall, "integrations": {k: r.to_dict() for k, r in reports.items()}}), code
+    data = {"status": overall, "integrations": {k: r.to_dict() for k, r in reports.items()}}
     width = max(len(name) for name in reports)
     out = [f"hook health: {overall}", ""]
     out += [f"{name:<{width}}  {report.status:<8}  {report.path}" for name, report in reports.items()]
@@ -118,4 +113,4 @@ def doctor_hooks(*, local: bool, deep: bool, output_format: str) -> tuple[str, i
             out += ["", f"{name}:", _render(report, "  ").rstrip("\n")]
     if overall == cursor.DISABLED:
         out += ["", NOTHING_INSTALLED]
-    return "\n".join(out) + "\n", code
+    return Output(text="\n".join(out) + "\n", data=data, exit_code=code)

@@ -4,25 +4,24 @@ from __future__ import annotations
 
 import os
 
-from ..errors import UsageError
-from ..output import json_text
-from ..reduce.engine import Options, reduce
-from ..rules import index
+from ..errors import TokenjuiceError, UsageError
+from ..output import Output
 from ..state import ledger, report
 
 
-def run(*, since: str | None, output_format: str) -> str:
+def run(*, since: str | None) -> Output:
     try:
-        connection = ledger.open_for_reading()
-        found = report.discoveries(connection, report.since_timestamp(since, None))
-    except (report.ReportError, ledger.LedgerError) as error:
+        start = report.since_timestamp(since, None)
+    except report.ReportError as error:
         raise UsageError(str(error)) from None
+    try:
+        found = report.discoveries(ledger.snapshot(), start)
+    except ledger.LedgerError as error:
+        raise TokenjuiceError(str(error)) from None
     for command in found["fallbackCommands"]:
         command["advice"] = _rule_advice(command["argv0"], command["subcommand"])
     for rule in found["weakRules"]:
         rule["advice"] = _override_advice(rule["name"])
-    if output_format == "json":
-        return json_text(found)
     lines = []
     if found["fallbackCommands"]:
         lines.append("Commands no rule knows (they fell back to generic/fallback):")
@@ -38,39 +37,40 @@ def run(*, since: str | None, output_format: str) -> str:
                          f"keeps {round(r['ratio'] * 100)}%")
             lines.append(f"      -> {r['advice']}")
     if not lines:
-        return "nothing to discover: every recorded command with real output was compacted well\n"
-    return "\n".join(lines) + "\n"
+        lines = ["nothing to discover: every recorded command with real output was compacted well"]
+    return Output(text="\n".join(lines) + "\n", data=found)
 
 
-def one_file(path: str, *, source_command: str, exit_code: int, output_format: str) -> str:
+def one_file(path: str, *, source_command: str, exit_code: int) -> Output:
     """How the catalogue handles one saved log, and what would make it better."""
+    from ..model import Execution
+    from ..reduce.engine import reduce
+    from ..rules import index
+    from ..wire import result_to_wire
     from .reduce import read_input
 
     text = read_input(path, "a log").decode("utf-8", errors="replace")
-    catalogue = index.load(os.getcwd())
-    reduction = reduce({"toolName": "exec", "command": source_command, "combinedText": text,
-                        "exitCode": exit_code}, catalogue, Options(trace=True))
-    result = reduction.result
-    rule_id = result["classification"]["matchedReducer"]
-    argv = reduction.info.normalized_argv
+    reduction = reduce(Execution(command=source_command, combined=text, exit_code=exit_code),
+                       index.load(os.getcwd()))
+    result = result_to_wire(reduction)
+    rule_id = reduction.classification.rule.id
+    argv = reduction.command.normalized_argv
     advice = []
-    if result.get("passthrough") in report.WHOLE_ON_PURPOSE:
+    if reduction.passthrough in report.WHOLE_ON_PURPOSE:
         pass  # left whole by policy, not for want of a rule
     elif rule_id == "generic/fallback" and len(text) >= report.FALLBACK_MIN_RAW:
         advice.append(_rule_advice(argv[0] if argv else source_command, argv[1] if len(argv) > 1 else None))
     elif result["stats"]["ratio"] >= report.WEAK_RATIO and len(text) >= report.WEAK_MIN_RAW:
         advice.append(_override_advice(rule_id))
     data = {"classification": result["classification"], "stats": result["stats"],
-            "passthrough": result.get("passthrough"), "advice": advice}
-    if output_format == "json":
-        return json_text(data)
+            "passthrough": reduction.passthrough, "advice": advice}
     stats = result["stats"]
     lines = [f"classified as {rule_id} (via {result['classification'].get('matchedVia', 'forced')})",
              f"{stats['rawChars']} chars -> {stats['reducedChars']} (ratio {stats['ratio']:.2f})"]
-    if result.get("passthrough"):
-        lines.append(f"left whole: {result['passthrough']}")
+    if reduction.passthrough:
+        lines.append(f"left whole: {reduction.passthrough}")
     lines += [f"-> {a}" for a in advice] or ["-> this rule already compacts this output well"]
-    return "\n".join(lines) + "\n"
+    return Output(text="\n".join(lines) + "\n", data=data)
 
 
 def _rule_advice(argv0: str, subcommand: str | None) -> str:

@@ -3,7 +3,9 @@
 Rule examples must be real output, never typed by hand. This runs the command
 exactly as `wrap` would, and prints (or appends to a rule file) an `[[examples]]`
 table with the command, exit code and output, plus what the rule currently keeps,
-so the author only has to choose `keep` and `drop`.
+so the author only has to choose `keep` and `drop`. Appending to a rule file that
+does not exist yet writes a whole rule around the example (family, a match on
+the command's name), so `tokenjuice verify` accepts the file as it is.
 """
 
 from __future__ import annotations
@@ -13,14 +15,19 @@ import platform
 
 from .. import capture
 from ..errors import UsageError
-from ..reduce.engine import Options, reduce_execution
-from ..rules import index
+from ..output import Output
 from ..shellsyntax import join
 
 
-def run(command: list[str], *, name: str | None, source: str | None, append: str | None) -> tuple[str, str]:
-    """Returns (TOML for stdout, a preview of the current reduction for stderr)."""
+def run(command: list[str], *, name: str | None, source: str | None, append: str | None) -> Output:
+    """The TOML table on stdout, a preview of the current reduction in the notes."""
     import tomli_w
+
+    from ..command import analyze, basename
+    from ..model import Execution
+    from ..reduce.engine import Options, reduce
+    from ..reduce.render import text_of
+    from ..rules import index
 
     if not command:
         raise UsageError("give the command to capture after --, e.g. tokenjuice example -- git status")
@@ -40,20 +47,32 @@ def run(command: list[str], *, name: str | None, source: str | None, append: str
         "drop": [],
     }
     snippet = tomli_w.dumps({"examples": [table]}, multiline_strings=True)
-    catalogue = index.load(os.getcwd())
-    reduced = reduce_execution({"toolName": "exec", "command": command_text, "combinedText": output,
-                                "exitCode": result.exit_code}, catalogue, Options())
-    preview = "\n".join("  | " + line for line in reduced["inlineText"].splitlines())
-    note = (f"currently classified as {reduced['classification']['matchedReducer']}, "
-            f"ratio {reduced['stats']['ratio']:.2f}; the reduction reads:\n{preview}\n")
-    if append:
-        try:
-            with open(append, "a", encoding="utf-8") as handle:
-                handle.write("\n" + snippet)
-        except OSError as error:
-            raise UsageError(f"cannot append to {append}: {error.strerror}") from None
-        return "", f"appended an example to {append}; now fill in keep and drop\n{note}"
-    return snippet, note
+    reduction = reduce(Execution(command=command_text, combined=output, exit_code=result.exit_code),
+                       index.load(os.getcwd()), Options())
+    preview = "\n".join("  | " + line for line in text_of(reduction).splitlines())
+    note = (f"currently classified as {reduction.classification.rule.id}, ratio "
+            f"{_ratio(reduction.raw_chars, len(text_of(reduction))):.2f}; the reduction reads:\n{preview}\n")
+    if not append:
+        return Output(text=snippet, data=table, notes=note)
+    info = analyze(command_text)
+    program = basename(info.normalized_argv[0]) if info.normalized_argv else basename(command[0])
+    new_file = not os.path.exists(append)
+    header = "" if not new_file else tomli_w.dumps({
+        "family": "custom", "description": f"{program}: what this rule keeps (edit me).",
+        "match": {"argv0": [program]}})
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(append)), exist_ok=True)
+        with open(append, "a", encoding="utf-8") as handle:
+            handle.write(header + "\n" + snippet)
+    except OSError as error:
+        raise UsageError(f"cannot append to {append}: {error.strerror}") from None
+    created = f"created {append} (a rule matching {program}) with" if new_file else f"appended to {append}"
+    return Output(data={"path": append, "created": new_file, "example": table},
+                  notes=f"{created} an example; now fill in keep and drop (tokenjuice verify checks it)\n{note}")
+
+
+def _ratio(raw: int, shown: int) -> float:
+    return shown / raw if raw else 1.0
 
 
 def _display_command(command: list[str]) -> str:

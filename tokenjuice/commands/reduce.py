@@ -7,9 +7,7 @@ import os
 import sys
 
 from ..errors import UsageError
-from ..output import json_text
-from ..reduce.engine import Options, reduce_execution
-from ..rules import index
+from ..output import Output
 
 MAX_INPUT_BYTES = 16 * 1024 * 1024
 
@@ -33,25 +31,27 @@ def read_input(path: str | None, what: str) -> bytes:
     return data
 
 
-def reduce_text(path: str | None, *, command: str | None, exit_code: int, output_format: str,
-                raw: bool, classifier: str | None, max_inline_chars: int | None, trace: bool) -> str:
-    data = read_input(path, "the output")
-    text = data.decode("utf-8", errors="replace")
-    execution = {"toolName": "exec", "command": command, "combinedText": text, "exitCode": exit_code}
+def reduce_text(path: str | None, *, command: str | None, exit_code: int, raw: bool, classifier: str | None,
+                max_inline_chars: int | None, trace: bool) -> Output:
+    from ..model import Execution
+    from ..reduce.engine import Options, reduce
+    from ..reduce.render import text_of
+    from ..rules import index
+    from ..wire import result_to_wire
+
+    text = read_input(path, "the output").decode("utf-8", errors="replace")
+    execution = Execution(command=command, combined=text, exit_code=exit_code)
     hint = f"tokenjuice reduce --raw {path}" if path else "the input piped to tokenjuice reduce"
-    catalogue = index.load(os.getcwd())
-    result = reduce_execution(execution, catalogue, Options(
-        classifier=classifier, max_inline_chars=max_inline_chars, raw=raw, trace=trace, raw_hint=hint))
-    if output_format == "json":
-        return json_text(result)
-    if raw:
-        return text
-    return result["inlineText"] + "\n" if result["inlineText"] else ""
+    reduction = reduce(execution, index.load(os.getcwd()), Options(
+        classifier=classifier, max_inline_chars=max_inline_chars, raw=raw, hint=hint))
+    shown = text if raw else text_of(reduction)
+    return Output(text=shown + ("\n" if shown and not raw else ""), data=result_to_wire(reduction, trace=trace))
 
 
 def reduce_json(path: str | None, *, classifier: str | None, raw: bool, trace: bool,
-                max_inline_chars: int | None) -> dict:
-    """Reduce a ToolExecutionInput payload (or an {input, options} envelope)."""
+                max_inline_chars: int | None) -> Output:
+    """Reduce a ToolExecutionInput payload (or an {input, options} envelope); the
+    answer is JSON in every mode."""
     from ..wire import reduce_payload
 
     data = read_input(path, "a JSON payload")
@@ -61,4 +61,5 @@ def reduce_json(path: str | None, *, classifier: str | None, raw: bool, trace: b
         payload = json.loads(data)
     except ValueError as error:
         raise UsageError(f"the payload is not valid JSON ({error})") from None
-    return reduce_payload(payload, classifier=classifier, raw=raw, trace=trace, max_inline_chars=max_inline_chars)
+    result = reduce_payload(payload, classifier=classifier, raw=raw, trace=trace, max_inline_chars=max_inline_chars)
+    return Output(data=result)

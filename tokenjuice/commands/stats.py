@@ -5,25 +5,26 @@ from __future__ import annotations
 import csv
 import io
 
-from ..errors import UsageError
-from ..output import json_text
+from ..errors import TokenjuiceError, UsageError
+from ..output import Output
 from ..state import ledger, report
 
 
-def run(*, since: str | None, zone_name: str, output_format: str) -> str:
+def run(*, since: str | None, zone_name: str, csv_format: bool = False) -> Output:
     try:
         zone = report.timezone_named(zone_name)
         start = report.since_timestamp(since, zone)
-        connection = ledger.open_for_reading()
-    except (report.ReportError, ledger.LedgerError) as error:
+    except report.ReportError as error:
         raise UsageError(str(error)) from None
+    try:
+        connection = ledger.snapshot()
+    except ledger.LedgerError as error:
+        raise TokenjuiceError(str(error)) from None
     data = report.savings(connection, start, zone)
     rows = data.pop("rows")
-    if output_format == "json":
-        return json_text({"since": start, "timezone": zone_name} | data)
-    if output_format == "csv":
-        return _csv(rows, zone)
-    return _text(data, since, zone_name, zone)
+    if csv_format:
+        return Output(text=_csv(rows, zone))
+    return Output(text=_text(data, since, zone_name, zone), data={"since": start, "timezone": zone_name} | data)
 
 
 def _csv(rows, zone) -> str:

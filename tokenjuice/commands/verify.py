@@ -4,47 +4,49 @@ from __future__ import annotations
 
 import os
 
-from ..output import json_text
-from ..verify import Report, verify
+from ..errors import UsageError
+from ..output import Output
+from ..verify import ExampleResult, Report, verify
 
 
-def run(*, fixtures: bool, output_format: str, only: str | None = None, show: bool = False,
-        coverage: bool = False, reducers_doc: str | None = None) -> tuple[str, str, int]:
-    """Returns (stdout text, stderr text, exit code)."""
+def run(*, fixtures: bool, only: str | None = None, show: bool = False, coverage: bool = False,
+        reducers_doc: str | None = None) -> Output:
     run_examples = fixtures or show or coverage or bool(reducers_doc)
     report = verify(os.getcwd(), run_examples=run_examples, only=only)
+    if only and not any(r.rule.id.startswith(only) for r in report.rules):
+        raise UsageError(f"no rule id starts with {only!r}; tokenjuice verify --format json lists them")
     code = 0 if report.ok else 1
     if reducers_doc:
+        from ..atomic import write_atomically
         from ..coverage import reducers_markdown
 
-        with open(reducers_doc, "w", encoding="utf-8") as handle:
-            handle.write(reducers_markdown(report))
+        try:
+            write_atomically(reducers_doc, reducers_markdown(report).encode("utf-8"))
+        except OSError as error:
+            raise UsageError(f"cannot write {reducers_doc}: {error.strerror}") from None
     if coverage:
         from ..coverage import summary, summary_text
 
         data = summary(report)
-        out = json_text(data) if output_format == "json" else summary_text(data)
         _, err, _ = _as_text(report, True, code)
-        return out, err if code else "", code
-    if output_format == "json":
-        return json_text(_as_json(report, run_examples)), "", code
+        return Output(text=summary_text(data), data=data, exit_code=code, notes=err if code else "")
     out, err, code = _as_text(report, fixtures or show, code)
     if show:
         out = "".join(_shown(e) for e in report.examples) + out
-    return out, err, code
+    return Output(text=out, data=_as_json(report, run_examples), exit_code=code, notes=err)
 
 
-def _shown(example) -> str:
+def _shown(example: ExampleResult) -> str:
     body = "\n".join("  | " + line for line in example.text.splitlines())
     status = "ok" if example.ok else "FAIL"
     return (f"== {example.rule_id} :: {example.name} [{status}] "
             f"{example.raw_chars} -> {example.reduced_chars} chars (ratio {example.ratio:.2f})\n{body}\n\n")
 
 
-def _as_json(report: Report, fixtures: bool) -> dict:
-    data: dict = {
+def _as_json(report: Report, fixtures: bool) -> dict[str, object]:
+    data: dict[str, object] = {
         "ok": report.ok,
-        "rules": [{"id": r.rule["id"], "layer": r.layer, "path": r.path, "examples": len(r.examples)}
+        "rules": [{"id": r.rule.id, "layer": r.layer, "path": r.path, "examples": len(r.examples)}
                   for r in report.rules],
         "problems": [p.to_dict() for p in report.problems],
     }
@@ -57,7 +59,7 @@ def _as_text(report: Report, fixtures: bool, code: int) -> tuple[str, str, int]:
     err = []
     for problem in report.problems:
         label = "error" if problem.severity == "error" else "note"
-        err.append(f"{label}: {problem.path}: {problem.message}")
+        err.append(f"{label}: {problem}")
     for example in report.examples:
         for error in example.errors:
             err.append(f"fail: {example.path}: example {example.name!r}: {error}")

@@ -14,7 +14,14 @@ import time
 
 from .. import capture as capture_mod
 from ..errors import UsageError
+from ..record import replace
 from ..shellsyntax import join, quote, quote_fish
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..model import Execution, Reduction
+    from ..rules.loader import Problem
+    from ..settings import Settings
 
 USAGE = """\
 usage: tokenjuice wrap [options] -- <command> [args...]
@@ -56,17 +63,25 @@ _VALUES = ("--format", "--source", "--max-inline-chars", "--max-capture-bytes", 
 
 
 class WrapOptions:
+    """What `wrap` was asked on its command line (settings are resolved from it)."""
+
     __slots__ = ("raw", "trace", "tee", "no_omit", "keep_path", "store", "format", "source", "max_inline_chars",
                  "max_capture_bytes", "classifier", "help")
 
     def __init__(self) -> None:
         self.raw = self.trace = self.tee = self.help = self.keep_path = self.store = False
-        self.no_omit = os.environ.get("TOKENJUICE_NO_OMISSION", "") in ("1", "true", "TRUE", "yes", "YES")
+        self.no_omit: bool | None = None  # None: the setting decides
         self.format = "text"
         self.source = "cli"
         self.max_inline_chars: int | None = None
         self.max_capture_bytes: int | None = None
         self.classifier: str | None = None
+
+    def flags(self) -> dict[str, tuple[str, object]]:
+        """The settings these options override, for the resolver."""
+        return {"output.no_omit": ("--no-omit", self.no_omit),
+                "capture.max_bytes": ("--max-capture-bytes", self.max_capture_bytes),
+                "artifacts.mode": ("--store", "always" if self.store else None)}
 
 
 def parse(args: list[str]) -> tuple[WrapOptions, list[str]]:
@@ -134,14 +149,15 @@ def main(args: list[str]) -> int:
         sys.stdout.write(USAGE)
         return 0
 
-    from .. import config
+    from ..settings import resolve
 
-    settings = config.load(os.getcwd())
-    max_bytes = options.max_capture_bytes or settings["capture.max_bytes"] or capture_mod.DEFAULT_MAX_CAPTURE_BYTES
+    cwd = os.getcwd()
+    settings = resolve(cwd, flags=options.flags())
     child = with_caller_path(command, os.environ.get("PATH", "")) if options.keep_path else command
     # One pipe keeps stdout and stderr in order; --raw and JSON need them apart.
     separate = options.raw or options.format == "json"
-    run = capture_mod.run(child, max_bytes=max_bytes, tee=options.tee, merged=not separate)
+    run = capture_mod.run(child, max_bytes=settings["capture.max_bytes"] or capture_mod.DEFAULT_MAX_CAPTURE_BYTES,
+                          tee=options.tee, merged=not separate)
     if options.raw and options.format == "text":
         # Exactly what the command wrote, each stream to its own descriptor.
         capture_mod.write_out(run.stream(capture_mod.STDOUT))
@@ -151,117 +167,106 @@ def main(args: list[str]) -> int:
         run.chunks.append((capture_mod.STDERR, _signal_marker(run.signal, run.exit_code)))
     combined = run.combined()
 
+    from ..model import CaptureFacts, Execution
     from ..reduce.engine import Options, reduce
     from ..rules import index
 
-    execution = {
-        "toolName": "exec",
-        "command": join(command),
-        "argv": command,
-        "combinedText": capture_mod.decode(combined),
-        "exitCode": run.exit_code,
-        "metadata": {"source": options.source, "tokenjuiceCaptureTruncated": run.truncated},
-    }
-    catalogue = index.load(os.getcwd())
+    execution = Execution(tool_name="exec", command=join(command), argv=tuple(command), cwd=cwd,
+                          exit_code=run.exit_code, combined=capture_mod.decode(combined),
+                          capture=CaptureFacts(kept_bytes=len(combined), dropped_bytes=run.skipped,
+                                               limit_bytes=settings["capture.max_bytes"], signal=run.signal),
+                          duration_ms=run.duration_ms, source=options.source)
+    catalogue = index.load(cwd)
     _warn(catalogue.errors, settings.warnings)
-    fallback_hint = "tokenjuice wrap --raw -- " + join(command)
-
-    def reduce_with(hint: str):
-        return reduce(execution, catalogue, Options(
-            classifier=options.classifier, max_inline_chars=options.max_inline_chars, raw=options.raw,
-            no_omit=options.no_omit, trace=options.trace, raw_hint=hint, facts=options.format == "json"))
-
+    rerun = "tokenjuice wrap --raw -- " + join(command)
     # The raw output is kept (redacted, compressed) only when this run wants it and
     # the reduction cut something: the shown output is otherwise the whole output.
-    artifact_id = None
-    if _wants_artifact(run.exit_code, options, settings):
-        from ..state import artifacts
+    from ..state import artifacts
 
-        artifact_id = artifacts.new_id()
-    reduction = reduce_with(f"tokenjuice cat {artifact_id}" if artifact_id else fallback_hint)
-    artifact = None
-    if artifact_id and (options.store or reduction.result["compaction"]["kinds"]):
-        artifact = _store_artifact(artifact_id, combined, options, settings)
-        if artifact is None:
-            reduction = reduce_with(fallback_hint)  # the id would lead nowhere
-    result = reduction.result
-    if artifact:
-        result = _with_raw_ref(result, *artifact)
-    _record(reduction, run, options, settings, artifact[0] if artifact else None)
+    artifact_id = artifacts.new_id() if _wants_artifact(run.exit_code, settings) else None
+    reduction = reduce(execution, catalogue, Options(
+        classifier=options.classifier, max_inline_chars=options.max_inline_chars, raw=options.raw,
+        no_omit=settings["output.no_omit"], facts=options.format == "json",
+        hint=f"tokenjuice cat {artifact_id}" if artifact_id else rerun))
+    stored = None
+    if artifact_id and (options.store or reduction.kinds):
+        stored = _store_artifact(artifact_id, combined, options, settings)
+        if stored is None:
+            reduction = replace(reduction, hint=rerun)  # the id would lead nowhere
+    elif artifact_id:
+        reduction = replace(reduction, hint=rerun)
+    from ..reduce.render import shown_chars, text_of
+
+    text = text_of(reduction)
+    _record(reduction, execution, settings, shown_chars(reduction, text), stored)
 
     if options.format == "json":
         from ..output import json_text
+        from ..wire import result_to_wire
 
-        payload = {"result": result, "exitCode": run.exit_code,
+        raw_ref = {"id": stored[0], "storage": "file", "path": stored[1]} if stored else None
+        payload = {"result": result_to_wire(reduction, trace=options.trace, raw_ref=raw_ref),
+                   "exitCode": run.exit_code,
                    "stdout": capture_mod.decode(run.stream(capture_mod.STDOUT)),
                    "stderr": capture_mod.decode(run.stream(capture_mod.STDERR))}
-        text = json_text(payload)
+        out = json_text(payload)
     else:
-        text = result["inlineText"] + "\n" if result["inlineText"] else ""
-    capture_mod.write_out(text.encode("utf-8", errors="surrogateescape"))
+        out = text + "\n" if text else ""
+    capture_mod.write_out(out.encode("utf-8", errors="surrogateescape"))
     return run.exit_code
 
 
-def _wants_artifact(exit_code: int, options: WrapOptions, settings) -> bool:
+def _wants_artifact(exit_code: int, settings: Settings) -> bool:
     mode = settings["artifacts.mode"]
-    return options.store or mode == "always" or (mode == "failures" and exit_code != 0)
+    return mode == "always" or (mode == "failures" and exit_code != 0)
 
 
-def _store_artifact(artifact_id: str, combined: bytes, options: WrapOptions, settings) -> tuple[str, str] | None:
+def _store_artifact(artifact_id: str, combined: bytes, options: WrapOptions,
+                    settings: Settings) -> tuple[str, str] | None:
     """(id, path) of the stored raw output, or None when it could not be stored."""
     from ..state import artifacts
 
     try:
-        path = artifacts.store(artifact_id, combined, redact=settings["redaction.enabled"],
-                               retention_days=settings["artifacts.retention_days"],
-                               max_total_mb=settings["artifacts.max_total_mb"])
+        path = artifacts.Store.from_settings(settings).store(artifact_id, combined)
     except artifacts.ArtifactError as error:
-        if options.store or os.environ.get("TOKENJUICE_DEBUG") == "1":
+        if options.store or settings["debug.enabled"]:
             sys.stderr.write(f"tokenjuice: {error}\n")
         return None
     return artifact_id, path
 
 
-def _with_raw_ref(result: dict, artifact_id: str, path: str) -> dict:
-    """The result with `rawRef` placed before `stats`, as the original did."""
-    ordered = {}
-    for key, value in result.items():
-        if key == "stats":
-            ordered["rawRef"] = {"id": artifact_id, "storage": "file", "path": path}
-        ordered[key] = value
-    return ordered
-
-
-def _record(reduction, run, options: WrapOptions, settings, artifact_id: str | None) -> None:
+def _record(reduction: Reduction, execution: Execution, settings: Settings, shown: int,
+            stored: tuple[str, str] | None) -> None:
     from ..state import spool
 
-    if not spool.enabled(settings["stats.enabled"]):
+    if not settings["stats.enabled"]:
         return
     from ..command import basename, subcommand
 
-    argv = reduction.info.normalized_argv or reduction.info.first_argv
+    info = reduction.command
+    argv = info.normalized_argv or info.first_argv
     argv0 = basename(argv[0]) if argv else ""
-    action = subcommand(argv)
-    result = reduction.result
+    action = subcommand(list(argv))
+    capture = execution.capture
     spool.record({
         "record_id": os.urandom(8).hex(),
         "created_at": time.time(),
-        "source": _name_or_none(options.source.lower()) or "cli",
+        "source": _name_or_none(execution.source.lower()) or "cli",
         "argv0": _name_or_none(argv0),
         "subcommand": _name_or_none(action, _LOWER, _SUBCOMMAND_CHARS, 31),
-        "rule_id": reduction.classification.rule["id"],
-        "family": reduction.classification.rule["family"],
-        "exit_code": run.exit_code,
-        "raw_chars": result["stats"]["rawChars"],
-        "reduced_chars": result["stats"]["reducedChars"],
-        "duration_ms": round(run.duration_ms, 1),
-        "capture_truncated": int(run.truncated),
-        "passthrough": result.get("passthrough"),
-        "artifact_id": artifact_id,
-    })
+        "rule_id": reduction.classification.rule.id,
+        "family": reduction.classification.rule.family,
+        "exit_code": execution.exit_code,
+        "raw_chars": reduction.raw_chars,
+        "reduced_chars": shown,
+        "duration_ms": round(execution.duration_ms or 0, 1),
+        "capture_truncated": int(bool(capture and capture.truncated)),
+        "passthrough": reduction.passthrough,
+        "artifact_id": stored[0] if stored else None,
+    }, debug=settings["debug.enabled"])
 
 
-def _name_or_none(name: str | None, first: str = _ALNUM, chars: frozenset = _NAME_CHARS,
+def _name_or_none(name: str | None, first: str = _ALNUM, chars: frozenset[str] = _NAME_CHARS,
                   limit: int = 64) -> str | None:
     """Command names only: no paths, arguments, URLs or anything that may be private."""
     return name if name and len(name) <= limit and name[0] in first and set(name) <= chars else None
@@ -300,11 +305,11 @@ def _signal_marker(signum: int, exit_code: int) -> bytes:
     return f"\n[tokenjuice: the command was killed by {name} (exit {exit_code})]\n".encode()
 
 
-def _warn(problems: list[dict], config_warnings: list[str]) -> None:
+def _warn(problems: list[Problem], config_warnings: tuple[str, ...]) -> None:
     """Broken rule files are skipped and a broken config falls back to defaults,
     never fatally; say so on stderr."""
     for problem in problems[:3]:
-        sys.stderr.write(f"tokenjuice: skipped rule {problem['path']}: {problem['message']}"
+        sys.stderr.write(f"tokenjuice: skipped rule {problem}"
                          " (check with: tokenjuice verify)\n")
     if len(problems) > 3:
         sys.stderr.write(f"tokenjuice: {len(problems) - 3} more rule files skipped (tokenjuice verify)\n")

@@ -15,7 +15,8 @@ import sys
 import time
 
 from ..errors import UsageError
-from ..jsonfile import Change, JsonFileError, LockedJsonFile
+from ..editfile import Change, EditError
+from ..jsonfile import LockedJsonFile
 from ..paths import git_root
 from ..shellsyntax import quote, split_words
 from .cursor_hook import WINDOWS_MESSAGE
@@ -104,7 +105,7 @@ def install(path: str, command: str, *, dry_run: bool = False) -> Result:
         if "version" not in data:
             data["version"] = 1
             edits.append(("set", ("version",), 1))
-        change = file.save(data, edits, dry_run=dry_run)
+        change = file.save_json(data, edits, dry_run=dry_run)
     action = ("would update" if dry_run else "updated") if ours else ("would install" if dry_run else "installed")
     return Result(path, action, change, command, _launcher_warnings(command))
 
@@ -124,17 +125,17 @@ def uninstall(path: str, *, dry_run: bool = False) -> Result:
         else:
             del hooks[HOOK_EVENT]
             edits = [("delete", ("hooks", HOOK_EVENT))]
-        change = file.save(data, edits, dry_run=dry_run)
+        change = file.save_json(data, edits, dry_run=dry_run)
     return Result(path, "would remove" if dry_run else "removed", change, None)
 
 
 def _hook_entries(data: dict, path: str) -> tuple[dict, list]:
     hooks = data.get("hooks", {})
     if not isinstance(hooks, dict):
-        raise JsonFileError(f"{path}: \"hooks\" is not an object; fix or move the file and try again")
+        raise EditError(f"{path}: \"hooks\" is not an object; fix or move the file and try again")
     entries = hooks.get(HOOK_EVENT, [])
     if not isinstance(entries, list):
-        raise JsonFileError(f"{path}: \"hooks.{HOOK_EVENT}\" is not a list; fix or move the file and try again")
+        raise EditError(f"{path}: \"hooks.{HOOK_EVENT}\" is not a list; fix or move the file and try again")
     return hooks, entries
 
 
@@ -194,7 +195,7 @@ def doctor(path: str, expected: str | None, install_hint: str, *, deep: bool = F
                 report.status, report.fix = DISABLED, install_hint
                 return report
             _, entries = _hook_entries(data, path)
-    except JsonFileError as error:
+    except EditError as error:
         report.flag(BROKEN, str(error))
         report.fix = f"fix or move {path}, then run {install_hint}"
         return report

@@ -15,6 +15,12 @@ import os
 import sys
 
 from .. import fastjson
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from ..settings import Settings
 from ..command import SHELLS, analyze, basename, is_python
 from ..shellsyntax import join, quote, quote_fish
 
@@ -93,8 +99,6 @@ def respond(payload: object, launcher: str, env) -> dict:
     command = tool_input.get("command")
     if not isinstance(command, str) or not command.strip() or len(command) > MAX_COMMAND_CHARS:
         return {}
-    if env.get("TOKENJUICE_CURSOR", "").strip().lower() in ("0", "false", "no", "off"):
-        return {}
     if os.name == "nt":
         return {
             "permission": "deny",
@@ -105,12 +109,12 @@ def respond(payload: object, launcher: str, env) -> dict:
     info = analyze(command)
     if _runs_tokenjuice(info.first_argv) or info.background:
         return {}
-    from .. import config
+    from ..settings import resolve
 
-    settings = config.load(_project_dir(payload, tool_input))
-    if not settings["cursor.enabled"] or _skipped(info, skip_patterns(settings, env)):
+    settings = resolve(_project_dir(payload, tool_input), env=env)
+    if not settings["cursor.enabled"] or _skipped(info, skip_patterns(settings)):
         return {}
-    shell = resolve_shell(tool_input.get("shell"), env)
+    shell = resolve_shell(tool_input.get("shell"), settings["cursor.shell"], env)
     if shell is None:
         return {}
     quote_word = quote_fish if basename(shell) == "fish" else quote
@@ -126,7 +130,7 @@ def _runs_tokenjuice(argv: list[str]) -> bool:
     name = basename(argv[0]).lower()
     if name == "tokenjuice":
         return True
-    return is_python(name) and argv[1:3] == ["-m", "tokenjuice"]
+    return is_python(name) and tuple(argv[1:3]) == ("-m", "tokenjuice")
 
 
 def _project_dir(payload: dict, tool_input: dict) -> str:
@@ -139,12 +143,10 @@ def _project_dir(payload: dict, tool_input: dict) -> str:
     return os.getcwd()
 
 
-def skip_patterns(settings, env) -> list[str]:
-    """The skip list in force: defaults (unless turned off), config files, environment."""
+def skip_patterns(settings: Settings) -> list[str]:
+    """The skip list in force: the defaults (unless turned off) and `cursor.skip`."""
     patterns = list(DEFAULT_SKIP) if settings["cursor.skip_defaults"] else []
-    patterns += settings["cursor.skip"]
-    patterns += [p.strip() for p in env.get("TOKENJUICE_CURSOR_SKIP", "").split(",") if p.strip()]
-    return patterns
+    return patterns + list(settings["cursor.skip"])
 
 
 def _skipped(info, patterns: list[str]) -> bool:
@@ -170,10 +172,11 @@ def glob_match(text: str, pattern: str) -> bool:
     return True
 
 
-def resolve_shell(requested: object, env) -> str | None:
-    """The first usable shell: Cursor's, $TOKENJUICE_CURSOR_SHELL, $SHELL, the shell
-    shellingham detects, then sh — as an absolute path to an executable."""
-    for candidate in (requested, env.get("TOKENJUICE_CURSOR_SHELL"), env.get("SHELL")):
+def resolve_shell(requested: object, configured: str, env: Mapping[str, str]) -> str | None:
+    """The first usable shell: Cursor's, `cursor.shell` (TOKENJUICE_CURSOR_SHELL),
+    $SHELL, the shell shellingham detects, then sh — as an absolute path to an
+    executable."""
+    for candidate in (requested, configured, env.get("SHELL")):
         found = _usable_shell(candidate, env)
         if found:
             return found
@@ -205,9 +208,14 @@ def _usable_shell(value: object, env) -> str | None:
 
 
 def _debug(payload: object, error: BaseException) -> None:
-    """One line per internal error when TOKENJUICE_DEBUG=1: ids and the error class,
-    never the command or the environment."""
-    if os.environ.get("TOKENJUICE_DEBUG") != "1":
+    """One line per internal error when debugging is on (TOKENJUICE_DEBUG=1): ids
+    and the error class, never the command or the environment."""
+    from ..settings import resolve
+
+    try:
+        if not resolve().values["debug.enabled"]:
+            return
+    except Exception:  # noqa: BLE001 - a broken setup must not break the hook's answer
         return
     try:
         import time

@@ -10,6 +10,7 @@ instead of stacking markers. Every marker tokenjuice prints matches
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from itertools import groupby
 
 MARKER_PATTERN = r"^\.\.\. .+ omitted \.\.\.$"
@@ -37,16 +38,16 @@ class Omission:
         return f"... {self.count} line{'s' if self.count != 1 else ''} omitted ..."
 
 
-def render(items: list) -> list[str]:
+#: A body item: a line of the input (`str`, possibly `Pinned` or clipped) or a marker.
+Item = str | Omission
+
+
+def render(items: Sequence[Item]) -> list[str]:
     return [item.render() if isinstance(item, Omission) else item for item in items]
 
 
-def shown_lines(items: list) -> int:
+def shown_lines(items: Sequence[Item]) -> int:
     return sum(1 for item in items if not isinstance(item, Omission))
-
-
-def omitted_lines(items: list) -> int:
-    return sum(item.count for item in items if isinstance(item, Omission))
 
 
 def head_tail(items: list, head: int, tail: int, pin_limit: int = 0) -> list:

@@ -13,37 +13,46 @@ cannot be written only costs speed.
 from __future__ import annotations
 
 import os
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 from .. import cachefile
 from . import loader
+from .model import Match, MatchEntry, Rule
+from .schema import compact, from_canonical, to_canonical
 
-_FORMAT = 2
-#: What classification reads (and `family` for the result); the rest is the body.
-MATCH_FIELDS = ("id", "family", "priority", "match")
+_FORMAT = 3
 
 
 class Catalogue:
-    """The rules in force for one directory, in classification order: `rules` are
-    the match entries (MATCH_FIELDS), `body(id)` the full rule."""
+    """The rules in force for one directory, in classification order: `entries`
+    are what classification reads, `body(id)` the full rule."""
 
-    __slots__ = ("rules", "problems", "_bodies", "_bodies_path", "_roots")
+    __slots__ = ("entries", "problems", "_bodies", "_bodies_path", "_roots", "_built")
 
-    def __init__(self, rules: list[dict], problems: list[dict], bodies: dict | None = None,
-                 bodies_path: str | None = None, roots: list | None = None) -> None:
-        self.rules = rules
+    def __init__(self, entries: list[MatchEntry], problems: list[loader.Problem],
+                 bodies: dict[str, Any] | None = None, bodies_path: str | None = None,
+                 roots: list[tuple[str, str]] | None = None) -> None:
+        self.entries = entries
         self.problems = problems
-        self._bodies = bodies
+        self._bodies = bodies  # rule id -> canonical rule
         self._bodies_path = bodies_path
         self._roots = roots
+        self._built: dict[str, Rule] = {}
 
     @classmethod
-    def of(cls, rules: list[dict]) -> "Catalogue":
-        """A catalogue of full rules already in memory."""
-        return cls(rules, [], {rule["id"]: rule for rule in rules})
+    def of(cls, rules: list[Rule]) -> Catalogue:
+        """A catalogue of rules already in memory, in the order given."""
+        catalogue = cls([entry_of(rule) for rule in rules], [])
+        catalogue._built = {rule.id: rule for rule in rules}
+        return catalogue
 
-    def body(self, rule_id: str) -> dict | None:
+    def body(self, rule_id: str) -> Rule | None:
         """The full rule, read on first use; rebuilt from the rule files if the
         bodies file went missing or lost the rule since the index was read."""
+        if rule_id in self._built:
+            return self._built[rule_id]
         if self._bodies is None and self._bodies_path:
             self._bodies = cachefile.read(self._bodies_path)
         found = self._bodies.get(rule_id) if isinstance(self._bodies, dict) else None
@@ -53,11 +62,19 @@ class Catalogue:
             if self._bodies_path:
                 cachefile.write(self._bodies_path, self._bodies)
             found = self._bodies.get(rule_id)
-        return found
+        if not isinstance(found, dict):
+            return None
+        rule: Rule = from_canonical(Rule, found)
+        self._built[rule_id] = rule
+        return rule
 
     @property
-    def errors(self) -> list[dict]:
-        return [p for p in self.problems if p["severity"] == "error"]
+    def errors(self) -> list[loader.Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+
+def entry_of(rule: Rule) -> MatchEntry:
+    return MatchEntry(rule.id, rule.family, rule.priority, rule.match)
 
 
 def load(cwd: str | None = None, *, builtin_only: bool = False) -> Catalogue:
@@ -67,17 +84,23 @@ def load(cwd: str | None = None, *, builtin_only: bool = False) -> Catalogue:
     stem = cachefile.stem("index", [_FORMAT, roots])
     cached = cachefile.read_current(stem + ".json", signature)
     if cached is not None and isinstance(cached.get("rules"), list) and isinstance(cached.get("problems"), list):
-        return Catalogue(cached["rules"], cached["problems"], bodies_path=stem + ".bodies.json", roots=roots)
+        entries = [MatchEntry(e["id"], e["family"], e["priority"], from_canonical(Match, e["match"]))
+                   for e in cached["rules"]]
+        problems = [loader.Problem(**p) for p in cached["problems"]]
+        return Catalogue(entries, problems, bodies_path=stem + ".bodies.json", roots=roots)
     loaded, problems = loader.load_catalogue(roots)
     bodies = _bodies(loaded)
-    entries = [{field: body[field] for field in MATCH_FIELDS} for body in bodies.values()]
-    catalogue = Catalogue(entries, [p.to_dict() for p in problems], bodies, roots=roots)
+    catalogue = Catalogue([entry_of(r.rule) for r in loaded], problems, bodies, roots=roots)
+    catalogue._built = {r.rule.id: r.rule for r in loaded}
     cachefile.write(stem + ".bodies.json", bodies)
-    cachefile.write_current(stem + ".json", signature, {"rules": entries, "problems": catalogue.problems})
+    cachefile.write_current(stem + ".json", signature, {
+        "rules": [{"id": e.id, "family": e.family, "priority": e.priority, "match": compact(bodies[e.id]["match"])}
+                  for e in catalogue.entries],
+        "problems": [p.to_dict() for p in problems]})
     return catalogue
 
 
-def _signature(layer: str, root: str) -> list:
+def _signature(layer: str, root: str) -> list[Any]:
     """What must change for the index to be rebuilt: every file's mtime and size,
     except in an installed wheel, whose files change only with the version (part
     of the cache key) or a reinstall (which renews the directories)."""
@@ -90,5 +113,5 @@ def _signature(layer: str, root: str) -> list:
     return [layer, root, [list(f[1:]) for f in loader.rule_files(root)]]
 
 
-def _bodies(loaded: list[loader.LoadedRule]) -> dict[str, dict]:
-    return {r.rule["id"]: r.rule | {"layer": r.layer, "path": r.path} for r in loaded}
+def _bodies(loaded: list[loader.LoadedRule]) -> dict[str, Any]:
+    return {r.rule.id: to_canonical(r.rule) for r in loaded}

@@ -10,7 +10,9 @@ from __future__ import annotations
 import os
 
 from .. import paths
-from .schema import RuleError, normalize
+from ..record import record, replace
+from .model import Example, Rule
+from .schema import RuleError, parse_rule
 
 BUILTIN, USER, PROJECT = "builtin", "user", "project"
 FALLBACK_ID = "generic/fallback"
@@ -18,34 +20,43 @@ RULE_SUFFIXES = (".toml", ".json")
 _IGNORED_SUFFIXES = (".schema.json", ".fixture.json")
 
 
+@record
 class LoadedRule:
-    """A validated rule together with where it came from and its examples."""
+    """A validated rule (which knows its layer and path) and its examples."""
 
-    __slots__ = ("rule", "examples", "layer", "path")
+    rule: Rule
+    examples: tuple[Example, ...]
 
-    def __init__(self, rule: dict, examples: list[dict], layer: str, path: str) -> None:
-        self.rule = rule
-        self.examples = examples
-        self.layer = layer
-        self.path = path
+    @property
+    def layer(self) -> str:
+        return self.rule.layer
+
+    @property
+    def path(self) -> str:
+        return self.rule.path
 
 
+@record
 class Problem:
     """A rule file that could not be used (or a notice about one that could)."""
 
-    __slots__ = ("layer", "path", "message", "severity")
+    layer: str
+    path: str
+    message: str
+    severity: str = "error"
+    line: int | None = None  # where in the file, when it can be told
 
-    def __init__(self, layer: str, path: str, message: str, severity: str = "error") -> None:
-        self.layer = layer
-        self.path = path
-        self.message = message
-        self.severity = severity
+    @property
+    def where(self) -> str:
+        """`path:line` (as compilers and editors write it), or the path alone."""
+        return f"{self.path}:{self.line}" if self.line else self.path
 
     def __str__(self) -> str:
-        return f"{self.path}: {self.message}"
+        return f"{self.where}: {self.message}"
 
-    def to_dict(self) -> dict:
-        return {"layer": self.layer, "path": self.path, "message": self.message, "severity": self.severity}
+    def to_dict(self) -> dict[str, object]:
+        return {"layer": self.layer, "path": self.path, "line": self.line, "message": self.message,
+                "severity": self.severity}
 
 
 def builtin_root() -> str:
@@ -104,7 +115,8 @@ def rule_files(root: str) -> list[tuple[str, str, int, int]]:
 
 
 def load_file(layer: str, rule_id: str, path: str) -> LoadedRule:
-    """Parse and validate one rule file; raises RuleError with `field: problem`."""
+    """Parse and validate one rule file; raises RuleError (`field: problem`, with the
+    line of the field when it can be found)."""
     from .patterns import compile_checked
 
     try:
@@ -125,9 +137,61 @@ def load_file(layer: str, rule_id: str, path: str) -> LoadedRule:
     except (ValueError, UnicodeDecodeError) as error:
         kind = "JSON" if json_style else "TOML"
         raise RuleError(f"file: not valid {kind} ({error})") from None
-    rule, examples = normalize(data, rule_id, json_style=json_style,
-                               compile_pattern=lambda p, f: compile_checked(p, f, json_style))
-    return LoadedRule(rule, examples, layer, path)
+    try:
+        rule, examples = parse_rule(data, rule_id, json_style=json_style,
+                                    compile_pattern=lambda p, f: compile_checked(p, f, json_style))
+    except RuleError as error:
+        if not json_style:
+            error.line = field_line(raw.decode("utf-8"), str(error).split(":", 1)[0])
+        raise
+    return LoadedRule(replace(rule, layer=layer, path=path), examples)
+
+
+def field_line(text: str, field: str) -> int | None:
+    """The line of a TOML rule file where `field` (`match.argv0`,
+    `filters.skip_patterns[2]`, `counters[1].pattern`) is set, as far as the text
+    tells: its key under its table, else its table's header; a field inside an
+    inline table is found through its nearest enclosing key."""
+    parts = field.split(".")
+    while parts:
+        found = _line_of([_step(part) for part in parts], text)
+        if found:
+            return found
+        parts = parts[:-1]
+    return None
+
+
+def _step(part: str) -> tuple[str, int | None]:
+    name, _, index = part.partition("[")
+    return name, int(index.rstrip("]")) if index.rstrip("]").isdigit() else None
+
+
+def _line_of(path: list[tuple[str, int | None]], text: str) -> int | None:
+    def same(current: list[tuple[str, int | None]], wanted: list[tuple[str, int | None]]) -> bool:
+        return len(current) == len(wanted) and all(
+            a[0] == b[0] and (b[1] is None or a[1] == b[1]) for a, b in zip(current, wanted))
+
+    owner, key = path[:-1], path[-1][0]
+    current: list[tuple[str, int | None]] = []
+    arrays: dict[str, int] = {}
+    header = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            array = stripped.startswith("[[")
+            name = stripped.strip("[").split("]", 1)[0].strip()
+            current = [(part, None) for part in name.split(".")]
+            if array:
+                arrays[name] = arrays.get(name, -1) + 1
+                current[-1] = (current[-1][0], arrays[name])
+            if same(current, path):
+                return number
+            if same(current, owner):
+                header = number
+        elif "=" in stripped and same(current, owner) and \
+                stripped.split("=", 1)[0].strip().strip("\"'") == key:
+            return number
+    return header
 
 
 def load_layer(layer: str, root: str) -> tuple[list[LoadedRule], list[Problem]]:
@@ -142,14 +206,14 @@ def load_layer(layer: str, root: str) -> tuple[list[LoadedRule], list[Problem]]:
         try:
             loaded.append(load_file(layer, rule_id, path))
         except RuleError as error:
-            problems.append(Problem(layer, path, str(error)))
-    ids = [r.rule["id"] for r in loaded]
+            problems.append(Problem(layer, path, str(error), line=error.line))
+    ids = [r.rule.id for r in loaded]
     duplicated = {i for i in ids if ids.count(i) > 1}
     for rule in loaded:
-        if rule.rule["id"] in duplicated:
+        if rule.rule.id in duplicated:
             problems.append(Problem(layer, rule.path, f"id: duplicate rule id in the {layer} layer: "
-                                                      f"{rule.rule['id']} (both files are skipped)"))
-    return [r for r in loaded if r.rule["id"] not in duplicated], problems
+                                                      f"{rule.rule.id} (both files are skipped)"))
+    return [r for r in loaded if r.rule.id not in duplicated], problems
 
 
 def load_catalogue(roots: list[tuple[str, str]]) -> tuple[list[LoadedRule], list[Problem]]:
@@ -163,10 +227,10 @@ def load_catalogue(roots: list[tuple[str, str]]) -> tuple[list[LoadedRule], list
         loaded, layer_problems = load_layer(layer, root)
         problems += layer_problems
         for rule in loaded:
-            shadowed = effective.get(rule.rule["id"])
+            shadowed = effective.get(rule.rule.id)
             if shadowed is not None and shadowed.layer != rule.layer:
-                problems.append(Problem(layer, rule.path, f"overrides {shadowed.layer} rule {rule.rule['id']}",
+                problems.append(Problem(layer, rule.path, f"overrides {shadowed.layer} rule {rule.rule.id}",
                                         severity="notice"))
-            effective[rule.rule["id"]] = rule
-    ordered = sorted(effective.values(), key=lambda r: (r.rule["id"] == FALLBACK_ID, r.rule["id"]))
+            effective[rule.rule.id] = rule
+    ordered = sorted(effective.values(), key=lambda r: (r.rule.id == FALLBACK_ID, r.rule.id))
     return ordered, problems

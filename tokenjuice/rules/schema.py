@@ -1,305 +1,397 @@
-"""The rule schema: validate a parsed rule file and turn it into the canonical form.
+"""Everything derived from the rule declarations in `model.py`.
 
-Two spellings are accepted. Our TOML files use snake_case and nested tables
-(`[match]`, `[filters]`, …) and carry `[[examples]]`. JSON files written for the
-TypeScript tokenjuice use camelCase; they keep working unchanged, with that
-tool's defaults (no ANSI stripping, no dedupe, 6/6 head/tail, failures
-summarised like successes) so an existing override behaves as it did.
-
-The canonical form is a flat JSON-able dict; it is what the index cache stores and
-what the reducer reads. Every problem is reported as `field: problem` so the
-loader can print one line naming the file and the field.
+- `parse_rule`: validate a parsed rule file (our TOML snake_case, or the original's
+  JSON camelCase with its defaults) into a `Rule` and its examples; every problem
+  is a `RuleError` whose message starts with the field (`filters.skip_patterns[2]:
+  invalid pattern …`), so the loader can print one line naming file, line and field.
+- `to_canonical` / `from_canonical`: the plain JSON form the index cache stores and
+  the hot path turns back into a `Rule` without validating again.
+- `json_schema`: the JSON Schema of a TOML rule file (`tokenjuice schema rule`,
+  docs/rule.schema.json).
+- `fields_markdown`: the field reference in docs/rules.md.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
-FORMATTERS = ("git-diff", "search", "gh")
-COUNTER_SOURCES = ("post_keep", "pre_keep", "pre_skip")
-PATTERN_FLAGS = "imsx"
+from .. import record
+from ..record import MISSING, Field
+from . import model
+from .model import Example, Rule
 
-_MATCH_STRING_LISTS = ("argv0", "git_subcommands", "subcommands", "command_includes",
-                       "command_includes_any", "tool_names")
-_MATCH_GROUP_LISTS = ("argv_includes", "argv_includes_any")
-MATCH_KEYS = _MATCH_STRING_LISTS + _MATCH_GROUP_LISTS + ("any_of",)
+CompilePattern = Callable[[str, str], object]
 
-_TRANSFORMS = ("strip_ansi", "pretty_print_json", "dedupe_adjacent", "trim_empty_edges")
-_TOP_LEVEL = ("id", "family", "description", "priority", "match", "filters", "transforms",
-              "summarize", "failure", "counters", "counter_source", "on_empty", "match_output",
-              "formatter", "examples")
-_EXAMPLE_KEYS = ("name", "command", "argv", "tool_name", "exit_code", "output", "keep", "drop",
-                 "expect_facts", "source")
-
-#: Defaults for our TOML rules: what almost every rule wants.
-TOML_DEFAULTS = {
-    "strip_ansi": True, "pretty_print_json": False, "dedupe_adjacent": True,
-    "trim_empty_edges": True, "head": 8, "tail": 8, "preserve_on_failure": True,
-    "failure_head": 12, "failure_tail": 16, "max_chars": 1200, "failure_max_chars": 2400,
-}
-#: Defaults of the TypeScript tokenjuice, applied to its JSON rule files.
-JSON_DEFAULTS = {
-    "strip_ansi": False, "pretty_print_json": False, "dedupe_adjacent": False,
-    "trim_empty_edges": False, "head": 6, "tail": 6, "preserve_on_failure": False,
-    "failure_head": 6, "failure_tail": 12, "max_chars": 1200, "failure_max_chars": 1200,
-}
 #: The original selected some formatters by rule id; JSON overrides of those ids keep them.
 _FORMATTER_BY_ID = {"git/diff": "git-diff", "search/rg": "search", "cloud/gh": "gh"}
-
-_CAMEL = {
-    "toolNames": "tool_names", "gitSubcommands": "git_subcommands",
-    "argvIncludes": "argv_includes", "argvIncludesAny": "argv_includes_any",
-    "commandIncludes": "command_includes", "commandIncludesAny": "command_includes_any",
-    "skipPatterns": "skip_patterns", "keepPatterns": "keep_patterns",
-    "stripAnsi": "strip_ansi", "prettyPrintJson": "pretty_print_json",
-    "dedupeAdjacent": "dedupe_adjacent", "trimEmptyEdges": "trim_empty_edges",
-    "preserveOnFailure": "preserve_on_failure", "counterSource": "counter_source",
-    "onEmpty": "on_empty", "matchOutput": "match_output",
-}
+_JAVASCRIPT_FLAGS = "guy"
 
 
 class RuleError(ValueError):
-    """A rule file that cannot be used; the message is `field: problem`."""
+    """A rule file that cannot be used; the message is `field: problem`, and `line`
+    where the field is in the file (filled in by the loader)."""
+
+    line: int | None = None
 
 
-def normalize(data: object, rule_id: str, *, json_style: bool,
-              compile_pattern=None) -> tuple[dict, list[dict]]:
-    """Validate `data` and return (canonical rule, examples).
+def _fields(cls: type) -> tuple[Field, ...]:
+    return tuple(f for f in record.fields(cls) if f.metadata)
+
+
+def _table_type(field: Field) -> type:
+    return model.TABLE_TYPES[field.metadata["table_type"]]
+
+
+# -- validation -------------------------------------------------------------------------
+
+
+def parse_rule(data: object, rule_id: str, *, json_style: bool,
+               compile_pattern: CompilePattern | None = None) -> tuple[Rule, tuple[Example, ...]]:
+    """Validate `data` (a parsed rule file) and return the rule and its examples.
 
     `compile_pattern(pattern, flags)` raises on a bad pattern; the loader passes the
-    regex engine in, so this module stays import-light.
-    """
+    regex engine in, so this module stays import-light."""
     if not isinstance(data, dict):
         raise RuleError("rule: expected a table of fields")
+    data = dict(data)
     if json_style:
-        data = _from_camel(data)
-    unknown = [k for k in data if k not in _TOP_LEVEL]
-    if unknown:
-        raise RuleError(f"{unknown[0]}: unknown field (known: {', '.join(_TOP_LEVEL[1:-1])})")
-    if "id" in data and data["id"] != rule_id:
-        raise RuleError(f"id: {data['id']!r} does not match the file's path, which gives {rule_id!r}")
-    if json_style and "examples" in data:
-        raise RuleError("examples: only TOML rules carry examples")
-
-    defaults = JSON_DEFAULTS if json_style else TOML_DEFAULTS
-    rule: dict = {"id": rule_id}
-    rule["family"] = _string(data, "family", required=True)
-    rule["description"] = _string(data, "description", default="", allow_empty=True)
-    priority = data.get("priority", 0)
-    if isinstance(priority, bool) or not isinstance(priority, (int, float)) or not math.isfinite(priority):
-        raise RuleError("priority: expected a number")
-    rule["priority"] = priority
-    if "match" not in data:
-        raise RuleError("match: required (use an empty table to match everything)")
-    rule["match"] = _match(data["match"], "match")
-
-    filters = _table(data, "filters", ("skip_patterns", "keep_patterns", "pin_patterns"))
-    transforms = _table(data, "transforms", _TRANSFORMS)
-    summarize = _table(data, "summarize", ("head", "tail", "max_chars"))
-    failure = _table(data, "failure", ("preserve_on_failure", "head", "tail", "max_chars"))
-    for key in ("skip_patterns", "keep_patterns", "pin_patterns"):
-        rule[key] = _string_list(filters, key, f"filters.{key}")
-        for i, pattern in enumerate(rule[key]):
-            _check_pattern(compile_pattern, pattern, "", f"filters.{key}[{i}]")
-    for key in _TRANSFORMS:
-        rule[key] = _bool(transforms, key, f"transforms.{key}", defaults[key])
-    rule["head"] = _count(summarize, "head", "summarize.head", defaults["head"])
-    rule["tail"] = _count(summarize, "tail", "summarize.tail", defaults["tail"])
-    rule["preserve_on_failure"] = _bool(failure, "preserve_on_failure", "failure.preserve_on_failure",
-                                        defaults["preserve_on_failure"])
-    rule["failure_head"] = _count(failure, "head", "failure.head", defaults["failure_head"])
-    rule["failure_tail"] = _count(failure, "tail", "failure.tail", defaults["failure_tail"])
-    rule["max_chars"] = _count(summarize, "max_chars", "summarize.max_chars", defaults["max_chars"])
-    rule["failure_max_chars"] = _count(failure, "max_chars", "failure.max_chars", defaults["failure_max_chars"])
-    if rule["max_chars"] < 200 or rule["failure_max_chars"] < 200:
-        raise RuleError("summarize.max_chars / failure.max_chars: budgets under 200 chars cannot hold a result")
-
-    rule["counters"] = [
-        _pattern_entry(entry, f"counters[{i}]", ("name", "pattern", "flags"), compile_pattern, json_style)
-        for i, entry in enumerate(_array(data, "counters"))
-    ]
-    names = [c["name"] for c in rule["counters"]]
+        data.pop("$schema", None)
+        if "examples" in data:
+            raise RuleError("examples: only TOML rules carry examples")
+    declared = data.pop("id", rule_id)
+    if declared != rule_id:
+        raise RuleError(f"id: {declared!r} does not match the file's path, which gives {rule_id!r}")
+    raw_examples = data.pop("examples", [])
+    checker = _Checker(json_style, compile_pattern)
+    values = checker.table(Rule, data, "")
+    if json_style and "formatter" not in data:
+        values["formatter"] = _FORMATTER_BY_ID.get(rule_id)
+    rule = Rule(**values, id=rule_id, ascii=json_style)
+    names = [counter.name for counter in rule.counters]
     if len(set(names)) != len(names):
         raise RuleError("counters: two counters share a name")
-    source = data.get("counter_source", "post_keep")
-    source = {"postKeep": "post_keep", "preKeep": "pre_keep"}.get(source, source) if json_style else source
-    if source not in COUNTER_SOURCES:
-        raise RuleError(f"counter_source: expected one of {', '.join(COUNTER_SOURCES)}")
-    rule["counter_source"] = source
-    rule["on_empty"] = _string(data, "on_empty", default=None)
-    rule["match_output"] = [
-        _pattern_entry(entry, f"match_output[{i}]", ("pattern", "message", "flags"), compile_pattern,
-                       json_style)
-        for i, entry in enumerate(_array(data, "match_output"))
-    ]
-    formatter = data.get("formatter", _FORMATTER_BY_ID.get(rule_id) if json_style else None)
-    if formatter is not None and formatter not in FORMATTERS:
-        raise RuleError(f"formatter: expected one of {', '.join(FORMATTERS)}")
-    rule["formatter"] = formatter
-    rule["ascii"] = json_style  # JavaScript's \d, \w and \b are ASCII-only
-    examples = [_example(entry, f"examples[{i}]") for i, entry in enumerate(_array(data, "examples"))]
-    return rule, examples
+    if not isinstance(raw_examples, list) or not all(isinstance(e, dict) for e in raw_examples):
+        raise RuleError("examples: expected an array of tables")
+    examples = []
+    for index, entry in enumerate(raw_examples):
+        example = Example(**checker.table(Example, entry, f"examples[{index}]."))
+        if not example.name:
+            example = record.replace(example, name=example.command)
+        examples.append(example)
+    return rule, tuple(examples)
 
 
-# -- pieces ---------------------------------------------------------------------------
+class _Checker:
+    """Checks one file's tables against their declarations."""
+
+    def __init__(self, json_style: bool, compile_pattern: CompilePattern | None) -> None:
+        self.json_style = json_style
+        self.compile_pattern = compile_pattern
+
+    def table(self, cls: type, data: object, prefix: str) -> dict[str, Any]:
+        """Field name -> checked value for one table; missing fields get the
+        declared default (the original's, for its JSON rules)."""
+        where = prefix[:-1] if prefix else "rule"
+        if not isinstance(data, dict):
+            raise RuleError(f"{where}: expected a table")
+        fields = _fields(cls)
+        by_key = {(f.metadata["camel"] or f.name) if self.json_style else f.name: f for f in fields}
+        if self.json_style:  # the original also accepted snake_case spellings here and there
+            by_key.update({f.name: f for f in fields if f.name not in by_key})
+        unknown = [key for key in data if key not in by_key]
+        if unknown:
+            noun = "match key" if cls is model.Match else "field"
+            known = ", ".join(f.name for f in fields)
+            raise RuleError(f"{prefix}{unknown[0]}: unknown {noun} (known: {known})")
+        values: dict[str, Any] = {}
+        for key, value in data.items():
+            field = by_key[key]
+            values[field.name] = self.value(field, value, prefix + field.name)
+        for field in fields:
+            if field.name in values:
+                continue
+            if field.metadata["required"]:
+                hint = " (use an empty table to match everything)" if field.name == "match" else ""
+                suffix = " string" if cls is Example else ""
+                raise RuleError(f"{prefix}{field.name}: required{suffix}{hint}")
+            if not self.json_style:
+                continue  # the declared default applies
+            if field.metadata["kind"] == model.TABLE:  # an absent table still gets the original's defaults
+                table = _table_type(field)
+                values[field.name] = table(**self.table(table, {}, f"{prefix}{field.name}."))
+            elif field.metadata["json_default"] is not MISSING:
+                values[field.name] = field.metadata["json_default"]
+        return values
+
+    def value(self, field: Field, value: object, where: str) -> Any:
+        meta = field.metadata
+        kind = meta["kind"]
+        if kind == model.TEXT:
+            if not isinstance(value, str) or "\0" in value or (not meta["allow_empty"] and not value.strip()):
+                raise RuleError(f"{where}: expected a string" if meta["allow_empty"]
+                                else f"{where}: expected a non-empty string")
+            return value
+        if kind == model.FLAG:
+            if not isinstance(value, bool):
+                raise RuleError(f"{where}: expected true or false")
+            return value
+        if kind == model.COUNT:
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise RuleError(f"{where}: expected a non-negative integer")
+            if meta["minimum"] is not None and value < meta["minimum"]:
+                raise RuleError(f"{where}: budgets under {meta['minimum']} chars cannot hold a result")
+            return value
+        if kind == model.NUMBER:
+            integer = field.type == "int"
+            if isinstance(value, bool) or not isinstance(value, int if integer else (int, float)) \
+                    or not math.isfinite(value):
+                raise RuleError(f"{where}: expected an integer" if integer else f"{where}: expected a number")
+            return value
+        if kind in (model.WORDS, model.PATTERNS):
+            if not isinstance(value, list) or not all(isinstance(s, str) and s for s in value):
+                raise RuleError(f"{where}: expected a list of non-empty strings")
+            if meta["non_empty"] and not value:
+                raise RuleError(f"{where}: expected at least one string")
+            if kind == model.PATTERNS:
+                for index, pattern in enumerate(value):
+                    self.pattern(pattern, "", f"{where}[{index}]")
+            return tuple(value)
+        if kind == model.PATTERN:
+            if not isinstance(value, str) or not value or "\0" in value:
+                raise RuleError(f"{where}: expected a non-empty string")
+            return value
+        if kind == model.FLAGS:
+            if not isinstance(value, str):
+                raise RuleError(f"{where}: expected a string of letters from {model.PATTERN_FLAGS!r}")
+            if self.json_style:
+                value = "".join(f for f in value if f not in _JAVASCRIPT_FLAGS)
+            if any(f not in model.PATTERN_FLAGS for f in value):
+                raise RuleError(f"{where}: expected letters from {model.PATTERN_FLAGS!r}, got {value!r}")
+            return value
+        if kind == model.WORD_GROUPS:
+            if not isinstance(value, list) or not value or not all(
+                    isinstance(g, list) and g and all(isinstance(s, str) and s for s in g) for g in value):
+                raise RuleError(f"{where}: expected a non-empty list of non-empty lists of strings")
+            return tuple(tuple(group) for group in value)
+        if kind == model.CHOICE:
+            if self.json_style:
+                value = meta["camel_choices"].get(value, value)
+            if value not in meta["choices"]:
+                raise RuleError(f"{where}: expected one of {', '.join(meta['choices'])}")
+            return value
+        if kind == model.COUNTS:
+            if not isinstance(value, dict) or not all(
+                    isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value.values()):
+                raise RuleError(f"{where}: expected a table of counter names to counts")
+            return dict(value)
+        if kind == model.TABLE:
+            cls = _table_type(field)
+            return cls(**self.table(cls, value, where + "."))
+        if kind == model.TABLES:
+            cls = _table_type(field)
+            if not isinstance(value, list) or not all(isinstance(v, dict) for v in value) or (
+                    meta["non_empty"] and not value):
+                raise RuleError(f"{where}: expected a non-empty list of match tables" if cls is model.Match
+                                else f"{where}: expected an array of tables")
+            items = [cls(**self.table(cls, v, f"{where}[{i}].")) for i, v in enumerate(value)]
+            for index, item in enumerate(items):
+                if isinstance(item, (model.Counter, model.OutputMatch)):
+                    self.pattern(item.pattern, item.flags, f"{where}[{index}].pattern")
+            return tuple(items)
+        raise AssertionError(f"undeclared kind {kind}")  # pragma: no cover - a bug in model.py
+
+    def pattern(self, pattern: str, flags: str, where: str) -> None:
+        if self.compile_pattern is None:
+            return
+        try:
+            self.compile_pattern(pattern, flags)
+        except Exception as error:  # the regex engine's own message is the useful part
+            raise RuleError(f"{where}: invalid pattern {pattern!r}: {error}") from None
 
 
-def _from_camel(data: dict) -> dict:
-    data = {k: v for k, v in data.items() if k != "$schema"}
-    converted = {}
-    for key, value in data.items():
-        key = _CAMEL.get(key, key)
-        if isinstance(value, dict) and key != "expect_facts":
-            value = _from_camel(value)
-        elif isinstance(value, list):
-            value = [_from_camel(v) if isinstance(v, dict) else v for v in value]
-        converted[key] = value
-    return converted
+# -- the canonical form -----------------------------------------------------------------
 
 
-def _match(value: object, field: str) -> dict:
-    if not isinstance(value, dict):
-        raise RuleError(f"{field}: expected a table")
-    unknown = [k for k in value if k not in MATCH_KEYS]
-    if unknown:
-        raise RuleError(f"{field}.{unknown[0]}: unknown match key (known: {', '.join(MATCH_KEYS)})")
-    match: dict = {}
-    for key in _MATCH_STRING_LISTS:
-        if key in value:
-            match[key] = _string_list(value, key, f"{field}.{key}", non_empty=True)
-    for key in _MATCH_GROUP_LISTS:
-        if key in value:
-            groups = value[key]
-            if not isinstance(groups, list) or not groups or not all(
-                isinstance(g, list) and g and all(isinstance(s, str) and s for s in g) for g in groups
-            ):
-                raise RuleError(f"{field}.{key}: expected a non-empty list of non-empty lists of strings")
-            match[key] = groups
-    if "any_of" in value:
-        alternatives = value["any_of"]
-        if not isinstance(alternatives, list) or not alternatives:
-            raise RuleError(f"{field}.any_of: expected a non-empty list of match tables")
-        match["any_of"] = [_match(alt, f"{field}.any_of[{i}]") for i, alt in enumerate(alternatives)]
-    return match
-
-
-def _table(data: dict, key: str, known: tuple[str, ...]) -> dict:
-    value = data.get(key, {})
-    if not isinstance(value, dict):
-        raise RuleError(f"{key}: expected a table")
-    unknown = [k for k in value if k not in known]
-    if unknown:
-        raise RuleError(f"{key}.{unknown[0]}: unknown field (known: {', '.join(known)})")
-    return value
-
-
-def _array(data: dict, key: str) -> list:
-    value = data.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-        raise RuleError(f"{key}: expected an array of tables")
-    return value
-
-
-def _string(data: dict, key: str, *, required: bool = False, default=None, allow_empty: bool = False):
-    if key not in data:
-        if required:
-            raise RuleError(f"{key}: required")
-        return default
-    value = data[key]
-    if not isinstance(value, str) or (not allow_empty and not value.strip()) or "\0" in value:
-        raise RuleError(f"{key}: expected a non-empty string" if not allow_empty else f"{key}: expected a string")
-    return value
-
-
-def _string_list(data: dict, key: str, field: str, non_empty: bool = False) -> list[str]:
-    value = data.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(s, str) and s for s in value):
-        raise RuleError(f"{field}: expected a list of non-empty strings")
-    if non_empty and not value:
-        raise RuleError(f"{field}: expected at least one string")
-    return value
-
-
-def _bool(data: dict, key: str, field: str, default: bool) -> bool:
-    value = data.get(key, default)
-    if not isinstance(value, bool):
-        raise RuleError(f"{field}: expected true or false")
-    return value
-
-
-def _count(data: dict, key: str, field: str, default: int) -> int:
-    value = data.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RuleError(f"{field}: expected a non-negative integer")
-    return value
-
-
-def _pattern_entry(entry: dict, field: str, known: tuple[str, ...], compile_pattern,
-                   json_style: bool) -> dict:
-    unknown = [k for k in entry if k not in known]
-    if unknown:
-        raise RuleError(f"{field}.{unknown[0]}: unknown field (known: {', '.join(known)})")
-    result = {}
-    for key in known:
-        if key == "flags":
-            flags = entry.get("flags", "")
-            if not isinstance(flags, str):
-                raise RuleError(f"{field}.flags: expected a string of letters from {PATTERN_FLAGS!r}")
-            if json_style:
-                flags = "".join(f for f in flags if f not in "guy")  # JavaScript-only flags
-            if any(f not in PATTERN_FLAGS for f in flags):
-                raise RuleError(f"{field}.flags: expected letters from {PATTERN_FLAGS!r}, got {flags!r}")
-            result["flags"] = flags
-        elif key not in entry or not isinstance(entry[key], str) or not entry[key] or "\0" in entry[key]:
-            raise RuleError(f"{field}.{key}: expected a non-empty string")
-        else:
-            result[key] = entry[key]
-    _check_pattern(compile_pattern, result["pattern"], result["flags"], f"{field}.pattern")
+def to_canonical(rule: Rule) -> dict[str, Any]:
+    """The rule as plain JSON-able data (tuples become lists)."""
+    result: dict[str, Any] = record.as_dict(rule)
     return result
 
 
-def _check_pattern(compile_pattern, pattern: str, flags: str, field: str) -> None:
-    if compile_pattern is None:
-        return
-    try:
-        compile_pattern(pattern, flags)
-    except Exception as error:  # the regex engine's own message is the useful part
-        raise RuleError(f"{field}: invalid pattern {pattern!r}: {error}") from None
+def from_canonical(cls: type[Any], data: dict[str, Any]) -> Any:
+    """Rebuild a record from `to_canonical` data (or the same without its empty
+    fields), trusting it: it was validated when the cache was written, and the
+    hot path pays no validation."""
+    converters = _CONVERTERS.get(cls) or _converters(cls)
+    return cls(**{key: converters[key](value) for key, value in data.items() if key in converters})
 
 
-def _example(entry: dict, field: str) -> dict:
-    unknown = [k for k in entry if k not in _EXAMPLE_KEYS]
-    if unknown:
-        raise RuleError(f"{field}.{unknown[0]}: unknown field (known: {', '.join(_EXAMPLE_KEYS)})")
-    for key in ("command", "output", "source"):
-        if not isinstance(entry.get(key), str) or (key != "output" and not entry[key].strip()):
-            raise RuleError(f"{field}.{key}: required string")
-    example = {
-        "name": entry.get("name", entry["command"]),
-        "command": entry["command"],
-        "argv": entry.get("argv"),
-        "tool_name": entry.get("tool_name", "exec"),
-        "exit_code": entry.get("exit_code", 0),
-        "output": entry["output"],
-        "keep": entry.get("keep", []),
-        "drop": entry.get("drop", []),
-        "expect_facts": entry.get("expect_facts", {}),
-        "source": entry["source"],
-    }
-    if not isinstance(example["name"], str):
-        raise RuleError(f"{field}.name: expected a string")
-    if example["argv"] is not None and not (
-        isinstance(example["argv"], list) and example["argv"] and all(isinstance(a, str) for a in example["argv"])
-    ):
-        raise RuleError(f"{field}.argv: expected a non-empty list of strings")
-    if isinstance(example["exit_code"], bool) or not isinstance(example["exit_code"], int):
-        raise RuleError(f"{field}.exit_code: expected an integer")
-    for key in ("keep", "drop"):
-        if not isinstance(example[key], list) or not all(isinstance(s, str) and s for s in example[key]):
-            raise RuleError(f"{field}.{key}: expected a list of non-empty strings")
-    facts = example["expect_facts"]
-    if not isinstance(facts, dict) or not all(
-        isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in facts.values()
-    ):
-        raise RuleError(f"{field}.expect_facts: expected a table of counter names to counts")
-    return example
+_CONVERTERS: dict[type, dict[str, Callable[[Any], Any]]] = {}
+
+
+def _converters(cls: type) -> dict[str, Callable[[Any], Any]]:
+    """How each field of `cls` is rebuilt from JSON data."""
+    converters: dict[str, Callable[[Any], Any]] = {}
+    for field in record.fields(cls):
+        kind = field.metadata.get("kind")
+        if kind == model.TABLE:
+            converters[field.name] = lambda value, table=_table_type(field): from_canonical(table, value)
+        elif kind == model.TABLES:
+            converters[field.name] = lambda value, table=_table_type(field): tuple(
+                from_canonical(table, item) for item in value)
+        elif kind == model.WORD_GROUPS:
+            converters[field.name] = lambda value: tuple(map(tuple, value))
+        elif kind in (model.WORDS, model.PATTERNS):
+            converters[field.name] = tuple
+        else:
+            converters[field.name] = _same
+    _CONVERTERS[cls] = converters
+    return converters
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def compact(data: Any) -> Any:
+    """Canonical data without its empty lists (they are the defaults)."""
+    if isinstance(data, dict):
+        return {key: compact(value) for key, value in data.items() if value != []}
+    if isinstance(data, list):
+        return [compact(item) for item in data]
+    return data
+
+
+# -- JSON Schema and docs ---------------------------------------------------------------
+
+_JSON_TYPES = {model.TEXT: {"type": "string"}, model.FLAG: {"type": "boolean"},
+               model.COUNT: {"type": "integer", "minimum": 0}, model.NUMBER: {"type": "number"},
+               model.PATTERN: {"type": "string", "minLength": 1, "format": "regex"},
+               model.FLAGS: {"type": "string", "pattern": f"^[{model.PATTERN_FLAGS}]*$"}}
+
+
+def json_schema() -> dict[str, Any]:
+    """JSON Schema (draft 2020-12) of a TOML rule file, for editors and CI."""
+    definitions = {name: _object_schema(cls) for name, cls in model.TABLE_TYPES.items() if cls is not Rule}
+    root = _object_schema(Rule)
+    root["properties"]["examples"] = {"type": "array", "items": {"$ref": "#/$defs/Example"},
+                                      "description": "Real runs that prove the rule."}
+    root["properties"]["id"] = {"type": "string", "description": "Optional; must equal the file's path "
+                                                                 "under its layer, without the extension."}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "https://github.com/tokenjuice/tokenjuice/docs/rule.schema.json",
+            "title": "tokenjuice reducer rule", **root, "$defs": definitions}
+
+
+def _object_schema(cls: type) -> dict[str, Any]:
+    properties: dict[str, Any] = {}
+    required = []
+    for field in _fields(cls):
+        properties[field.name] = _field_schema(field)
+        if field.metadata["required"]:
+            required.append(field.name)
+    schema: dict[str, Any] = {"type": "object", "description": (cls.__doc__ or "").split("\n")[0],
+                              "properties": properties, "additionalProperties": False}
+    if required:
+        schema["required"] = required
+    return schema
+
+
+def _field_schema(field: Field) -> dict[str, Any]:
+    meta = field.metadata
+    kind = meta["kind"]
+    schema: dict[str, Any]
+    if kind in _JSON_TYPES:
+        schema = dict(_JSON_TYPES[kind])
+        if kind == model.TEXT and not meta["allow_empty"]:
+            schema["minLength"] = 1
+        if kind == model.COUNT and meta["minimum"] is not None:
+            schema["minimum"] = meta["minimum"]
+    elif kind in (model.WORDS, model.PATTERNS):
+        item = {"type": "string", "minLength": 1} | ({"format": "regex"} if kind == model.PATTERNS else {})
+        schema = {"type": "array", "items": item} | ({"minItems": 1} if meta["non_empty"] else {})
+    elif kind == model.WORD_GROUPS:
+        schema = {"type": "array", "minItems": 1,
+                  "items": {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}}}
+    elif kind == model.CHOICE:
+        schema = {"enum": list(meta["choices"])}
+    elif kind == model.COUNTS:
+        schema = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}
+    elif kind == model.TABLE:
+        schema = {"$ref": f"#/$defs/{meta['table_type']}"}
+    else:  # TABLES
+        schema = {"type": "array", "items": {"$ref": f"#/$defs/{meta['table_type']}"}}
+        if meta["non_empty"]:
+            schema["minItems"] = 1
+    schema["description"] = meta["doc"]
+    if field.default is not MISSING and kind not in (model.TABLE, model.TABLES) \
+            and field.default not in (None, ()):
+        schema["default"] = field.default
+    return schema
+
+
+def fields_markdown() -> str:
+    """The field reference of docs/rules.md: every table and field, its type, its
+    TOML default, the original's JSON default when different, and what it does."""
+    lines = ["| field | type | default | JSON rules (camelCase) | meaning |", "|---|---|---|---|---|"]
+
+    def walk(cls: type, prefix: str, seen: tuple[type, ...]) -> None:
+        for field in _fields(cls):
+            meta = field.metadata
+            name = prefix + field.name
+            kind = meta["kind"]
+            if kind == model.TABLE:
+                walk(_table_type(field), name + ".", seen + (cls,))
+                continue
+            table = _table_type(field) if kind == model.TABLES else None
+            type_name = {model.TABLES: f"array of `{meta['table_type']}`"}.get(kind, kind)
+            default = field.default
+            shown = "required" if meta["required"] else ("—" if default in (None, (), MISSING, "")
+                                                         else f"`{_toml(default)}`")
+            json_default = meta["json_default"]
+            camel = meta["camel"] or field.name
+            json_shown = camel + (f" (default `{_toml(json_default)}`)"
+                                  if json_default is not MISSING else "")
+            lines.append(f"| `{name}` | {type_name} | {shown} | `{json_shown.split(' ')[0]}`"
+                         f"{json_shown[len(camel):]} | {meta['doc']} |")
+            if table is not None and table not in seen and table is not cls:
+                walk(table, f"{name}[].", seen + (cls,))
+
+    walk(Rule, "", ())
+    lines.append("| `examples` | array of `Example` | — | (TOML rules only) | Real runs that prove the rule. |")
+    walk(model.Example, "examples[].", (Rule,))
+    return "\n".join(lines) + "\n"
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value)
+
+
+def update_docs(docs: str) -> None:
+    """Rewrite docs/rule.schema.json and the field reference of docs/rules.md (between
+    its `<!-- fields:start -->` and `<!-- fields:end -->` markers)."""
+    import json
+
+    from ..atomic import write_atomically
+
+    write_atomically(f"{docs}/rule.schema.json", (json.dumps(json_schema(), indent=2) + "\n").encode())
+    path = f"{docs}/rules.md"
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    start, end = "<!-- fields:start -->\n", "<!-- fields:end -->"
+    head, rest = text.split(start, 1)
+    write_atomically(path, (head + start + fields_markdown() + end + rest.split(end, 1)[1]).encode())
+
+
+if __name__ == "__main__":  # python -m tokenjuice.rules.schema docs
+    import sys
+
+    update_docs(sys.argv[1] if len(sys.argv) > 1 else "docs")

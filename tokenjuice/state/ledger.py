@@ -176,9 +176,7 @@ def _ingest_file(connection: sqlite3.Connection, path: str) -> int:
                 continue  # a torn or foreign line: skip it, keep the rest
         with connection:
             before = connection.total_changes
-            connection.executemany(
-                f"INSERT OR IGNORE INTO runs ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})",
-                [row for row in rows if row[0] and row[5]])
+            _insert(connection, [row for row in rows if row[0] and row[5]])
             added = connection.total_changes - before
         os.unlink(path)
         return added
@@ -190,25 +188,72 @@ def _ingest_file(connection: sqlite3.Connection, path: str) -> int:
 
 def pending_runs() -> int:
     """Runs waiting in the spool (not yet in the database)."""
+    return len(_spooled_rows())
+
+
+def _spooled_rows() -> list[tuple[object, ...]]:
     directory = os.path.dirname(spool.spool_path())
-    total = 0
+    rows: list[tuple[object, ...]] = []
     if not os.path.isdir(directory):
-        return 0
-    for name in os.listdir(directory):
-        if name.startswith(spool.SPOOL_NAME):
+        return rows
+    for name in sorted(os.listdir(directory)):
+        if not name.startswith(spool.SPOOL_NAME):
+            continue
+        try:
+            with open(os.path.join(directory, name), "rb") as handle:
+                raw = handle.read()
+        except OSError:
+            continue
+        for line in raw.splitlines():
             try:
-                with open(os.path.join(directory, name), "rb") as handle:
-                    total += handle.read().count(b"\n")
-            except OSError:
-                continue
-    return total
+                run = json.loads(line)
+                row = tuple(run.get(column) for column in _COLUMNS)
+            except (ValueError, AttributeError):
+                continue  # a torn or foreign line
+            if row[0] and row[5]:
+                rows.append(row)
+    return rows
 
 
-def open_for_reading() -> sqlite3.Connection:
-    """The ledger with the spool ingested; read-only (without ingesting) when the
-    data folder cannot be written."""
-    if paths.read_only(paths.data_dir()):
-        return connect(write=False)
+def snapshot() -> sqlite3.Connection:
+    """An in-memory copy of the ledger with the spooled runs added, for questions
+    (stats, discover, doctor, ls): reading never creates or changes a file. Raises
+    LedgerError when the database cannot be read."""
+    memory = sqlite3.connect(":memory:")
+    for script in MIGRATIONS:
+        for statement in filter(str.strip, script.split(";")):
+            memory.execute(statement)
+    path = db_path()
+    if os.path.exists(path):
+        try:
+            disk = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+            try:
+                version = _user_version(disk)
+                if version != len(MIGRATIONS):
+                    newer = version > len(MIGRATIONS)
+                    raise LedgerError(f"the ledger at {path} was written by a "
+                                      f"{'newer' if newer else 'older'} tokenjuice; "
+                                      + ("upgrade tokenjuice" if newer else "run tokenjuice prune once to migrate it"))
+                rows = disk.execute(f"SELECT {', '.join(_COLUMNS)} FROM runs").fetchall()
+            finally:
+                disk.close()
+        except sqlite3.DatabaseError as error:
+            raise LedgerError(f"the ledger at {path} is damaged or locked ({error}); move it aside "
+                              f"(mv {path} {path}.broken) and tokenjuice starts a new one") from None
+        _insert(memory, rows)
+    _insert(memory, _spooled_rows())
+    return memory
+
+
+def _insert(connection: sqlite3.Connection, rows: list[tuple[object, ...]]) -> None:
+    connection.executemany(
+        f"INSERT OR IGNORE INTO runs ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})", rows)
+
+
+def ingest_now() -> int:
+    """Fold the spool into the database (creating or migrating it); the number of runs added."""
     connection = connect(write=True)
-    ingest(connection)
-    return connection
+    try:
+        return ingest(connection)
+    finally:
+        connection.close()

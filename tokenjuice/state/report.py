@@ -7,7 +7,7 @@ import sqlite3
 import time
 from datetime import datetime, timedelta, timezone, tzinfo
 
-from ..reduce.engine import EXACT_PASSTHROUGH
+from ..model import EXACT_PASSTHROUGH
 
 WEAK_RATIO = 0.65
 WEAK_MIN_RAW = 5000

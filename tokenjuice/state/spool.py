@@ -1,8 +1,10 @@
 """Where `wrap` records each run: one JSON line appended to a spool file.
 
 Opening SQLite costs ~5 ms of imports per wrap, so the hot path only appends a
-line (under a shared lock, so the ledger can take the file over safely) and the
-ledger ingests the spool the next time stats, discover or doctor read it.
+line (under a shared lock, so the ledger can take the file over safely). Readers
+(stats, discover, doctor) read the database and the spool without changing
+either; the wrap that finds the spool past `INGEST_AT_BYTES` folds it into the
+database, as does `tokenjuice prune`.
 Recording never fails a wrap: any error means the run is not recorded, with one
 line on stderr when TOKENJUICE_DEBUG=1.
 """
@@ -15,18 +17,15 @@ import sys
 from .. import fastjson, paths
 
 SPOOL_NAME = "ledger-spool.jsonl"
-
-
-def enabled(settings_enabled: bool) -> bool:
-    value = os.environ.get("TOKENJUICE_STATS", "").strip().lower()
-    return settings_enabled and value not in ("0", "false", "no", "off")
+#: About 4,000 runs: the spool is folded into the database once it is this big.
+INGEST_AT_BYTES = 1 << 20
 
 
 def spool_path() -> str:
     return os.path.join(paths.data_dir(), SPOOL_NAME)
 
 
-def record(run: dict) -> bool:
+def record(run: dict[str, object], *, debug: bool = False) -> bool:
     """Append `run` to the spool; True when it was written."""
     import fcntl
 
@@ -41,10 +40,16 @@ def record(run: dict) -> bool:
                 # for the lock: the line would be lost, so open the new spool.
                 if os.fstat(fd).st_nlink:
                     os.write(fd, line)
-                    return True
+                    size = os.fstat(fd).st_size
+                    break
             finally:
                 os.close(fd)
-    except OSError as error:
-        if os.environ.get("TOKENJUICE_DEBUG") == "1":
-            sys.stderr.write(f"tokenjuice: run not recorded ({error.strerror or error})\n")
+        if size >= INGEST_AT_BYTES:
+            from . import ledger
+
+            ledger.ingest_now()
+        return True
+    except Exception as error:  # noqa: BLE001 - recording must never fail a wrap
+        if debug:
+            sys.stderr.write(f"tokenjuice: run not recorded ({getattr(error, 'strerror', None) or error})\n")
         return False

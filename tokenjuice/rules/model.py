@@ -1,0 +1,221 @@
+"""The rule format, declared once.
+
+A rule file (TOML, or JSON in the TypeScript original's camelCase) maps onto these
+frozen records (`record.py`) table by table: `[match]` is `Match`, `[filters]` is `Filters`,
+and so on. Each field carries its own description, its default for our TOML rules
+and for the original's JSON rules, its camelCase spelling and the constraints a
+value must meet (see `spec`). Everything else about the format is derived from
+these declarations by `schema.py`: validation with errors naming the field, the
+canonical form cached for the hot path, the JSON Schema editors validate rule
+files with (`tokenjuice schema rule`), the field reference in docs/rules.md, and
+the specificity weights classification scores matches with.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+from ..record import MISSING, field, record
+
+# Kinds of value a field holds; `schema.py` knows how to check and convert each.
+TEXT = "text"  # a string (non-empty unless `allow_empty`)
+FLAG = "flag"  # true or false
+COUNT = "count"  # a non-negative integer
+NUMBER = "number"  # a finite number
+WORDS = "words"  # a list of non-empty strings
+PATTERNS = "patterns"  # a list of regular expressions, compiled when the rule loads
+PATTERN = "pattern"  # one regular expression
+FLAGS = "flags"  # regular-expression flag letters
+WORD_GROUPS = "word-groups"  # a non-empty list of non-empty lists of non-empty strings
+CHOICE = "choice"  # one of `choices`
+COUNTS = "counts"  # a table of names to non-negative integers
+TABLE = "table"  # a nested table: the field's default is a `table_type()`
+TABLES = "tables"  # an array of tables of `table_type`
+
+PATTERN_FLAGS = "imsx"
+FORMATTERS = ("git-diff", "search", "gh")
+COUNTER_SOURCES = ("post_keep", "pre_keep", "pre_skip")
+
+
+def spec(kind: str, doc: str, default: Any = MISSING, *, json_default: Any = MISSING,
+         camel: str | None = None, required: bool = False, allow_empty: bool = False, non_empty: bool = False,
+         choices: tuple[Any, ...] = (), camel_choices: dict[str, str] | None = None, minimum: int | None = None,
+         table_type: str | None = None, score: int = 0, label: str = "", joiner: str = "/") -> Any:
+    """A record field with its place in the rule format.
+
+    `json_default` is the original's default for its JSON rules (when it differs);
+    `score` is the specificity a `[match]` key adds in classification, `label` and
+    `joiner` how the generated docs describe it."""
+    metadata = {"kind": kind, "doc": doc, "json_default": json_default, "camel": camel, "required": required,
+                "allow_empty": allow_empty, "non_empty": non_empty, "choices": choices,
+                "camel_choices": camel_choices or {}, "minimum": minimum, "table_type": table_type,
+                "score": score, "label": label, "joiner": joiner}
+    return field(default=default, metadata=metadata)
+
+
+@record
+class Match:
+    """`[match]`: every key given must hold; an empty table matches everything."""
+
+    argv0: tuple[str, ...] = spec(WORDS, "The command's first word, or its basename, is one of these.", (),
+                                  non_empty=True, score=100, label="argv0")
+    git_subcommands: tuple[str, ...] = spec(
+        WORDS, "For git: the subcommand after global options (-C, -c, --no-pager…) is one of these.", (),
+        camel="gitSubcommands", non_empty=True, score=60, label="git subcommand")
+    subcommands: tuple[str, ...] = spec(
+        WORDS, "The word naming what the tool was asked to do (after known global options) is one of these.",
+        (), non_empty=True, score=60, label="subcommand")
+    argv_includes: tuple[tuple[str, ...], ...] = spec(
+        WORD_GROUPS, "Every group: all its words appear in argv.", (), camel="argvIncludes", score=40,
+        label="args include", joiner=" and ")
+    argv_includes_any: tuple[tuple[str, ...], ...] = spec(
+        WORD_GROUPS, "At least one group appears in full in argv.", (), camel="argvIncludesAny", score=35,
+        label="args include", joiner=" or ")
+    command_includes: tuple[str, ...] = spec(
+        WORDS, "Every string appears in the command text (word boundaries respected).", (),
+        camel="commandIncludes", non_empty=True, score=25, label="command has", joiner=" and ")
+    command_includes_any: tuple[str, ...] = spec(
+        WORDS, "At least one string appears in the command text.", (), camel="commandIncludesAny",
+        non_empty=True, score=20, label="command has", joiner=" or ")
+    tool_names: tuple[str, ...] = spec(WORDS, "The host tool that ran it is one of these (wrap says exec).", (),
+                                       camel="toolNames", non_empty=True, score=10, label="tool")
+    any_of: tuple[Match, ...] = spec(TABLES, "Alternatives: at least one of these match tables holds.", (),
+                                     camel="anyOf", non_empty=True, table_type="Match", label="any of")
+
+
+@record
+class Filters:
+    """`[filters]`: which lines go, which stay, which must survive every cut."""
+
+    skip_patterns: tuple[str, ...] = spec(PATTERNS, "Drop lines matching any of these.", (), camel="skipPatterns")
+    keep_patterns: tuple[str, ...] = spec(
+        PATTERNS, "Then keep only lines matching any of these (if none matches, keep all).", (),
+        camel="keepPatterns")
+    pin_patterns: tuple[str, ...] = spec(
+        PATTERNS, "Lines that carry a failure's reason: they survive head/tail cuts and the size budget.", (),
+        camel="pinPatterns")
+
+
+@record
+class Transforms:
+    """`[transforms]`: how the text is prepared before filtering."""
+
+    strip_ansi: bool = spec(FLAG, "Remove terminal colours and escape sequences.", True, json_default=False,
+                            camel="stripAnsi")
+    pretty_print_json: bool = spec(FLAG, "Re-indent output that is one JSON document.", False,
+                                   camel="prettyPrintJson")
+    dedupe_adjacent: bool = spec(FLAG, "Collapse runs of identical lines (three or more leave a marker).", True,
+                                 json_default=False, camel="dedupeAdjacent")
+    trim_empty_edges: bool = spec(FLAG, "Drop blank lines at the start and the end.", True, json_default=False,
+                                  camel="trimEmptyEdges")
+
+
+@record
+class Summarize:
+    """`[summarize]`: what a successful run keeps."""
+
+    head: int = spec(COUNT, "Lines kept from the start.", 8, json_default=6)
+    tail: int = spec(COUNT, "Lines kept from the end.", 8, json_default=6)
+    max_chars: int = spec(COUNT, "Size budget of the result, in characters.", 1200, camel="maxChars",
+                          minimum=200)
+
+
+@record
+class Failure:
+    """`[failure]`: what a failed run (exit code not 0) keeps."""
+
+    preserve_on_failure: bool = spec(FLAG, "Use these numbers for failures (false: use [summarize]).", True,
+                                     json_default=False, camel="preserveOnFailure")
+    head: int = spec(COUNT, "Lines kept from the start of a failure.", 12, json_default=6)
+    tail: int = spec(COUNT, "Lines kept from the end of a failure.", 16, json_default=12)
+    max_chars: int = spec(COUNT, "Size budget when the command failed.", 2400, json_default=1200,
+                          camel="maxChars", minimum=200)
+
+
+@record
+class Counter:
+    """`[[counters]]`: lines counted into the facts (`{"failed test": 2}`)."""
+
+    name: str = spec(TEXT, "What is counted, a singular noun (`failed test`).", required=True)
+    pattern: str = spec(PATTERN, "Lines matching this are counted.", required=True)
+    flags: str = spec(FLAGS, "Any of i, m, s, x.", "")
+
+
+@record
+class OutputMatch:
+    """`[[match_output]]`: a whole-output test; the first hit replaces the output."""
+
+    pattern: str = spec(PATTERN, "Searched in the whole (filtered) output.", required=True)
+    message: str = spec(TEXT, "What the output is replaced with.", required=True)
+    flags: str = spec(FLAGS, "Any of i, m, s, x.", "")
+
+
+@record
+class Example:
+    """`[[examples]]`: a real run that proves the rule (TOML rules only)."""
+
+    command: str = spec(TEXT, "The command as the agent ran it.", required=True)
+    output: str = spec(TEXT, "The real output, verbatim (stdout and stderr as interleaved).", required=True,
+                       allow_empty=True)
+    source: str = spec(TEXT, "Where the output comes from: `captured: <tool version> on <OS>` or "
+                             "`published: <repository> <path>`.", required=True)
+    name: str = spec(TEXT, "A short name (default: the command).", "")
+    argv: tuple[str, ...] = spec(WORDS, "The argv, when the command was not run through a shell.", (),
+                                 non_empty=True)
+    tool_name: str = spec(TEXT, "The host tool that ran it.", "exec")
+    exit_code: int = spec(NUMBER, "The command's exit code.", 0)
+    keep: tuple[str, ...] = spec(WORDS, "Strings the reduced output must contain.", ())
+    drop: tuple[str, ...] = spec(WORDS, "Strings the reduced output must not contain.", ())
+    expect_facts: dict[str, int] | None = spec(COUNTS, "Expected counter values.", None)
+
+
+@record
+class Rule:
+    """One reducer rule. `id`, `ascii`, `layer` and `path` come from where the file
+    lives, not from its content."""
+
+    family: str = spec(TEXT, "What kind of output this is (`test-results`, `git-status`…).", required=True)
+    description: str = spec(TEXT, "What the rule keeps, in one sentence.", "", allow_empty=True)
+    priority: float = spec(NUMBER, "Each point outweighs any specificity (x1000).", 0)
+    match: Match = spec(TABLE, "Which commands the rule applies to.", Match(), required=True, table_type="Match")
+    filters: Filters = spec(TABLE, "Lines to drop, keep and pin.", Filters(), table_type="Filters")
+    transforms: Transforms = spec(TABLE, "Text preparation.", Transforms(), table_type="Transforms")
+    summarize: Summarize = spec(TABLE, "Head, tail and budget for successes.", Summarize(), table_type="Summarize")
+    failure: Failure = spec(TABLE, "Head, tail and budget for failures.", Failure(), table_type="Failure")
+    counters: tuple[Counter, ...] = spec(TABLES, "Facts counted from the lines.", (), table_type="Counter")
+    counter_source: str = spec(
+        CHOICE, "Count after keep filtering (`post_keep`), after skipping but before keeping (`pre_keep`), or "
+                "before any filter (`pre_skip`).", "post_keep", camel="counterSource", choices=COUNTER_SOURCES,
+        camel_choices={"postKeep": "post_keep", "preKeep": "pre_keep", "preSkip": "pre_skip"})
+    on_empty: str | None = spec(TEXT, "Printed when no line survives the filters.", None, camel="onEmpty")
+    match_output: tuple[OutputMatch, ...] = spec(TABLES, "Whole-output tests whose message replaces the output.",
+                                                 (), camel="matchOutput", table_type="OutputMatch")
+    formatter: str | None = spec(CHOICE, "A structure-aware step: `search`, `git-diff` or `gh`.", None,
+                                 choices=FORMATTERS)
+    id: str = ""
+    ascii: bool = False  # JavaScript's ASCII meaning of \d, \w and \b (the original's JSON rules)
+    layer: str = "builtin"
+    path: str = ""
+
+    @property
+    def trusted(self) -> bool:
+        """Built-in patterns are ours and take the fast path (see patterns.py)."""
+        return self.layer == "builtin"
+
+
+TABLE_TYPES: dict[str, type] = {cls.__name__: cls for cls in (Match, Filters, Transforms, Summarize, Failure,
+                                                                Counter, OutputMatch, Example, Rule)}
+#: Rule fields that do not come from the file's content.
+LOCATION_FIELDS = frozenset({"id", "ascii", "layer", "path"})
+
+
+@record
+class MatchEntry:
+    """What classification reads of a rule (the small index loaded on every wrap)."""
+
+    id: str
+    family: str
+    priority: float
+    match: Match

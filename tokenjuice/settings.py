@@ -1,0 +1,220 @@
+"""Settings: one resolver for every value tokenjuice can be told.
+
+Layers, lowest first: the defaults declared here < the user's `config.toml` <
+the project's `.tokenjuice/config.toml` < the environment (`TOKENJUICE_*`, each
+setting names its variable) < command-line flags. `resolve` returns the values
+and, for each, where it came from (`tokenjuice config list --show-origin`).
+
+The Cursor hook and `wrap` resolve settings on every command, and tomllib costs
+~18 ms to import, so the file layers are cached as JSON keyed by the files'
+paths, mtimes and sizes; with no config file at all nothing is read. A broken
+config file or variable never breaks a command: its problems become warnings and
+the layers below stand in for the broken values.
+"""
+
+from __future__ import annotations
+
+import os
+
+from . import paths
+from .record import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+BOOL, INT, TEXT, WORDS = "bool", "int", "text", "words"
+ARTIFACT_MODES = ("failures", "always", "never")
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+
+
+@record
+class Setting:
+    """One setting: its type, default, meaning, and the variable that overrides it."""
+
+    key: str
+    kind: str | tuple[str, ...]  # BOOL, INT, TEXT, WORDS, or the choices
+    default: Any
+    doc: str
+    env: str | None = None
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("cursor.enabled", BOOL, True, "rewrite Cursor shell commands through tokenjuice wrap",
+            "TOKENJUICE_CURSOR"),
+    Setting("cursor.skip", WORDS, [], "extra commands the Cursor hook leaves alone (glob patterns)",
+            "TOKENJUICE_CURSOR_SKIP"),
+    Setting("cursor.skip_defaults", BOOL, True, "also skip dev servers, watch modes, editors, pagers and REPLs"),
+    Setting("cursor.shell", TEXT, "", "the shell rewritten commands run in when Cursor names none "
+                                      "(default: $SHELL, then the detected shell, then sh)",
+            "TOKENJUICE_CURSOR_SHELL"),
+    Setting("output.no_omit", BOOL, False, "never cut lines (ANSI is still stripped, counts shown)",
+            "TOKENJUICE_NO_OMISSION"),
+    Setting("capture.max_bytes", INT, 4 * 1024 * 1024, "bytes of output wrap keeps in memory",
+            "TOKENJUICE_MAX_CAPTURE_BYTES"),
+    Setting("stats.enabled", BOOL, True, "record each wrap in the local savings ledger", "TOKENJUICE_STATS"),
+    Setting("artifacts.mode", ARTIFACT_MODES, "failures", "store raw output: failures, always or never"),
+    Setting("artifacts.retention_days", INT, 14, "delete stored raw output older than this many days (0: never)"),
+    Setting("artifacts.max_total_mb", INT, 200, "keep stored raw output under this many MiB (0: no limit)"),
+    Setting("artifacts.dir", TEXT, "", "where raw output is stored (default: artifacts/ in the data folder)",
+            "TOKENJUICE_ARTIFACT_DIR"),
+    Setting("redaction.enabled", BOOL, True, "redact secrets before storing raw output"),
+    Setting("debug.enabled", BOOL, False, "log internal errors of the hook and storage to stderr and debug.log",
+            "TOKENJUICE_DEBUG"),
+)
+BY_KEY = {setting.key: setting for setting in SETTINGS}
+DEFAULT = "default"
+
+
+@record
+class Settings:
+    """Resolved values, where each came from, and the problems met on the way."""
+
+    values: dict[str, Any]
+    origins: dict[str, str]  # key -> "default", "user:<file>", "project:<file>", "env:<VAR>", "flag:<--flag>"
+    warnings: tuple[str, ...] = ()
+
+    def __getitem__(self, key: str) -> Any:
+        return self.values[key]
+
+
+def user_config_path() -> str:
+    override = os.environ.get("TOKENJUICE_CONFIG", "").strip()
+    if override:
+        return os.path.abspath(os.path.expanduser(override))
+    return os.path.join(paths.config_dir(), "config.toml")
+
+
+def project_config_path(cwd: str | None) -> str | None:
+    root = paths.project_root_with(".tokenjuice", cwd or os.getcwd())
+    if root is None:
+        return None
+    path = os.path.join(root, ".tokenjuice", "config.toml")
+    return path if os.path.isfile(path) else None
+
+
+def resolve(cwd: str | None = None, *, flags: Mapping[str, tuple[str, Any]] | None = None,
+            env: Mapping[str, str] | None = None) -> Settings:
+    """The settings in force for `cwd`. `flags` maps keys to (flag name, value)."""
+    env = os.environ if env is None else env
+    values = {setting.key: setting.default for setting in SETTINGS}
+    origins = dict.fromkeys(values, DEFAULT)
+    warnings: list[str] = []
+    for layer, path in (("user", user_config_path()), ("project", project_config_path(cwd))):
+        if path and os.path.isfile(path):
+            found, problems = _file_layer(path)
+            warnings += problems
+            for key, value in found.items():
+                values[key], origins[key] = value, f"{layer}:{path}"
+    for setting in SETTINGS:
+        raw = env.get(setting.env, "") if setting.env else ""
+        if not raw.strip():
+            continue
+        value, problem = parse(setting, raw)
+        if problem:
+            warnings.append(f"{setting.env}={raw!r}: {problem}; ignored")
+        else:
+            values[setting.key], origins[setting.key] = value, f"env:{setting.env}"
+    for key, (flag, value) in (flags or {}).items():
+        if value is not None:
+            values[key], origins[key] = value, f"flag:{flag}"
+    return Settings(values, origins, tuple(warnings))
+
+
+def _file_layer(path: str) -> tuple[dict[str, Any], list[str]]:
+    """The valid settings of one file, from the cache when the file is unchanged."""
+    from . import cachefile
+
+    try:
+        stat = os.stat(path)
+        signature = [path, stat.st_mtime_ns, stat.st_size]
+    except OSError:
+        signature = [path, 0, 0]
+    cache = cachefile.stem("settings", path) + ".json"
+    cached = cachefile.read_current(cache, signature)
+    if cached is not None and isinstance(cached.get("values"), dict) and isinstance(cached.get("warnings"), list):
+        known = {key: value for key, value in cached["values"].items() if key in BY_KEY}
+        return known, cached["warnings"]
+    values, warnings = parse_file(path)
+    cachefile.write_current(cache, signature, {"values": values, "warnings": warnings})
+    return values, warnings
+
+
+def parse_file(path: str) -> tuple[dict[str, Any], list[str]]:
+    """The valid settings in one file (flattened keys) and a warning per problem."""
+    import tomllib
+
+    try:
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+    except (OSError, ValueError) as error:
+        return {}, [f"{path}: ignored, it is not readable TOML ({error}); defaults are used"]
+    values: dict[str, Any] = {}
+    warnings: list[str] = []
+    for key, value in flatten(data).items():
+        if key not in BY_KEY:
+            warnings.append(f"{path}: unknown setting {key} (see tokenjuice config list)")
+            continue
+        problem = check(BY_KEY[key], value)
+        if problem:
+            warnings.append(f"{path}: {key} {problem}; the default is used")
+            continue
+        values[key] = value
+    return values, warnings
+
+
+def flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            flat.update(flatten(value, name + "."))
+        else:
+            flat[name] = value
+    return flat
+
+
+def check(setting: Setting, value: Any) -> str | None:
+    """Why `value` is not acceptable for `setting`, or None."""
+    kind = setting.kind
+    if isinstance(kind, tuple):
+        return None if value in kind else f"must be one of {', '.join(kind)}"
+    if kind == BOOL:
+        return None if isinstance(value, bool) else "must be true or false"
+    if kind == INT:
+        return None if isinstance(value, int) and not isinstance(value, bool) and value >= 0 \
+            else "must be a non-negative integer"
+    if kind == WORDS:
+        return None if isinstance(value, list) and all(isinstance(v, str) for v in value) \
+            else "must be a list of strings"
+    return None if isinstance(value, str) else "must be a string"
+
+
+def parse(setting: Setting, text: str) -> tuple[Any, str | None]:
+    """A value typed at a prompt or in a variable: (value, problem)."""
+    kind = setting.kind
+    stripped = text.strip()
+    value: Any = stripped
+    if kind == BOOL:
+        lowered = stripped.lower()
+        if lowered not in _TRUE + _FALSE:
+            return None, "takes true or false"
+        value = lowered in _TRUE
+    elif kind == INT:
+        try:
+            value = int(stripped)
+        except ValueError:
+            return None, "takes a whole number"
+    elif kind == WORDS:
+        if stripped.startswith("["):
+            import json
+
+            try:
+                value = json.loads(stripped)
+            except ValueError:
+                return None, "takes a JSON list or comma-separated values"
+        else:
+            value = [part.strip() for part in stripped.split(",") if part.strip()]
+    return value, check(setting, value)
