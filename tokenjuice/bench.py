@@ -42,8 +42,15 @@ from .shellsyntax import join
 
 KIB = 1024
 MIB = 1024 * KIB
-TARGETS = {"hook": 2.0, "wrap_true": 3.0, "reduce_seconds": 1.0, "linearity": 1.25,
-           "reduce_peak_mib": 150, "flood_ratio": 1.5, "flood_peak_mib": 100}
+TARGETS = {
+    "hook": 2.0,
+    "wrap_true": 3.0,
+    "reduce_seconds": 1.0,
+    "linearity": 1.25,
+    "reduce_peak_mib": 150,
+    "flood_ratio": 1.5,
+    "flood_peak_mib": 100,
+}
 
 
 def tokenjuice_command() -> list[str]:
@@ -72,13 +79,15 @@ os.write(2, f"{elapsed} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}".e
 """
 
 
-def run_once(argv: list[str], stdin: bytes | None = None,
-             capture: bool = False) -> tuple[float, int, int, bytes]:
+def run_once(argv: list[str], stdin: bytes | None = None, capture: bool = False) -> tuple[float, int, int, bytes]:
     """(wall ms, peak RSS in KiB, exit code, stdout if `capture`) of one run of `argv`
     (stderr discarded)."""
-    proc = subprocess.Popen([sys.executable, "-c", _RUNNER, *argv],
-                            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-                            stdout=subprocess.PIPE if capture else subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _RUNNER, *argv],
+        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+        stdout=subprocess.PIPE if capture else subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     out, report = proc.communicate(stdin)
     try:
         elapsed, peak, code = report.split()
@@ -98,15 +107,21 @@ def real_shaped_log(size: int, seed: int = 7) -> str:
         i += 1
         kind = rng.random()
         if kind < 0.45:
-            line = (f"tests/test_module_{i % 97}.py::test_case_{i} {green}PASSED{reset}"
-                    f"{' ' * rng.randint(1, 20)}[{i % 100:3d}%]")
+            line = (
+                f"tests/test_module_{i % 97}.py::test_case_{i} {green}PASSED{reset}"
+                f"{' ' * rng.randint(1, 20)}[{i % 100:3d}%]"
+            )
         elif kind < 0.65:
-            line = (f"{bold}src/module_{i % 53}.c:{rng.randint(1, 900)}:{rng.randint(1, 80)}:{reset} "
-                    f"\x1b[35mwarning:\x1b[0m unused variable 'tmp_{i}' [-Wunused-variable]")
+            line = (
+                f"{bold}src/module_{i % 53}.c:{rng.randint(1, 900)}:{rng.randint(1, 80)}:{reset} "
+                f"\x1b[35mwarning:\x1b[0m unused variable 'tmp_{i}' [-Wunused-variable]"
+            )
         elif kind < 0.85:
             done = rng.randint(1, 100)
-            line = (f"  Downloading package_{i}-{rng.randint(1, 9)}.{rng.randint(0, 20)}.0-py3-none-any.whl "
-                    f"({rng.randint(10, 999)} kB)\r  {'━' * (done // 4)} {done}%")
+            line = (
+                f"  Downloading package_{i}-{rng.randint(1, 9)}.{rng.randint(0, 20)}.0-py3-none-any.whl "
+                f"({rng.randint(10, 999)} kB)\r  {'━' * (done // 4)} {done}%"
+            )
         elif kind < 0.995:
             line = f"   Compiling crate_{i % 211} v0.{rng.randint(1, 30)}.{rng.randint(0, 9)}"
         else:
@@ -129,15 +144,25 @@ def measure(sizes: list[int], runs: int, flood_mib: int) -> dict:
     compile_package()
     tj = tokenjuice_command()
     floor = [sys.executable, "-c", "pass"]
-    payload = json.dumps({"hook_event_name": "preToolUse", "tool_name": "Shell", "conversation_id": "bench",
-                          "tool_input": {"command": "git status --short", "cwd": os.getcwd()}}).encode()
+    payload = json.dumps(
+        {
+            "hook_event_name": "preToolUse",
+            "tool_name": "Shell",
+            "conversation_id": "bench",
+            "tool_input": {"command": "git status --short", "cwd": os.getcwd()},
+        }
+    ).encode()
     hook_args = ["cursor-pre-tool-use", "--wrap-launcher", "tokenjuice"]
     hook_script = tj + hook_args
     hook = (launch.direct_argv(join(tj)) or tj) + hook_args
     wrap_true = tj + ["wrap", "--", "true"]
 
-    commands = {"floor": (floor, None), "hook": (hook, payload), "hook_script": (hook_script, payload),
-                "wrap_true": (wrap_true, None)}
+    commands = {
+        "floor": (floor, None),
+        "hook": (hook, payload),
+        "hook_script": (hook_script, payload),
+        "wrap_true": (wrap_true, None),
+    }
     samples: dict[str, list[float]] = {name: [] for name in commands}
     for argv, stdin in commands.values():  # warm-up, builds caches
         run_once(argv, stdin)
@@ -151,22 +176,24 @@ def measure(sizes: list[int], runs: int, flood_mib: int) -> dict:
     reduce_runs = max(1, runs // 4)
     for size in sizes:
         log = real_shaped_log(size)
-        body = json.dumps({"toolName": "exec", "command": "pytest -q", "combinedText": log,
-                           "exitCode": 1}).encode()
+        body = json.dumps({"toolName": "exec", "command": "pytest -q", "combinedText": log, "exitCode": 1}).encode()
         timings, peaks = [], []
         for _ in range(reduce_runs):
             elapsed, peak, _, _ = run_once(tj + ["reduce-json"], body)
             timings.append(elapsed)
             peaks.append(peak)
-        reduce[_label(size)] = {"ms": round(statistics.median(timings), 1),
-                                "peak_mib": round(max(peaks) / 1024, 1), "bytes": len(log.encode())}
+        reduce[_label(size)] = {
+            "ms": round(statistics.median(timings), 1),
+            "peak_mib": round(max(peaks) / 1024, 1),
+            "bytes": len(log.encode()),
+        }
     largest, second = sizes[-1], sizes[-2]
     linearity = (reduce[_label(largest)]["ms"] / reduce[_label(second)]["ms"]) / (largest / second)
 
     producers = {
         "yes": f"yes 'INFO  [builder] compiling module 00042 of 00100 ... ok' | head -c {flood_mib * MIB}",
-        "log": f"{sys.executable} -c \"import sys\nw = sys.stdout.write\nfor i in range({flood_mib * MIB // 64}): "
-               f"w('INFO  [builder] step %07d compiled module ok in 12ms ......\\n' % i)\"",
+        "log": f'{sys.executable} -c "import sys\nw = sys.stdout.write\nfor i in range({flood_mib * MIB // 64}): '
+        f"w('INFO  [builder] step %07d compiled module ok in 12ms ......\\n' % i)\"",
     }
     floods = {}
     for name, script in producers.items():
@@ -177,9 +204,13 @@ def measure(sizes: list[int], runs: int, flood_mib: int) -> dict:
             peaks.append(peak)
             nulls.append(run_once(["sh", "-c", f"{script} > /dev/null"])[0])
             pipes.append(run_once(["sh", "-c", f"{script} | cat > /dev/null"])[0])
-        measured = {"mib": flood_mib, "wrap_ms": round(statistics.median(timings), 1),
-                    "devnull_ms": round(statistics.median(nulls), 1), "pipe_ms": round(statistics.median(pipes), 1),
-                    "peak_mib": round(max(peaks) / 1024, 1)}
+        measured = {
+            "mib": flood_mib,
+            "wrap_ms": round(statistics.median(timings), 1),
+            "devnull_ms": round(statistics.median(nulls), 1),
+            "pipe_ms": round(statistics.median(pipes), 1),
+            "peak_mib": round(max(peaks) / 1024, 1),
+        }
         measured["ratio"] = round(measured["wrap_ms"] / measured["devnull_ms"], 2)
         measured["pipe_ratio"] = round(measured["pipe_ms"] / measured["devnull_ms"], 2)
         floods[name] = measured
@@ -187,9 +218,12 @@ def measure(sizes: list[int], runs: int, flood_mib: int) -> dict:
 
     return {
         "floor_ms": floor_ms,
-        "hook_ms": result["hook"], "hook_x": round(result["hook"] / floor_ms, 2),
-        "hook_script_ms": result["hook_script"], "hook_script_x": round(result["hook_script"] / floor_ms, 2),
-        "wrap_true_ms": result["wrap_true"], "wrap_true_x": round(result["wrap_true"] / floor_ms, 2),
+        "hook_ms": result["hook"],
+        "hook_x": round(result["hook"] / floor_ms, 2),
+        "hook_script_ms": result["hook_script"],
+        "hook_script_x": round(result["hook_script"] / floor_ms, 2),
+        "wrap_true_ms": result["wrap_true"],
+        "wrap_true_x": round(result["wrap_true"] / floor_ms, 2),
         "reduce": {k: v | {"x": round(v["ms"] / floor_ms, 1)} for k, v in reduce.items()},
         "linearity": round(linearity, 2),
         "wrap_flood": flood,
@@ -209,45 +243,86 @@ def verdicts(figures: dict) -> list[tuple[str, str, str, bool]]:
     flood = figures["wrap_flood"]
     return [
         ("hook", f"{figures['hook_x']}x floor", f"<= {TARGETS['hook']}x", figures["hook_x"] <= TARGETS["hook"]),
-        ("wrap -- true", f"{figures['wrap_true_x']}x floor", f"<= {TARGETS['wrap_true']}x",
-         figures["wrap_true_x"] <= TARGETS["wrap_true"]),
-        ("reduce-json largest", f"{largest['ms'] / 1000:.2f} s", f"<= {TARGETS['reduce_seconds']} s",
-         largest["ms"] / 1000 <= TARGETS["reduce_seconds"]),
-        ("reduce-json peak memory", f"{largest['peak_mib']} MiB", f"<= {TARGETS['reduce_peak_mib']} MiB",
-         largest["peak_mib"] <= TARGETS["reduce_peak_mib"]),
-        ("linearity", f"{figures['linearity']}", f"<= {TARGETS['linearity']}",
-         figures["linearity"] <= TARGETS["linearity"]),
-        ("wrap flood time (yes | head)", f"{flood['ratio']}x /dev/null", f"<= {TARGETS['flood_ratio']}x",
-         flood["ratio"] <= TARGETS["flood_ratio"]),
-        ("wrap flood time (log printer)", f"{flood['log']['ratio']}x /dev/null", f"<= {TARGETS['flood_ratio']}x",
-         flood["log"]["ratio"] <= TARGETS["flood_ratio"]),
-        ("wrap flood peak memory", f"{max(flood['peak_mib'], flood['log']['peak_mib'])} MiB",
-         f"<= {TARGETS['flood_peak_mib']} MiB",
-         max(flood["peak_mib"], flood["log"]["peak_mib"]) <= TARGETS["flood_peak_mib"]),
+        (
+            "wrap -- true",
+            f"{figures['wrap_true_x']}x floor",
+            f"<= {TARGETS['wrap_true']}x",
+            figures["wrap_true_x"] <= TARGETS["wrap_true"],
+        ),
+        (
+            "reduce-json largest",
+            f"{largest['ms'] / 1000:.2f} s",
+            f"<= {TARGETS['reduce_seconds']} s",
+            largest["ms"] / 1000 <= TARGETS["reduce_seconds"],
+        ),
+        (
+            "reduce-json peak memory",
+            f"{largest['peak_mib']} MiB",
+            f"<= {TARGETS['reduce_peak_mib']} MiB",
+            largest["peak_mib"] <= TARGETS["reduce_peak_mib"],
+        ),
+        (
+            "linearity",
+            f"{figures['linearity']}",
+            f"<= {TARGETS['linearity']}",
+            figures["linearity"] <= TARGETS["linearity"],
+        ),
+        (
+            "wrap flood time (yes | head)",
+            f"{flood['ratio']}x /dev/null",
+            f"<= {TARGETS['flood_ratio']}x",
+            flood["ratio"] <= TARGETS["flood_ratio"],
+        ),
+        (
+            "wrap flood time (log printer)",
+            f"{flood['log']['ratio']}x /dev/null",
+            f"<= {TARGETS['flood_ratio']}x",
+            flood["log"]["ratio"] <= TARGETS["flood_ratio"],
+        ),
+        (
+            "wrap flood peak memory",
+            f"{max(flood['peak_mib'], flood['log']['peak_mib'])} MiB",
+            f"<= {TARGETS['flood_peak_mib']} MiB",
+            max(flood["peak_mib"], flood["log"]["peak_mib"]) <= TARGETS["flood_peak_mib"],
+        ),
     ]
 
 
 def table(figures: dict) -> str:
     floor = figures["floor_ms"]
-    rows = [("floor (python -c pass)", f"{floor:.1f} ms", "1.0x"),
-            ("hook (as installed)", f"{figures['hook_ms']:.1f} ms", f"{figures['hook_x']}x"),
-            ("hook via the console script", f"{figures['hook_script_ms']:.1f} ms", f"{figures['hook_script_x']}x"),
-            ("wrap -- true", f"{figures['wrap_true_ms']:.1f} ms", f"{figures['wrap_true_x']}x")]
+    rows = [
+        ("floor (python -c pass)", f"{floor:.1f} ms", "1.0x"),
+        ("hook (as installed)", f"{figures['hook_ms']:.1f} ms", f"{figures['hook_x']}x"),
+        ("hook via the console script", f"{figures['hook_script_ms']:.1f} ms", f"{figures['hook_script_x']}x"),
+        ("wrap -- true", f"{figures['wrap_true_ms']:.1f} ms", f"{figures['wrap_true_x']}x"),
+    ]
     for label, value in figures["reduce"].items():
         rows.append((f"reduce-json {label}", f"{value['ms']:.1f} ms, peak {value['peak_mib']} MiB", f"{value['x']}x"))
     rows.append(("linearity (largest two sizes)", f"{figures['linearity']}", ""))
     flood = figures["wrap_flood"]
-    for label, measured in ((f"wrap flood {flood['mib']} MiB (yes | head)", flood),
-                            (f"wrap flood {flood['mib']} MiB (log printer)", flood["log"])):
-        rows.append((label, f"{measured['wrap_ms']:.0f} ms vs {measured['devnull_ms']:.0f} ms to /dev/null, "
-                     f"peak {measured['peak_mib']} MiB", f"{measured['ratio']}x /dev/null"))
-        rows.append(("  the same through | cat", f"{measured['pipe_ms']:.0f} ms", f"{measured['pipe_ratio']}x /dev/null"))
+    for label, measured in (
+        (f"wrap flood {flood['mib']} MiB (yes | head)", flood),
+        (f"wrap flood {flood['mib']} MiB (log printer)", flood["log"]),
+    ):
+        rows.append(
+            (
+                label,
+                f"{measured['wrap_ms']:.0f} ms vs {measured['devnull_ms']:.0f} ms to /dev/null, "
+                f"peak {measured['peak_mib']} MiB",
+                f"{measured['ratio']}x /dev/null",
+            )
+        )
+        rows.append(
+            ("  the same through | cat", f"{measured['pipe_ms']:.0f} ms", f"{measured['pipe_ratio']}x /dev/null")
+        )
     width = max(len(r[0]) for r in rows)
     value_width = max(len(r[1]) for r in rows)
     lines = [f"{name:<{width}}  {value:<{value_width}}  {ratio}" for name, value, ratio in rows]
     lines.append("")
-    lines += [f"{'met ' if met else 'MISS'}  {name}: {measured} (target {target})"
-              for name, measured, target, met in verdicts(figures)]
+    lines += [
+        f"{'met ' if met else 'MISS'}  {name}: {measured} (target {target})"
+        for name, measured, target, met in verdicts(figures)
+    ]
     lines.append(f"\n{figures['machine']}; medians of {figures['runs']} interleaved runs; {figures['date']}")
     return "\n".join(lines) + "\n"
 

@@ -41,7 +41,7 @@ _ORPHAN_GRACE_SECONDS = 0.25
 class Capture:
     """The captured output of one run."""
 
-    __slots__ = ("chunks", "skipped", "exit_code", "signal", "duration_ms", "spawn_error")
+    __slots__ = ("chunks", "duration_ms", "exit_code", "signal", "skipped", "spawn_error")
 
     def __init__(self) -> None:
         self.chunks: list[tuple[int, bytes]] = []  # (stream, data) in arrival order
@@ -63,8 +63,10 @@ class Capture:
 
 
 def skipped_marker(skipped: int, limit: int) -> bytes:
-    return (f"\n[tokenjuice: {_size(skipped)} of output skipped here; capture keeps the first and last "
-            f"{_size(limit)} (--max-capture-bytes)]\n").encode()
+    return (
+        f"\n[tokenjuice: {_size(skipped)} of output skipped here; capture keeps the first and last "
+        f"{_size(limit)} (--max-capture-bytes)]\n"
+    ).encode()
 
 
 def _size(count: int) -> str:
@@ -142,14 +144,20 @@ class _Buffer:
             stream, first = self.tail[0]
             cut = first.find(b"\n", 0, 4096)
             if cut >= 0:
-                self.tail[0] = (stream, first[cut + 1:])
+                self.tail[0] = (stream, first[cut + 1 :])
                 self.skipped += cut + 1
         marker = (STDERR, skipped_marker(self.skipped, self.limit))
         return self.head + [marker] + self.tail, self.skipped
 
 
-def run(argv: list[str], *, max_bytes: int = DEFAULT_MAX_CAPTURE_BYTES, tee: bool = False,
-        env: dict | None = None, merged: bool = False) -> Capture:
+def run(
+    argv: list[str],
+    *,
+    max_bytes: int = DEFAULT_MAX_CAPTURE_BYTES,
+    tee: bool = False,
+    env: dict | None = None,
+    merged: bool = False,
+) -> Capture:
     """Run `argv` (no shell), capturing stdout and stderr; never raises for the child."""
     capture = Capture()
     started = time.monotonic()
@@ -159,8 +167,9 @@ def run(argv: list[str], *, max_bytes: int = DEFAULT_MAX_CAPTURE_BYTES, tee: boo
     actions = [(os.POSIX_SPAWN_DUP2, pipes[STDOUT][1], 1), (os.POSIX_SPAWN_DUP2, err_write, 2)]
     defaults = [s for s in (signal.SIGPIPE, getattr(signal, "SIGXFSZ", None), *_FORWARDED) if s]
     try:
-        pid = os.posix_spawnp(argv[0], argv, os.environ if env is None else env,
-                              file_actions=actions, setsigdef=defaults)
+        pid = os.posix_spawnp(
+            argv[0], argv, os.environ if env is None else env, file_actions=actions, setsigdef=defaults
+        )
     except OSError as error:
         for ends in pipes.values():
             for fd in ends:

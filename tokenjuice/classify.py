@@ -33,8 +33,9 @@ class Classification:
     confidence: float
 
 
-def classify(info: CommandInfo, entries: list[MatchEntry], tool_name: str = "exec",
-             forced: str | None = None) -> Classification:
+def classify(
+    info: CommandInfo, entries: list[MatchEntry], tool_name: str = "exec", forced: str | None = None
+) -> Classification:
     by_id = {entry.id: entry for entry in entries}
     if forced and forced in by_id:
         return Classification(by_id[forced], None, 1.0)
@@ -71,7 +72,7 @@ IMPLICIT_FALLBACK_RULE = Rule(family="generic", id=FALLBACK_ID)
 class _Context:
     """One candidate, prepared for testing many rules against it."""
 
-    __slots__ = ("candidate", "tool_name", "text_allowed", "tokens", "argv0", "subcommand", "git")
+    __slots__ = ("argv0", "candidate", "git", "subcommand", "text_allowed", "tokens", "tool_name")
 
     def __init__(self, candidate: Candidate, tool_name: str, text_allowed: bool) -> None:
         argv = candidate.argv

@@ -30,8 +30,9 @@ from .output import Output, json_text
 F = TypeVar("F", bound=Callable[..., Any])
 _PASSTHROUGH = {"ignore_unknown_options": True, "allow_extra_args": True, "help_option_names": []}
 #: Commands that only look: they never create a file or a folder (no cache writes either).
-READ_ONLY = frozenset({"doctor", "stats", "discover", "ls", "cat", "paths", "schema", "config list",
-                       "config get", "completion", "verify"})
+READ_ONLY = frozenset(
+    {"doctor", "stats", "discover", "ls", "cat", "paths", "schema", "config list", "config get", "completion", "verify"}
+)
 
 
 def use_colour(stream: Any) -> bool:
@@ -62,15 +63,23 @@ def emit(output: Output, output_format: str = "text") -> None:
 
 def format_option(function: F) -> F:
     """`--format text|json` and its shorthand `--json`, as `output_format`."""
+
     def json_flag(ctx: click.Context, _: click.Parameter, value: bool) -> None:
         if value:
             ctx.meta["json"] = True
 
-    function = click.option("--json", "json_flag", is_flag=True, expose_value=False, callback=json_flag,
-                            help="Same as --format json.")(function)
-    return click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
-                        show_default=True, help="Output format.",
-                        callback=lambda ctx, _, value: "json" if ctx.meta.get("json") else value)(function)
+    function = click.option(
+        "--json", "json_flag", is_flag=True, expose_value=False, callback=json_flag, help="Same as --format json."
+    )(function)
+    return click.option(
+        "--format",
+        "output_format",
+        type=click.Choice(["text", "json"]),
+        default="text",
+        show_default=True,
+        help="Output format.",
+        callback=lambda ctx, _, value: "json" if ctx.meta.get("json") else value,
+    )(function)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]}, invoke_without_command=True)
@@ -79,7 +88,7 @@ def format_option(function: F) -> F:
 @click.pass_context
 def cli(ctx: click.Context, version: bool, verbose: bool) -> None:
     """Compact noisy shell output before it reaches an AI coding agent."""
-    if version or ctx.invoked_subcommand is None and verbose:
+    if version or (ctx.invoked_subcommand is None and verbose):
         click.echo(version_text(verbose))
         sys.exit(0)
     if ctx.invoked_subcommand is None:
@@ -90,8 +99,10 @@ def cli(ctx: click.Context, version: bool, verbose: bool) -> None:
 def version_text(verbose: bool) -> str:
     text = f"tokenjuice {__version__}"
     if verbose:
-        text += (f"\nPython {platform.python_version()} ({platform.python_implementation()}, {sys.executable})"
-                 f"\n{platform.platform()}")
+        text += (
+            f"\nPython {platform.python_version()} ({platform.python_implementation()}, {sys.executable})"
+            f"\n{platform.platform()}"
+        )
     return text
 
 
@@ -105,8 +116,9 @@ def wrap(args: tuple[str, ...]) -> None:
 
 
 _CLASSIFIER = click.option("--classifier", metavar="RULE_ID", help="Use this rule instead of classifying.")
-_MAX_INLINE = click.option("--max-inline-chars", type=click.IntRange(min=1), metavar="N",
-                           help="Size budget for the compacted text.")
+_MAX_INLINE = click.option(
+    "--max-inline-chars", type=click.IntRange(min=1), metavar="N", help="Size budget for the compacted text."
+)
 _TRACE = click.option("--trace", is_flag=True, help="Include the classification trace (JSON).")
 _RAW = click.option("--raw", "--full", "raw", is_flag=True, help="Return the input unchanged.")
 _LOG_FILE = click.argument("file", required=False, type=click.Path(dir_okay=False))
@@ -122,14 +134,32 @@ _EXIT_CODE = click.option("--exit-code", type=int, default=0, show_default=True,
 @_CLASSIFIER
 @_MAX_INLINE
 @_TRACE
-def reduce(file: str | None, command: str | None, exit_code: int, output_format: str, raw: bool,
-           classifier: str | None, max_inline_chars: int | None, trace: bool) -> None:
+def reduce(
+    file: str | None,
+    command: str | None,
+    exit_code: int,
+    output_format: str,
+    raw: bool,
+    classifier: str | None,
+    max_inline_chars: int | None,
+    trace: bool,
+) -> None:
     """Compact saved output from FILE or stdin."""
     from .commands.reduce import reduce_text
 
     _check_classifier(classifier)
-    emit(reduce_text(file, command=command, exit_code=exit_code, raw=raw, classifier=classifier,
-                     max_inline_chars=max_inline_chars, trace=trace), output_format)
+    emit(
+        reduce_text(
+            file,
+            command=command,
+            exit_code=exit_code,
+            raw=raw,
+            classifier=classifier,
+            max_inline_chars=max_inline_chars,
+            trace=trace,
+        ),
+        output_format,
+    )
 
 
 @cli.command("reduce-json", short_help="Reduce a JSON tool-execution payload.")
@@ -138,8 +168,7 @@ def reduce(file: str | None, command: str | None, exit_code: int, output_format:
 @_CLASSIFIER
 @_MAX_INLINE
 @_TRACE
-def reduce_json(file: str | None, raw: bool, classifier: str | None, max_inline_chars: int | None,
-                trace: bool) -> None:
+def reduce_json(file: str | None, raw: bool, classifier: str | None, max_inline_chars: int | None, trace: bool) -> None:
     """Reduce a JSON tool-execution payload; always answers JSON (errors too)."""
     from .commands.reduce import reduce_json as run
 
@@ -162,11 +191,16 @@ def _check_classifier(classifier: str | None) -> None:
 @click.option("--only", metavar="ID_PREFIX", help="Run only the examples of rules whose id starts with this.")
 @click.option("--show", is_flag=True, help="Print each example's reduced output (implies --fixtures).")
 @click.option("--coverage", is_flag=True, help="Per category: rules, examples, median ratio, worst rule.")
-@click.option("--reducers-doc", type=click.Path(dir_okay=False), metavar="PATH",
-              help="Write the table of every built-in rule (docs/reducers.md).")
+@click.option(
+    "--reducers-doc",
+    type=click.Path(dir_okay=False),
+    metavar="PATH",
+    help="Write the table of every built-in rule (docs/reducers.md).",
+)
 @format_option
-def verify(fixtures: bool, only: str | None, show: bool, coverage: bool, reducers_doc: str | None,
-           output_format: str) -> None:
+def verify(
+    fixtures: bool, only: str | None, show: bool, coverage: bool, reducers_doc: str | None, output_format: str
+) -> None:
     """Validate every rule layer (and run the examples with --fixtures)."""
     from .commands.verify import run
 
@@ -176,8 +210,12 @@ def verify(fixtures: bool, only: str | None, show: bool, coverage: bool, reducer
 @cli.command(context_settings={"ignore_unknown_options": True}, short_help="Capture real output as a rule example.")
 @click.option("--name", help="A short name for the example.")
 @click.option("--source", help="Where the output comes from (default: this machine).")
-@click.option("--append", type=click.Path(dir_okay=False), metavar="RULE_FILE",
-              help="Append the example to this rule file (a new file gets a whole rule).")
+@click.option(
+    "--append",
+    type=click.Path(dir_okay=False),
+    metavar="RULE_FILE",
+    help="Append the example to this rule file (a new file gets a whole rule).",
+)
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
 def example(name: str | None, source: str | None, append: str | None, command: tuple[str, ...]) -> None:
     """Run a command and print its real output as a rule [[examples]] entry."""
@@ -235,7 +273,8 @@ def uninstall(host: str, project: bool, dry_run: bool, output_format: str) -> No
 def doctor(target: str | None, project: bool, local: bool, deep: bool, output_format: str) -> None:
     """Rules, config, ledger, stored output and hooks; or just the Cursor hook (cursor) or every
     integration (hooks). Exit 1 when something is broken."""
-    from .commands import cursor, doctor as health
+    from .commands import cursor
+    from .commands import doctor as health
 
     if target == "cursor":
         emit(cursor.doctor_cursor(project=project, local=local, deep=deep), output_format)
@@ -251,8 +290,14 @@ _SINCE = click.option("--since", metavar="WHEN", help="Only runs since a duratio
 @cli.command(short_help="What tokenjuice saved, by family, rule and day.")
 @_SINCE
 @click.option("--timezone", "zone", default="local", show_default=True, help="local, utc or an IANA name.")
-@click.option("--format", "output_format", type=click.Choice(["text", "json", "csv"]), default="text",
-              show_default=True, help="Output format.")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "csv"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
 @click.option("--json", "json_flag", is_flag=True, help="Same as --format json.")
 def stats(since: str | None, zone: str, output_format: str, json_flag: bool) -> None:
     """Totals and savings by source, family, rule and day, from the local ledger."""
@@ -268,8 +313,9 @@ def stats(since: str | None, zone: str, output_format: str, json_flag: bool) -> 
 @_EXIT_CODE
 @_SINCE
 @format_option
-def discover(file: str | None, source_command: str | None, exit_code: int, since: str | None,
-             output_format: str) -> None:
+def discover(
+    file: str | None, source_command: str | None, exit_code: int, since: str | None, output_format: str
+) -> None:
     """From the ledger: commands that fall back to generic/fallback and rules that save little,
     with what to do about each. With FILE, analyse one saved log instead."""
     from .commands import discover as command
@@ -301,8 +347,9 @@ def cat(artifact_id: str) -> None:
 
 @cli.command(short_help="Delete old stored raw outputs.")
 @click.option("--days", type=click.IntRange(min=0), help="Keep this many days; 0 = no age limit (default: config).")
-@click.option("--max-mb", type=click.IntRange(min=0),
-              help="Keep at most this many MiB; 0 = no size limit (default: config).")
+@click.option(
+    "--max-mb", type=click.IntRange(min=0), help="Keep at most this many MiB; 0 = no size limit (default: config)."
+)
 @format_option
 def prune(days: int | None, max_mb: int | None, output_format: str) -> None:
     """Apply the retention settings to stored raw outputs now (and fold recorded runs into the ledger)."""
@@ -399,8 +446,12 @@ def _command_name(args: list[str]) -> str:
 
 
 def _json_mode(args: list[str], name: str) -> bool:
-    return name == "reduce-json" or "--json" in args or "--format=json" in args or any(
-        a == "--format" and b == "json" for a, b in zip(args, args[1:]))
+    return (
+        name == "reduce-json"
+        or "--json" in args
+        or "--format=json" in args
+        or any(a == "--format" and b == "json" for a, b in zip(args, args[1:]))
+    )
 
 
 def main(args: list[str]) -> int:

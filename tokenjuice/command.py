@@ -22,23 +22,79 @@ SHELLS = frozenset({"bash", "sh", "zsh", "fish", "dash", "ksh", "mksh", "ash", "
 _MAX_UNWRAP_DEPTH = 4
 
 #: Commands whose own output carries nothing worth classifying.
-SETUP_COMMANDS = frozenset({
-    "cd", "pushd", "popd", "pwd", "set", "setopt", "shopt", "source", ".", "export", "unset",
-    "trap", "true", ":", "alias", "umask", "ulimit", "hash", "declare", "typeset", "local",
-    "exit", "return", "false", "wait", "sleep", "clear",
-})
+SETUP_COMMANDS = frozenset(
+    {
+        "cd",
+        "pushd",
+        "popd",
+        "pwd",
+        "set",
+        "setopt",
+        "shopt",
+        "source",
+        ".",
+        "export",
+        "unset",
+        "trap",
+        "true",
+        ":",
+        "alias",
+        "umask",
+        "ulimit",
+        "hash",
+        "declare",
+        "typeset",
+        "local",
+        "exit",
+        "return",
+        "false",
+        "wait",
+        "sleep",
+        "clear",
+    }
+)
 #: Commands that only print a caption around the real work (`echo "== tests ==" && pytest`).
 DECORATION_COMMANDS = frozenset({"echo", "printf"})
 #: (command, first argument) pairs that are setup too.
-SETUP_SUBCOMMANDS = frozenset({("nvm", "use"), ("conda", "activate"), ("conda", "deactivate"),
-                               ("pyenv", "shell"), ("fnm", "use"), ("mise", "activate"), ("deactivate", "")})
+SETUP_SUBCOMMANDS = frozenset(
+    {
+        ("nvm", "use"),
+        ("conda", "activate"),
+        ("conda", "deactivate"),
+        ("pyenv", "shell"),
+        ("fnm", "use"),
+        ("mise", "activate"),
+        ("deactivate", ""),
+    }
+)
 
 #: Wrappers that run the rest of the line unchanged: name -> options that take a value.
 WRAPPERS: dict[str, frozenset[str]] = {
     "env": frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}),
-    "sudo": frozenset({"-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C",
-                       "--close-from", "-D", "--chdir", "-r", "--role", "-t", "--type", "-T",
-                       "--command-timeout", "-U", "--other-user"}),
+    "sudo": frozenset(
+        {
+            "-u",
+            "--user",
+            "-g",
+            "--group",
+            "-h",
+            "--host",
+            "-p",
+            "--prompt",
+            "-C",
+            "--close-from",
+            "-D",
+            "--chdir",
+            "-r",
+            "--role",
+            "-t",
+            "--type",
+            "-T",
+            "--command-timeout",
+            "-U",
+            "--other-user",
+        }
+    ),
     "doas": frozenset({"-u", "-C"}),
     "time": frozenset({"-f", "--format", "-o", "--output"}),
     "command": frozenset(),
@@ -70,10 +126,28 @@ RUNNERS: dict[tuple[str, ...], frozenset[str]] = {
     ("yarn", "exec"): frozenset(),
     ("yarn", "dlx"): frozenset({"-p", "--package"}),
     ("yarn",): frozenset({"--cwd"}),
-    ("uv", "run"): frozenset({"--with", "--with-editable", "--with-requirements", "--python", "-p",
-                              "--project", "--directory", "--package", "--extra", "--group",
-                              "--env-file", "--index", "--index-url", "--extra-index-url", "-C",
-                              "--config-setting", "--only-group", "--no-group"}),
+    ("uv", "run"): frozenset(
+        {
+            "--with",
+            "--with-editable",
+            "--with-requirements",
+            "--python",
+            "-p",
+            "--project",
+            "--directory",
+            "--package",
+            "--extra",
+            "--group",
+            "--env-file",
+            "--index",
+            "--index-url",
+            "--extra-index-url",
+            "-C",
+            "--config-setting",
+            "--only-group",
+            "--no-group",
+        }
+    ),
     ("uv", "tool", "run"): frozenset({"--from", "--with", "--python", "-p"}),
     ("uvx",): frozenset({"--from", "--with", "--python", "-p"}),
     ("poetry", "run"): frozenset({"-C", "--directory", "-P", "--project"}),
@@ -86,8 +160,27 @@ RUNNERS: dict[tuple[str, ...], frozenset[str]] = {
 _PYTHON_VALUE_OPTIONS = frozenset({"-X", "-W", "-Q"})
 
 #: Commands that print file contents: their output is the file and must stay exact.
-FILE_READERS = frozenset({"cat", "tac", "nl", "bat", "batcat", "head", "tail", "sed", "jq", "yq",
-                          "less", "more", "xxd", "hexdump", "od", "strings", "base64"})
+FILE_READERS = frozenset(
+    {
+        "cat",
+        "tac",
+        "nl",
+        "bat",
+        "batcat",
+        "head",
+        "tail",
+        "sed",
+        "jq",
+        "yq",
+        "less",
+        "more",
+        "xxd",
+        "hexdump",
+        "od",
+        "strings",
+        "base64",
+    }
+)
 #: Repository inventory commands: compacted only when standalone or structurally filtered.
 INVENTORY = frozenset({"find", "fd", "fdfind", "ls", "tree", "exa", "eza"})
 #: Pipe stages that only reorder, slice or count lines without changing their content.
@@ -146,8 +239,15 @@ class _Analysis:
             if key not in seen:
                 seen.add(key)
                 unique.append(candidate)
-        return CommandInfo(tuple(unique), self.normalized_command, tuple(self.normalized_argv), self.multiple,
-                           self.keep_raw, tuple(self.first_argv), self.background)
+        return CommandInfo(
+            tuple(unique),
+            self.normalized_command,
+            tuple(self.normalized_argv),
+            self.multiple,
+            self.keep_raw,
+            tuple(self.first_argv),
+            self.background,
+        )
 
 
 def basename(word: str) -> str:
@@ -262,7 +362,7 @@ def _analyze_script(info: _Analysis, script: str, dialect: str) -> None:
     first = substantive[0] if substantive else pipelines[0]
     info.first_argv = strip_wrappers(first.commands[0].argv)
     end = pipelines[-1].commands[-1].end
-    info.normalized_command = script[first.commands[0].start:end].strip()
+    info.normalized_command = script[first.commands[0].start : end].strip()
     if len(substantive) > 1:
         info.multiple = True
         info.keep_raw = _sequence_keep_raw(substantive)
@@ -292,9 +392,25 @@ def _analyze_script(info: _Analysis, script: str, dialect: str) -> None:
 
 def _is_control_structure(pipeline: Pipeline) -> bool:
     argv = pipeline.commands[0].argv
-    return bool(argv) and argv[0] in ("if", "for", "while", "until", "case", "select", "function",
-                                       "then", "do", "else", "elif", "fi", "done", "esac", "begin",
-                                       "end", "switch")
+    return bool(argv) and argv[0] in (
+        "if",
+        "for",
+        "while",
+        "until",
+        "case",
+        "select",
+        "function",
+        "then",
+        "do",
+        "else",
+        "elif",
+        "fi",
+        "done",
+        "esac",
+        "begin",
+        "end",
+        "switch",
+    )
 
 
 def _substantive_pipelines(pipelines: list[Pipeline]) -> list[Pipeline]:
@@ -366,10 +482,10 @@ def strip_runner(argv: list[str]) -> list[str] | None:
         while index < len(argv) and argv[index].startswith("-") and argv[index] != "-m":
             index += 2 if argv[index] in _PYTHON_VALUE_OPTIONS else 1
         if index + 1 < len(argv) and argv[index] == "-m":
-            return argv[index + 1:]
+            return argv[index + 1 :]
         return None
     for prefix, value_options in RUNNERS.items():
-        if name == prefix[0] and tuple(argv[1:len(prefix)]) == prefix[1:]:
+        if name == prefix[0] and tuple(argv[1 : len(prefix)]) == prefix[1:]:
             index = _skip_options(argv, len(prefix), value_options, allow_assignments=False)
             rest = argv[index:]
             return rest or None
@@ -380,8 +496,7 @@ def is_python(name: str) -> bool:
     return name == "python" or (name.startswith("python") and name[6:].replace(".", "").isdigit())
 
 
-def _skip_options(argv: list[str], index: int, value_options: frozenset[str],
-                  allow_assignments: bool) -> int:
+def _skip_options(argv: list[str], index: int, value_options: frozenset[str], allow_assignments: bool) -> int:
     while index < len(argv):
         word = argv[index]
         if word == "--":
@@ -397,8 +512,13 @@ def _skip_options(argv: list[str], index: int, value_options: frozenset[str],
 
 def _is_assignment(word: str) -> bool:
     name, sep, _ = word.partition("=")
-    return bool(sep) and bool(name) and (name[0].isalpha() or name[0] == "_") and \
-        name.replace("_", "a").isalnum() and name.isascii()
+    return (
+        bool(sep)
+        and bool(name)
+        and (name[0].isalpha() or name[0] == "_")
+        and name.replace("_", "a").isalnum()
+        and name.isascii()
+    )
 
 
 def _is_structural_filter(argv: list[str]) -> bool:
@@ -432,15 +552,57 @@ def _operands(argv: list[str]) -> list[str]:
 #: Global options that take a value, per tool, so the subcommand after them can be
 #: found (`git -C repo status`, `kubectl -n prod get pods`, `docker --context x ps`).
 GLOBAL_VALUE_OPTIONS: dict[str, frozenset[str]] = {
-    "git": frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--super-prefix",
-                      "--config-env", "--list-cmds"}),
-    "kubectl": frozenset({"-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server",
-                          "--token", "--as", "--as-group", "--cache-dir", "--request-timeout", "-v", "--v",
-                          "--certificate-authority", "--client-certificate", "--client-key"}),
-    "docker": frozenset({"-c", "--context", "-H", "--host", "--config", "-l", "--log-level", "--tlscacert",
-                         "--tlscert", "--tlskey"}),
-    "helm": frozenset({"-n", "--namespace", "--kube-context", "--kubeconfig", "--kube-apiserver", "--kube-token",
-                       "--registry-config", "--repository-config", "--repository-cache"}),
+    "git": frozenset(
+        {
+            "-C",
+            "-c",
+            "--git-dir",
+            "--work-tree",
+            "--namespace",
+            "--exec-path",
+            "--super-prefix",
+            "--config-env",
+            "--list-cmds",
+        }
+    ),
+    "kubectl": frozenset(
+        {
+            "-n",
+            "--namespace",
+            "--context",
+            "--kubeconfig",
+            "--cluster",
+            "--user",
+            "-s",
+            "--server",
+            "--token",
+            "--as",
+            "--as-group",
+            "--cache-dir",
+            "--request-timeout",
+            "-v",
+            "--v",
+            "--certificate-authority",
+            "--client-certificate",
+            "--client-key",
+        }
+    ),
+    "docker": frozenset(
+        {"-c", "--context", "-H", "--host", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"}
+    ),
+    "helm": frozenset(
+        {
+            "-n",
+            "--namespace",
+            "--kube-context",
+            "--kubeconfig",
+            "--kube-apiserver",
+            "--kube-token",
+            "--registry-config",
+            "--repository-config",
+            "--repository-cache",
+        }
+    ),
     "npm": frozenset({"--prefix", "-C", "-w", "--workspace", "--registry", "--cache", "--userconfig"}),
     "pnpm": frozenset({"-C", "--dir", "-F", "--filter"}),
     "yarn": frozenset({"--cwd"}),
@@ -485,7 +647,7 @@ def is_file_read(argv: list[str]) -> bool:
     if name in FILE_READERS:
         return True
     if git_subcommand(argv) == "show":
-        return any(":" in a and not a.startswith("-") for a in argv[argv.index("show") + 1:])
+        return any(":" in a and not a.startswith("-") for a in argv[argv.index("show") + 1 :])
     return False
 
 
@@ -502,7 +664,7 @@ def ssh_remote_argv(argv: list[str]) -> list[str] | None:
         index += 2 if len(option) == 2 and option[1] in _SSH_VALUE_OPTIONS else 1
     if index < len(argv) and argv[index] == "--":
         index += 1
-    remote = " ".join(argv[index + 1:])  # ssh joins the words and hands them to the remote shell
+    remote = " ".join(argv[index + 1 :])  # ssh joins the words and hands them to the remote shell
     if not remote.strip():
         return None
     pipelines, complete = shellsyntax.parse(remote)
@@ -520,8 +682,9 @@ def _inventory_kind(argv: list[str]) -> str | None:
         unsafe = {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fls"}
         return "unsafe" if unsafe.intersection(argv) else "safe"
     if name in ("fd", "fdfind"):
-        unsafe = any(a in ("-x", "--exec", "-X", "--exec-batch") or
-                     a.startswith(("--exec=", "--exec-batch=")) for a in argv)
+        unsafe = any(
+            a in ("-x", "--exec", "-X", "--exec-batch") or a.startswith(("--exec=", "--exec-batch=")) for a in argv
+        )
         return "unsafe" if unsafe else "safe"
     if name in INVENTORY:
         return "safe"

@@ -16,7 +16,6 @@ from .rules.model import Match
 from .verify import Report
 
 
-
 def rule_ratios(report: Report) -> dict[str, tuple[float, int]]:
     """rule id -> (ratio of its largest example, number of examples)."""
     largest: dict[str, tuple[int, float]] = {}
@@ -27,8 +26,7 @@ def rule_ratios(report: Report) -> dict[str, tuple[float, int]]:
             continue
         if example.raw_chars >= largest.get(example.rule_id, (-1, 1.0))[0]:
             largest[example.rule_id] = (example.raw_chars, float(example.ratio))
-    return {rule_id: (largest[rule_id][1] if rule_id in largest else 1.0, count)
-            for rule_id, count in counts.items()}
+    return {rule_id: (largest[rule_id][1] if rule_id in largest else 1.0, count) for rule_id, count in counts.items()}
 
 
 def summary(report: Report) -> dict:
@@ -39,12 +37,22 @@ def summary(report: Report) -> dict:
     rows = []
     for category, members in categories.items():
         worst = max(members, key=lambda m: m[1])
-        rows.append({"category": category, "rules": len(members), "examples": sum(m[2] for m in members),
-                     "medianRatio": round(statistics.median(m[1] for m in members), 3),
-                     "worstRule": worst[0], "worstRatio": round(worst[1], 3)})
+        rows.append(
+            {
+                "category": category,
+                "rules": len(members),
+                "examples": sum(m[2] for m in members),
+                "medianRatio": round(statistics.median(m[1] for m in members), 3),
+                "worstRule": worst[0],
+                "worstRatio": round(worst[1], 3),
+            }
+        )
     all_ratios = [r for r, _ in ratios.values()]
-    total = {"rules": len(ratios), "examples": sum(n for _, n in ratios.values()),
-             "medianRatio": round(statistics.median(all_ratios), 3) if all_ratios else None}
+    total = {
+        "rules": len(ratios),
+        "examples": sum(n for _, n in ratios.values()),
+        "medianRatio": round(statistics.median(all_ratios), 3) if all_ratios else None,
+    }
     return {"categories": rows, "total": total}
 
 
@@ -52,8 +60,10 @@ def summary_text(data: dict) -> str:
     header = f"{'category':<14} {'rules':>5} {'examples':>8} {'median ratio':>12}  worst rule (ratio)"
     lines = [header, "-" * len(header)]
     for row in data["categories"]:
-        lines.append(f"{row['category']:<14} {row['rules']:>5} {row['examples']:>8} {row['medianRatio']:>12.2f}  "
-                     f"{row['worstRule']} ({row['worstRatio']:.2f})")
+        lines.append(
+            f"{row['category']:<14} {row['rules']:>5} {row['examples']:>8} {row['medianRatio']:>12.2f}  "
+            f"{row['worstRule']} ({row['worstRatio']:.2f})"
+        )
     total = data["total"]
     lines.append("-" * len(header))
     median = "-" if total["medianRatio"] is None else f"{total['medianRatio']:.2f}"
@@ -98,12 +108,23 @@ def reducers_markdown(report: Report) -> str:
         ratio, examples = ratios.get(rule.id, (None, 0))
         counts = ", ".join(c.name for c in rule.counters) or "—"
         keeps = (rule.description or rule.family).replace("|", "\\|")
-        lines.append(f"| `{rule.id}` | {describe_match(rule.match).replace('|', chr(92) + '|')} | {keeps} "
-                     f"| {counts} | {examples} | {'—' if ratio is None else f'{ratio:.2f}'} |")
+        lines.append(
+            f"| `{rule.id}` | {describe_match(rule.match).replace('|', chr(92) + '|')} | {keeps} "
+            f"| {counts} | {examples} | {'—' if ratio is None else f'{ratio:.2f}'} |"
+        )
     data = summary(report)
-    lines += ["", "## Coverage", "", "| category | rules | examples | median ratio | worst rule |", "|---|---|---|---|---|"]
-    lines += [f"| {r['category']} | {r['rules']} | {r['examples']} | {r['medianRatio']:.2f} | "
-              f"`{r['worstRule']}` ({r['worstRatio']:.2f}) |" for r in data["categories"]]
+    lines += [
+        "",
+        "## Coverage",
+        "",
+        "| category | rules | examples | median ratio | worst rule |",
+        "|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| {r['category']} | {r['rules']} | {r['examples']} | {r['medianRatio']:.2f} | "
+        f"`{r['worstRule']}` ({r['worstRatio']:.2f}) |"
+        for r in data["categories"]
+    ]
     total = data["total"]
     median = "—" if total["medianRatio"] is None else f"{total['medianRatio']:.2f}"
     lines.append(f"| **total** | {total['rules']} | {total['examples']} | {median} | |")

@@ -127,7 +127,7 @@ class LockedFile:
                 handle.write(original)
         except OSError as error:
             raise EditError(f"cannot back up {self.path} to {candidate}: {error.strerror}") from None
-        for _, old in numbered[:max(0, len(numbered) + 1 - KEEP_NUMBERED)]:
+        for _, old in numbered[: max(0, len(numbered) + 1 - KEEP_NUMBERED)]:
             try:
                 os.unlink(old)
             except OSError:
@@ -144,6 +144,6 @@ def _numbered_backups(target: str) -> list[tuple[int, str]]:
     except OSError:
         return []
     for entry in entries:
-        if entry.startswith(prefix) and entry[len(prefix):].isdigit():
-            found.append((int(entry[len(prefix):]), os.path.join(directory, entry)))
+        if entry.startswith(prefix) and entry[len(prefix) :].isdigit():
+            found.append((int(entry[len(prefix) :]), os.path.join(directory, entry)))
     return found

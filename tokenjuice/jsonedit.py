@@ -14,13 +14,13 @@ import json
 class Node:
     """A JSON value's span in the text; containers know their children."""
 
-    __slots__ = ("kind", "start", "end", "members", "items")
+    __slots__ = ("end", "items", "kind", "members", "start")
 
     def __init__(self, kind: str, start: int) -> None:
         self.kind = kind
         self.start = start
         self.end = start
-        self.members: list[tuple[str, int, "Node"]] = []  # (key, key start, value) for objects
+        self.members: list[tuple[str, int, Node]] = []  # (key, key start, value) for objects
         self.items: list[Node] = []  # for arrays
 
 
@@ -77,14 +77,14 @@ def indent_unit(text: str) -> str:
     for line in text.splitlines()[1:]:
         stripped = line.lstrip(" \t")
         if stripped and len(stripped) < len(line):
-            return line[:len(line) - len(stripped)]
+            return line[: len(line) - len(stripped)]
     return "  "
 
 
 def _line_indent(text: str, position: int) -> str:
     line_start = text.rfind("\n", 0, position) + 1
     prefix = text[line_start:position]
-    return prefix[:len(prefix) - len(prefix.lstrip(" \t"))]
+    return prefix[: len(prefix) - len(prefix.lstrip(" \t"))]
 
 
 def _alone_on_line(text: str, position: int) -> bool:
@@ -113,17 +113,17 @@ def set_member(text: str, path: tuple[str, ...], value) -> str:
         found = next(((k, s, v) for k, s, v in node.members if k == key), None)
         if found is None:
             nested = value
-            for outer in reversed(path[depth + 1:]):
+            for outer in reversed(path[depth + 1 :]):
                 nested = {outer: nested}
             return _insert_member(text, node, key, nested, unit)
         node = found[2]
         if depth < len(path) - 1 and node.kind != "object":
-            raise ValueError(f"{'.'.join(path[:depth + 1])} is not an object")
+            raise ValueError(f"{'.'.join(path[: depth + 1])} is not an object")
     if node.kind == "array" and isinstance(value, list):
         return _replace_array(text, node, value, unit)
     indent = _line_indent(text, node.start)
-    multiline = "\n" in text[node.start:node.end] or node.kind != "scalar"
-    return text[:node.start] + _render(value, indent, unit, multiline) + text[node.end:]
+    multiline = "\n" in text[node.start : node.end] or node.kind != "scalar"
+    return text[: node.start] + _render(value, indent, unit, multiline) + text[node.end :]
 
 
 def delete_member(text: str, path: tuple[str, ...]) -> str:
@@ -139,7 +139,7 @@ def delete_member(text: str, path: tuple[str, ...]) -> str:
         return text[:inner_start] + text[inner_end:]
     if index > 0:
         cut_start = members[index - 1][2].end
-        return text[:cut_start] + text[value.end:]
+        return text[:cut_start] + text[value.end :]
     next_key_start = members[1][1]
     return text[:key_start] + text[next_key_start:]
 
@@ -150,42 +150,43 @@ def _insert_member(text: str, obj: Node, key: str, value, unit: str) -> str:
         outer = _line_indent(text, obj.start)
         multiline = "\n" in text
         if not multiline:
-            return text[:obj.start] + "{" + f"{member_key}: {_render(value, '', unit, False)}" + "}" + \
-                text[obj.end:]
+            return text[: obj.start] + "{" + f"{member_key}: {_render(value, '', unit, False)}" + "}" + text[obj.end :]
         inner = outer + unit
         body = f"\n{inner}{member_key}: {_render(value, inner, unit, True)}\n{outer}"
-        return text[:obj.start] + "{" + body + "}" + text[obj.end:]
+        return text[: obj.start] + "{" + body + "}" + text[obj.end :]
     last_key_start, last_value = obj.members[-1][1], obj.members[-1][2]
-    if "\n" in text[obj.start:obj.members[0][1]]:
+    if "\n" in text[obj.start : obj.members[0][1]]:
         indent = _line_indent(text, last_key_start)
         addition = f",\n{indent}{member_key}: {_render(value, indent, unit, True)}"
     else:
         addition = f", {member_key}: {_render(value, '', unit, False)}"
-    return text[:last_value.end] + addition + text[last_value.end:]
+    return text[: last_value.end] + addition + text[last_value.end :]
 
 
 def _replace_array(text: str, array: Node, values: list, unit: str) -> str:
-    originals = [(json.loads(text[item.start:item.end]), item) for item in array.items]
+    originals = [(json.loads(text[item.start : item.end]), item) for item in array.items]
     pieces = []
     for value in values:
         match = next((i for i, (old, _) in enumerate(originals) if old == value), None)
         if match is not None:
             item = originals.pop(match)[1]
-            pieces.append(("keep", text[item.start:item.end]))
+            pieces.append(("keep", text[item.start : item.end]))
         else:
             pieces.append(("new", value))
-    multiline = "\n" in text[array.start:array.end] or (not array.items and "\n" in text)
+    multiline = "\n" in text[array.start : array.end] or (not array.items and "\n" in text)
     if not pieces:
-        return text[:array.start] + "[]" + text[array.end:]
+        return text[: array.start] + "[]" + text[array.end :]
     if not multiline:
         rendered = ", ".join(p if kind == "keep" else _render(p, "", unit, False) for kind, p in pieces)
-        return text[:array.start] + "[" + rendered + "]" + text[array.end:]
+        return text[: array.start] + "[" + rendered + "]" + text[array.end :]
     if array.items:
         element_indent = _line_indent(text, array.items[0].start)
     else:
         element_indent = _line_indent(text, array.start) + unit
-    closing_indent = _line_indent(text, array.end - 1) if _alone_on_line(text, array.end - 1) \
-        else _line_indent(text, array.start)
+    closing_indent = (
+        _line_indent(text, array.end - 1) if _alone_on_line(text, array.end - 1) else _line_indent(text, array.start)
+    )
     rendered = (",\n" + element_indent).join(
-        p if kind == "keep" else _render(p, element_indent, unit, True) for kind, p in pieces)
-    return text[:array.start] + "[\n" + element_indent + rendered + "\n" + closing_indent + "]" + text[array.end:]
+        p if kind == "keep" else _render(p, element_indent, unit, True) for kind, p in pieces
+    )
+    return text[: array.start] + "[\n" + element_indent + rendered + "\n" + closing_indent + "]" + text[array.end :]

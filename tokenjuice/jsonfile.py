@@ -68,8 +68,9 @@ def parse_object(text: str, path: str) -> dict[str, Any]:
     try:
         data = json.loads(text.removeprefix("\ufeff"), object_pairs_hook=_refuse_duplicate_keys)
     except _DuplicateKey as error:
-        raise EditError(f"{path} repeats the key {error} so part of it would be lost; "
-                        "merge the duplicates and try again") from None
+        raise EditError(
+            f"{path} repeats the key {error} so part of it would be lost; merge the duplicates and try again"
+        ) from None
     except (ValueError, RecursionError) as error:
         raise EditError(f"{path} is not valid JSON ({error}); fix or move it and try again") from None
     if not isinstance(data, dict):

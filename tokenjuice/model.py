@@ -16,7 +16,6 @@ from .record import record
 from .reduce.lines import Item
 from .rules.model import Rule
 
-
 #: Passthrough reasons where the text is the exact raw output, left whole by policy
 #: whatever the rule: such runs say nothing about how well a rule compacts.
 EXACT_PASSTHROUGH = ("raw", "file-content", "unsafe-inventory", "mixed-inventory")

@@ -22,8 +22,10 @@ if TYPE_CHECKING:
 
     T = TypeVar("T")
 else:
+
     def dataclass_transform(**_: object) -> object:
         return lambda function: function
+
 
 MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()
 
@@ -31,7 +33,7 @@ MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()
 class Field:
     """One field of a record: its name, type (as written), default and metadata."""
 
-    __slots__ = ("name", "type", "default", "metadata")
+    __slots__ = ("default", "metadata", "name", "type")
 
     def __init__(self, default: Any = MISSING, metadata: dict[str, Any] | None = None) -> None:
         self.name = ""
@@ -61,16 +63,23 @@ def record(cls: type[T]) -> type[T]:
         spec.name, spec.type = name, str(annotation)
         fields.append(spec)
     names = tuple(f.name for f in fields)
-    namespace = {key: value for key, value in cls.__dict__.items()
-                 if key not in names and key not in ("__dict__", "__weakref__")}
+    namespace = {
+        key: value for key, value in cls.__dict__.items() if key not in names and key not in ("__dict__", "__weakref__")
+    }
     namespace["__slots__"] = names
     namespace["__record_fields__"] = tuple(fields)
     new = type(cls.__name__, cls.__bases__, namespace)
     new.__qualname__ = cls.__qualname__
-    setattr(new, "__init__", _make_init(fields, new))
-    for name, method in (("__setattr__", _frozen), ("__delattr__", _frozen), ("__eq__", _eq),
-                         ("__hash__", _hash), ("__repr__", _repr), ("__getstate__", _getstate),
-                         ("__setstate__", _setstate)):
+    new.__init__ = _make_init(fields, new)
+    for name, method in (
+        ("__setattr__", _frozen),
+        ("__delattr__", _frozen),
+        ("__eq__", _eq),
+        ("__hash__", _hash),
+        ("__repr__", _repr),
+        ("__getstate__", _getstate),
+        ("__setstate__", _setstate),
+    ):
         if name not in cls.__dict__:
             setattr(new, name, method)
     return new
@@ -88,8 +97,12 @@ def _make_init(fields: list[Field], cls: type) -> Any:
             params.append(f"{spec.name}=_d_{spec.name}")
         body.append(f" _set(self, {spec.name!r}, {spec.name})")
     required = [f.name for f in fields if f.default is MISSING]
-    check = (f" if any(v is _required for v in ({', '.join(required)},)):"
-             f" raise TypeError('{cls.__name__}: missing a required field')" if seen_default and required else "")
+    check = (
+        f" if any(v is _required for v in ({', '.join(required)},)):"
+        f" raise TypeError('{cls.__name__}: missing a required field')"
+        if seen_default and required
+        else ""
+    )
     source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(([check] if check else []) + body + [" pass"])
     scope: dict[str, Any] = {"_set": object.__setattr__, "_required": MISSING, **defaults}
     exec(source, scope)  # noqa: S102 - generated from the class's own field names

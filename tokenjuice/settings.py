@@ -42,27 +42,56 @@ class Setting:
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("cursor.enabled", BOOL, True, "rewrite Cursor shell commands through tokenjuice wrap",
-            "TOKENJUICE_CURSOR"),
-    Setting("cursor.skip", WORDS, [], "extra commands the Cursor hook leaves alone (glob patterns)",
-            "TOKENJUICE_CURSOR_SKIP"),
+    Setting("cursor.enabled", BOOL, True, "rewrite Cursor shell commands through tokenjuice wrap", "TOKENJUICE_CURSOR"),
+    Setting(
+        "cursor.skip",
+        WORDS,
+        [],
+        "extra commands the Cursor hook leaves alone (glob patterns)",
+        "TOKENJUICE_CURSOR_SKIP",
+    ),
     Setting("cursor.skip_defaults", BOOL, True, "also skip dev servers, watch modes, editors, pagers and REPLs"),
-    Setting("cursor.shell", TEXT, "", "the shell rewritten commands run in when Cursor names none "
-                                      "(default: $SHELL, then the detected shell, then sh)",
-            "TOKENJUICE_CURSOR_SHELL"),
-    Setting("output.no_omit", BOOL, False, "never cut lines (ANSI is still stripped, counts shown)",
-            "TOKENJUICE_NO_OMISSION"),
-    Setting("capture.max_bytes", INT, 4 * 1024 * 1024, "bytes of output wrap keeps in memory",
-            "TOKENJUICE_MAX_CAPTURE_BYTES"),
+    Setting(
+        "cursor.shell",
+        TEXT,
+        "",
+        "the shell rewritten commands run in when Cursor names none "
+        "(default: $SHELL, then the detected shell, then sh)",
+        "TOKENJUICE_CURSOR_SHELL",
+    ),
+    Setting(
+        "output.no_omit",
+        BOOL,
+        False,
+        "never cut lines (ANSI is still stripped, counts shown)",
+        "TOKENJUICE_NO_OMISSION",
+    ),
+    Setting(
+        "capture.max_bytes",
+        INT,
+        4 * 1024 * 1024,
+        "bytes of output wrap keeps in memory",
+        "TOKENJUICE_MAX_CAPTURE_BYTES",
+    ),
     Setting("stats.enabled", BOOL, True, "record each wrap in the local savings ledger", "TOKENJUICE_STATS"),
     Setting("artifacts.mode", ARTIFACT_MODES, "failures", "store raw output: failures, always or never"),
     Setting("artifacts.retention_days", INT, 14, "delete stored raw output older than this many days (0: never)"),
     Setting("artifacts.max_total_mb", INT, 200, "keep stored raw output under this many MiB (0: no limit)"),
-    Setting("artifacts.dir", TEXT, "", "where raw output is stored (default: artifacts/ in the data folder)",
-            "TOKENJUICE_ARTIFACT_DIR"),
+    Setting(
+        "artifacts.dir",
+        TEXT,
+        "",
+        "where raw output is stored (default: artifacts/ in the data folder)",
+        "TOKENJUICE_ARTIFACT_DIR",
+    ),
     Setting("redaction.enabled", BOOL, True, "redact secrets before storing raw output"),
-    Setting("debug.enabled", BOOL, False, "log internal errors of the hook and storage to stderr and debug.log",
-            "TOKENJUICE_DEBUG"),
+    Setting(
+        "debug.enabled",
+        BOOL,
+        False,
+        "log internal errors of the hook and storage to stderr and debug.log",
+        "TOKENJUICE_DEBUG",
+    ),
 )
 BY_KEY = {setting.key: setting for setting in SETTINGS}
 DEFAULT = "default"
@@ -95,8 +124,9 @@ def project_config_path(cwd: str | None) -> str | None:
     return path if os.path.isfile(path) else None
 
 
-def resolve(cwd: str | None = None, *, flags: Mapping[str, tuple[str, Any]] | None = None,
-            env: Mapping[str, str] | None = None) -> Settings:
+def resolve(
+    cwd: str | None = None, *, flags: Mapping[str, tuple[str, Any]] | None = None, env: Mapping[str, str] | None = None
+) -> Settings:
     """The settings in force for `cwd`. `flags` maps keys to (flag name, value)."""
     env = os.environ if env is None else env
     values = {setting.key: setting.default for setting in SETTINGS}
@@ -184,11 +214,15 @@ def check(setting: Setting, value: Any) -> str | None:
     if kind == BOOL:
         return None if isinstance(value, bool) else "must be true or false"
     if kind == INT:
-        return None if isinstance(value, int) and not isinstance(value, bool) and value >= 0 \
+        return (
+            None
+            if isinstance(value, int) and not isinstance(value, bool) and value >= 0
             else "must be a non-negative integer"
+        )
     if kind == WORDS:
-        return None if isinstance(value, list) and all(isinstance(v, str) for v in value) \
-            else "must be a list of strings"
+        return (
+            None if isinstance(value, list) and all(isinstance(v, str) for v in value) else "must be a list of strings"
+        )
     return None if isinstance(value, str) else "must be a string"
 
 

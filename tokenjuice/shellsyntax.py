@@ -24,7 +24,7 @@ _SAFE_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 class Token:
     """A lexed unit: a word (quotes removed), an operator, or a redirection."""
 
-    __slots__ = ("kind", "value", "start", "end", "target")
+    __slots__ = ("end", "kind", "start", "target", "value")
 
     def __init__(self, kind: str, value: str, start: int, end: int, target: str | None = None) -> None:
         self.kind = kind
@@ -41,7 +41,7 @@ class Token:
 class Lexed:
     """The tokens of one command line plus whether the line was complete."""
 
-    __slots__ = ("tokens", "complete", "source")
+    __slots__ = ("complete", "source", "tokens")
 
     def __init__(self, tokens: list[Token], complete: bool, source: str) -> None:
         self.tokens = tokens
@@ -144,7 +144,7 @@ class _Lexer:
             target = self._read_word()
             if op in ("<<", "<<-"):
                 self.pending_heredocs.append((target, op == "<<-"))
-        value = self.src[start:start + prefix_len] + op
+        value = self.src[start : start + prefix_len] + op
         self.tokens.append(Token(REDIRECT, value, start, self.pos, target))
 
     def _skip_heredoc_bodies(self) -> None:
@@ -155,7 +155,7 @@ class _Lexer:
                     self.complete = False
                     break
                 end = src.find("\n", self.pos)
-                line = src[self.pos:] if end < 0 else src[self.pos:end]
+                line = src[self.pos :] if end < 0 else src[self.pos : end]
                 self.pos = len(src) if end < 0 else end + 1
                 if (line.lstrip("\t") if strip_tabs else line) == delimiter:
                     break
@@ -176,7 +176,7 @@ class _Lexer:
                 start = self.pos
                 self.pos += 1
                 self._skip_balanced()
-                out.append(src[start:self.pos])
+                out.append(src[start : self.pos])
                 continue
             if ch in ";&|<>":
                 break
@@ -205,17 +205,17 @@ class _Lexer:
                     start = self.pos
                     self.pos += 1
                     self._skip_balanced()
-                    out.append(src[start:self.pos])
+                    out.append(src[start : self.pos])
                     continue
             if ch == "`":
                 start = self.pos
                 self._skip_backticks()
-                out.append(src[start:self.pos])
+                out.append(src[start : self.pos])
                 continue
             if ch == "(" and (self.fish or (self.pos > word_start and src[self.pos - 1] == "=")):
                 start = self.pos  # fish command substitution, or a POSIX array assignment
                 self._skip_balanced()
-                out.append(src[start:self.pos])
+                out.append(src[start : self.pos])
                 continue
             if ch in "()" and not self.fish:
                 break
@@ -230,9 +230,9 @@ class _Lexer:
             end = src.find("'", self.pos)
             if end < 0:
                 self.complete = False
-                text, self.pos = src[self.pos:], len(src)
+                text, self.pos = src[self.pos :], len(src)
                 return text
-            text, self.pos = src[self.pos:end], end + 1
+            text, self.pos = src[self.pos : end], end + 1
             return text
         out: list[str] = []
         while self.pos < len(src):
@@ -268,12 +268,12 @@ class _Lexer:
                 start = self.pos
                 self.pos += 1
                 self._skip_balanced()
-                out.append(src[start:self.pos])
+                out.append(src[start : self.pos])
                 continue
             if ch == "`" and not self.fish:
                 start = self.pos
                 self._skip_backticks()
-                out.append(src[start:self.pos])
+                out.append(src[start : self.pos])
                 continue
             out.append(ch)
             self.pos += 1
@@ -284,8 +284,21 @@ class _Lexer:
         src = self.src
         self.pos += 2
         out: list[str] = []
-        simple = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b",
-                  "f": "\f", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+        simple = {
+            "n": "\n",
+            "t": "\t",
+            "r": "\r",
+            "a": "\a",
+            "b": "\b",
+            "e": "\x1b",
+            "E": "\x1b",
+            "f": "\f",
+            "v": "\v",
+            "\\": "\\",
+            "'": "'",
+            '"': '"',
+            "?": "?",
+        }
         while self.pos < len(src):
             ch = src[self.pos]
             if ch == "\\" and self.pos + 1 < len(src):
@@ -353,7 +366,7 @@ PIPE_OPS = frozenset({"|", "|&"})
 class SimpleCommand:
     """One command of a pipeline: its words and redirections, and where it sits."""
 
-    __slots__ = ("words", "redirects", "start", "end", "source")
+    __slots__ = ("end", "redirects", "source", "start", "words")
 
     def __init__(self, words: list[Token], redirects: list[Token], source: str) -> None:
         self.words = words
@@ -371,11 +384,11 @@ class SimpleCommand:
         """The original text of this command starting at its `word_index`-th word."""
         if word_index >= len(self.words):
             return ""
-        return self.source[self.words[word_index].start:self.end].strip()
+        return self.source[self.words[word_index].start : self.end].strip()
 
     @property
     def text(self) -> str:
-        return self.source[self.start:self.end].strip()
+        return self.source[self.start : self.end].strip()
 
 
 class Pipeline:
@@ -390,7 +403,7 @@ class Pipeline:
     @property
     def text(self) -> str:
         first, last = self.commands[0], self.commands[-1]
-        return first.source[first.start:last.end].strip()
+        return first.source[first.start : last.end].strip()
 
 
 def parse(source: str, dialect: str = "posix") -> tuple[list[Pipeline], bool]:

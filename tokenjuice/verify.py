@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 
 from .model import Execution
+from .record import record
 from .reduce.engine import Options, reduce
 from .reduce.lines import CLIP, MARKER_PATTERN
 from .reduce.render import shown_chars, text_of
-from .record import record
 from .rules import loader
 from .rules.index import Catalogue
 from .rules.model import Example, Rule
@@ -49,9 +49,16 @@ class ExampleResult:
         return self.reduced_chars / self.raw_chars if self.raw_chars else 1.0
 
     def to_dict(self) -> dict[str, object]:
-        return {"ruleId": self.rule_id, "name": self.name, "path": self.path, "ok": self.ok,
-                "errors": self.errors, "rawChars": self.raw_chars, "reducedChars": self.reduced_chars,
-                "ratio": self.ratio}
+        return {
+            "ruleId": self.rule_id,
+            "name": self.name,
+            "path": self.path,
+            "ok": self.ok,
+            "errors": self.errors,
+            "rawChars": self.raw_chars,
+            "reducedChars": self.reduced_chars,
+            "ratio": self.ratio,
+        }
 
 
 class Report:
@@ -84,8 +91,13 @@ def verify(cwd: str | None = None, *, run_examples: bool = True, only: str | Non
         layers.setdefault(layer, []).extend(loaded)
     for rule in layers.get(loader.BUILTIN, []):
         if not rule.examples and (not only or rule.rule.id.startswith(only)):
-            report.problems.append(loader.Problem(rule.layer, rule.path, "examples: a built-in rule needs at "
-                                                  "least one [[examples]] entry with real output"))
+            report.problems.append(
+                loader.Problem(
+                    rule.layer,
+                    rule.path,
+                    "examples: a built-in rule needs at least one [[examples]] entry with real output",
+                )
+            )
     if not run_examples:
         return report
     builtin_rules = Catalogue.of(_effective([r for r in report.rules if r.layer == loader.BUILTIN]))
@@ -108,8 +120,13 @@ def _effective(loaded: list[loader.LoadedRule]) -> list[Rule]:
 
 def check_example(rule: loader.LoadedRule, example: Example, catalogue: Catalogue) -> ExampleResult:
     rule_id = rule.rule.id
-    execution = Execution(tool_name=example.tool_name, command=example.command, argv=example.argv or None,
-                          exit_code=example.exit_code, combined=example.output)
+    execution = Execution(
+        tool_name=example.tool_name,
+        command=example.command,
+        argv=example.argv or None,
+        exit_code=example.exit_code,
+        combined=example.output,
+    )
     reduction = reduce(execution, catalogue, Options(hint="tokenjuice wrap --raw -- <command>"))
     text = text_of(reduction)
     errors = []
@@ -128,8 +145,16 @@ def check_example(rule: loader.LoadedRule, example: Example, catalogue: Catalogu
             errors.append(f"expect_facts: {name} is {facts[name]}, expected {expected}")
     for line in unexplained_lines(example.output, text, rule.rule)[:3]:
         errors.append(f"invented: output line {line!r} is not derived from the input")
-    return ExampleResult(rule_id, example.name, rule.path, tuple(errors), reduction.raw_chars,
-                         shown_chars(reduction, text), text, reduction.passthrough)
+    return ExampleResult(
+        rule_id,
+        example.name,
+        rule.path,
+        tuple(errors),
+        reduction.raw_chars,
+        shown_chars(reduction, text),
+        text,
+        reduction.passthrough,
+    )
 
 
 def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None) -> list[str]:

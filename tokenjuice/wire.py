@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import os
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -26,8 +27,15 @@ _OPTIONAL_NUMBERS = ("exitCode", "startedAt", "finishedAt", "durationMs")
 _OPTION_FLAGS = ("raw", "noOmit", "trace")
 
 
-def reduce_payload(payload: object, *, builtin_only: bool = False, classifier: str | None = None,
-                   raw: bool = False, trace: bool = False, max_inline_chars: int | None = None) -> dict[str, Any]:
+def reduce_payload(
+    payload: object,
+    *,
+    builtin_only: bool = False,
+    classifier: str | None = None,
+    raw: bool = False,
+    trace: bool = False,
+    max_inline_chars: int | None = None,
+) -> dict[str, Any]:
     """Reduce a ToolExecutionInput payload (or an {input, options} envelope) and
     return the CompactResult; flags given here win over the envelope's options."""
     from .reduce.engine import reduce
@@ -42,10 +50,17 @@ def reduce_payload(payload: object, *, builtin_only: bool = False, classifier: s
     _validate_options(options)
     cwd = options.get("cwd") or execution.cwd or os.getcwd()
     catalogue = index.load(cwd, builtin_only=builtin_only)
-    reduction = reduce(execution, catalogue, Options(
-        classifier=classifier or options.get("classifier"),
-        max_inline_chars=max_inline_chars or options.get("maxInlineChars"),
-        raw=raw or bool(options.get("raw")), no_omit=bool(options.get("noOmit")), hint=rerun_hint(execution)))
+    reduction = reduce(
+        execution,
+        catalogue,
+        Options(
+            classifier=classifier or options.get("classifier"),
+            max_inline_chars=max_inline_chars or options.get("maxInlineChars"),
+            raw=raw or bool(options.get("raw")),
+            no_omit=bool(options.get("noOmit")),
+            hint=rerun_hint(execution),
+        ),
+    )
     return result_to_wire(reduction, trace=trace or bool(options.get("trace")))
 
 
@@ -59,18 +74,25 @@ def execution_from_wire(data: dict[str, Any], prefix: str = "") -> Execution:
         if value is not None and (not isinstance(value, str) or "\0" in value):
             raise UsageError(f"{prefix}{key} must be a string without NUL bytes")
     argv = data.get("argv")
-    if argv is not None and (not isinstance(argv, list) or not all(isinstance(a, str) and "\0" not in a
-                                                                    for a in argv)):
+    if argv is not None and (not isinstance(argv, list) or not all(isinstance(a, str) and "\0" not in a for a in argv)):
         raise UsageError(f"{prefix}argv must be a list of strings")
     for key in _OPTIONAL_NUMBERS:
         value = data.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
-                                  or not math.isfinite(value)):
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+        ):
             raise UsageError(f"{prefix}{key} must be a finite number")
-    return Execution(tool_name=tool, command=data.get("command"), argv=tuple(argv) if argv is not None else None,
-                     cwd=data.get("cwd"), exit_code=data.get("exitCode"), stdout=data.get("stdout") or "",
-                     stderr=data.get("stderr") or "", combined=data.get("combinedText") or "",
-                     duration_ms=data.get("durationMs"))
+    return Execution(
+        tool_name=tool,
+        command=data.get("command"),
+        argv=tuple(argv) if argv is not None else None,
+        cwd=data.get("cwd"),
+        exit_code=data.get("exitCode"),
+        stdout=data.get("stdout") or "",
+        stderr=data.get("stderr") or "",
+        combined=data.get("combinedText") or "",
+        duration_ms=data.get("durationMs"),
+    )
 
 
 def _validate_options(options: object) -> None:
@@ -97,8 +119,9 @@ def rerun_hint(execution: Execution) -> str | None:
     return None
 
 
-def result_to_wire(reduction: Reduction, *, trace: bool = False,
-                   raw_ref: dict[str, str] | None = None) -> dict[str, Any]:
+def result_to_wire(
+    reduction: Reduction, *, trace: bool = False, raw_ref: dict[str, str] | None = None
+) -> dict[str, Any]:
     """The CompactResult, keys in the original's order."""
     text = text_of(reduction)
     raw_chars = reduction.raw_chars
@@ -120,8 +143,11 @@ def result_to_wire(reduction: Reduction, *, trace: bool = False,
 
 def classification_to_wire(reduction: Reduction) -> dict[str, Any]:
     classification = reduction.classification
-    data: dict[str, Any] = {"family": classification.rule.family, "confidence": classification.confidence,
-                            "matchedReducer": classification.rule.id}
+    data: dict[str, Any] = {
+        "family": classification.rule.family,
+        "confidence": classification.confidence,
+        "matchedReducer": classification.rule.id,
+    }
     candidate = classification.candidate
     if candidate is not None:
         data["matchedVia"] = candidate.source

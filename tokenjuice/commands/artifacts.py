@@ -19,25 +19,33 @@ def _store() -> artifacts.Store:
 def listing() -> Output:
     store = _store()
     runs = _runs_by_artifact()
-    rows = [{"id": a.id, "createdAt": a.created, "storedBytes": a.size, "path": a.path} | runs.get(a.id, {})
-            for a in store.listing()]
+    rows = [
+        {"id": a.id, "createdAt": a.created, "storedBytes": a.size, "path": a.path} | runs.get(a.id, {})
+        for a in store.listing()
+    ]
     if not rows:
-        return Output(text=f"no stored raw output in {store.directory} (failed commands' output is kept there)\n",
-                      data=rows)
+        return Output(
+            text=f"no stored raw output in {store.directory} (failed commands' output is kept there)\n", data=rows
+        )
     lines = []
     for row in rows:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row["createdAt"]))
         command = " ".join(filter(None, (row.get("argv0"), row.get("subcommand")))) or "?"
         exit_code = row.get("exitCode")
-        lines.append(f"{row['id']}  {when}  {report.compact(row['storedBytes']):>6}B  "
-                     f"{command}{'' if exit_code is None else f'  (exit {exit_code})'}")
+        lines.append(
+            f"{row['id']}  {when}  {report.compact(row['storedBytes']):>6}B  "
+            f"{command}{'' if exit_code is None else f'  (exit {exit_code})'}"
+        )
     return Output(text="\n".join(lines) + "\n", data=rows)
 
 
 def _runs_by_artifact() -> dict[str, dict[str, object]]:
     try:
-        rows = ledger.snapshot().execute("SELECT artifact_id, argv0, subcommand, exit_code FROM runs "
-                                         "WHERE artifact_id IS NOT NULL").fetchall()
+        rows = (
+            ledger.snapshot()
+            .execute("SELECT artifact_id, argv0, subcommand, exit_code FROM runs WHERE artifact_id IS NOT NULL")
+            .fetchall()
+        )
     except (ledger.LedgerError, sqlite3.Error):  # the listing works without the ledger
         return {}
     return {r[0]: {"argv0": r[1], "subcommand": r[2], "exitCode": r[3]} for r in rows}
@@ -63,6 +71,7 @@ def prune(*, days: int | None, max_mb: int | None) -> Output:
     limit = store.max_total_mb if max_mb is None else max_mb
     age = f"{retention} days" if retention else "any age"
     size = f"at most {limit} MiB" if limit else "any total size"
-    return Output(text=f"deleted {len(deleted)} stored outputs, freed {report.compact(freed)}B "
-                       f"(keeping {age}, {size})\n",
-                  data={"deleted": [a.id for a in deleted], "freedBytes": freed})
+    return Output(
+        text=f"deleted {len(deleted)} stored outputs, freed {report.compact(freed)}B (keeping {age}, {size})\n",
+        data={"deleted": [a.id for a in deleted], "freedBytes": freed},
+    )

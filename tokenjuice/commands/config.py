@@ -29,8 +29,10 @@ def _setting(key: str) -> Setting:
 
 def listing(*, show_origin: bool) -> Output:
     settings = resolve(os.getcwd())
-    rows = [{"key": s.key, "value": settings[s.key], "origin": settings.origins[s.key], "description": s.doc,
-             "env": s.env} for s in SETTINGS]
+    rows = [
+        {"key": s.key, "value": settings[s.key], "origin": settings.origins[s.key], "description": s.doc, "env": s.env}
+        for s in SETTINGS
+    ]
     width = max(len(r["key"]) for r in rows)
     origin_width = max(len(r["origin"]) for r in rows)
     lines = []
@@ -43,8 +45,12 @@ def listing(*, show_origin: bool) -> Output:
         lines.append(line)
     lines += [f"warning: {w}" for w in settings.warnings]
     lines.append(f"user config: {user_config_path()}")
-    data = {"settings": rows, "warnings": list(settings.warnings), "userConfig": user_config_path(),
-            "projectConfig": project_config_path(os.getcwd())}
+    data = {
+        "settings": rows,
+        "warnings": list(settings.warnings),
+        "userConfig": user_config_path(),
+        "projectConfig": project_config_path(os.getcwd()),
+    }
     return Output(text="\n".join(lines) + "\n", data=data)
 
 
@@ -77,8 +83,9 @@ def unset(key: str, *, project: bool) -> Output:
     removed = _edit(path, key.split("."), None)
     if not removed:
         return Output(text=f"{key} is not set in {path}\n", data={"key": key, "removed": False, "path": path})
-    return Output(text=f"removed {key} from {path}; the default applies\n",
-                  data={"key": key, "removed": True, "path": path})
+    return Output(
+        text=f"removed {key} from {path}; the default applies\n", data={"key": key, "removed": True, "path": path}
+    )
 
 
 def _path(project: bool) -> str:

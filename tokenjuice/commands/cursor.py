@@ -78,8 +78,9 @@ def _render(report: cursor.Report, indent: str) -> str:
         out += [f"  - {issue}" for issue in report.issues]
     if report.deep:
         deep = report.deep
-        out.append(f"deep check: {'passed' if deep['ok'] else 'failed'}; hook answered in "
-                   f"{deep.get('hookLatencyMs', '?')} ms")
+        out.append(
+            f"deep check: {'passed' if deep['ok'] else 'failed'}; hook answered in {deep.get('hookLatencyMs', '?')} ms"
+        )
     if report.fix:
         out.append(f"fix: {report.fix}")
     return "".join(indent + line + "\n" for line in out)

@@ -27,14 +27,18 @@ def run(*, since: str | None) -> Output:
         lines.append("Commands no rule knows (they fell back to generic/fallback):")
         for c in found["fallbackCommands"][:15]:
             name = " ".join(filter(None, (c["argv0"], c["subcommand"])))
-            lines.append(f"  {name:<28} {c['runs']:>5} runs  {report.compact(c['rawChars']):>7} chars raw, "
-                         f"{c['savedPercent']}% saved")
+            lines.append(
+                f"  {name:<28} {c['runs']:>5} runs  {report.compact(c['rawChars']):>7} chars raw, "
+                f"{c['savedPercent']}% saved"
+            )
             lines.append(f"      -> {c['advice']}")
     if found["weakRules"]:
         lines.append("Rules that save little on your commands:")
         for r in found["weakRules"][:15]:
-            lines.append(f"  {r['name']:<28} {r['runs']:>5} runs  {report.compact(r['rawChars']):>7} chars raw, "
-                         f"keeps {round(r['ratio'] * 100)}%")
+            lines.append(
+                f"  {r['name']:<28} {r['runs']:>5} runs  {report.compact(r['rawChars']):>7} chars raw, "
+                f"keeps {round(r['ratio'] * 100)}%"
+            )
             lines.append(f"      -> {r['advice']}")
     if not lines:
         lines = ["nothing to discover: every recorded command with real output was compacted well"]
@@ -50,8 +54,7 @@ def one_file(path: str, *, source_command: str, exit_code: int) -> Output:
     from .reduce import read_input
 
     text = read_input(path, "a log").decode("utf-8", errors="replace")
-    reduction = reduce(Execution(command=source_command, combined=text, exit_code=exit_code),
-                       index.load(os.getcwd()))
+    reduction = reduce(Execution(command=source_command, combined=text, exit_code=exit_code), index.load(os.getcwd()))
     result = result_to_wire(reduction)
     rule_id = reduction.classification.rule.id
     argv = reduction.command.normalized_argv
@@ -62,11 +65,17 @@ def one_file(path: str, *, source_command: str, exit_code: int) -> Output:
         advice.append(_rule_advice(argv[0] if argv else source_command, argv[1] if len(argv) > 1 else None))
     elif result["stats"]["ratio"] >= report.WEAK_RATIO and len(text) >= report.WEAK_MIN_RAW:
         advice.append(_override_advice(rule_id))
-    data = {"classification": result["classification"], "stats": result["stats"],
-            "passthrough": reduction.passthrough, "advice": advice}
+    data = {
+        "classification": result["classification"],
+        "stats": result["stats"],
+        "passthrough": reduction.passthrough,
+        "advice": advice,
+    }
     stats = result["stats"]
-    lines = [f"classified as {rule_id} (via {result['classification'].get('matchedVia', 'forced')})",
-             f"{stats['rawChars']} chars -> {stats['reducedChars']} (ratio {stats['ratio']:.2f})"]
+    lines = [
+        f"classified as {rule_id} (via {result['classification'].get('matchedVia', 'forced')})",
+        f"{stats['rawChars']} chars -> {stats['reducedChars']} (ratio {stats['ratio']:.2f})",
+    ]
     if reduction.passthrough:
         lines.append(f"left whole: {reduction.passthrough}")
     lines += [f"-> {a}" for a in advice] or ["-> this rule already compacts this output well"]
@@ -76,10 +85,14 @@ def one_file(path: str, *, source_command: str, exit_code: int) -> Output:
 def _rule_advice(argv0: str, subcommand: str | None) -> str:
     command = " ".join(filter(None, (argv0, subcommand)))
     name = (subcommand or argv0).replace("/", "-")
-    return (f"write a rule: tokenjuice example --append .tokenjuice/rules/custom/{name}.toml -- {command} ..., "
-            "then fill in match, filters and keep/drop (docs/rules.md)")
+    return (
+        f"write a rule: tokenjuice example --append .tokenjuice/rules/custom/{name}.toml -- {command} ..., "
+        "then fill in match, filters and keep/drop (docs/rules.md)"
+    )
 
 
 def _override_advice(rule_id: str) -> str:
-    return (f"override it for this project in .tokenjuice/rules/{rule_id}.toml (copy the built-in rule, add "
-            "skip_patterns for the noise you see; tokenjuice verify --show checks it)")
+    return (
+        f"override it for this project in .tokenjuice/rules/{rule_id}.toml (copy the built-in rule, add "
+        "skip_patterns for the noise you see; tokenjuice verify --show checks it)"
+    )

@@ -15,8 +15,13 @@ from . import cursor as cursor_command
 
 
 def run() -> Output:
-    sections = {"catalogue": _catalogue(), "config": _config(), "ledger": _ledger(),
-                "artifacts": _artifacts(), "hooks": _hooks()}
+    sections = {
+        "catalogue": _catalogue(),
+        "config": _config(),
+        "ledger": _ledger(),
+        "artifacts": _artifacts(),
+        "hooks": _hooks(),
+    }
     overall = cursor.worst(s["status"] for s in sections.values())
     code = 1 if overall == cursor.BROKEN else 0
     lines = [f"tokenjuice health: {overall}"]
@@ -45,16 +50,21 @@ def _catalogue() -> dict[str, object]:
     if errors:
         lines.append("fix: tokenjuice verify names each problem; the rest of the catalogue keeps working")
     builtin_broken = any(p.layer == loader.BUILTIN for p in errors)
-    status = cursor.BROKEN if builtin_broken or "generic/fallback" not in {r.rule.id for r in rules} \
+    status = (
+        cursor.BROKEN
+        if builtin_broken or "generic/fallback" not in {r.rule.id for r in rules}
         else (cursor.WARN if errors else cursor.OK)
+    )
     return _section(status, lines, rules=len(rules), problems=[p.to_dict() for p in problems])
 
 
 def _config() -> dict[str, object]:
     settings = resolve(os.getcwd())
     files = sorted({origin for origin in settings.origins.values() if origin != "default"})
-    lines = [f"user config: {user_config_path()}" +
-             ("" if os.path.exists(user_config_path()) else " (not created; defaults apply)")]
+    lines = [
+        f"user config: {user_config_path()}"
+        + ("" if os.path.exists(user_config_path()) else " (not created; defaults apply)")
+    ]
     lines += [f"in effect: {path}" for path in files]
     lines += [f"warning: {w}" for w in settings.warnings]
     return _section(cursor.WARN if settings.warnings else cursor.OK, lines)
@@ -71,8 +81,7 @@ def _ledger() -> dict[str, object]:
     if not os.path.exists(path) and not pending:
         return _section(cursor.OK, [f"{path} (not created yet; the first wrap records there)"])
     size = os.path.getsize(path) if os.path.exists(path) else 0
-    lines = [f"{path}: {runs} runs ({pending} waiting in the spool), {report.compact(size)}B",
-             f"integrity: {check}"]
+    lines = [f"{path}: {runs} runs ({pending} waiting in the spool), {report.compact(size)}B", f"integrity: {check}"]
     if paths.read_only(os.path.dirname(path)):
         lines.append("the data folder is read-only: new runs are not recorded")
         return _section(cursor.WARN, lines)
@@ -96,9 +105,11 @@ def _artifacts() -> dict[str, object]:
     directory = store.directory
     stored = store.listing()
     total = sum(a.size for a in stored)
-    lines = [f"{directory}: {len(stored)} stored outputs, {report.compact(total)}B "
-             f"(mode {settings['artifacts.mode']}, kept {settings['artifacts.retention_days']} days, "
-             f"at most {settings['artifacts.max_total_mb']} MiB)"]
+    lines = [
+        f"{directory}: {len(stored)} stored outputs, {report.compact(total)}B "
+        f"(mode {settings['artifacts.mode']}, kept {settings['artifacts.retention_days']} days, "
+        f"at most {settings['artifacts.max_total_mb']} MiB)"
+    ]
     if os.path.isdir(directory) and os.stat(directory).st_mode & 0o077:
         lines.append(f"{directory} can be read by other users; fix: chmod 700 {directory}")
         return _section(cursor.WARN, lines)

@@ -33,8 +33,10 @@ def run(command: list[str], *, name: str | None, source: str | None, append: str
         raise UsageError("give the command to capture after --, e.g. tokenjuice example -- git status")
     result = capture.run(command, merged=True)
     if result.spawn_error:
-        raise UsageError(f"{result.spawn_error.removeprefix('tokenjuice: ')}; to record a shell's own error, "
-                         f"capture it through the shell: tokenjuice example -- bash -c {join(command)!r}")
+        raise UsageError(
+            f"{result.spawn_error.removeprefix('tokenjuice: ')}; to record a shell's own error, "
+            f"capture it through the shell: tokenjuice example -- bash -c {join(command)!r}"
+        )
     output = capture.decode(result.combined())
     command_text = _display_command(command)
     table = {
@@ -47,19 +49,30 @@ def run(command: list[str], *, name: str | None, source: str | None, append: str
         "drop": [],
     }
     snippet = tomli_w.dumps({"examples": [table]}, multiline_strings=True)
-    reduction = reduce(Execution(command=command_text, combined=output, exit_code=result.exit_code),
-                       index.load(os.getcwd()), Options())
+    reduction = reduce(
+        Execution(command=command_text, combined=output, exit_code=result.exit_code), index.load(os.getcwd()), Options()
+    )
     preview = "\n".join("  | " + line for line in text_of(reduction).splitlines())
-    note = (f"currently classified as {reduction.classification.rule.id}, ratio "
-            f"{_ratio(reduction.raw_chars, len(text_of(reduction))):.2f}; the reduction reads:\n{preview}\n")
+    note = (
+        f"currently classified as {reduction.classification.rule.id}, ratio "
+        f"{_ratio(reduction.raw_chars, len(text_of(reduction))):.2f}; the reduction reads:\n{preview}\n"
+    )
     if not append:
         return Output(text=snippet, data=table, notes=note)
     info = analyze(command_text)
     program = basename(info.normalized_argv[0]) if info.normalized_argv else basename(command[0])
     new_file = not os.path.exists(append)
-    header = "" if not new_file else tomli_w.dumps({
-        "family": "custom", "description": f"{program}: what this rule keeps (edit me).",
-        "match": {"argv0": [program]}})
+    header = (
+        ""
+        if not new_file
+        else tomli_w.dumps(
+            {
+                "family": "custom",
+                "description": f"{program}: what this rule keeps (edit me).",
+                "match": {"argv0": [program]},
+            }
+        )
+    )
     try:
         os.makedirs(os.path.dirname(os.path.abspath(append)), exist_ok=True)
         with open(append, "a", encoding="utf-8") as handle:
@@ -67,8 +80,10 @@ def run(command: list[str], *, name: str | None, source: str | None, append: str
     except OSError as error:
         raise UsageError(f"cannot append to {append}: {error.strerror}") from None
     created = f"created {append} (a rule matching {program}) with" if new_file else f"appended to {append}"
-    return Output(data={"path": append, "created": new_file, "example": table},
-                  notes=f"{created} an example; now fill in keep and drop (tokenjuice verify checks it)\n{note}")
+    return Output(
+        data={"path": append, "created": new_file, "example": table},
+        notes=f"{created} an example; now fill in keep and drop (tokenjuice verify checks it)\n{note}",
+    )
 
 
 def _ratio(raw: int, shown: int) -> float:

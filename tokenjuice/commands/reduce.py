@@ -31,8 +31,16 @@ def read_input(path: str | None, what: str) -> bytes:
     return data
 
 
-def reduce_text(path: str | None, *, command: str | None, exit_code: int, raw: bool, classifier: str | None,
-                max_inline_chars: int | None, trace: bool) -> Output:
+def reduce_text(
+    path: str | None,
+    *,
+    command: str | None,
+    exit_code: int,
+    raw: bool,
+    classifier: str | None,
+    max_inline_chars: int | None,
+    trace: bool,
+) -> Output:
     from ..model import Execution
     from ..reduce.engine import Options, reduce
     from ..reduce.render import text_of
@@ -42,14 +50,18 @@ def reduce_text(path: str | None, *, command: str | None, exit_code: int, raw: b
     text = read_input(path, "the output").decode("utf-8", errors="replace")
     execution = Execution(command=command, combined=text, exit_code=exit_code)
     hint = f"tokenjuice reduce --raw {path}" if path else "the input piped to tokenjuice reduce"
-    reduction = reduce(execution, index.load(os.getcwd()), Options(
-        classifier=classifier, max_inline_chars=max_inline_chars, raw=raw, hint=hint))
+    reduction = reduce(
+        execution,
+        index.load(os.getcwd()),
+        Options(classifier=classifier, max_inline_chars=max_inline_chars, raw=raw, hint=hint),
+    )
     shown = text if raw else text_of(reduction)
     return Output(text=shown + ("\n" if shown and not raw else ""), data=result_to_wire(reduction, trace=trace))
 
 
-def reduce_json(path: str | None, *, classifier: str | None, raw: bool, trace: bool,
-                max_inline_chars: int | None) -> Output:
+def reduce_json(
+    path: str | None, *, classifier: str | None, raw: bool, trace: bool, max_inline_chars: int | None
+) -> Output:
     """Reduce a ToolExecutionInput payload (or an {input, options} envelope); the
     answer is JSON in every mode."""
     from ..wire import reduce_payload

@@ -30,34 +30,71 @@ def run(*, since: str | None, zone_name: str, csv_format: bool = False) -> Outpu
 def _csv(rows, zone) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["day", "source", "argv0", "subcommand", "rule_id", "family", "exit_code", "raw_chars",
-                     "reduced_chars", "saved_chars", "duration_ms"])
+    writer.writerow(
+        [
+            "day",
+            "source",
+            "argv0",
+            "subcommand",
+            "rule_id",
+            "family",
+            "exit_code",
+            "raw_chars",
+            "reduced_chars",
+            "saved_chars",
+            "duration_ms",
+        ]
+    )
     for r in rows:
-        writer.writerow([report.day_of(r["created_at"], zone), r["source"], r["argv0"] or "", r["subcommand"] or "",
-                         r["rule_id"], r["family"], r["exit_code"], r["raw_chars"], r["reduced_chars"],
-                         r["raw_chars"] - min(r["reduced_chars"], r["raw_chars"]), r["duration_ms"]])
+        writer.writerow(
+            [
+                report.day_of(r["created_at"], zone),
+                r["source"],
+                r["argv0"] or "",
+                r["subcommand"] or "",
+                r["rule_id"],
+                r["family"],
+                r["exit_code"],
+                r["raw_chars"],
+                r["reduced_chars"],
+                r["raw_chars"] - min(r["reduced_chars"], r["raw_chars"]),
+                r["duration_ms"],
+            ]
+        )
     return out.getvalue()
 
 
 def _text(data: dict, since: str | None, zone_name: str, zone) -> str:
     totals = data["totals"]
     if not totals["runs"]:
-        return ("no runs recorded" + (f" since {since}" if since else "") +
-                "; every tokenjuice wrap adds one (unless stats are off: tokenjuice config get stats.enabled)\n")
-    lines = [f"tokenjuice savings{' since ' + since if since else ''} (days in {zone_name} time)",
-             f"runs:   {totals['runs']}  (" + ", ".join(f"{s['name']} {s['runs']}" for s in data["sources"]) + ")",
-             f"output: {report.compact(totals['rawChars'])} chars raw -> {report.compact(totals['reducedChars'])} shown; "
-             f"saved {report.compact(totals['savedChars'])} chars ({totals['savedPercent']}%), "
-             f"about {report.compact(totals['approxTokensSaved'])} tokens", ""]
+        return (
+            "no runs recorded"
+            + (f" since {since}" if since else "")
+            + "; every tokenjuice wrap adds one (unless stats are off: tokenjuice config get stats.enabled)\n"
+        )
+    lines = [
+        f"tokenjuice savings{' since ' + since if since else ''} (days in {zone_name} time)",
+        f"runs:   {totals['runs']}  (" + ", ".join(f"{s['name']} {s['runs']}" for s in data["sources"]) + ")",
+        f"output: {report.compact(totals['rawChars'])} chars raw -> {report.compact(totals['reducedChars'])} shown; "
+        f"saved {report.compact(totals['savedChars'])} chars ({totals['savedPercent']}%), "
+        f"about {report.compact(totals['approxTokensSaved'])} tokens",
+        "",
+    ]
     for title, groups in (("by family", data["families"][:10]), ("by rule (top 10)", data["rules"][:10])):
         lines.append(f"{title}:")
         width = max(len(g["name"]) for g in groups)
-        lines += [f"  {g['name']:<{width}}  {g['runs']:>6} runs  {report.compact(g['rawChars']):>7} -> "
-                  f"{report.compact(g['reducedChars']):>7}  saved {g['savedPercent']}%" for g in groups]
+        lines += [
+            f"  {g['name']:<{width}}  {g['runs']:>6} runs  {report.compact(g['rawChars']):>7} -> "
+            f"{report.compact(g['reducedChars']):>7}  saved {g['savedPercent']}%"
+            for g in groups
+        ]
         lines.append("")
     days = report.recent_days(data["days"], 14, zone)
     largest = max(d["savedChars"] for d in days)
     lines.append("saved per day (last 14 days):")
-    lines += [f"  {d['name']}  {report.bar(d['savedChars'], largest):<31} {report.compact(d['savedChars']):>7}"
-              f"  ({d['runs']} runs)" for d in days]
+    lines += [
+        f"  {d['name']}  {report.bar(d['savedChars'], largest):<31} {report.compact(d['savedChars']):>7}"
+        f"  ({d['runs']} runs)"
+        for d in days
+    ]
     return "\n".join(lines) + "\n"

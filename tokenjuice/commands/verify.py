@@ -9,8 +9,14 @@ from ..output import Output
 from ..verify import ExampleResult, Report, verify
 
 
-def run(*, fixtures: bool, only: str | None = None, show: bool = False, coverage: bool = False,
-        reducers_doc: str | None = None) -> Output:
+def run(
+    *,
+    fixtures: bool,
+    only: str | None = None,
+    show: bool = False,
+    coverage: bool = False,
+    reducers_doc: str | None = None,
+) -> Output:
     run_examples = fixtures or show or coverage or bool(reducers_doc)
     report = verify(os.getcwd(), run_examples=run_examples, only=only)
     if only and not any(r.rule.id.startswith(only) for r in report.rules):
@@ -39,15 +45,18 @@ def run(*, fixtures: bool, only: str | None = None, show: bool = False, coverage
 def _shown(example: ExampleResult) -> str:
     body = "\n".join("  | " + line for line in example.text.splitlines())
     status = "ok" if example.ok else "FAIL"
-    return (f"== {example.rule_id} :: {example.name} [{status}] "
-            f"{example.raw_chars} -> {example.reduced_chars} chars (ratio {example.ratio:.2f})\n{body}\n\n")
+    return (
+        f"== {example.rule_id} :: {example.name} [{status}] "
+        f"{example.raw_chars} -> {example.reduced_chars} chars (ratio {example.ratio:.2f})\n{body}\n\n"
+    )
 
 
 def _as_json(report: Report, fixtures: bool) -> dict[str, object]:
     data: dict[str, object] = {
         "ok": report.ok,
-        "rules": [{"id": r.rule.id, "layer": r.layer, "path": r.path, "examples": len(r.examples)}
-                  for r in report.rules],
+        "rules": [
+            {"id": r.rule.id, "layer": r.layer, "path": r.path, "examples": len(r.examples)} for r in report.rules
+        ],
         "problems": [p.to_dict() for p in report.problems],
     }
     if fixtures:

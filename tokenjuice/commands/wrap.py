@@ -57,16 +57,35 @@ _ALNUM = _LOWER + _LOWER.upper() + "0123456789"
 #: whose pattern compiles would be paid on every wrap).
 _NAME_CHARS = frozenset(_ALNUM + "._+-")
 _SUBCOMMAND_CHARS = frozenset(_LOWER + "0123456789-")
-_FLAGS = {"--raw": "raw", "--full": "raw", "--trace": "trace", "--tee": "tee", "--no-omit": "no_omit",
-          "--keep-path": "keep_path", "--store": "store"}
+_FLAGS = {
+    "--raw": "raw",
+    "--full": "raw",
+    "--trace": "trace",
+    "--tee": "tee",
+    "--no-omit": "no_omit",
+    "--keep-path": "keep_path",
+    "--store": "store",
+}
 _VALUES = ("--format", "--source", "--max-inline-chars", "--max-capture-bytes", "--classifier")
 
 
 class WrapOptions:
     """What `wrap` was asked on its command line (settings are resolved from it)."""
 
-    __slots__ = ("raw", "trace", "tee", "no_omit", "keep_path", "store", "format", "source", "max_inline_chars",
-                 "max_capture_bytes", "classifier", "help")
+    __slots__ = (
+        "classifier",
+        "format",
+        "help",
+        "keep_path",
+        "max_capture_bytes",
+        "max_inline_chars",
+        "no_omit",
+        "raw",
+        "source",
+        "store",
+        "tee",
+        "trace",
+    )
 
     def __init__(self) -> None:
         self.raw = self.trace = self.tee = self.help = self.keep_path = self.store = False
@@ -79,9 +98,11 @@ class WrapOptions:
 
     def flags(self) -> dict[str, tuple[str, object]]:
         """The settings these options override, for the resolver."""
-        return {"output.no_omit": ("--no-omit", self.no_omit),
-                "capture.max_bytes": ("--max-capture-bytes", self.max_capture_bytes),
-                "artifacts.mode": ("--store", "always" if self.store else None)}
+        return {
+            "output.no_omit": ("--no-omit", self.no_omit),
+            "capture.max_bytes": ("--max-capture-bytes", self.max_capture_bytes),
+            "artifacts.mode": ("--store", "always" if self.store else None),
+        }
 
 
 def parse(args: list[str]) -> tuple[WrapOptions, list[str]]:
@@ -156,8 +177,12 @@ def main(args: list[str]) -> int:
     child = with_caller_path(command, os.environ.get("PATH", "")) if options.keep_path else command
     # One pipe keeps stdout and stderr in order; --raw and JSON need them apart.
     separate = options.raw or options.format == "json"
-    run = capture_mod.run(child, max_bytes=settings["capture.max_bytes"] or capture_mod.DEFAULT_MAX_CAPTURE_BYTES,
-                          tee=options.tee, merged=not separate)
+    run = capture_mod.run(
+        child,
+        max_bytes=settings["capture.max_bytes"] or capture_mod.DEFAULT_MAX_CAPTURE_BYTES,
+        tee=options.tee,
+        merged=not separate,
+    )
     if options.raw and options.format == "text":
         # Exactly what the command wrote, each stream to its own descriptor.
         capture_mod.write_out(run.stream(capture_mod.STDOUT))
@@ -171,11 +196,22 @@ def main(args: list[str]) -> int:
     from ..reduce.engine import Options, reduce
     from ..rules import index
 
-    execution = Execution(tool_name="exec", command=join(command), argv=tuple(command), cwd=cwd,
-                          exit_code=run.exit_code, combined=capture_mod.decode(combined),
-                          capture=CaptureFacts(kept_bytes=len(combined), dropped_bytes=run.skipped,
-                                               limit_bytes=settings["capture.max_bytes"], signal=run.signal),
-                          duration_ms=run.duration_ms, source=options.source)
+    execution = Execution(
+        tool_name="exec",
+        command=join(command),
+        argv=tuple(command),
+        cwd=cwd,
+        exit_code=run.exit_code,
+        combined=capture_mod.decode(combined),
+        capture=CaptureFacts(
+            kept_bytes=len(combined),
+            dropped_bytes=run.skipped,
+            limit_bytes=settings["capture.max_bytes"],
+            signal=run.signal,
+        ),
+        duration_ms=run.duration_ms,
+        source=options.source,
+    )
     catalogue = index.load(cwd)
     _warn(catalogue.errors, settings.warnings)
     rerun = "tokenjuice wrap --raw -- " + join(command)
@@ -184,10 +220,18 @@ def main(args: list[str]) -> int:
     from ..state import artifacts
 
     artifact_id = artifacts.new_id() if _wants_artifact(run.exit_code, settings) else None
-    reduction = reduce(execution, catalogue, Options(
-        classifier=options.classifier, max_inline_chars=options.max_inline_chars, raw=options.raw,
-        no_omit=settings["output.no_omit"], facts=options.format == "json",
-        hint=f"tokenjuice cat {artifact_id}" if artifact_id else rerun))
+    reduction = reduce(
+        execution,
+        catalogue,
+        Options(
+            classifier=options.classifier,
+            max_inline_chars=options.max_inline_chars,
+            raw=options.raw,
+            no_omit=settings["output.no_omit"],
+            facts=options.format == "json",
+            hint=f"tokenjuice cat {artifact_id}" if artifact_id else rerun,
+        ),
+    )
     stored = None
     if artifact_id and (options.store or reduction.kinds):
         stored = _store_artifact(artifact_id, combined, options, settings)
@@ -205,10 +249,12 @@ def main(args: list[str]) -> int:
         from ..wire import result_to_wire
 
         raw_ref = {"id": stored[0], "storage": "file", "path": stored[1]} if stored else None
-        payload = {"result": result_to_wire(reduction, trace=options.trace, raw_ref=raw_ref),
-                   "exitCode": run.exit_code,
-                   "stdout": capture_mod.decode(run.stream(capture_mod.STDOUT)),
-                   "stderr": capture_mod.decode(run.stream(capture_mod.STDERR))}
+        payload = {
+            "result": result_to_wire(reduction, trace=options.trace, raw_ref=raw_ref),
+            "exitCode": run.exit_code,
+            "stdout": capture_mod.decode(run.stream(capture_mod.STDOUT)),
+            "stderr": capture_mod.decode(run.stream(capture_mod.STDERR)),
+        }
         out = json_text(payload)
     else:
         out = text + "\n" if text else ""
@@ -221,8 +267,9 @@ def _wants_artifact(exit_code: int, settings: Settings) -> bool:
     return mode == "always" or (mode == "failures" and exit_code != 0)
 
 
-def _store_artifact(artifact_id: str, combined: bytes, options: WrapOptions,
-                    settings: Settings) -> tuple[str, str] | None:
+def _store_artifact(
+    artifact_id: str, combined: bytes, options: WrapOptions, settings: Settings
+) -> tuple[str, str] | None:
     """(id, path) of the stored raw output, or None when it could not be stored."""
     from ..state import artifacts
 
@@ -235,8 +282,9 @@ def _store_artifact(artifact_id: str, combined: bytes, options: WrapOptions,
     return artifact_id, path
 
 
-def _record(reduction: Reduction, execution: Execution, settings: Settings, shown: int,
-            stored: tuple[str, str] | None) -> None:
+def _record(
+    reduction: Reduction, execution: Execution, settings: Settings, shown: int, stored: tuple[str, str] | None
+) -> None:
     from ..state import spool
 
     if not settings["stats.enabled"]:
@@ -248,26 +296,30 @@ def _record(reduction: Reduction, execution: Execution, settings: Settings, show
     argv0 = basename(argv[0]) if argv else ""
     action = subcommand(list(argv))
     capture = execution.capture
-    spool.record({
-        "record_id": os.urandom(8).hex(),
-        "created_at": time.time(),
-        "source": _name_or_none(execution.source.lower()) or "cli",
-        "argv0": _name_or_none(argv0),
-        "subcommand": _name_or_none(action, _LOWER, _SUBCOMMAND_CHARS, 31),
-        "rule_id": reduction.classification.rule.id,
-        "family": reduction.classification.rule.family,
-        "exit_code": execution.exit_code,
-        "raw_chars": reduction.raw_chars,
-        "reduced_chars": shown,
-        "duration_ms": round(execution.duration_ms or 0, 1),
-        "capture_truncated": int(bool(capture and capture.truncated)),
-        "passthrough": reduction.passthrough,
-        "artifact_id": stored[0] if stored else None,
-    }, debug=settings["debug.enabled"])
+    spool.record(
+        {
+            "record_id": os.urandom(8).hex(),
+            "created_at": time.time(),
+            "source": _name_or_none(execution.source.lower()) or "cli",
+            "argv0": _name_or_none(argv0),
+            "subcommand": _name_or_none(action, _LOWER, _SUBCOMMAND_CHARS, 31),
+            "rule_id": reduction.classification.rule.id,
+            "family": reduction.classification.rule.family,
+            "exit_code": execution.exit_code,
+            "raw_chars": reduction.raw_chars,
+            "reduced_chars": shown,
+            "duration_ms": round(execution.duration_ms or 0, 1),
+            "capture_truncated": int(bool(capture and capture.truncated)),
+            "passthrough": reduction.passthrough,
+            "artifact_id": stored[0] if stored else None,
+        },
+        debug=settings["debug.enabled"],
+    )
 
 
-def _name_or_none(name: str | None, first: str = _ALNUM, chars: frozenset[str] = _NAME_CHARS,
-                  limit: int = 64) -> str | None:
+def _name_or_none(
+    name: str | None, first: str = _ALNUM, chars: frozenset[str] = _NAME_CHARS, limit: int = 64
+) -> str | None:
     """Command names only: no paths, arguments, URLs or anything that may be private."""
     return name if name and len(name) <= limit and name[0] in first and set(name) <= chars else None
 
@@ -292,7 +344,7 @@ def with_caller_path(argv: list[str], path: str) -> list[str]:
         # clean: --init-command runs after the config files, before the command.
         restore = f"set -gx PATH (string split -- : {quote_fish(path)})"
         return [argv[0], "--init-command", restore] + argv[1:]
-    return argv[:index] + [f"PATH={quote(path)}; export PATH; " + argv[index]] + argv[index + 1:]
+    return argv[:index] + [f"PATH={quote(path)}; export PATH; " + argv[index]] + argv[index + 1 :]
 
 
 def _signal_marker(signum: int, exit_code: int) -> bytes:
@@ -309,8 +361,7 @@ def _warn(problems: list[Problem], config_warnings: tuple[str, ...]) -> None:
     """Broken rule files are skipped and a broken config falls back to defaults,
     never fatally; say so on stderr."""
     for problem in problems[:3]:
-        sys.stderr.write(f"tokenjuice: skipped rule {problem}"
-                         " (check with: tokenjuice verify)\n")
+        sys.stderr.write(f"tokenjuice: skipped rule {problem} (check with: tokenjuice verify)\n")
     if len(problems) > 3:
         sys.stderr.write(f"tokenjuice: {len(problems) - 3} more rule files skipped (tokenjuice verify)\n")
     for warning in config_warnings[:2]:

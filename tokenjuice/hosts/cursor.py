@@ -14,8 +14,8 @@ import subprocess
 import sys
 import time
 
-from ..errors import UsageError
 from ..editfile import Change, EditError
+from ..errors import UsageError
 from ..jsonfile import LockedJsonFile
 from ..paths import git_root
 from ..shellsyntax import quote, split_words
@@ -25,8 +25,17 @@ from .launch import direct
 HOOK_EVENT = "preToolUse"
 HOOK_MARK = "cursor-pre-tool-use"
 #: Paths that tend to disappear or change with upgrades: a hook pointing there breaks later.
-VOLATILE_MARKERS = ("/Cellar/", "/.pyenv/versions/", "/nix/store/", "/tmp/", "/var/folders/", "/.cache/",
-                    "/_npx/", "/pip-build-env", "/.venv-tmp")
+VOLATILE_MARKERS = (
+    "/Cellar/",
+    "/.pyenv/versions/",
+    "/nix/store/",
+    "/tmp/",
+    "/var/folders/",
+    "/.cache/",
+    "/_npx/",
+    "/pip-build-env",
+    "/.venv-tmp",
+)
 
 
 class HostError(UsageError):
@@ -54,8 +63,10 @@ def launcher(local: bool) -> str:
     invoked = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
     if os.path.basename(invoked) == "tokenjuice" and os.access(invoked, os.X_OK):
         return quote(invoked)
-    raise HostError("tokenjuice is not on your PATH; install it with pipx, uv tool or install/install.sh, "
-                    "or use --local to run this checkout")
+    raise HostError(
+        "tokenjuice is not on your PATH; install it with pipx, uv tool or install/install.sh, "
+        "or use --local to run this checkout"
+    )
 
 
 def hook_command(launch: str) -> str:
@@ -69,10 +80,11 @@ def is_ours(entry: object) -> bool:
 
 
 class Result:
-    __slots__ = ("path", "action", "backup", "command", "diff", "warnings")
+    __slots__ = ("action", "backup", "command", "diff", "path", "warnings")
 
-    def __init__(self, path: str, action: str, change: Change | None, command: str | None,
-                 warnings: list[str] | None = None) -> None:
+    def __init__(
+        self, path: str, action: str, change: Change | None, command: str | None, warnings: list[str] | None = None
+    ) -> None:
         self.path = path
         self.action = action
         self.backup = change.backup if change else None
@@ -132,10 +144,10 @@ def uninstall(path: str, *, dry_run: bool = False) -> Result:
 def _hook_entries(data: dict, path: str) -> tuple[dict, list]:
     hooks = data.get("hooks", {})
     if not isinstance(hooks, dict):
-        raise EditError(f"{path}: \"hooks\" is not an object; fix or move the file and try again")
+        raise EditError(f'{path}: "hooks" is not an object; fix or move the file and try again')
     entries = hooks.get(HOOK_EVENT, [])
     if not isinstance(entries, list):
-        raise EditError(f"{path}: \"hooks.{HOOK_EVENT}\" is not a list; fix or move the file and try again")
+        raise EditError(f'{path}: "hooks.{HOOK_EVENT}" is not a list; fix or move the file and try again')
     return hooks, entries
 
 
@@ -143,8 +155,10 @@ def _launcher_warnings(command: str) -> list[str]:
     words = split_words(command)
     first = words[0] if words else ""
     if any(marker in first for marker in VOLATILE_MARKERS):
-        return [f"the launcher {first} lives in a versioned or temporary location; the hook breaks when it "
-                "moves (install tokenjuice with pipx or uv tool for a stable path)"]
+        return [
+            f"the launcher {first} lives in a versioned or temporary location; the hook breaks when it "
+            "moves (install tokenjuice with pipx or uv tool for a stable path)"
+        ]
     return []
 
 
@@ -175,8 +189,14 @@ class Report:
             self.status = status
 
     def to_dict(self) -> dict:
-        data = {"hooksPath": self.path, "status": self.status, "issues": self.issues,
-                "expectedCommand": self.expected, "detectedCommand": self.detected, "fixCommand": self.fix}
+        data = {
+            "hooksPath": self.path,
+            "status": self.status,
+            "issues": self.issues,
+            "expectedCommand": self.expected,
+            "detectedCommand": self.detected,
+            "fixCommand": self.fix,
+        }
         if self.deep is not None:
             data["deep"] = self.deep
         return data
@@ -212,15 +232,19 @@ def doctor(path: str, expected: str | None, install_hint: str, *, deep: bool = F
     if len(ours) > 1:
         report.flag(WARN, f"{len(ours)} tokenjuice entries in {HOOK_EVENT}; one is enough")
     if expected is not None and entry["command"] != expected:
-        report.flag(WARN, "the configured command differs from what install would write now"
-                          f" ({install_hint} updates it)")
+        report.flag(
+            WARN, f"the configured command differs from what install would write now ({install_hint} updates it)"
+        )
     for warning in _launcher_warnings(entry["command"]):
         report.flag(WARN, warning)
     for other in entries:
         if not is_ours(other) and isinstance(other, dict) and other.get("matcher") in (None, "Shell", "*"):
             shown = str(other.get("command", other))[:120]
-            report.flag(WARN, f"another {HOOK_EVENT} hook also handles Shell commands ({shown}); if it rewrites "
-                              "commands too, they get wrapped twice")
+            report.flag(
+                WARN,
+                f"another {HOOK_EVENT} hook also handles Shell commands ({shown}); if it rewrites "
+                "commands too, they get wrapped twice",
+            )
     if deep and report.status != BROKEN:
         report.deep = probe(entry["command"])
         if not report.deep["ok"]:
@@ -254,12 +278,18 @@ PROBE_COMMAND = "echo tokenjuice-doctor-probe && exit 7"
 def probe(command: str) -> dict:
     """Run the installed hook on a synthetic Shell payload, exactly as Cursor would,
     then run the rewritten command and check its output and exit code."""
-    payload = {"hook_event_name": HOOK_EVENT, "tool_name": "Shell", "conversation_id": "doctor",
-               "generation_id": "doctor", "tool_input": {"command": PROBE_COMMAND, "cwd": os.getcwd()}}
+    payload = {
+        "hook_event_name": HOOK_EVENT,
+        "tool_name": "Shell",
+        "conversation_id": "doctor",
+        "generation_id": "doctor",
+        "tool_input": {"command": PROBE_COMMAND, "cwd": os.getcwd()},
+    }
     started = time.monotonic()
     try:
-        hook = subprocess.run(["/bin/sh", "-c", command], input=json.dumps(payload).encode(),
-                              capture_output=True, timeout=20)
+        hook = subprocess.run(
+            ["/bin/sh", "-c", command], input=json.dumps(payload).encode(), capture_output=True, timeout=20
+        )
     except subprocess.TimeoutExpired:
         return {"ok": False, "problem": "the hook did not answer within 20 s"}
     latency_ms = round((time.monotonic() - started) * 1000, 1)
@@ -268,20 +298,23 @@ def probe(command: str) -> dict:
         answer = json.loads(hook.stdout)
         rewritten = answer["updated_input"]["command"]
     except (ValueError, KeyError, TypeError):
-        result["problem"] = (f"the hook answered {hook.stdout[:200]!r} (exit {hook.returncode}) instead of a "
-                             "rewrite; stderr: " + hook.stderr.decode(errors="replace")[:200])
+        result["problem"] = (
+            f"the hook answered {hook.stdout[:200]!r} (exit {hook.returncode}) instead of a "
+            "rewrite; stderr: " + hook.stderr.decode(errors="replace")[:200]
+        )
         return result
     result["rewrittenCommand"] = rewritten
     try:
-        ran = subprocess.run(["/bin/sh", "-c", rewritten], capture_output=True, timeout=60,
-                             stdin=subprocess.DEVNULL)
+        ran = subprocess.run(["/bin/sh", "-c", rewritten], capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         result["problem"] = "the rewritten command did not finish within 60 s"
         return result
     result["commandExitCode"] = ran.returncode
     if ran.returncode != 7 or b"tokenjuice-doctor-probe" not in ran.stdout:
-        result["problem"] = (f"the rewritten probe command exited {ran.returncode} with output "
-                             f"{ran.stdout[:200]!r}; expected exit 7 and tokenjuice-doctor-probe")
+        result["problem"] = (
+            f"the rewritten probe command exited {ran.returncode} with output "
+            f"{ran.stdout[:200]!r}; expected exit 7 and tokenjuice-doctor-probe"
+        )
         return result
     result["ok"] = True
     return result

@@ -45,7 +45,7 @@ import os
 
 from .. import fastjson
 from ..command import SHELLS, basename
-from ..shellsyntax import REDIRECT, WORD, lex, parse
+from ..shellsyntax import parse
 
 DENY, ASK, ALLOW, NONE = "deny", "ask", "allow", "none"
 
@@ -56,16 +56,62 @@ MAX_DEPTH = 6
 _WRAPPER_LOOKAHEAD = 4
 
 #: Commands that run the rest of their words as a command (deny look-through only).
-WRAPPERS = frozenset({
-    "sudo", "doas", "env", "command", "builtin", "exec", "nohup", "nice", "time", "timeout",
-    "xargs", "stdbuf", "ionice", "setsid", "chrt", "taskset", "unbuffer", "caffeinate",
-    "chronic", "flock", "watch", "strace", "ltrace", "gtimeout", "busybox",
-})
+WRAPPERS = frozenset(
+    {
+        "sudo",
+        "doas",
+        "env",
+        "command",
+        "builtin",
+        "exec",
+        "nohup",
+        "nice",
+        "time",
+        "timeout",
+        "xargs",
+        "stdbuf",
+        "ionice",
+        "setsid",
+        "chrt",
+        "taskset",
+        "unbuffer",
+        "caffeinate",
+        "chronic",
+        "flock",
+        "watch",
+        "strace",
+        "ltrace",
+        "gtimeout",
+        "busybox",
+    }
+)
 #: Words that start a control structure; a command beginning with one is never "allow".
-CONTROL_WORDS = frozenset({
-    "!", "if", "then", "elif", "else", "fi", "for", "while", "until", "do", "done", "case",
-    "esac", "select", "function", "time", "coproc", "[[", "]]", "{", "}", "in",
-})
+CONTROL_WORDS = frozenset(
+    {
+        "!",
+        "if",
+        "then",
+        "elif",
+        "else",
+        "fi",
+        "for",
+        "while",
+        "until",
+        "do",
+        "done",
+        "case",
+        "esac",
+        "select",
+        "function",
+        "time",
+        "coproc",
+        "[[",
+        "]]",
+        "{",
+        "}",
+        "in",
+    }
+)
 #: JavaScript's `.` does not match these, so Cursor's `*` and entry syntax stop at them.
 _LINE_BREAKS = ("\n", "\r", "\u2028", "\u2029")
 
@@ -76,7 +122,7 @@ _LINE_BREAKS = ("\n", "\r", "\u2028", "\u2029")
 class Entry:
     """One `Shell(...)` / `Bash(...)` permission entry, split the way Cursor splits it."""
 
-    __slots__ = ("full", "command", "args")
+    __slots__ = ("args", "command", "full")
 
     def __init__(self, full: str, command: str, args: str | None) -> None:
         self.full = full
@@ -97,7 +143,7 @@ def parse_entry(entry: object) -> Entry | None:
     text = entry.strip()
     for tool in ("Shell", "Bash"):
         if text.startswith(tool):
-            rest = text[len(tool):].lstrip()
+            rest = text[len(tool) :].lstrip()
             break
     else:
         return None
@@ -110,7 +156,7 @@ def parse_entry(entry: object) -> Entry | None:
     colon = inner.find(":")
     if colon < 0:
         return Entry(inner, inner, None)
-    return Entry(inner, inner[:colon].strip(), inner[colon + 1:].strip())
+    return Entry(inner, inner[:colon].strip(), inner[colon + 1 :].strip())
 
 
 def glob(pattern: str, text: str, dotall: bool = False) -> bool:
@@ -142,13 +188,11 @@ def entry_matches(entry: Entry, text: str, dotall: bool = False) -> bool:
     space = text.find(" ")
     base = text if space < 0 else text[:space]
     if entry.args is not None:
-        args = "" if space < 0 else text[space + 1:].strip()
-        if ((glob(entry.command, base, dotall) or glob(entry.command, text, dotall))
-                and glob(entry.args, args, dotall)):
+        args = "" if space < 0 else text[space + 1 :].strip()
+        if (glob(entry.command, base, dotall) or glob(entry.command, text, dotall)) and glob(entry.args, args, dotall):
             return True
     full = entry.full
-    return (glob(full, text, dotall) or text.startswith(full + " ") or glob(full, base, dotall)
-            or base == full)
+    return glob(full, text, dotall) or text.startswith(full + " ") or glob(full, base, dotall) or base == full
 
 
 # -- config files --------------------------------------------------------------------
@@ -157,7 +201,7 @@ def entry_matches(entry: Entry, text: str, dotall: bool = False) -> bool:
 class Rules:
     """The Shell entries in force, from every config file that was looked at."""
 
-    __slots__ = ("deny", "allow_lists", "uncertain", "has_rules", "files")
+    __slots__ = ("allow_lists", "deny", "files", "has_rules", "uncertain")
 
     def __init__(self) -> None:
         self.deny: list[Entry] = []
@@ -203,7 +247,7 @@ def project_config_paths(project_dir: str | None) -> list[str]:
             break
         current = parent
         chain.append(current)
-    dirs = chain[:chain.index(root) + 1] if root else [start]
+    dirs = chain[: chain.index(root) + 1] if root else [start]
     return [os.path.join(d, ".cursor", "cli.json") for d in reversed(dirs)]
 
 
@@ -282,7 +326,7 @@ def load_rules(project_dir: str | None = None, env=None) -> Rules:
 class Analysis:
     """The command split into simple commands, as Cursor's matcher sees them."""
 
-    __slots__ = ("exact", "deny_texts", "allowable", "complete", "too_deep")
+    __slots__ = ("allowable", "complete", "deny_texts", "exact", "too_deep")
 
     def __init__(self) -> None:
         #: Per simple command, the texts that must all match an allow entry.
@@ -328,7 +372,7 @@ def _simple(simple, analysis: Analysis, depth: int, top: bool) -> None:
         analysis.allowable = False
     if not words:
         return
-    raw = [source[w.start:w.end] for w in words]
+    raw = [source[w.start : w.end] for w in words]
     argv = [w.value for w in words]
     texts = [" ".join(raw), " ".join(argv)]
     if top:
@@ -349,8 +393,12 @@ def _simple(simple, analysis: Analysis, depth: int, top: bool) -> None:
 
 def _is_assignment(word: str) -> bool:
     name, sep, _ = word.partition("=")
-    return bool(sep) and bool(name) and not name[0].isdigit() and all(
-        c == "_" or c.isascii() and c.isalnum() for c in name)
+    return (
+        bool(sep)
+        and bool(name)
+        and not name[0].isdigit()
+        and all(c == "_" or (c.isascii() and c.isalnum()) for c in name)
+    )
 
 
 def _redirects_safe(redirects) -> bool:
@@ -395,13 +443,13 @@ def _scripts(argv: list[str]) -> list[str]:
     for index, word in enumerate(argv):
         name = basename(word)
         if name == "eval" and index + 1 < len(argv):
-            scripts.append(" ".join(argv[index + 1:]))
+            scripts.append(" ".join(argv[index + 1 :]))
         if name not in SHELLS:
             continue
-        rest = argv[index + 1:]
+        rest = argv[index + 1 :]
         for position, option in enumerate(rest):
             if option.startswith("-") and not option.startswith("--") and "c" in option[1:]:
-                operands = [w for w in rest[position + 1:] if not w.startswith("-")]
+                operands = [w for w in rest[position + 1 :] if not w.startswith("-")]
                 if operands:
                     scripts.append(operands[0])
                 break
@@ -417,7 +465,7 @@ def _substitutions(word: str) -> list[str]:
         if ch == "`":
             end = word.find("`", index + 1)
             end = len(word) if end < 0 else end
-            found.append(word[index + 1:end])
+            found.append(word[index + 1 : end])
             index = end + 1
             continue
         if ch in "$<>" and word.startswith("(", index + 1):
@@ -428,7 +476,7 @@ def _substitutions(word: str) -> list[str]:
                 elif word[cursor] == ")":
                     depth -= 1
                 cursor += 1
-            found.append(word[index + 2:cursor - 1 if depth == 0 else cursor])
+            found.append(word[index + 2 : cursor - 1 if depth == 0 else cursor])
             index = cursor
             continue
         index += 1
@@ -468,4 +516,3 @@ def decide(command: str, rules: Rules) -> str:
                 if not any(entry_matches(entry, text) for entry in allow):
                     return ASK
     return ALLOW
-

@@ -52,8 +52,11 @@ def venv_interpreter(script: str) -> str | None:
         interpreter = first[2:].strip().decode("utf-8")
     except UnicodeDecodeError:
         return None
-    if (not os.path.isabs(interpreter) or any(c.isspace() for c in interpreter)
-            or not os.path.basename(interpreter).startswith("python")):
+    if (
+        not os.path.isabs(interpreter)
+        or any(c.isspace() for c in interpreter)
+        or not os.path.basename(interpreter).startswith("python")
+    ):
         return None  # `#!/usr/bin/env python`, `#!/bin/sh` trampolines, arguments
     if os.path.realpath(os.path.dirname(interpreter)) != os.path.dirname(os.path.realpath(script)):
         return None

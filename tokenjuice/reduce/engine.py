@@ -78,23 +78,45 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
     # A failing command's output is worth more context: rules carry a larger failure budget.
     budget = options.max_inline_chars or (rule.failure.max_chars if execution.failed else rule.summarize.max_chars)
     try:
-        outcome = apply_rule(rule, raw_text, stripped, execution.exit_code, stripped_lines=lines,
-                             no_omit=options.no_omit, budget=patterns)
+        outcome = apply_rule(
+            rule,
+            raw_text,
+            stripped,
+            execution.exit_code,
+            stripped_lines=lines,
+            no_omit=options.no_omit,
+            budget=patterns,
+        )
     except PatternTimeout:
         note = f"rule {rule.id} ({rule.path or rule.layer}) timed out; output left unreduced"
         return start.clamped(header, list(whole), budget, "pattern-timeout", None, rule, note)
 
     if options.no_omit:
         body = outcome.items
-        return start.made(rule, header + _counts(outcome, classification, execution.exit_code), body,
-                          outcome.total_lines, outcome.facts, ("no-omit",), None, None)
+        return start.made(
+            rule,
+            header + _counts(outcome, classification, execution.exit_code),
+            body,
+            outcome.total_lines,
+            outcome.facts,
+            ("no-omit",),
+            None,
+            None,
+        )
     if tiny:
         return start.whole(header, whole, outcome.facts, "tiny", rule)
     return choose(start, rule, outcome, header, whole, budget, patterns)
 
 
-def choose(start: _Start, rule: Rule, outcome: RuleOutcome, header: tuple[str, ...], whole: list[str],
-           budget: int, patterns: Budget) -> Reduction:
+def choose(
+    start: _Start,
+    rule: Rule,
+    outcome: RuleOutcome,
+    header: tuple[str, ...],
+    whole: list[str],
+    budget: int,
+    patterns: Budget,
+) -> Reduction:
     """The one fallback decision: the rule's result, or the whole (ANSI-stripped)
     output cut to the budget. The rule's result must be meaningfully shorter — or the
     input too big to show whole anyway, so the rule's filtering can only help — and
@@ -105,12 +127,12 @@ def choose(start: _Start, rule: Rule, outcome: RuleOutcome, header: tuple[str, .
     compact_chars = _size(list(header) + list(counts) + [_shown(i) for i in compact_items])
     items = clamp(header + counts, compact_items, budget)
     clamped = items is not compact_items
-    if counts and not (clamped or _cut(outcome) or _counts_always_shown(outcome, start.classification,
-                                                                         start.execution.exit_code)):
+    if counts and not (
+        clamped or _cut(outcome) or _counts_always_shown(outcome, start.classification, start.execution.exit_code)
+    ):
         counts = ()  # nothing was cut: the lines themselves show what the counts would
     kinds = outcome.kinds + (("size-clamp",) if clamped else ())
-    made = start.made(rule, header + counts, items, outcome.total_lines, outcome.facts, kinds, None,
-                      outcome.note)
+    made = start.made(rule, header + counts, items, outcome.total_lines, outcome.facts, kinds, None, outcome.note)
     shorter = compact_chars < whole_chars * 0.9 and whole_chars - compact_chars >= 64
     if (shorter or whole_chars > budget) and len(text_of(made)) < whole_chars:
         return made
@@ -124,8 +146,9 @@ def choose(start: _Start, rule: Rule, outcome: RuleOutcome, header: tuple[str, .
 class _Start:
     """What every reduction of one execution shares, and the ways to finish one."""
 
-    def __init__(self, execution: Execution, info: CommandInfo, classification: Classification,
-                 raw_chars: int, hint: str | None) -> None:
+    def __init__(
+        self, execution: Execution, info: CommandInfo, classification: Classification, raw_chars: int, hint: str | None
+    ) -> None:
         self.execution = execution
         self.info = info
         self.classification = classification
@@ -133,30 +156,75 @@ class _Start:
         self.hint = hint
 
     def exact(self, text: str, reason: str) -> Reduction:
-        return Reduction(self.classification, self.info, None, self.raw_chars, passthrough=reason, exact=text,
-                         hint=self.hint)
+        return Reduction(
+            self.classification, self.info, None, self.raw_chars, passthrough=reason, exact=text, hint=self.hint
+        )
 
-    def whole(self, header: tuple[str, ...], lines: list[str], facts: dict[str, int] | None, reason: str,
-              rule: Rule | None = None) -> Reduction:
-        return Reduction(self.classification, self.info, rule, self.raw_chars, header, tuple(lines),
-                         total_lines=len(lines), facts=facts, passthrough=reason, hint=self.hint)
+    def whole(
+        self,
+        header: tuple[str, ...],
+        lines: list[str],
+        facts: dict[str, int] | None,
+        reason: str,
+        rule: Rule | None = None,
+    ) -> Reduction:
+        return Reduction(
+            self.classification,
+            self.info,
+            rule,
+            self.raw_chars,
+            header,
+            tuple(lines),
+            total_lines=len(lines),
+            facts=facts,
+            passthrough=reason,
+            hint=self.hint,
+        )
 
-    def clamped(self, header: tuple[str, ...], lines: Sequence[Item], budget: int, reason: str,
-                facts: dict[str, int] | None, rule: Rule, note: str | None = None) -> Reduction:
+    def clamped(
+        self,
+        header: tuple[str, ...],
+        lines: Sequence[Item],
+        budget: int,
+        reason: str,
+        facts: dict[str, int] | None,
+        rule: Rule,
+        note: str | None = None,
+    ) -> Reduction:
         """The whole output, cut to the budget only if it must be."""
         whole = tuple(lines)
         items = clamp(header, whole, budget)
         kinds = ("size-clamp",) if items is not whole else ()
         return self.made(rule, header, items, len(whole), facts, kinds, reason, note)
 
-    def made(self, rule: Rule, header: tuple[str, ...], items: tuple[Item, ...], total_lines: int,
-             facts: dict[str, int] | None, kinds: tuple[str, ...], reason: str | None,
-             note: str | None) -> Reduction:
+    def made(
+        self,
+        rule: Rule,
+        header: tuple[str, ...],
+        items: tuple[Item, ...],
+        total_lines: int,
+        facts: dict[str, int] | None,
+        kinds: tuple[str, ...],
+        reason: str | None,
+        note: str | None,
+    ) -> Reduction:
         clipped = sum(1 for i in items if isinstance(i, str) and CLIP.search(i))
-        return Reduction(self.classification, self.info, rule, self.raw_chars, header, items,
-                         omitted_lines=max(0, total_lines - shown_lines(items)), total_lines=total_lines,
-                         clipped_lines=clipped, facts=facts, kinds=kinds, passthrough=reason, note=note,
-                         hint=self.hint)
+        return Reduction(
+            self.classification,
+            self.info,
+            rule,
+            self.raw_chars,
+            header,
+            items,
+            omitted_lines=max(0, total_lines - shown_lines(items)),
+            total_lines=total_lines,
+            clipped_lines=clipped,
+            facts=facts,
+            kinds=kinds,
+            passthrough=reason,
+            note=note,
+            hint=self.hint,
+        )
 
 
 def _shown(item: Item) -> str:
@@ -214,8 +282,10 @@ def clamp(header: tuple[str, ...], items: tuple[Item, ...], budget: int) -> tupl
             return min(2 * i, 3 * (last - i))
         return 2 * i if i < pivot else 3 * (last - i)
 
-    ranked = sorted((i for i, item in enumerate(clipped) if not isinstance(item, Omission)),
-                    key=lambda i: (not isinstance(clipped[i], Pinned), rank(i)))
+    ranked = sorted(
+        (i for i, item in enumerate(clipped) if not isinstance(item, Omission)),
+        key=lambda i: (not isinstance(clipped[i], Pinned), rank(i)),
+    )
     keep: set[int] = set()
     used = 0
     for index in ranked:
@@ -228,8 +298,13 @@ def clamp(header: tuple[str, ...], items: tuple[Item, ...], budget: int) -> tupl
     # A lone dropped line no longer than its marker would be would save nothing.
     single = len(Omission(1).render())
     for index, item in enumerate(clipped):
-        if index not in keep and isinstance(item, str) and len(item) <= single \
-                and (index == 0 or index - 1 in keep) and (index == last or index + 1 in keep):
+        if (
+            index not in keep
+            and isinstance(item, str)
+            and len(item) <= single
+            and (index == 0 or index - 1 in keep)
+            and (index == last or index + 1 in keep)
+        ):
             keep.add(index)
     return tuple(keep_only(clipped, keep))
 

@@ -17,29 +17,101 @@ import json
 from ..text import clip_line
 from .lines import Omission
 
-LEADING_KEYS = ("number", "title", "name", "displayTitle", "workflowName", "full_name", "state", "status",
-                "conclusion", "isDraft", "merged", "draft", "headRefName", "baseRefName", "headBranch",
-                "event", "author", "user", "login", "reviewDecision", "mergeable", "labels", "createdAt",
-                "created_at", "updatedAt", "updated_at", "completedAt", "url", "html_url")
+LEADING_KEYS = (
+    "number",
+    "title",
+    "name",
+    "displayTitle",
+    "workflowName",
+    "full_name",
+    "state",
+    "status",
+    "conclusion",
+    "isDraft",
+    "merged",
+    "draft",
+    "headRefName",
+    "baseRefName",
+    "headBranch",
+    "event",
+    "author",
+    "user",
+    "login",
+    "reviewDecision",
+    "mergeable",
+    "labels",
+    "createdAt",
+    "created_at",
+    "updatedAt",
+    "updated_at",
+    "completedAt",
+    "url",
+    "html_url",
+)
 #: Keys that are noise in almost every GitHub payload.
-NOISE_KEYS = frozenset({"node_id", "id", "databaseId", "gravatar_id", "avatar_url", "_links", "reactions",
-                        "performed_via_github_app", "timeline_url", "repository_url", "labels_url",
-                        "comments_url", "events_url", "followers_url", "following_url", "gists_url",
-                        "starred_url", "subscriptions_url", "organizations_url", "repos_url",
-                        "received_events_url", "site_admin", "type", "user_view_type", "author_association",
-                        "active_lock_reason", "locked", "color", "default", "description", "closed_by",
-                        "sub_issues_summary", "issue_dependencies_summary", "state_reason"})
+NOISE_KEYS = frozenset(
+    {
+        "node_id",
+        "id",
+        "databaseId",
+        "gravatar_id",
+        "avatar_url",
+        "_links",
+        "reactions",
+        "performed_via_github_app",
+        "timeline_url",
+        "repository_url",
+        "labels_url",
+        "comments_url",
+        "events_url",
+        "followers_url",
+        "following_url",
+        "gists_url",
+        "starred_url",
+        "subscriptions_url",
+        "organizations_url",
+        "repos_url",
+        "received_events_url",
+        "site_admin",
+        "type",
+        "user_view_type",
+        "author_association",
+        "active_lock_reason",
+        "locked",
+        "color",
+        "default",
+        "description",
+        "closed_by",
+        "sub_issues_summary",
+        "issue_dependencies_summary",
+        "state_reason",
+    }
+)
 #: Lists of objects shown inline as their names; any other list of objects is a
 #: collection shown as records under its key.
-NAME_LISTS = frozenset({"labels", "assignees", "reviewRequests", "requested_reviewers", "topics",
-                        "projectCards", "milestones"})
+NAME_LISTS = frozenset(
+    {"labels", "assignees", "reviewRequests", "requested_reviewers", "topics", "projectCards", "milestones"}
+)
 SHORT_VALUE = 120
 TEXT_LINES = 8
 #: Fields beyond the leading ones that a record line may carry.
 EXTRA_FIELDS = 4
 RECORDS_PER_COLLECTION = 20
-_FAILING = frozenset({"FAILURE", "CANCELLED", "TIMED_OUT", "ACTION_REQUIRED", "STARTUP_FAILURE", "ERROR",
-                      "failure", "cancelled", "timed_out", "action_required", "error"})
+_FAILING = frozenset(
+    {
+        "FAILURE",
+        "CANCELLED",
+        "TIMED_OUT",
+        "ACTION_REQUIRED",
+        "STARTUP_FAILURE",
+        "ERROR",
+        "failure",
+        "cancelled",
+        "timed_out",
+        "action_required",
+        "error",
+    }
+)
 _PASSING = frozenset({"SUCCESS", "SKIPPED", "NEUTRAL", "success", "skipped", "neutral"})
 
 
@@ -91,8 +163,7 @@ def _object(items: list, facts: dict, obj: dict) -> None:
     for key, value in obj.items():
         if isinstance(value, dict) and isinstance(value.get("nodes"), list):
             value = value["nodes"]
-        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value) \
-                and key not in NAME_LISTS:
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value) and key not in NAME_LISTS:
             items.append(f"{key}:")
             if key == "statusCheckRollup":
                 _checks(items, facts, value)
@@ -161,8 +232,11 @@ def _fields(obj: dict, extra: int) -> list[tuple[str, str]]:
 
 
 def _is_api_url(value) -> bool:
-    return isinstance(value, str) and value.startswith("https://") and (
-        "//api.github.com/" in value or "/api/v3/" in value or "//uploads.github.com/" in value)
+    return (
+        isinstance(value, str)
+        and value.startswith("https://")
+        and ("//api.github.com/" in value or "/api/v3/" in value or "//uploads.github.com/" in value)
+    )
 
 
 def _short(value, names: bool = False) -> str | None:

@@ -56,12 +56,12 @@ def head_tail(items: list, head: int, tail: int, pin_limit: int = 0) -> list:
     head, tail = max(0, head), max(0, tail)
     if len(items) <= head + tail or (head == 0 and tail == 0):
         return items
-    middle = items[head:len(items) - tail]
+    middle = items[head : len(items) - tail]
     pins = [i for i, item in enumerate(middle) if isinstance(item, Pinned)]
     if len(pins) > pin_limit:
-        pins = pins[:pin_limit - pin_limit // 2] + (pins[len(pins) - pin_limit // 2:] if pin_limit // 2 else [])
+        pins = pins[: pin_limit - pin_limit // 2] + (pins[len(pins) - pin_limit // 2 :] if pin_limit // 2 else [])
     kept_middle = keep_only(middle, set(pins))
-    kept_tail = items[len(items) - tail:] if tail else []
+    kept_tail = items[len(items) - tail :] if tail else []
     return items[:head] + kept_middle + kept_tail
 
 

@@ -37,9 +37,16 @@ class RuleOutcome:
     note: str | None = None  # what a formatter did that line counts cannot say
 
 
-def apply_rule(rule: Rule, raw_text: str, stripped_text: str, exit_code: float | None, *,
-               stripped_lines: list[str] | None = None, no_omit: bool = False,
-               budget: Budget | None = None) -> RuleOutcome:
+def apply_rule(
+    rule: Rule,
+    raw_text: str,
+    stripped_text: str,
+    exit_code: float | None,
+    *,
+    stripped_lines: list[str] | None = None,
+    no_omit: bool = False,
+    budget: Budget | None = None,
+) -> RuleOutcome:
     """`stripped_lines`, when given, is `split_lines(stripped_text)`, already computed."""
     matcher = matcher_factory(rule, budget or Budget())
     transforms, filters = rule.transforms, rule.filters

@@ -13,6 +13,7 @@ cannot be written only costs speed.
 from __future__ import annotations
 
 import os
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -29,11 +30,16 @@ class Catalogue:
     """The rules in force for one directory, in classification order: `entries`
     are what classification reads, `body(id)` the full rule."""
 
-    __slots__ = ("entries", "problems", "_bodies", "_bodies_path", "_roots", "_built")
+    __slots__ = ("_bodies", "_bodies_path", "_built", "_roots", "entries", "problems")
 
-    def __init__(self, entries: list[MatchEntry], problems: list[loader.Problem],
-                 bodies: dict[str, Any] | None = None, bodies_path: str | None = None,
-                 roots: list[tuple[str, str]] | None = None) -> None:
+    def __init__(
+        self,
+        entries: list[MatchEntry],
+        problems: list[loader.Problem],
+        bodies: dict[str, Any] | None = None,
+        bodies_path: str | None = None,
+        roots: list[tuple[str, str]] | None = None,
+    ) -> None:
         self.entries = entries
         self.problems = problems
         self._bodies = bodies  # rule id -> canonical rule
@@ -84,8 +90,9 @@ def load(cwd: str | None = None, *, builtin_only: bool = False) -> Catalogue:
     stem = cachefile.stem("index", [_FORMAT, roots])
     cached = cachefile.read_current(stem + ".json", signature)
     if cached is not None and isinstance(cached.get("rules"), list) and isinstance(cached.get("problems"), list):
-        entries = [MatchEntry(e["id"], e["family"], e["priority"], from_canonical(Match, e["match"]))
-                   for e in cached["rules"]]
+        entries = [
+            MatchEntry(e["id"], e["family"], e["priority"], from_canonical(Match, e["match"])) for e in cached["rules"]
+        ]
         problems = [loader.Problem(**p) for p in cached["problems"]]
         return Catalogue(entries, problems, bodies_path=stem + ".bodies.json", roots=roots)
     loaded, problems = loader.load_catalogue(roots)
@@ -93,10 +100,17 @@ def load(cwd: str | None = None, *, builtin_only: bool = False) -> Catalogue:
     catalogue = Catalogue([entry_of(r.rule) for r in loaded], problems, bodies, roots=roots)
     catalogue._built = {r.rule.id: r.rule for r in loaded}
     cachefile.write(stem + ".bodies.json", bodies)
-    cachefile.write_current(stem + ".json", signature, {
-        "rules": [{"id": e.id, "family": e.family, "priority": e.priority, "match": compact(bodies[e.id]["match"])}
-                  for e in catalogue.entries],
-        "problems": [p.to_dict() for p in problems]})
+    cachefile.write_current(
+        stem + ".json",
+        signature,
+        {
+            "rules": [
+                {"id": e.id, "family": e.family, "priority": e.priority, "match": compact(bodies[e.id]["match"])}
+                for e in catalogue.entries
+            ],
+            "problems": [p.to_dict() for p in problems],
+        },
+    )
     return catalogue
 
 

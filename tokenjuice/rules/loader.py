@@ -55,8 +55,13 @@ class Problem:
         return f"{self.where}: {self.message}"
 
     def to_dict(self) -> dict[str, object]:
-        return {"layer": self.layer, "path": self.path, "line": self.line, "message": self.message,
-                "severity": self.severity}
+        return {
+            "layer": self.layer,
+            "path": self.path,
+            "line": self.line,
+            "message": self.message,
+            "severity": self.severity,
+        }
 
 
 def builtin_root() -> str:
@@ -138,8 +143,9 @@ def load_file(layer: str, rule_id: str, path: str) -> LoadedRule:
         kind = "JSON" if json_style else "TOML"
         raise RuleError(f"file: not valid {kind} ({error})") from None
     try:
-        rule, examples = parse_rule(data, rule_id, json_style=json_style,
-                                    compile_pattern=lambda p, f: compile_checked(p, f, json_style))
+        rule, examples = parse_rule(
+            data, rule_id, json_style=json_style, compile_pattern=lambda p, f: compile_checked(p, f, json_style)
+        )
     except RuleError as error:
         if not json_style:
             error.line = field_line(raw.decode("utf-8"), str(error).split(":", 1)[0])
@@ -169,7 +175,8 @@ def _step(part: str) -> tuple[str, int | None]:
 def _line_of(path: list[tuple[str, int | None]], text: str) -> int | None:
     def same(current: list[tuple[str, int | None]], wanted: list[tuple[str, int | None]]) -> bool:
         return len(current) == len(wanted) and all(
-            a[0] == b[0] and (b[1] is None or a[1] == b[1]) for a, b in zip(current, wanted))
+            a[0] == b[0] and (b[1] is None or a[1] == b[1]) for a, b in zip(current, wanted)
+        )
 
     owner, key = path[:-1], path[-1][0]
     current: list[tuple[str, int | None]] = []
@@ -188,8 +195,7 @@ def _line_of(path: list[tuple[str, int | None]], text: str) -> int | None:
                 return number
             if same(current, owner):
                 header = number
-        elif "=" in stripped and same(current, owner) and \
-                stripped.split("=", 1)[0].strip().strip("\"'") == key:
+        elif "=" in stripped and same(current, owner) and stripped.split("=", 1)[0].strip().strip("\"'") == key:
             return number
     return header
 
@@ -200,8 +206,13 @@ def load_layer(layer: str, root: str) -> tuple[list[LoadedRule], list[Problem]]:
     problems: list[Problem] = []
     for rule_id, path, _, _ in rule_files(root):
         if "/" not in rule_id:
-            problems.append(Problem(layer, path, "file: rules live in <category>/<name> files, "
-                                                 f"e.g. {os.path.join(root, 'git', 'status.toml')}"))
+            problems.append(
+                Problem(
+                    layer,
+                    path,
+                    f"file: rules live in <category>/<name> files, e.g. {os.path.join(root, 'git', 'status.toml')}",
+                )
+            )
             continue
         try:
             loaded.append(load_file(layer, rule_id, path))
@@ -211,8 +222,13 @@ def load_layer(layer: str, root: str) -> tuple[list[LoadedRule], list[Problem]]:
     duplicated = {i for i in ids if ids.count(i) > 1}
     for rule in loaded:
         if rule.rule.id in duplicated:
-            problems.append(Problem(layer, rule.path, f"id: duplicate rule id in the {layer} layer: "
-                                                      f"{rule.rule.id} (both files are skipped)"))
+            problems.append(
+                Problem(
+                    layer,
+                    rule.path,
+                    f"id: duplicate rule id in the {layer} layer: {rule.rule.id} (both files are skipped)",
+                )
+            )
     return [r for r in loaded if r.rule.id not in duplicated], problems
 
 
@@ -229,8 +245,9 @@ def load_catalogue(roots: list[tuple[str, str]]) -> tuple[list[LoadedRule], list
         for rule in loaded:
             shadowed = effective.get(rule.rule.id)
             if shadowed is not None and shadowed.layer != rule.layer:
-                problems.append(Problem(layer, rule.path, f"overrides {shadowed.layer} rule {rule.rule.id}",
-                                        severity="notice"))
+                problems.append(
+                    Problem(layer, rule.path, f"overrides {shadowed.layer} rule {rule.rule.id}", severity="notice")
+                )
             effective[rule.rule.id] = rule
     ordered = sorted(effective.values(), key=lambda r: (r.rule.id == FALLBACK_ID, r.rule.id))
     return ordered, problems

@@ -39,19 +39,45 @@ FORMATTERS = ("git-diff", "search", "gh")
 COUNTER_SOURCES = ("post_keep", "pre_keep", "pre_skip")
 
 
-def spec(kind: str, doc: str, default: Any = MISSING, *, json_default: Any = MISSING,
-         camel: str | None = None, required: bool = False, allow_empty: bool = False, non_empty: bool = False,
-         choices: tuple[Any, ...] = (), camel_choices: dict[str, str] | None = None, minimum: int | None = None,
-         table_type: str | None = None, score: int = 0, label: str = "", joiner: str = "/") -> Any:
+def spec(
+    kind: str,
+    doc: str,
+    default: Any = MISSING,
+    *,
+    json_default: Any = MISSING,
+    camel: str | None = None,
+    required: bool = False,
+    allow_empty: bool = False,
+    non_empty: bool = False,
+    choices: tuple[Any, ...] = (),
+    camel_choices: dict[str, str] | None = None,
+    minimum: int | None = None,
+    table_type: str | None = None,
+    score: int = 0,
+    label: str = "",
+    joiner: str = "/",
+) -> Any:
     """A record field with its place in the rule format.
 
     `json_default` is the original's default for its JSON rules (when it differs);
     `score` is the specificity a `[match]` key adds in classification, `label` and
     `joiner` how the generated docs describe it."""
-    metadata = {"kind": kind, "doc": doc, "json_default": json_default, "camel": camel, "required": required,
-                "allow_empty": allow_empty, "non_empty": non_empty, "choices": choices,
-                "camel_choices": camel_choices or {}, "minimum": minimum, "table_type": table_type,
-                "score": score, "label": label, "joiner": joiner}
+    metadata = {
+        "kind": kind,
+        "doc": doc,
+        "json_default": json_default,
+        "camel": camel,
+        "required": required,
+        "allow_empty": allow_empty,
+        "non_empty": non_empty,
+        "choices": choices,
+        "camel_choices": camel_choices or {},
+        "minimum": minimum,
+        "table_type": table_type,
+        "score": score,
+        "label": label,
+        "joiner": joiner,
+    }
     return field(default=default, metadata=metadata)
 
 
@@ -59,30 +85,87 @@ def spec(kind: str, doc: str, default: Any = MISSING, *, json_default: Any = MIS
 class Match:
     """`[match]`: every key given must hold; an empty table matches everything."""
 
-    argv0: tuple[str, ...] = spec(WORDS, "The command's first word, or its basename, is one of these.", (),
-                                  non_empty=True, score=100, label="argv0")
+    argv0: tuple[str, ...] = spec(
+        WORDS,
+        "The command's first word, or its basename, is one of these.",
+        (),
+        non_empty=True,
+        score=100,
+        label="argv0",
+    )
     git_subcommands: tuple[str, ...] = spec(
-        WORDS, "For git: the subcommand after global options (-C, -c, --no-pager…) is one of these.", (),
-        camel="gitSubcommands", non_empty=True, score=60, label="git subcommand")
+        WORDS,
+        "For git: the subcommand after global options (-C, -c, --no-pager…) is one of these.",
+        (),
+        camel="gitSubcommands",
+        non_empty=True,
+        score=60,
+        label="git subcommand",
+    )
     subcommands: tuple[str, ...] = spec(
-        WORDS, "The word naming what the tool was asked to do (after known global options) is one of these.",
-        (), non_empty=True, score=60, label="subcommand")
+        WORDS,
+        "The word naming what the tool was asked to do (after known global options) is one of these.",
+        (),
+        non_empty=True,
+        score=60,
+        label="subcommand",
+    )
     argv_includes: tuple[tuple[str, ...], ...] = spec(
-        WORD_GROUPS, "Every group: all its words appear in argv.", (), camel="argvIncludes", score=40,
-        label="args include", joiner=" and ")
+        WORD_GROUPS,
+        "Every group: all its words appear in argv.",
+        (),
+        camel="argvIncludes",
+        score=40,
+        label="args include",
+        joiner=" and ",
+    )
     argv_includes_any: tuple[tuple[str, ...], ...] = spec(
-        WORD_GROUPS, "At least one group appears in full in argv.", (), camel="argvIncludesAny", score=35,
-        label="args include", joiner=" or ")
+        WORD_GROUPS,
+        "At least one group appears in full in argv.",
+        (),
+        camel="argvIncludesAny",
+        score=35,
+        label="args include",
+        joiner=" or ",
+    )
     command_includes: tuple[str, ...] = spec(
-        WORDS, "Every string appears in the command text (word boundaries respected).", (),
-        camel="commandIncludes", non_empty=True, score=25, label="command has", joiner=" and ")
+        WORDS,
+        "Every string appears in the command text (word boundaries respected).",
+        (),
+        camel="commandIncludes",
+        non_empty=True,
+        score=25,
+        label="command has",
+        joiner=" and ",
+    )
     command_includes_any: tuple[str, ...] = spec(
-        WORDS, "At least one string appears in the command text.", (), camel="commandIncludesAny",
-        non_empty=True, score=20, label="command has", joiner=" or ")
-    tool_names: tuple[str, ...] = spec(WORDS, "The host tool that ran it is one of these (wrap says exec).", (),
-                                       camel="toolNames", non_empty=True, score=10, label="tool")
-    any_of: tuple[Match, ...] = spec(TABLES, "Alternatives: at least one of these match tables holds.", (),
-                                     camel="anyOf", non_empty=True, table_type="Match", label="any of")
+        WORDS,
+        "At least one string appears in the command text.",
+        (),
+        camel="commandIncludesAny",
+        non_empty=True,
+        score=20,
+        label="command has",
+        joiner=" or ",
+    )
+    tool_names: tuple[str, ...] = spec(
+        WORDS,
+        "The host tool that ran it is one of these (wrap says exec).",
+        (),
+        camel="toolNames",
+        non_empty=True,
+        score=10,
+        label="tool",
+    )
+    any_of: tuple[Match, ...] = spec(
+        TABLES,
+        "Alternatives: at least one of these match tables holds.",
+        (),
+        camel="anyOf",
+        non_empty=True,
+        table_type="Match",
+        label="any of",
+    )
 
 
 @record
@@ -91,25 +174,34 @@ class Filters:
 
     skip_patterns: tuple[str, ...] = spec(PATTERNS, "Drop lines matching any of these.", (), camel="skipPatterns")
     keep_patterns: tuple[str, ...] = spec(
-        PATTERNS, "Then keep only lines matching any of these (if none matches, keep all).", (),
-        camel="keepPatterns")
+        PATTERNS, "Then keep only lines matching any of these (if none matches, keep all).", (), camel="keepPatterns"
+    )
     pin_patterns: tuple[str, ...] = spec(
-        PATTERNS, "Lines that carry a failure's reason: they survive head/tail cuts and the size budget.", (),
-        camel="pinPatterns")
+        PATTERNS,
+        "Lines that carry a failure's reason: they survive head/tail cuts and the size budget.",
+        (),
+        camel="pinPatterns",
+    )
 
 
 @record
 class Transforms:
     """`[transforms]`: how the text is prepared before filtering."""
 
-    strip_ansi: bool = spec(FLAG, "Remove terminal colours and escape sequences.", True, json_default=False,
-                            camel="stripAnsi")
-    pretty_print_json: bool = spec(FLAG, "Re-indent output that is one JSON document.", False,
-                                   camel="prettyPrintJson")
-    dedupe_adjacent: bool = spec(FLAG, "Collapse runs of identical lines (three or more leave a marker).", True,
-                                 json_default=False, camel="dedupeAdjacent")
-    trim_empty_edges: bool = spec(FLAG, "Drop blank lines at the start and the end.", True, json_default=False,
-                                  camel="trimEmptyEdges")
+    strip_ansi: bool = spec(
+        FLAG, "Remove terminal colours and escape sequences.", True, json_default=False, camel="stripAnsi"
+    )
+    pretty_print_json: bool = spec(FLAG, "Re-indent output that is one JSON document.", False, camel="prettyPrintJson")
+    dedupe_adjacent: bool = spec(
+        FLAG,
+        "Collapse runs of identical lines (three or more leave a marker).",
+        True,
+        json_default=False,
+        camel="dedupeAdjacent",
+    )
+    trim_empty_edges: bool = spec(
+        FLAG, "Drop blank lines at the start and the end.", True, json_default=False, camel="trimEmptyEdges"
+    )
 
 
 @record
@@ -118,20 +210,25 @@ class Summarize:
 
     head: int = spec(COUNT, "Lines kept from the start.", 8, json_default=6)
     tail: int = spec(COUNT, "Lines kept from the end.", 8, json_default=6)
-    max_chars: int = spec(COUNT, "Size budget of the result, in characters.", 1200, camel="maxChars",
-                          minimum=200)
+    max_chars: int = spec(COUNT, "Size budget of the result, in characters.", 1200, camel="maxChars", minimum=200)
 
 
 @record
 class Failure:
     """`[failure]`: what a failed run (exit code not 0) keeps."""
 
-    preserve_on_failure: bool = spec(FLAG, "Use these numbers for failures (false: use [summarize]).", True,
-                                     json_default=False, camel="preserveOnFailure")
+    preserve_on_failure: bool = spec(
+        FLAG,
+        "Use these numbers for failures (false: use [summarize]).",
+        True,
+        json_default=False,
+        camel="preserveOnFailure",
+    )
     head: int = spec(COUNT, "Lines kept from the start of a failure.", 12, json_default=6)
     tail: int = spec(COUNT, "Lines kept from the end of a failure.", 16, json_default=12)
-    max_chars: int = spec(COUNT, "Size budget when the command failed.", 2400, json_default=1200,
-                          camel="maxChars", minimum=200)
+    max_chars: int = spec(
+        COUNT, "Size budget when the command failed.", 2400, json_default=1200, camel="maxChars", minimum=200
+    )
 
 
 @record
@@ -157,13 +254,16 @@ class Example:
     """`[[examples]]`: a real run that proves the rule (TOML rules only)."""
 
     command: str = spec(TEXT, "The command as the agent ran it.", required=True)
-    output: str = spec(TEXT, "The real output, verbatim (stdout and stderr as interleaved).", required=True,
-                       allow_empty=True)
-    source: str = spec(TEXT, "Where the output comes from: `captured: <tool version> on <OS>` or "
-                             "`published: <repository> <path>`.", required=True)
+    output: str = spec(
+        TEXT, "The real output, verbatim (stdout and stderr as interleaved).", required=True, allow_empty=True
+    )
+    source: str = spec(
+        TEXT,
+        "Where the output comes from: `captured: <tool version> on <OS>` or `published: <repository> <path>`.",
+        required=True,
+    )
     name: str = spec(TEXT, "A short name (default: the command).", "")
-    argv: tuple[str, ...] = spec(WORDS, "The argv, when the command was not run through a shell.", (),
-                                 non_empty=True)
+    argv: tuple[str, ...] = spec(WORDS, "The argv, when the command was not run through a shell.", (), non_empty=True)
     tool_name: str = spec(TEXT, "The host tool that ran it.", "exec")
     exit_code: int = spec(NUMBER, "The command's exit code.", 0)
     keep: tuple[str, ...] = spec(WORDS, "Strings the reduced output must contain.", ())
@@ -186,14 +286,25 @@ class Rule:
     failure: Failure = spec(TABLE, "Head, tail and budget for failures.", Failure(), table_type="Failure")
     counters: tuple[Counter, ...] = spec(TABLES, "Facts counted from the lines.", (), table_type="Counter")
     counter_source: str = spec(
-        CHOICE, "Count after keep filtering (`post_keep`), after skipping but before keeping (`pre_keep`), or "
-                "before any filter (`pre_skip`).", "post_keep", camel="counterSource", choices=COUNTER_SOURCES,
-        camel_choices={"postKeep": "post_keep", "preKeep": "pre_keep", "preSkip": "pre_skip"})
+        CHOICE,
+        "Count after keep filtering (`post_keep`), after skipping but before keeping (`pre_keep`), or "
+        "before any filter (`pre_skip`).",
+        "post_keep",
+        camel="counterSource",
+        choices=COUNTER_SOURCES,
+        camel_choices={"postKeep": "post_keep", "preKeep": "pre_keep", "preSkip": "pre_skip"},
+    )
     on_empty: str | None = spec(TEXT, "Printed when no line survives the filters.", None, camel="onEmpty")
-    match_output: tuple[OutputMatch, ...] = spec(TABLES, "Whole-output tests whose message replaces the output.",
-                                                 (), camel="matchOutput", table_type="OutputMatch")
-    formatter: str | None = spec(CHOICE, "A structure-aware step: `search`, `git-diff` or `gh`.", None,
-                                 choices=FORMATTERS)
+    match_output: tuple[OutputMatch, ...] = spec(
+        TABLES,
+        "Whole-output tests whose message replaces the output.",
+        (),
+        camel="matchOutput",
+        table_type="OutputMatch",
+    )
+    formatter: str | None = spec(
+        CHOICE, "A structure-aware step: `search`, `git-diff` or `gh`.", None, choices=FORMATTERS
+    )
     id: str = ""
     ascii: bool = False  # JavaScript's ASCII meaning of \d, \w and \b (the original's JSON rules)
     layer: str = "builtin"
@@ -205,8 +316,9 @@ class Rule:
         return self.layer == "builtin"
 
 
-TABLE_TYPES: dict[str, type] = {cls.__name__: cls for cls in (Match, Filters, Transforms, Summarize, Failure,
-                                                                Counter, OutputMatch, Example, Rule)}
+TABLE_TYPES: dict[str, type] = {
+    cls.__name__: cls for cls in (Match, Filters, Transforms, Summarize, Failure, Counter, OutputMatch, Example, Rule)
+}
 #: Rule fields that do not come from the file's content.
 LOCATION_FIELDS = frozenset({"id", "ascii", "layer", "path"})
 

@@ -66,7 +66,7 @@ def scoped(pattern: str, flags: str = "") -> str:
     found = _LEADING_GLOBAL_FLAGS.match(pattern)
     if found:
         flags += found.group(1)
-        pattern = pattern[found.end():]
+        pattern = pattern[found.end() :]
     return f"(?{flags}:{pattern})" if flags else pattern
 
 
@@ -74,7 +74,7 @@ class Lines:
     """A list of lines with lazily built whole-text views, shared by the matchers
     that scan the same lines."""
 
-    __slots__ = ("lines", "_text", "_lower", "_starts")
+    __slots__ = ("_lower", "_starts", "_text", "lines")
 
     def __init__(self, lines: list[str]) -> None:
         self.lines = lines
@@ -104,10 +104,11 @@ class Matcher:
     """Tests lines against a set of patterns: `search(line)` is true if any
     matches, `matching(lines)` gives the indices of the matching lines."""
 
-    __slots__ = ("search", "scans_text", "_keywords", "_others")
+    __slots__ = ("_keywords", "_others", "scans_text", "search")
 
-    def __init__(self, patterns: list[str], flags: str = "", *, trusted: bool, ascii: bool = False,
-                 budget: Budget | None = None) -> None:
+    def __init__(
+        self, patterns: list[str], flags: str = "", *, trusted: bool, ascii: bool = False, budget: Budget | None = None
+    ) -> None:
         parsed = [(p, _Keywords.parse(p, flags, ascii)) for p in patterns]
         self._keywords = [keywords for _, keywords in parsed if keywords]
         rest = [p for p, keywords in parsed if not keywords]
@@ -150,7 +151,7 @@ class _Keywords:
     matched by substring search: the regex engine tries every alternative at every
     position, which is the slowest thing a reduction does on large outputs."""
 
-    __slots__ = ("words", "folded", "left", "right", "ascii")
+    __slots__ = ("ascii", "folded", "left", "right", "words")
     _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _-]*\Z")
 
     def __init__(self, words: list[str], folded: bool, left: bool, right: bool, ascii: bool) -> None:
@@ -161,7 +162,7 @@ class _Keywords:
         self.ascii = ascii
 
     @classmethod
-    def parse(cls, pattern: str, flags: str, ascii: bool) -> "_Keywords | None":
+    def parse(cls, pattern: str, flags: str, ascii: bool) -> _Keywords | None:
         if flags.replace("i", ""):
             return None
         folded = "i" in flags
@@ -169,7 +170,7 @@ class _Keywords:
             folded, pattern = True, pattern[4:]
         left = pattern.startswith("\\b")
         right = pattern.endswith("\\b") and not pattern.endswith("\\\\b")
-        pattern = pattern[2 if left else 0:len(pattern) - (2 if right else 0)]
+        pattern = pattern[2 if left else 0 : len(pattern) - (2 if right else 0)]
         if pattern.startswith("(?:") and pattern.endswith(")"):
             pattern = pattern[3:-1]
         words = pattern.split("|")
@@ -192,8 +193,9 @@ class _Keywords:
             position = text.find(word)
             while position >= 0:
                 end = position + len(word)
-                if (not self.left or position == 0 or not self._is_word(text[position - 1])) and \
-                        (not self.right or end == size or not self._is_word(text[end])):
+                if (not self.left or position == 0 or not self._is_word(text[position - 1])) and (
+                    not self.right or end == size or not self._is_word(text[end])
+                ):
                     found.add(lines.line_at(position))
                 position = text.find(word, position + 1)
         return found

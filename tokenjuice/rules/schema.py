@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -49,8 +50,9 @@ def _table_type(field: Field) -> type:
 # -- validation -------------------------------------------------------------------------
 
 
-def parse_rule(data: object, rule_id: str, *, json_style: bool,
-               compile_pattern: CompilePattern | None = None) -> tuple[Rule, tuple[Example, ...]]:
+def parse_rule(
+    data: object, rule_id: str, *, json_style: bool, compile_pattern: CompilePattern | None = None
+) -> tuple[Rule, tuple[Example, ...]]:
     """Validate `data` (a parsed rule file) and return the rule and its examples.
 
     `compile_pattern(pattern, flags)` raises on a bad pattern; the loader passes the
@@ -132,8 +134,9 @@ class _Checker:
         kind = meta["kind"]
         if kind == model.TEXT:
             if not isinstance(value, str) or "\0" in value or (not meta["allow_empty"] and not value.strip()):
-                raise RuleError(f"{where}: expected a string" if meta["allow_empty"]
-                                else f"{where}: expected a non-empty string")
+                raise RuleError(
+                    f"{where}: expected a string" if meta["allow_empty"] else f"{where}: expected a non-empty string"
+                )
             return value
         if kind == model.FLAG:
             if not isinstance(value, bool):
@@ -147,8 +150,11 @@ class _Checker:
             return value
         if kind == model.NUMBER:
             integer = field.type == "int"
-            if isinstance(value, bool) or not isinstance(value, int if integer else (int, float)) \
-                    or not math.isfinite(value):
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int if integer else (int, float))
+                or not math.isfinite(value)
+            ):
                 raise RuleError(f"{where}: expected an integer" if integer else f"{where}: expected a number")
             return value
         if kind in (model.WORDS, model.PATTERNS):
@@ -173,8 +179,11 @@ class _Checker:
                 raise RuleError(f"{where}: expected letters from {model.PATTERN_FLAGS!r}, got {value!r}")
             return value
         if kind == model.WORD_GROUPS:
-            if not isinstance(value, list) or not value or not all(
-                    isinstance(g, list) and g and all(isinstance(s, str) and s for s in g) for g in value):
+            if (
+                not isinstance(value, list)
+                or not value
+                or not all(isinstance(g, list) and g and all(isinstance(s, str) and s for s in g) for g in value)
+            ):
                 raise RuleError(f"{where}: expected a non-empty list of non-empty lists of strings")
             return tuple(tuple(group) for group in value)
         if kind == model.CHOICE:
@@ -185,7 +194,8 @@ class _Checker:
             return value
         if kind == model.COUNTS:
             if not isinstance(value, dict) or not all(
-                    isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value.values()):
+                isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value.values()
+            ):
                 raise RuleError(f"{where}: expected a table of counter names to counts")
             return dict(value)
         if kind == model.TABLE:
@@ -193,10 +203,16 @@ class _Checker:
             return cls(**self.table(cls, value, where + "."))
         if kind == model.TABLES:
             cls = _table_type(field)
-            if not isinstance(value, list) or not all(isinstance(v, dict) for v in value) or (
-                    meta["non_empty"] and not value):
-                raise RuleError(f"{where}: expected a non-empty list of match tables" if cls is model.Match
-                                else f"{where}: expected an array of tables")
+            if (
+                not isinstance(value, list)
+                or not all(isinstance(v, dict) for v in value)
+                or (meta["non_empty"] and not value)
+            ):
+                raise RuleError(
+                    f"{where}: expected a non-empty list of match tables"
+                    if cls is model.Match
+                    else f"{where}: expected an array of tables"
+                )
             items = [cls(**self.table(cls, v, f"{where}[{i}].")) for i, v in enumerate(value)]
             for index, item in enumerate(items):
                 if isinstance(item, (model.Counter, model.OutputMatch)):
@@ -242,7 +258,8 @@ def _converters(cls: type) -> dict[str, Callable[[Any], Any]]:
             converters[field.name] = lambda value, table=_table_type(field): from_canonical(table, value)
         elif kind == model.TABLES:
             converters[field.name] = lambda value, table=_table_type(field): tuple(
-                from_canonical(table, item) for item in value)
+                from_canonical(table, item) for item in value
+            )
         elif kind == model.WORD_GROUPS:
             converters[field.name] = lambda value: tuple(map(tuple, value))
         elif kind in (model.WORDS, model.PATTERNS):
@@ -268,23 +285,36 @@ def compact(data: Any) -> Any:
 
 # -- JSON Schema and docs ---------------------------------------------------------------
 
-_JSON_TYPES = {model.TEXT: {"type": "string"}, model.FLAG: {"type": "boolean"},
-               model.COUNT: {"type": "integer", "minimum": 0}, model.NUMBER: {"type": "number"},
-               model.PATTERN: {"type": "string", "minLength": 1, "format": "regex"},
-               model.FLAGS: {"type": "string", "pattern": f"^[{model.PATTERN_FLAGS}]*$"}}
+_JSON_TYPES = {
+    model.TEXT: {"type": "string"},
+    model.FLAG: {"type": "boolean"},
+    model.COUNT: {"type": "integer", "minimum": 0},
+    model.NUMBER: {"type": "number"},
+    model.PATTERN: {"type": "string", "minLength": 1, "format": "regex"},
+    model.FLAGS: {"type": "string", "pattern": f"^[{model.PATTERN_FLAGS}]*$"},
+}
 
 
 def json_schema() -> dict[str, Any]:
     """JSON Schema (draft 2020-12) of a TOML rule file, for editors and CI."""
     definitions = {name: _object_schema(cls) for name, cls in model.TABLE_TYPES.items() if cls is not Rule}
     root = _object_schema(Rule)
-    root["properties"]["examples"] = {"type": "array", "items": {"$ref": "#/$defs/Example"},
-                                      "description": "Real runs that prove the rule."}
-    root["properties"]["id"] = {"type": "string", "description": "Optional; must equal the file's path "
-                                                                 "under its layer, without the extension."}
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
-            "$id": "https://github.com/tokenjuice/tokenjuice/docs/rule.schema.json",
-            "title": "tokenjuice reducer rule", **root, "$defs": definitions}
+    root["properties"]["examples"] = {
+        "type": "array",
+        "items": {"$ref": "#/$defs/Example"},
+        "description": "Real runs that prove the rule.",
+    }
+    root["properties"]["id"] = {
+        "type": "string",
+        "description": "Optional; must equal the file's path under its layer, without the extension.",
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://github.com/tokenjuice/tokenjuice/docs/rule.schema.json",
+        "title": "tokenjuice reducer rule",
+        **root,
+        "$defs": definitions,
+    }
 
 
 def _object_schema(cls: type) -> dict[str, Any]:
@@ -294,8 +324,12 @@ def _object_schema(cls: type) -> dict[str, Any]:
         properties[field.name] = _field_schema(field)
         if field.metadata["required"]:
             required.append(field.name)
-    schema: dict[str, Any] = {"type": "object", "description": (cls.__doc__ or "").split("\n")[0],
-                              "properties": properties, "additionalProperties": False}
+    schema: dict[str, Any] = {
+        "type": "object",
+        "description": (cls.__doc__ or "").split("\n")[0],
+        "properties": properties,
+        "additionalProperties": False,
+    }
     if required:
         schema["required"] = required
     return schema
@@ -315,8 +349,11 @@ def _field_schema(field: Field) -> dict[str, Any]:
         item = {"type": "string", "minLength": 1} | ({"format": "regex"} if kind == model.PATTERNS else {})
         schema = {"type": "array", "items": item} | ({"minItems": 1} if meta["non_empty"] else {})
     elif kind == model.WORD_GROUPS:
-        schema = {"type": "array", "minItems": 1,
-                  "items": {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}}}
+        schema = {
+            "type": "array",
+            "minItems": 1,
+            "items": {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}},
+        }
     elif kind == model.CHOICE:
         schema = {"enum": list(meta["choices"])}
     elif kind == model.COUNTS:
@@ -328,8 +365,7 @@ def _field_schema(field: Field) -> dict[str, Any]:
         if meta["non_empty"]:
             schema["minItems"] = 1
     schema["description"] = meta["doc"]
-    if field.default is not MISSING and kind not in (model.TABLE, model.TABLES) \
-            and field.default not in (None, ()):
+    if field.default is not MISSING and kind not in (model.TABLE, model.TABLES) and field.default not in (None, ()):
         schema["default"] = field.default
     return schema
 
@@ -350,14 +386,18 @@ def fields_markdown() -> str:
             table = _table_type(field) if kind == model.TABLES else None
             type_name = {model.TABLES: f"array of `{meta['table_type']}`"}.get(kind, kind)
             default = field.default
-            shown = "required" if meta["required"] else ("—" if default in (None, (), MISSING, "")
-                                                         else f"`{_toml(default)}`")
+            shown = (
+                "required"
+                if meta["required"]
+                else ("—" if default in (None, (), MISSING, "") else f"`{_toml(default)}`")
+            )
             json_default = meta["json_default"]
             camel = meta["camel"] or field.name
-            json_shown = camel + (f" (default `{_toml(json_default)}`)"
-                                  if json_default is not MISSING else "")
-            lines.append(f"| `{name}` | {type_name} | {shown} | `{json_shown.split(' ')[0]}`"
-                         f"{json_shown[len(camel):]} | {meta['doc']} |")
+            json_shown = camel + (f" (default `{_toml(json_default)}`)" if json_default is not MISSING else "")
+            lines.append(
+                f"| `{name}` | {type_name} | {shown} | `{json_shown.split(' ')[0]}`"
+                f"{json_shown[len(camel) :]} | {meta['doc']} |"
+            )
             if table is not None and table not in seen and table is not cls:
                 walk(table, f"{name}[].", seen + (cls,))
 

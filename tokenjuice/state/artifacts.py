@@ -47,8 +47,9 @@ class Artifact:
 class Store:
     """The folder of stored raw outputs, with its redaction and retention settings."""
 
-    def __init__(self, directory: str, *, redact: bool = True, retention_days: int = 14,
-                 max_total_mb: int = 200) -> None:
+    def __init__(
+        self, directory: str, *, redact: bool = True, retention_days: int = 14, max_total_mb: int = 200
+    ) -> None:
         self.directory = directory
         self.redact = redact
         self.retention_days = retention_days
@@ -57,16 +58,23 @@ class Store:
     @classmethod
     def from_settings(cls, settings: Settings) -> Store:
         configured = settings["artifacts.dir"].strip()
-        directory = os.path.abspath(os.path.expanduser(configured)) if configured \
+        directory = (
+            os.path.abspath(os.path.expanduser(configured))
+            if configured
             else os.path.join(paths.data_dir(), "artifacts")
-        return cls(directory, redact=settings["redaction.enabled"],
-                   retention_days=settings["artifacts.retention_days"],
-                   max_total_mb=settings["artifacts.max_total_mb"])
+        )
+        return cls(
+            directory,
+            redact=settings["redaction.enabled"],
+            retention_days=settings["artifacts.retention_days"],
+            max_total_mb=settings["artifacts.max_total_mb"],
+        )
 
     def path_of(self, artifact_id: str) -> str:
         if not is_id(artifact_id or ""):
-            raise ArtifactError(f"{artifact_id!r} is not an artifact id (they look like tj_0123456789ab); "
-                                "see tokenjuice ls")
+            raise ArtifactError(
+                f"{artifact_id!r} is not an artifact id (they look like tj_0123456789ab); see tokenjuice ls"
+            )
         return os.path.join(self.directory, artifact_id + SUFFIX)
 
     def store(self, artifact_id: str, data: bytes) -> str:
@@ -111,13 +119,14 @@ class Store:
             return []
         for entry in entries:
             name = entry.name
-            if name.endswith(SUFFIX) and is_id(name[:-len(SUFFIX)]) and entry.is_file(follow_symlinks=False):
+            if name.endswith(SUFFIX) and is_id(name[: -len(SUFFIX)]) and entry.is_file(follow_symlinks=False):
                 stat = entry.stat()
-                found.append(Artifact(name[:-len(SUFFIX)], entry.path, stat.st_size, stat.st_mtime))
+                found.append(Artifact(name[: -len(SUFFIX)], entry.path, stat.st_size, stat.st_mtime))
         return sorted(found, key=lambda a: (a.created, a.id), reverse=True)
 
-    def prune(self, retention_days: int | None = None, max_total_mb: int | None = None, *,
-              now: float | None = None) -> list[Artifact]:
+    def prune(
+        self, retention_days: int | None = None, max_total_mb: int | None = None, *, now: float | None = None
+    ) -> list[Artifact]:
         """Delete artifacts older than the retention, then the oldest until the total
         fits (0 means no limit); returns what was deleted."""
         days = self.retention_days if retention_days is None else retention_days

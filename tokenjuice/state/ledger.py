@@ -44,8 +44,22 @@ MIGRATIONS = [
     CREATE INDEX runs_rule ON runs (rule_id);
     """,
 ]
-_COLUMNS = ("record_id", "created_at", "source", "argv0", "subcommand", "rule_id", "family", "exit_code",
-            "raw_chars", "reduced_chars", "duration_ms", "capture_truncated", "passthrough", "artifact_id")
+_COLUMNS = (
+    "record_id",
+    "created_at",
+    "source",
+    "argv0",
+    "subcommand",
+    "rule_id",
+    "family",
+    "exit_code",
+    "raw_chars",
+    "reduced_chars",
+    "duration_ms",
+    "capture_truncated",
+    "passthrough",
+    "artifact_id",
+)
 
 
 class LedgerError(Exception):
@@ -75,13 +89,17 @@ def connect(*, write: bool = True) -> sqlite3.Connection:
             connection.execute("PRAGMA synchronous = NORMAL")
             _migrate(connection)
         elif _user_version(connection) != len(MIGRATIONS):
-            raise LedgerError(f"the ledger at {path} has another schema version; run tokenjuice stats "
-                              "once with a writable data folder, or upgrade tokenjuice")
+            raise LedgerError(
+                f"the ledger at {path} has another schema version; run tokenjuice stats "
+                "once with a writable data folder, or upgrade tokenjuice"
+            )
         connection.execute("SELECT count(*) FROM runs").fetchone()
         return connection
     except sqlite3.DatabaseError as error:
-        raise LedgerError(f"the ledger at {path} is damaged or locked ({error}); move it aside "
-                          f"(mv {path} {path}.broken) and tokenjuice starts a new one") from None
+        raise LedgerError(
+            f"the ledger at {path} is damaged or locked ({error}); move it aside "
+            f"(mv {path} {path}.broken) and tokenjuice starts a new one"
+        ) from None
     except OSError as error:
         raise LedgerError(f"cannot open the ledger at {path}: {error.strerror}") from None
 
@@ -113,8 +131,7 @@ def _migrate(connection: sqlite3.Connection) -> None:
         try:
             version = _user_version(connection)
             if version > len(MIGRATIONS):
-                raise LedgerError(f"the ledger at {db_path()} was written by a newer tokenjuice; "
-                                  "upgrade tokenjuice")
+                raise LedgerError(f"the ledger at {db_path()} was written by a newer tokenjuice; upgrade tokenjuice")
             for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
                 for statement in filter(str.strip, script.split(";")):
                     connection.execute(statement)
@@ -231,15 +248,19 @@ def snapshot() -> sqlite3.Connection:
                 version = _user_version(disk)
                 if version != len(MIGRATIONS):
                     newer = version > len(MIGRATIONS)
-                    raise LedgerError(f"the ledger at {path} was written by a "
-                                      f"{'newer' if newer else 'older'} tokenjuice; "
-                                      + ("upgrade tokenjuice" if newer else "run tokenjuice prune once to migrate it"))
+                    raise LedgerError(
+                        f"the ledger at {path} was written by a "
+                        f"{'newer' if newer else 'older'} tokenjuice; "
+                        + ("upgrade tokenjuice" if newer else "run tokenjuice prune once to migrate it")
+                    )
                 rows = disk.execute(f"SELECT {', '.join(_COLUMNS)} FROM runs").fetchall()
             finally:
                 disk.close()
         except sqlite3.DatabaseError as error:
-            raise LedgerError(f"the ledger at {path} is damaged or locked ({error}); move it aside "
-                              f"(mv {path} {path}.broken) and tokenjuice starts a new one") from None
+            raise LedgerError(
+                f"the ledger at {path} is damaged or locked ({error}); move it aside "
+                f"(mv {path} {path}.broken) and tokenjuice starts a new one"
+            ) from None
         _insert(memory, rows)
     _insert(memory, _spooled_rows())
     return memory
@@ -247,7 +268,8 @@ def snapshot() -> sqlite3.Connection:
 
 def _insert(connection: sqlite3.Connection, rows: list[tuple[object, ...]]) -> None:
     connection.executemany(
-        f"INSERT OR IGNORE INTO runs ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})", rows)
+        f"INSERT OR IGNORE INTO runs ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})", rows
+    )
 
 
 def ingest_now() -> int:

@@ -90,11 +90,48 @@ _HEADER = (
 _K8S_FIELD = r"(?m)^(?P<ind>[ \t]*+)(?:- )?(?P<field>data|stringData):[ \t]*+(?:#[^\r\n]*+)?\r?$"
 _K8S_JSON = r"(?P<bs>\\?)\"(?P<field>data|stringData)\\?\"[ \t]*+:[ \t]*+\{(?P<body>[^{}]{0,65536}+)\}"
 _K8S_WORDS = ("kind: secret", '"kind": "secret"', '"kind":"secret"', '\\"kind\\":\\"secret')
-_SKIP_WORDS = frozenset((
-    "none", "null", "nil", "true", "false", "yes", "no", "on", "off", "undefined", "required", "optional", "empty",
-    "str", "string", "bytes", "int", "bool", "boolean", "number", "any", "unknown", "object", "secretstr",
-    "redacted", "hidden", "masked", "omitted", "unset", "default", "missing", "invalid", "expired", "n/a",
-    "password", "passwd", "secret", "token"))
+_SKIP_WORDS = frozenset(
+    (
+        "none",
+        "null",
+        "nil",
+        "true",
+        "false",
+        "yes",
+        "no",
+        "on",
+        "off",
+        "undefined",
+        "required",
+        "optional",
+        "empty",
+        "str",
+        "string",
+        "bytes",
+        "int",
+        "bool",
+        "boolean",
+        "number",
+        "any",
+        "unknown",
+        "object",
+        "secretstr",
+        "redacted",
+        "hidden",
+        "masked",
+        "omitted",
+        "unset",
+        "default",
+        "missing",
+        "invalid",
+        "expired",
+        "n/a",
+        "password",
+        "passwd",
+        "secret",
+        "token",
+    )
+)
 _SCHEMES = frozenset(("bearer", "basic", "token", "digest", "bot", "sso-key", "apikey", "key", "negotiate", "ntlm"))
 _KEY_FLAGS = frozenset(("api", "secret", "access", "client", "private", "signing"))  # --api-key VALUE
 #: Helper patterns, compiled with the rules on first use.
@@ -112,18 +149,28 @@ _HELPERS: dict[str, Any] = {}
 
 def _looks_secret(value: str) -> bool:
     """A digit, a symbol or an inner capital: not an ordinary word."""
-    return (any(c.isdigit() for c in value) or not value.replace("-", "").replace("_", "").isalpha()
-            or any(c.isupper() for c in value[1:]))
+    return (
+        any(c.isdigit() for c in value)
+        or not value.replace("-", "").replace("_", "").isalpha()
+        or any(c.isupper() for c in value[1:])
+    )
 
 
 def _placeholder(value: str, key: str = "", keyword: str = "") -> bool:
     """A value that is no secret: empty, `${VAR}`, `<password>`, `****`, a type name, the key again."""
     folded = value.strip().lower()
-    return (not folded or folded[0] in "$%{<*([!" or _HELPERS["bytes"].fullmatch(folded) is not None
-            or folded.startswith(("[redacted", "example", "replace", "insert")) or folded.endswith("here")
-            or "your" in folded
-            or len(set(folded)) == 1 or "****" in folded or folded in _SKIP_WORDS
-            or folded in (key.lower(), keyword.lower()))
+    return (
+        not folded
+        or folded[0] in "$%{<*([!"
+        or _HELPERS["bytes"].fullmatch(folded) is not None
+        or folded.startswith(("[redacted", "example", "replace", "insert"))
+        or folded.endswith("here")
+        or "your" in folded
+        or len(set(folded)) == 1
+        or "****" in folded
+        or folded in _SKIP_WORDS
+        or folded in (key.lower(), keyword.lower())
+    )
 
 
 def _value_span(m: Any) -> tuple[int, int, bool]:
@@ -149,8 +196,9 @@ def _setting_kind(key: str, keyword: str, prefix: str) -> str | None:
     if word == "secretaccesskey":
         return "aws-secret-key"
     if word == "sessiontoken":
-        return "aws-session-token" if "aws" in key.lower() or key in ("SessionToken", "sessionToken") else \
-            "secret-setting"
+        return (
+            "aws-session-token" if "aws" in key.lower() or key in ("SessionToken", "sessionToken") else "secret-setting"
+        )
     if word == "clientsecret":
         return "client-secret"
     if word in ("pass", "pwd"):
@@ -169,7 +217,7 @@ def _assignment(m: Any, text: str, flag: bool = False) -> list[Span]:
     prefix, keyword = text[key_start:kw_start], m.group("kw")
     key = prefix + keyword
     before = text[key_start - 1] if key_start else ""
-    if (before and before in "/\\$%") or text[max(key_start - 2, 0):key_start] == "${":
+    if (before and before in "/\\$%") or text[max(key_start - 2, 0) : key_start] == "${":
         return []  # a file path (/run/secrets/db_password: No such file) or a reference
     if flag:
         if keyword.lower() == "key" and prefix.lower().rstrip("-").rsplit("-", 1)[-1] not in _KEY_FLAGS:
@@ -186,15 +234,18 @@ def _assignment(m: Any, text: str, flag: bool = False) -> list[Span]:
     if keyword.lower() == "pass" and not prefix and (kw_end != m.start() or start != m.start() + 1):
         return []  # `--- PASS: TestName` is no password; `pass:secret` (openssl) and `PASS=secret` are
     line_start = text.rfind("\n", max(key_start - 64, 0), key_start) + 1
-    at_line_start = (key_start - line_start < 64 and (line_start > 0 or key_start < 64)
-                     and _HELPERS["line-start"].fullmatch(text, line_start, key_start) is not None)
+    at_line_start = (
+        key_start - line_start < 64
+        and (line_start > 0 or key_start < 64)
+        and _HELPERS["line-start"].fullmatch(text, line_start, key_start) is not None
+    )
     if not quoted:
-        following = text[end:end + 1]
+        following = text[end : end + 1]
         if following in ("(", "[") or _HELPERS["dotted-name"].fullmatch(value):
             return []  # code: password = get_password(), token = self.token
         if separator == ":" and at_line_start and not flag:  # a YAML plain scalar runs to the end of the line
             line_end = text.find("\n", end)
-            rest = text[end:len(text) if line_end < 0 else line_end]
+            rest = text[end : len(text) if line_end < 0 else line_end]
             comment = rest.find(" #")
             end += len((rest if comment < 0 else rest[:comment]).rstrip())
             value = text[start:end]
@@ -203,8 +254,9 @@ def _assignment(m: Any, text: str, flag: bool = False) -> list[Span]:
     if len(value) < (3 if kind == "password" else 4) or (kind != "password" and value.isdigit()):
         return []
     weak = not flag and not prefix and not m.group("kq") and separator == ":" and not at_line_start
-    if (weak or kind == "basic-auth" or (not prefix and keyword.lower() in ("token", "secret"))) \
-            and not _looks_secret(value):
+    if (weak or kind == "basic-auth" or (not prefix and keyword.lower() in ("token", "secret"))) and not _looks_secret(
+        value
+    ):
         return []  # `error: token: expired`, `Password: Authentication failed`
     return [(start, end, kind)]
 
@@ -276,7 +328,7 @@ def _in_secret(text: str, line_start: int, depth: int) -> bool:
 
 def _k8s_yaml(m: Any, text: str) -> list[Span]:
     line_start = m.start()
-    field_line = text[line_start:m.end()]
+    field_line = text[line_start : m.end()]
     depth = _indent(field_line)
     if not _in_secret(text, line_start, depth):
         return []
@@ -313,12 +365,12 @@ def _k8s_yaml(m: Any, text: str) -> list[Span]:
 
 def _k8s_json(m: Any, text: str) -> list[Span]:
     line_start = text.rfind("\n", 0, m.start()) + 1
-    ahead = text[line_start:m.start()]
+    ahead = text[line_start : m.start()]
     if ahead.strip():  # compact JSON: the object is on this line
         line_end = text.find("\n", m.end())
         if not _HELPERS["kind-inline"].search(text, line_start, len(text) if line_end < 0 else line_end):
             return []
-    elif not _in_secret(text, line_start, _indent(text[line_start:m.end()])):
+    elif not _in_secret(text, line_start, _indent(text[line_start : m.end()])):
         return []
     spans: list[Span] = []
     for entry in _HELPERS["json-entry"].finditer(text, m.start("body"), m.end("body")):
@@ -372,8 +424,7 @@ def _compiled() -> list[tuple[str, Any, tuple[str, ...], Decide | None]]:
         import regex  # type: ignore[import-untyped, unused-ignore]  # \K, possessive quantifiers, variable-width lookbehind
 
         _HELPERS.update((name, regex.compile(source)) for name, source in _HELPER_SOURCES.items())
-        _COMPILED = [(kind, regex.compile(pattern), required, decide)
-                     for kind, pattern, required, decide in _RULES]
+        _COMPILED = [(kind, regex.compile(pattern), required, decide) for kind, pattern, required, decide in _RULES]
     return _COMPILED
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import time
-from datetime import datetime, timedelta, timezone, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 
 from ..model import EXACT_PASSTHROUGH
 
@@ -25,7 +25,7 @@ def timezone_named(name: str) -> tzinfo | None:
     if name in ("", "local"):
         return None
     if name.lower() == "utc":
-        return timezone.utc
+        return UTC
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
     try:
@@ -63,9 +63,14 @@ def _rows(connection: sqlite3.Connection, since: float | None) -> list[sqlite3.R
 def _totals(rows) -> dict:
     raw = sum(r["raw_chars"] for r in rows)
     reduced = sum(min(r["reduced_chars"], r["raw_chars"]) for r in rows)
-    return {"runs": len(rows), "rawChars": raw, "reducedChars": reduced, "savedChars": raw - reduced,
-            "savedPercent": round(100 * (raw - reduced) / raw, 1) if raw else 0.0,
-            "approxTokensSaved": (raw - reduced) // 4}
+    return {
+        "runs": len(rows),
+        "rawChars": raw,
+        "reducedChars": reduced,
+        "savedChars": raw - reduced,
+        "savedPercent": round(100 * (raw - reduced) / raw, 1) if raw else 0.0,
+        "approxTokensSaved": (raw - reduced) // 4,
+    }
 
 
 def _grouped(rows, key) -> list[dict]:
@@ -92,19 +97,29 @@ def savings(connection: sqlite3.Connection, since: float | None, zone: tzinfo | 
 def discoveries(connection: sqlite3.Connection, since: float | None) -> dict:
     """Commands that keep falling back, and rules that save too little."""
     rows = _rows(connection, since)
-    fallback = [r for r in rows if r["rule_id"] == "generic/fallback" and r["argv0"]
-                and r["passthrough"] not in WHOLE_ON_PURPOSE]
-    commands = [g for g in _grouped(fallback, lambda r: (r["argv0"], r["subcommand"] or ""))
-                if g["rawChars"] >= FALLBACK_MIN_RAW]
+    fallback = [
+        r
+        for r in rows
+        if r["rule_id"] == "generic/fallback" and r["argv0"] and r["passthrough"] not in WHOLE_ON_PURPOSE
+    ]
+    commands = [
+        g
+        for g in _grouped(fallback, lambda r: (r["argv0"], r["subcommand"] or ""))
+        if g["rawChars"] >= FALLBACK_MIN_RAW
+    ]
     measured = [r for r in rows if r["rule_id"] != "generic/fallback" and r["passthrough"] not in WHOLE_ON_PURPOSE]
     weak = []
     for group in _grouped(measured, lambda r: r["rule_id"]):
         ratio = group["reducedChars"] / group["rawChars"] if group["rawChars"] else 1
         if ratio >= WEAK_RATIO and group["rawChars"] >= WEAK_MIN_RAW:
             weak.append(group | {"ratio": round(ratio, 2)})
-    return {"fallbackCommands": [g | {"argv0": g["name"][0], "subcommand": g["name"][1] or None}
-                                 for g in sorted(commands, key=lambda g: (-g["rawChars"], -g["runs"]))],
-            "weakRules": weak}
+    return {
+        "fallbackCommands": [
+            g | {"argv0": g["name"][0], "subcommand": g["name"][1] or None}
+            for g in sorted(commands, key=lambda g: (-g["rawChars"], -g["runs"]))
+        ],
+        "weakRules": weak,
+    }
 
 
 def compact(number: float) -> str:
