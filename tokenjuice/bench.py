@@ -37,6 +37,8 @@ import sys
 import tempfile
 import time
 
+from typing import Any
+
 from .hosts import launch
 from .shellsyntax import join
 
@@ -98,7 +100,7 @@ def run_once(argv: list[str], stdin: bytes | None = None, capture: bool = False)
 
 def real_shaped_log(size: int, seed: int = 7) -> str:
     """Deterministic output mixing a test run, a compiler and a package download."""
-    rng = random.Random(seed)
+    rng = random.Random(seed)  # noqa: S311 - a repeatable benchmark input, not a secret
     green, red, bold, reset = "\x1b[32m", "\x1b[31m", "\x1b[1m", "\x1b[0m"
     lines: list[str] = []
     total = 0
@@ -140,7 +142,7 @@ def compile_package() -> None:
     compileall.compile_dir(os.path.dirname(os.path.abspath(__file__)), quiet=1)
 
 
-def measure(sizes: list[int], runs: int, flood_mib: int) -> dict:
+def measure(sizes: list[int], runs: int, flood_mib: int) -> dict[str, Any]:
     compile_package()
     tj = tokenjuice_command()
     floor = [sys.executable, "-c", "pass"]
@@ -169,10 +171,10 @@ def measure(sizes: list[int], runs: int, flood_mib: int) -> dict:
     for _ in range(runs):
         for name, (argv, stdin) in commands.items():
             samples[name].append(run_once(argv, stdin)[0])
-    result: dict = {name: round(statistics.median(values), 2) for name, values in samples.items()}
+    result: dict[str, Any] = {name: round(statistics.median(values), 2) for name, values in samples.items()}
     floor_ms = result["floor"]
 
-    reduce: dict[str, dict] = {}
+    reduce: dict[str, dict[str, Any]] = {}
     reduce_runs = max(1, runs // 4)
     for size in sizes:
         log = real_shaped_log(size)
@@ -228,7 +230,8 @@ def measure(sizes: list[int], runs: int, flood_mib: int) -> dict:
         "linearity": round(linearity, 2),
         "wrap_flood": flood,
         "runs": runs,
-        "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
+        "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs, "
+        f"Python {platform.python_version()}",
         "date": time.strftime("%Y-%m-%d"),
     }
 
@@ -237,7 +240,7 @@ def _label(size: int) -> str:
     return f"{size // MIB} MiB" if size >= MIB else f"{size // KIB} KiB"
 
 
-def verdicts(figures: dict) -> list[tuple[str, str, str, bool]]:
+def verdicts(figures: dict[str, Any]) -> list[tuple[str, str, str, bool]]:
     """(figure, measured, target, met) for every target."""
     largest = list(figures["reduce"].values())[-1]
     flood = figures["wrap_flood"]
@@ -288,7 +291,7 @@ def verdicts(figures: dict) -> list[tuple[str, str, str, bool]]:
     ]
 
 
-def table(figures: dict) -> str:
+def table(figures: dict[str, Any]) -> str:
     floor = figures["floor_ms"]
     rows = [
         ("floor (python -c pass)", f"{floor:.1f} ms", "1.0x"),

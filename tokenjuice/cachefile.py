@@ -13,6 +13,10 @@ import os
 
 from . import __version__, fastjson, paths
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 _writes = True
 
 
@@ -23,7 +27,7 @@ def disable_writes() -> None:
     _writes = False
 
 
-def stem(kind: str, key) -> str:
+def stem(kind: str, key: object) -> str:
     """The cache path (without suffix) for `key`, a JSON-able value, under `kind`."""
     import zlib
 
@@ -31,7 +35,7 @@ def stem(kind: str, key) -> str:
     return os.path.join(paths.cache_dir(), kind, f"{digest:08x}")
 
 
-def read_current(path: str, signature) -> dict | None:
+def read_current(path: str, signature: object) -> dict[str, Any] | None:
     """The entry stored by `write_current`, if this version wrote it for `signature`."""
     data = read(path)
     if isinstance(data, dict) and data.get("version") == __version__ and data.get("signature") == signature:
@@ -39,11 +43,11 @@ def read_current(path: str, signature) -> dict | None:
     return None
 
 
-def write_current(path: str, signature, entry: dict) -> None:
+def write_current(path: str, signature: object, entry: dict[str, Any]) -> None:
     write(path, {"version": __version__, "signature": signature} | entry)
 
 
-def read(path: str):
+def read(path: str) -> Any:
     """The JSON value stored at `path`, or None if missing or unreadable."""
     try:
         with open(path, "rb") as handle:
@@ -52,7 +56,7 @@ def read(path: str):
         return None
 
 
-def write(path: str, data) -> None:
+def write(path: str, data: object) -> None:
     """Write `data` as JSON via a temporary file and an atomic rename."""
     if not _writes:
         return

@@ -24,6 +24,11 @@ import signal
 import sys
 import time
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
 DEFAULT_MAX_CAPTURE_BYTES = 4 * 1024 * 1024
 STDOUT, STDERR = 1, 2
 _READ_SIZE = 1 << 20
@@ -155,7 +160,7 @@ def run(
     *,
     max_bytes: int = DEFAULT_MAX_CAPTURE_BYTES,
     tee: bool = False,
-    env: dict | None = None,
+    env: Mapping[str, str] | None = None,
     merged: bool = False,
 ) -> Capture:
     """Run `argv` (no shell), capturing stdout and stderr; never raises for the child."""
@@ -253,7 +258,7 @@ def _pump(pid: int, fds: dict[int, int], buffer: _Buffer, tee: bool) -> int:
     finally:
         if pidfd is not None:
             os.close(pidfd)
-    return status if status is not None else _reap(pid, block=True)
+    return status if status is not None else (_reap(pid, block=True) or 0)
 
 
 def _pipe() -> tuple[int, int]:
@@ -274,7 +279,8 @@ def _open_pidfd(pid: int) -> int | None:
     if opener is None:
         return None
     try:
-        return opener(pid)
+        fd: int = opener(pid)
+        return fd
     except OSError:
         return None
 
@@ -290,11 +296,11 @@ def _reap(pid: int, block: bool) -> int | None:
         return status if reaped else None
 
 
-def _forward_signals(pid: int) -> dict:
+def _forward_signals(pid: int) -> dict[int, Any]:
     """Pass termination signals on to the child; returns the handlers to restore."""
     foreground = _in_terminal_foreground()
 
-    def forward(signum, _frame) -> None:
+    def forward(signum: int, _frame: object) -> None:
         # A terminal's Ctrl-C/Ctrl-\ already reached the child (same process group).
         if foreground and signum in (signal.SIGINT, signal.SIGQUIT):
             return
@@ -303,7 +309,7 @@ def _forward_signals(pid: int) -> dict:
         except ProcessLookupError:
             pass
 
-    previous = {}
+    previous: dict[int, Any] = {}
     for signum in _FORWARDED:
         try:
             previous[signum] = signal.signal(signum, forward)

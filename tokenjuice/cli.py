@@ -15,6 +15,7 @@ click is imported. They are declared here too so `--help` lists them and
 
 from __future__ import annotations
 
+import itertools
 import os
 import platform
 import sys
@@ -450,7 +451,7 @@ def _json_mode(args: list[str], name: str) -> bool:
         name == "reduce-json"
         or "--json" in args
         or "--format=json" in args
-        or any(a == "--format" and b == "json" for a, b in zip(args, args[1:]))
+        or any(a == "--format" and b == "json" for a, b in itertools.pairwise(args))
     )
 
 

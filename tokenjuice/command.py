@@ -11,6 +11,8 @@ inventory pipelines).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from . import shellsyntax
 from .record import record
 from .shellsyntax import Pipeline, SimpleCommand
@@ -445,9 +447,7 @@ def _is_setup(argv: list[str]) -> bool:
         return True
     if (name, argv[1] if len(argv) > 1 else "") in SETUP_SUBCOMMANDS:
         return True
-    if name == "command" and len(argv) > 1 and argv[1] in ("-v", "-V"):
-        return True
-    return False
+    return name == "command" and len(argv) > 1 and argv[1] in ("-v", "-V")
 
 
 def strip_wrappers(argv: list[str]) -> list[str]:
@@ -613,7 +613,7 @@ GLOBAL_VALUE_OPTIONS: dict[str, frozenset[str]] = {
 }
 
 
-def subcommand(argv: list[str]) -> str | None:
+def subcommand(argv: Sequence[str]) -> str | None:
     """The word naming what a tool was asked to do: `git -C repo status` -> `status`.
     For tools whose global options are known, options (and their values) before it
     are skipped; for any other tool it must be the word right after the command."""
@@ -634,7 +634,7 @@ def subcommand(argv: list[str]) -> str | None:
     return None
 
 
-def git_subcommand(argv: list[str]) -> str | None:
+def git_subcommand(argv: Sequence[str]) -> str | None:
     """`git -C repo -c a=b --no-pager log` -> `log`; None when it is not git."""
     return subcommand(argv) if argv and basename(argv[0]) == "git" else None
 
@@ -679,8 +679,8 @@ def _inventory_kind(argv: list[str]) -> str | None:
         return None
     name = basename(argv[0])
     if name == "find":
-        unsafe = {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fls"}
-        return "unsafe" if unsafe.intersection(argv) else "safe"
+        actions = {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fls"}
+        return "unsafe" if actions.intersection(argv) else "safe"
     if name in ("fd", "fdfind"):
         unsafe = any(
             a in ("-x", "--exec", "-X", "--exec-batch") or a.startswith(("--exec=", "--exec-batch=")) for a in argv

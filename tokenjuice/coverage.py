@@ -9,6 +9,7 @@ do exact file reads; examples left whole by that policy are not counted.
 from __future__ import annotations
 
 import statistics
+from typing import Any
 
 from .model import EXACT_PASSTHROUGH
 from .record import fields
@@ -29,7 +30,7 @@ def rule_ratios(report: Report) -> dict[str, tuple[float, int]]:
     return {rule_id: (largest[rule_id][1] if rule_id in largest else 1.0, count) for rule_id, count in counts.items()}
 
 
-def summary(report: Report) -> dict:
+def summary(report: Report) -> dict[str, Any]:
     ratios = rule_ratios(report)
     categories: dict[str, list[tuple[str, float, int]]] = {}
     for rule_id, (ratio, examples) in sorted(ratios.items()):
@@ -56,7 +57,7 @@ def summary(report: Report) -> dict:
     return {"categories": rows, "total": total}
 
 
-def summary_text(data: dict) -> str:
+def summary_text(data: dict[str, Any]) -> str:
     header = f"{'category':<14} {'rules':>5} {'examples':>8} {'median ratio':>12}  worst rule (ratio)"
     lines = [header, "-" * len(header)]
     for row in data["categories"]:

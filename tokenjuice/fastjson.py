@@ -9,11 +9,12 @@ the `json` package is used. Errors are `ValueError`, as with `json.loads`.
 
 from __future__ import annotations
 
-try:
-    from _json import encode_basestring as _quote
-    from _json import make_scanner as _make_scanner
-except ImportError:  # pragma: no cover - not CPython
-    _make_scanner = None
+import math
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from typing import Any, ClassVar
 
 _WHITESPACE = " \t\n\r"
 
@@ -27,13 +28,20 @@ class _Context:
     parse_float = float
     parse_int = int
     parse_constant = {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}.__getitem__
-    memo: dict = {}
+    memo: ClassVar[dict[str, str]] = {}
 
 
-_scan = _make_scanner(_Context()) if _make_scanner else None
+_scan: Callable[[str, int], tuple[Any, int]] | None
+try:
+    from _json import encode_basestring as _quote
+    from _json import make_scanner
+
+    _scan = make_scanner(_Context())  # type: ignore[arg-type]  # it reads a decoder's attributes
+except ImportError:  # pragma: no cover - not CPython
+    _scan = None
 
 
-def loads(text: str | bytes):
+def loads(text: str | bytes) -> Any:
     if _scan is None:  # pragma: no cover - not CPython
         import json
 
@@ -55,7 +63,7 @@ def loads(text: str | bytes):
     return value
 
 
-def dumps(value) -> str:
+def dumps(value: object) -> str:
     """Compact JSON (`separators=(",", ":")`, non-ASCII kept), like the `json` package."""
     if _scan is None:  # pragma: no cover - not CPython
         import json
@@ -64,7 +72,7 @@ def dumps(value) -> str:
     return "".join(_pieces(value))
 
 
-def _pieces(value):
+def _pieces(value: object) -> Iterator[str]:
     if isinstance(value, str):
         yield _quote(value)
     elif value is None:
@@ -76,7 +84,7 @@ def _pieces(value):
     elif isinstance(value, int):
         yield int.__repr__(value)
     elif isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
+        if math.isnan(value) or math.isinf(value):
             yield {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}[repr(value)]
         else:
             yield float.__repr__(value)

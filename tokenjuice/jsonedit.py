@@ -38,7 +38,7 @@ def _skip_space(text: str, position: int) -> int:
     return position
 
 
-def _value(text: str, position: int, decoder) -> tuple[Node, int]:
+def _value(text: str, position: int, decoder: json.JSONDecoder) -> tuple[Node, int]:
     char = text[position]
     if char == "{":
         node = Node("object", position)
@@ -93,14 +93,14 @@ def _alone_on_line(text: str, position: int) -> bool:
     return not text[line_start:position].strip()
 
 
-def _render(value, indent: str, unit: str, multiline: bool) -> str:
+def _render(value: object, indent: str, unit: str, multiline: bool) -> str:
     if not multiline:
         return json.dumps(value, ensure_ascii=False)
     rendered = json.dumps(value, ensure_ascii=False, indent=unit if "\t" not in unit else "\t")
     return rendered.replace("\n", "\n" + indent)
 
 
-def set_member(text: str, path: tuple[str, ...], value) -> str:
+def set_member(text: str, path: tuple[str, ...], value: object) -> str:
     """Set the member at `path` (creating parent objects) and return the new text.
 
     Replacing an array keeps the exact text of elements that survive (matched by
@@ -144,7 +144,7 @@ def delete_member(text: str, path: tuple[str, ...]) -> str:
     return text[:key_start] + text[next_key_start:]
 
 
-def _insert_member(text: str, obj: Node, key: str, value, unit: str) -> str:
+def _insert_member(text: str, obj: Node, key: str, value: object, unit: str) -> str:
     member_key = json.dumps(key, ensure_ascii=False)
     if not obj.members:
         outer = _line_indent(text, obj.start)
@@ -163,9 +163,9 @@ def _insert_member(text: str, obj: Node, key: str, value, unit: str) -> str:
     return text[: last_value.end] + addition + text[last_value.end :]
 
 
-def _replace_array(text: str, array: Node, values: list, unit: str) -> str:
+def _replace_array(text: str, array: Node, values: list[object], unit: str) -> str:
     originals = [(json.loads(text[item.start : item.end]), item) for item in array.items]
-    pieces = []
+    pieces: list[tuple[str, object]] = []
     for value in values:
         match = next((i for i, (old, _) in enumerate(originals) if old == value), None)
         if match is not None:
@@ -177,7 +177,7 @@ def _replace_array(text: str, array: Node, values: list, unit: str) -> str:
     if not pieces:
         return text[: array.start] + "[]" + text[array.end :]
     if not multiline:
-        rendered = ", ".join(p if kind == "keep" else _render(p, "", unit, False) for kind, p in pieces)
+        rendered = ", ".join(str(p) if kind == "keep" else _render(p, "", unit, False) for kind, p in pieces)
         return text[: array.start] + "[" + rendered + "]" + text[array.end :]
     if array.items:
         element_indent = _line_indent(text, array.items[0].start)
@@ -187,6 +187,6 @@ def _replace_array(text: str, array: Node, values: list, unit: str) -> str:
         _line_indent(text, array.end - 1) if _alone_on_line(text, array.end - 1) else _line_indent(text, array.start)
     )
     rendered = (",\n" + element_indent).join(
-        p if kind == "keep" else _render(p, element_indent, unit, True) for kind, p in pieces
+        str(p) if kind == "keep" else _render(p, element_indent, unit, True) for kind, p in pieces
     )
     return text[: array.start] + "[\n" + element_indent + rendered + "\n" + closing_indent + "]" + text[array.end :]

@@ -11,6 +11,10 @@ from __future__ import annotations
 import os
 import sys
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
 APP = "tokenjuice"
 
 
@@ -83,7 +87,7 @@ def user_rule_dirs() -> list[str]:
     return dirs if dirs[0] != dirs[1] else dirs[:1]
 
 
-def ancestors(start: str):
+def ancestors(start: str) -> Iterator[str]:
     """`start` (made absolute) and each folder above it, up to the root."""
     current = os.path.abspath(start)
     while True:

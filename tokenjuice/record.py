@@ -53,7 +53,7 @@ def field(*, default: Any = MISSING, metadata: dict[str, Any] | None = None) -> 
 @dataclass_transform(frozen_default=True, field_specifiers=(field,))
 def record(cls: type[T]) -> type[T]:
     """Turn a class with annotated fields into a frozen, slotted record."""
-    annotations: dict[str, str] = cls.__dict__.get("__annotations__", {})
+    annotations: dict[str, str] = cls.__dict__.get("__annotations__", {})  # noqa: RUF063 - no inspect import
     fields: list[Field] = []
     for name, annotation in annotations.items():
         if str(annotation).startswith("ClassVar"):
@@ -70,7 +70,7 @@ def record(cls: type[T]) -> type[T]:
     namespace["__record_fields__"] = tuple(fields)
     new = type(cls.__name__, cls.__bases__, namespace)
     new.__qualname__ = cls.__qualname__
-    new.__init__ = _make_init(fields, new)
+    setattr(new, "__init__", _make_init(fields, new))  # noqa: B010 - assigning to a class
     for name, method in (
         ("__setattr__", _frozen),
         ("__delattr__", _frozen),
@@ -119,7 +119,7 @@ def _values(self: Any) -> tuple[Any, ...]:
     return tuple(getattr(self, name) for name in self.__slots__)
 
 
-def _eq(self: Any, other: object) -> bool:
+def _eq(self: Any, other: object) -> Any:
     if type(other) is not type(self):
         return NotImplemented
     return _values(self) == _values(other)
@@ -138,7 +138,7 @@ def _getstate(self: Any) -> tuple[Any, ...]:
 
 
 def _setstate(self: Any, state: tuple[Any, ...]) -> None:
-    for name, value in zip(self.__slots__, state):
+    for name, value in zip(self.__slots__, state, strict=True):
         object.__setattr__(self, name, value)
 
 

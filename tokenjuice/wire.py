@@ -12,15 +12,15 @@ from __future__ import annotations
 import math
 import os
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 from .errors import UsageError
 from .model import Execution, Reduction
 from .reduce.engine import Options
 from .reduce.render import shown_chars, text_of
 from .shellsyntax import join, quote
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _OPTIONAL_STRINGS = ("toolCallId", "runId", "command", "cwd", "stdout", "stderr", "combinedText")
 _OPTIONAL_NUMBERS = ("exitCode", "startedAt", "finishedAt", "durationMs")
@@ -113,7 +113,7 @@ def _validate_options(options: object) -> None:
 def rerun_hint(execution: Execution) -> str | None:
     """How to see an output again when tokenjuice did not keep it."""
     if execution.argv:
-        return "tokenjuice wrap --raw -- " + join(execution.argv)
+        return "tokenjuice wrap --raw -- " + join(list(execution.argv))
     if execution.command:
         return "tokenjuice wrap --raw -- sh -c " + quote(execution.command)
     return None

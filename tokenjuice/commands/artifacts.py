@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from typing import Any
 
 from ..errors import TokenjuiceError, UsageError
 from ..output import Output
@@ -19,7 +20,7 @@ def _store() -> artifacts.Store:
 def listing() -> Output:
     store = _store()
     runs = _runs_by_artifact()
-    rows = [
+    rows: list[dict[str, Any]] = [
         {"id": a.id, "createdAt": a.created, "storedBytes": a.size, "path": a.path} | runs.get(a.id, {})
         for a in store.listing()
     ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from typing import Any
 
 from .. import paths
 from ..hosts import cursor
@@ -15,7 +16,7 @@ from . import cursor as cursor_command
 
 
 def run() -> Output:
-    sections = {
+    sections: dict[str, dict[str, Any]] = {
         "catalogue": _catalogue(),
         "config": _config(),
         "ledger": _ledger(),
@@ -31,11 +32,11 @@ def run() -> Output:
     return Output(text="\n".join(lines) + "\n", data={"status": overall, "sections": sections}, exit_code=code)
 
 
-def _section(status: str, lines: list[str], **data: object) -> dict[str, object]:
+def _section(status: str, lines: list[str], **data: object) -> dict[str, Any]:
     return {"status": status, "lines": lines} | data
 
 
-def _catalogue() -> dict[str, object]:
+def _catalogue() -> dict[str, Any]:
     roots = loader.layer_roots(os.getcwd())
     rules, problems = loader.load_catalogue(roots)
     by_layer: dict[str, int] = {}
@@ -58,7 +59,7 @@ def _catalogue() -> dict[str, object]:
     return _section(status, lines, rules=len(rules), problems=[p.to_dict() for p in problems])
 
 
-def _config() -> dict[str, object]:
+def _config() -> dict[str, Any]:
     settings = resolve(os.getcwd())
     files = sorted({origin for origin in settings.origins.values() if origin != "default"})
     lines = [
@@ -70,7 +71,7 @@ def _config() -> dict[str, object]:
     return _section(cursor.WARN if settings.warnings else cursor.OK, lines)
 
 
-def _ledger() -> dict[str, object]:
+def _ledger() -> dict[str, Any]:
     path = ledger.db_path()
     pending = ledger.pending_runs()
     try:
@@ -99,7 +100,7 @@ def _integrity(path: str) -> str:
         connection.close()
 
 
-def _artifacts() -> dict[str, object]:
+def _artifacts() -> dict[str, Any]:
     settings = resolve(os.getcwd())
     store = artifacts.Store.from_settings(settings)
     directory = store.directory
@@ -116,7 +117,7 @@ def _artifacts() -> dict[str, object]:
     return _section(cursor.OK, lines)
 
 
-def _hooks() -> dict[str, object]:
+def _hooks() -> dict[str, Any]:
     overall, reports = cursor_command.hook_reports(local=False, deep=False)
     lines = [f"{name}: {r.status} ({r.path})" for name, r in reports.items()]
     if overall == cursor.DISABLED:

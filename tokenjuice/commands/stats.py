@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import csv
 import io
+import sqlite3
+from datetime import tzinfo
+from typing import Any
 
 from ..errors import TokenjuiceError, UsageError
 from ..output import Output
@@ -27,7 +30,7 @@ def run(*, since: str | None, zone_name: str, csv_format: bool = False) -> Outpu
     return Output(text=_text(data, since, zone_name, zone), data={"since": start, "timezone": zone_name} | data)
 
 
-def _csv(rows, zone) -> str:
+def _csv(rows: list[sqlite3.Row], zone: tzinfo | None) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(
@@ -64,7 +67,7 @@ def _csv(rows, zone) -> str:
     return out.getvalue()
 
 
-def _text(data: dict, since: str | None, zone_name: str, zone) -> str:
+def _text(data: dict[str, Any], since: str | None, zone_name: str, zone: tzinfo | None) -> str:
     totals = data["totals"]
     if not totals["runs"]:
         return (

@@ -15,14 +15,14 @@ import os
 import sys
 
 from .. import fastjson
+from ..command import SHELLS, analyze, basename, is_python
+from ..shellsyntax import join, quote, quote_fish
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from ..settings import Settings
-from ..command import SHELLS, analyze, basename, is_python
-from ..shellsyntax import join, quote, quote_fish
 
 WINDOWS_MESSAGE = "tokenjuice does not support native Windows shells yet; run Cursor in WSL instead."
 MAX_PAYLOAD_BYTES = 4 * 1024 * 1024

@@ -245,9 +245,9 @@ def _counts(outcome: RuleOutcome, classification: Classification, exit_code: flo
     for name, count in facts.items():
         if count <= 0:
             continue
-        if fallback_success and name in ("error", "warning"):
-            name += " mention"  # a successful command that merely prints the word
-        parts.append(pluralize(count, name))
+        # A successful command that merely prints the word is not failing.
+        mention = " mention" if fallback_success and name in ("error", "warning") else ""
+        parts.append(pluralize(count, name + mention))
     return (", ".join(parts),) if parts else ()
 
 
@@ -270,7 +270,7 @@ def clamp(header: tuple[str, ...], items: tuple[Item, ...], budget: int) -> tupl
     clipped = [_clip(i, limit) for i in items]
     sizes = [len(_shown(i)) + 1 for i in clipped]
     if sum(sizes) <= available:
-        return tuple(clipped) if any(a is not b for a, b in zip(clipped, items)) else items
+        return tuple(clipped) if any(a is not b for a, b in zip(clipped, items, strict=True)) else items
     last = len(clipped) - 1
     # Lines before the biggest head/tail cut belong to the head (they go from its far
     # end first), lines after it to the tail, so no stray line is left between cuts.

@@ -8,9 +8,10 @@ extra facts, and an optional note for the trailer. They only cut, clip and count
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 
 from ..text import clip_line
-from .lines import Omission
+from .lines import Item, Omission
 
 DIFF_CHANGES_PER_HUNK = 12
 DIFF_LINE_LIMIT = 260
@@ -23,11 +24,11 @@ SEARCH_LINE_LIMIT = 300
 _SEARCH_LOCATION = (r"^(\S+?):\d+(?::\d+)?:", r"^(\S+?)-\d+-", r"^([^\s:]*[/.][^\s:]*):")
 
 
-def git_diff(lines: list[str]) -> tuple[list, dict, None]:
+def git_diff(lines: list[str]) -> tuple[list[Item], dict[str, int], None]:
     """Keep every file and hunk header; within a hunk keep the first changed lines.
     The rest of a hunk's changes become one marker, where the cut starts, counting
     the added and removed lines it stands for. Lines outside hunks are untouched."""
-    items: list = []
+    items: list[Item] = []
     marker: Omission | None = None
     added = removed = changed = 0
     in_hunk = False
@@ -52,15 +53,16 @@ def git_diff(lines: list[str]) -> tuple[list, dict, None]:
                 marker.count = added + removed
                 marker.detail = f"hunk clipped: {added} added, {removed} removed lines"
                 continue
-            line = clip_line(line, DIFF_LINE_LIMIT)
+            items.append(clip_line(line, DIFF_LINE_LIMIT))
+            continue
         items.append(line)
     return items, {}, None
 
 
-def search(lines: list[str]) -> tuple[list, dict, None]:
+def search(lines: list[str]) -> tuple[list[Item], dict[str, int], None]:
     """Group results by file: the first lines of each file, a count for the rest,
     long lines clipped. `--` group separators stay with the file they are in."""
-    items: list = []
+    items: list[Item] = []
     files: set[str] = set()
     current: str | None = None
     in_file = hidden = 0
@@ -88,7 +90,7 @@ def search(lines: list[str]) -> tuple[list, dict, None]:
     return items, ({"file": len(files)} if files else {}), None
 
 
-def _search_path(line: str, locations: list) -> str | None:
+def _search_path(line: str, locations: Sequence[Callable[[str], re.Match[str] | None]]) -> str | None:
     for match in locations:
         found = match(line)
         if found:
@@ -96,7 +98,7 @@ def _search_path(line: str, locations: list) -> str | None:
     return None
 
 
-def gh(lines: list[str]) -> tuple[list, dict, str | None]:
+def gh(lines: list[str]) -> tuple[list[Item], dict[str, int], str | None]:
     from .gh import gh as records  # json is only loaded for rules that need it
 
     return records(lines)

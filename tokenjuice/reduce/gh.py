@@ -15,7 +15,11 @@ from __future__ import annotations
 import json
 
 from ..text import clip_line
-from .lines import Omission
+from .lines import Item, Omission
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 LEADING_KEYS = (
     "number",
@@ -118,20 +122,20 @@ _PASSING = frozenset({"SUCCESS", "SKIPPED", "NEUTRAL", "success", "skipped", "ne
 NOTE = "JSON shown as records with selected fields"
 
 
-def gh(lines: list[str]) -> tuple[list, dict, str | None]:
+def gh(lines: list[str]) -> tuple[list[Item], dict[str, int], str | None]:
     data = _parse(lines)
     if data is None:
-        return lines, {}, None
-    items: list = []
-    facts: dict = {}
+        return list(lines), {}, None
+    items: list[Item] = []
+    facts: dict[str, int] = {}
     if isinstance(data, list):
         _collection(items, facts, data, indent="")
     else:
         _object(items, facts, data)
-    return (items, facts, NOTE) if items else (lines, {}, None)
+    return (items, facts, NOTE) if items else (list(lines), {}, None)
 
 
-def _parse(lines: list[str]):
+def _parse(lines: list[str]) -> Any:
     """One JSON document, or a stream of them (`gh api --paginate` prints `[…][…]`,
     `--jq` and JSON lines print one value per line): arrays are joined, objects
     become a list of records. None when the text is not JSON."""
@@ -158,11 +162,10 @@ def _parse(lines: list[str]):
     return None
 
 
-def _object(items: list, facts: dict, obj: dict) -> None:
+def _object(items: list[Item], facts: dict[str, int], obj: dict[str, Any]) -> None:
     items += [f"{key}: {value}" for key, value in _fields(obj, extra=len(obj))]
-    for key, value in obj.items():
-        if isinstance(value, dict) and isinstance(value.get("nodes"), list):
-            value = value["nodes"]
+    for key, member in obj.items():
+        value = member["nodes"] if isinstance(member, dict) and isinstance(member.get("nodes"), list) else member
         if isinstance(value, list) and value and all(isinstance(v, dict) for v in value) and key not in NAME_LISTS:
             items.append(f"{key}:")
             if key == "statusCheckRollup":
@@ -173,7 +176,7 @@ def _object(items: list, facts: dict, obj: dict) -> None:
             _text(items, key, value, indent="")
 
 
-def _collection(items: list, facts: dict, records: list, indent: str) -> None:
+def _collection(items: list[Item], facts: dict[str, int], records: list[Any], indent: str) -> None:
     shown = records[:RECORDS_PER_COLLECTION]
     for record in shown:
         if isinstance(record, dict):
@@ -189,10 +192,10 @@ def _collection(items: list, facts: dict, records: list, indent: str) -> None:
         items.append(Omission(hidden, f"{hidden} more records"))
 
 
-def _checks(items: list, facts: dict, checks: list) -> None:
+def _checks(items: list[Item], facts: dict[str, int], checks: list[Any]) -> None:
     """Count every check; list only the ones that are not passing."""
     failing = pending = 0
-    passing: list[dict] = []
+    passing: list[dict[str, Any]] = []
     for check in checks:
         outcome = check.get("conclusion") or check.get("state") or ""
         if outcome in _FAILING:
@@ -208,11 +211,11 @@ def _checks(items: list, facts: dict, checks: list) -> None:
         items.append(Omission(len(passing), f"{len(passing)} passing checks"))
 
 
-def _record(obj: dict) -> str:
+def _record(obj: dict[str, Any]) -> str:
     return " | ".join(f"{key}: {value}" for key, value in _fields(obj, extra=EXTRA_FIELDS))
 
 
-def _fields(obj: dict, extra: int) -> list[tuple[str, str]]:
+def _fields(obj: dict[str, Any], extra: int) -> list[tuple[str, str]]:
     """(key, short value) pairs: the leading keys present, then up to `extra` others."""
     leading = [k for k in LEADING_KEYS if k in obj]
     others = [k for k in obj if k not in LEADING_KEYS]
@@ -231,7 +234,7 @@ def _fields(obj: dict, extra: int) -> list[tuple[str, str]]:
     return fields
 
 
-def _is_api_url(value) -> bool:
+def _is_api_url(value: object) -> bool:
     return (
         isinstance(value, str)
         and value.startswith("https://")
@@ -239,7 +242,7 @@ def _is_api_url(value) -> bool:
     )
 
 
-def _short(value, names: bool = False) -> str | None:
+def _short(value: object, names: bool = False) -> str | None:
     """A one-line form of `value` made only of text found in it, or None to leave it out;
     a list of objects only when `names` (labels, assignees) asks for their names."""
     if isinstance(value, bool) or value is None:
@@ -250,8 +253,9 @@ def _short(value, names: bool = False) -> str | None:
         return None if _is_long(value) or not value else value
     if isinstance(value, dict):
         for key in ("login", "name", "title"):
-            if isinstance(value.get(key), str):
-                return value[key]
+            found = value.get(key)
+            if isinstance(found, str):
+                return found
         return None
     if names and isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
         found = [v.get("name") or v.get("login") for v in value]
@@ -266,7 +270,7 @@ def _is_long(value: str) -> bool:
     return len(value) > SHORT_VALUE or "\n" in value
 
 
-def _text(items: list, key: str, value: str, indent: str) -> None:
+def _text(items: list[Item], key: str, value: str, indent: str) -> None:
     lines = [line.rstrip() for line in value.replace("\r\n", "\n").split("\n")]
     lines = [line for line in lines if line.strip()]
     if not lines:

@@ -50,7 +50,7 @@ def shown_lines(items: Sequence[Item]) -> int:
     return sum(1 for item in items if not isinstance(item, Omission))
 
 
-def head_tail(items: list, head: int, tail: int, pin_limit: int = 0) -> list:
+def head_tail(items: list[Item], head: int, tail: int, pin_limit: int = 0) -> list[Item]:
     """Keep `head` items and `tail` items; in between keep only pinned lines (at most
     `pin_limit`, the first and last ones), each gap replaced by one omission."""
     head, tail = max(0, head), max(0, tail)
@@ -65,10 +65,10 @@ def head_tail(items: list, head: int, tail: int, pin_limit: int = 0) -> list:
     return items[:head] + kept_middle + kept_tail
 
 
-def keep_only(items: list, keep: set[int]) -> list:
+def keep_only(items: Sequence[Item], keep: set[int]) -> list[Item]:
     """`items` with only the positions in `keep`; each run of others becomes one omission."""
-    result: list = []
-    run: list = []
+    result: list[Item] = []
+    run: list[Item] = []
     for index, item in enumerate(items):
         if index in keep:
             if run:
@@ -82,24 +82,25 @@ def keep_only(items: list, keep: set[int]) -> list:
     return result
 
 
-def _collapse(run: list) -> Omission:
+def _collapse(run: list[Item]) -> Omission:
     """One omission for a dropped run; a lone omission stays as it is (with its detail)."""
-    return run[0] if len(run) == 1 and isinstance(run[0], Omission) else merge(run)
+    first = run[0]
+    return first if len(run) == 1 and isinstance(first, Omission) else merge(run)
 
 
-def merge(items: list) -> Omission:
+def merge(items: Sequence[Item]) -> Omission:
     """One omission standing for all of `items` (lines and earlier omissions)."""
     return Omission(sum(i.count if isinstance(i, Omission) else 1 for i in items))
 
 
-def dedupe_adjacent(items: list) -> list:
+def dedupe_adjacent(items: Sequence[Item]) -> list[Item]:
     """Collapse runs of identical lines. A run of three or more non-blank lines leaves
     a marker saying how many repeats went; a single repeat or blank lines go quietly
     (the trailer still counts them). Omissions break runs."""
-    result: list = []
+    result: list[Item] = []
     for item, run in groupby(items):  # omissions only equal themselves, so runs are lines
         repeats = len(list(run)) - 1
         result.append(item)
-        if repeats >= 2 and item.strip():
+        if repeats >= 2 and isinstance(item, str) and item.strip():
             result.append(Omission(repeats, f"{repeats} identical lines"))
     return result

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import os
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 from .. import cachefile
 from . import loader
 from .model import Match, MatchEntry, Rule
 from .schema import compact, from_canonical, to_canonical
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _FORMAT = 3
 

@@ -175,7 +175,7 @@ def _step(part: str) -> tuple[str, int | None]:
 def _line_of(path: list[tuple[str, int | None]], text: str) -> int | None:
     def same(current: list[tuple[str, int | None]], wanted: list[tuple[str, int | None]]) -> bool:
         return len(current) == len(wanted) and all(
-            a[0] == b[0] and (b[1] is None or a[1] == b[1]) for a, b in zip(current, wanted)
+            a[0] == b[0] and (b[1] is None or a[1] == b[1]) for a, b in zip(current, wanted, strict=True)
         )
 
     owner, key = path[:-1], path[-1][0]

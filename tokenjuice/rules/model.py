@@ -13,11 +13,11 @@ the specificity weights classification scores matches with.
 
 from __future__ import annotations
 
+from ..record import MISSING, field, record
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
-
-from ..record import MISSING, field, record
 
 # Kinds of value a field holds; `schema.py` knows how to check and convert each.
 TEXT = "text"  # a string (non-empty unless `allow_empty`)

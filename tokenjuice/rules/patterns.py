@@ -16,6 +16,13 @@ import itertools
 import re
 import time
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    Search = Callable[[str], object]
+
 USER_PATTERN_BUDGET_SECONDS = 1.0
 
 _FLAG_BITS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE}
@@ -42,7 +49,7 @@ class Budget:
         return left
 
 
-def compile_checked(pattern: str, flags: str = "", ascii: bool = False):
+def compile_checked(pattern: str, flags: str = "", ascii: bool = False) -> Any:
     """Compile with the `regex` module; used to validate rules when they load."""
     import regex
 
@@ -116,7 +123,7 @@ class Matcher:
         self.scans_text = bool(self._keywords) and not rest
         self._others = None
         if not patterns:
-            self.search = _never
+            self.search: Search = _never
             return
         combinable = len(patterns) == 1 or not any(_BACKREFERENCE.search(p) for p in patterns)
         source = "|".join(f"(?:{scoped(p)})" for p in patterns) if combinable else None
@@ -201,11 +208,11 @@ class _Keywords:
         return found
 
 
-def _never(line: str) -> bool:
+def _never(line: str) -> object:
     return False
 
 
-def _compile_trusted(source: str | None, patterns: list[str], flags: str, ascii: bool):
+def _compile_trusted(source: str | None, patterns: list[str], flags: str, ascii: bool) -> Search:
     bits = _bits(flags, ascii)
     if source is not None:
         try:
@@ -221,12 +228,12 @@ def _compile_trusted(source: str | None, patterns: list[str], flags: str, ascii:
     return lambda line: any(search(line) for search in compiled)
 
 
-def _compile_bounded(source: str | None, patterns: list[str], flags: str, ascii: bool, budget: Budget):
+def _compile_bounded(source: str | None, patterns: list[str], flags: str, ascii: bool, budget: Budget) -> Search:
     compiled = None
     if source is not None:
         try:
             compiled = [compile_checked(source, flags, ascii)]
-        except Exception:
+        except Exception:  # noqa: BLE001 - a combination regex refuses: compile one by one
             compiled = None
     if compiled is None:
         compiled = [compile_checked(p, flags, ascii) for p in patterns]

@@ -16,14 +16,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 from .. import record
 from ..record import MISSING, Field
 from . import model
 from .model import Example, Rule
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 CompilePattern = Callable[[str, str], object]
 
@@ -225,7 +225,7 @@ class _Checker:
             return
         try:
             self.compile_pattern(pattern, flags)
-        except Exception as error:  # the regex engine's own message is the useful part
+        except Exception as error:  # noqa: BLE001 - the regex engine's own message is the useful part
             raise RuleError(f"{where}: invalid pattern {pattern!r}: {error}") from None
 
 
@@ -255,11 +255,9 @@ def _converters(cls: type) -> dict[str, Callable[[Any], Any]]:
     for field in record.fields(cls):
         kind = field.metadata.get("kind")
         if kind == model.TABLE:
-            converters[field.name] = lambda value, table=_table_type(field): from_canonical(table, value)
+            converters[field.name] = _table_converter(_table_type(field))
         elif kind == model.TABLES:
-            converters[field.name] = lambda value, table=_table_type(field): tuple(
-                from_canonical(table, item) for item in value
-            )
+            converters[field.name] = _tables_converter(_table_type(field))
         elif kind == model.WORD_GROUPS:
             converters[field.name] = lambda value: tuple(map(tuple, value))
         elif kind in (model.WORDS, model.PATTERNS):
@@ -268,6 +266,14 @@ def _converters(cls: type) -> dict[str, Callable[[Any], Any]]:
             converters[field.name] = _same
     _CONVERTERS[cls] = converters
     return converters
+
+
+def _table_converter(table: type) -> Callable[[Any], Any]:
+    return lambda value: from_canonical(table, value)
+
+
+def _tables_converter(table: type) -> Callable[[Any], Any]:
+    return lambda value: tuple(from_canonical(table, item) for item in value)
 
 
 def _same(value: Any) -> Any:
@@ -285,7 +291,7 @@ def compact(data: Any) -> Any:
 
 # -- JSON Schema and docs ---------------------------------------------------------------
 
-_JSON_TYPES = {
+_JSON_TYPES: dict[str, dict[str, Any]] = {
     model.TEXT: {"type": "string"},
     model.FLAG: {"type": "boolean"},
     model.COUNT: {"type": "integer", "minimum": 0},

@@ -145,7 +145,8 @@ def _migrate(connection: sqlite3.Connection) -> None:
 
 
 def _user_version(connection: sqlite3.Connection) -> int:
-    return connection.execute("PRAGMA user_version").fetchone()[0]
+    version: int = connection.execute("PRAGMA user_version").fetchone()[0]
+    return version
 
 
 def ingest(connection: sqlite3.Connection) -> int:
@@ -253,7 +254,7 @@ def snapshot() -> sqlite3.Connection:
                         f"{'newer' if newer else 'older'} tokenjuice; "
                         + ("upgrade tokenjuice" if newer else "run tokenjuice prune once to migrate it")
                     )
-                rows = disk.execute(f"SELECT {', '.join(_COLUMNS)} FROM runs").fetchall()
+                rows = disk.execute(f"SELECT {', '.join(_COLUMNS)} FROM runs").fetchall()  # noqa: S608 - our own columns
             finally:
                 disk.close()
         except sqlite3.DatabaseError as error:
@@ -267,9 +268,8 @@ def snapshot() -> sqlite3.Connection:
 
 
 def _insert(connection: sqlite3.Connection, rows: list[tuple[object, ...]]) -> None:
-    connection.executemany(
-        f"INSERT OR IGNORE INTO runs ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})", rows
-    )
+    columns, places = ", ".join(_COLUMNS), ", ".join("?" * len(_COLUMNS))  # our own names; values are parameters
+    connection.executemany(f"INSERT OR IGNORE INTO runs ({columns}) VALUES ({places})", rows)  # noqa: S608
 
 
 def ingest_now() -> int:

@@ -63,7 +63,7 @@ _PEM = (
     rf"(?:(?:{_SEP}[ \t]*+){{1,3}}+-----END (?P=label)-----)?+"
     rf"|(?:{_SEP}[ \t]*+){{1,3}}+-----END (?P=label)-----)"
 )
-_TOKEN_END = r"(?![A-Za-z0-9_-])"
+_TOKEN_END = r"(?![A-Za-z0-9_-])"  # noqa: S105 - a pattern, not a password
 #: Keywords that end a setting's name (matched case-insensitively, longest first).
 _KEYWORDS = (
     r"secret[_-]?access[_-]?key|secret[_-]?key[_-]?base|secret[_-]?key|session[_-]?token|client[_-]?secret"

@@ -9,6 +9,11 @@ from datetime import UTC, datetime, timedelta, tzinfo
 
 from ..model import EXACT_PASSTHROUGH
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
 WEAK_RATIO = 0.65
 WEAK_MIN_RAW = 5000
 FALLBACK_MIN_RAW = 2000
@@ -60,7 +65,7 @@ def _rows(connection: sqlite3.Connection, since: float | None) -> list[sqlite3.R
     return connection.execute("SELECT * FROM runs WHERE created_at >= ? ORDER BY created_at", (since or 0,)).fetchall()
 
 
-def _totals(rows) -> dict:
+def _totals(rows: list[sqlite3.Row]) -> dict[str, Any]:
     raw = sum(r["raw_chars"] for r in rows)
     reduced = sum(min(r["reduced_chars"], r["raw_chars"]) for r in rows)
     return {
@@ -73,15 +78,15 @@ def _totals(rows) -> dict:
     }
 
 
-def _grouped(rows, key) -> list[dict]:
-    groups: dict = {}
+def _grouped(rows: list[sqlite3.Row], key: Callable[[sqlite3.Row], Any]) -> list[dict[str, Any]]:
+    groups: dict[Any, list[sqlite3.Row]] = {}
     for row in rows:
         groups.setdefault(key(row), []).append(row)
     result = [{"name": name, **_totals(members)} for name, members in groups.items()]
     return sorted(result, key=lambda g: (-g["savedChars"], -g["runs"], str(g["name"])))
 
 
-def savings(connection: sqlite3.Connection, since: float | None, zone: tzinfo | None) -> dict:
+def savings(connection: sqlite3.Connection, since: float | None, zone: tzinfo | None) -> dict[str, Any]:
     rows = _rows(connection, since)
     days = _grouped(rows, lambda r: day_of(r["created_at"], zone))
     return {
@@ -94,7 +99,7 @@ def savings(connection: sqlite3.Connection, since: float | None, zone: tzinfo | 
     }
 
 
-def discoveries(connection: sqlite3.Connection, since: float | None) -> dict:
+def discoveries(connection: sqlite3.Connection, since: float | None) -> dict[str, Any]:
     """Commands that keep falling back, and rules that save too little."""
     rows = _rows(connection, since)
     fallback = [
@@ -137,7 +142,7 @@ def bar(value: float, largest: float, width: int = 30) -> str:
     return "█" * (eighths // 8) + ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")[eighths % 8]
 
 
-def recent_days(days: list[dict], count: int, zone: tzinfo | None) -> list[dict]:
+def recent_days(days: list[dict[str, Any]], count: int, zone: tzinfo | None) -> list[dict[str, Any]]:
     """The last `count` days up to today, empty days included, for the chart."""
     by_name = {d["name"]: d for d in days}
     today = datetime.now(zone) if zone else datetime.now()
