@@ -217,3 +217,14 @@ def test_the_rules_doc_field_reference_is_generated():
     assert start in text and end in text
     assert text.split(start)[1].split(end)[0] == fields_markdown(), \
         "docs/rules.md's field reference is stale: python -m tokenjuice.rules.schema docs"
+
+
+def test_reduce_json_takes_any_output_text(workdir):
+    for output in ("a\u0000b\n" * 200, "lone \udc80 surrogate\n" * 200, "\ud83d broken pair\n"):
+        payload = json.dumps({"toolName": "exec", "command": "tool", "combinedText": output})
+        done = tokenjuice("reduce-json", input=payload)
+        assert done.returncode == 0, done.stderr
+        result = json.loads(done.stdout.decode("utf-8"))  # valid UTF-8, valid JSON
+        assert result["stats"]["rawChars"] == len(output)
+    done = tokenjuice("reduce-json", input=json.dumps({"toolName": "exec", "stdout": 5}))
+    assert done.returncode == 2 and "stdout must be a string" in json.loads(done.stdout)["error"]["message"]

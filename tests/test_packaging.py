@@ -56,3 +56,23 @@ def test_installed_wheel_wraps_with_its_catalogue(wheel, tmp_path):
     done = subprocess.run([str(venv / "bin" / "tokenjuice"), "verify", "--fixtures", "--only", "git/"],
                           cwd=repo, capture_output=True)
     assert b"examples passed" in done.stdout + done.stderr
+
+
+def test_a_broken_install_without_its_catalogue_still_hands_back_every_output(wheel, tmp_path):
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(wheel)], check=True, capture_output=True)
+    site = next((venv / "lib").glob("python3*/site-packages/tokenjuice"))
+    import shutil
+
+    shutil.rmtree(site / "reducers")
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    script = "for i in $(seq 1 3000); do echo line $i; done; echo FAILED the last line; exit 5"
+    done = subprocess.run([str(venv / "bin" / "tokenjuice"), "wrap", "--", "sh", "-c", script], cwd=tmp_path,
+                          env=env, capture_output=True)
+    assert done.returncode == 5
+    text = done.stdout.decode()
+    assert text.startswith("exit 5\nline 1\n") and "FAILED the last line" in text and "tokenjuice cat" in text
+    small = subprocess.run([str(venv / "bin" / "tokenjuice"), "wrap", "--", "echo", "hi"], cwd=tmp_path, env=env,
+                           capture_output=True)
+    assert small.returncode == 0 and small.stdout == b"hi\n"

@@ -25,7 +25,7 @@ FALLBACK = make("generic/fallback", match={}, family="generic",
 
 def run(output, rule=None, exit_code=0, command="tool run", trace=False, **options):
     rules = [r for r in (rule, FALLBACK) if r]
-    return reduce_wire(rules, hint="RAW", trace=trace, command=command, combined=output, exit_code=exit_code,
+    return reduce_wire(rules, hint="full output: RAW", trace=trace, command=command, combined=output, exit_code=exit_code,
                        **options)
 
 
@@ -50,7 +50,7 @@ def test_head_tail_with_marker_and_trailer():
     assert text[3] == "... 195 lines omitted ..."
     assert text[4:6] == ["line 0198 with some padding to look like real output",
                          "line 0199 with some padding to look like real output"]
-    assert text[-1] == "(tokenjuice: 195 of 200 lines omitted; full output: RAW)"
+    assert text[-1] == "(tokenjuice: 195 of 200 lines omitted — full output: RAW)"
 
 
 def test_failure_widens_head_tail_and_says_exit_first():
@@ -76,20 +76,37 @@ def test_tiny_output_passes_through():
     assert result["passthrough"] == "tiny"
 
 
-def test_never_worse_returns_the_input_when_the_rule_does_not_shrink_it():
-    output = lines(12)
-    result = run(output, make(skip_patterns=["^line 0003"]))
-    assert result["passthrough"] == "not-smaller"
+def test_an_output_that_fits_is_shown_whole_and_never_longer():
+    output = lines(12)  # fits the budget: no head/tail cut, and the one noise line is not worth a trailer
+    result = run(output, make(skip_patterns=["^line 0003"], summarize={"head": 2, "tail": 2}))
+    assert result["passthrough"] == "fits"
     assert result["inlineText"] == output.strip()
 
 
+def test_forty_lines_never_lose_a_content_line_to_a_middle_cut():
+    output = "".join(f"src/module_{i:02d}.py:{i}: warning: something worth reading\n" for i in range(20)) + \
+        "".join(f"progress {i}%\n" for i in range(20))
+    result = run(output, make(skip_patterns=["^progress"], summarize={"head": 3, "tail": 3, "max_chars": 1600}))
+    text = result["inlineText"]
+    assert all(f"src/module_{i:02d}.py" in text for i in range(20))
+    assert "progress" not in text and "(tokenjuice: 20 of 40 lines omitted — full output: RAW)" in text
+
+
+def test_a_rule_that_does_not_shrink_a_big_output_still_fits_it_into_the_budget():
+    output = lines(300)
+    result = run(output, make(skip_patterns=["^line 0003"], summarize={"head": 1000, "tail": 1000}))
+    text = result["inlineText"]
+    assert len(text) <= 1200 and "line 0003" not in text and "line 0000" in text and "line 0299" in text
+    assert text.endswith("lines omitted — full output: RAW)")
+
+
 def test_skip_then_keep_and_counter_sources():
-    output = "".join(f"ok {i}\n" for i in range(100)) + "FAIL a\nFAIL b\nnoise\n" * 2
+    output = "".join(f"ok {i}\n" for i in range(400)) + "FAIL a\nFAIL b\nnoise\n" * 2
     rule = make(skip_patterns=["^noise$"], keep_patterns=["^FAIL"],
                 counters=[{"name": "ok", "pattern": "^ok"}, {"name": "failure", "pattern": "^FAIL"}],
                 counter_source="pre_keep")
     result = run(output, rule)
-    assert result["facts"] == {"ok": 100, "failure": 4}
+    assert result["facts"] == {"ok": 400, "failure": 4}
     assert "ok 5" not in result["inlineText"] and "FAIL b" in result["inlineText"]
     post = run(output, replace(rule, counter_source="post_keep"))
     assert post["facts"] == {"ok": 0, "failure": 4}
@@ -103,7 +120,7 @@ def test_keep_patterns_that_match_nothing_keep_everything():
 def test_match_output_short_circuits():
     rule = make(match_output=[{"pattern": r"up to date, audited \d+ packages", "message": "install: up to date",
                                "flags": "i"}])
-    output = "\n".join(["npm notice x"] * 80 + ["Up to date, audited 120 packages in 2s"]) + "\n"
+    output = "\n".join([f"npm notice {i}" for i in range(200)] + ["Up to date, audited 120 packages in 2s"]) + "\n"
     result = run(output, rule)
     assert result["inlineText"].splitlines()[0] == "install: up to date"
     assert "facts" not in result
@@ -128,10 +145,18 @@ def test_strip_ansi_and_carriage_return_progress():
     assert "progress 100%" in text and "progress 50%" not in text
 
 
-def test_ansi_kept_when_the_rule_disables_stripping():
+def test_ansi_kept_when_the_rule_disables_stripping_is_shown_escaped():
     output = "\x1b[1mbold\x1b[0m\n" + lines(100)
     text = run(output, make(transforms={"strip_ansi": False}))["inlineText"]
-    assert text.startswith("\x1b[1mbold")
+    assert text.startswith("\\x1b[1mbold\\x1b[0m") and "\x1b" not in text
+
+
+@pytest.mark.parametrize("hiding", ["\x07", "\x08", "\x00", "\x9b", "\u202e", "\u2066", "\u200f", "\x1b"])
+def test_characters_that_hide_text_are_escaped_even_in_tiny_outputs(hiding):
+    for output in (f"ok{hiding}ko\n", f"ok{hiding}ko\n" + lines(300)):
+        text = run(output, make())["inlineText"]
+        assert hiding not in text and ("ok\\" in text or hiding == "\x1b")  # an ESC sequence is stripped
+    assert run(f"a{hiding}b\n", make(), raw=True)["inlineText"] == f"a{hiding}b\n"  # raw means raw
 
 
 def test_pretty_print_json_splits_one_line_documents():
@@ -165,12 +190,16 @@ def test_fallback_calls_error_words_mentions_on_success():
     assert "200 errors" in run(output, command="unknown-tool", exit_code=1)["inlineText"]
 
 
-def test_file_reads_stay_exact_with_ansi():
-    output = "\x1b[31m" + lines(500)
+def test_file_reads_stay_exact_but_for_characters_that_hide_text():
+    output = "\x1b[31m" + lines(400)
     result = run(output, command="cat big.log")
-    assert result["inlineText"] == output
+    assert result["inlineText"] == output.replace("\x1b", "\\x1b")
     assert result["passthrough"] == "file-content"
     assert result["stats"]["ratio"] == 1
+    huge = run(lines(2000), command="cat huge.log")  # beyond what is shown whole: cut, and said so
+    assert huge["passthrough"] == "file-content-cut" and len(huge["inlineText"]) <= 16 * 1024
+    assert "line 0000" in huge["inlineText"] and "line 1999" in huge["inlineText"]
+    assert "lines omitted — full output: RAW)" in huge["inlineText"]
 
 
 def test_raw_option_is_exact():

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import tokenjuice
 
-NOISY_FAILURE = ("sh", "-c", "seq 1 400; echo 'token=ghp_abcdefghijklmnopqrstuvwxyz0123456789'; exit 3")
+NOISY_FAILURE = ("sh", "-c", "seq 1 2000; echo 'token=ghp_abcdefghijklmnopqrstuvwxyz0123456789'; exit 3")
 
 
 @pytest.fixture
@@ -232,75 +232,122 @@ def test_doctor_reports_broken_user_rules(home, isolated_home):
     assert any("match.argv0" in line for line in catalogue["lines"])
 
 
-# -- artifacts -------------------------------------------------------------------------
+# -- the output store -------------------------------------------------------------------
 
 
-def test_failed_commands_keep_their_raw_output_redacted(home):
+def stored_id(stdout: bytes) -> str:
+    trailer = stdout.decode().splitlines()[-1]
+    assert " — full output: tokenjuice cat " in trailer, trailer
+    return trailer.split("tokenjuice cat ")[1].rstrip(")")
+
+
+def test_a_cut_output_is_kept_whole_redacted_and_named_in_the_trailer(home):
     done = tokenjuice("wrap", *("--",) + NOISY_FAILURE)
     assert done.returncode == 3
-    trailer = done.stdout.decode().splitlines()[-1]
-    artifact_id = trailer.split("tokenjuice cat ")[1].rstrip(")")
+    artifact_id = stored_id(done.stdout)
+    assert len(artifact_id) == 8 and "re-run" not in done.stdout.decode() and "--raw" not in done.stdout.decode()
     raw = tokenjuice("cat", artifact_id)
     assert raw.returncode == 0
     assert raw.stdout.startswith(b"1\n2\n3\n") and b"token=[REDACTED:github-token]" in raw.stdout
-    assert b"ghp_" not in raw.stdout
-    path = home / "artifacts" / f"{artifact_id}.txt.gz"
+    assert b"ghp_" not in raw.stdout and b"ghp_" not in done.stdout  # redacted when shown, too
+    path = home / "artifacts" / f"{artifact_id}.out.gz"
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(home / "artifacts" / f"{artifact_id}.json").st_mode) == 0o600
     assert stat.S_IMODE(os.stat(home / "artifacts").st_mode) == 0o700
     assert gzip.decompress(path.read_bytes()) == raw.stdout
+    meta = json.loads(tokenjuice("cat", artifact_id, "--json").stdout)
+    assert meta["exit_code"] == 3 and meta["command"].startswith("sh -c") and meta["cwd"] == os.getcwd()
     assert artifact_id.encode() in tokenjuice("ls").stdout
     assert runs(home)[0]["artifact_id"] == artifact_id
 
 
-def test_artifact_modes(home):
-    tokenjuice("wrap", "--", "seq", "1", "400")
-    assert not (home / "artifacts").exists()  # success, mode failures
+def test_cat_lines_and_grep_for_big_outputs(home):
+    artifact_id = stored_id(tokenjuice("wrap", "--", *NOISY_FAILURE).stdout)
+    assert tokenjuice("cat", artifact_id, "--lines", "2:4").stdout == b"2\n3\n4\n"
+    assert tokenjuice("cat", artifact_id, "--lines", "1999:").stdout == b"1999\n2000\ntoken=[REDACTED:github-token]\n"
+    assert tokenjuice("cat", artifact_id, "--lines", "7").stdout == b"7\n"
+    assert tokenjuice("cat", artifact_id, "--grep", "^199[89]$").stdout == b"1998:1998\n1999:1999\n"
+    nothing = tokenjuice("cat", artifact_id, "--grep", "no such line")
+    assert nothing.returncode == 1 and nothing.stdout == b""
+    for bad in (("--lines", "5:2"), ("--lines", "x"), ("--grep", "("), ("--lines", "1:2", "--grep", "a")):
+        done = tokenjuice("cat", artifact_id, *bad)
+        assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, bad
+
+
+def test_store_modes(home):
     tokenjuice("wrap", "--", "sh", "-c", "echo short; exit 1")
-    assert not list((home / "artifacts").glob("tj_*"))  # nothing was cut: nothing to keep
-    payload = json.loads(tokenjuice("wrap", "--store", "--format", "json", "--", "seq", "1", "400").stdout)
-    assert payload["result"]["rawRef"]["id"].startswith("tj_")
+    assert not (home / "artifacts").exists()  # nothing was cut: nothing to keep
+    done = tokenjuice("wrap", "--", "seq", "1", "2000")
+    assert len(list((home / "artifacts").glob("*.out.gz"))) == 1 and stored_id(done.stdout)
+    payload = json.loads(tokenjuice("wrap", "--store", "--format", "json", "--", "echo", "hi").stdout)
+    assert len(payload["result"]["rawRef"]["id"]) == 8  # --store: kept even when shown whole
     assert list(payload["result"])[-3:] == ["rawRef", "stats", "classification"]
     config = home.parent / "config.toml"
     config.write_text('[artifacts]\nmode = "never"\n')
     env = os.environ | {"TOKENJUICE_CONFIG": str(config)}
-    tokenjuice("wrap", "--", *NOISY_FAILURE, env=env)
-    assert len(list((home / "artifacts").glob("tj_*"))) == 1
+    done = tokenjuice("wrap", "--", *NOISY_FAILURE, env=env)
+    assert len(list((home / "artifacts").glob("*.out.gz"))) == 2
+    assert "full output not kept (artifacts.mode is never;" in done.stdout.decode().splitlines()[-1]
     config.write_text('[artifacts]\nmode = "always"\n')
-    tokenjuice("wrap", "--", "seq", "1", "400", env=env)
-    assert len(list((home / "artifacts").glob("tj_*"))) == 2
+    tokenjuice("wrap", "--", "echo", "hi", env=env)
+    assert len(list((home / "artifacts").glob("*.out.gz"))) == 3
+
+
+def test_an_output_bigger_than_the_whole_store_is_not_kept_and_the_trailer_says_so(home):
+    config = home.parent / "config.toml"
+    config.write_text("[artifacts]\nmax_total_mb = 1\n")
+    producer = "import os, sys; sys.stdout.write(os.urandom(3 << 20).hex())"
+    done = tokenjuice("wrap", "--", sys.executable, "-c", producer, env=os.environ | {"TOKENJUICE_CONFIG": str(config)})
+    trailer = done.stdout.decode().splitlines()[-1]
+    assert "full output not kept: it is bigger" in trailer and "artifacts.max_total_mb = 1" in trailer
 
 
 def test_a_failure_shown_whole_pays_for_no_storage(home):
-    """Redaction (the regex module) and gzip are only loaded when output is kept."""
+    """The redaction rules (the regex module) and gzip are only loaded when output is
+    kept or may hold a secret."""
     tokenjuice("wrap", "--", "true")  # builds the catalogue index (which validates with regex)
     done = subprocess.run([sys.executable, "-X", "importtime", "-m", "tokenjuice", "wrap", "--", "sh", "-c",
                            "echo short; exit 4"], capture_output=True)
     assert done.returncode == 4 and done.stdout == b"exit 4\nshort\n"
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.decode().splitlines()}
-    assert "tokenjuice.commands.wrap" in imported and not {"regex", "gzip", "tokenjuice.state.redact"} & imported
+    assert "tokenjuice.commands.wrap" in imported and not {"regex", "gzip"} & imported
     assert not (home / "artifacts").exists()
 
 
-def test_an_artifact_that_cannot_be_stored_is_not_promised(home):
+def test_a_store_that_cannot_be_written_is_not_promised(home):
     home.mkdir(parents=True, exist_ok=True)
     (home / "artifacts").write_text("a file where the folder should be")
     done = tokenjuice("wrap", "--", *NOISY_FAILURE)
     assert done.returncode == 3 and done.stderr == b""
-    assert "full output: tokenjuice wrap --raw -- sh -c" in done.stdout.decode().splitlines()[-1]
+    trailer = done.stdout.decode().splitlines()[-1]
+    assert "full output not kept: it cannot be written to" in trailer and "tokenjuice cat" not in trailer
     done = tokenjuice("wrap", "--store", "--", *NOISY_FAILURE)
     assert b"tokenjuice cat" not in done.stdout and done.stderr.startswith(b"tokenjuice: ")
 
 
-@pytest.mark.parametrize("bad_id", ["../../etc/passwd", "tj_../../x", "tj_0123", "TJ_0123456789ab", "tj_0123456789ag",
-                                    "tj_0123456789ab/../x", "tj_0123456789ab\n", "tj_0123456789AB", ""])
-def test_artifact_ids_are_validated_before_any_lookup(home, bad_id):
+@pytest.mark.parametrize("bad_id", ["../../etc/passwd", "0123abc", "0123abcdX", "0123ABCD", "0123abcd/../x",
+                                    "0123abcd\n", "tj_0123456789ab", ""])
+def test_output_ids_are_validated_before_any_lookup(home, bad_id):
     done = tokenjuice("cat", bad_id)
-    assert done.returncode == 2 and b"is not an artifact id" in done.stderr
+    assert done.returncode == 2 and b"is not an output id" in done.stderr
 
 
-def test_missing_artifact(home):
-    done = tokenjuice("cat", "tj_0123456789ab")
-    assert done.returncode == 2 and b"no artifact tj_0123456789ab" in done.stderr
+def test_missing_output(home):
+    done = tokenjuice("cat", "0123abcd")
+    assert done.returncode == 2 and b"no stored output 0123abcd" in done.stderr
+
+
+def test_a_symlink_planted_in_the_store_is_never_followed(home, tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("private\n")
+    store = home / "artifacts"
+    store.mkdir(parents=True)
+    (store / "0123abcd.out.gz").symlink_to(secret)
+    done = tokenjuice("cat", "0123abcd")
+    assert done.returncode == 2 and b"private" not in done.stdout
+    (store / ".last-prune").symlink_to(secret)
+    tokenjuice("wrap", "--", *NOISY_FAILURE)  # stores one, and prunes
+    assert secret.read_text() == "private\n"  # the stamp's link was replaced, its target untouched
 
 
 def store_here():
@@ -318,12 +365,13 @@ def test_retention_by_age_and_total_size(home):
     unbounded = artifacts.Store(store.directory, redact=False, retention_days=0, max_total_mb=0)
     for age_days in (30, 20, 2, 1, 0):
         artifact_id = artifacts.new_id()
-        path = unbounded.store(artifact_id, os.urandom(400 * 1024))
+        path = unbounded.store(artifact_id, os.urandom(400 * 1024), {"command": "x"})
         moment = time.time() - age_days * 86400
         os.utime(path, (moment, moment))
         ids.append(artifact_id)
     deleted = {a.id for a in store.prune(retention_days=14, max_total_mb=0)}
     assert deleted == set(ids[:2])
+    assert not list((home / "artifacts").glob(f"{ids[0]}.*"))  # output and metadata both gone
     deleted = {a.id for a in store.prune(retention_days=14, max_total_mb=1)}
     assert deleted == {ids[2]}  # the oldest of the rest goes until the total fits in 1 MiB
     done = json.loads(tokenjuice("prune", "--days", "0", "--max-mb", "0", "--format", "json").stdout)
@@ -359,8 +407,8 @@ def test_artifact_dir_override_and_redaction_off(home, tmp_path):
     config.write_text("[redaction]\nenabled = false\n")
     env = os.environ | {"TOKENJUICE_ARTIFACT_DIR": str(elsewhere), "TOKENJUICE_CONFIG": str(config)}
     done = tokenjuice("wrap", "--", *NOISY_FAILURE, env=env)
-    artifact_id = done.stdout.decode().splitlines()[-1].split("tokenjuice cat ")[1].rstrip(")")
-    stored = gzip.decompress((elsewhere / f"{artifact_id}.txt.gz").read_bytes())
+    artifact_id = stored_id(done.stdout)
+    stored = gzip.decompress((elsewhere / f"{artifact_id}.out.gz").read_bytes())
     assert b"token=ghp_abcdefghijklmnopqrstuvwxyz0123456789" in stored  # kept as it was: redaction is off
     assert not (home / "artifacts").exists()
 
@@ -392,7 +440,7 @@ def test_config_set_get_unset_keeps_unrelated_keys(home, isolated_home):
     (("set", "nope.key", "1"), b"unknown setting nope.key"),
     (("set", "stats.enabled", "maybe"), b"takes true or false"),
     (("set", "capture.max_bytes", "lots"), b"takes a whole number"),
-    (("set", "artifacts.mode", "sometimes"), b"must be one of failures, always, never"),
+    (("set", "artifacts.mode", "sometimes"), b"must be one of cut, always, never"),
     (("get", "x.y"), b"unknown setting x.y"),
 ])
 def test_config_errors_are_one_sentence(home, args, message):

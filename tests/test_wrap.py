@@ -183,3 +183,56 @@ def test_capture_pipes_hold_a_mebibyte(workdir, options):
     done = tokenjuice("wrap", *options, "--", sys.executable, "-c", probe)
     text = json.loads(done.stdout)["stdout"] if options else done.stdout.decode()
     assert text.split() == ["1048576", "1048576"]
+
+
+# -- the last-resort guard: once the command ran, its output and exit code come back -----
+
+
+@pytest.mark.parametrize("fault", [RuntimeError("a bug"), RecursionError("deep"), OSError(28, "No space left"),
+                                   MemoryError(), KeyboardInterrupt()])
+def test_any_internal_failure_after_the_run_shows_the_raw_output(workdir, monkeypatch, capfd, fault):
+    from tokenjuice.commands import wrap
+    from tokenjuice.reduce import engine
+
+    def broken(*args, **kwargs):
+        raise fault
+
+    monkeypatch.setattr(engine, "reduce", broken)
+    code = wrap.main(["--", "sh", "-c", "seq 1 5000; echo 'the end'; exit 3"])
+    out, err = capfd.readouterr()
+    assert code == 3
+    assert out.startswith("1\n2\n3\n") and out.endswith("5000\nthe end\n")
+    assert err == f"tokenjuice: internal error ({type(fault).__name__}); showing raw output\n"
+
+
+def test_a_broken_store_or_record_never_loses_the_output(workdir, monkeypatch, capfd):
+    from tokenjuice.commands import wrap
+    from tokenjuice.state import artifacts, spool
+
+    monkeypatch.setattr(artifacts.Store, "store", lambda *a, **k: (_ for _ in ()).throw(OSError(28, "full")))
+    monkeypatch.setattr(spool, "record", lambda *a, **k: (_ for _ in ()).throw(ValueError("bad record")))
+    code = wrap.main(["--", "sh", "-c", "seq 1 3000; exit 2"])
+    out, err = capfd.readouterr()
+    assert code == 2 and out.startswith("1\n2\n") and "3000" in out and "internal error" in err
+
+
+def test_a_rule_file_nested_ten_thousand_deep_breaks_nothing(workdir, isolated_home):
+    rules = isolated_home / ".config" / "tokenjuice" / "rules" / "tests"
+    rules.mkdir(parents=True)
+    (rules / "seq.json").write_text('{"id": "tests/seq", "family": "x", "match": ' + "[" * 10000 + "]" * 10000 + "}")
+    (rules / "deep.toml").write_text('family = "x"\nmatch = ' + "[" * 10000 + "]" * 10000 + "\n")
+    done = tokenjuice("wrap", "--", "sh", "-c", "seq 1 3000; exit 4")
+    assert done.returncode == 4 and done.stdout.startswith(b"exit 4\n1\n")
+    assert b"skipped rule" in done.stderr and b"internal error" not in done.stderr
+    assert b"Traceback" not in done.stderr
+
+
+def test_an_exact_read_that_fits_is_byte_exact(workdir):
+    (workdir / "notes.txt").write_bytes(b"first line\nno newline at the end \xff\xfe")
+    done = tokenjuice("wrap", "--", "cat", "notes.txt")
+    assert done.returncode == 0 and done.stdout == b"first line\nno newline at the end \xff\xfe"
+    (workdir / "trojan.txt").write_text("access = 'user\u202e \u2066// admin\u2069 \u2066'\n")
+    shown = tokenjuice("wrap", "--", "cat", "trojan.txt").stdout.decode()
+    assert "\u202e" not in shown and "\\u202e" in shown and "\\u2066" in shown
+    raw = tokenjuice("wrap", "--raw", "--", "cat", "trojan.txt").stdout.decode()
+    assert "\u202e" in raw  # --raw is the byte-exact escape hatch

@@ -36,7 +36,6 @@ import subprocess
 import sys
 import tempfile
 import time
-
 from typing import Any
 
 from .hosts import launch

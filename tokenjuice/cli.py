@@ -27,6 +27,7 @@ import click
 from . import __version__
 from .errors import TokenjuiceError, UsageError
 from .output import Output, json_text
+from .record import replace
 
 F = TypeVar("F", bound=Callable[..., Any])
 _PASSTHROUGH = {"ignore_unknown_options": True, "allow_extra_args": True, "help_option_names": []}
@@ -328,25 +329,32 @@ def discover(
     emit(command.run(since=since), output_format)
 
 
-@cli.command("ls", short_help="List stored raw outputs.")
+@cli.command("ls", short_help="List stored full outputs.")
 @format_option
 def list_artifacts(output_format: str) -> None:
-    """Stored raw outputs (failed commands' by default), newest first."""
+    """Stored full outputs (of every run whose shown output was cut), newest first."""
     from .commands import artifacts
 
     emit(artifacts.listing(), output_format)
 
 
-@cli.command(short_help="Print a stored raw output.")
-@click.argument("artifact_id")
-def cat(artifact_id: str) -> None:
-    """Print the raw output stored as ARTIFACT_ID (tokenjuice ls lists them)."""
+@cli.command(short_help="Print a stored full output.")
+@click.argument("artifact_id", metavar="ID")
+@click.option("--lines", metavar="A:B", help="Only lines A to B (1-based; A: or :B leave an end open).")
+@click.option("--grep", metavar="PATTERN", help="Only the lines matching PATTERN, with their line numbers.")
+@format_option
+def cat(artifact_id: str, lines: str | None, grep: str | None, output_format: str) -> None:
+    """Print the full output stored as ID (the trailer of a cut output names it; tokenjuice ls lists them)
+    exactly as it was kept; --format json prints what it came from instead."""
     from .commands import artifacts
 
-    emit(artifacts.cat(artifact_id))
+    if lines is not None and grep is not None:
+        raise UsageError("use --lines or --grep, not both")
+    output = artifacts.cat(artifact_id, lines=lines, grep=grep)
+    emit(replace(output, raw=None) if output_format == "json" else output, output_format)
 
 
-@cli.command(short_help="Delete old stored raw outputs.")
+@cli.command(short_help="Delete old stored outputs.")
 @click.option("--days", type=click.IntRange(min=0), help="Keep this many days; 0 = no age limit (default: config).")
 @click.option(
     "--max-mb", type=click.IntRange(min=0), help="Keep at most this many MiB; 0 = no size limit (default: config)."

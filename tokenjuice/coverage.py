@@ -11,7 +11,7 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-from .model import EXACT_PASSTHROUGH
+from .model import WHOLE_BY_POLICY
 from .record import fields
 from .rules.model import Match
 from .verify import Report
@@ -23,7 +23,7 @@ def rule_ratios(report: Report) -> dict[str, tuple[float, int]]:
     counts: dict[str, int] = {}
     for example in report.examples:
         counts[example.rule_id] = counts.get(example.rule_id, 0) + 1
-        if example.passthrough in EXACT_PASSTHROUGH:  # policy, not the rule
+        if example.passthrough in WHOLE_BY_POLICY:  # shown whole by policy, not by the rule
             continue
         if example.raw_chars >= largest.get(example.rule_id, (-1, 1.0))[0]:
             largest[example.rule_id] = (example.raw_chars, float(example.ratio))

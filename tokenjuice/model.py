@@ -19,6 +19,9 @@ from .rules.model import Rule
 #: Passthrough reasons where the text is the exact raw output, left whole by policy
 #: whatever the rule: such runs say nothing about how well a rule compacts.
 EXACT_PASSTHROUGH = ("raw", "file-content", "unsafe-inventory", "mixed-inventory")
+#: Outputs shown whole by policy (exact, tiny, or fitting the budget): they say
+#: nothing about how well a rule compacts, so coverage, stats and discover skip them.
+WHOLE_BY_POLICY = ("tiny", "fits", *EXACT_PASSTHROUGH)
 
 
 @record
@@ -90,9 +93,11 @@ class Reduction:
     passthrough: str | None = None  # why it was left whole: tiny, raw, file-content, not-smaller, …
     note: str | None = None  # what the trailer must say beyond counts
     exact: str | None = None  # the output itself, when it must be shown exactly
-    hint: str | None = None  # how the trailer tells the reader to get the full output
+    hint: str | None = None  # where the full output is (`full output: tokenjuice cat 7f3a2c1d`), or why it is not
+    redact: bool = True  # secrets in the shown text are replaced (redaction.enabled)
+    capture_note: str | None = None  # what the capture itself could not keep, exactly
 
     @property
     def cut(self) -> bool:
         """Was anything of the output left out or shortened?"""
-        return self.omitted_lines > 0 or self.clipped_lines > 0 or bool(self.kinds)
+        return self.omitted_lines > 0 or self.clipped_lines > 0 or bool(self.kinds) or bool(self.capture_note)

@@ -26,5 +26,12 @@ class Output:
 
 
 def json_text(value: object) -> str:
-    """Pretty, UTF-8 as is, one trailing newline."""
-    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    """Pretty, UTF-8 as is, one trailing newline. A lone surrogate (from input that
+    was not valid UTF-8, or a JSON payload that carried one) is written as its
+    `\\udXXX` escape, so the output is always valid UTF-8 and valid JSON."""
+    text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    if not text.isascii():
+        import re
+
+        text = re.sub("[\ud800-\udfff]", lambda found: f"\\u{ord(found.group()):04x}", text)
+    return text

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 BOOL, INT, TEXT, WORDS = "bool", "int", "text", "words"
-ARTIFACT_MODES = ("failures", "always", "never")
+ARTIFACT_MODES = ("cut", "always", "never")
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 
@@ -74,17 +74,22 @@ SETTINGS: tuple[Setting, ...] = (
         "TOKENJUICE_MAX_CAPTURE_BYTES",
     ),
     Setting("stats.enabled", BOOL, True, "record each wrap in the local savings ledger", "TOKENJUICE_STATS"),
-    Setting("artifacts.mode", ARTIFACT_MODES, "failures", "store raw output: failures, always or never"),
-    Setting("artifacts.retention_days", INT, 14, "delete stored raw output older than this many days (0: never)"),
-    Setting("artifacts.max_total_mb", INT, 200, "keep stored raw output under this many MiB (0: no limit)"),
+    Setting(
+        "artifacts.mode",
+        ARTIFACT_MODES,
+        "cut",
+        "keep the full output (tokenjuice cat ID) when the shown output was cut (cut), always, or never",
+    ),
+    Setting("artifacts.retention_days", INT, 14, "delete stored outputs older than this many days (0: never)"),
+    Setting("artifacts.max_total_mb", INT, 200, "keep stored outputs under this many MiB (0: no limit)"),
     Setting(
         "artifacts.dir",
         TEXT,
         "",
-        "where raw output is stored (default: artifacts/ in the data folder)",
+        "where full outputs are stored (default: artifacts/ in the data folder)",
         "TOKENJUICE_ARTIFACT_DIR",
     ),
-    Setting("redaction.enabled", BOOL, True, "redact secrets before storing raw output"),
+    Setting("redaction.enabled", BOOL, True, "redact secrets in everything shown and stored"),
     Setting(
         "debug.enabled",
         BOOL,
@@ -107,6 +112,11 @@ class Settings:
 
     def __getitem__(self, key: str) -> Any:
         return self.values[key]
+
+
+def defaults() -> Settings:
+    """Every setting at its default."""
+    return Settings({s.key: s.default for s in SETTINGS}, {s.key: DEFAULT for s in SETTINGS})
 
 
 def user_config_path() -> str:

@@ -23,6 +23,25 @@ def strip_ansi(text: str) -> str:
     return re.sub(_ANSI, "", text)
 
 
+#: C0 and C1 controls but newline and tab, DEL, and the Unicode bidi controls
+#: (embeddings, overrides, isolates and marks) that can make text read in another
+#: order than it is ("Trojan Source").
+_HIDING = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+
+
+def sanitize(text: str) -> str:
+    """Text safe to show: every character that could hide or reorder text is
+    written as a visible escape (`\\x08`, `\\u202e`); newlines and tabs stay."""
+    if not re.search(_HIDING, text):
+        return text
+    return re.sub(_HIDING, _escape, text)
+
+
+def _escape(found: re.Match[str]) -> str:
+    code = ord(found.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
 def split_lines(text: str) -> list[str]:
     """Split into display lines, each right-trimmed.
 

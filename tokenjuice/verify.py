@@ -15,7 +15,7 @@ from .model import Execution
 from .record import record
 from .reduce.engine import Options, reduce
 from .reduce.lines import CLIP, MARKER_PATTERN
-from .reduce.render import shown_chars, text_of
+from .reduce.render import shown, shown_chars, text_of
 from .rules import loader
 from .rules.index import Catalogue
 from .rules.model import Example, Rule
@@ -127,7 +127,7 @@ def check_example(rule: loader.LoadedRule, example: Example, catalogue: Catalogu
         exit_code=example.exit_code,
         combined=example.output,
     )
-    reduction = reduce(execution, catalogue, Options(hint="tokenjuice wrap --raw -- <command>"))
+    reduction = reduce(execution, catalogue, Options(hint="full output: tokenjuice cat 00000000"))
     text = text_of(reduction)
     errors = []
     matched = reduction.classification.rule.id
@@ -164,6 +164,7 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
     lines whose keys and values all come from the JSON (the `gh` formatter)."""
     stripped = strip_ansi(raw_text)
     input_lines = split_lines(stripped)
+    input_lines += split_lines(shown(stripped))  # escaped and redacted, as everything shown is
     if rule and rule.transforms.pretty_print_json:
         from .reduce.pipeline import pretty_json
 

@@ -16,13 +16,14 @@ from .errors import UsageError
 from .model import Execution, Reduction
 from .reduce.engine import Options
 from .reduce.render import shown_chars, text_of
-from .shellsyntax import join, quote
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-_OPTIONAL_STRINGS = ("toolCallId", "runId", "command", "cwd", "stdout", "stderr", "combinedText")
+_OPTIONAL_STRINGS = ("toolCallId", "runId", "command", "cwd")
+#: Output fields take any text: NUL bytes and lone surrogates are output too.
+_OUTPUT_STRINGS = ("stdout", "stderr", "combinedText")
 _OPTIONAL_NUMBERS = ("exitCode", "startedAt", "finishedAt", "durationMs")
 _OPTION_FLAGS = ("raw", "noOmit", "trace")
 
@@ -58,7 +59,6 @@ def reduce_payload(
             max_inline_chars=max_inline_chars or options.get("maxInlineChars"),
             raw=raw or bool(options.get("raw")),
             no_omit=bool(options.get("noOmit")),
-            hint=rerun_hint(execution),
         ),
     )
     return result_to_wire(reduction, trace=trace or bool(options.get("trace")))
@@ -73,6 +73,9 @@ def execution_from_wire(data: dict[str, Any], prefix: str = "") -> Execution:
         value = data.get(key)
         if value is not None and (not isinstance(value, str) or "\0" in value):
             raise UsageError(f"{prefix}{key} must be a string without NUL bytes")
+    for key in _OUTPUT_STRINGS:
+        if data.get(key) is not None and not isinstance(data[key], str):
+            raise UsageError(f"{prefix}{key} must be a string")
     argv = data.get("argv")
     if argv is not None and (not isinstance(argv, list) or not all(isinstance(a, str) and "\0" not in a for a in argv)):
         raise UsageError(f"{prefix}argv must be a list of strings")
@@ -108,15 +111,6 @@ def _validate_options(options: object) -> None:
             raise UsageError(f"options.{key} must be true or false")
     if options.get("cwd") is not None and not isinstance(options["cwd"], str):
         raise UsageError("options.cwd must be a string")
-
-
-def rerun_hint(execution: Execution) -> str | None:
-    """How to see an output again when tokenjuice did not keep it."""
-    if execution.argv:
-        return "tokenjuice wrap --raw -- " + join(list(execution.argv))
-    if execution.command:
-        return "tokenjuice wrap --raw -- sh -c " + quote(execution.command)
-    return None
 
 
 def result_to_wire(

@@ -26,7 +26,7 @@ def listing() -> Output:
     ]
     if not rows:
         return Output(
-            text=f"no stored raw output in {store.directory} (failed commands' output is kept there)\n", data=rows
+            text=f"nothing stored in {store.directory} (the full output of every cut run is kept there)\n", data=rows
         )
     lines = []
     for row in rows:
@@ -52,11 +52,43 @@ def _runs_by_artifact() -> dict[str, dict[str, object]]:
     return {r[0]: {"argv0": r[1], "subcommand": r[2], "exitCode": r[3]} for r in rows}
 
 
-def cat(artifact_id: str) -> Output:
+def cat(artifact_id: str, *, lines: str | None = None, grep: str | None = None) -> Output:
+    """The stored output exactly as it was kept; `--lines A:B` (1-based, inclusive,
+    either end may be left open) or `--grep PATTERN` (matching lines, numbered) for
+    big ones; `--json` for what it came from."""
     try:
-        return Output(raw=_store().read(artifact_id))
+        stored = _store().read(artifact_id)
     except artifacts.ArtifactError as error:
         raise UsageError(str(error)) from None
+    data = {"id": stored.id, **stored.meta, "lateOutput": stored.late, "bytesStored": len(stored.output)}
+    if lines is None and grep is None:
+        return Output(raw=stored.output, data=data)
+    text_lines = stored.output.split(b"\n")
+    if text_lines and text_lines[-1] == b"":
+        text_lines.pop()
+    if lines is not None:
+        first, last = _line_range(lines, len(text_lines))
+        return Output(raw=b"".join(line + b"\n" for line in text_lines[first - 1 : last]), data=data)
+    import re
+
+    try:
+        pattern = re.compile(str(grep).encode("utf-8"))
+    except re.error as error:
+        raise UsageError(f"--grep {grep!r} is not a valid regular expression ({error})") from None
+    found = [b"%d:%s\n" % (number, line) for number, line in enumerate(text_lines, start=1) if pattern.search(line)]
+    return Output(raw=b"".join(found), data=data, exit_code=0 if found else 1)
+
+
+def _line_range(spec: str, count: int) -> tuple[int, int]:
+    start, separator, end = spec.partition(":")
+    try:
+        first = int(start) if start.strip() else 1
+        last = (int(end) if end.strip() else count) if separator else first
+    except ValueError:
+        raise UsageError(f"--lines {spec!r}: use A:B, A: or :B with line numbers from 1") from None
+    if first < 1 or last < first:
+        raise UsageError(f"--lines {spec!r}: use A:B with 1 <= A <= B")
+    return first, last
 
 
 def prune(*, days: int | None, max_mb: int | None) -> Output:

@@ -49,7 +49,7 @@ def reduce_text(
 
     text = read_input(path, "the output").decode("utf-8", errors="replace")
     execution = Execution(command=command, combined=text, exit_code=exit_code)
-    hint = f"tokenjuice reduce --raw {path}" if path else "the input piped to tokenjuice reduce"
+    hint = f"full output: {path}" if path else None
     reduction = reduce(
         execution,
         index.load(os.getcwd()),

@@ -170,10 +170,8 @@ def main(args: list[str]) -> int:
         sys.stdout.write(USAGE)
         return 0
 
-    from ..settings import resolve
-
     cwd = os.getcwd()
-    settings = resolve(cwd, flags=options.flags())
+    settings = _settings(cwd, options)
     child = with_caller_path(command, os.environ.get("PATH", "")) if options.keep_path else command
     # One pipe keeps stdout and stderr in order; --raw and JSON need them apart.
     separate = options.raw or options.format == "json"
@@ -190,12 +188,35 @@ def main(args: list[str]) -> int:
         return run.exit_code
     if run.signal is not None:
         run.chunks.append((capture_mod.STDERR, _signal_marker(run.signal, run.exit_code)))
-    combined = run.combined()
+    try:
+        return present(run, command, cwd, options, settings)
+    except BaseException as error:  # noqa: BLE001 - the last-resort guard: the command has run
+        return last_resort(run, error)
 
+
+def _settings(cwd: str, options: WrapOptions) -> Settings:
+    """The settings in force; the defaults (and one line on stderr) if they cannot
+    be read: the command runs whatever is wrong inside tokenjuice."""
+    from ..settings import resolve
+
+    try:
+        return resolve(cwd, flags=options.flags())
+    except Exception as error:  # noqa: BLE001 - a bug must not stop the command from running
+        from ..settings import defaults
+
+        sys.stderr.write(f"tokenjuice: internal error ({type(error).__name__}) reading settings; defaults used\n")
+        return defaults()
+
+
+def present(run: capture_mod.Capture, command: list[str], cwd: str, options: WrapOptions, settings: Settings) -> int:
+    """Reduce, store, record and print what the command wrote; its exit code."""
     from ..model import CaptureFacts, Execution
     from ..reduce.engine import Options, reduce
+    from ..reduce.render import shown_chars, text_of
     from ..rules import index
+    from ..state import artifacts
 
+    combined = run.combined()
     execution = Execution(
         tool_name="exec",
         command=join(command),
@@ -214,12 +235,9 @@ def main(args: list[str]) -> int:
     )
     catalogue = index.load(cwd)
     _warn(catalogue.errors, settings.warnings)
-    rerun = "tokenjuice wrap --raw -- " + join(command)
-    # The raw output is kept (redacted, compressed) only when this run wants it and
-    # the reduction cut something: the shown output is otherwise the whole output.
-    from ..state import artifacts
-
-    artifact_id = artifacts.new_id() if _wants_artifact(run.exit_code, settings) else None
+    artifact_id = artifacts.new_id()
+    # The hint's length is part of the choice (a result is never longer than its
+    # input as printed), so the reduction is made with an id of the final length.
     reduction = reduce(
         execution,
         catalogue,
@@ -229,18 +247,12 @@ def main(args: list[str]) -> int:
             raw=options.raw,
             no_omit=settings["output.no_omit"],
             facts=options.format == "json",
-            hint=f"tokenjuice cat {artifact_id}" if artifact_id else rerun,
+            redact=settings["redaction.enabled"],
+            hint=f"full output: tokenjuice cat {artifact_id}",
         ),
     )
-    stored = None
-    if artifact_id and (options.store or reduction.kinds):
-        stored = _store_artifact(artifact_id, combined, options, settings)
-        if stored is None:
-            reduction = replace(reduction, hint=rerun)  # the id would lead nowhere
-    elif artifact_id:
-        reduction = replace(reduction, hint=rerun)
-    from ..reduce.render import shown_chars, text_of
-
+    stored, hint = _keep_full_output(artifact_id, combined, execution, reduction.cut, settings, options)
+    reduction = replace(reduction, hint=hint)
     text = text_of(reduction)
     _record(reduction, execution, settings, shown_chars(reduction, text), stored)
 
@@ -255,31 +267,56 @@ def main(args: list[str]) -> int:
             "stdout": capture_mod.decode(run.stream(capture_mod.STDOUT)),
             "stderr": capture_mod.decode(run.stream(capture_mod.STDERR)),
         }
-        out = json_text(payload)
+        capture_mod.write_out(json_text(payload).encode("utf-8", errors="surrogateescape"))
+    elif reduction.exact is not None:
+        # Exact reads stay exact: the bytes as written, no newline added, unless
+        # something had to be escaped or redacted in them.
+        exact = combined if text == execution.combined else text.encode("utf-8", errors="surrogateescape")
+        capture_mod.write_out(exact)
     else:
-        out = text + "\n" if text else ""
-    capture_mod.write_out(out.encode("utf-8", errors="surrogateescape"))
+        capture_mod.write_out((text + "\n" if text else "").encode("utf-8", errors="surrogateescape"))
     return run.exit_code
 
 
-def _wants_artifact(exit_code: int, settings: Settings) -> bool:
-    mode = settings["artifacts.mode"]
-    return mode == "always" or (mode == "failures" and exit_code != 0)
+def last_resort(run: capture_mod.Capture, error: BaseException) -> int:
+    """Whatever failed inside tokenjuice after the command ran, hand back its output
+    (as captured: bounded, marked where cut) and its exit code."""
+    try:
+        kind = type(error).__name__
+        sys.stderr.write(f"tokenjuice: internal error ({kind}); showing raw output\n")
+        capture_mod.write_out(run.combined())
+    except BaseException:  # noqa: BLE001, S110 - nothing more can be done; the exit code still goes back
+        pass
+    return run.exit_code
 
 
-def _store_artifact(
-    artifact_id: str, combined: bytes, options: WrapOptions, settings: Settings
-) -> tuple[str, str] | None:
-    """(id, path) of the stored raw output, or None when it could not be stored."""
+def _keep_full_output(
+    artifact_id: str, combined: bytes, execution: Execution, cut: bool, settings: Settings, options: WrapOptions
+) -> tuple[tuple[str, str] | None, str | None]:
+    """Store the whole output when the shown one was cut (or always, by setting):
+    ((id, path) or None, the trailer's words on where the full output is)."""
     from ..state import artifacts
 
+    mode = settings["artifacts.mode"]
+    if mode == "never" or not (cut or mode == "always"):
+        reason = "artifacts.mode is never; tokenjuice config set artifacts.mode cut keeps it next time"
+        return None, f"full output not kept ({reason})" if cut else None
+    meta = {
+        "command": execution.command,
+        "cwd": execution.cwd,
+        "exit_code": execution.exit_code,
+        "created_at": time.time(),
+        "source": execution.source,
+        "bytes": len(combined),
+        "dropped_bytes": execution.capture.dropped_bytes if execution.capture else 0,
+    }
     try:
-        path = artifacts.Store.from_settings(settings).store(artifact_id, combined)
+        path = artifacts.Store.from_settings(settings).store(artifact_id, combined, meta)
     except artifacts.ArtifactError as error:
         if options.store or settings["debug.enabled"]:
-            sys.stderr.write(f"tokenjuice: {error}\n")
-        return None
-    return artifact_id, path
+            sys.stderr.write(f"tokenjuice: the full output was not kept: {error}\n")
+        return None, f"full output not kept: {error}"
+    return (artifact_id, path), f"full output: tokenjuice cat {artifact_id}"
 
 
 def _record(

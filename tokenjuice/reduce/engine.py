@@ -32,7 +32,15 @@ from .lines import CLIP, Item, Omission, Pinned, keep_only, shown_lines
 from .pipeline import RuleOutcome, apply_rule, matcher_factory, pin
 from .render import TRAILER_RESERVE, text_of
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 TINY_CHARS = 240
+#: Exact reads (`cat file`, inventory listings) are shown byte for byte up to this
+#: size; a bigger one is cut to EXACT_BUDGET like any output (whole in the store).
+EXACT_LIMIT = 32 * 1024
+EXACT_BUDGET = 16 * 1024
 LINE_LIMIT = 400
 _MARKER_COST = 24  # room for the omission marker a dropped run may leave
 _ALWAYS_SHOW_FACTS = ("search",)
@@ -51,6 +59,7 @@ class Options:
     # How the trailer tells the reader to get the full output. The renderer prints it,
     # but the choice of text depends on it too: a result is never longer than its input.
     hint: str | None = None
+    redact: bool = True  # replace secrets in what is shown
 
 
 def reduce(execution: Execution, catalogue: Catalogue, options: Options | None = None) -> Reduction:
@@ -60,10 +69,15 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
     classification = classify(info, catalogue.entries, execution.tool_name or "exec", options.classifier)
     raw_text = execution.output
     stripped = strip_ansi(raw_text)
-    start = _Start(execution, info, classification, len(stripped), options.hint)
+    start = _Start(execution, info, classification, len(stripped), options)
     keep_raw = "raw" if options.raw else (info.keep_raw if not options.classifier else None)
-    if keep_raw:
+    if keep_raw == "raw" or (keep_raw and len(raw_text) <= EXACT_LIMIT):
         return start.exact(raw_text, keep_raw)
+    if keep_raw:  # an exact read too big to show: its lines, head and tail, nothing filtered
+        whole_lines = trim_empty_edges(split_lines(stripped))
+        header = (f"exit {format_number(execution.exit_code)}",) if execution.failed else ()
+        rule = catalogue.body(FALLBACK_ID) or IMPLICIT_FALLBACK_RULE
+        return start.clamped(header, whole_lines, EXACT_BUDGET, keep_raw + "-cut", None, rule)
 
     header = (f"exit {format_number(execution.exit_code)}",) if execution.failed else ()
     lines = split_lines(stripped)
@@ -105,7 +119,29 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
         )
     if tiny:
         return start.whole(header, whole, outcome.facts, "tiny", rule)
+    fits = _fits(start, rule, outcome, header, whole, budget)
+    if fits is not None:
+        return fits
     return choose(start, rule, outcome, header, whole, budget, patterns)
+
+
+def _fits(
+    start: _Start, rule: Rule, outcome: RuleOutcome, header: tuple[str, ...], whole: list[str], budget: int
+) -> Reduction | None:
+    """An output that fits the budget is shown whole but for the noise the rule
+    names (skip patterns, repeated lines): never cut in its middle, never replaced
+    by a summary. None when it does not fit."""
+    denoised = outcome.denoised
+    if outcome.summary is not None and not any(isinstance(i, str) and i.strip() for i in denoised):
+        return None  # nothing but noise: the rule's own summary says it best
+    if _size(list(header) + [_shown(i) for i in denoised]) > budget - TRAILER_RESERVE:
+        return None
+    if len(denoised) == len(whole) and all(a is b or a == b for a, b in zip(denoised, whole, strict=True)):
+        return start.whole(header, whole, outcome.facts, "fits", rule)
+    made = start.made(rule, header, denoised, len(whole), outcome.facts, ("filter",), None, None)
+    if len(text_of(made)) >= _size(whole):  # the trailer would cost more than the noise saved
+        return start.whole(header, whole, outcome.facts, "fits", rule)
+    return made
 
 
 def choose(
@@ -136,29 +172,44 @@ def choose(
     shorter = compact_chars < whole_chars * 0.9 and whole_chars - compact_chars >= 64
     if (shorter or whole_chars > budget) and len(text_of(made)) < whole_chars:
         return made
+    denoised: list[Item] = list(outcome.denoised)
     try:
-        pinned = pin(rule, whole, matcher_factory(rule, patterns))
+        pinned = pin(rule, denoised, matcher_factory(rule, patterns))
     except PatternTimeout:
-        pinned = list(whole)
-    return start.clamped(header, pinned, budget, "not-smaller", outcome.facts, rule)
+        pinned = denoised
+    kinds = ("filter",) if len(denoised) != len(whole) else ()
+    return start.clamped(
+        header, pinned, budget, "not-smaller", outcome.facts, rule, total_lines=len(whole), kinds=kinds
+    )
 
 
 class _Start:
     """What every reduction of one execution shares, and the ways to finish one."""
 
     def __init__(
-        self, execution: Execution, info: CommandInfo, classification: Classification, raw_chars: int, hint: str | None
+        self, execution: Execution, info: CommandInfo, classification: Classification, raw_chars: int, options: Options
     ) -> None:
         self.execution = execution
         self.info = info
         self.classification = classification
         self.raw_chars = raw_chars
-        self.hint = hint
+        self.options = options
+        self.capture_note = capture_note(execution)
+
+    def _reduction(self, rule: Rule | None, **fields: Any) -> Reduction:
+        return Reduction(
+            self.classification,
+            self.info,
+            rule,
+            self.raw_chars,
+            hint=self.options.hint,
+            redact=self.options.redact,
+            capture_note=self.capture_note,
+            **fields,
+        )
 
     def exact(self, text: str, reason: str) -> Reduction:
-        return Reduction(
-            self.classification, self.info, None, self.raw_chars, passthrough=reason, exact=text, hint=self.hint
-        )
+        return self._reduction(None, passthrough=reason, exact=text)
 
     def whole(
         self,
@@ -168,17 +219,8 @@ class _Start:
         reason: str,
         rule: Rule | None = None,
     ) -> Reduction:
-        return Reduction(
-            self.classification,
-            self.info,
-            rule,
-            self.raw_chars,
-            header,
-            tuple(lines),
-            total_lines=len(lines),
-            facts=facts,
-            passthrough=reason,
-            hint=self.hint,
+        return self._reduction(
+            rule, header=header, body=tuple(lines), total_lines=len(lines), facts=facts, passthrough=reason
         )
 
     def clamped(
@@ -190,12 +232,16 @@ class _Start:
         facts: dict[str, int] | None,
         rule: Rule,
         note: str | None = None,
+        *,
+        total_lines: int | None = None,
+        kinds: tuple[str, ...] = (),
     ) -> Reduction:
-        """The whole output, cut to the budget only if it must be."""
+        """The (denoised) whole output, cut to the budget only if it must be."""
         whole = tuple(lines)
         items = clamp(header, whole, budget)
-        kinds = ("size-clamp",) if items is not whole else ()
-        return self.made(rule, header, items, len(whole), facts, kinds, reason, note)
+        kinds += ("size-clamp",) if items is not whole else ()
+        total = len(whole) if total_lines is None else total_lines
+        return self.made(rule, header, items, total, facts, kinds, reason, note)
 
     def made(
         self,
@@ -209,13 +255,10 @@ class _Start:
         note: str | None,
     ) -> Reduction:
         clipped = sum(1 for i in items if isinstance(i, str) and CLIP.search(i))
-        return Reduction(
-            self.classification,
-            self.info,
+        return self._reduction(
             rule,
-            self.raw_chars,
-            header,
-            items,
+            header=header,
+            body=items,
             omitted_lines=max(0, total_lines - shown_lines(items)),
             total_lines=total_lines,
             clipped_lines=clipped,
@@ -223,8 +266,26 @@ class _Start:
             kinds=kinds,
             passthrough=reason,
             note=note,
-            hint=self.hint,
         )
+
+
+def capture_note(execution: Execution) -> str | None:
+    """What the capture itself could not keep, in exact numbers, for the trailer."""
+    capture = execution.capture
+    if capture is None or not capture.truncated:
+        return None
+    lines = f" ({capture.dropped_lines:,} lines)" if capture.dropped_lines else ""
+    return (
+        f"capture kept the first and last {_size_text(capture.kept_bytes)} and skipped "
+        f"{capture.dropped_bytes:,} bytes{lines} in between"
+    )
+
+
+def _size_text(count: int) -> str:
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if count >= scale:
+            return f"{count / scale:.1f} {unit}"
+    return f"{count:,} bytes"
 
 
 def _shown(item: Item) -> str:

@@ -35,6 +35,9 @@ class RuleOutcome:
     summary: str | None  # a match_output / on_empty message replacing the lines
     total_lines: int
     note: str | None = None  # what a formatter did that line counts cannot say
+    # The lines with only the noise the rule names dropped (skip_patterns, repeats):
+    # what is shown when the whole output fits the budget.
+    denoised: tuple[Item, ...] = ()
 
 
 def apply_rule(
@@ -61,17 +64,24 @@ def apply_rule(
     kinds: list[str] = []
 
     unfiltered = lines
+    dropped: set[int] = set()
+    if not no_omit and filters.skip_patterns:
+        dropped = matcher(filters.skip_patterns).matching(Lines(lines))
+    kept_lines = [line for i, line in enumerate(lines) if i not in dropped] if dropped else lines
+    if transforms.trim_empty_edges:
+        kept_lines = trim_empty_edges(kept_lines)
+    denoised: list[Item] = list(kept_lines)
+    if transforms.dedupe_adjacent and not no_omit:
+        denoised = dedupe_adjacent(denoised)
     if not no_omit:
         joined = None
         for entry in rule.match_output:
             joined = "\n".join(lines) if joined is None else joined
             if matcher([entry.pattern], entry.flags).search(joined):
-                return RuleOutcome((), None, ("summary",), entry.message, total)
-        if filters.skip_patterns:
-            dropped = matcher(filters.skip_patterns).matching(Lines(lines))
-            if dropped:
-                kinds.append("filter")
-                lines = [line for i, line in enumerate(lines) if i not in dropped]
+                return RuleOutcome((), None, ("summary",), entry.message, total, denoised=tuple(denoised))
+        if dropped:
+            kinds.append("filter")
+            lines = [line for i, line in enumerate(lines) if i not in dropped]
     counter_lines = lines
     if not no_omit and filters.keep_patterns:
         kept = matcher(filters.keep_patterns).matching(Lines(lines))
@@ -104,7 +114,7 @@ def apply_rule(
         items = deduped
 
     if not any(isinstance(i, str) and i.strip() for i in items) and rule.on_empty:
-        return RuleOutcome((), facts, (*kinds, "summary"), rule.on_empty, total, note)
+        return RuleOutcome((), facts, (*kinds, "summary"), rule.on_empty, total, note, tuple(denoised))
 
     items = pin(rule, items, matcher)
     failed = bool(exit_code) and exit_code != 0
@@ -112,7 +122,7 @@ def apply_rule(
     trimmed = head_tail(items, budget_table.head, budget_table.tail, PIN_LIMIT)
     if len(trimmed) != len(items):
         kinds.append("head-tail")
-    return RuleOutcome(tuple(trimmed), facts, tuple(kinds), None, total, note)
+    return RuleOutcome(tuple(trimmed), facts, tuple(kinds), None, total, note, tuple(denoised))
 
 
 def count(counters: tuple[Counter, ...], lines: list[str], matcher: MatcherFactory) -> dict[str, int]:

@@ -2,12 +2,17 @@
 
 The reduction decided what survives; this module only phrases it: the header
 lines, the body with its omission markers, and — when anything was cut — one
-trailer line saying how much and where the full output is.
+trailer line saying exactly how much and where the whole output is
+(`(tokenjuice: 1,204 of 1,300 lines omitted — full output: tokenjuice cat 7f3a2c1d)`).
+It never suggests re-running the command. Everything shown passes through
+`sanitize` (no control character or bidi override can hide text) and, unless
+turned off, redaction.
 """
 
 from __future__ import annotations
 
 from ..model import EXACT_PASSTHROUGH, Reduction
+from ..text import sanitize
 from .lines import render
 
 #: Room kept in the size budget for the trailer line.
@@ -15,27 +20,43 @@ TRAILER_RESERVE = 160
 
 
 def text_of(reduction: Reduction) -> str:
-    """The inline text: the exact output, or header, body and trailer."""
+    """The inline text: the exact output, or header, body and trailer; safe to show."""
     if reduction.exact is not None:
-        return reduction.exact
-    lines = list(reduction.header) + render(reduction.body)
-    trailer = trailer_of(reduction)
-    if trailer:
-        lines.append(trailer)
-    return "\n".join(lines)
+        if reduction.passthrough == "raw":
+            return reduction.exact  # asked for byte for byte: nothing escaped, nothing redacted
+        text = reduction.exact
+    else:
+        lines = list(reduction.header) + render(reduction.body)
+        trailer = trailer_of(reduction)
+        if trailer:
+            lines.append(trailer)
+        text = "\n".join(lines)
+    return shown(text, reduction.redact)
+
+
+def shown(text: str, redact: bool = True) -> str:
+    """`text` as it may be shown: controls escaped, secrets redacted."""
+    text = sanitize(text)
+    if redact:
+        from ..state import redact as redaction
+
+        if redaction.might_hold_secrets(text):
+            text = redaction.redact(text)[0]
+    return text
 
 
 def trailer_of(reduction: Reduction) -> str | None:
     notes = [reduction.note] if reduction.note else []
     if reduction.omitted_lines > 0:
-        notes.append(f"{reduction.omitted_lines} of {reduction.total_lines} lines omitted")
+        notes.append(f"{reduction.omitted_lines:,} of {reduction.total_lines:,} lines omitted")
     if reduction.clipped_lines:
-        notes.append(f"{reduction.clipped_lines} long line{'s' if reduction.clipped_lines != 1 else ''} clipped")
+        notes.append(f"{reduction.clipped_lines:,} long line{'s' if reduction.clipped_lines != 1 else ''} clipped")
+    if reduction.capture_note:
+        notes.append(reduction.capture_note)
     if not notes:
         return None
-    if reduction.hint:
-        notes.append(f"full output: {reduction.hint}")
-    return f"(tokenjuice: {'; '.join(notes)})"
+    where = f" — {reduction.hint}" if reduction.hint else ""
+    return f"(tokenjuice: {'; '.join(notes)}{where})"
 
 
 def shown_chars(reduction: Reduction, text: str) -> int:

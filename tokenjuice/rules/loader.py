@@ -142,6 +142,8 @@ def load_file(layer: str, rule_id: str, path: str) -> LoadedRule:
     except (ValueError, UnicodeDecodeError) as error:
         kind = "JSON" if json_style else "TOML"
         raise RuleError(f"file: not valid {kind} ({error})") from None
+    except RecursionError:
+        raise RuleError("file: nested too deeply to be a rule") from None
     try:
         rule, examples = parse_rule(
             data, rule_id, json_style=json_style, compile_pattern=lambda p, f: compile_checked(p, f, json_style)
@@ -218,6 +220,8 @@ def load_layer(layer: str, root: str) -> tuple[list[LoadedRule], list[Problem]]:
             loaded.append(load_file(layer, rule_id, path))
         except RuleError as error:
             problems.append(Problem(layer, path, str(error), line=error.line))
+        except Exception as error:  # noqa: BLE001 - one hostile file must not stop the others loading
+            problems.append(Problem(layer, path, f"file: cannot be loaded ({type(error).__name__}: {error})"[:300]))
     ids = [r.rule.id for r in loaded]
     duplicated = {i for i in ids if ids.count(i) > 1}
     for rule in loaded:

@@ -1,8 +1,23 @@
-"""Raw output artifacts: the full output of a run, one id away.
+"""The output store: the full output of every run whose shown output was cut.
 
-Stored gzip-compressed, secrets redacted first, in a private folder (0700) as
-private files (0600). Ids are `tj_` plus 12 hex digits and are validated before
-any file is touched. Retention by age and total size keeps the folder bounded.
+The agent must never have to re-run a command to see what tokenjuice left out:
+re-running `git commit`, a deploy or a migration repeats its side effects, and a
+flaky test gives different output. So whenever a reduction cuts anything, the
+whole captured output (stdout and stderr as they were interleaved) is kept here
+with what it came from (command, working directory, exit code, time, capture
+facts), and the trailer names it: `tokenjuice cat 7f3a2c1d`.
+
+- Private: a 0700 folder of 0600 files, created with O_NOFOLLOW|O_EXCL, never
+  following a symlink planted in it; secrets are redacted before anything is
+  written (the same redaction as everything shown).
+- Bounded: the age and total-size limits (`artifacts.retention_days`,
+  `artifacts.max_total_mb`) are applied at most once a day by a write, and by
+  `tokenjuice prune`; an output bigger than the whole limit is not kept, and the
+  trailer says so.
+- Ids are 8 lower-case hex digits, validated before any file is touched.
+
+Layout: `<id>.out.gz` (the output), `<id>.json` (what it came from), and
+`<id>.late` for output a background job wrote after the command returned.
 """
 
 from __future__ import annotations
@@ -10,42 +25,58 @@ from __future__ import annotations
 import os
 import time
 
-from .. import paths
+from .. import fastjson, paths
 from ..record import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..settings import Settings
 
 _HEX = frozenset("0123456789abcdef")
-SUFFIX = ".txt.gz"
+ID_LENGTH = 8
+OUTPUT_SUFFIX = ".out.gz"
+META_SUFFIX = ".json"
+LATE_SUFFIX = ".late"
 _PRUNE_STAMP = ".last-prune"
 _PRUNE_EVERY_SECONDS = 24 * 3600
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 class ArtifactError(Exception):
-    """An artifact cannot be stored or found; the message says why."""
+    """An output cannot be stored or found; the message says why."""
 
 
 def new_id() -> str:
-    return "tj_" + os.urandom(6).hex()
+    return os.urandom(ID_LENGTH // 2).hex()
 
 
 def is_id(name: str) -> bool:
-    """`tj_` and 12 lower-case hex digits, nothing else (no paths, no newline)."""
-    return len(name) == 15 and name.startswith("tj_") and set(name[3:]) <= _HEX
+    """8 lower-case hex digits, nothing else (no paths, no newline)."""
+    return len(name) == ID_LENGTH and set(name) <= _HEX
 
 
 @record
 class Artifact:
     id: str
-    path: str
-    size: int
+    path: str  # the output file
+    size: int  # bytes on disk (compressed output and metadata)
     created: float
 
 
+@record
+class Stored:
+    """One stored run as `tokenjuice cat` reads it."""
+
+    id: str
+    output: bytes  # the output as captured (redacted), with any late background output after it
+    meta: dict[str, Any]
+    late: bool = False  # a background job wrote more after the command returned
+
+
 class Store:
-    """The folder of stored raw outputs, with its redaction and retention settings."""
+    """The folder of stored outputs, with its redaction and retention settings."""
 
     def __init__(
         self, directory: str, *, redact: bool = True, retention_days: int = 14, max_total_mb: int = 200
@@ -70,64 +101,93 @@ class Store:
             max_total_mb=settings["artifacts.max_total_mb"],
         )
 
-    def path_of(self, artifact_id: str) -> str:
+    def path_of(self, artifact_id: str, suffix: str = OUTPUT_SUFFIX) -> str:
         if not is_id(artifact_id or ""):
-            raise ArtifactError(
-                f"{artifact_id!r} is not an artifact id (they look like tj_0123456789ab); see tokenjuice ls"
-            )
-        return os.path.join(self.directory, artifact_id + SUFFIX)
+            raise ArtifactError(f"{artifact_id!r} is not an output id (they look like 7f3a2c1d); see tokenjuice ls")
+        return os.path.join(self.directory, artifact_id + suffix)
 
-    def store(self, artifact_id: str, data: bytes) -> str:
-        """Write the artifact; returns its path. Raises ArtifactError."""
+    def store(self, artifact_id: str, data: bytes, meta: dict[str, Any]) -> str:
+        """Keep `data` (redacted first) and its metadata; returns the output's path.
+        Raises ArtifactError when it cannot be kept (the reason is the message)."""
         import gzip
 
         if self.redact:
             from .redact import redact as redact_text
 
-            text, _ = redact_text(data.decode("utf-8", errors="replace"))
-            data = text.encode("utf-8")
-        path = self.path_of(artifact_id)
+            data = redact_text(data.decode("utf-8", errors="replace"))[0].encode("utf-8")
+            meta = meta | {"command": redact_text(str(meta.get("command") or ""))[0]}
+        compressed = gzip.compress(data, compresslevel=1, mtime=0)
+        limit = self.max_total_mb * 1024 * 1024
+        if limit and len(compressed) > limit:
+            raise ArtifactError(
+                f"it is bigger ({len(compressed) // 1024} KiB compressed) than the whole store "
+                f"(artifacts.max_total_mb = {self.max_total_mb})"
+            )
         try:
             paths.private_dir(self.directory)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(gzip.compress(data, compresslevel=1, mtime=0))
+            _write_new(self.path_of(artifact_id), compressed)
+            _write_new(self.path_of(artifact_id, META_SUFFIX), fastjson.dumps(meta).encode("utf-8"))
         except OSError as error:
-            raise ArtifactError(f"cannot store raw output in {self.directory}: {error.strerror}") from None
+            raise ArtifactError(f"it cannot be written to {self.directory} ({error.strerror or error})") from None
         self._maybe_prune()
-        return path
+        return self.path_of(artifact_id)
 
-    def read(self, artifact_id: str) -> bytes:
+    def read(self, artifact_id: str) -> Stored:
         import gzip
 
         path = self.path_of(artifact_id)
         try:
-            with gzip.open(path, "rb") as handle:
-                data: bytes = handle.read()
-                return data
+            with open(path, "rb", opener=_no_follow) as handle, gzip.open(handle, "rb") as unpacked:
+                data: bytes = unpacked.read()
         except FileNotFoundError:
-            raise ArtifactError(f"no artifact {artifact_id}; it may have been pruned (see tokenjuice ls)") from None
+            raise ArtifactError(
+                f"no stored output {artifact_id}; it may have been pruned (tokenjuice ls lists what is kept)"
+            ) from None
         except (OSError, EOFError) as error:
-            raise ArtifactError(f"artifact {artifact_id} cannot be read ({error})") from None
+            raise ArtifactError(f"stored output {artifact_id} cannot be read ({error})") from None
+        meta = _read_json(self.path_of(artifact_id, META_SUFFIX))
+        late = self._late(artifact_id)
+        if late:
+            data += late
+        return Stored(artifact_id, data, meta, bool(late))
+
+    def _late(self, artifact_id: str) -> bytes:
+        """What a background job wrote after the command returned, redacted."""
+        try:
+            with open(self.path_of(artifact_id, LATE_SUFFIX), "rb", opener=_no_follow) as handle:
+                late = handle.read()
+        except OSError:
+            return b""
+        if late and self.redact:
+            from .redact import redact as redact_text
+
+            late = redact_text(late.decode("utf-8", errors="replace"))[0].encode("utf-8")
+        return late
 
     def listing(self) -> list[Artifact]:
-        """Every stored artifact, newest first."""
-        found = []
+        """Every stored output, newest first."""
+        found: dict[str, Artifact] = {}
         try:
             entries = list(os.scandir(self.directory))
         except OSError:
             return []
+        sizes: dict[str, int] = {}
         for entry in entries:
             name = entry.name
-            if name.endswith(SUFFIX) and is_id(name[: -len(SUFFIX)]) and entry.is_file(follow_symlinks=False):
-                stat = entry.stat()
-                found.append(Artifact(name[: -len(SUFFIX)], entry.path, stat.st_size, stat.st_mtime))
-        return sorted(found, key=lambda a: (a.created, a.id), reverse=True)
+            stem, _, _ = name.partition(".")
+            if not is_id(stem) or not entry.is_file(follow_symlinks=False):
+                continue
+            stat = entry.stat(follow_symlinks=False)
+            sizes[stem] = sizes.get(stem, 0) + stat.st_size
+            if name.endswith(OUTPUT_SUFFIX):
+                found[stem] = Artifact(stem, entry.path, 0, stat.st_mtime)
+        artifacts = [Artifact(a.id, a.path, sizes[a.id], a.created) for a in found.values()]
+        return sorted(artifacts, key=lambda a: (a.created, a.id), reverse=True)
 
     def prune(
         self, retention_days: int | None = None, max_total_mb: int | None = None, *, now: float | None = None
     ) -> list[Artifact]:
-        """Delete artifacts older than the retention, then the oldest until the total
+        """Delete outputs older than the retention, then the oldest until the total
         fits (0 means no limit); returns what was deleted."""
         days = self.retention_days if retention_days is None else retention_days
         megabytes = self.max_total_mb if max_total_mb is None else max_total_mb
@@ -139,11 +199,12 @@ class Store:
             too_old = days and artifact.created < now - days * 86400
             too_big = megabytes and kept_size + artifact.size > limit
             if too_old or too_big:
-                try:
-                    os.unlink(artifact.path)
-                    deleted.append(artifact)
-                except OSError:
-                    continue
+                for suffix in (OUTPUT_SUFFIX, META_SUFFIX, LATE_SUFFIX):
+                    try:
+                        os.unlink(os.path.join(self.directory, artifact.id + suffix))
+                    except OSError:
+                        continue
+                deleted.append(artifact)
             else:
                 kept_size += artifact.size
         return deleted
@@ -151,14 +212,38 @@ class Store:
     def _maybe_prune(self) -> None:
         stamp = os.path.join(self.directory, _PRUNE_STAMP)
         try:
-            if time.time() - os.stat(stamp).st_mtime < _PRUNE_EVERY_SECONDS:
+            if time.time() - os.lstat(stamp).st_mtime < _PRUNE_EVERY_SECONDS:
                 return
         except FileNotFoundError:
             pass
         except OSError:
             return
         self.prune()
-        try:
-            os.close(os.open(stamp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
+        try:  # a fresh stamp: never truncate or follow what sits at that name
+            os.unlink(stamp)
         except OSError:
             pass
+        try:
+            os.close(os.open(stamp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600))
+        except OSError:
+            pass
+
+
+def _no_follow(path: str, flags: int) -> int:
+    """An `open()` opener that refuses to follow a symlink at `path`."""
+    return os.open(path, flags | _NOFOLLOW)
+
+
+def _write_new(path: str, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+
+
+def _read_json(path: str) -> dict[str, Any]:
+    try:
+        with open(path, "rb", opener=_no_follow) as handle:
+            data = fastjson.loads(handle.read())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}

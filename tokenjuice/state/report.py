@@ -17,8 +17,9 @@ if TYPE_CHECKING:
 WEAK_RATIO = 0.65
 WEAK_MIN_RAW = 5000
 FALLBACK_MIN_RAW = 2000
-#: Runs left whole on purpose: they say nothing about how well a rule compacts.
-WHOLE_ON_PURPOSE = ("tiny",) + EXACT_PASSTHROUGH
+#: Runs left whole on purpose whatever the rule (a run that merely fits a rule's
+#: budget still counts: a rule whose budget swallows big outputs saves nothing).
+WHOLE_ON_PURPOSE = ("tiny", *EXACT_PASSTHROUGH)
 
 
 class ReportError(ValueError):
