@@ -25,6 +25,7 @@ _EXIT_HEADER = re.compile(r"^exit -?\d+$")
 _FACTS_LINE = re.compile(r"^\d+ [^,]+(?:, \d+ [^,]+)*$")
 _TRAILER = re.compile(r"^\(tokenjuice: .*\)$")
 _MARKER = re.compile(MARKER_PATTERN)
+_COMMIT_LINE = re.compile(r"^commit ([0-9a-f]{7,64})\b")
 
 
 @record
@@ -178,6 +179,7 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
         messages = {m.message for m in rule.match_output}
         if rule.on_empty:
             messages.add(rule.on_empty)
+    hashes = [found.group(1) for found in map(_COMMIT_LINE.match, input_lines) if found]
     unexplained = []
     for line in split_lines(reduced_text):
         core = line.strip()
@@ -191,8 +193,16 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
             continue  # capture and signal notes that wrap itself put into the output
         if vocabulary and _is_json_record(core, vocabulary):
             continue
+        if _is_short_commit(core, hashes, inputs):
+            continue
         unexplained.append(line)
     return unexplained
+
+
+def _is_short_commit(line: str, hashes: list[str], inputs: set[str]) -> bool:
+    """A commit's short form: a prefix of its hash and its subject line (reduce/units.py)."""
+    prefix, _, subject = line.partition(" ")
+    return len(prefix) >= 7 and subject in inputs and any(h.startswith(prefix) for h in hashes)
 
 
 def _is_clipped_input(line: str, input_lines: list[str]) -> bool:

@@ -31,6 +31,7 @@ from ..text import clip_line, pluralize, split_lines, strip_ansi, trim_empty_edg
 from .lines import CLIP, Item, Omission, Pinned, keep_only, shown_lines
 from .pipeline import RuleOutcome, apply_rule, matcher_factory, pin
 from .render import TRAILER_RESERVE, text_of
+from .units import fit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -159,12 +160,26 @@ def choose(
     never longer than the input as printed."""
     counts = _counts(outcome, start.classification, start.execution.exit_code)
     compact_items: tuple[Item, ...] = (outcome.summary,) if outcome.summary is not None else outcome.items
+    if outcome.units and outcome.summary is None:
+        # Cut between units: compress them, then drop whole ones, to fit the room left.
+        room = max(200, budget - sum(len(h) + 1 for h in header + counts) - TRAILER_RESERVE)
+        fitted = tuple(fit(list(outcome.units), room))
+        compact_items = (
+            fitted if _size([_shown(i) for i in fitted]) < _size([_shown(i) for i in compact_items]) else compact_items
+        )
     whole_chars = _size(whole)
     compact_chars = _size(list(header) + list(counts) + [_shown(i) for i in compact_items])
-    items = clamp(header + counts, compact_items, budget)
+    # What units.fit kept is already cut to the room, but for the names it keeps past
+    # it on purpose (every file that matched, every directory): the clamp leaves those.
+    clamp_budget = max(budget, compact_chars + TRAILER_RESERVE) if outcome.units else budget
+    items = clamp(header + counts, compact_items, clamp_budget)
     clamped = items is not compact_items
+    units_cut = compact_items is not outcome.items and any(isinstance(i, Omission) for i in compact_items)
     if counts and not (
-        clamped or _cut(outcome) or _counts_always_shown(outcome, start.classification, start.execution.exit_code)
+        clamped
+        or units_cut
+        or _cut(outcome)
+        or _counts_always_shown(outcome, start.classification, start.execution.exit_code)
     ):
         counts = ()  # nothing was cut: the lines themselves show what the counts would
     kinds = outcome.kinds + (("size-clamp",) if clamped else ())

@@ -18,6 +18,7 @@ from ..rules.patterns import Budget, Lines, Matcher, scoped
 from ..text import split_lines, trim_empty_edges
 from .formatters import FORMATTERS
 from .lines import Item, Omission, Pinned, dedupe_adjacent, head_tail
+from .units import Parsed, Unit, parse
 
 MatcherFactory = Callable[..., Matcher]
 
@@ -38,6 +39,8 @@ class RuleOutcome:
     # The lines with only the noise the rule names dropped (skip_patterns, repeats):
     # what is shown when the whole output fits the budget.
     denoised: tuple[Item, ...] = ()
+    # The filtered lines split into units (the rule's `unit`), for cutting between them.
+    units: tuple[Item | Unit, ...] = ()
 
 
 def apply_rule(
@@ -116,6 +119,16 @@ def apply_rule(
     if not any(isinstance(i, str) and i.strip() for i in items) and rule.on_empty:
         return RuleOutcome((), facts, (*kinds, "summary"), rule.on_empty, total, note, tuple(denoised))
 
+    if rule.unit:  # cut between units, to the budget, in the engine
+        lines_only = [i for i in items if isinstance(i, str)]
+        if len(lines_only) == len(items):
+            failed = bool(exit_code) and exit_code != 0
+            table = rule.failure if failed and rule.failure.preserve_on_failure else rule.summarize
+            parsed = loose_head_tail(parse(rule.unit, lines_only), table.head, table.tail, rule, matcher)
+            if rule.unit == "match-file":
+                facts = (facts or {}) | {"file": sum(1 for part in parsed if isinstance(part, Unit))}
+            return RuleOutcome(tuple(items), facts, tuple(kinds), None, total, note, tuple(denoised), tuple(parsed))
+
     items = pin(rule, items, matcher)
     failed = bool(exit_code) and exit_code != 0
     budget_table = rule.failure if failed and rule.failure.preserve_on_failure else rule.summarize
@@ -123,6 +136,35 @@ def apply_rule(
     if len(trimmed) != len(items):
         kinds.append("head-tail")
     return RuleOutcome(tuple(trimmed), facts, tuple(kinds), None, total, note, tuple(denoised))
+
+
+def loose_head_tail(parsed: Parsed, head: int, tail: int, rule: Rule, matcher: MatcherFactory) -> Parsed:
+    """The rule's head and tail (and pins), applied to the lines between units only
+    (headers, progress, passing lines): units are cut by `units.fit`, never by position."""
+    loose = pin(rule, [part for part in parsed if not isinstance(part, Unit)], matcher)
+    count = len(loose)
+    if count <= head + tail:
+        keep = set(range(count))
+    else:
+        keep = set(range(head)) | set(range(count - tail, count))
+        keep |= {k for k, item in enumerate(loose) if isinstance(item, Pinned | Omission)}
+    result: Parsed = []
+    hidden = 0
+    position = 0
+    for part in parsed:
+        if not isinstance(part, Unit):
+            item = loose[position]
+            position += 1
+            if position - 1 not in keep:
+                hidden += 1
+                continue
+        if hidden:
+            result.append(Omission(hidden))
+            hidden = 0
+        result.append(item if not isinstance(part, Unit) else part)
+    if hidden:
+        result.append(Omission(hidden))
+    return result
 
 
 def count(counters: tuple[Counter, ...], lines: list[str], matcher: MatcherFactory) -> dict[str, int]:

@@ -36,6 +36,8 @@ TABLES = "tables"  # an array of tables of `table_type`
 
 PATTERN_FLAGS = "imsx"
 FORMATTERS = ("git-diff", "search", "gh")
+#: What an output can be made of; reduce/units.py has a parser for each.
+UNITS = ("path", "commit", "diff-file", "match-file", "row", "dir", "test")
 COUNTER_SOURCES = ("post_keep", "pre_keep", "pre_skip")
 
 
@@ -301,6 +303,13 @@ class Rule:
         (),
         camel="matchOutput",
         table_type="OutputMatch",
+    )
+    unit: str | None = spec(
+        CHOICE,
+        "What the output is made of; cuts fall between units, never inside one: `path` (git status), `commit`, "
+        "`diff-file`, `match-file` (grep, rg), `row` (tables), `dir` (find, ls -R), `test` (test runners).",
+        None,
+        choices=UNITS,
     )
     formatter: str | None = spec(
         CHOICE, "A structure-aware step: `search`, `git-diff` or `gh`.", None, choices=FORMATTERS

@@ -1,0 +1,71 @@
+"""reduce/units.py: parsers split outputs into units; `fit` cuts between them."""
+
+from tokenjuice.reduce.lines import Omission, render
+from tokenjuice.reduce.units import Unit, fit, parse
+from tokenjuice.verify import unexplained_lines
+
+
+def shown(items):
+    return "\n".join(render(items))
+
+
+def test_fit_compresses_inside_units_before_dropping_any():
+    log = []
+    for i in range(30):
+        log += [f"commit {i:040x}", "Author: a <a@b>", "Date:   today", "", f"    Subject number {i}", "",
+                "    A long body line that explains the change in far more words than anyone needs.", ""]
+    items = fit(parse("commit", log), 2000)
+    text = shown(items)
+    assert all(f"Subject number {i}" in text for i in range(30))
+    assert len(text) <= 2000 and "beyond their hash and subject omitted" in text
+    assert unexplained_lines("\n".join(log), text) == []
+
+
+def test_dropped_units_are_counted_by_group():
+    lines = ["NAME      READY   STATUS             RESTARTS   AGE"]
+    lines += [f"web-{i:03d}   1/1     Running            0          5d" for i in range(200)]
+    lines.insert(120, "api-crash  0/1     CrashLoopBackOff   12         5d")
+    text = shown(fit(parse("row", lines), 1500))
+    assert "api-crash" in text and "CrashLoopBackOff" in text  # the row in trouble is kept
+    assert lines[0] in text and "more rows (" in text and " Running) omitted ..." in text
+
+
+def test_every_matching_file_is_named_even_when_none_fits_whole():
+    lines = [f"src/file_{f:03d}.py:{n}:    needle({n})" for f in range(120) for n in range(1, 6)]
+    text = shown(fit(parse("match-file", lines), 4000))
+    assert all(f"src/file_{f:03d}.py" in text for f in range(120))
+    assert "src/file_007.py: 5 matches omitted" in text
+
+
+def test_a_diff_file_keeps_its_headers_and_counts_its_hunks():
+    diff = ["diff --git a/x.py b/x.py", "index 1..2 100644", "--- a/x.py", "+++ b/x.py", "@@ -1,3 +1,300 @@ def f():"]
+    diff += [f"+line {i}" for i in range(300)] + [" context"]
+    diff += ["diff --git a/y.py b/y.py", "--- a/y.py", "+++ b/y.py", "@@ -5 +5 @@", "-old", "+new"]
+    text = shown(fit(parse("diff-file", diff), 600))
+    assert "diff --git a/x.py b/x.py" in text and "@@ -1,3 +1,300 @@ def f():" in text
+    assert "hunk body: 300 added, 0 removed lines" in text and "+new" in text  # the small file stays whole
+
+
+def test_failing_tests_outlive_passing_ones():
+    lines = [f"tests/test_a.py::test_ok_{i} PASSED" for i in range(300)]
+    for i in range(10):
+        lines += [f"____ test_bad_{i} ____", "", f"    def test_bad_{i}():", f">       assert {i} == {i + 1}", "E       assert 1 == 2"]
+    lines += ["==== 10 failed, 300 passed in 1.00s ===="]
+    text = shown(fit(parse("test", lines), 1500))
+    assert all(f"test_bad_{i}" in text for i in range(10))
+    assert "10 failed, 300 passed" in text and "more passing tests omitted" in text
+
+
+def test_git_status_paths_are_grouped_by_state():
+    lines = ["On branch main", "Untracked files:"] + [f"\tgen_{i}.go" for i in range(300)]
+    lines += ["Changes not staged for commit:", "\tmodified:   important.py"]
+    parsed = parse("path", lines)
+    assert {u.group for u in parsed if isinstance(u, Unit)} == {"untracked", "modified"}
+    text = shown(fit(parsed, 1000))
+    assert "modified:   important.py" in text and "more paths (" in text
+
+
+def test_units_never_cut_a_line_they_keep():
+    lines = ["CONTAINER ID   STATUS   NAMES"] + [f"{i:012x}   Up 1 hour   name_{i} " + "x" * 500 for i in range(20)]
+    items = fit(parse("row", lines), 3000)
+    assert all(item in lines or isinstance(item, Omission) for item in items)

@@ -1,0 +1,575 @@
+"""Structure-aware cutting: outputs made of units are cut between units, never inside one.
+
+A rule declares what its output is made of (`unit = "diff-file"`, `"commit"`,
+`"path"`, `"match-file"`, `"row"`, `"dir"`, `"test"`), and a parser here splits the
+filtered lines into `Unit`s and loose lines (headers, summaries). When the whole
+does not fit the budget, `fit` makes it fit in three steps, each only as far as
+needed:
+
+1. compress inside units: a unit's short form (a commit's hash and subject, a
+   file's headers and hunk headers with a count of the changed lines, a failing
+   test's title and assertion) replaces its full form — units that matter least
+   first (passing before failing), the last ones before the first;
+2. reduce a unit to its minimal form where it has one (one marker line naming a
+   file and its count of matches), so that every unit is still named;
+3. drop whole units, least important and last first; each run of dropped units
+   becomes one marker that counts them by kind and group (`... 30 more paths
+   (12 modified, 18 untracked) omitted ...`).
+
+Every line shown is an input line or a tokenjuice marker; the only derived line is
+a commit's short form (`<short hash> <subject>`), which `verify` recognises.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from ..record import record
+from ..rules.model import UNITS
+from ..text import clip_line, pluralize
+from .lines import Item, Omission, Pinned
+
+_LINE_LIMIT = 300
+
+
+@record
+class Unit:
+    """One unit of an output: its full lines, its short and minimal forms."""
+
+    kind: str  # what one unit is, singular: "path", "commit", "file", "failing test"…
+    group: str  # what the drop marker counts it as: "modified", "untracked", "Running"…
+    lines: tuple[Item, ...]  # the full form
+    short: tuple[Item, ...]  # a compressed form (the same lines when it has none)
+    minimal: tuple[Item, ...] = ()  # one line naming the unit, if it must survive every cut
+    priority: int = 1  # higher is kept longer: failing tests 3, passing 0
+    short_note: str = "beyond their first line"  # what a run of short forms keeps, for its marker
+
+    @property
+    def size(self) -> int:
+        return _size(self.lines)
+
+
+Parsed = list["Item | Unit"]
+
+
+def _size(items: Sequence[Item]) -> int:
+    return sum(len(i.render() if isinstance(i, Omission) else i) + 1 for i in items)
+
+
+def _input_lines(items: Sequence[Item]) -> int:
+    return sum(i.count if isinstance(i, Omission) else 1 for i in items)
+
+
+# -- fitting ------------------------------------------------------------------------------
+
+FULL, SHORT, MINIMAL, DROPPED = 0, 1, 2, 3
+
+
+def fit(parsed: Parsed, available: int) -> list[Item]:
+    """The items of `parsed` within `available` characters, cut between units. The
+    markers a cut adds are only known once rendered: aim lower until they fit too."""
+    target = available
+    for _ in range(4):
+        items = _fit_once(parsed, target, available * NAMES_FACTOR)
+        overflow = _size(items) - available
+        if overflow <= 0:
+            return items
+        target -= overflow + _MARKER_COST
+    return items
+
+
+def _fit_once(parsed: Parsed, available: int, names_limit: int) -> list[Item]:
+    units = [(index, part) for index, part in enumerate(parsed) if isinstance(part, Unit)]
+    state = {index: FULL for index, _ in units}
+    loose = sum(_size([part]) for part in parsed if not isinstance(part, Unit))
+    sizes = {
+        index: [unit.size, _size(unit.short), _size(unit.minimal) if unit.minimal else 0, 0] for index, unit in units
+    }
+    total = loose + sum(sizes[index][FULL] for index, _ in units)
+    positions = [index for index, _ in units]
+    neighbours = {
+        index: (positions[k - 1] if k else None, positions[k + 1] if k + 1 < len(positions) else None)
+        for k, index in enumerate(positions)
+    }
+    # The least important go first; among equals the biggest files of a diff (they
+    # cost most), otherwise the last units (the first ones are the most recent).
+    order = sorted(units, key=lambda pair: (pair[1].priority, -pair[1].size if pair[1].kind == "file" else -pair[0]))
+    # Units with a minimal form name something a reader must see (a file that
+    # matched, a directory): they are dropped only past NAMES_FACTOR times the room.
+    for target, limit, named in (
+        (SHORT, available, True),
+        (MINIMAL, available, True),
+        (DROPPED, available, False),
+        (DROPPED, names_limit, True),
+    ):
+        if total <= limit:
+            continue
+        for index, unit in order:
+            if total <= limit:
+                break
+            if (target == MINIMAL and not unit.minimal) or (target == DROPPED and bool(unit.minimal) != named):
+                continue
+            current = state[index]
+            if current >= target:
+                continue
+            total -= sizes[index][current] - sizes[index][target]
+            state[index] = target
+            if target == DROPPED and not _next_to_dropped(index, neighbours, state):
+                total += _MARKER_COST  # a new run of dropped units: one more marker
+    return _render(parsed, state)
+
+
+_MARKER_COST = 12
+#: How far past the budget the names of units (files that matched, directories) go
+#: before some of them are dropped too.
+NAMES_FACTOR = 4
+
+
+def _next_to_dropped(index: int, neighbours: dict[int, tuple[int | None, int | None]], state: dict[int, int]) -> bool:
+    return any(other is not None and state[other] == DROPPED for other in neighbours[index])
+
+
+def _render(parsed: Parsed, state: dict[int, int]) -> list[Item]:
+    items: list[Item] = []
+    dropped: list[Unit] = []
+    shortened: list[tuple[Unit, int]] = []  # short forms that hide lines without a marker of their own
+
+    def flush() -> None:
+        if dropped:
+            items.append(_dropped_marker(dropped))
+            dropped.clear()
+        if shortened:
+            hidden = sum(count for _, count in shortened)
+            unit = shortened[0][0]
+            what = pluralize(len(shortened), unit.kind)
+            items.append(Omission(hidden, f"{hidden} lines of {what} {unit.short_note}"))
+            shortened.clear()
+
+    for index, part in enumerate(parsed):
+        if not isinstance(part, Unit):
+            flush()
+            items.append(part)
+            continue
+        form = state[index]
+        if form == DROPPED:
+            if shortened:
+                flush()
+            dropped.append(part)
+            continue
+        if dropped:
+            flush()
+        shown = part.lines if form == FULL else part.short if form == SHORT else part.minimal
+        hidden = _input_lines(part.lines) - _input_lines(shown)
+        if hidden > 0 and not any(isinstance(i, Omission) for i in shown):
+            if shortened and shortened[0][0].kind != part.kind:
+                flush()
+            items.extend(shown)
+            shortened.append((part, hidden))
+            continue
+        flush()
+        items.extend(shown)
+    flush()
+    return items
+
+
+def _dropped_marker(dropped: list[Unit]) -> Omission:
+    count = sum(_input_lines(unit.lines) for unit in dropped)
+    kinds: dict[str, dict[str, int]] = {}
+    for unit in dropped:
+        groups = kinds.setdefault(unit.kind, {})
+        groups[unit.group] = groups.get(unit.group, 0) + 1
+    parts = []
+    for kind, groups in kinds.items():
+        number = sum(groups.values())
+        detail = ", ".join(f"{n} {g}" for g, n in groups.items() if g)
+        parts.append(pluralize(number, f"more {kind}") + (f" ({detail})" if detail else ""))
+    return Omission(count, ", ".join(parts))
+
+
+# -- parsers ------------------------------------------------------------------------------
+
+
+def parse(unit: str, lines: list[str]) -> Parsed:
+    """Split `lines` into units of the kind a rule declares."""
+    return _PARSERS[unit](lines)
+
+
+_STATUS_SECTION = re.compile(
+    r"^(Changes to be committed|Changes not staged for commit|Untracked files|Unmerged paths"
+    r"|Ignored files):$"
+)
+_STATUS_ENTRY = re.compile(r"^\t(?:(?P<state>[a-z][a-z ]+):\s+)?(?P<path>\S.*)$")
+_SHORT_STATUS = re.compile(r"^(?P<xy>[ MADRCUT?!]{2}) (?P<path>\S.*)$")
+_CONFLICTS = (
+    "both modified",
+    "both added",
+    "both deleted",
+    "added by us",
+    "added by them",
+    "deleted by us",
+    "deleted by them",
+    "conflicted",
+)
+_SHORT_STATES = {
+    "M": "modified",
+    "A": "new file",
+    "D": "deleted",
+    "R": "renamed",
+    "C": "copied",
+    "U": "conflicted",
+    "T": "type changed",
+    "?": "untracked",
+    "!": "ignored",
+}
+
+
+def _paths(lines: list[str]) -> Parsed:
+    """git status (long or short): every path is a unit, grouped by its state."""
+    parsed: Parsed = []
+    section = ""
+    for line in lines:
+        heading = _STATUS_SECTION.match(line)
+        if heading:
+            section = heading.group(1)
+            parsed.append(line)
+            continue
+        entry = _STATUS_ENTRY.match(line)
+        short = None if entry else _SHORT_STATUS.match(line)
+        if entry:
+            group = entry.group("state") or ("untracked" if section.startswith("Untracked") else section.lower())
+        elif short:
+            xy = short.group("xy").strip()
+            group = _SHORT_STATES.get(xy[:1], xy)
+        else:
+            parsed.append(line)
+            continue
+        priority = 3 if group in _CONFLICTS else 1 if group in ("untracked", "ignored") else 2
+        parsed.append(Unit("path", group, (line,), (line,), priority=priority))
+    return parsed
+
+
+_COMMIT = re.compile(r"^commit (?P<hash>[0-9a-f]{7,64})\b")
+_ONELINE = re.compile(r"^(?:[*|\\/ ]+ )?[0-9a-f]{7,40} ")
+
+
+def _commits(lines: list[str]) -> Parsed:
+    """git log (plain, --stat, -p) and one-line logs: every commit is a unit; its
+    short form is its short hash and subject."""
+    parsed: Parsed = []
+    current: list[str] = []
+
+    def close() -> None:
+        if not current:
+            return
+        first = _COMMIT.match(current[0])
+        subject = next((line.strip() for line in current[1:] if line.startswith("    ") and line.strip()), "")
+        short = (f"{first.group('hash')[:10]} {subject}",) if first and subject else (current[0],)
+        parsed.append(Unit("commit", "", tuple(current), short, short_note="beyond their hash and subject"))
+        current.clear()
+
+    for line in lines:
+        if _COMMIT.match(line):
+            close()
+            current.append(line)
+        elif current:
+            current.append(line)
+        elif _ONELINE.match(line):
+            parsed.append(Unit("commit", "", (line,), (line,)))
+        else:
+            parsed.append(line)
+    close()
+    return parsed
+
+
+_DIFF_HEADER = re.compile(r"^diff --(?:git|cc|combined) ")
+_FILE_META = re.compile(
+    r"^(?:index |--- |\+\+\+ |(?:old|new|deleted file|new file) mode |(?:dis)?similarity index "
+    r"|rename |copy |Binary files )"
+)
+
+
+def _diff_files(lines: list[str]) -> Parsed:
+    """git diff / show / log -p: every file is a unit; its short form keeps the file
+    and hunk headers and counts the changed lines of each hunk."""
+    parsed: Parsed = []
+    current: list[str] = []
+
+    def close() -> None:
+        if current:
+            parsed.append(_file_unit(current))
+            current.clear()
+
+    for line in lines:
+        if _DIFF_HEADER.match(line) or (_COMMIT.match(line) and current):
+            close()
+            if _COMMIT.match(line):
+                parsed.append(line)
+                continue
+        if current or _DIFF_HEADER.match(line):
+            current.append(line)
+        else:
+            parsed.append(line)
+    close()
+    return parsed
+
+
+def _file_unit(lines: list[str]) -> Unit:
+    short: list[Item] = []
+    added = removed = 0
+    in_hunk = False
+
+    def flush() -> None:
+        nonlocal added, removed
+        if added or removed:
+            short.append(Omission(added + removed, f"hunk body: {added} added, {removed} removed lines"))
+        added = removed = 0
+
+    for line in lines:
+        if line.startswith("@@"):
+            flush()
+            short.append(clip_line(line, _LINE_LIMIT))
+            in_hunk = True
+        elif not in_hunk and (_DIFF_HEADER.match(line) or _FILE_META.match(line)):
+            short.append(line)
+        elif in_hunk and line.startswith("+"):
+            added += 1
+        elif in_hunk and line.startswith("-"):
+            removed += 1
+    flush()
+    shown_short = _merge_plain(short, len(lines))
+    return Unit("file", "", tuple(clip_line(line, _LINE_LIMIT) for line in lines), shown_short)
+
+
+def _merge_plain(short: list[Item], total: int) -> tuple[Item, ...]:
+    """Short form of a file: its headers and hunk markers; context lines are counted
+    into the next marker so the count of hidden lines stays exact."""
+    counted = _input_lines(short)
+    if counted < total and short:
+        extra = total - counted
+        last = short[-1]
+        if isinstance(last, Omission):
+            short[-1] = Omission(last.count + extra, (last.detail or "") + f" ({extra} context lines)")
+        else:
+            short.append(Omission(extra))
+    return tuple(short)
+
+
+_MATCH_PATH = (re.compile(r"^(\S+?):\d+(?::\d+)?:"), re.compile(r"^(\S+?)-\d+-"), re.compile(r"^([^\s:]*[/.][^\s:]*):"))
+
+
+def _match_files(lines: list[str]) -> Parsed:
+    """grep -rn / rg / git grep: the matches of each file are one unit; even its
+    minimal form names the file and counts its matches."""
+    parsed: Parsed = []
+    current: list[str] = []
+    path: str | None = None
+
+    def close() -> None:
+        if current and path is not None:
+            matches = sum(1 for line in current if line != "--")
+            first = clip_line(current[0], _LINE_LIMIT)
+            short: tuple[Item, ...] = (first,) + (
+                (Omission(len(current) - 1, f"{pluralize(matches - 1, 'more match')} in {path}"),)
+                if len(current) > 1
+                else ()
+            )
+            minimal = (Omission(len(current), f"{path}: {pluralize(matches, 'match')}"),)
+            parsed.append(
+                Unit("file with matches", "", tuple(clip_line(c, _LINE_LIMIT) for c in current), short, minimal)
+            )
+        current.clear()
+
+    for line in lines:
+        found = path if line == "--" else _match_path(line)
+        if found != path:
+            close()
+            path = found
+        if found is None:
+            parsed.append(line)
+        else:
+            current.append(line)
+    close()
+    return parsed
+
+
+def _match_path(line: str) -> str | None:
+    for pattern in _MATCH_PATH:
+        found = pattern.match(line)
+        if found:
+            return found.group(1)
+    return None
+
+
+_STATUS_COLUMNS = ("STATUS", "STATE", "PHASE")
+#: A row that needs attention: kept longer than healthy rows.
+_TROUBLE = re.compile(
+    r"(?i)unhealthy|restarting|crashloop|\berror|\bfail|oomkilled|\bpending|evicted|backoff|\bunknown|\bdead\b"
+    r"|exited \((?!0\))|notready|terminating|degraded"
+)
+_TABLE_HEADER = re.compile(r"^\S+(?: \S+)*(?: {2,}\S+(?: \S+)*)+\s*$")
+
+
+def _rows(lines: list[str]) -> Parsed:
+    """Tables with a header line (docker ps, kubectl get, pip list): every row is a
+    unit, grouped by its status column when there is one; rows in trouble (exited
+    with an error, restarting, unhealthy, pending) are kept longest. Output that is
+    not a table (JSON, YAML, a message) has nothing to cut between."""
+    if not lines:
+        return []
+    header = lines[0]
+    dashes = len(lines) > 1 and lines[1].strip() and set(lines[1].replace(" ", "")) <= {"-"}
+    if header[:1] in "{[" or not (_TABLE_HEADER.match(header) or dashes):
+        return list(lines)
+    column = next((header.find(name) for name in _STATUS_COLUMNS if re.search(rf"\b{name}\b", header)), -1)
+    parsed: Parsed = [header]
+    for line in lines[1:]:
+        if not line.strip() or line.startswith(("---", "===")):
+            parsed.append(line)
+            continue
+        cell = line[column:].split("  ")[0].split() if 0 <= column < len(line) else []
+        group = cell[0] if cell else ""
+        parsed.append(Unit("row", group, (line,), (line,), priority=2 if _TROUBLE.search(line) else 1))
+    return parsed
+
+
+def _dirs(lines: list[str]) -> Parsed:
+    """find / fd / ls -R / du: the entries of each directory are one unit; the
+    directory itself is always named (its minimal form counts its entries)."""
+    parsed: Parsed = []
+    if any(line.endswith(":") and not line.startswith(" ") for line in lines[:3]):
+        return _ls_sections(lines)
+    entries = [line for line in lines if line.strip()]
+    paths = sum(1 for line in entries if "/" in line and " " not in line.split("\t")[-1].strip())
+    if paths < 0.8 * len(entries):
+        return list(lines)  # not a list of paths (ls -l, one folder's names): nothing to group
+    groups: dict[str, list[str]] = {}
+    order: list[str] = []
+    for line in lines:
+        if not line.strip() or line.startswith(("find:", "fd:", "du:")):
+            parsed.append(line)
+            continue
+        path = line.split("\t")[-1].rstrip("/")
+        parent = path.rsplit("/", 1)[0] if "/" in path else "."
+        if parent not in groups:
+            groups[parent] = []
+            order.append(parent)
+            parsed.append(parent)  # a placeholder, replaced below
+        groups[parent].append(line)
+    result: Parsed = []
+    for part in parsed:
+        if isinstance(part, str) and part in groups:
+            entries = groups.pop(part)
+            result.append(_dir_unit(part, entries))
+        elif isinstance(part, str) and part not in order:
+            result.append(part)
+    return result
+
+
+def _dir_unit(directory: str, entries: list[str]) -> Unit:
+    first = entries[0]
+    short: tuple[Item, ...] = (first,) + (
+        (Omission(len(entries) - 1, f"{pluralize(len(entries) - 1, 'more entry')} in {directory}/"),)
+        if len(entries) > 1
+        else ()
+    )
+    minimal = (Omission(len(entries), f"{directory}/: {pluralize(len(entries), 'entry')}"),)
+    return Unit("directory", "", tuple(entries), short, minimal)
+
+
+def _ls_sections(lines: list[str]) -> Parsed:
+    parsed: Parsed = []
+    current: list[str] = []
+
+    def close() -> None:
+        if current:
+            head, entries = current[0], [line for line in current[1:] if line.strip()]
+            short: tuple[Item, ...] = (head,) + (
+                (Omission(len(current) - 1, f"{pluralize(len(entries), 'entry')} in {head[:-1]}"),)
+                if len(current) > 1
+                else ()
+            )
+            parsed.append(Unit("directory", "", tuple(current), short, short))
+            current.clear()
+
+    for line in lines:
+        if line.endswith(":") and not line.startswith(" "):
+            close()
+        if current or line.endswith(":"):
+            current.append(line)
+        else:
+            parsed.append(line)
+    close()
+    return parsed
+
+
+# Test runners: (block start, short-form pattern) per runner; a block runs until the
+# next block start or a line that starts a section of its own.
+_TEST_BLOCKS = (
+    re.compile(r"^_{3,} (?P<name>\S.*?) _{3,}$"),  # pytest
+    re.compile(r"^\s*● (?P<name>\S.*)$"),  # jest, vitest (default reporter)
+    re.compile(r"^\s*(?:FAIL|×|✗) (?P<name>\S.* > .*)$"),  # vitest
+    re.compile(r"^--- FAIL: (?P<name>\S+)"),  # go test
+    re.compile(r"^---- (?P<name>\S+) stdout ----$"),  # cargo test
+    re.compile(r"^\s*\d+\) (?P<name>\S.*)$"),  # mocha, rspec
+)
+_BLOCK_END = re.compile(
+    r"^(?:={3,}|-{3,} (?:PASS|SKIP)|failures:$|test result:|FAILED |PASSED |ok\s|FAIL\s+\S+\s+[\d.]+s$|"
+    r"Tests?:|Test Suites:|Ran \d+ tests?|\d+ (?:passing|failing|pending)\b)"
+)
+_ASSERTION = re.compile(r"(?i)(?:assert|error|expected|received|panicked|failure|exception|mismatch|!=|==)")
+_PASSING = re.compile(r"(?:\bPASSED\b|^\s*(?:✓|√|ok) |^ok\s+\S+|\.\.\. ok$|^--- PASS: |^\s*PASS )")
+
+
+def _tests(lines: list[str]) -> Parsed:
+    """Test runner output: every failing test's block is a unit kept whole while it
+    fits (its short form is its title and first assertion line); passing tests are
+    units that go first."""
+    parsed: Parsed = []
+    current: list[str] = []
+
+    def close() -> None:
+        if current:
+            title = current[0]
+            assertion = next((line for line in current[1:] if _ASSERTION.search(line)), None)
+            short = (Pinned(title),) + ((Pinned(clip_line(assertion, _LINE_LIMIT)),) if assertion else ())
+            parsed.append(
+                Unit(
+                    "failing test",
+                    "",
+                    tuple(current),
+                    short,
+                    (Pinned(title),),
+                    priority=3,
+                    short_note="beyond their title and assertion",
+                )
+            )
+            current.clear()
+
+    for line in lines:
+        if any(block.match(line) for block in _TEST_BLOCKS):
+            close()
+            current.append(line)
+        elif current and _BLOCK_END.match(line):
+            close()
+            parsed.append(line)
+        elif current:
+            current.append(line)
+        elif _PASSING.search(line):
+            parsed.append(Unit("passing test", "", (line,), (line,), priority=0))
+        else:
+            parsed.append(line)
+    close()
+    return parsed
+
+
+_PARSERS: dict[str, Callable[[list[str]], Parsed]] = {
+    "path": _paths,
+    "commit": _commits,
+    "diff-file": _diff_files,
+    "match-file": _match_files,
+    "row": _rows,
+    "dir": _dirs,
+    "test": _tests,
+}
+assert set(_PARSERS) == set(UNITS)
