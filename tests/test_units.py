@@ -69,3 +69,33 @@ def test_units_never_cut_a_line_they_keep():
     lines = ["CONTAINER ID   STATUS   NAMES"] + [f"{i:012x}   Up 1 hour   name_{i} " + "x" * 500 for i in range(20)]
     items = fit(parse("row", lines), 3000)
     assert all(item in lines or isinstance(item, Omission) for item in items)
+
+
+def test_a_big_json_document_stays_valid_json():
+    import json
+
+    from conftest import reduce_wire, rule_of
+
+    fallback = rule_of("generic/fallback", family="generic", match={})
+    doc = {"items": [{"name": f"pod-{i}", "status": {"phase": "Running", "ready": True}, "labels": {"app": "web"}}
+                     for i in range(400)], "kind": "List", "description": "x" * 5000}
+    text = reduce_wire([fallback], command="kubectl get pods -o json", combined=json.dumps(doc), exit_code=0)
+    shown = text["inlineText"].rsplit("\n(tokenjuice:", 1)[0]
+    pruned = json.loads(shown)  # still one valid JSON document
+    assert pruned["kind"] == "List" and pruned["items"][0]["name"] == "pod-0"
+    assert pruned["items"][-1].startswith("… ") and pruned["items"][-1].endswith(" more items omitted")
+    assert "chars omitted" in pruned["description"] and len(text["inlineText"]) <= 1200
+
+
+def test_json_lines_and_csv_lose_whole_rows_only():
+    from conftest import reduce_wire, rule_of
+
+    fallback = rule_of("generic/fallback", family="generic", match={})
+    rows = "\n".join('{"id": %d, "message": "%s"}' % (i, "m" * 300) for i in range(200)) + "\n"
+    text = reduce_wire([fallback], command="tool", combined=rows, exit_code=0)["inlineText"]
+    body = [line for line in text.splitlines() if line.startswith("{")]
+    assert body and all(line.endswith('"}') for line in body)  # no row cut in its middle
+    assert "rows omitted" in text
+    csv = "name,version,license\n" + "".join(f"package-{i},1.{i}.0,MIT\n" for i in range(500))
+    text = reduce_wire([fallback], command="tool", combined=csv, exit_code=0)["inlineText"]
+    assert text.startswith("name,version,license\npackage-0,1.0.0,MIT") and "package-499,1.499.0,MIT" in text

@@ -56,13 +56,31 @@ def split_lines(text: str) -> list[str]:
             text = text.replace("\r", "\n")
     lines = text.split("\n")
     if "\r" in text:
-        lines = [_final_state(line) if "\r" in line else line for line in lines]
+        lines = [state for line in lines for state in (_final_states(line) if "\r" in line else (line,))]
     return [line.rstrip() for line in lines]
 
 
-def _final_state(line: str) -> str:
+#: Words that make an overwritten frame of a redrawn line worth keeping.
+_ALARM = ("error", "warn", "fail", "fatal", "panic", "denied", "refused", "exception", "traceback")
+
+
+def _final_states(line: str) -> list[str]:
+    """A line redrawn in place: its final state, preceded by any overwritten frame
+    that said something alarming (a warning flashed under a progress bar)."""
     segments = [segment for segment in line.split("\r") if segment.strip()]
-    return segments[-1] if segments else ""
+    if not segments:
+        return [""]
+    final = segments[-1]
+    flashed = []
+    for segment in segments[:-1]:
+        lowered = segment.lower()
+        if (
+            any(word in lowered for word in _ALARM)
+            and segment.strip() not in flashed
+            and segment.strip() != final.strip()
+        ):
+            flashed.append(segment.strip())
+    return [*flashed, final]
 
 
 def trim_empty_edges(lines: list[str]) -> list[str]:

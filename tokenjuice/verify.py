@@ -13,6 +13,7 @@ import re
 
 from .model import Execution
 from .record import record
+from .reduce import structured
 from .reduce.engine import Options, reduce
 from .reduce.lines import CLIP, MARKER_PATTERN
 from .reduce.render import shown, shown_chars, text_of
@@ -170,10 +171,15 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
         from .reduce.pipeline import pretty_json
 
         input_lines += split_lines(pretty_json(stripped))
+    document = structured.document(stripped)
+    if document is not None:
+        input_lines += structured.indented(document)
     vocabulary = _json_vocabulary(stripped)
     if vocabulary:
         input_lines += vocabulary[2]
     inputs = {line.strip() for line in input_lines}
+    if document is not None:  # a pruned document may move a member's comma
+        inputs |= {line.strip().rstrip(",") for line in input_lines}
     messages = set()
     if rule:
         messages = {m.message for m in rule.match_output}
@@ -183,7 +189,7 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
     unexplained = []
     for line in split_lines(reduced_text):
         core = line.strip()
-        if not core or core in inputs or core in messages:
+        if not core or core in inputs or core in messages or (document is not None and core.rstrip(",") in inputs):
             continue
         if _EXIT_HEADER.match(core) or _FACTS_LINE.match(core) or _MARKER.match(core) or _TRAILER.match(core):
             continue
@@ -193,7 +199,7 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
             continue  # capture and signal notes that wrap itself put into the output
         if vocabulary and _is_json_record(core, vocabulary):
             continue
-        if _is_short_commit(core, hashes, inputs):
+        if _is_short_commit(core, hashes, inputs) or structured.is_marker_line(core):
             continue
         unexplained.append(line)
     return unexplained

@@ -28,6 +28,7 @@ from ..rules.loader import FALLBACK_ID
 from ..rules.model import Rule
 from ..rules.patterns import Budget, PatternTimeout
 from ..text import clip_line, pluralize, split_lines, strip_ansi, trim_empty_edges
+from . import structured
 from .lines import CLIP, Item, Omission, Pinned, keep_only, shown_lines
 from .pipeline import RuleOutcome, apply_rule, matcher_factory, pin
 from .render import TRAILER_RESERVE, text_of
@@ -123,7 +124,38 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
     fits = _fits(start, rule, outcome, header, whole, budget)
     if fits is not None:
         return fits
+    shaped = _structured(start, rule, outcome, header, whole, budget)
+    if shaped is not None:
+        return shaped
     return choose(start, rule, outcome, header, whole, budget, patterns)
+
+
+def _structured(
+    start: _Start, rule: Rule, outcome: RuleOutcome, header: tuple[str, ...], whole: list[str], budget: int
+) -> Reduction | None:
+    """JSON, JSON lines and CSV/TSV too big to show: cut between values and rows,
+    never inside one (reduce/structured.py). None for any other output, and for
+    rules that shape structured output their own way (a formatter, keep patterns
+    that pick the fields that matter, units)."""
+    if (
+        rule.formatter
+        or rule.transforms.pretty_print_json
+        or rule.unit
+        or rule.filters.keep_patterns
+        or outcome.summary is not None
+    ):
+        return None
+    room = max(200, budget - sum(len(h) + 1 for h in header) - TRAILER_RESERVE)
+    value = structured.document("\n".join(whole)) if whole and whole[0].lstrip()[:1] in "{[" else None
+    if value is not None:
+        lines = structured.fit_document(value, room)
+        total = len(structured.indented(value))
+        return start.made(rule, header, tuple(lines), total, outcome.facts, ("json",), None, None)
+    delimiter = None if structured.json_lines(whole) else structured.delimited(whole)
+    if delimiter is not None or structured.json_lines(whole):
+        rows = structured.fit_rows(whole, room, header=delimiter is not None)
+        return start.made(rule, header, tuple(rows), len(whole), outcome.facts, ("rows",), None, None)
+    return None
 
 
 def _fits(

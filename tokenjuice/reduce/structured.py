@@ -1,0 +1,158 @@
+"""Structured output (one JSON document, JSON lines, CSV/TSV) cut without breaking it.
+
+A JSON document too big for the budget stays valid JSON: arrays keep their first
+items and end with a `"… 120 more items omitted"` element, objects keep their first
+keys and end with `"…": "14 more keys omitted"`, containers nested too deep become
+`"… 12 keys omitted"`, and a very long string keeps its start and end around
+`…[N chars omitted]…`. It is shown indented, so every other line is a line of the
+indented original. JSON lines and CSV/TSV rows are whole rows: rows are dropped,
+never cut in their middle, and the header row stays.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from ..text import clip_line
+from .lines import Item, Omission
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+_STRING_LIMIT = 400
+_FIRST_KEYS = re.compile(r"(?i)(?:^|_|[a-z])(?:id|name|state|status|phase|reason|error|message)$")
+_THEN_KEYS = re.compile(r"(?i)(?:^|_|[a-z])(?:type|code|kind|version|count)$")
+
+
+def _key_rank(key: str) -> int:
+    """Keys that identify a record and say how it is doing come first."""
+    return 0 if _FIRST_KEYS.search(key) else 1 if _THEN_KEYS.search(key) else 2
+
+
+_ITEM_LIMITS = (50, 20, 10, 5, 3, 2, 1)
+_KEY_LIMITS = (40, 16, 8, 5, 3)
+_DEPTHS = (8, 6, 4, 3, 2, 1)
+MARKER_PREFIX = "… "
+
+
+def document(text: str) -> Any:
+    """The JSON document `text` holds (an object or an array), or None."""
+    stripped = text.strip()
+    if not stripped.startswith(("{", "[")) or not stripped.endswith(("}", "]")):
+        return None
+    try:
+        value = json.loads(stripped)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict | list) else None
+
+
+def indented(value: Any) -> list[str]:
+    return json.dumps(value, indent=2, ensure_ascii=False).split("\n")
+
+
+def fit_document(value: Any, room: int) -> list[str]:
+    """Indented lines of `value`, pruned to fit `room` characters: of the prunings
+    that fit (depth and items per container), the one that shows most."""
+    best: list[str] = []
+    best_size = -1
+    for depth in _DEPTHS:
+        for keys in _KEY_LIMITS:
+            for limit in _ITEM_LIMITS:  # the most items per container that fit
+                lines = indented(_prune(value, limit, depth, keys))
+                size = sum(len(line) + 1 for line in lines)
+                if size <= room:
+                    if size > best_size:
+                        best, best_size = lines, size
+                    break
+            if best_size >= 0.8 * room:
+                return best
+    return best or indented(_prune(value, 1, 0, 1))
+
+
+def _prune(value: Any, limit: int, depth: int, keys: int) -> Any:
+    if isinstance(value, str):
+        return clip_line(value, _STRING_LIMIT)
+    if isinstance(value, list):
+        if depth <= 0 and value:
+            return f"{MARKER_PREFIX}{len(value)} items omitted"
+        kept = [_prune(item, limit, depth - 1, keys) for item in value[:limit]]
+        if len(value) > limit:
+            kept.append(f"{MARKER_PREFIX}{len(value) - limit} more items omitted")
+        return kept
+    if isinstance(value, dict):
+        if depth <= 0 and value:
+            return f"{MARKER_PREFIX}{len(value)} keys omitted"
+        # What identifies a record and says how it is doing goes first.
+        chosen = sorted(value, key=_key_rank)[:keys]
+        pruned = {key: _prune(value[key], limit, depth - 1, keys) for key in chosen}
+        if len(value) > keys:
+            pruned["…"] = f"{len(value) - keys} more keys omitted"
+        return pruned
+    return value
+
+
+def is_marker_line(line: str) -> bool:
+    """A line `fit_document` adds: a marker element or a marker key."""
+    core = line.strip().rstrip(",")
+    if core.startswith('"…": "') and core.endswith(' omitted"'):
+        return True
+    if ": " in core and core.startswith('"'):
+        core = core.split(": ", 1)[1]
+    return core.startswith(f'"{MARKER_PREFIX}') and core.endswith(' omitted"')
+
+
+def json_lines(lines: list[str]) -> bool:
+    """Is this JSON lines (every non-blank line one JSON object)?"""
+    rows = [line for line in lines if line.strip()]
+    if len(rows) < 2:
+        return False
+    for line in rows[:20]:
+        stripped = line.strip()
+        if not (stripped.startswith("{") and stripped.endswith("}")):
+            return False
+    return document(rows[0]) is not None
+
+
+def delimited(lines: list[str]) -> str | None:
+    """The delimiter of CSV/TSV output (a header row and rows with as many fields), or None."""
+    rows = [line for line in lines[:20] if line.strip()]
+    if len(rows) < 3:
+        return None
+    for delimiter in ("\t", ","):
+        counts = {line.count(delimiter) for line in rows}
+        names = [field.strip('"') for field in rows[0].split(delimiter)]
+        if len(counts) == 1 and counts.pop() >= 1 and all(_HEADER_FIELD.match(name) for name in names):
+            return delimiter
+    return None
+
+
+_HEADER_FIELD = re.compile(r"^[A-Za-z_][\w .()-]*$")
+
+
+def fit_rows(lines: list[str], room: int, header: bool) -> list[Item]:
+    """Whole rows from the start and the end, the header row first: never a row cut
+    in its middle, one marker for the rows in between."""
+    first = lines[:1] if header else []
+    body = lines[1:] if header else lines
+    used = sum(len(line) + 1 for line in first) + 40
+    head: list[str] = []
+    tail: list[str] = []
+    left, right = 0, len(body) - 1
+    while left <= right:
+        take_tail = len(head) >= 2 * len(tail) + 2
+        line = body[right] if take_tail else body[left]
+        if used + len(line) + 1 > room:
+            break
+        used += len(line) + 1
+        if take_tail:
+            tail.insert(0, line)
+            right -= 1
+        else:
+            head.append(line)
+            left += 1
+    hidden = len(body) - len(head) - len(tail)
+    middle: list[Item] = [Omission(hidden, f"{hidden} rows")] if hidden else []
+    return [*first, *head, *middle, *tail]
