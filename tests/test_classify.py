@@ -96,3 +96,21 @@ def test_builtin_catalogue_classifies_git_status_behind_a_login_shell(workdir):
     result = classify(analyze(argv=["bash", "-lc", "cd /repo && git status --short"]), catalogue.entries)
     assert result.rule.id == "git/status"
     assert result.candidate.source == "effective"
+
+
+def test_a_wrapper_script_is_classified_by_its_output(workdir):
+    from conftest import tokenjuice
+
+    script = workdir / "run-tests.sh"
+    script.write_text("#!/bin/sh\necho '============================= test session starts =============================='\n"
+                      "for i in $(seq 1 200); do echo \"tests/test_$i.py::test_x PASSED\"; done\n"
+                      "echo 'FAILED tests/test_7.py::test_boom - AssertionError: boom'\n"
+                      "echo '==================== 1 failed, 199 passed in 0.50s ===================='\nexit 1\n")
+    script.chmod(0o755)
+    import json
+
+    done = tokenjuice("wrap", "--format", "json", "--", "./run-tests.sh")
+    classification = json.loads(done.stdout)["result"]["classification"]
+    assert classification["matchedReducer"] == "tests/pytest" and classification["matchedVia"] == "output"
+    make = tokenjuice("wrap", "--format", "json", "--", "sh", "-c", "echo building; echo done")
+    assert json.loads(make.stdout)["result"]["classification"]["matchedReducer"] == "generic/fallback"

@@ -306,3 +306,19 @@ def test_a_tiny_output_without_facts_runs_no_rule():
     assert result["inlineText"] == "all good" and result["passthrough"] == "tiny" and "facts" not in result
     with pytest.raises(AssertionError, match="read the body"):
         reduce_wire(_BodiesForbidden(), **execution)  # facts need the rule
+
+
+def test_named_noise_is_dropped_like_skip_patterns():
+    output = "".join(f"Requirement already satisfied: pkg{i} in /venv\n" for i in range(60)) + \
+        "Successfully installed widget-1.0\n"
+    text = run(output, make(filters={"noise": ["pip-satisfied"]}))["inlineText"]
+    assert "Requirement already satisfied" not in text and "Successfully installed widget-1.0" in text
+    notes = ("src/a.c:3:5: warning: unused variable 'x'\n" + "src/a.c:1:1: note: declared here\n"
+             + "src/a.c:2:1: note: in expansion of macro\n" * 3) * 20 + lines(40)
+    text = run(notes, make(filters={"noise": ["compiler-notes"]}, summarize={"max_chars": 6000}))["inlineText"]
+    assert text.count("note: declared here") == 20 and "in expansion of macro" not in text
+
+
+def test_unknown_noise_kinds_are_refused():
+    with pytest.raises(Exception, match="filters.noise: 'chatter' is not one of"):
+        make(filters={"noise": ["chatter"]})

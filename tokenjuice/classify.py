@@ -64,6 +64,57 @@ def classify(
     return Classification(fallback, fallback_candidate, 0.2)
 
 
+#: Rules whose commands name no tool of their own: what runs is told by the output.
+_RUNNER_RULES = frozenset(
+    {
+        FALLBACK_ID,
+        "task/make",
+        "task/just",
+        "task/mise",
+        "task/node",
+        "task/python",
+        "task/uv",
+        "task/ruby",
+        "task/php",
+        "task/env",
+        "tests/npm-test",
+        "tests/pnpm-test",
+        "tests/yarn-test",
+    }
+)
+_SNIFF_LINES = 40
+
+
+def sniffable(classification: Classification) -> bool:
+    """Did the command say nothing about the tool that produced the output?"""
+    return classification.rule.id in _RUNNER_RULES or classification.rule.family == "generic"
+
+
+def sniff(classification: Classification, entries: list[MatchEntry], output: str) -> Classification | None:
+    """The rule whose `output` patterns match a line among the first of `output`
+    (a pytest session header behind `make test`), if any; patterns are compiled only
+    when a command needs sniffing."""
+    import re
+
+    head = output.lstrip("\n").split("\n", _SNIFF_LINES)[:_SNIFF_LINES]
+    best: tuple[float, str] | None = None
+    chosen: MatchEntry | None = None
+    for entry in entries:
+        if not entry.match.output or entry.id == classification.rule.id:
+            continue
+        try:
+            found = any(re.search(pattern, line) for pattern in entry.match.output for line in head)
+        except re.error:  # a pattern only the regex module reads: not worth importing it here
+            continue
+        key = (entry.priority, entry.id)
+        if found and (best is None or key[0] > best[0] or (key[0] == best[0] and key[1] < best[1])):
+            best, chosen = key, entry
+    if chosen is None:
+        return None
+    via = Candidate("output", classification.candidate.command if classification.candidate else "", ())
+    return Classification(chosen, via, 0.6)
+
+
 #: A pass-through fallback for a catalogue without one (a broken install).
 IMPLICIT_FALLBACK = MatchEntry(FALLBACK_ID, "generic", 0, Match())
 IMPLICIT_FALLBACK_RULE = Rule(family="generic", id=FALLBACK_ID)
@@ -130,6 +181,8 @@ class _Context:
             if not scores:
                 return None
             score += max(scores)
+        if match.output and score == 0:
+            return None  # told by its output alone: see sniff()
         return score
 
 

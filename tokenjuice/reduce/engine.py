@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..classify import IMPLICIT_FALLBACK_RULE, Classification, classify
+from ..classify import IMPLICIT_FALLBACK_RULE, Classification, classify, sniff, sniffable
 from ..command import CommandInfo, analyze
 from ..model import Execution, Reduction
 from ..record import record
@@ -71,6 +71,8 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
     classification = classify(info, catalogue.entries, execution.tool_name or "exec", options.classifier)
     raw_text = execution.output
     stripped = strip_ansi(raw_text)
+    if not options.classifier and sniffable(classification):
+        classification = sniff(classification, catalogue.entries, stripped) or classification
     start = _Start(execution, info, classification, len(stripped), options)
     keep_raw = "raw" if options.raw else (info.keep_raw if not options.classifier else None)
     if keep_raw == "raw" or (keep_raw and len(raw_text) <= EXACT_LIMIT):

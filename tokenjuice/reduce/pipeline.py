@@ -16,6 +16,7 @@ from ..record import record
 from ..rules.model import Counter, Rule
 from ..rules.patterns import Budget, Lines, Matcher, scoped
 from ..text import split_lines, trim_empty_edges
+from . import noise
 from .formatters import FORMATTERS
 from .lines import Item, Omission, Pinned, dedupe_adjacent, head_tail
 from .units import Parsed, Unit, parse
@@ -68,8 +69,11 @@ def apply_rule(
 
     unfiltered = lines
     dropped: set[int] = set()
-    if not no_omit and filters.skip_patterns:
-        dropped = matcher(filters.skip_patterns).matching(Lines(lines))
+    skips = filters.skip_patterns + noise.patterns(filters.noise)
+    if not no_omit and skips:
+        dropped = matcher(skips).matching(Lines(lines))
+    if not no_omit and "compiler-notes" in filters.noise:
+        dropped |= noise.repeated_notes(lines)
     kept_lines = [line for i, line in enumerate(lines) if i not in dropped] if dropped else lines
     if transforms.trim_empty_edges:
         kept_lines = trim_empty_edges(kept_lines)

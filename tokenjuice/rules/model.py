@@ -36,6 +36,16 @@ TABLES = "tables"  # an array of tables of `table_type`
 
 PATTERN_FLAGS = "imsx"
 FORMATTERS = ("git-diff", "search", "gh")
+#: Kinds of noise found in many tools' output, declared once (reduce/noise.py).
+NOISE_KINDS = (
+    "git-advice",
+    "npm-chatter",
+    "pip-satisfied",
+    "pytest-header",
+    "diff-index",
+    "compiler-notes",
+    "download-progress",
+)
 #: What an output can be made of; reduce/units.py has a parser for each.
 UNITS = ("path", "commit", "diff-file", "match-file", "row", "dir", "test")
 COUNTER_SOURCES = ("post_keep", "pre_keep", "pre_skip")
@@ -159,6 +169,17 @@ class Match:
         score=10,
         label="tool",
     )
+    output: tuple[str, ...] = spec(
+        PATTERNS,
+        "When the command names no tool of its own (make, just, npm run, a script) and nothing more specific "
+        "matched: one of these matches a line among the output's first 40 (a pytest session header, a cargo "
+        "Compiling line).",
+        (),
+        non_empty=True,
+        score=0,
+        label="output has",
+        joiner=" or ",
+    )
     any_of: tuple[Match, ...] = spec(
         TABLES,
         "Alternatives: at least one of these match tables holds.",
@@ -183,6 +204,14 @@ class Filters:
         "Lines that carry a failure's reason: they survive head/tail cuts and the size budget.",
         (),
         camel="pinPatterns",
+    )
+    noise: tuple[str, ...] = spec(
+        WORDS,
+        "Named kinds of noise the engine knows and drops like skip patterns (see reduce/noise.py): "
+        + ", ".join(NOISE_KINDS)
+        + ".",
+        (),
+        choices=NOISE_KINDS,
     )
 
 

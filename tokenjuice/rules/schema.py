@@ -162,6 +162,9 @@ class _Checker:
                 raise RuleError(f"{where}: expected a list of non-empty strings")
             if meta["non_empty"] and not value:
                 raise RuleError(f"{where}: expected at least one string")
+            unknown = [word for word in value if meta["choices"] and word not in meta["choices"]]
+            if unknown:
+                raise RuleError(f"{where}: {unknown[0]!r} is not one of {', '.join(meta['choices'])}")
             if kind == model.PATTERNS:
                 for index, pattern in enumerate(value):
                     self.pattern(pattern, "", f"{where}[{index}]")
