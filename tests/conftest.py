@@ -17,13 +17,35 @@ REPO = Path(__file__).resolve().parent.parent
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("home")
-    for variable, sub in (("HOME", ""), ("XDG_CONFIG_HOME", ".config"), ("XDG_CACHE_HOME", ".cache"),
-                          ("XDG_DATA_HOME", ".local/share")):
+    for variable, sub in (
+        ("HOME", ""),
+        ("XDG_CONFIG_HOME", ".config"),
+        ("XDG_CACHE_HOME", ".cache"),
+        ("XDG_DATA_HOME", ".local/share"),
+    ):
         monkeypatch.setenv(variable, str(home / sub) if sub else str(home))
-    for variable in ("TOKENJUICE_HOME", "TOKENJUICE_CONFIG", "TOKENJUICE_NO_OMISSION", "TOKENJUICE_DEBUG",
-                     "TOKENJUICE_CURSOR", "TOKENJUICE_CURSOR_SKIP", "TOKENJUICE_CURSOR_SHELL", "CURSOR_HOME"):
+    for variable in (
+        "TOKENJUICE_HOME",
+        "TOKENJUICE_CONFIG",
+        "TOKENJUICE_NO_OMISSION",
+        "TOKENJUICE_DEBUG",
+        "TOKENJUICE_CURSOR",
+        "TOKENJUICE_CURSOR_SKIP",
+        "TOKENJUICE_CURSOR_SHELL",
+        "CURSOR_HOME",
+        "TOKENJUICE_TRUST_ALL",
+        "TOKENJUICE_ARTIFACT_DIR",
+        "TOKENJUICE_STATS",
+        "TOKENJUICE_MAX_CAPTURE_BYTES",
+    ):
         monkeypatch.delenv(variable, raising=False)
     return home
+
+
+@pytest.fixture
+def trust_all(monkeypatch):
+    """Project layers apply without `tokenjuice trust` (what TOKENJUICE_TRUST_ALL=1 is for)."""
+    monkeypatch.setenv("TOKENJUICE_TRUST_ALL", "1")
 
 
 @pytest.fixture
@@ -35,13 +57,20 @@ def workdir(tmp_path, monkeypatch):
     return path
 
 
-def tokenjuice(*args: str, input: bytes | str | None = None, cwd=None, env=None,
-               timeout: float = 60) -> subprocess.CompletedProcess:
+def tokenjuice(
+    *args: str, input: bytes | str | None = None, cwd=None, env=None, timeout: float = 60
+) -> subprocess.CompletedProcess:
     """Run the real CLI (`python -m tokenjuice`) in a subprocess."""
     if isinstance(input, str):
         input = input.encode()
-    return subprocess.run([sys.executable, "-m", "tokenjuice", *args], input=input, capture_output=True,
-                          cwd=cwd, env=env if env is not None else os.environ.copy(), timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "tokenjuice", *args],
+        input=input,
+        capture_output=True,
+        cwd=cwd,
+        env=env if env is not None else os.environ.copy(),
+        timeout=timeout,
+    )
 
 
 def wrap_json(*command: str, options: tuple[str, ...] = (), **kwargs) -> tuple[dict, int]:
@@ -53,8 +82,12 @@ def wrap_json(*command: str, options: tuple[str, ...] = (), **kwargs) -> tuple[d
 
 def git(*args: str, cwd) -> str:
     env = os.environ.copy()
-    env.update(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com", GIT_COMMITTER_NAME="t",
-               GIT_COMMITTER_EMAIL="t@example.com")
+    env.update(
+        GIT_AUTHOR_NAME="t",
+        GIT_AUTHOR_EMAIL="t@example.com",
+        GIT_COMMITTER_NAME="t",
+        GIT_COMMITTER_EMAIL="t@example.com",
+    )
     return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout
 
 
@@ -89,8 +122,9 @@ def rule_of(rule_id: str = "tool/x", layer: str = "builtin", json_style: bool = 
     from tokenjuice.rules.patterns import compile_checked
     from tokenjuice.rules.schema import parse_rule
 
-    rule, _ = parse_rule(data, rule_id, json_style=json_style,
-                         compile_pattern=lambda p, f: compile_checked(p, f, json_style))
+    rule, _ = parse_rule(
+        data, rule_id, json_style=json_style, compile_pattern=lambda p, f: compile_checked(p, f, json_style)
+    )
     return replace(rule, layer=layer, path=f"{rule_id}.toml")
 
 

@@ -38,13 +38,22 @@ def test_every_builtin_rule_is_valid_and_every_example_passes(report):
 #: runs stop at this sandbox's edge (tens of hops, no network beyond); nox's captured
 #: sessions are short. Their examples fit the budget, so they are shown whole by
 #: policy and measure nothing about the rule.
-SMALL_BY_NECESSITY = {"service/launchctl", "build/dotnet", "package/fnm", "lint/golangci-lint",
-                      "network/traceroute", "task/nox"}
+SMALL_BY_NECESSITY = {
+    "service/launchctl",
+    "build/dotnet",
+    "package/fnm",
+    "lint/golangci-lint",
+    "network/traceroute",
+    "task/nox",
+}
 
 
 def test_every_rule_has_a_real_example_that_shrinks_noisy_output(report):
-    weak = [f"{rule_id} ({ratio:.2f})" for rule_id, (ratio, _) in sorted(rule_ratios(report).items())
-            if ratio > 0.9 and rule_id not in SMALL_BY_NECESSITY]
+    weak = [
+        f"{rule_id} ({ratio:.2f})"
+        for rule_id, (ratio, _) in sorted(rule_ratios(report).items())
+        if ratio > 0.9 and rule_id not in SMALL_BY_NECESSITY
+    ]
     assert not weak, "rules whose largest example barely shrinks: " + ", ".join(weak)
 
 

@@ -11,20 +11,23 @@ def rule(rule_id, match, priority=0, family=None):
     return entry_of(rule_of(rule_id, family=family or rule_id.replace("/", "-"), match=match, priority=priority))
 
 
-RULES = sorted([
-    rule("generic/fallback", {}),
-    rule("generic/help", {"any_of": [{"argv_includes": [["--help"]]}, {"subcommands": ["help"]}]}, priority=25),
-    rule("git/status", {"argv0": ["git"], "git_subcommands": ["status"]}),
-    rule("git/log", {"argv0": ["git"], "git_subcommands": ["log"]}),
-    rule("git/log-oneline", {"argv0": ["git"], "git_subcommands": ["log"], "argv_includes": [["--oneline"]]}),
-    rule("tests/pytest", {"argv0": ["pytest", "py.test"]}),
-    rule("tests/npm-test", {"argv0": ["npm"], "argv_includes_any": [["test"], ["t"]]}),
-    rule("tests/jest", {"argv0": ["jest"]}),
-    rule("task/python", {"argv0": ["python", "python3"]}),
-    rule("task/make", {"argv0": ["make"]}),
-    rule("build/tsc", {"command_includes": ["tsc"]}),
-    rule("install/yarn-install", {"argv0": ["yarn"], "argv_includes": [["install"]]}),
-], key=lambda r: (r.id == "generic/fallback", r.id))
+RULES = sorted(
+    [
+        rule("generic/fallback", {}),
+        rule("generic/help", {"any_of": [{"argv_includes": [["--help"]]}, {"subcommands": ["help"]}]}, priority=25),
+        rule("git/status", {"argv0": ["git"], "git_subcommands": ["status"]}),
+        rule("git/log", {"argv0": ["git"], "git_subcommands": ["log"]}),
+        rule("git/log-oneline", {"argv0": ["git"], "git_subcommands": ["log"], "argv_includes": [["--oneline"]]}),
+        rule("tests/pytest", {"argv0": ["pytest", "py.test"]}),
+        rule("tests/npm-test", {"argv0": ["npm"], "argv_includes_any": [["test"], ["t"]]}),
+        rule("tests/jest", {"argv0": ["jest"]}),
+        rule("task/python", {"argv0": ["python", "python3"]}),
+        rule("task/make", {"argv0": ["make"]}),
+        rule("build/tsc", {"command_includes": ["tsc"]}),
+        rule("install/yarn-install", {"argv0": ["yarn"], "argv_includes": [["install"]]}),
+    ],
+    key=lambda r: (r.id == "generic/fallback", r.id),
+)
 
 
 def chosen(command=None, argv=None, rules=RULES, forced=None):
@@ -32,30 +35,33 @@ def chosen(command=None, argv=None, rules=RULES, forced=None):
     return result.rule.id, (result.candidate.source if result.candidate else None)
 
 
-@pytest.mark.parametrize("command, rule_id, via", [
-    ("git status", "git/status", "original"),
-    ("git -C repo status", "git/status", "original"),
-    ("/usr/bin/git status", "git/status", "original"),
-    ("FOO=1 git status", "git/status", "effective"),
-    ("sudo git status", "git/status", "effective"),
-    ("cd repo && git status", "git/status", "effective"),
-    ("git log --grep status", "git/log", "original"),
-    ("git log --oneline -5", "git/log-oneline", "original"),
-    ("python -m pytest -x", "tests/pytest", "effective"),
-    ("uv run python -m pytest", "tests/pytest", "effective"),
-    ("python script.py", "task/python", "original"),
-    ("npx jest", "tests/jest", "effective"),
-    ("yarn jest --ci", "tests/jest", "effective"),
-    ("yarn install", "install/yarn-install", "original"),
-    ("npm test", "tests/npm-test", "original"),
-    ("npx tsc --noEmit", "build/tsc", "effective"),
-    ("pnpm tsc --noEmit", "build/tsc", "original"),
-    ("git status --help", "generic/help", "original"),
-    ("cargo help build", "generic/help", "original"),
-    ("git status && git log", "generic/fallback", None),
-    ("cd ~/src/tsc-demo && make", "task/make", "effective"),
-    ("tscx", "generic/fallback", "original"),
-])
+@pytest.mark.parametrize(
+    "command, rule_id, via",
+    [
+        ("git status", "git/status", "original"),
+        ("git -C repo status", "git/status", "original"),
+        ("/usr/bin/git status", "git/status", "original"),
+        ("FOO=1 git status", "git/status", "effective"),
+        ("sudo git status", "git/status", "effective"),
+        ("cd repo && git status", "git/status", "effective"),
+        ("git log --grep status", "git/log", "original"),
+        ("git log --oneline -5", "git/log-oneline", "original"),
+        ("python -m pytest -x", "tests/pytest", "effective"),
+        ("uv run python -m pytest", "tests/pytest", "effective"),
+        ("python script.py", "task/python", "original"),
+        ("npx jest", "tests/jest", "effective"),
+        ("yarn jest --ci", "tests/jest", "effective"),
+        ("yarn install", "install/yarn-install", "original"),
+        ("npm test", "tests/npm-test", "original"),
+        ("npx tsc --noEmit", "build/tsc", "effective"),
+        ("pnpm tsc --noEmit", "build/tsc", "original"),
+        ("git status --help", "generic/help", "original"),
+        ("cargo help build", "generic/help", "original"),
+        ("git status && git log", "generic/fallback", None),
+        ("cd ~/src/tsc-demo && make", "task/make", "effective"),
+        ("tscx", "generic/fallback", "original"),
+    ],
+)
 def test_classification(command, rule_id, via):
     assert chosen(command) == (rule_id, via)
 
@@ -63,8 +69,11 @@ def test_classification(command, rule_id, via):
 def test_alternatives_count_once_not_per_spelling():
     # The original scored each listed argv0 spelling (6 × 100 here); a rule that
     # pins the subcommand is more specific than one that accepts many tools.
-    rules = [rule("a/many", {"argv0": ["npm", "pnpm", "yarn", "bun", "npx", "bunx"]}),
-             rule("z/one", {"argv0": ["npm"], "subcommands": ["test"]}), rule("generic/fallback", {})]
+    rules = [
+        rule("a/many", {"argv0": ["npm", "pnpm", "yarn", "bun", "npx", "bunx"]}),
+        rule("z/one", {"argv0": ["npm"], "subcommands": ["test"]}),
+        rule("generic/fallback", {}),
+    ]
     assert chosen("npm test", rules=rules)[0] == "z/one"
 
 
@@ -83,10 +92,17 @@ def test_missing_fallback_is_survivable():
     assert chosen("whatever", rules=rules)[0] == "generic/fallback"
 
 
-@pytest.mark.parametrize("text, part, found", [
-    ("pnpm tsc --noEmit", "tsc", True), ("tscx", "tsc", False), ("jest.config.js", "jest", True),
-    ("my_jest", "jest", False), ("a --help", " --help", True), ("", "x", False),
-])
+@pytest.mark.parametrize(
+    "text, part, found",
+    [
+        ("pnpm tsc --noEmit", "tsc", True),
+        ("tscx", "tsc", False),
+        ("jest.config.js", "jest", True),
+        ("my_jest", "jest", False),
+        ("a --help", " --help", True),
+        ("", "x", False),
+    ],
+)
 def test_contains_word(text, part, found):
     assert contains_word(text, part) is found
 
@@ -102,10 +118,12 @@ def test_a_wrapper_script_is_classified_by_its_output(workdir):
     from conftest import tokenjuice
 
     script = workdir / "run-tests.sh"
-    script.write_text("#!/bin/sh\necho '============================= test session starts =============================='\n"
-                      "for i in $(seq 1 200); do echo \"tests/test_$i.py::test_x PASSED\"; done\n"
-                      "echo 'FAILED tests/test_7.py::test_boom - AssertionError: boom'\n"
-                      "echo '==================== 1 failed, 199 passed in 0.50s ===================='\nexit 1\n")
+    script.write_text(
+        "#!/bin/sh\necho '============================= test session starts =============================='\n"
+        'for i in $(seq 1 200); do echo "tests/test_$i.py::test_x PASSED"; done\n'
+        "echo 'FAILED tests/test_7.py::test_boom - AssertionError: boom'\n"
+        "echo '==================== 1 failed, 199 passed in 0.50s ===================='\nexit 1\n"
+    )
     script.chmod(0o755)
     import json
 

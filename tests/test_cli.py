@@ -39,8 +39,16 @@ def test_reduce_from_stdin_and_file(workdir):
 
 
 def test_reduce_with_exit_code_and_classification(workdir):
-    done = tokenjuice("reduce", "--command", "git status", "--exit-code", "128", "--format", "json",
-                      input="fatal: not a git repository (or any of the parent directories): .git\n")
+    done = tokenjuice(
+        "reduce",
+        "--command",
+        "git status",
+        "--exit-code",
+        "128",
+        "--format",
+        "json",
+        input="fatal: not a git repository (or any of the parent directories): .git\n",
+    )
     result = json.loads(done.stdout)
     assert result["classification"]["matchedReducer"] == "git/status"
     assert result["inlineText"].startswith("exit 128\nfatal: not a git repository")
@@ -52,11 +60,16 @@ def test_reduce_missing_file_is_one_sentence(workdir):
     assert done.stderr == b"tokenjuice reduce: cannot read nope.txt: No such file or directory\n"
 
 
-@pytest.mark.parametrize("payload", [
-    {"toolName": "exec", "command": "git status", "combinedText": "On branch main\n", "exitCode": 0},
-    {"input": {"toolName": "exec", "argv": ["git", "status"], "stdout": "On branch main\n"},
-     "options": {"trace": True, "maxInlineChars": 500}},
-])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"toolName": "exec", "command": "git status", "combinedText": "On branch main\n", "exitCode": 0},
+        {
+            "input": {"toolName": "exec", "argv": ["git", "status"], "stdout": "On branch main\n"},
+            "options": {"trace": True, "maxInlineChars": 500},
+        },
+    ],
+)
 def test_reduce_json_direct_and_envelope(workdir, payload):
     done = tokenjuice("reduce-json", input=json.dumps(payload))
     assert done.returncode == 0
@@ -65,16 +78,19 @@ def test_reduce_json_direct_and_envelope(workdir, payload):
     assert result["inlineText"] == "On branch main"
 
 
-@pytest.mark.parametrize("raw, message", [
-    ("", "reduce-json needs a JSON payload"),
-    ("{not json", "the payload is not valid JSON"),
-    ("[1, 2]", "the payload must be a JSON object"),
-    ("null", "the payload must be a JSON object"),
-    ('{"command": "x"}', "toolName must be a non-empty string"),
-    ('{"toolName": "exec", "exitCode": "1"}', "exitCode must be a finite number"),
-    ('{"toolName": "exec", "argv": "git status"}', "argv must be a list of strings"),
-    ('{"input": {"toolName": "exec"}, "options": {"maxInlineChars": 0}}', "options.maxInlineChars must be"),
-])
+@pytest.mark.parametrize(
+    "raw, message",
+    [
+        ("", "reduce-json needs a JSON payload"),
+        ("{not json", "the payload is not valid JSON"),
+        ("[1, 2]", "the payload must be a JSON object"),
+        ("null", "the payload must be a JSON object"),
+        ('{"command": "x"}', "toolName must be a non-empty string"),
+        ('{"toolName": "exec", "exitCode": "1"}', "exitCode must be a finite number"),
+        ('{"toolName": "exec", "argv": "git status"}', "argv must be a list of strings"),
+        ('{"input": {"toolName": "exec"}, "options": {"maxInlineChars": 0}}', "options.maxInlineChars must be"),
+    ],
+)
 def test_reduce_json_errors_are_json(workdir, raw, message):
     done = tokenjuice("reduce-json", input=raw)
     assert done.returncode == 2
@@ -90,8 +106,17 @@ def test_verify_json(workdir):
 
 
 def test_example_captures_real_output_as_valid_toml(workdir):
-    done = tokenjuice("example", "--name", "demo", "--source", "test", "--", "sh", "-c",
-                      "printf 'a\\033[1mb\\n\"quoted\" '\"'''\"'\\n'; exit 4")
+    done = tokenjuice(
+        "example",
+        "--name",
+        "demo",
+        "--source",
+        "test",
+        "--",
+        "sh",
+        "-c",
+        "printf 'a\\033[1mb\\n\"quoted\" '\"'''\"'\\n'; exit 4",
+    )
     assert done.returncode == 0, done.stderr
     table = tomllib.loads(done.stdout.decode())["examples"][0]
     assert table["exit_code"] == 4 and table["name"] == "demo"
@@ -117,9 +142,23 @@ def test_unknown_command(workdir):
     assert done.returncode == 2 and b"No such command" in done.stderr
 
 
-@pytest.mark.parametrize("args", [("--help",), ("--version",), ("-V", "-v"), ("doctor",), ("stats",),
-                                  ("config", "get", "artifacts.mode"), ("config", "list", "--show-origin"),
-                                  ("paths",), ("ls",), ("discover",), ("schema", "rule"), ("completion", "bash")])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--help",),
+        ("--version",),
+        ("-V", "-v"),
+        ("doctor",),
+        ("stats",),
+        ("config", "get", "artifacts.mode"),
+        ("config", "list", "--show-origin"),
+        ("paths",),
+        ("ls",),
+        ("discover",),
+        ("schema", "rule"),
+        ("completion", "bash"),
+    ],
+)
 def test_read_only_commands_create_no_file_or_folder(workdir, isolated_home, args):
     before = sorted(p for p in isolated_home.rglob("*"))
     done = tokenjuice(*args)
@@ -128,13 +167,16 @@ def test_read_only_commands_create_no_file_or_folder(workdir, isolated_home, arg
     assert not list(workdir.iterdir())
 
 
-@pytest.mark.parametrize("args, message", [
-    (("reduce", "nope.txt", "--format", "json"), "cannot read nope.txt"),
-    (("config", "get", "no.such", "--json"), "unknown setting no.such"),
-    (("reduce", "--classifier", "no/such", "--json", "nope.txt"), "--classifier no/such: no such rule"),
-    (("stats", "--since", "yesterday", "--json"), "--since 'yesterday'"),
-    (("verify", "--json", "--bogus"), "No such option '--bogus'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("reduce", "nope.txt", "--format", "json"), "cannot read nope.txt"),
+        (("config", "get", "no.such", "--json"), "unknown setting no.such"),
+        (("reduce", "--classifier", "no/such", "--json", "nope.txt"), "--classifier no/such: no such rule"),
+        (("stats", "--since", "yesterday", "--json"), "--since 'yesterday'"),
+        (("verify", "--json", "--bogus"), "No such option '--bogus'"),
+    ],
+)
 def test_errors_in_json_mode_are_a_json_object(workdir, args, message):
     done = tokenjuice(*args)
     assert done.returncode == 2, done.stderr
@@ -215,8 +257,9 @@ def test_the_rules_doc_field_reference_is_generated():
     text = (REPO / "docs" / "rules.md").read_text()
     start, end = "<!-- fields:start -->\n", "<!-- fields:end -->"
     assert start in text and end in text
-    assert text.split(start)[1].split(end)[0] == fields_markdown(), \
+    assert text.split(start)[1].split(end)[0] == fields_markdown(), (
         "docs/rules.md's field reference is stale: python -m tokenjuice.rules.schema docs"
+    )
 
 
 def test_reduce_json_takes_any_output_text(workdir):

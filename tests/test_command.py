@@ -8,27 +8,32 @@ def effective(command=None, argv=None):
     return [list(c.argv) for c in info.candidates if c.source == "effective"]
 
 
-@pytest.mark.parametrize("argv, body", [
-    (["bash", "-lc", "git status"], "git status"),
-    (["/bin/bash", "-c", "git status"], "git status"),
-    (["/usr/local/bin/zsh", "-ic", "ls"], "ls"),
-    (["sh", "-e", "-c", "make"], "make"),
-    (["bash", "-l", "-c", "make"], "make"),
-    (["bash", "--login", "-c", "make"], "make"),
-    (["bash", "-o", "pipefail", "-c", "make"], "make"),
-    (["dash", "-c", "x"], "x"),
-    (["ksh", "-c", "x"], "x"),
-    (["fish", "-c", "x"], "x"),
-    (["env", "bash", "-c", "x"], "x"),
-    (["env", "-i", "FOO=1", "bash", "-c", "x"], "x"),
-    (["busybox", "sh", "-c", "x"], "x"),
-])
+@pytest.mark.parametrize(
+    "argv, body",
+    [
+        (["bash", "-lc", "git status"], "git status"),
+        (["/bin/bash", "-c", "git status"], "git status"),
+        (["/usr/local/bin/zsh", "-ic", "ls"], "ls"),
+        (["sh", "-e", "-c", "make"], "make"),
+        (["bash", "-l", "-c", "make"], "make"),
+        (["bash", "--login", "-c", "make"], "make"),
+        (["bash", "-o", "pipefail", "-c", "make"], "make"),
+        (["dash", "-c", "x"], "x"),
+        (["ksh", "-c", "x"], "x"),
+        (["fish", "-c", "x"], "x"),
+        (["env", "bash", "-c", "x"], "x"),
+        (["env", "-i", "FOO=1", "bash", "-c", "x"], "x"),
+        (["busybox", "sh", "-c", "x"], "x"),
+    ],
+)
 def test_shell_launchers_unwrap(argv, body):
     assert unwrap_shell(argv)[0] == body
 
 
-@pytest.mark.parametrize("argv", [["bash", "script.sh"], ["bash"], ["bash", "-c"], ["bash", "-c", "  "],
-                                  ["python", "-c", "x"], ["pwsh", "-c", "x"]])
+@pytest.mark.parametrize(
+    "argv",
+    [["bash", "script.sh"], ["bash"], ["bash", "-c"], ["bash", "-c", "  "], ["python", "-c", "x"], ["pwsh", "-c", "x"]],
+)
 def test_non_launchers_do_not_unwrap(argv):
     assert unwrap_shell(argv) is None
 
@@ -43,44 +48,50 @@ def test_nested_launchers_unwrap():
     assert info.normalized_argv == ("npm", "test")
 
 
-@pytest.mark.parametrize("argv, stripped", [
-    (["FOO=1", "BAR=2", "git", "status"], ["git", "status"]),
-    (["env", "FOO=1", "git", "status"], ["git", "status"]),
-    (["env", "-u", "X", "-i", "--", "git", "status"], ["git", "status"]),
-    (["sudo", "-u", "root", "-E", "git", "status"], ["git", "status"]),
-    (["time", "-p", "make"], ["make"]),
-    (["nice", "-n", "5", "make"], ["make"]),
-    (["timeout", "10", "pytest"], ["pytest"]),
-    (["timeout", "-s", "KILL", "5m", "pytest"], ["pytest"]),
-    (["command", "git", "status"], ["git", "status"]),
-    (["exec", "make"], ["make"]),
-    (["nohup", "stdbuf", "-oL", "make"], ["make"]),
-    (["!", "grep", "x"], ["grep", "x"]),
-    (["env"], ["env"]),
-    (["sudo", "env"], ["env"]),
-    (["env", "-i", "A=1"], ["env", "-i", "A=1"]),
-    (["FOO=1", "env"], ["env"]),
-    (["sudo", "-l"], ["sudo", "-l"]),
-])
+@pytest.mark.parametrize(
+    "argv, stripped",
+    [
+        (["FOO=1", "BAR=2", "git", "status"], ["git", "status"]),
+        (["env", "FOO=1", "git", "status"], ["git", "status"]),
+        (["env", "-u", "X", "-i", "--", "git", "status"], ["git", "status"]),
+        (["sudo", "-u", "root", "-E", "git", "status"], ["git", "status"]),
+        (["time", "-p", "make"], ["make"]),
+        (["nice", "-n", "5", "make"], ["make"]),
+        (["timeout", "10", "pytest"], ["pytest"]),
+        (["timeout", "-s", "KILL", "5m", "pytest"], ["pytest"]),
+        (["command", "git", "status"], ["git", "status"]),
+        (["exec", "make"], ["make"]),
+        (["nohup", "stdbuf", "-oL", "make"], ["make"]),
+        (["!", "grep", "x"], ["grep", "x"]),
+        (["env"], ["env"]),
+        (["sudo", "env"], ["env"]),
+        (["env", "-i", "A=1"], ["env", "-i", "A=1"]),
+        (["FOO=1", "env"], ["env"]),
+        (["sudo", "-l"], ["sudo", "-l"]),
+    ],
+)
 def test_wrappers_strip(argv, stripped):
     assert strip_wrappers(argv) == stripped
 
 
-@pytest.mark.parametrize("argv, stripped", [
-    (["npx", "tsc", "--noEmit"], ["tsc", "--noEmit"]),
-    (["npx", "-y", "--package", "x", "jest"], ["jest"]),
-    (["pnpm", "exec", "vitest"], ["vitest"]),
-    (["pnpm", "dlx", "create-vite"], ["create-vite"]),
-    (["yarn", "jest"], ["jest"]),
-    (["bunx", "eslint", "."], ["eslint", "."]),
-    (["uv", "run", "--with", "x", "pytest", "-x"], ["pytest", "-x"]),
-    (["uv", "run", "--", "pytest"], ["pytest"]),
-    (["poetry", "run", "pytest"], ["pytest"]),
-    (["pipx", "run", "black", "."], ["black", "."]),
-    (["python", "-m", "pytest"], ["pytest"]),
-    (["python3.11", "-X", "dev", "-m", "pip", "install", "x"], ["pip", "install", "x"]),
-    (["bundle", "exec", "rspec"], ["rspec"]),
-])
+@pytest.mark.parametrize(
+    "argv, stripped",
+    [
+        (["npx", "tsc", "--noEmit"], ["tsc", "--noEmit"]),
+        (["npx", "-y", "--package", "x", "jest"], ["jest"]),
+        (["pnpm", "exec", "vitest"], ["vitest"]),
+        (["pnpm", "dlx", "create-vite"], ["create-vite"]),
+        (["yarn", "jest"], ["jest"]),
+        (["bunx", "eslint", "."], ["eslint", "."]),
+        (["uv", "run", "--with", "x", "pytest", "-x"], ["pytest", "-x"]),
+        (["uv", "run", "--", "pytest"], ["pytest"]),
+        (["poetry", "run", "pytest"], ["pytest"]),
+        (["pipx", "run", "black", "."], ["black", "."]),
+        (["python", "-m", "pytest"], ["pytest"]),
+        (["python3.11", "-X", "dev", "-m", "pip", "install", "x"], ["pip", "install", "x"]),
+        (["bundle", "exec", "rspec"], ["rspec"]),
+    ],
+)
 def test_runners_strip(argv, stripped):
     assert strip_runner(argv) == stripped
 
@@ -90,88 +101,117 @@ def test_non_runners(argv):
     assert strip_runner(argv) is None
 
 
-@pytest.mark.parametrize("argv, sub", [
-    (["kubectl", "-n", "prod", "get", "pods"], "get"), (["docker", "--context", "x", "ps"], "ps"),
-    (["helm", "-n", "ns", "--kube-context", "k", "list"], "list"), (["npm", "--prefix", "app", "install"], "install"),
-    (["pytest", "-k", "help"], None), (["cargo", "help", "build"], "help"), (["unknown", "sub"], "sub"),
-])
+@pytest.mark.parametrize(
+    "argv, sub",
+    [
+        (["kubectl", "-n", "prod", "get", "pods"], "get"),
+        (["docker", "--context", "x", "ps"], "ps"),
+        (["helm", "-n", "ns", "--kube-context", "k", "list"], "list"),
+        (["npm", "--prefix", "app", "install"], "install"),
+        (["pytest", "-k", "help"], None),
+        (["cargo", "help", "build"], "help"),
+        (["unknown", "sub"], "sub"),
+    ],
+)
 def test_subcommand_after_global_options(argv, sub):
     from tokenjuice.command import subcommand
 
     assert subcommand(argv) == sub
 
 
-@pytest.mark.parametrize("argv, sub", [
-    (["git", "status"], "status"), (["git", "-C", "repo", "status"], "status"),
-    (["git", "-c", "a=b", "--no-pager", "log"], "log"), (["/usr/bin/git", "--git-dir", "x", "diff"], "diff"),
-    (["git"], None), (["hg", "status"], None),
-])
+@pytest.mark.parametrize(
+    "argv, sub",
+    [
+        (["git", "status"], "status"),
+        (["git", "-C", "repo", "status"], "status"),
+        (["git", "-c", "a=b", "--no-pager", "log"], "log"),
+        (["/usr/bin/git", "--git-dir", "x", "diff"], "diff"),
+        (["git"], None),
+        (["hg", "status"], None),
+    ],
+)
 def test_git_subcommand(argv, sub):
     assert git_subcommand(argv) == sub
 
 
-@pytest.mark.parametrize("command, argv", [
-    ("cd repo && git status", ["git", "status"]),
-    ("cd repo; git status", ["git", "status"]),
-    ("cd 'my repo' && FOO=1 git status", ["git", "status"]),
-    ("source .venv/bin/activate && pytest", ["pytest"]),
-    ("export CI=1 && set -e && pytest -q", ["pytest", "-q"]),
-    ("cd x || exit 1; pytest", ["pytest"]),
-    ("pytest || true", ["pytest"]),
-    ("echo '== tests ==' && pytest", ["pytest"]),
-    ("(cd x && pytest)", ["pytest"]),
-    ("git status | head -5", ["git", "status"]),
-    ("git status 2>&1 | tail -n 20 | sort", ["git", "status"]),
-    ("pytest -q 2>&1 | tee log.txt", ["pytest", "-q"]),
-    ("nvm use 20 && npm test", ["npm", "test"]),
-    ("cd /tmp && env | sort", ["env"]),
-])
+@pytest.mark.parametrize(
+    "command, argv",
+    [
+        ("cd repo && git status", ["git", "status"]),
+        ("cd repo; git status", ["git", "status"]),
+        ("cd 'my repo' && FOO=1 git status", ["git", "status"]),
+        ("source .venv/bin/activate && pytest", ["pytest"]),
+        ("export CI=1 && set -e && pytest -q", ["pytest", "-q"]),
+        ("cd x || exit 1; pytest", ["pytest"]),
+        ("pytest || true", ["pytest"]),
+        ("echo '== tests ==' && pytest", ["pytest"]),
+        ("(cd x && pytest)", ["pytest"]),
+        ("git status | head -5", ["git", "status"]),
+        ("git status 2>&1 | tail -n 20 | sort", ["git", "status"]),
+        ("pytest -q 2>&1 | tee log.txt", ["pytest", "-q"]),
+        ("nvm use 20 && npm test", ["npm", "test"]),
+        ("cd /tmp && env | sort", ["env"]),
+    ],
+)
 def test_effective_command(command, argv):
     assert argv in effective(command)
 
 
-@pytest.mark.parametrize("command", [
-    "git diff | grep foo",          # grep reshapes the output: no single rule fits
-    "cat a.txt | sort -o out",
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git diff | grep foo",  # grep reshapes the output: no single rule fits
+        "cat a.txt | sort -o out",
+    ],
+)
 def test_non_structural_pipelines_have_no_effective_argv(command):
     assert effective(command) == []
 
 
-@pytest.mark.parametrize("command", ["git status && git log", "npm ci && npm test",
-                                     "pushd x && git status && git log"])
+@pytest.mark.parametrize("command", ["git status && git log", "npm ci && npm test", "pushd x && git status && git log"])
 def test_multiple_substantive_commands(command):
     assert analyze(command).multiple
 
 
-@pytest.mark.parametrize("command", ["cd x; git status", "export A=1 && pytest", "pytest || true",
-                                     "pytest; echo done",
-                                     "cd x || exit 1; pytest", "git status | head"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cd x; git status",
+        "export A=1 && pytest",
+        "pytest || true",
+        "pytest; echo done",
+        "cd x || exit 1; pytest",
+        "git status | head",
+    ],
+)
 def test_single_substantive_command(command):
     assert not analyze(command).multiple
 
 
-@pytest.mark.parametrize("command, reason", [
-    ("cat README.md", "file-content"),
-    ("head -50 build.log", "file-content"),
-    ("sed -n 1,80p src/app.py", "file-content"),
-    ("jq . package.json", "file-content"),
-    ("git show HEAD:README.md", "file-content"),
-    ("cat a.txt | grep x", "file-content"),
-    ("cat a && ls", "file-content"),
-    ("ls && cat a", "file-content"),
-    ("find . | grep x", "unsafe-inventory"),
-    ("find . -name '*.pyc' -delete", "unsafe-inventory"),
-    ("fd -e py -x wc -l", "unsafe-inventory"),
-    ("ls | xargs rm", "unsafe-inventory"),
-    ("ls && git status", "mixed-inventory"),
-    ("find . -name '*.py' | sort | head", None),
-    ("rg --files | sort | uniq", None),
-    ("cd x && ls -la", None),
-    ("ls src && ls tests", None),
-    ("git show HEAD", None),
-    ("npm ci && npm test", None),
-])
+@pytest.mark.parametrize(
+    "command, reason",
+    [
+        ("cat README.md", "file-content"),
+        ("head -50 build.log", "file-content"),
+        ("sed -n 1,80p src/app.py", "file-content"),
+        ("jq . package.json", "file-content"),
+        ("git show HEAD:README.md", "file-content"),
+        ("cat a.txt | grep x", "file-content"),
+        ("cat a && ls", "file-content"),
+        ("ls && cat a", "file-content"),
+        ("find . | grep x", "unsafe-inventory"),
+        ("find . -name '*.pyc' -delete", "unsafe-inventory"),
+        ("fd -e py -x wc -l", "unsafe-inventory"),
+        ("ls | xargs rm", "unsafe-inventory"),
+        ("ls && git status", "mixed-inventory"),
+        ("find . -name '*.py' | sort | head", None),
+        ("rg --files | sort | uniq", None),
+        ("cd x && ls -la", None),
+        ("ls src && ls tests", None),
+        ("git show HEAD", None),
+        ("npm ci && npm test", None),
+    ],
+)
 def test_keep_raw_policy(command, reason):
     assert analyze(command).keep_raw == reason
 
@@ -188,13 +228,16 @@ def test_plain_command_keeps_original_candidate():
     assert [(c.source, c.argv) for c in info.candidates] == [("original", ("git", "status"))]
 
 
-@pytest.mark.parametrize("command, reason", [
-    ("ssh app1 cat app/tests/test_pricing.py", "file-content"),
-    ("ssh -p 2222 -i key deploy@host 'tail -n 60 /etc/services'", "file-content"),
-    ("ssh host sudo cat /etc/shadow", "file-content"),
-    ("ssh host 'ls -la'", None),
-    ("ssh -v app1 uptime", None),
-    ("ssh host", None),
-])
+@pytest.mark.parametrize(
+    "command, reason",
+    [
+        ("ssh app1 cat app/tests/test_pricing.py", "file-content"),
+        ("ssh -p 2222 -i key deploy@host 'tail -n 60 /etc/services'", "file-content"),
+        ("ssh host sudo cat /etc/shadow", "file-content"),
+        ("ssh host 'ls -la'", None),
+        ("ssh -v app1 uptime", None),
+        ("ssh host", None),
+    ],
+)
 def test_remote_file_reads_stay_raw(command, reason):
     assert analyze(command).keep_raw == reason

@@ -31,18 +31,36 @@ def hook(payload, env=None, raw=False):
 
 
 def shell_payload(command, **tool_input):
-    return {"hook_event_name": "preToolUse", "tool_name": "Shell", "conversation_id": "c-1",
-            "generation_id": "g-1", "tool_input": {"command": command, **tool_input}}
+    return {
+        "hook_event_name": "preToolUse",
+        "tool_name": "Shell",
+        "conversation_id": "c-1",
+        "generation_id": "g-1",
+        "tool_input": {"command": command, **tool_input},
+    }
 
 
 # -- the hook protocol ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("raw", [b"", b"   ", b"{", b"null", b"[]", b'"Shell"', b"42", b"\xff\xfe\x00",
-                                 b'{"tool_name": "Shell"}', b'{"tool_name": "Shell", "tool_input": []}',
-                                 b'{"tool_name": "Shell", "tool_input": {"command": 42}}',
-                                 b'{"tool_name": "Shell", "tool_input": {"command": "   "}}',
-                                 b'{"tool_name": "Read", "tool_input": {"command": "ls"}}'])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"",
+        b"   ",
+        b"{",
+        b"null",
+        b"[]",
+        b'"Shell"',
+        b"42",
+        b"\xff\xfe\x00",
+        b'{"tool_name": "Shell"}',
+        b'{"tool_name": "Shell", "tool_input": []}',
+        b'{"tool_name": "Shell", "tool_input": {"command": 42}}',
+        b'{"tool_name": "Shell", "tool_input": {"command": "   "}}',
+        b'{"tool_name": "Read", "tool_input": {"command": "ls"}}',
+    ],
+)
 def test_malformed_or_foreign_payloads_answer_empty_json(workdir, raw):
     assert hook(raw, raw=True) == {}
 
@@ -61,25 +79,48 @@ def test_rewrite_keeps_every_tool_input_field_in_order(workdir):
     assert updated["command"] == f"{LAUNCHER} wrap --source cursor --keep-path -- {bash} -lc 'git status'"
 
 
-@pytest.mark.parametrize("command", [
-    "tokenjuice wrap -- ls", "/opt/bin/tokenjuice wrap --raw -- ls", "cd repo && tokenjuice wrap -- ls",
-    "FOO=1 tokenjuice wrap -- make", "python3 -m tokenjuice wrap -- ls", "tokenjuice stats",
-    f"{LAUNCHER} wrap --source cursor -- /bin/bash -lc 'ls'",
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "tokenjuice wrap -- ls",
+        "/opt/bin/tokenjuice wrap --raw -- ls",
+        "cd repo && tokenjuice wrap -- ls",
+        "FOO=1 tokenjuice wrap -- make",
+        "python3 -m tokenjuice wrap -- ls",
+        "tokenjuice stats",
+        f"{LAUNCHER} wrap --source cursor -- /bin/bash -lc 'ls'",
+    ],
+)
 def test_tokenjuice_itself_and_already_wrapped_commands_are_left_alone(workdir, command):
     assert hook(shell_payload(command)) == {}
 
 
-@pytest.mark.parametrize("command", ["npm run dev", "cd web && pnpm dev --port 3000", "tail -f app.log",
-                                     "vim README.md", "less log.txt", "python3", "jest --watch", "vite",
-                                     "docker compose up", "sleep 100 &", "python -m http.server 8000",
-                                     "kubectl logs -f pod/x", "git rebase -i HEAD~3"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "npm run dev",
+        "cd web && pnpm dev --port 3000",
+        "tail -f app.log",
+        "vim README.md",
+        "less log.txt",
+        "python3",
+        "jest --watch",
+        "vite",
+        "docker compose up",
+        "sleep 100 &",
+        "python -m http.server 8000",
+        "kubectl logs -f pod/x",
+        "git rebase -i HEAD~3",
+    ],
+)
 def test_default_skip_list(workdir, command):
     assert hook(shell_payload(command)) == {}
 
 
-@pytest.mark.parametrize("command", ["npm run build", "vite build", "vitest run", "pytest -q", "tail -n 50 log",
-                                     "docker compose up -d", "git status"])
+@pytest.mark.parametrize(
+    "command",
+    ["npm run build", "vite build", "vitest run", "pytest -q", "tail -n 50 log", "docker compose up -d", "git status"],
+)
 def test_ordinary_commands_are_wrapped(workdir, command):
     assert hook(shell_payload(command))["permission"] == "allow"
 
@@ -97,11 +138,13 @@ def test_skip_list_from_config_env_and_kill_switch(workdir, isolated_home, tmp_p
     (project / ".git").mkdir(parents=True)
     (project / ".tokenjuice").mkdir()
     (project / ".tokenjuice" / "config.toml").write_text("[cursor]\nenabled = false\n")
+    assert hook(shell_payload("git status", cwd=str(project)))["permission"] == "allow"  # not trusted yet
+    assert tokenjuice("trust", str(project)).returncode == 0
     assert hook(shell_payload("git status", cwd=str(project))) == {}
     assert hook(shell_payload("git status"))["permission"] == "allow"
 
 
-def test_project_skip_list_is_found_from_the_first_workspace_root(workdir, tmp_path):
+def test_project_skip_list_is_found_from_the_first_workspace_root(workdir, tmp_path, trust_all):
     configured = tmp_path / "configured"
     (configured / ".tokenjuice").mkdir(parents=True)
     git("init", "-q", cwd=configured)
@@ -139,7 +182,7 @@ def test_a_broken_config_file_never_breaks_the_hook(workdir, isolated_home):
 def test_shell_resolution_order(workdir, tmp_path):
     fake_zsh = tmp_path / "bin" / "zsh"
     fake_zsh.parent.mkdir()
-    fake_zsh.write_text("#!/bin/sh\nexec /bin/sh \"$@\"\n")
+    fake_zsh.write_text('#!/bin/sh\nexec /bin/sh "$@"\n')
     fake_zsh.chmod(0o755)
     env = os.environ | {"PATH": f"{fake_zsh.parent}:{os.environ['PATH']}", "SHELL": "/bin/bash"}
     command = lambda answer: answer["updated_input"]["command"]  # noqa: E731
@@ -228,8 +271,9 @@ def test_path_of_the_caller_survives_a_login_profile_that_resets_it(workdir, tmp
     env = os.environ | {"HOME": str(home), "PATH": f"{probe_dir}:{os.environ['PATH']}", "SHELL": "/bin/bash"}
     assert subprocess.run(["/bin/bash", "-lc", "tj-path-probe"], env=env, capture_output=True).returncode == 127
     rewritten = hook(shell_payload("tj-path-probe && command -v tj-path-probe"), env=env)
-    done = subprocess.run(["/bin/bash", "-c", rewritten["updated_input"]["command"]], env=env,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        ["/bin/bash", "-c", rewritten["updated_input"]["command"]], env=env, capture_output=True, text=True
+    )
     assert done.returncode == 0
     assert done.stdout.splitlines() == ["probe-found", str(probe)]
 
@@ -250,8 +294,11 @@ def tj(*args, **kwargs):
 
 
 def entries(path):
-    return [e for e in json.loads(path.read_text())["hooks"].get("preToolUse", [])
-            if "cursor-pre-tool-use" in e.get("command", "")]
+    return [
+        e
+        for e in json.loads(path.read_text())["hooks"].get("preToolUse", [])
+        if "cursor-pre-tool-use" in e.get("command", "")
+    ]
 
 
 ORIGINAL = """{
@@ -270,9 +317,13 @@ def test_install_into_a_fresh_home(workdir, cursor_home):
     assert done.returncode == 0, done.stderr
     data = json.loads((cursor_home / "hooks.json").read_text())
     assert data["version"] == 1
-    assert data["hooks"]["preToolUse"] == [{"type": "command", "matcher": "Shell",
-                                            "command": f"{HOOK_LAUNCHER} cursor-pre-tool-use --wrap-launcher "
-                                                       f"'{LAUNCHER}'"}]
+    assert data["hooks"]["preToolUse"] == [
+        {
+            "type": "command",
+            "matcher": "Shell",
+            "command": f"{HOOK_LAUNCHER} cursor-pre-tool-use --wrap-launcher '{LAUNCHER}'",
+        }
+    ]
     assert not list(cursor_home.glob("*.bak*"))
 
 
@@ -284,19 +335,28 @@ def test_install_keeps_every_other_byte_and_uninstall_restores_it(workdir, curso
     assert '"afterFileEdit": [{"command": "./format.sh", "x-custom": true}],' in text
     assert '"unknownKey": {"keep": [1, 2.50, "é", null]}' in text
     assert list(json.loads(text)) == ["$schema", "hooks", "unknownKey", "version"]
-    assert json.loads(text)["hooks"]["preToolUse"][0] == {"type": "command", "matcher": "Read",
-                                                          "command": "./audit.sh"}
+    assert json.loads(text)["hooks"]["preToolUse"][0] == {"type": "command", "matcher": "Read", "command": "./audit.sh"}
     assert (cursor_home / "hooks.json.bak").read_text() == ORIGINAL
     assert tj("uninstall", "cursor").returncode == 0
-    assert path.read_text() == ORIGINAL.replace('null]}\n}', 'null]},\n    "version": 1\n}')
+    assert path.read_text() == ORIGINAL.replace("null]}\n}", 'null]},\n    "version": 1\n}')
     assert (cursor_home / "hooks.json.bak.1").exists() and (cursor_home / "hooks.json.bak").read_text() == ORIGINAL
 
 
 def test_reinstall_replaces_a_stale_entry_and_is_idempotent(workdir, cursor_home):
     path = cursor_home / "hooks.json"
-    path.write_text(json.dumps({"version": 1, "hooks": {"preToolUse": [
-        {"type": "command", "matcher": "Shell", "command": "/old/tokenjuice cursor-pre-tool-use"},
-        {"type": "command", "matcher": "Shell", "command": "/older/tokenjuice cursor-pre-tool-use"}]}}))
+    path.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "hooks": {
+                    "preToolUse": [
+                        {"type": "command", "matcher": "Shell", "command": "/old/tokenjuice cursor-pre-tool-use"},
+                        {"type": "command", "matcher": "Shell", "command": "/older/tokenjuice cursor-pre-tool-use"},
+                    ]
+                },
+            }
+        )
+    )
     assert tj("install", "cursor", "--local").returncode == 0
     assert len(entries(path)) == 1 and entries(path)[0]["command"].startswith(HOOK_LAUNCHER)
     before = path.read_text()
@@ -313,14 +373,17 @@ def test_uninstall_when_nothing_is_installed(workdir, cursor_home):
     assert done.returncode == 0 and b"nothing to remove" in done.stdout
 
 
-@pytest.mark.parametrize("content, problem", [
-    ("{not json", "is not valid JSON"),
-    ("[]", "does not hold a JSON object"),
-    ('{"hooks": []}', '"hooks" is not an object'),
-    ('{"hooks": {"preToolUse": {}}}', '"hooks.preToolUse" is not a list'),
-    ('{"hooks": {}, "hooks": {}}', 'repeats the key "hooks"'),
-    ("", "is empty"),
-])
+@pytest.mark.parametrize(
+    "content, problem",
+    [
+        ("{not json", "is not valid JSON"),
+        ("[]", "does not hold a JSON object"),
+        ('{"hooks": []}', '"hooks" is not an object'),
+        ('{"hooks": {"preToolUse": {}}}', '"hooks.preToolUse" is not a list'),
+        ('{"hooks": {}, "hooks": {}}', 'repeats the key "hooks"'),
+        ("", "is empty"),
+    ],
+)
 def test_files_it_cannot_understand_are_never_rewritten(workdir, cursor_home, content, problem):
     path = cursor_home / "hooks.json"
     path.write_text(content)
@@ -364,9 +427,13 @@ def test_dry_run_prints_a_diff_and_writes_nothing(workdir, cursor_home):
 def test_json_output(workdir, cursor_home):
     (cursor_home / "hooks.json").write_text("{}")
     result = json.loads(tj("install", "cursor", "--local", "--format", "json").stdout)
-    assert result == {"path": str(cursor_home / "hooks.json"), "action": "installed",
-                      "backupPath": str(cursor_home / "hooks.json.bak"), "command": result["command"],
-                      **({"warnings": LOCATION_WARNINGS} if LOCATION_WARNINGS else {})}
+    assert result == {
+        "path": str(cursor_home / "hooks.json"),
+        "action": "installed",
+        "backupPath": str(cursor_home / "hooks.json.bak"),
+        "command": result["command"],
+        **({"warnings": LOCATION_WARNINGS} if LOCATION_WARNINGS else {}),
+    }
     result = json.loads(tj("uninstall", "cursor", "--format", "json").stdout)
     assert result["action"] == "removed" and result["backupPath"].endswith("hooks.json.bak.1")
 
@@ -374,8 +441,9 @@ def test_json_output(workdir, cursor_home):
 def test_eight_concurrent_installs_and_uninstalls_leave_valid_json(workdir, cursor_home):
     path = cursor_home / "hooks.json"
     path.write_text(ORIGINAL)
-    commands = [("install", "cursor", "--local")] * 8 + [("uninstall", "cursor")] * 4 + \
-               [("install", "cursor", "--local")] * 4
+    commands = (
+        [("install", "cursor", "--local")] * 8 + [("uninstall", "cursor")] * 4 + [("install", "cursor", "--local")] * 4
+    )
     with ThreadPoolExecutor(max_workers=16) as pool:
         results = list(pool.map(lambda c: tj(*c), commands))
     assert all(r.returncode == 0 for r in results), [r.stderr for r in results]
@@ -415,8 +483,13 @@ def test_doctor_states(workdir, cursor_home):
     path.write_text(json.dumps(data))
     result = json.loads(tj("doctor", "cursor", "--local", "--format", "json").stdout)
     assert result["status"] == "warn" and any("wrapped twice" in i for i in result["issues"])
-    data["hooks"]["preToolUse"] = [{"type": "command", "matcher": "Shell",
-                                    "command": "/gone/bin/tokenjuice cursor-pre-tool-use --wrap-launcher /gone/bin/tokenjuice"}]
+    data["hooks"]["preToolUse"] = [
+        {
+            "type": "command",
+            "matcher": "Shell",
+            "command": "/gone/bin/tokenjuice cursor-pre-tool-use --wrap-launcher /gone/bin/tokenjuice",
+        }
+    ]
     path.write_text(json.dumps(data))
     done = tj("doctor", "cursor", "--local")
     assert done.returncode == 1
@@ -449,18 +522,37 @@ def test_volatile_launcher_locations_are_flagged(workdir, cursor_home):
     fake.parent.mkdir()
     fake.write_text("#!/bin/sh\n")
     fake.chmod(stat.S_IRWXU)
-    path.write_text(json.dumps({"hooks": {"preToolUse": [{"type": "command", "matcher": "Shell",
-                                                          "command": f"/tmp{fake} cursor-pre-tool-use"}]}}))
+    path.write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "preToolUse": [
+                        {"type": "command", "matcher": "Shell", "command": f"/tmp{fake} cursor-pre-tool-use"}
+                    ]
+                }
+            }
+        )
+    )
     result = json.loads(tj("doctor", "cursor", "--local", "--format", "json").stdout)
     assert result["status"] == "broken"
 
 
-@pytest.mark.parametrize("text, pattern, matched", [
-    ("npm run dev", "npm run dev*", True), ("npm run dev -- --port 3", "npm run dev*", True),
-    ("npm run build", "npm run dev*", False), ("vite", "vite", True), ("vite build", "vite", False),
-    ("jest --watch", "* --watch", True), ("jest --watchAll", "*--watchAll*", True), ("a", "*a*a*", False),
-    ("tail -f x.log", "tail -f *", True), ("tail -fx", "tail -f *", False), ("", "*", True),
-])
+@pytest.mark.parametrize(
+    "text, pattern, matched",
+    [
+        ("npm run dev", "npm run dev*", True),
+        ("npm run dev -- --port 3", "npm run dev*", True),
+        ("npm run build", "npm run dev*", False),
+        ("vite", "vite", True),
+        ("vite build", "vite", False),
+        ("jest --watch", "* --watch", True),
+        ("jest --watchAll", "*--watchAll*", True),
+        ("a", "*a*a*", False),
+        ("tail -f x.log", "tail -f *", True),
+        ("tail -fx", "tail -f *", False),
+        ("", "*", True),
+    ],
+)
 def test_skip_globs(text, pattern, matched):
     import fnmatch
 
@@ -468,8 +560,10 @@ def test_skip_globs(text, pattern, matched):
     assert fnmatch.fnmatchcase(text, pattern) is matched  # same answers as fnmatch for these
 
 
-PIP_TEMPLATE = ("# -*- coding: utf-8 -*-\nimport re\nimport sys\nfrom tokenjuice.entry import main\n"
-                "if __name__ == '__main__':\n    sys.exit(main())\n")
+PIP_TEMPLATE = (
+    "# -*- coding: utf-8 -*-\nimport re\nimport sys\nfrom tokenjuice.entry import main\n"
+    "if __name__ == '__main__':\n    sys.exit(main())\n"
+)
 
 
 def fake_venv(root, shebang=None):
@@ -506,8 +600,12 @@ def test_the_direct_hook_answers_like_the_script(workdir, cursor_home):
     tj("install", "cursor", "--local")
     command = entries(cursor_home / "hooks.json")[0]["command"]
     assert command.startswith(HOOK_LAUNCHER)
-    done = subprocess.run(["/bin/sh", "-c", command], input=json.dumps(shell_payload("git status")).encode(),
-                          capture_output=True, cwd=workdir)
+    done = subprocess.run(
+        ["/bin/sh", "-c", command],
+        input=json.dumps(shell_payload("git status")).encode(),
+        capture_output=True,
+        cwd=workdir,
+    )
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     assert answer["updated_input"]["command"].startswith(f"{LAUNCHER} wrap --source cursor")

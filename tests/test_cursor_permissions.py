@@ -39,9 +39,15 @@ def write(path, value, raw=False):
 
 
 def user_config(home, allow=(), deny=(), **extra):
-    return write(home / ".cursor" / "cli-config.json",
-                 {"version": 1, "editor": {"vimMode": False},
-                  "permissions": {"allow": list(allow), "deny": list(deny)}, **extra})
+    return write(
+        home / ".cursor" / "cli-config.json",
+        {
+            "version": 1,
+            "editor": {"vimMode": False},
+            "permissions": {"allow": list(allow), "deny": list(deny)},
+            **extra,
+        },
+    )
 
 
 def rules(*, allow=(), deny=()):
@@ -55,25 +61,44 @@ def rules(*, allow=(), deny=()):
 # -- entry syntax ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("entry, full, command, args", [
-    ("Shell(ls)", "ls", "ls", None),
-    ("Bash(ls)", "ls", "ls", None),
-    ("  Shell ( git push )  ", "git push", "git push", None),
-    ("Shell(git:push*)", "git:push*", "git", "push*"),
-    ("Shell( npm : run test* )", "npm : run test*", "npm", "run test*"),
-    ("Shell(curl https://x.test)", "curl https://x.test", "curl https", "//x.test"),
-    ("Shell()", "", "", None),
-    ("Shell((a))", "(a)", "(a)", None),
-])
+@pytest.mark.parametrize(
+    "entry, full, command, args",
+    [
+        ("Shell(ls)", "ls", "ls", None),
+        ("Bash(ls)", "ls", "ls", None),
+        ("  Shell ( git push )  ", "git push", "git push", None),
+        ("Shell(git:push*)", "git:push*", "git", "push*"),
+        ("Shell( npm : run test* )", "npm : run test*", "npm", "run test*"),
+        ("Shell(curl https://x.test)", "curl https://x.test", "curl https", "//x.test"),
+        ("Shell()", "", "", None),
+        ("Shell((a))", "(a)", "(a)", None),
+    ],
+)
 def test_parse_entry_splits_like_cursor(entry, full, command, args):
     parsed = cp.parse_entry(entry)
     assert (parsed.full, parsed.command, parsed.args) == (full, command, args)
 
 
-@pytest.mark.parametrize("entry", [
-    "shell(ls)", "SHELL(ls)", "Shell", "Shell ls", "Shell(ls", "Read(src/**)", "Write(**/*.key)",
-    "Mcp(server, tool)", "Shell(a\nb)", "Shell(a\rb)", "", 7, None, ["Shell(ls)"], {"Shell": "ls"},
-])
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "shell(ls)",
+        "SHELL(ls)",
+        "Shell",
+        "Shell ls",
+        "Shell(ls",
+        "Read(src/**)",
+        "Write(**/*.key)",
+        "Mcp(server, tool)",
+        "Shell(a\nb)",
+        "Shell(a\rb)",
+        "",
+        7,
+        None,
+        ["Shell(ls)"],
+        {"Shell": "ls"},
+    ],
+)
 def test_parse_entry_rejects_what_cursor_does_not_read_as_shell(entry):
     assert cp.parse_entry(entry) is None
 
@@ -81,22 +106,25 @@ def test_parse_entry_rejects_what_cursor_does_not_read_as_shell(entry):
 # -- Cursor's matcher -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("pattern, text, expected", [
-    ("git", "git", True),
-    ("git", "git status", False),  # a glob is anchored: the whole text
-    ("git*", "git status", True),
-    ("*status", "git status", True),
-    ("g*t s*s", "git status", True),
-    ("*", "", True),
-    ("**", "anything at all", True),
-    ("git?", "gitk", False),  # only `*` is a wildcard
-    ("git?", "git?", True),
-    ("[ab]", "a", False),
-    ("Git*", "git status", False),  # case-sensitive
-    ("  git*  ", "git x", True),  # the pattern is trimmed
-    ("a*b*c", "a b\nb c", False),  # `*` stops at line breaks, as JavaScript's `.`
-    ("echo *", "echo a\nb", False),
-])
+@pytest.mark.parametrize(
+    "pattern, text, expected",
+    [
+        ("git", "git", True),
+        ("git", "git status", False),  # a glob is anchored: the whole text
+        ("git*", "git status", True),
+        ("*status", "git status", True),
+        ("g*t s*s", "git status", True),
+        ("*", "", True),
+        ("**", "anything at all", True),
+        ("git?", "gitk", False),  # only `*` is a wildcard
+        ("git?", "git?", True),
+        ("[ab]", "a", False),
+        ("Git*", "git status", False),  # case-sensitive
+        ("  git*  ", "git x", True),  # the pattern is trimmed
+        ("a*b*c", "a b\nb c", False),  # `*` stops at line breaks, as JavaScript's `.`
+        ("echo *", "echo a\nb", False),
+    ],
+)
 def test_glob(pattern, text, expected):
     assert cp.glob(pattern, text) is expected
 
@@ -106,27 +134,30 @@ def test_glob_dotall_crosses_line_breaks():
     assert cp.glob("a*b*c", "a b\nb c", dotall=True)
 
 
-@pytest.mark.parametrize("entry, text, expected", [
-    ("Shell(git)", "git status", True),  # first word
-    ("Shell(git)", "git", True),
-    ("Shell(git)", "gitk --all", False),  # a word, not a prefix
-    ("Shell(git)", "/usr/bin/git status", False),  # Cursor compares the word as written
-    ("Shell(git push)", "git push --force", True),  # prefix on word boundary
-    ("Shell(git push)", "git pushx", False),
-    ("Shell(git push)", "git status", False),
-    ("Shell(git push*)", "git pushx", True),
-    ("Shell(git:push*)", "git push origin main", True),  # command:args-glob
-    ("Shell(git:push*)", "git status", False),
-    ("Shell(g*:push*)", "gh push", True),
-    ("Shell(git:*)", "git", True),  # empty args still match `*`
-    ("Shell(*)", "rm -rf /", True),
-    ("Shell(r*)", "rm -rf /", True),  # the glob also runs against the first word
-    ("Shell(*rm*)", "tokenjuice wrap -- sh -lc 'rm x'", True),
-    ("Shell(rm)", "tokenjuice wrap -- sh -lc 'rm x'", False),  # why a rewrite launders
-    ("Shell()", "ls", False),
-    ("Shell(ls)", "  ls -la  ", True),  # the command text is trimmed
-    ("Shell(ls -la)", "ls\t-la", False),  # the first word ends at a space only
-])
+@pytest.mark.parametrize(
+    "entry, text, expected",
+    [
+        ("Shell(git)", "git status", True),  # first word
+        ("Shell(git)", "git", True),
+        ("Shell(git)", "gitk --all", False),  # a word, not a prefix
+        ("Shell(git)", "/usr/bin/git status", False),  # Cursor compares the word as written
+        ("Shell(git push)", "git push --force", True),  # prefix on word boundary
+        ("Shell(git push)", "git pushx", False),
+        ("Shell(git push)", "git status", False),
+        ("Shell(git push*)", "git pushx", True),
+        ("Shell(git:push*)", "git push origin main", True),  # command:args-glob
+        ("Shell(git:push*)", "git status", False),
+        ("Shell(g*:push*)", "gh push", True),
+        ("Shell(git:*)", "git", True),  # empty args still match `*`
+        ("Shell(*)", "rm -rf /", True),
+        ("Shell(r*)", "rm -rf /", True),  # the glob also runs against the first word
+        ("Shell(*rm*)", "tokenjuice wrap -- sh -lc 'rm x'", True),
+        ("Shell(rm)", "tokenjuice wrap -- sh -lc 'rm x'", False),  # why a rewrite launders
+        ("Shell()", "ls", False),
+        ("Shell(ls)", "  ls -la  ", True),  # the command text is trimmed
+        ("Shell(ls -la)", "ls\t-la", False),  # the first word ends at a space only
+    ],
+)
 def test_entry_matches_like_cursor(entry, text, expected):
     assert cp.entry_matches(cp.parse_entry(entry), text) is expected
 
@@ -142,81 +173,94 @@ def test_no_rules_no_opinion():
     assert cp.decide("rm -rf build", cp.Rules()) == NONE
 
 
-@pytest.mark.parametrize("command, expected", [
-    ("git status", ALLOW),
-    ("git status && ls -la", ALLOW),  # every sub-command allowlisted
-    ("git status; ls", ALLOW),
-    ("git log | head -5", ASK),  # head is not on the list
-    ("git log || ls", ALLOW),
-    ("(git status; ls)", ALLOW),
-    ("{ git status; ls; }", ALLOW),
-    ("git status\nls", ALLOW),
-    ("git status && npm install", ASK),  # one sub-command not allowlisted
-    ("npm install && git status", ASK),
-    ("FOO=1 BAR=2 git status", ALLOW),  # assignments are not the command
-    ("git status 2>&1", ALLOW),
-    ("git status 2>/dev/null", ALLOW),
-    ("git status &>/dev/null", ALLOW),
-    ("git status >&2", ALLOW),
-    ("git status > out.txt", ASK),  # may write a file
-    ("git status >> log", ASK),
-    ("ls < input", ASK),
-    ("git status 2>&-", ASK),
-    ("ls <<EOF\nx\nEOF", ASK),
-    ("ls <<< word", ASK),
-    ("ls $(git rev-parse --show-toplevel)", ASK),  # substitutions: Cursor checks them too
-    ("ls `git rev-parse --show-toplevel`", ASK),
-    ("ls <(git status)", ASK),
-    ("if git status; then ls; fi", ASK),  # control structures stay with Cursor
-    ("for f in a b; do ls $f; done", ASK),
-    ("! git status", ASK),
-    ("git commit -m 'two\nlines'", ALLOW),  # `Shell(git)` is a prefix match: any text follows
-    ("git status 'unterminated", ASK),
-])
+@pytest.mark.parametrize(
+    "command, expected",
+    [
+        ("git status", ALLOW),
+        ("git status && ls -la", ALLOW),  # every sub-command allowlisted
+        ("git status; ls", ALLOW),
+        ("git log | head -5", ASK),  # head is not on the list
+        ("git log || ls", ALLOW),
+        ("(git status; ls)", ALLOW),
+        ("{ git status; ls; }", ALLOW),
+        ("git status\nls", ALLOW),
+        ("git status && npm install", ASK),  # one sub-command not allowlisted
+        ("npm install && git status", ASK),
+        ("FOO=1 BAR=2 git status", ALLOW),  # assignments are not the command
+        ("git status 2>&1", ALLOW),
+        ("git status 2>/dev/null", ALLOW),
+        ("git status &>/dev/null", ALLOW),
+        ("git status >&2", ALLOW),
+        ("git status > out.txt", ASK),  # may write a file
+        ("git status >> log", ASK),
+        ("ls < input", ASK),
+        ("git status 2>&-", ASK),
+        ("ls <<EOF\nx\nEOF", ASK),
+        ("ls <<< word", ASK),
+        ("ls $(git rev-parse --show-toplevel)", ASK),  # substitutions: Cursor checks them too
+        ("ls `git rev-parse --show-toplevel`", ASK),
+        ("ls <(git status)", ASK),
+        ("if git status; then ls; fi", ASK),  # control structures stay with Cursor
+        ("for f in a b; do ls $f; done", ASK),
+        ("! git status", ASK),
+        ("git commit -m 'two\nlines'", ALLOW),  # `Shell(git)` is a prefix match: any text follows
+        ("git status 'unterminated", ASK),
+    ],
+)
 def test_allow_needs_every_sub_command_on_the_list(command, expected):
     assert cp.decide(command, rules(allow=["Shell(git)", "Shell(ls)"])) == expected
 
 
-@pytest.mark.parametrize("command", [
-    "rm -rf build",
-    "git status && rm -rf build",  # any sub-command
-    "git status; rm -rf build",
-    "git status || rm -rf build",
-    "ls | rm -rf build",
-    "(cd x; rm -rf build)",
-    "FOO=1 rm -rf build",
-    "sudo rm -rf build",  # behind wrappers, which Cursor itself does not look through
-    "sudo -u root rm -rf build",
-    "env A=1 rm -rf build",
-    "timeout 5 rm -rf build",
-    "nice -n 10 rm -rf build",
-    "xargs rm < list",
-    "command rm x",
-    "/bin/rm -rf build",  # by path
-    "if true; then rm x; fi",  # inside control structures
-    "for f in *; do rm $f; done",
-    "while true; do rm x; done",
-    "! rm x",
-    "bash -lc 'rm -rf build'",  # inside shell scripts
-    "sh -c 'cd x && rm -rf build'",
-    "zsh -xc 'rm x'",
-    "/bin/bash --norc -c 'rm x'",
-    "eval rm -rf build",
-    "echo $(rm -rf build)",  # inside substitutions
-    "echo \"$(rm -rf build)\"",
-    "echo `rm -rf build`",
-    "diff <(rm x) y",
-    "bash -c 'echo $(sh -c \"rm x\")'",  # nested
-    "tokenjuice wrap --source cursor --keep-path -- /usr/bin/zsh -lc 'git status && rm -rf build'",
-    "echo 'rm x' | sh -c \"$(cat)\" ; rm y",
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "rm -rf build",
+        "git status && rm -rf build",  # any sub-command
+        "git status; rm -rf build",
+        "git status || rm -rf build",
+        "ls | rm -rf build",
+        "(cd x; rm -rf build)",
+        "FOO=1 rm -rf build",
+        "sudo rm -rf build",  # behind wrappers, which Cursor itself does not look through
+        "sudo -u root rm -rf build",
+        "env A=1 rm -rf build",
+        "timeout 5 rm -rf build",
+        "nice -n 10 rm -rf build",
+        "xargs rm < list",
+        "command rm x",
+        "/bin/rm -rf build",  # by path
+        "if true; then rm x; fi",  # inside control structures
+        "for f in *; do rm $f; done",
+        "while true; do rm x; done",
+        "! rm x",
+        "bash -lc 'rm -rf build'",  # inside shell scripts
+        "sh -c 'cd x && rm -rf build'",
+        "zsh -xc 'rm x'",
+        "/bin/bash --norc -c 'rm x'",
+        "eval rm -rf build",
+        "echo $(rm -rf build)",  # inside substitutions
+        'echo "$(rm -rf build)"',
+        "echo `rm -rf build`",
+        "diff <(rm x) y",
+        "bash -c 'echo $(sh -c \"rm x\")'",  # nested
+        "tokenjuice wrap --source cursor --keep-path -- /usr/bin/zsh -lc 'git status && rm -rf build'",
+        "echo 'rm x' | sh -c \"$(cat)\" ; rm y",
+    ],
+)
 def test_deny_is_found_wherever_the_command_hides(command):
     assert cp.decide(command, rules(allow=["Shell(*)"], deny=["Shell(rm)"])) == DENY
 
 
-@pytest.mark.parametrize("command", [
-    "rmdir build", "echo rm", "git rm --cached x", "grep -r rm .", "npm run format",
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "rmdir build",
+        "echo rm",
+        "git rm --cached x",
+        "grep -r rm .",
+        "npm run format",
+    ],
+)
 def test_deny_rule_keeps_word_boundaries(command):
     assert cp.decide(command, rules(allow=["Shell(*)"], deny=["Shell(rm)"])) == ALLOW
 
@@ -228,8 +272,7 @@ def test_deny_beats_allow():
 
 
 def test_deny_globs_and_colon_patterns():
-    denied = rules(allow=["Shell(*)"], deny=["Shell(git push*)", "Shell(kubectl:delete *)",
-                                               "Shell(*--force*)"])
+    denied = rules(allow=["Shell(*)"], deny=["Shell(git push*)", "Shell(kubectl:delete *)", "Shell(*--force*)"])
     assert cp.decide("git push origin", denied) == DENY
     assert cp.decide("kubectl delete pod x", denied) == DENY
     assert cp.decide("kubectl get pods", denied) == ALLOW
@@ -320,8 +363,10 @@ def test_blank_cursor_config_dir_is_ignored(env, home):
 
 def test_xdg_and_home_files_deny_union_allow_intersection(env, home, tmp_path):
     user_config(home, allow=["Shell(git)", "Shell(ls)"], deny=["Shell(rm)"])
-    write(tmp_path / "xdg" / "cursor" / "cli-config.json",
-          {"permissions": {"allow": ["Shell(git)", "Shell(npm)"], "deny": ["Shell(curl)"]}})
+    write(
+        tmp_path / "xdg" / "cursor" / "cli-config.json",
+        {"permissions": {"allow": ["Shell(git)", "Shell(npm)"], "deny": ["Shell(curl)"]}},
+    )
     assert cp.decision("rm x", env=env) == DENY
     assert cp.decision("curl x", env=env) == DENY
     assert cp.decision("git status", env=env) == ALLOW
@@ -335,19 +380,22 @@ def test_home_from_env_falls_back_to_the_real_home(monkeypatch, home):
     assert cp.decision("rm x", env={}) == DENY
 
 
-@pytest.mark.parametrize("content, status", [
-    ("{not json", "not valid JSON"),
-    ('{"permissions": {"allow": ["Shell(git)"]}} trailing', "not valid JSON"),
-    ('// comment\n{"permissions": {}}', "not valid JSON"),  # the CLI reads pure JSON
-    ("", "not valid JSON"),
-    ("[]", "not a JSON object"),
-    ('"text"', "not a JSON object"),
-    ('{"permissions": ["Shell(git)"]}', "permissions is not an object"),
-    ('{"permissions": {"allow": "Shell(git)"}}', "permissions.allow is not a list"),
-    ('{"permissions": {"deny": {"x": 1}}}', "permissions.deny is not a list"),
-    ('{"permissions": {"allow": null}}', "permissions.allow is not a list"),
-    (b"\xff\xfe{}", "not valid JSON"),
-])
+@pytest.mark.parametrize(
+    "content, status",
+    [
+        ("{not json", "not valid JSON"),
+        ('{"permissions": {"allow": ["Shell(git)"]}} trailing', "not valid JSON"),
+        ('// comment\n{"permissions": {}}', "not valid JSON"),  # the CLI reads pure JSON
+        ("", "not valid JSON"),
+        ("[]", "not a JSON object"),
+        ('"text"', "not a JSON object"),
+        ('{"permissions": ["Shell(git)"]}', "permissions is not an object"),
+        ('{"permissions": {"allow": "Shell(git)"}}', "permissions.allow is not a list"),
+        ('{"permissions": {"deny": {"x": 1}}}', "permissions.deny is not a list"),
+        ('{"permissions": {"allow": null}}', "permissions.allow is not a list"),
+        (b"\xff\xfe{}", "not valid JSON"),
+    ],
+)
 def test_unparsable_user_file_is_unknown(env, home, content, status):
     write(home / ".cursor" / "cli-config.json", content, raw=True)
     loaded = cp.load_rules(None, env)
@@ -388,12 +436,15 @@ def test_unreadable_file_is_unknown(env, home):
     assert cp.decision("git status", env=env) == ASK
 
 
-@pytest.mark.parametrize("value", [
-    {},
-    {"version": 1},
-    {"permissions": {}},
-    {"permissions": {"allow": [], "deny": []}},
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        {},
+        {"version": 1},
+        {"permissions": {}},
+        {"permissions": {"allow": [], "deny": []}},
+    ],
+)
 def test_missing_keys_mean_no_rules(env, home, value):
     write(home / ".cursor" / "cli-config.json", value)
     assert cp.decision("rm -rf /", env=env) == NONE
@@ -401,16 +452,17 @@ def test_missing_keys_mean_no_rules(env, home, value):
 
 
 def test_non_string_and_non_shell_entries_are_ignored(env, home):
-    user_config(home, allow=[1, None, {"Shell": "git"}, "Read(**)", "Shell(git)"],
-                deny=[["Shell(rm)"], "Write(**)", 3])
+    user_config(home, allow=[1, None, {"Shell": "git"}, "Read(**)", "Shell(git)"], deny=[["Shell(rm)"], "Write(**)", 3])
     assert cp.decision("git status", env=env) == ALLOW
     assert cp.decision("rm x", env=env) == ASK
 
 
 def test_duplicate_keys_last_one_wins_like_json_parse(env, home):
-    write(home / ".cursor" / "cli-config.json",
-          '{"permissions": {"deny": ["Shell(git)"], "deny": ["Shell(rm)"], "allow": ["Shell(*)"]}}',
-          raw=True)
+    write(
+        home / ".cursor" / "cli-config.json",
+        '{"permissions": {"deny": ["Shell(git)"], "deny": ["Shell(rm)"], "allow": ["Shell(*)"]}}',
+        raw=True,
+    )
     assert cp.decision("git status", env=env) == ALLOW
     assert cp.decision("rm x", env=env) == DENY
 
@@ -428,8 +480,11 @@ def repo(tmp_path):
 
 def test_project_paths_walk_from_the_git_root(repo):
     paths = cp.project_config_paths(str(repo / "pkg" / "sub"))
-    assert paths == [str(repo / ".cursor" / "cli.json"), str(repo / "pkg" / ".cursor" / "cli.json"),
-                     str(repo / "pkg" / "sub" / ".cursor" / "cli.json")]
+    assert paths == [
+        str(repo / ".cursor" / "cli.json"),
+        str(repo / "pkg" / ".cursor" / "cli.json"),
+        str(repo / "pkg" / "sub" / ".cursor" / "cli.json"),
+    ]
 
 
 def test_project_paths_without_git_root(tmp_path):
@@ -495,9 +550,16 @@ def test_project_allow_alone_is_not_enough(env, home, repo):
 
 
 def test_import_stays_light():
-    code = ("import sys; before = set(sys.modules); import tokenjuice.hosts.cursor_permissions; "
-            "print(' '.join(sorted(set(sys.modules) - before)))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                          env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    code = (
+        "import sys; before = set(sys.modules); import tokenjuice.hosts.cursor_permissions; "
+        "print(' '.join(sorted(set(sys.modules) - before)))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+    )
     loaded = set(done.stdout.split())
     assert not loaded & {"re", "json", "fnmatch", "glob", "pathlib", "click", "regex", "tomllib"}

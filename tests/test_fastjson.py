@@ -9,7 +9,8 @@ from tokenjuice import fastjson
 values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=10), inner, max_size=5),
-    max_leaves=30)
+    max_leaves=30,
+)
 
 
 @settings(max_examples=500, deadline=None)

@@ -45,21 +45,37 @@ def test_search_clips_minified_lines_but_keeps_the_location():
 
 
 def test_gh_records_and_status_checks():
-    pr = {"number": 12, "title": "Add feature", "state": "OPEN", "headRefName": "feat", "id": "PR_1",
-          "author": {"login": "bob"}, "labels": [{"name": "bug"}, {"name": "ui"}],
-          "body": "First line\n\nSecond line", "url": "https://github.com/o/r/pull/12",
-          "statusCheckRollup": [
-              {"name": "test", "conclusion": "FAILURE", "workflowName": "CI"},
-              {"name": "lint", "status": "IN_PROGRESS", "conclusion": ""},
-              *({"name": f"ok{i}", "conclusion": "SUCCESS"} for i in range(30))]}
+    pr = {
+        "number": 12,
+        "title": "Add feature",
+        "state": "OPEN",
+        "headRefName": "feat",
+        "id": "PR_1",
+        "author": {"login": "bob"},
+        "labels": [{"name": "bug"}, {"name": "ui"}],
+        "body": "First line\n\nSecond line",
+        "url": "https://github.com/o/r/pull/12",
+        "statusCheckRollup": [
+            {"name": "test", "conclusion": "FAILURE", "workflowName": "CI"},
+            {"name": "lint", "status": "IN_PROGRESS", "conclusion": ""},
+            *({"name": f"ok{i}", "conclusion": "SUCCESS"} for i in range(30)),
+        ],
+    }
     raw = json.dumps(pr, indent=2)
     items, facts, note = gh(raw.splitlines())
     text = render(items)
-    assert text[:7] == ["number: 12", "title: Add feature", "state: OPEN", "headRefName: feat", "author: bob",
-                        "labels: bug, ui", "url: https://github.com/o/r/pull/12"]
+    assert text[:7] == [
+        "number: 12",
+        "title: Add feature",
+        "state: OPEN",
+        "headRefName: feat",
+        "author: bob",
+        "labels: bug, ui",
+        "url: https://github.com/o/r/pull/12",
+    ]
     assert "  name: test | workflowName: CI | conclusion: FAILURE" in text
     assert "... 30 passing checks omitted ..." in text
-    assert ["body:", "  First line", "  Second line"] == text[text.index("body:"):text.index("body:") + 3]
+    assert ["body:", "  First line", "  Second line"] == text[text.index("body:") : text.index("body:") + 3]
     assert facts == {"check": 32, "failing check": 1, "pending check": 1}
     assert note and unexplained_lines(raw, "\n".join(text)) == []
 

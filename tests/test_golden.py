@@ -16,6 +16,8 @@ def test_every_reduce_json_output_matches_its_pin():
             unpinned.append(name)  # a new or edited example: pinned by the next regeneration
         elif expected[1] != actual[1]:
             changed.append(name)
-    assert not changed, (f"{len(changed)} outputs changed (first: {changed[:5]}); if on purpose, run "
-                         "python tests/golden/regenerate.py and commit the pins with the change")
+    assert not changed, (
+        f"{len(changed)} outputs changed (first: {changed[:5]}); if on purpose, run "
+        "python tests/golden/regenerate.py and commit the pins with the change"
+    )
     assert len(unpinned) < len(pins) // 2, "most cases are unpinned: regenerate the pins"

@@ -13,8 +13,13 @@ from conftest import REPO
 def test_installer_round_trip(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
-    env = os.environ | {"HOME": str(home), "CURSOR_HOME": str(home / ".cursor"), "XDG_DATA_HOME": "",
-                        "TOKENJUICE_PREFIX": "", "TOKENJUICE_BIN_DIR": ""}
+    env = os.environ | {
+        "HOME": str(home),
+        "CURSOR_HOME": str(home / ".cursor"),
+        "XDG_DATA_HOME": "",
+        "TOKENJUICE_PREFIX": "",
+        "TOKENJUICE_BIN_DIR": "",
+    }
     script = str(REPO / "install" / "install.sh")
     done = subprocess.run(["sh", script, "--cursor"], env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -37,6 +42,10 @@ def test_installer_round_trip(tmp_path):
 
 
 def test_installer_rejects_unknown_options(tmp_path):
-    done = subprocess.run(["sh", str(REPO / "install" / "install.sh"), "--frobnicate"], capture_output=True,
-                          text=True, env=os.environ | {"HOME": str(tmp_path)})
+    done = subprocess.run(
+        ["sh", str(REPO / "install" / "install.sh"), "--frobnicate"],
+        capture_output=True,
+        text=True,
+        env=os.environ | {"HOME": str(tmp_path)},
+    )
     assert done.returncode == 1 and "unknown option --frobnicate" in done.stderr

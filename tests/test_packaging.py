@@ -16,8 +16,9 @@ pytestmark = pytest.mark.slow  # builds a wheel and an sdist, installs into a fr
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
     out = tmp_path_factory.mktemp("dist")
-    subprocess.run([sys.executable, "-m", "build", "--wheel", "--outdir", str(out), str(REPO)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--outdir", str(out), str(REPO)], check=True, capture_output=True
+    )
     return next(out.glob("tokenjuice-*.whl"))
 
 
@@ -31,8 +32,11 @@ def test_wheel_ships_the_reducer_catalogue(wheel):
 def test_sdist_ships_every_rule_file(tmp_path):
     import tarfile
 
-    subprocess.run([sys.executable, "-m", "build", "--sdist", "--outdir", str(tmp_path), str(REPO)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "build", "--sdist", "--outdir", str(tmp_path), str(REPO)],
+        check=True,
+        capture_output=True,
+    )
     sdist = next(tmp_path.glob("tokenjuice-*.tar.gz"))
     shipped = {name.split("/", 1)[1] for name in tarfile.open(sdist).getnames() if "/reducers/" in name}
     expected = {str(path.relative_to(REPO)) for path in (REPO / "reducers").rglob("*.toml")}
@@ -48,13 +52,18 @@ def test_installed_wheel_wraps_with_its_catalogue(wheel, tmp_path):
     repo.mkdir()
     subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
     (repo / "new.txt").write_text("x\n")
-    done = subprocess.run([str(venv / "bin" / "tokenjuice"), "wrap", "--format", "json", "--trace", "--",
-                           "git", "status"], cwd=repo, capture_output=True, check=True)
+    done = subprocess.run(
+        [str(venv / "bin" / "tokenjuice"), "wrap", "--format", "json", "--trace", "--", "git", "status"],
+        cwd=repo,
+        capture_output=True,
+        check=True,
+    )
     result = json.loads(done.stdout)["result"]
     assert result["classification"]["matchedReducer"] == "git/status"
     assert Path(venv / "bin" / "tokenjuice").exists()
-    done = subprocess.run([str(venv / "bin" / "tokenjuice"), "verify", "--fixtures", "--only", "git/"],
-                          cwd=repo, capture_output=True)
+    done = subprocess.run(
+        [str(venv / "bin" / "tokenjuice"), "verify", "--fixtures", "--only", "git/"], cwd=repo, capture_output=True
+    )
     assert b"examples passed" in done.stdout + done.stderr
 
 
@@ -68,11 +77,13 @@ def test_a_broken_install_without_its_catalogue_still_hands_back_every_output(wh
     shutil.rmtree(site / "reducers")
     env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
     script = "for i in $(seq 1 3000); do echo line $i; done; echo FAILED the last line; exit 5"
-    done = subprocess.run([str(venv / "bin" / "tokenjuice"), "wrap", "--", "sh", "-c", script], cwd=tmp_path,
-                          env=env, capture_output=True)
+    done = subprocess.run(
+        [str(venv / "bin" / "tokenjuice"), "wrap", "--", "sh", "-c", script], cwd=tmp_path, env=env, capture_output=True
+    )
     assert done.returncode == 5
     text = done.stdout.decode()
     assert text.startswith("exit 5\nline 1\n") and "FAILED the last line" in text and "tokenjuice cat" in text
-    small = subprocess.run([str(venv / "bin" / "tokenjuice"), "wrap", "--", "echo", "hi"], cwd=tmp_path, env=env,
-                           capture_output=True)
+    small = subprocess.run(
+        [str(venv / "bin" / "tokenjuice"), "wrap", "--", "echo", "hi"], cwd=tmp_path, env=env, capture_output=True
+    )
     assert small.returncode == 0 and small.stdout == b"hi\n"

@@ -14,8 +14,10 @@ KEYWORD_PATTERNS = [
     (r"\b(?:warn|warning)", "i"),
 ]
 
-fragments = st.sampled_from(list("aeirorfldnt uAEIRORFLDNT_-.:\tÉéß0") +
-                            ["error", "Error", "FAILED", "not found", "fail", "ÉRROR", "errors", "unable to"])
+fragments = st.sampled_from(
+    list("aeirorfldnt uAEIRORFLDNT_-.:\tÉéß0")
+    + ["error", "Error", "FAILED", "not found", "fail", "ÉRROR", "errors", "unable to"]
+)
 text = st.lists(fragments, max_size=20).map("".join)
 
 
@@ -29,8 +31,10 @@ def test_keyword_scan_matches_exactly_what_the_regex_matches(lines, spec, ascii)
     assert matcher.matching(Lines(lines)) == {i for i, line in enumerate(lines) if regex.search(line)}
 
 
-@pytest.mark.parametrize("pattern, flags", [("^FAILED", ""), (r"\berr.r\b", ""), ("error|", ""), (r"\bx\s\b", ""),
-                                            (r"(?i)\b(?:a|b)\b", "m"), (r"a\\b", "")])
+@pytest.mark.parametrize(
+    "pattern, flags",
+    [("^FAILED", ""), (r"\berr.r\b", ""), ("error|", ""), (r"\bx\s\b", ""), (r"(?i)\b(?:a|b)\b", "m"), (r"a\\b", "")],
+)
 def test_anything_else_is_not_treated_as_keywords(pattern, flags):
     assert _Keywords.parse(pattern, flags, False) is None
 

@@ -65,25 +65,28 @@ def test_the_secret_itself_is_gone():
                 assert value not in text, (kind, line, text)
 
 
-@pytest.mark.parametrize("kind, secret", [
-    ("aws-access-key", "AKIAIOSFODNN7EXAMPLE"),
-    ("secret-setting", "api_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
-    ("github-token", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
-    ("gitlab-token", "glpat-abcdefghijklmnopqrst"),
-    ("slack-token", "xoxb-1234567890-abcdefghij"),
-    ("stripe-key", "sk_live_abcdefghijklmnopqrstuvwx"),
-    ("google-api-key", "AIzaSyA-abcdefghijklmnopqrstuvwxyz12345"),
-    ("anthropic-key", "sk-ant-api03-abcdefghijklmnopqrstuvwxyz"),
-    ("openai-key", "sk-proj-abcdefghijklmnopqrstuvwxyz0123"),
-    ("npm-token", "npm_abcdefghijklmnopqrstuvwxyz0123456789"),
-    ("pypi-token", "pypi-AgEIcHlwaS5vcmcCJGE0ZDY0NTFkLTM2ZjgtNDM0ZS1iMmZiLWQ0ODc1MjcwYmU2ZAACKlsz"),
-    ("jwt", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"),
-    ("bearer-token", "Authorization: Bearer abcdefghijklmnop.qrstuv"),
-    ("basic-auth", "Authorization: Basic dXNlcjpwYXNzd29yZA=="),
-    ("url-password", "postgres://admin:hunter2@db.internal:5432/app"),
-    ("password", 'export DATABASE_PASSWORD="correct-horse"'),
-    ("client-secret", "client_secret: abcdefghij"),
-])
+@pytest.mark.parametrize(
+    "kind, secret",
+    [
+        ("aws-access-key", "AKIAIOSFODNN7EXAMPLE"),
+        ("secret-setting", "api_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
+        ("github-token", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
+        ("gitlab-token", "glpat-abcdefghijklmnopqrst"),
+        ("slack-token", "xoxb-1234567890-abcdefghij"),
+        ("stripe-key", "sk_live_abcdefghijklmnopqrstuvwx"),
+        ("google-api-key", "AIzaSyA-abcdefghijklmnopqrstuvwxyz12345"),
+        ("anthropic-key", "sk-ant-api03-abcdefghijklmnopqrstuvwxyz"),
+        ("openai-key", "sk-proj-abcdefghijklmnopqrstuvwxyz0123"),
+        ("npm-token", "npm_abcdefghijklmnopqrstuvwxyz0123456789"),
+        ("pypi-token", "pypi-AgEIcHlwaS5vcmcCJGE0ZDY0NTFkLTM2ZjgtNDM0ZS1iMmZiLWQ0ODc1MjcwYmU2ZAACKlsz"),
+        ("jwt", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"),
+        ("bearer-token", "Authorization: Bearer abcdefghijklmnop.qrstuv"),
+        ("basic-auth", "Authorization: Basic dXNlcjpwYXNzd29yZA=="),
+        ("url-password", "postgres://admin:hunter2@db.internal:5432/app"),
+        ("password", 'export DATABASE_PASSWORD="correct-horse"'),
+        ("client-secret", "client_secret: abcdefghij"),
+    ],
+)
 def test_the_kinds_kept_from_before(kind, secret):
     text, found = redact(f"before\n{secret}\nafter")
     assert found.get(kind) and f"[REDACTED:{kind}]" in text, (found, text)
@@ -99,38 +102,58 @@ def test_ordinary_output_is_not_redacted():
 BODY = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\nMzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvu\nNMoSfm76oqFvAp8Gy0iz5sxjZmSnXyCdPEovGhLa0VzMaQ8s+CLOyS56YyCFGeJZ\n"
 
 
-@pytest.mark.parametrize("label", ["RSA PRIVATE KEY", "EC PRIVATE KEY", "OPENSSH PRIVATE KEY", "PRIVATE KEY",
-                                   "ENCRYPTED PRIVATE KEY", "DSA PRIVATE KEY"])
+@pytest.mark.parametrize(
+    "label",
+    [
+        "RSA PRIVATE KEY",
+        "EC PRIVATE KEY",
+        "OPENSSH PRIVATE KEY",
+        "PRIVATE KEY",
+        "ENCRYPTED PRIVATE KEY",
+        "DSA PRIVATE KEY",
+    ],
+)
 def test_a_pem_block_is_replaced_whole(label):
     block = f"-----BEGIN {label}-----\n{BODY}-----END {label}-----"
     assert redact(f"$ cat key\n{block}\n$ next") == ("$ cat key\n[REDACTED:private-key]\n$ next", {"private-key": 1})
 
 
 def test_an_encrypted_pem_with_headers_and_a_pgp_block_are_replaced_whole():
-    pem = ("-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,5E8A4A56B4C2F5E5A4B3C2D1E0F9A8B7\n"
-           f"\n{BODY}-----END RSA PRIVATE KEY-----")
-    pgp = ("-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2\nComment: backup of alice\n\n"
-           f"lQOYBGYyDkEBCADJ\n{BODY}=Xz9a\n-----END PGP PRIVATE KEY BLOCK-----")
+    pem = (
+        "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,5E8A4A56B4C2F5E5A4B3C2D1E0F9A8B7\n"
+        f"\n{BODY}-----END RSA PRIVATE KEY-----"
+    )
+    pgp = (
+        "-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2\nComment: backup of alice\n\n"
+        f"lQOYBGYyDkEBCADJ\n{BODY}=Xz9a\n-----END PGP PRIVATE KEY BLOCK-----"
+    )
     text, found = redact(f"a\n{pem}\nb\n{pgp}\nc")
     assert text == "a\n[REDACTED:private-key]\nb\n[REDACTED:pgp-private-key]\nc"
     assert found == {"private-key": 1, "pgp-private-key": 1}
 
 
 def test_a_key_in_a_json_string_keeps_the_json_valid():
-    account = {"type": "service_account", "project_id": "acme-prod", "private_key_id": "0123456789abcdef",
-               "private_key": f"-----BEGIN PRIVATE KEY-----\n{BODY}-----END PRIVATE KEY-----\n",
-               "client_email": "ci@acme-prod.iam.gserviceaccount.com"}
+    account = {
+        "type": "service_account",
+        "project_id": "acme-prod",
+        "private_key_id": "0123456789abcdef",
+        "private_key": f"-----BEGIN PRIVATE KEY-----\n{BODY}-----END PRIVATE KEY-----\n",
+        "client_email": "ci@acme-prod.iam.gserviceaccount.com",
+    }
     text, found = redact(json.dumps(account, indent=2))
     parsed = json.loads(text)
     assert parsed["private_key"] == "[REDACTED:private-key]\n" and found == {"private-key": 1}
     assert {k: v for k, v in parsed.items() if k != "private_key"} == {
-        k: v for k, v in account.items() if k != "private_key"}
+        k: v for k, v in account.items() if k != "private_key"
+    }
 
 
 def test_a_key_without_its_end_is_redacted_up_to_its_last_key_line_only():
     text = "-----BEGIN OPENSSH PRIVATE KEY-----\n" + BODY + "ls: cannot open directory: Permission denied\n"
-    assert redact(text) == ("[REDACTED:private-key]\nls: cannot open directory: Permission denied\n",
-                            {"private-key": 1})
+    assert redact(text) == (
+        "[REDACTED:private-key]\nls: cannot open directory: Permission denied\n",
+        {"private-key": 1},
+    )
 
 
 def test_a_begin_marker_in_code_is_left_alone():
@@ -142,57 +165,86 @@ def test_a_begin_marker_in_code_is_left_alone():
 
 
 def test_aws_sts_json_stays_valid_json():
-    output = json.dumps({"Credentials": {
-        "AccessKeyId": "ASIAY34FZKBOKMUTVV7A", "SecretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
-        "SessionToken": "IQoJb3JpZ2luX2VjEJr//////////wEaCXVzLWVhc3QtMSJHMEUCIQD" + "Ab0+/" * 60,
-        "Expiration": "2024-05-01T23:59:59+00:00"}}, indent=4)
+    output = json.dumps(
+        {
+            "Credentials": {
+                "AccessKeyId": "ASIAY34FZKBOKMUTVV7A",
+                "SecretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+                "SessionToken": "IQoJb3JpZ2luX2VjEJr//////////wEaCXVzLWVhc3QtMSJHMEUCIQD" + "Ab0+/" * 60,
+                "Expiration": "2024-05-01T23:59:59+00:00",
+            }
+        },
+        indent=4,
+    )
     text, found = redact(output)
-    assert json.loads(text) == {"Credentials": {
-        "AccessKeyId": "[REDACTED:aws-access-key]", "SecretAccessKey": "[REDACTED:aws-secret-key]",
-        "SessionToken": "[REDACTED:aws-session-token]", "Expiration": "2024-05-01T23:59:59+00:00"}}
+    assert json.loads(text) == {
+        "Credentials": {
+            "AccessKeyId": "[REDACTED:aws-access-key]",
+            "SecretAccessKey": "[REDACTED:aws-secret-key]",
+            "SessionToken": "[REDACTED:aws-session-token]",
+            "Expiration": "2024-05-01T23:59:59+00:00",
+        }
+    }
     assert found == {"aws-access-key": 1, "aws-secret-key": 1, "aws-session-token": 1}
 
 
 def test_aws_configure_export_credentials_in_each_format():
-    process = ('{"Version": 1, "AccessKeyId": "ASIAY34FZKBOKMUTVV7A", "SecretAccessKey": '
-               '"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "SessionToken": "FwoGZXIvYXdzEBYaDH0123456789abcdef", '
-               '"Expiration": "2024-05-01T23:59:59+00:00"}')
+    process = (
+        '{"Version": 1, "AccessKeyId": "ASIAY34FZKBOKMUTVV7A", "SecretAccessKey": '
+        '"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "SessionToken": "FwoGZXIvYXdzEBYaDH0123456789abcdef", '
+        '"Expiration": "2024-05-01T23:59:59+00:00"}'
+    )
     parsed = json.loads(redact(process)[0])
     assert parsed["Version"] == 1 and parsed["SessionToken"] == "[REDACTED:aws-session-token]"
-    env = ("export AWS_ACCESS_KEY_ID=ASIAY34FZKBOKMUTVV7A\n"
-           "export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n"
-           "export AWS_SESSION_TOKEN=FwoGZXIvYXdzEBYaDH0123456789abcdef\n"
-           "export AWS_CREDENTIAL_EXPIRATION=2024-05-01T23:59:59+00:00\n")
-    assert redact(env)[0] == ("export AWS_ACCESS_KEY_ID=[REDACTED:aws-access-key]\n"
-                              "export AWS_SECRET_ACCESS_KEY=[REDACTED:aws-secret-key]\n"
-                              "export AWS_SESSION_TOKEN=[REDACTED:aws-session-token]\n"
-                              "export AWS_CREDENTIAL_EXPIRATION=2024-05-01T23:59:59+00:00\n")
+    env = (
+        "export AWS_ACCESS_KEY_ID=ASIAY34FZKBOKMUTVV7A\n"
+        "export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n"
+        "export AWS_SESSION_TOKEN=FwoGZXIvYXdzEBYaDH0123456789abcdef\n"
+        "export AWS_CREDENTIAL_EXPIRATION=2024-05-01T23:59:59+00:00\n"
+    )
+    assert redact(env)[0] == (
+        "export AWS_ACCESS_KEY_ID=[REDACTED:aws-access-key]\n"
+        "export AWS_SECRET_ACCESS_KEY=[REDACTED:aws-secret-key]\n"
+        "export AWS_SESSION_TOKEN=[REDACTED:aws-session-token]\n"
+        "export AWS_CREDENTIAL_EXPIRATION=2024-05-01T23:59:59+00:00\n"
+    )
 
 
 def test_an_ini_credentials_file_keeps_its_keys():
-    ini = ("[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\n"
-           "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\nregion = eu-west-1\n")
-    assert redact(ini)[0] == ("[default]\naws_access_key_id = [REDACTED:aws-access-key]\n"
-                              "aws_secret_access_key = [REDACTED:aws-secret-key]\nregion = eu-west-1\n")
+    ini = (
+        "[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\n"
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\nregion = eu-west-1\n"
+    )
+    assert redact(ini)[0] == (
+        "[default]\naws_access_key_id = [REDACTED:aws-access-key]\n"
+        "aws_secret_access_key = [REDACTED:aws-secret-key]\nregion = eu-west-1\n"
+    )
 
 
 def test_a_dotenv_file_keeps_each_name():
-    env = ("APP_ENV=production\nDB_HOST=db.internal\nDB_PASSWORD=hunter2-Xy\nPGPASSWORD=pg-s3cret\n"
-           "SECRET_KEY_BASE=9f8e7d6c5b4a39281706f5e4d3c2b1a0\nSTRIPE_WEBHOOK_SECRET=shh-0123456789\n"
-           "SENTRY_AUTH_TOKEN=0123456789abcdef\nMAPS_API_KEY=0123456789abcdef\nPASSWORD_MIN_LENGTH=8\n"
-           "KEY_PREFIX=app_\n")
+    env = (
+        "APP_ENV=production\nDB_HOST=db.internal\nDB_PASSWORD=hunter2-Xy\nPGPASSWORD=pg-s3cret\n"
+        "SECRET_KEY_BASE=9f8e7d6c5b4a39281706f5e4d3c2b1a0\nSTRIPE_WEBHOOK_SECRET=shh-0123456789\n"
+        "SENTRY_AUTH_TOKEN=0123456789abcdef\nMAPS_API_KEY=0123456789abcdef\nPASSWORD_MIN_LENGTH=8\n"
+        "KEY_PREFIX=app_\n"
+    )
     assert redact(env)[0] == (
         "APP_ENV=production\nDB_HOST=db.internal\nDB_PASSWORD=[REDACTED:password]\nPGPASSWORD=[REDACTED:password]\n"
         "SECRET_KEY_BASE=[REDACTED:secret-setting]\nSTRIPE_WEBHOOK_SECRET=[REDACTED:secret-setting]\n"
         "SENTRY_AUTH_TOKEN=[REDACTED:secret-setting]\nMAPS_API_KEY=[REDACTED:secret-setting]\n"
-        "PASSWORD_MIN_LENGTH=8\nKEY_PREFIX=app_\n")
+        "PASSWORD_MIN_LENGTH=8\nKEY_PREFIX=app_\n"
+    )
 
 
 def test_yaml_keeps_its_keys_and_quotes():
-    yaml = ('database:\n  host: db.internal\n  password: "correct horse battery"\n  user: app\n'
-            "smtp:\n  password: correct horse battery staple  # from the vault\n  port: 587\n")
-    assert redact(yaml)[0] == ('database:\n  host: db.internal\n  password: "[REDACTED:password]"\n  user: app\n'
-                               "smtp:\n  password: [REDACTED:password]  # from the vault\n  port: 587\n")
+    yaml = (
+        'database:\n  host: db.internal\n  password: "correct horse battery"\n  user: app\n'
+        "smtp:\n  password: correct horse battery staple  # from the vault\n  port: 587\n"
+    )
+    assert redact(yaml)[0] == (
+        'database:\n  host: db.internal\n  password: "[REDACTED:password]"\n  user: app\n'
+        "smtp:\n  password: [REDACTED:password]  # from the vault\n  port: 587\n"
+    )
 
 
 KUBECTL_YAML = """apiVersion: v1
@@ -234,23 +286,40 @@ def test_a_kubectl_secret_has_its_data_and_string_data_redacted():
     text, found = redact(KUBECTL_YAML)
     lines = text.splitlines()
     assert len(lines) == len(KUBECTL_YAML.splitlines())
-    assert lines[2:5] == ["  password: [REDACTED:k8s-secret]", "  tls.key: [REDACTED:k8s-secret]",
-                          "  username: [REDACTED:k8s-secret]"]
+    assert lines[2:5] == [
+        "  password: [REDACTED:k8s-secret]",
+        "  tls.key: [REDACTED:k8s-secret]",
+        "  username: [REDACTED:k8s-secret]",
+    ]
     annotation = json.loads(lines[9])
     assert annotation["data"] == {"password": "[REDACTED:k8s-secret]", "username": "[REDACTED:k8s-secret]"}
     assert annotation["metadata"] == {"name": "db"}
-    assert lines[19:23] == ['  API_TOKEN: "[REDACTED:k8s-secret]"', "  config.yaml: |",
-                            "    [REDACTED:k8s-secret]", "    [REDACTED:k8s-secret]"]
+    assert lines[19:23] == [
+        '  API_TOKEN: "[REDACTED:k8s-secret]"',
+        "  config.yaml: |",
+        "    [REDACTED:k8s-secret]",
+        "    [REDACTED:k8s-secret]",
+    ]
     assert lines[-5:] == KUBECTL_YAML.splitlines()[-5:]  # a ConfigMap is not a Secret
     assert "cGFzc3dvcmQxMjM" not in text and "plain-text-token" not in text and found == {"k8s-secret": 8}
 
 
 def test_a_kubectl_secret_list_in_json_stays_valid_json():
-    secret = {"apiVersion": "v1", "data": {"password": "cGFzc3dvcmQxMjM=", "username": "YWRtaW4="},
-              "kind": "Secret", "metadata": {"name": "db", "annotations": {
-                  "kubectl.kubernetes.io/last-applied-configuration": json.dumps(
-                      {"apiVersion": "v1", "data": {"password": "cGFzc3dvcmQxMjM="}, "kind": "Secret"}) + "\n"}},
-              "type": "Opaque"}
+    secret = {
+        "apiVersion": "v1",
+        "data": {"password": "cGFzc3dvcmQxMjM=", "username": "YWRtaW4="},
+        "kind": "Secret",
+        "metadata": {
+            "name": "db",
+            "annotations": {
+                "kubectl.kubernetes.io/last-applied-configuration": json.dumps(
+                    {"apiVersion": "v1", "data": {"password": "cGFzc3dvcmQxMjM="}, "kind": "Secret"}
+                )
+                + "\n"
+            },
+        },
+        "type": "Opaque",
+    }
     config_map = {"apiVersion": "v1", "data": {"LOG_LEVEL": "debug"}, "kind": "ConfigMap", "metadata": {"name": "s"}}
     text, found = redact(json.dumps({"apiVersion": "v1", "items": [secret, config_map], "kind": "List"}, indent=4))
     items = json.loads(text)["items"]
@@ -261,10 +330,17 @@ def test_a_kubectl_secret_list_in_json_stays_valid_json():
 
 
 def test_docker_config_json_auth_fields():
-    config = {"auths": {"https://index.docker.io/v1/": {"auth": "YWxpY2U6ZGNrcl9wYXRfMDEyMzQ1Njc4OWFiY2RlZg=="},
-                        "ghcr.io": {"auth": "Ym90OmdocF9hYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAxMjM0NTY3ODk=",
-                                    "identitytoken": "eyJ0eXAiOiJKV1Qi0123456789abcdefXYZ"}},
-              "credsStore": "desktop", "currentContext": "default"}
+    config = {
+        "auths": {
+            "https://index.docker.io/v1/": {"auth": "YWxpY2U6ZGNrcl9wYXRfMDEyMzQ1Njc4OWFiY2RlZg=="},
+            "ghcr.io": {
+                "auth": "Ym90OmdocF9hYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAxMjM0NTY3ODk=",
+                "identitytoken": "eyJ0eXAiOiJKV1Qi0123456789abcdefXYZ",
+            },
+        },
+        "credsStore": "desktop",
+        "currentContext": "default",
+    }
     text, found = redact(json.dumps(config, indent="\t"))
     parsed = json.loads(text)
     assert parsed["auths"]["https://index.docker.io/v1/"] == {"auth": "[REDACTED:basic-auth]"}
@@ -275,13 +351,17 @@ def test_docker_config_json_auth_fields():
 def test_json_with_escaped_quotes_and_json_inside_a_string():
     inner = json.dumps({"password": 'p "w" d-1', "token": "abc123def456"})
     text, _ = redact(json.dumps({"body": inner, "n": 1}))
-    assert json.loads(json.loads(text)["body"]) == {"password": "[REDACTED:password]",
-                                                   "token": "[REDACTED:secret-setting]"}
+    assert json.loads(json.loads(text)["body"]) == {
+        "password": "[REDACTED:password]",
+        "token": "[REDACTED:secret-setting]",
+    }
 
 
 def test_a_value_already_redacted_by_a_vendor_pattern_keeps_that_kind():
     assert redact("token=ghp_abcdefghijklmnopqrstuvwxyz0123456789") == (
-        "token=[REDACTED:github-token]", {"github-token": 1})
+        "token=[REDACTED:github-token]",
+        {"github-token": 1},
+    )
 
 
 def test_counts_add_up_by_kind():
@@ -303,16 +383,34 @@ def build_log(size: int = 4 * 1024 * 1024, seed: int = 7) -> str:
     def b64(n: int) -> str:
         return "".join(rng.choices("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", k=n))
 
-    mods = ["token_stream", "keymap", "secret_store", "password_policy", "parser", "lexer", "http_client",
-            "auth/session", "cache", "ledger", "reduce", "tokenizer"]
+    mods = [
+        "token_stream",
+        "keymap",
+        "secret_store",
+        "password_policy",
+        "parser",
+        "lexer",
+        "http_client",
+        "auth/session",
+        "cache",
+        "ledger",
+        "reduce",
+        "tokenizer",
+    ]
     makers = [
         lambda: f"[{rng.randint(0, 99):3d}%] Building CXX object src/CMakeFiles/core.dir/{rng.choice(mods)}.cpp.o",
         lambda: f"src/{rng.choice(mods)}.c:{rng.randint(1, 900)}:5: warning: unused variable 'key' [-Wunused-variable]",
-        lambda: f"tests/test_{rng.choice(mods).replace('/', '_')}.py::test_password_reset_{rng.randint(0, 999)} "
-                f"PASSED [{rng.randint(0, 99):3d}%]",
+        lambda: (
+            f"tests/test_{rng.choice(mods).replace('/', '_')}.py::test_password_reset_{rng.randint(0, 999)} "
+            f"PASSED [{rng.randint(0, 99):3d}%]"
+        ),
         lambda: f"tests/test_auth.py::test_token_refresh[case{rng.randint(0, 50)}] \x1b[32mPASSED\x1b[0m",
-        lambda: f"   Compiling {rng.choice(['serde', 'tokio', 'regex', 'ring'])} v1.{rng.randint(0, 40)}.{rng.randint(0, 9)}",
-        lambda: f"warning: unused import: `std::collections::HashMap` --> src/{rng.choice(mods)}.rs:{rng.randint(1, 300)}:5",
+        lambda: (
+            f"   Compiling {rng.choice(['serde', 'tokio', 'regex', 'ring'])} v1.{rng.randint(0, 40)}.{rng.randint(0, 9)}"
+        ),
+        lambda: (
+            f"warning: unused import: `std::collections::HashMap` --> src/{rng.choice(mods)}.rs:{rng.randint(1, 300)}:5"
+        ),
         lambda: f"=== RUN   TestTokenizer/case_{rng.randint(0, 999)}",
         lambda: f"--- PASS: TestSecretRotation/{rng.randint(0, 99)} (0.{rng.randint(0, 99):02d}s)",
         lambda: f"#{rng.randint(1, 20)} sha256:{hexes(64)} {rng.randint(1, 99)}.{rng.randint(0, 9)}MB / 45.6MB 0.4s",
@@ -324,15 +422,25 @@ def build_log(size: int = 4 * 1024 * 1024, seed: int = 7) -> str:
         lambda: f"KeyError: 'missing_{rng.randint(0, 99)}'",
         lambda: "npm WARN deprecated inflight@1.0.6: This module is not supported, and leaks memory.",
         lambda: f"asset main.{hexes(20)}.js {rng.randint(1, 900)} KiB [emitted] [immutable] (name: main)",
-        lambda: f"2024-05-{rng.randint(10, 28)}T12:{rng.randint(10, 59)}:00.123Z INFO request_id={hexes(8)}-{hexes(4)}"
-                f"-{hexes(4)}-{hexes(4)}-{hexes(12)} status=200 duration_ms={rng.randint(1, 900)} path=/api/v1/users",
-        lambda: f"Parsed {rng.randint(1, 9999)} tokens in 0.{rng.randint(0, 999):03d}s (token_count={rng.randint(1, 99)})",
-        lambda: f'  File "/usr/lib/python3.12/site-packages/app/{rng.choice(mods)}.py", line {rng.randint(1, 999)}, '
-                "in get_token",
-        lambda: f"Downloading https://files.pythonhosted.org/packages/{hexes(2)}/{hexes(2)}/{hexes(60)}/"
-                "requests-2.31.0-py3-none-any.whl (62 kB)",
+        lambda: (
+            f"2024-05-{rng.randint(10, 28)}T12:{rng.randint(10, 59)}:00.123Z INFO request_id={hexes(8)}-{hexes(4)}"
+            f"-{hexes(4)}-{hexes(4)}-{hexes(12)} status=200 duration_ms={rng.randint(1, 900)} path=/api/v1/users"
+        ),
+        lambda: (
+            f"Parsed {rng.randint(1, 9999)} tokens in 0.{rng.randint(0, 999):03d}s (token_count={rng.randint(1, 99)})"
+        ),
+        lambda: (
+            f'  File "/usr/lib/python3.12/site-packages/app/{rng.choice(mods)}.py", line {rng.randint(1, 999)}, '
+            "in get_token"
+        ),
+        lambda: (
+            f"Downloading https://files.pythonhosted.org/packages/{hexes(2)}/{hexes(2)}/{hexes(60)}/"
+            "requests-2.31.0-py3-none-any.whl (62 kB)"
+        ),
         lambda: f"ok   github.com/acme/api/internal/{rng.choice(mods)}\t0.{rng.randint(10, 999)}s",
-        lambda: f"    expected: {rng.randint(0, 99)}, actual: {rng.randint(0, 99)}  # keys compared: {rng.randint(1, 9)}",
+        lambda: (
+            f"    expected: {rng.randint(0, 99)}, actual: {rng.randint(0, 99)}  # keys compared: {rng.randint(1, 9)}"
+        ),
         lambda: "",
     ]
     lines, total = [], 0
@@ -359,12 +467,13 @@ def test_four_mib_of_build_output_without_secrets_is_fast_and_unchanged():
     assert _best_of(3, text) < 1.0  # ~0.15 s on a developer machine; the margin is for slow CI
 
 
-PEM_BODY_LINES = ("MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRof\n" * 20)
+PEM_BODY_LINES = "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRof\n" * 20
 ADVERSARIAL = {
     "10,000 a": "a" * 10_000,
     "password= then 100 KB without spaces": "password=" + "x" * 100_000,
-    "a PEM BEGIN without END, then 1 MB": "-----BEGIN RSA PRIVATE KEY-----\n" + PEM_BODY_LINES
-                                          + "ordinary output line\n" * 50_000,
+    "a PEM BEGIN without END, then 1 MB": "-----BEGIN RSA PRIVATE KEY-----\n"
+    + PEM_BODY_LINES
+    + "ordinary output line\n" * 50_000,
     "a PEM BEGIN then 1 MB of base64 lines": "-----BEGIN RSA PRIVATE KEY-----\n" + ("A" * 64 + "\n") * 16_000,
     "BEGIN lines only": "-----BEGIN PRIVATE KEY-----\n" * 30_000,
     "escaped newlines after BEGIN": "-----BEGIN PRIVATE KEY-----" + "\\n" * 500_000,
@@ -404,9 +513,11 @@ def test_a_pem_without_end_stops_at_the_first_line_that_is_no_key():
 
 
 def test_importing_the_module_compiles_nothing():
-    code = ("import sys; import tokenjuice.state.redact as r; "
-            "assert r._COMPILED is None and 'regex' not in sys.modules; "
-            "r.redact('x'); assert r._COMPILED and 'regex' in sys.modules")
+    code = (
+        "import sys; import tokenjuice.state.redact as r; "
+        "assert r._COMPILED is None and 'regex' not in sys.modules; "
+        "r.redact('x'); assert r._COMPILED and 'regex' in sys.modules"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -414,8 +525,20 @@ def test_the_docstring_and_the_docs_name_every_kind():
     import tokenjuice.state.redact as module
 
     module.redact("")
-    kinds = {"private-key", "pgp-private-key", "aws-secret-key", "aws-session-token", "bearer-token", "basic-auth",
-             "auth-header", "url-password", "k8s-secret", "client-secret", "password", "secret-setting"}
+    kinds = {
+        "private-key",
+        "pgp-private-key",
+        "aws-secret-key",
+        "aws-session-token",
+        "bearer-token",
+        "basic-auth",
+        "auth-header",
+        "url-password",
+        "k8s-secret",
+        "client-secret",
+        "password",
+        "secret-setting",
+    }
     kinds |= {kind for kind, *_ in module._RULES}
     docs = (Path(__file__).parent.parent / "docs" / "redaction.md").read_text()
     for kind in kinds:

@@ -19,14 +19,16 @@ def make(rule_id="tool/x", layer="builtin", json_style=False, **fields):
     return rule_of(rule_id, layer, json_style, **data)
 
 
-FALLBACK = make("generic/fallback", match={}, family="generic",
-                counters=[{"name": "error", "pattern": r"\berror\b", "flags": "i"}])
+FALLBACK = make(
+    "generic/fallback", match={}, family="generic", counters=[{"name": "error", "pattern": r"\berror\b", "flags": "i"}]
+)
 
 
 def run(output, rule=None, exit_code=0, command="tool run", trace=False, **options):
     rules = [r for r in (rule, FALLBACK) if r]
-    return reduce_wire(rules, hint="full output: RAW", trace=trace, command=command, combined=output, exit_code=exit_code,
-                       **options)
+    return reduce_wire(
+        rules, hint="full output: RAW", trace=trace, command=command, combined=output, exit_code=exit_code, **options
+    )
 
 
 def lines(n, prefix="line"):
@@ -36,8 +38,13 @@ def lines(n, prefix="line"):
 def test_result_shape_and_key_order():
     result = run(lines(200), make(counters=[{"name": "line", "pattern": "^line"}]), trace=True)
     assert list(result) == ["inlineText", "facts", "compaction", "trace", "stats", "classification"]
-    assert result["classification"] == {"family": "tool-output", "confidence": 0.9, "matchedReducer": "tool/x",
-                                        "matchedVia": "original", "matchedCommand": "tool run"}
+    assert result["classification"] == {
+        "family": "tool-output",
+        "confidence": 0.9,
+        "matchedReducer": "tool/x",
+        "matchedVia": "original",
+        "matchedCommand": "tool run",
+    }
     assert result["trace"]["normalizedArgv"] == ["tool", "run"]
     assert result["facts"] == {"line": 200}
     stats = result["stats"]
@@ -48,8 +55,10 @@ def test_head_tail_with_marker_and_trailer():
     text = run(lines(200), make(summarize={"head": 3, "tail": 2}))["inlineText"].splitlines()
     assert text[:3] == [f"line {i:04d} with some padding to look like real output" for i in range(3)]
     assert text[3] == "... 195 lines omitted ..."
-    assert text[4:6] == ["line 0198 with some padding to look like real output",
-                         "line 0199 with some padding to look like real output"]
+    assert text[4:6] == [
+        "line 0198 with some padding to look like real output",
+        "line 0199 with some padding to look like real output",
+    ]
     assert text[-1] == "(tokenjuice: 195 of 200 lines omitted — full output: RAW)"
 
 
@@ -84,8 +93,9 @@ def test_an_output_that_fits_is_shown_whole_and_never_longer():
 
 
 def test_forty_lines_never_lose_a_content_line_to_a_middle_cut():
-    output = "".join(f"src/module_{i:02d}.py:{i}: warning: something worth reading\n" for i in range(20)) + \
-        "".join(f"progress {i}%\n" for i in range(20))
+    output = "".join(f"src/module_{i:02d}.py:{i}: warning: something worth reading\n" for i in range(20)) + "".join(
+        f"progress {i}%\n" for i in range(20)
+    )
     result = run(output, make(skip_patterns=["^progress"], summarize={"head": 3, "tail": 3, "max_chars": 1600}))
     text = result["inlineText"]
     assert all(f"src/module_{i:02d}.py" in text for i in range(20))
@@ -102,9 +112,12 @@ def test_a_rule_that_does_not_shrink_a_big_output_still_fits_it_into_the_budget(
 
 def test_skip_then_keep_and_counter_sources():
     output = "".join(f"ok {i}\n" for i in range(400)) + "FAIL a\nFAIL b\nnoise\n" * 2
-    rule = make(skip_patterns=["^noise$"], keep_patterns=["^FAIL"],
-                counters=[{"name": "ok", "pattern": "^ok"}, {"name": "failure", "pattern": "^FAIL"}],
-                counter_source="pre_keep")
+    rule = make(
+        skip_patterns=["^noise$"],
+        keep_patterns=["^FAIL"],
+        counters=[{"name": "ok", "pattern": "^ok"}, {"name": "failure", "pattern": "^FAIL"}],
+        counter_source="pre_keep",
+    )
     result = run(output, rule)
     assert result["facts"] == {"ok": 400, "failure": 4}
     assert "ok 5" not in result["inlineText"] and "FAIL b" in result["inlineText"]
@@ -118,8 +131,9 @@ def test_keep_patterns_that_match_nothing_keep_everything():
 
 
 def test_match_output_short_circuits():
-    rule = make(match_output=[{"pattern": r"up to date, audited \d+ packages", "message": "install: up to date",
-                               "flags": "i"}])
+    rule = make(
+        match_output=[{"pattern": r"up to date, audited \d+ packages", "message": "install: up to date", "flags": "i"}]
+    )
     output = "\n".join([f"npm notice {i}" for i in range(200)] + ["Up to date, audited 120 packages in 2s"]) + "\n"
     result = run(output, rule)
     assert result["inlineText"].splitlines()[0] == "install: up to date"
@@ -234,26 +248,60 @@ def test_json_rules_keep_javascript_semantics():
     assert result["facts"] == {"digit": 1}  # Arabic-Indic three is not \d in JavaScript
 
 
-@pytest.mark.parametrize("output", ["", "\n\n\n", "\x00\x01binary\xff", "\r\r\r", "a" * 200_000,
-                                    "\x1b[" * 1000, "é\u200dé\n" * 500, "[" * 100_000, '{"a":' * 5000])
+@pytest.mark.parametrize(
+    "output",
+    [
+        "",
+        "\n\n\n",
+        "\x00\x01binary\xff",
+        "\r\r\r",
+        "a" * 200_000,
+        "\x1b[" * 1000,
+        "é\u200dé\n" * 500,
+        "[" * 100_000,
+        '{"a":' * 5000,
+    ],
+)
 @pytest.mark.parametrize("formatter", [None, "gh", "search", "git-diff"])
 def test_odd_outputs_never_crash_and_invent_nothing(output, formatter):
-    rule = make(pin_patterns=["a"], counters=[{"name": "a", "pattern": "a"}], formatter=formatter,
-                transforms={"pretty_print_json": True})
+    rule = make(
+        pin_patterns=["a"],
+        counters=[{"name": "a", "pattern": "a"}],
+        formatter=formatter,
+        transforms={"pretty_print_json": True},
+    )
     result = run(output, rule, exit_code=1)
     assert unexplained_lines(output, result["inlineText"], rule) == []
 
 
 def test_counters_can_see_lines_before_the_skip_filters():
     output = "".join(f"Opening segment {i} for writing\n" for i in range(60)) + "done\n"
-    rule = make(skip_patterns=["^Opening segment"], counters=[{"name": "segment", "pattern": "^Opening segment"}],
-                counter_source="pre_skip")
+    rule = make(
+        skip_patterns=["^Opening segment"],
+        counters=[{"name": "segment", "pattern": "^Opening segment"}],
+        counter_source="pre_skip",
+    )
     assert run(output, rule)["facts"] == {"segment": 60}
     assert run(output, replace(rule, counter_source="pre_keep"))["facts"] == {"segment": 0}
 
 
-@pytest.mark.parametrize("escape", ["\x1b(B", "\x1b)0", "\x1b=", "\x1b>", "\x1b7", "\x1b8", "\x1bc", "\x1bM",
-                                    "\x1b[38;5;208m", "\x1b]8;;http://x\x1b\\", "\x1b]0;title\x07", "\x1b[?25l"])
+@pytest.mark.parametrize(
+    "escape",
+    [
+        "\x1b(B",
+        "\x1b)0",
+        "\x1b=",
+        "\x1b>",
+        "\x1b7",
+        "\x1b8",
+        "\x1bc",
+        "\x1bM",
+        "\x1b[38;5;208m",
+        "\x1b]8;;http://x\x1b\\",
+        "\x1b]0;title\x07",
+        "\x1b[?25l",
+    ],
+)
 def test_every_escape_sequence_is_stripped(escape):
     from tokenjuice.text import strip_ansi
 
@@ -270,10 +318,28 @@ def test_a_result_is_never_longer_than_its_input():
 def test_plurals_of_counter_names():
     from tokenjuice.text import pluralize
 
-    assert [pluralize(2, n) for n in ("error", "match", "dependency", "file to reformat", "warning",
-                                      "permission denied", "not fixable automatically", "box")] == \
-        ["2 errors", "2 matches", "2 dependencies", "2 files to reformat", "2 warnings", "2 permission denied",
-         "2 not fixable automatically", "2 boxes"]
+    assert [
+        pluralize(2, n)
+        for n in (
+            "error",
+            "match",
+            "dependency",
+            "file to reformat",
+            "warning",
+            "permission denied",
+            "not fixable automatically",
+            "box",
+        )
+    ] == [
+        "2 errors",
+        "2 matches",
+        "2 dependencies",
+        "2 files to reformat",
+        "2 warnings",
+        "2 permission denied",
+        "2 not fixable automatically",
+        "2 boxes",
+    ]
 
 
 def test_counts_appear_when_only_the_budget_cut_lines():
@@ -284,8 +350,9 @@ def test_counts_appear_when_only_the_budget_cut_lines():
 
 
 def test_a_rule_that_filters_a_little_still_wins_over_cutting_raw_output():
-    output = "".join(f"Please enter your choice {i}\n" for i in range(5)) + \
-        "".join(f"diagnostic line {i} with a reasonably long explanation\n" for i in range(200))
+    output = "".join(f"Please enter your choice {i}\n" for i in range(5)) + "".join(
+        f"diagnostic line {i} with a reasonably long explanation\n" for i in range(200)
+    )
     rule = make(skip_patterns=["^Please enter"])
     assert "Please enter" not in run(output, rule)["inlineText"]
 
@@ -309,12 +376,17 @@ def test_a_tiny_output_without_facts_runs_no_rule():
 
 
 def test_named_noise_is_dropped_like_skip_patterns():
-    output = "".join(f"Requirement already satisfied: pkg{i} in /venv\n" for i in range(60)) + \
-        "Successfully installed widget-1.0\n"
+    output = (
+        "".join(f"Requirement already satisfied: pkg{i} in /venv\n" for i in range(60))
+        + "Successfully installed widget-1.0\n"
+    )
     text = run(output, make(filters={"noise": ["pip-satisfied"]}))["inlineText"]
     assert "Requirement already satisfied" not in text and "Successfully installed widget-1.0" in text
-    notes = ("src/a.c:3:5: warning: unused variable 'x'\n" + "src/a.c:1:1: note: declared here\n"
-             + "src/a.c:2:1: note: in expansion of macro\n" * 3) * 20 + lines(40)
+    notes = (
+        "src/a.c:3:5: warning: unused variable 'x'\n"
+        + "src/a.c:1:1: note: declared here\n"
+        + "src/a.c:2:1: note: in expansion of macro\n" * 3
+    ) * 20 + lines(40)
     text = run(notes, make(filters={"noise": ["compiler-notes"]}, summarize={"max_chars": 6000}))["inlineText"]
     assert text.count("note: declared here") == 20 and "in expansion of macro" not in text
 

@@ -27,9 +27,12 @@ from tokenjuice.verify import unexplained_lines
 # -- random shell commands behave the same through the hook and wrap --raw -------------
 
 SHELLS = [s for s in ("bash", "dash", "zsh", "fish") if shutil.which(s)]
-SAFE_TEXT = st.lists(st.sampled_from(list("abc XYZ-_.,:/=+%@") + ["é", "日本", "🎉", "\t", "'", '"', "\\", "$",
-                                                                    "*", "?", "!", "#", "&&", ";", "|"]),
-                     max_size=12).map("".join)
+SAFE_TEXT = st.lists(
+    st.sampled_from(
+        list("abc XYZ-_.,:/=+%@") + ["é", "日本", "🎉", "\t", "'", '"', "\\", "$", "*", "?", "!", "#", "&&", ";", "|"]
+    ),
+    max_size=12,
+).map("".join)
 
 
 def _posix_word(draw, text: str) -> str:
@@ -53,23 +56,42 @@ def commands(draw, shell: str):
     word = (lambda t: _fish_word(draw, t)) if fish else (lambda t: _posix_word(draw, t))
     pieces = []
     for _ in range(draw(st.integers(1, 4))):
-        kind = draw(st.sampled_from(["echo", "printf", "subst", "var", "pipe", "stderr", "glob", "heredoc",
-                                     "status", "multiline", "unicode"]))
+        kind = draw(
+            st.sampled_from(
+                [
+                    "echo",
+                    "printf",
+                    "subst",
+                    "var",
+                    "pipe",
+                    "stderr",
+                    "glob",
+                    "heredoc",
+                    "status",
+                    "multiline",
+                    "unicode",
+                ]
+            )
+        )
         text = draw(SAFE_TEXT)
         if kind == "echo":
             piece = f"echo {word(text)} {word(draw(SAFE_TEXT))}"
         elif kind == "printf":
             piece = f"printf '%s|%s\\n' {word(text)} {word(draw(SAFE_TEXT))}"
         elif kind == "subst":
-            piece = f"echo ({'echo ' + word(text)})" if fish else f"echo \"$(echo {word(text)})\" `echo x`"
+            piece = f"echo ({'echo ' + word(text)})" if fish else f'echo "$(echo {word(text)})" `echo x`'
         elif kind == "var":
-            piece = f"set X {word(text)}; echo $X" if fish else f"X={word(text)}; echo \"$X\" $HOME"
+            piece = f"set X {word(text)}; echo $X" if fish else f'X={word(text)}; echo "$X" $HOME'
         elif kind == "pipe":
             piece = f"printf '%s\\n' {word(text)} b a | sort | tr a-z A-Z"
         elif kind == "stderr":
             piece = f"echo {word(text)} >&2; echo out"
         elif kind == "glob":
-            piece = "echo /definitely-missing-dir/*.nothing" if not fish else "echo /definitely-missing-dir/*.nothing 2>/dev/null; true"
+            piece = (
+                "echo /definitely-missing-dir/*.nothing"
+                if not fish
+                else "echo /definitely-missing-dir/*.nothing 2>/dev/null; true"
+            )
         elif kind == "heredoc" and not fish:
             piece = f"cat <<'EOF'\n{text.replace(chr(10), ' ')} $HOME `x`\nEOF"
         elif kind == "status":
@@ -87,8 +109,11 @@ def commands(draw, shell: str):
 
 
 def _hook_rewrite(command: str, shell_path: str, env: dict) -> str:
-    answer = cursor_hook.respond({"tool_name": "Shell", "tool_input": {"command": command, "shell": shell_path}},
-                                 f"{sys.executable} -m tokenjuice", env)
+    answer = cursor_hook.respond(
+        {"tool_name": "Shell", "tool_input": {"command": command, "shell": shell_path}},
+        f"{sys.executable} -m tokenjuice",
+        env,
+    )
     return answer["updated_input"]["command"].replace(" wrap --source cursor", " wrap --raw --source cursor", 1)
 
 
@@ -102,30 +127,56 @@ def test_random_commands_run_identically_through_the_hook(shell, tmp_path):
     @given(commands(shell))
     def check(command):
         rewritten = _hook_rewrite(command, shell_path, env)
-        direct = subprocess.run([shell_path, "-c", command], capture_output=True, env=env, cwd=tmp_path,
-                                stdin=subprocess.DEVNULL, timeout=30)
-        wrapped = subprocess.run([shell_path, "-c", rewritten], capture_output=True, env=env, cwd=tmp_path,
-                                 stdin=subprocess.DEVNULL, timeout=30)
-        assert (wrapped.stdout, wrapped.stderr, wrapped.returncode) == \
-            (direct.stdout, direct.stderr, direct.returncode), command
+        direct = subprocess.run(
+            [shell_path, "-c", command],
+            capture_output=True,
+            env=env,
+            cwd=tmp_path,
+            stdin=subprocess.DEVNULL,
+            timeout=30,
+        )
+        wrapped = subprocess.run(
+            [shell_path, "-c", rewritten],
+            capture_output=True,
+            env=env,
+            cwd=tmp_path,
+            stdin=subprocess.DEVNULL,
+            timeout=30,
+        )
+        assert (wrapped.stdout, wrapped.stderr, wrapped.returncode) == (
+            direct.stdout,
+            direct.stderr,
+            direct.returncode,
+        ), command
 
     check()
 
 
 # -- the hook answers valid JSON whatever it is fed -------------------------------------
 
-json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
-                           lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
-                                                                                      max_size=4), max_leaves=20)
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
 payloads = st.one_of(
     st.binary(max_size=300),
     json_values.map(lambda v: json.dumps(v).encode()),
-    st.fixed_dictionaries({"tool_name": st.sampled_from(["Shell", "Read", 7, None]),
-                           "tool_input": st.one_of(json_values, st.fixed_dictionaries(
-                               {"command": st.one_of(st.text(max_size=200), json_values),
-                                "shell": st.one_of(st.text(max_size=10), st.none()),
-                                "cwd": st.one_of(st.text(max_size=10), st.integers())}))}
-                          ).map(lambda v: json.dumps(v).encode()),
+    st.fixed_dictionaries(
+        {
+            "tool_name": st.sampled_from(["Shell", "Read", 7, None]),
+            "tool_input": st.one_of(
+                json_values,
+                st.fixed_dictionaries(
+                    {
+                        "command": st.one_of(st.text(max_size=200), json_values),
+                        "shell": st.one_of(st.text(max_size=10), st.none()),
+                        "cwd": st.one_of(st.text(max_size=10), st.integers()),
+                    }
+                ),
+            ),
+        }
+    ).map(lambda v: json.dumps(v).encode()),
 )
 
 
@@ -153,9 +204,17 @@ def test_hook_always_answers_one_json_object(payload):
     assert isinstance(answer, dict) and stdout.getvalue().count("\n") == 1
 
 
-@pytest.mark.parametrize("payload", [b"", b"\xff" * 1000, b"null", b"[" * 100_000, b'{"tool_name":"Shell"}',
-                                     json.dumps({"tool_name": "Shell", "tool_input": {"command": "x" * 2_000_000}}
-                                                ).encode()])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        b"",
+        b"\xff" * 1000,
+        b"null",
+        b"[" * 100_000,
+        b'{"tool_name":"Shell"}',
+        json.dumps({"tool_name": "Shell", "tool_input": {"command": "x" * 2_000_000}}).encode(),
+    ],
+)
 def test_the_real_hook_process_never_fails(workdir, payload):
     started = time.monotonic()
     done = tokenjuice("cursor-pre-tool-use", input=payload)
@@ -194,8 +253,14 @@ def test_every_rule_survives_hostile_output(loaded):
     for example in loaded.examples[:2]:
         for output in _mutations(example.output, rng):
             for exit_code in (0, 1):
-                result = reduce_wire(ALL_RULES, hint="RAW", command=example.command, combined=output,
-                                     exit_code=exit_code, classifier=rule.id)
+                result = reduce_wire(
+                    ALL_RULES,
+                    hint="RAW",
+                    command=example.command,
+                    combined=output,
+                    exit_code=exit_code,
+                    classifier=rule.id,
+                )
                 text = result["inlineText"]
                 assert unexplained_lines(output, text, rule) == [], (rule.id, output[:200])
                 stripped = result["stats"]["rawChars"]
@@ -206,8 +271,13 @@ def test_every_rule_survives_hostile_output(loaded):
 def test_every_rule_handles_a_100k_char_line_quickly(loaded):
     line = ("x" * 99 + " error: FAIL at src/a.c:12:4 ") * 1000
     started = time.monotonic()
-    reduce_wire(ALL_RULES, command=loaded.examples[0].command if loaded.examples else "x",
-                combined=line + "\n" + line, exit_code=1, classifier=loaded.rule.id)
+    reduce_wire(
+        ALL_RULES,
+        command=loaded.examples[0].command if loaded.examples else "x",
+        combined=line + "\n" + line,
+        exit_code=1,
+        classifier=loaded.rule.id,
+    )
     assert time.monotonic() - started < 2, loaded.rule.id
 
 
@@ -221,8 +291,12 @@ def test_child_closing_stdout_early(workdir):
 
 
 def test_a_child_that_never_ends_is_interrupted_promptly(workdir):
-    proc = subprocess.Popen([sys.executable, "-m", "tokenjuice", "wrap", "--", "sleep", "300"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tokenjuice", "wrap", "--", "sleep", "300"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+    )
     time.sleep(1.0)
     started = time.monotonic()
     proc.send_signal(signal.SIGINT)
@@ -237,9 +311,19 @@ def test_a_gigabyte_of_output_is_drained_with_bounded_memory(workdir):
     from tokenjuice.bench import run_once  # measures from a small parent: see its _RUNNER
 
     started = time.monotonic()
-    _, peak_kib, code, out = run_once([sys.executable, "-m", "tokenjuice", "wrap", "--", "sh", "-c",
-                                       "yes 'line of output from a chatty build step' | head -c 1073741824; "
-                                       "echo END; exit 9"], capture=True)
+    _, peak_kib, code, out = run_once(
+        [
+            sys.executable,
+            "-m",
+            "tokenjuice",
+            "wrap",
+            "--",
+            "sh",
+            "-c",
+            "yes 'line of output from a chatty build step' | head -c 1073741824; echo END; exit 9",
+        ],
+        capture=True,
+    )
     assert code == 9
     assert b"END" in out and b"of output skipped here" in out
     assert peak_kib < 150 * 1024, f"peak {peak_kib // 1024} MiB"
@@ -247,8 +331,11 @@ def test_a_gigabyte_of_output_is_drained_with_bounded_memory(workdir):
 
 
 def test_tee_streams_output_while_the_command_runs(workdir):
-    proc = subprocess.Popen([sys.executable, "-m", "tokenjuice", "wrap", "--tee", "--", "sh", "-c",
-                             "echo first; sleep 3; echo second"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tokenjuice", "wrap", "--tee", "--", "sh", "-c", "echo first; sleep 3; echo second"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     started = time.monotonic()
     first = proc.stderr.readline()
     assert first == b"first\n" and time.monotonic() - started < 2.5
@@ -256,12 +343,16 @@ def test_tee_streams_output_while_the_command_runs(workdir):
     assert out == b"first\nsecond\n"
 
 
-def test_a_catastrophic_project_pattern_cannot_hang_wrap(repo):
-    make_rule(repo / ".tokenjuice" / "rules", "demo/slow", 'family = "demo"\npriority = 1\n[match]\n'
-              'argv0 = ["python3"]\n[filters]\nskip_patterns = ["^(a|aa)+$"]\n')
+def test_a_catastrophic_project_pattern_cannot_hang_wrap(repo, trust_all):
+    make_rule(
+        repo / ".tokenjuice" / "rules",
+        "demo/slow",
+        'family = "demo"\npriority = 1\n[match]\nargv0 = ["python3"]\n[filters]\nskip_patterns = ["^(a|aa)+$"]\n',
+    )
     started = time.monotonic()
-    done = tokenjuice("wrap", "--", "python3", "-c", "print(('a' * 34 + 'b\\n') * 60 + '\\n'.join(map(str, range(100))))",
-                      cwd=repo)
+    done = tokenjuice(
+        "wrap", "--", "python3", "-c", "print(('a' * 34 + 'b\\n') * 60 + '\\n'.join(map(str, range(100))))", cwd=repo
+    )
     assert time.monotonic() - started < 20
     assert done.returncode == 0
     assert b"demo/slow" in done.stdout and b"timed out; output left unreduced" in done.stdout

@@ -24,27 +24,37 @@ def check(data, rule_id="cat/name", json_style=False):
     return parse_rule(data, rule_id, json_style=json_style, compile_pattern=lambda p, f: compile_checked(p, f))
 
 
-@pytest.mark.parametrize("data, message", [
-    ({"match": {}}, "family: required"),
-    ({"family": "x"}, "match: required"),
-    ({"family": "x", "match": {}, "colour": 1}, "colour: unknown field"),
-    ({"family": "x", "match": {"argv1": ["a"]}}, "match.argv1: unknown match key"),
-    ({"family": "x", "match": {"argv0": "git"}}, "match.argv0: expected a list of non-empty strings"),
-    ({"family": "x", "match": {"argv_includes": ["a"]}}, "match.argv_includes: expected a non-empty list"),
-    ({"family": "x", "match": {}, "summarize": {"head": -1}}, "summarize.head: expected a non-negative integer"),
-    ({"family": "x", "match": {}, "transforms": {"strip_ansi": "yes"}}, "transforms.strip_ansi: expected true"),
-    ({"family": "x", "match": {}, "filters": {"skip_patterns": ["("]}}, "filters.skip_patterns[0]: invalid pattern"),
-    ({"family": "x", "match": {}, "counters": [{"name": "a"}]}, "counters[0].pattern: required"),
-    ({"family": "x", "match": {}, "counters": [{"name": "a", "pattern": ""}]},
-     "counters[0].pattern: expected a non-empty string"),
-    ({"family": "x", "match": {}, "counters": [{"name": "a", "pattern": "a", "flags": "q"}]},
-     "counters[0].flags: expected letters"),
-    ({"family": "x", "match": {}, "counter_source": "sideways"}, "counter_source: expected one of"),
-    ({"family": "x", "match": {}, "formatter": "magic"}, "formatter: expected one of"),
-    ({"family": "x", "match": {}, "id": "other/id"}, "id: 'other/id' does not match"),
-    ({"family": "x", "match": {}, "priority": "high"}, "priority: expected a number"),
-    ({"family": "x", "match": {}, "examples": [{"command": "x", "output": "y"}]}, "examples[0].source: required"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"match": {}}, "family: required"),
+        ({"family": "x"}, "match: required"),
+        ({"family": "x", "match": {}, "colour": 1}, "colour: unknown field"),
+        ({"family": "x", "match": {"argv1": ["a"]}}, "match.argv1: unknown match key"),
+        ({"family": "x", "match": {"argv0": "git"}}, "match.argv0: expected a list of non-empty strings"),
+        ({"family": "x", "match": {"argv_includes": ["a"]}}, "match.argv_includes: expected a non-empty list"),
+        ({"family": "x", "match": {}, "summarize": {"head": -1}}, "summarize.head: expected a non-negative integer"),
+        ({"family": "x", "match": {}, "transforms": {"strip_ansi": "yes"}}, "transforms.strip_ansi: expected true"),
+        (
+            {"family": "x", "match": {}, "filters": {"skip_patterns": ["("]}},
+            "filters.skip_patterns[0]: invalid pattern",
+        ),
+        ({"family": "x", "match": {}, "counters": [{"name": "a"}]}, "counters[0].pattern: required"),
+        (
+            {"family": "x", "match": {}, "counters": [{"name": "a", "pattern": ""}]},
+            "counters[0].pattern: expected a non-empty string",
+        ),
+        (
+            {"family": "x", "match": {}, "counters": [{"name": "a", "pattern": "a", "flags": "q"}]},
+            "counters[0].flags: expected letters",
+        ),
+        ({"family": "x", "match": {}, "counter_source": "sideways"}, "counter_source: expected one of"),
+        ({"family": "x", "match": {}, "formatter": "magic"}, "formatter: expected one of"),
+        ({"family": "x", "match": {}, "id": "other/id"}, "id: 'other/id' does not match"),
+        ({"family": "x", "match": {}, "priority": "high"}, "priority: expected a number"),
+        ({"family": "x", "match": {}, "examples": [{"command": "x", "output": "y"}]}, "examples[0].source: required"),
+    ],
+)
 def test_validation_errors_name_the_field(data, message):
     with pytest.raises(RuleError, match=message.replace("[", r"\[").replace("]", r"\]").replace("(", r"\(")):
         check(data)
@@ -52,23 +62,39 @@ def test_validation_errors_name_the_field(data, message):
 
 def test_toml_defaults():
     rule, _ = check({"family": "x", "match": {}})
-    assert (rule.transforms.strip_ansi, rule.transforms.dedupe_adjacent, rule.summarize.head, rule.failure.tail,
-            rule.summarize.max_chars) == (True, True, 8, 16, 1200)
+    assert (
+        rule.transforms.strip_ansi,
+        rule.transforms.dedupe_adjacent,
+        rule.summarize.head,
+        rule.failure.tail,
+        rule.summarize.max_chars,
+    ) == (True, True, 8, 16, 1200)
 
 
 def test_json_camel_case_rules_from_the_original_load_with_its_defaults():
-    data = {"$schema": "x", "id": "tests/jest", "family": "test-results",
-            "match": {"argvIncludes": [["jest"]], "toolNames": ["exec"]},
-            "filters": {"skipPatterns": ["^PASS"]}, "transforms": {"stripAnsi": True},
-            "summarize": {"head": 4}, "failure": {"preserveOnFailure": True, "tail": 9},
-            "counters": [{"name": "failed", "pattern": "^FAIL", "flags": "gi"}],
-            "counterSource": "preKeep", "onEmpty": "ok",
-            "matchOutput": [{"pattern": "x", "message": "y"}]}
+    data = {
+        "$schema": "x",
+        "id": "tests/jest",
+        "family": "test-results",
+        "match": {"argvIncludes": [["jest"]], "toolNames": ["exec"]},
+        "filters": {"skipPatterns": ["^PASS"]},
+        "transforms": {"stripAnsi": True},
+        "summarize": {"head": 4},
+        "failure": {"preserveOnFailure": True, "tail": 9},
+        "counters": [{"name": "failed", "pattern": "^FAIL", "flags": "gi"}],
+        "counterSource": "preKeep",
+        "onEmpty": "ok",
+        "matchOutput": [{"pattern": "x", "message": "y"}],
+    }
     rule, _ = check(data, "tests/jest", json_style=True)
     assert rule.match == Match(argv_includes=(("jest",),), tool_names=("exec",))
     assert rule.filters.skip_patterns == ("^PASS",) and rule.transforms.strip_ansi is True
-    assert (rule.summarize.head, rule.summarize.tail, rule.failure.tail, rule.transforms.dedupe_adjacent) \
-        == (4, 6, 9, False)
+    assert (rule.summarize.head, rule.summarize.tail, rule.failure.tail, rule.transforms.dedupe_adjacent) == (
+        4,
+        6,
+        9,
+        False,
+    )
     assert rule.counters[0].flags == "i" and rule.counter_source == "pre_keep"
     assert rule.ascii is True
 
@@ -78,7 +104,7 @@ def test_json_override_of_git_diff_keeps_its_formatter():
     assert rule.formatter == "git-diff"
 
 
-def test_project_layer_overrides_user_which_overrides_builtin(tmp_path, isolated_home):
+def test_project_layer_overrides_user_which_overrides_builtin(tmp_path, isolated_home, trust_all):
     project = tmp_path / "proj"
     (project / ".git").mkdir(parents=True)
     nested = project / "src" / "deep"
@@ -89,15 +115,19 @@ def test_project_layer_overrides_user_which_overrides_builtin(tmp_path, isolated
     catalogue = index.load(str(nested))
     assert entry(catalogue, "git/status").family == "user-status"
     assert catalogue.body("demo/tool").layer == "user"
-    make_rule(project / ".tokenjuice" / "rules", "git/status",
-              json.dumps({"id": "git/status", "family": "project-status", "match": {"argv0": ["git"]}}), ".json")
+    make_rule(
+        project / ".tokenjuice" / "rules",
+        "git/status",
+        json.dumps({"id": "git/status", "family": "project-status", "match": {"argv0": ["git"]}}),
+        ".json",
+    )
     catalogue = index.load(str(nested))
     assert entry(catalogue, "git/status").family == "project-status"
     assert catalogue.body("git/status").layer == "project"
     assert catalogue.entries[-1].id == "generic/fallback"
 
 
-def test_project_rules_are_not_taken_from_above_the_git_root(tmp_path):
+def test_project_rules_are_not_taken_from_above_the_git_root(tmp_path, trust_all):
     make_rule(tmp_path / ".tokenjuice" / "rules", "demo/tool", MINIMAL)
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
@@ -173,7 +203,7 @@ def test_index_survives_a_corrupt_or_unwritable_cache(tmp_path, isolated_home):
         cache.chmod(0o700)
 
 
-def test_broken_project_rule_never_breaks_wrap(repo):
+def test_broken_project_rule_never_breaks_wrap(repo, trust_all):
     make_rule(repo / ".tokenjuice" / "rules", "git/status", 'family = "x"\n[match]\nargv0 = "git"\n')
     make_rule(repo / ".tokenjuice" / "rules", "demo/ok", MINIMAL)
     done = tokenjuice("wrap", "--", "git", "status", cwd=repo)
@@ -194,8 +224,7 @@ def test_verify_reports_broken_layers_and_fails(repo):
 
 
 def test_project_examples_run_against_the_project_catalogue(repo):
-    rule = MINIMAL + (
-        '\n[[examples]]\ncommand = "demo-tool"\nsource = "test"\noutput = "hello"\nkeep = ["hello"]\n')
+    rule = MINIMAL + ('\n[[examples]]\ncommand = "demo-tool"\nsource = "test"\noutput = "hello"\nkeep = ["hello"]\n')
     make_rule(repo / ".tokenjuice" / "rules", "demo/tool", rule)
     done = tokenjuice("verify", "--fixtures", "--only", "demo/", cwd=repo)
     assert done.returncode == 0, done.stderr

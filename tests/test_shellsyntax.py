@@ -13,25 +13,31 @@ def structure(source, dialect="posix"):
     return [([c.argv for c in p.commands], p.op) for p in pipelines], complete
 
 
-@pytest.mark.parametrize("source, expected", [
-    ('git log --grep "a && b"', [([["git", "log", "--grep", "a && b"]], None)]),
-    ("cd repo && git status --short | head -5",
-     [([["cd", "repo"]], "&&"), ([["git", "status", "--short"], ["head", "-5"]], None)]),
-    ("a && b || c; d & e",
-     [([["a"]], "&&"), ([["b"]], "||"), ([["c"]], ";"), ([["d"]], "&"), ([["e"]], None)]),
-    ("echo hi # comment && rm -rf /", [([["echo", "hi"]], None)]),
-    ("FOO=1 bar >/dev/null 2>&1", [([["FOO=1", "bar"]], None)]),
-    ("cat <<EOF\nrm -rf /\nEOF\necho done", [([["cat"]], "\n"), ([["echo", "done"]], None)]),
-    ("cat <<-'X'\n\tls; ls\n\tX\npwd", [([["cat"]], "\n"), ([["pwd"]], None)]),
-    ('echo "x$(echo a | b)" $(c && d) `e | f` ${x:-a b}',
-     [([["echo", "x$(echo a | b)", "$(c && d)", "`e | f`", "${x:-a b}"]], None)]),
-    ("diff <(ls a) <(ls b)", [([["diff", "<(ls a)", "<(ls b)"]], None)]),
-    ("(cd x && pytest)", [([["cd", "x"]], "&&"), ([["pytest"]], None)]),
-    ("{ make; make test; }", [([["make"]], ";"), ([["make", "test"]], ";")]),
-    ("echo 'it''s' \"a\\\"b\" c\\ d", [([["echo", "its", 'a"b', "c d"]], None)]),
-    ("echo $'a\\tb'", [([["echo", "a\tb"]], None)]),
-    ("a \\\n  b", [([["a", "b"]], None)]),
-])
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ('git log --grep "a && b"', [([["git", "log", "--grep", "a && b"]], None)]),
+        (
+            "cd repo && git status --short | head -5",
+            [([["cd", "repo"]], "&&"), ([["git", "status", "--short"], ["head", "-5"]], None)],
+        ),
+        ("a && b || c; d & e", [([["a"]], "&&"), ([["b"]], "||"), ([["c"]], ";"), ([["d"]], "&"), ([["e"]], None)]),
+        ("echo hi # comment && rm -rf /", [([["echo", "hi"]], None)]),
+        ("FOO=1 bar >/dev/null 2>&1", [([["FOO=1", "bar"]], None)]),
+        ("cat <<EOF\nrm -rf /\nEOF\necho done", [([["cat"]], "\n"), ([["echo", "done"]], None)]),
+        ("cat <<-'X'\n\tls; ls\n\tX\npwd", [([["cat"]], "\n"), ([["pwd"]], None)]),
+        (
+            'echo "x$(echo a | b)" $(c && d) `e | f` ${x:-a b}',
+            [([["echo", "x$(echo a | b)", "$(c && d)", "`e | f`", "${x:-a b}"]], None)],
+        ),
+        ("diff <(ls a) <(ls b)", [([["diff", "<(ls a)", "<(ls b)"]], None)]),
+        ("(cd x && pytest)", [([["cd", "x"]], "&&"), ([["pytest"]], None)]),
+        ("{ make; make test; }", [([["make"]], ";"), ([["make", "test"]], ";")]),
+        ("echo 'it''s' \"a\\\"b\" c\\ d", [([["echo", "its", 'a"b', "c d"]], None)]),
+        ("echo $'a\\tb'", [([["echo", "a\tb"]], None)]),
+        ("a \\\n  b", [([["a", "b"]], None)]),
+    ],
+)
 def test_posix_structure(source, expected):
     assert structure(source) == (expected, True)
 
@@ -59,10 +65,19 @@ def test_redirections_are_not_words():
     assert pipelines == [([["pytest", "-q"]], None)]
 
 
-@pytest.mark.parametrize("word, quoted", [
-    ("simple", "simple"), ("--format=json", "--format=json"), ("a b", "'a b'"), ("it's", "'it'\\''s'"),
-    ("", "''"), ("$HOME", "'$HOME'"), ("~/x", "'~/x'"), ("*.py", "'*.py'"),
-])
+@pytest.mark.parametrize(
+    "word, quoted",
+    [
+        ("simple", "simple"),
+        ("--format=json", "--format=json"),
+        ("a b", "'a b'"),
+        ("it's", "'it'\\''s'"),
+        ("", "''"),
+        ("$HOME", "'$HOME'"),
+        ("~/x", "'~/x'"),
+        ("*.py", "'*.py'"),
+    ],
+)
 def test_quote(word, quoted):
     assert quote(word) == quoted
 
@@ -96,6 +111,5 @@ def test_join_round_trips_through_our_lexer(argv):
 @settings(max_examples=100, deadline=None)
 @given(words)
 def test_fish_quote_round_trips_through_real_fish(word):
-    out = subprocess.run(["fish", "-c", f"printf '%s\\0' {quote_fish(word)}"], capture_output=True,
-                         check=True).stdout
+    out = subprocess.run(["fish", "-c", f"printf '%s\\0' {quote_fish(word)}"], capture_output=True, check=True).stdout
     assert out.decode("utf-8", "surrogateescape") == word + "\0"

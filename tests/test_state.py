@@ -40,8 +40,10 @@ def test_wrap_records_a_run_without_the_command_line(home):
     assert tokenjuice("wrap", "--source", "my tool", "--", "true", "https://user:pw@example.com/x").returncode == 0
     recorded = runs(home)
     assert [(r["source"], r["argv0"], r["subcommand"], r["rule_id"], r["exit_code"]) for r in recorded] == [
-        ("cursor", "git", "status", "git/status", 128), ("cli", "seq", None, "generic/fallback", 0),
-        ("cli", "true", None, "generic/fallback", 0)]
+        ("cursor", "git", "status", "git/status", 128),
+        ("cli", "seq", None, "generic/fallback", 0),
+        ("cli", "true", None, "generic/fallback", 0),
+    ]
     assert recorded[1]["raw_chars"] > recorded[1]["reduced_chars"] > 0
     database = (home / "tokenjuice.db").read_bytes()
     assert b"secret-argument-value" not in database and str(home.parent).encode() not in database
@@ -71,8 +73,10 @@ def test_fifty_concurrent_wraps_lose_no_record_while_the_spool_is_ingested(home)
 def test_a_new_ledger_opened_by_many_at_once_is_created_once(home):
     # Each process imports first, then all open the ledger at the same instant.
     start = time.time() + 2
-    opener = (f"import time; from tokenjuice.state import ledger; time.sleep(max(0, {start} - time.time())); "
-              "ledger.connect().close()")
+    opener = (
+        f"import time; from tokenjuice.state import ledger; time.sleep(max(0, {start} - time.time())); "
+        "ledger.connect().close()"
+    )
     processes = [subprocess.Popen([sys.executable, "-c", opener], stderr=subprocess.PIPE) for _ in range(8)]
     failures = [p.stderr.read() for p in processes if p.wait() != 0]
     assert not failures, failures
@@ -143,8 +147,17 @@ def test_recording_costs_well_under_five_milliseconds(home, monkeypatch):
     timings = []
     for i in range(50):
         started = time.perf_counter()
-        assert spool.record({"record_id": f"r{i}", "created_at": time.time(), "source": "cli", "rule_id": "x",
-                             "family": "y", "raw_chars": 1, "reduced_chars": 1})
+        assert spool.record(
+            {
+                "record_id": f"r{i}",
+                "created_at": time.time(),
+                "source": "cli",
+                "rule_id": "x",
+                "family": "y",
+                "raw_chars": 1,
+                "reduced_chars": 1,
+            }
+        )
         timings.append((time.perf_counter() - started) * 1000)
     assert statistics.median(timings) < 5
 
@@ -195,8 +208,9 @@ def test_discover_finds_fallback_commands_and_weak_rules(home):
 def test_discover_finds_rules_that_save_too_little(home, isolated_home):
     rule = isolated_home / ".config" / "tokenjuice" / "rules" / "custom" / "seq.toml"
     rule.parent.mkdir(parents=True)
-    rule.write_text('family = "numbers"\n[match]\nargv0 = ["seq"]\n'
-                    '[summarize]\nhead = 5000\ntail = 0\nmax_chars = 100000\n')
+    rule.write_text(
+        'family = "numbers"\n[match]\nargv0 = ["seq"]\n[summarize]\nhead = 5000\ntail = 0\nmax_chars = 100000\n'
+    )
     tokenjuice("wrap", "--", "seq", "1", "2000")
     found = json.loads(tokenjuice("discover", "--format", "json").stdout)
     assert [w["name"] for w in found["weakRules"]] == ["custom/seq"] and found["weakRules"][0]["ratio"] >= 0.65
@@ -306,8 +320,10 @@ def test_a_failure_shown_whole_pays_for_no_storage(home):
     """The redaction rules (the regex module) and gzip are only loaded when output is
     kept or may hold a secret."""
     tokenjuice("wrap", "--", "true")  # builds the catalogue index (which validates with regex)
-    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "tokenjuice", "wrap", "--", "sh", "-c",
-                           "echo short; exit 4"], capture_output=True)
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "tokenjuice", "wrap", "--", "sh", "-c", "echo short; exit 4"],
+        capture_output=True,
+    )
     assert done.returncode == 4 and done.stdout == b"exit 4\nshort\n"
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.decode().splitlines()}
     assert "tokenjuice.commands.wrap" in imported and not {"regex", "gzip"} & imported
@@ -325,8 +341,10 @@ def test_a_store_that_cannot_be_written_is_not_promised(home):
     assert b"tokenjuice cat" not in done.stdout and done.stderr.startswith(b"tokenjuice: ")
 
 
-@pytest.mark.parametrize("bad_id", ["../../etc/passwd", "0123abc", "0123abcdX", "0123ABCD", "0123abcd/../x",
-                                    "0123abcd\n", "tj_0123456789ab", ""])
+@pytest.mark.parametrize(
+    "bad_id",
+    ["../../etc/passwd", "0123abc", "0123abcdX", "0123ABCD", "0123abcd/../x", "0123abcd\n", "tj_0123456789ab", ""],
+)
 def test_output_ids_are_validated_before_any_lookup(home, bad_id):
     done = tokenjuice("cat", bad_id)
     assert done.returncode == 2 and b"is not an output id" in done.stderr
@@ -436,13 +454,16 @@ def test_config_set_get_unset_keeps_unrelated_keys(home, isolated_home):
     assert any("unknown setting custom.mine" in w for w in listing["warnings"])
 
 
-@pytest.mark.parametrize("args, message", [
-    (("set", "nope.key", "1"), b"unknown setting nope.key"),
-    (("set", "stats.enabled", "maybe"), b"takes true or false"),
-    (("set", "capture.max_bytes", "lots"), b"takes a whole number"),
-    (("set", "artifacts.mode", "sometimes"), b"must be one of cut, always, never"),
-    (("get", "x.y"), b"unknown setting x.y"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("set", "nope.key", "1"), b"unknown setting nope.key"),
+        (("set", "stats.enabled", "maybe"), b"takes true or false"),
+        (("set", "capture.max_bytes", "lots"), b"takes a whole number"),
+        (("set", "artifacts.mode", "sometimes"), b"must be one of cut, always, never"),
+        (("get", "x.y"), b"unknown setting x.y"),
+    ],
+)
 def test_config_errors_are_one_sentence(home, args, message):
     done = tokenjuice("config", *args)
     assert done.returncode == 2 and message in done.stderr and len(done.stderr.splitlines()) == 1
@@ -484,7 +505,7 @@ def test_the_settings_cache_is_one_file_per_config_and_this_versions_own(home, i
     assert settings["artifacts.retention_days"] == 99 and settings["redaction.enabled"] is True
 
 
-def test_project_settings_are_laid_over_the_users_key_by_key(home, isolated_home, workdir):
+def test_project_settings_are_laid_over_the_users_key_by_key(home, isolated_home, workdir, trust_all):
     from tokenjuice.settings import resolve
 
     user = isolated_home / ".config" / "tokenjuice" / "config.toml"
@@ -492,13 +513,20 @@ def test_project_settings_are_laid_over_the_users_key_by_key(home, isolated_home
     user.write_text('[artifacts]\nmode = "always"\nretention_days = 3\n')
     project = workdir / ".tokenjuice" / "config.toml"
     project.parent.mkdir()
-    project.write_text("[artifacts]\nretention_days = 5\n")
+    project.write_text("[artifacts]\nretention_days = 2\n")
     settings = resolve(str(workdir))
-    assert settings["artifacts.mode"] == "always" and settings["artifacts.retention_days"] == 5
+    assert settings["artifacts.mode"] == "always" and settings["artifacts.retention_days"] == 2
     assert settings.origins["artifacts.mode"] == f"user:{user}"
     assert settings.origins["artifacts.retention_days"] == f"project:{project}"
-    flagged = resolve(str(workdir), flags={"artifacts.mode": ("--store", "never")},
-                      env={"TOKENJUICE_STATS": "off", "TOKENJUICE_CURSOR": "maybe"})
+    project.write_text("[artifacts]\nretention_days = 5\n")  # a project may lower a limit, never raise it
+    settings = resolve(str(workdir))
+    assert settings["artifacts.retention_days"] == 3
+    assert any("retention_days = 5 would raise your limit (3)" in w for w in settings.warnings)
+    flagged = resolve(
+        str(workdir),
+        flags={"artifacts.mode": ("--store", "never")},
+        env={"TOKENJUICE_STATS": "off", "TOKENJUICE_CURSOR": "maybe"},
+    )
     assert flagged["artifacts.mode"] == "never" and flagged.origins["artifacts.mode"] == "flag:--store"
     assert flagged["stats.enabled"] is False and flagged.origins["stats.enabled"] == "env:TOKENJUICE_STATS"
     assert flagged["cursor.enabled"] is True and any("TOKENJUICE_CURSOR='maybe'" in w for w in flagged.warnings)

@@ -12,8 +12,16 @@ def shown(items):
 def test_fit_compresses_inside_units_before_dropping_any():
     log = []
     for i in range(30):
-        log += [f"commit {i:040x}", "Author: a <a@b>", "Date:   today", "", f"    Subject number {i}", "",
-                "    A long body line that explains the change in far more words than anyone needs.", ""]
+        log += [
+            f"commit {i:040x}",
+            "Author: a <a@b>",
+            "Date:   today",
+            "",
+            f"    Subject number {i}",
+            "",
+            "    A long body line that explains the change in far more words than anyone needs.",
+            "",
+        ]
     items = fit(parse("commit", log), 2000)
     text = shown(items)
     assert all(f"Subject number {i}" in text for i in range(30))
@@ -49,7 +57,13 @@ def test_a_diff_file_keeps_its_headers_and_counts_its_hunks():
 def test_failing_tests_outlive_passing_ones():
     lines = [f"tests/test_a.py::test_ok_{i} PASSED" for i in range(300)]
     for i in range(10):
-        lines += [f"____ test_bad_{i} ____", "", f"    def test_bad_{i}():", f">       assert {i} == {i + 1}", "E       assert 1 == 2"]
+        lines += [
+            f"____ test_bad_{i} ____",
+            "",
+            f"    def test_bad_{i}():",
+            f">       assert {i} == {i + 1}",
+            "E       assert 1 == 2",
+        ]
     lines += ["==== 10 failed, 300 passed in 1.00s ===="]
     text = shown(fit(parse("test", lines), 1500))
     assert all(f"test_bad_{i}" in text for i in range(10))
@@ -77,8 +91,14 @@ def test_a_big_json_document_stays_valid_json():
     from conftest import reduce_wire, rule_of
 
     fallback = rule_of("generic/fallback", family="generic", match={})
-    doc = {"items": [{"name": f"pod-{i}", "status": {"phase": "Running", "ready": True}, "labels": {"app": "web"}}
-                     for i in range(400)], "kind": "List", "description": "x" * 5000}
+    doc = {
+        "items": [
+            {"name": f"pod-{i}", "status": {"phase": "Running", "ready": True}, "labels": {"app": "web"}}
+            for i in range(400)
+        ],
+        "kind": "List",
+        "description": "x" * 5000,
+    }
     text = reduce_wire([fallback], command="kubectl get pods -o json", combined=json.dumps(doc), exit_code=0)
     shown = text["inlineText"].rsplit("\n(tokenjuice:", 1)[0]
     pruned = json.loads(shown)  # still one valid JSON document

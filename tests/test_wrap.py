@@ -77,9 +77,20 @@ def test_killed_by_a_signal_is_128_plus_n_with_a_marker(workdir):
 
 
 def test_sigterm_to_wrap_reaches_the_child_and_wrap_exits_promptly(workdir):
-    proc = subprocess.Popen([sys.executable, "-m", "tokenjuice", "wrap", "--", "sh", "-c",
-                             "trap 'echo got-term; exit 42' TERM; echo ready; while :; do sleep 0.05; done"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tokenjuice",
+            "wrap",
+            "--",
+            "sh",
+            "-c",
+            "trap 'echo got-term; exit 42' TERM; echo ready; while :; do sleep 0.05; done",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     time.sleep(1.0)
     started = time.monotonic()
     proc.send_signal(signal.SIGTERM)
@@ -90,9 +101,21 @@ def test_sigterm_to_wrap_reaches_the_child_and_wrap_exits_promptly(workdir):
 
 
 def test_sigint_to_wrap_reaches_the_child(workdir):
-    proc = subprocess.Popen([sys.executable, "-m", "tokenjuice", "wrap", "--", "sh", "-c",
-                             "trap 'echo got-int; exit 7' INT; while :; do sleep 0.05; done"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tokenjuice",
+            "wrap",
+            "--",
+            "sh",
+            "-c",
+            "trap 'echo got-int; exit 7' INT; while :; do sleep 0.05; done",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+    )
     time.sleep(1.0)
     proc.send_signal(signal.SIGINT)
     out, _ = proc.communicate(timeout=10)
@@ -100,8 +123,9 @@ def test_sigint_to_wrap_reaches_the_child(workdir):
 
 
 def test_capture_is_bounded_and_keeps_the_end(workdir):
-    payload, code = wrap_json("sh", "-c", "seq 1 300000; echo FINAL-LINE; exit 5",
-                              options=("--max-capture-bytes", "65536"))
+    payload, code = wrap_json(
+        "sh", "-c", "seq 1 300000; echo FINAL-LINE; exit 5", options=("--max-capture-bytes", "65536")
+    )
     assert code == 5
     text = payload["result"]["inlineText"]
     assert "FINAL-LINE" in text
@@ -125,7 +149,10 @@ def test_tee_streams_raw_output_to_stderr(workdir):
 def test_wrap_usage_errors_are_one_sentence(workdir):
     done = tokenjuice("wrap", "--frobnicate", "--", "ls")
     assert done.returncode == 2
-    assert done.stderr == b"tokenjuice wrap: unknown option --frobnicate; options go before -- (see tokenjuice wrap --help)\n"
+    assert (
+        done.stderr
+        == b"tokenjuice wrap: unknown option --frobnicate; options go before -- (see tokenjuice wrap --help)\n"
+    )
     done = tokenjuice("wrap")
     assert done.returncode == 2 and b"give the command to run after --" in done.stderr
     done = tokenjuice("wrap", "--max-inline-chars", "zero", "--", "ls")
@@ -138,8 +165,12 @@ def test_wrap_help(workdir):
 
 
 def test_output_through_a_closed_pipe_keeps_the_exit_code(workdir):
-    done = subprocess.run(f"{sys.executable} -m tokenjuice wrap --raw -- seq 1 200000 | head -1; "
-                          "exit ${PIPESTATUS[0]}", shell=True, executable="/bin/bash", capture_output=True)
+    done = subprocess.run(
+        f"{sys.executable} -m tokenjuice wrap --raw -- seq 1 200000 | head -1; exit ${{PIPESTATUS[0]}}",
+        shell=True,
+        executable="/bin/bash",
+        capture_output=True,
+    )
     assert done.stdout == b"1\n"
     assert b"Traceback" not in done.stderr
 
@@ -164,12 +195,14 @@ def test_no_omit_keeps_every_line(workdir):
 
 
 def test_streams_are_merged_at_line_boundaries(workdir):
-    script = ("import os, time\n"
-              "os.write(1, b'stdout start of a line ')\n"
-              "time.sleep(0.2)\n"
-              "os.write(2, b'a whole stderr line\\n')\n"
-              "time.sleep(0.2)\n"
-              "os.write(1, b'and its end\\n')\n")
+    script = (
+        "import os, time\n"
+        "os.write(1, b'stdout start of a line ')\n"
+        "time.sleep(0.2)\n"
+        "os.write(2, b'a whole stderr line\\n')\n"
+        "time.sleep(0.2)\n"
+        "os.write(1, b'and its end\\n')\n"
+    )
     payload, _ = wrap_json(sys.executable, "-c", script)
     lines = payload["result"]["inlineText"].splitlines()
     assert sorted(lines) == ["a whole stderr line", "stdout start of a line and its end"]
@@ -188,8 +221,10 @@ def test_capture_pipes_hold_a_mebibyte(workdir, options):
 # -- the last-resort guard: once the command ran, its output and exit code come back -----
 
 
-@pytest.mark.parametrize("fault", [RuntimeError("a bug"), RecursionError("deep"), OSError(28, "No space left"),
-                                   MemoryError(), KeyboardInterrupt()])
+@pytest.mark.parametrize(
+    "fault",
+    [RuntimeError("a bug"), RecursionError("deep"), OSError(28, "No space left"), MemoryError(), KeyboardInterrupt()],
+)
 def test_any_internal_failure_after_the_run_shows_the_raw_output(workdir, monkeypatch, capfd, fault):
     from tokenjuice.commands import wrap
     from tokenjuice.reduce import engine

@@ -7,17 +7,18 @@ import stat
 import tempfile
 
 
-def write_atomically(path: str, data: bytes) -> None:
-    """Write `data` to a temporary file beside `path`, fsync it, give it the mode
-    `path` has (or the umask's default for a new file) and rename it over `path`.
-    Raises OSError; the temporary file never outlives a failure."""
+def write_atomically(path: str, data: bytes, *, mode: int | None = None) -> None:
+    """Write `data` to a temporary file beside `path`, fsync it, give it `mode` (by
+    default the mode `path` has, or the umask's default for a new file) and rename
+    it over `path`. Raises OSError; the temporary file never outlives a failure."""
     directory = os.path.dirname(path) or "."
-    try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
+    if mode is None:
+        try:
+            mode = stat.S_IMODE(os.stat(path).st_mode)
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
     fd, temporary = tempfile.mkstemp(prefix=".tokenjuice-", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -62,8 +62,9 @@ def write(path: str, data: object) -> None:
         return
     temporary = f"{path}.{os.getpid()}.tmp"
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(temporary, "w", encoding="utf-8") as handle:
+        paths.private_dir(os.path.dirname(path))
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(fastjson.dumps(data))
         os.replace(temporary, path)
     except OSError:

@@ -367,6 +367,29 @@ def prune(days: int | None, max_mb: int | None, output_format: str) -> None:
     emit(artifacts.prune(days=days, max_mb=max_mb), output_format)
 
 
+@cli.command(short_help="Let a project's .tokenjuice/ rules and settings apply.")
+@click.argument("path", required=False, type=click.Path(file_okay=False))
+@click.option("--list", "list_", is_flag=True, help="List trusted projects and whether they changed since.")
+@click.option("--revoke", is_flag=True, help="Stop trusting the project at PATH (default: here).")
+@click.option("--show", is_flag=True, help="Say what the project's layer would change, without trusting it.")
+@format_option
+def trust(path: str | None, list_: bool, revoke: bool, show: bool, output_format: str) -> None:
+    """Trust the .tokenjuice/ layer of the project at PATH (default: here), as it is now. Until then
+    its rules and settings are ignored, and any later edit of its files makes it untrusted again.
+    TOKENJUICE_TRUST_ALL=1 trusts every project (CI, throwaway sandboxes)."""
+    from .commands import trust as command
+
+    if sum((list_, revoke, show)) > 1:
+        raise UsageError("use one of --list, --revoke and --show")
+    if list_:
+        emit(command.listing(), output_format)
+    if revoke:
+        emit(command.revoke(path), output_format)
+    if show:
+        emit(command.show(path), output_format)
+    emit(command.trust_here(path), output_format)
+
+
 @cli.command(short_help="Where tokenjuice keeps its files.")
 @format_option
 def paths(output_format: str) -> None:

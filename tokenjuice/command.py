@@ -613,6 +613,53 @@ GLOBAL_VALUE_OPTIONS: dict[str, frozenset[str]] = {
 }
 
 
+#: Tools whose second word names what they were asked to do: for any other program
+#: that word may be an argument value (`psql mydb`, `mysql -p hunter2`), so the
+#: ledger never records it.
+SUBCOMMAND_TOOLS = frozenset(GLOBAL_VALUE_OPTIONS) | frozenset(
+    {
+        "go",
+        "pip",
+        "pip3",
+        "uv",
+        "poetry",
+        "pdm",
+        "hatch",
+        "gh",
+        "glab",
+        "terraform",
+        "terragrunt",
+        "pulumi",
+        "tofu",
+        "dotnet",
+        "brew",
+        "apt",
+        "apt-get",
+        "dnf",
+        "yum",
+        "apk",
+        "systemctl",
+        "bun",
+        "deno",
+        "rustup",
+        "conda",
+        "mamba",
+        "mvn",
+        "gradle",
+        "flyctl",
+        "fly",
+        "vercel",
+        "netlify",
+        "composer",
+        "gem",
+        "bundle",
+        "swift",
+        "mise",
+        "nix",
+    }
+)
+
+
 def subcommand(argv: Sequence[str]) -> str | None:
     """The word naming what a tool was asked to do: `git -C repo status` -> `status`.
     For tools whose global options are known, options (and their values) before it

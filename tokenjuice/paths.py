@@ -69,9 +69,15 @@ def read_only(path: str) -> bool:
 
 
 def private_dir(path: str) -> str:
-    """Create `path` (and the data dir above it) readable by the owner only."""
-    data = data_dir()
-    for directory in (data, path) if path.startswith(data + os.sep) else (path,):
+    """Create `path` readable by the owner only (0700), and every folder between
+    tokenjuice's own data or cache folder and it; a symlink among them is refused
+    (a link planted in our folders must not redirect what we write)."""
+    base = next((root for root in (data_dir(), cache_dir()) if path == root or path.startswith(root + os.sep)), path)
+    parts = [] if path == base else os.path.relpath(path, base).split(os.sep)
+    chain = [base] + [os.path.join(base, *parts[: depth + 1]) for depth in range(len(parts))]
+    for directory in chain:
+        if os.path.islink(directory):
+            raise PermissionError(40, "a symlink where a folder of tokenjuice's should be", directory)
         if read_only(directory):
             raise PermissionError(13, "read-only folder", directory)
         os.makedirs(directory, mode=0o700, exist_ok=True)

@@ -30,19 +30,37 @@ _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 
 
+#: What a (trusted) project's config may do with a setting: anything, only lower a
+#: limit, only set one value (switch a protection on, or a feature off), or nothing.
+ANY, LOWER, NEVER = "any", "lower", "never"
+#: A config file larger than this is ignored (a hard cap, docs/security.md).
+MAX_CONFIG_BYTES = 256 * 1024
+
+
 @record
 class Setting:
-    """One setting: its type, default, meaning, and the variable that overrides it."""
+    """One setting: its type, default, meaning, the variable that overrides it, what
+    a project may do with it, and the hard cap no layer can pass."""
 
     key: str
     kind: str | tuple[str, ...]  # BOOL, INT, TEXT, WORDS, or the choices
     default: Any
     doc: str
     env: str | None = None
+    project: Any = ANY  # ANY, LOWER, NEVER, or the only value a project may set
+    cap: int | None = None  # INT settings: the most any layer may set (0 means the default)
+    zero_is_unlimited: bool = False  # INT settings where 0 means "no limit"
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("cursor.enabled", BOOL, True, "rewrite Cursor shell commands through tokenjuice wrap", "TOKENJUICE_CURSOR"),
+    Setting(
+        "cursor.enabled",
+        BOOL,
+        True,
+        "rewrite Cursor shell commands through tokenjuice wrap",
+        "TOKENJUICE_CURSOR",
+        project=False,
+    ),
     Setting(
         "cursor.skip",
         WORDS,
@@ -50,7 +68,13 @@ SETTINGS: tuple[Setting, ...] = (
         "extra commands the Cursor hook leaves alone (glob patterns)",
         "TOKENJUICE_CURSOR_SKIP",
     ),
-    Setting("cursor.skip_defaults", BOOL, True, "also skip dev servers, watch modes, editors, pagers and REPLs"),
+    Setting(
+        "cursor.skip_defaults",
+        BOOL,
+        True,
+        "also skip dev servers, watch modes, editors, pagers and REPLs",
+        project=True,
+    ),
     Setting(
         "cursor.shell",
         TEXT,
@@ -58,6 +82,7 @@ SETTINGS: tuple[Setting, ...] = (
         "the shell rewritten commands run in when Cursor names none "
         "(default: $SHELL, then the detected shell, then sh)",
         "TOKENJUICE_CURSOR_SHELL",
+        project=NEVER,
     ),
     Setting(
         "output.no_omit",
@@ -70,32 +95,52 @@ SETTINGS: tuple[Setting, ...] = (
         "capture.max_bytes",
         INT,
         4 * 1024 * 1024,
-        "bytes of output wrap keeps in memory",
+        "bytes of output wrap keeps in memory (0: the default)",
         "TOKENJUICE_MAX_CAPTURE_BYTES",
+        project=LOWER,
+        cap=256 * 1024 * 1024,
     ),
-    Setting("stats.enabled", BOOL, True, "record each wrap in the local savings ledger", "TOKENJUICE_STATS"),
+    Setting(
+        "stats.enabled", BOOL, True, "record each wrap in the local savings ledger", "TOKENJUICE_STATS", project=False
+    ),
     Setting(
         "artifacts.mode",
         ARTIFACT_MODES,
         "cut",
         "keep the full output (tokenjuice cat ID) when the shown output was cut (cut), always, or never",
     ),
-    Setting("artifacts.retention_days", INT, 14, "delete stored outputs older than this many days (0: never)"),
-    Setting("artifacts.max_total_mb", INT, 200, "keep stored outputs under this many MiB (0: no limit)"),
+    Setting(
+        "artifacts.retention_days",
+        INT,
+        14,
+        "delete stored outputs older than this many days (0: never)",
+        project=LOWER,
+        zero_is_unlimited=True,
+    ),
+    Setting(
+        "artifacts.max_total_mb",
+        INT,
+        200,
+        "keep stored outputs under this many MiB (0: no limit)",
+        project=LOWER,
+        zero_is_unlimited=True,
+    ),
     Setting(
         "artifacts.dir",
         TEXT,
         "",
         "where full outputs are stored (default: artifacts/ in the data folder)",
         "TOKENJUICE_ARTIFACT_DIR",
+        project=NEVER,
     ),
-    Setting("redaction.enabled", BOOL, True, "redact secrets in everything shown and stored"),
+    Setting("redaction.enabled", BOOL, True, "redact secrets in everything shown and stored", project=True),
     Setting(
         "debug.enabled",
         BOOL,
         False,
         "log internal errors of the hook and storage to stderr and debug.log",
         "TOKENJUICE_DEBUG",
+        project=False,
     ),
 )
 BY_KEY = {setting.key: setting for setting in SETTINGS}
@@ -135,19 +180,35 @@ def project_config_path(cwd: str | None) -> str | None:
 
 
 def resolve(
-    cwd: str | None = None, *, flags: Mapping[str, tuple[str, Any]] | None = None, env: Mapping[str, str] | None = None
+    cwd: str | None = None,
+    *,
+    flags: Mapping[str, tuple[str, Any]] | None = None,
+    env: Mapping[str, str] | None = None,
+    project_layer: bool = True,
 ) -> Settings:
-    """The settings in force for `cwd`. `flags` maps keys to (flag name, value)."""
+    """The settings in force for `cwd`. `flags` maps keys to (flag name, value). A
+    project's config counts only once the user trusts it (trust.py), and even then
+    may only tighten: each setting says what a project may do with it."""
     env = os.environ if env is None else env
     values = {setting.key: setting.default for setting in SETTINGS}
     origins = dict.fromkeys(values, DEFAULT)
     warnings: list[str] = []
-    for layer, path in (("user", user_config_path()), ("project", project_config_path(cwd))):
-        if path and os.path.isfile(path):
-            found, problems = _file_layer(path)
-            warnings += problems
-            for key, value in found.items():
-                values[key], origins[key] = value, f"{layer}:{path}"
+    user = user_config_path()
+    if os.path.isfile(user):
+        found, problems = _file_layer(user)
+        warnings += problems
+        for key, value in found.items():
+            values[key], origins[key] = value, f"user:{user}"
+    project = project_config_path(cwd) if project_layer else None
+    if project and os.path.isfile(project) and _trusted(cwd, env):
+        found, problems = _file_layer(project)
+        warnings += problems
+        for key, value in found.items():
+            refusal = project_refusal(BY_KEY[key], value, values[key])
+            if refusal:
+                warnings.append(f"{project}: {key} {refusal}; ignored")
+            else:
+                values[key], origins[key] = value, f"project:{project}"
     for setting in SETTINGS:
         raw = env.get(setting.env, "") if setting.env else ""
         if not raw.strip():
@@ -159,8 +220,41 @@ def resolve(
             values[setting.key], origins[setting.key] = value, f"env:{setting.env}"
     for key, (flag, value) in (flags or {}).items():
         if value is not None:
-            values[key], origins[key] = value, f"flag:{flag}"
+            problem = check(BY_KEY[key], value)
+            if problem:
+                warnings.append(f"{flag} {value}: {problem}; ignored")
+            else:
+                values[key], origins[key] = value, f"flag:{flag}"
     return Settings(values, origins, tuple(warnings))
+
+
+def _trusted(cwd: str | None, env: Mapping[str, str]) -> bool:
+    from . import trust
+
+    layer = trust.layer_for(cwd, env)
+    if layer is None:
+        return False
+    trust.notice_untrusted(layer)
+    return layer.trusted
+
+
+def project_refusal(setting: Setting, value: Any, current: Any) -> str | None:
+    """Why a project may not set `setting` to `value` (`current` is what the user's
+    layers give), or None: projects may only make tokenjuice safer, never weaker."""
+    policy = setting.project
+    if policy == ANY:
+        return None
+    if policy == NEVER:
+        return "cannot be set by a project (it decides what runs or where data goes)"
+    if policy == LOWER:
+        if setting.zero_is_unlimited:
+            higher = (value == 0 and current != 0) or (current != 0 and value > current)
+        else:
+            higher = value > (current or setting.default)
+        return f"= {value} would raise your limit ({current}); a project may only lower it" if higher else None
+    if value != policy:
+        return f"= {str(value).lower()} would weaken what you set; a project may only set it to {str(policy).lower()}"
+    return None
 
 
 def _file_layer(path: str) -> tuple[dict[str, Any], list[str]]:
@@ -188,8 +282,11 @@ def parse_file(path: str) -> tuple[dict[str, Any], list[str]]:
 
     try:
         with open(path, "rb") as handle:
-            data = tomllib.load(handle)
-    except (OSError, ValueError) as error:
+            raw = handle.read(MAX_CONFIG_BYTES + 1)
+        if len(raw) > MAX_CONFIG_BYTES:
+            return {}, [f"{path}: ignored, it is larger than {MAX_CONFIG_BYTES // 1024} KiB; defaults are used"]
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError) as error:
         return {}, [f"{path}: ignored, it is not readable TOML ({error}); defaults are used"]
     values: dict[str, Any] = {}
     warnings: list[str] = []
@@ -219,6 +316,8 @@ def flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
 def check(setting: Setting, value: Any) -> str | None:
     """Why `value` is not acceptable for `setting`, or None."""
     kind = setting.kind
+    if kind == INT and setting.cap is not None and isinstance(value, int) and value > setting.cap:
+        return f"must be at most {setting.cap} (a hard limit)"
     if isinstance(kind, tuple):
         return None if value in kind else f"must be one of {', '.join(kind)}"
     if kind == BOOL:

@@ -84,7 +84,21 @@ def verify(cwd: str | None = None, *, run_examples: bool = True, only: str | Non
     """Validate every layer; with `run_examples`, check the examples of the rules
     whose id starts with `only` (all rules when None)."""
     report = Report()
-    roots = loader.layer_roots(cwd)
+    roots = loader.layer_roots(cwd, untrusted=True)  # checked before it is trusted, never used until then
+    from . import trust
+
+    project = trust.layer_for(cwd)
+    if project is not None and not project.trusted and any(name == loader.PROJECT for name, _ in roots):
+        changed = f" ({', '.join(project.changed)})" if project.changed else ""
+        report.problems.append(
+            loader.Problem(
+                loader.PROJECT,
+                project.directory,
+                f"the project layer is {project.status}{changed}: its rules are checked "
+                "here but not used; tokenjuice trust uses them",
+                severity="notice",
+            )
+        )
     layers: dict[str, list[loader.LoadedRule]] = {}
     for layer, root in roots:
         loaded, problems = loader.load_layer(layer, root)

@@ -164,6 +164,9 @@ def trace_to_wire(reduction: Reduction) -> dict[str, Any]:
             trace["reducerArgv"] = list(candidate.argv)
     trace["matchedReducer"] = classification.rule.id
     trace["family"] = classification.rule.family
+    rule = reduction.rule
+    if rule is not None and rule.layer != "builtin":
+        trace["ruleSource"] = f"{rule.layer} {rule.path}"
     return trace
 
 

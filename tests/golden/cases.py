@@ -35,8 +35,12 @@ def cases() -> Iterator[tuple[str, dict[str, object], dict[str, object]]]:
     """(name, ToolExecutionInput, options) for every golden case."""
     for rule in loader.load_layer(loader.BUILTIN, loader.builtin_root())[0]:
         for example in rule.examples:
-            execution: dict[str, object] = {"toolName": example.tool_name, "command": example.command,
-                                            "combinedText": example.output, "exitCode": example.exit_code}
+            execution: dict[str, object] = {
+                "toolName": example.tool_name,
+                "command": example.command,
+                "combinedText": example.output,
+                "exitCode": example.exit_code,
+            }
             if example.argv:
                 execution["argv"] = list(example.argv)
             for variant, options in VARIANTS.items():

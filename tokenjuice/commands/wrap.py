@@ -326,12 +326,12 @@ def _record(
 
     if not settings["stats.enabled"]:
         return
-    from ..command import basename, subcommand
+    from ..command import SUBCOMMAND_TOOLS, basename, subcommand
 
     info = reduction.command
     argv = info.normalized_argv or info.first_argv
     argv0 = basename(argv[0]) if argv else ""
-    action = subcommand(list(argv))
+    action = subcommand(list(argv)) if argv and basename(argv[0]) in SUBCOMMAND_TOOLS else None
     capture = execution.capture
     spool.record(
         {
@@ -401,5 +401,5 @@ def _warn(problems: list[Problem], config_warnings: tuple[str, ...]) -> None:
         sys.stderr.write(f"tokenjuice: skipped rule {problem} (check with: tokenjuice verify)\n")
     if len(problems) > 3:
         sys.stderr.write(f"tokenjuice: {len(problems) - 3} more rule files skipped (tokenjuice verify)\n")
-    for warning in config_warnings[:2]:
+    for warning in config_warnings[:8]:  # every refusal of a project setting is worth a line
         sys.stderr.write(f"tokenjuice: {warning} (check with: tokenjuice config list)\n")

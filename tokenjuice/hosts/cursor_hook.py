@@ -366,7 +366,8 @@ def _debug(payload: object, error: BaseException) -> None:
             )
         line = f"{time.strftime('%Y-%m-%dT%H:%M:%S%z')} cursor-pre-tool-use {type(error).__name__} {ids}\n"
         directory = paths.private_dir(paths.data_dir())
-        with open(os.path.join(directory, "debug.log"), "a", encoding="utf-8") as handle:
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+        with os.fdopen(os.open(os.path.join(directory, "debug.log"), flags, 0o600), "a", encoding="utf-8") as handle:
             handle.write(line)
     except Exception:
         pass

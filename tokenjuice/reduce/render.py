@@ -55,6 +55,9 @@ def trailer_of(reduction: Reduction) -> str | None:
         notes.append(reduction.capture_note)
     if not notes:
         return None
+    rule = reduction.rule
+    if rule is not None and rule.layer != "builtin":  # a human can see when their own or a project's rule cut
+        notes.append(f"cut by the {rule.layer} rule {rule.id} ({rule.path})")
     where = f" — {reduction.hint}" if reduction.hint else ""
     return f"(tokenjuice: {'; '.join(notes)}{where})"
 

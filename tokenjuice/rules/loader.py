@@ -16,6 +16,10 @@ from .schema import RuleError, parse_rule
 
 BUILTIN, USER, PROJECT = "builtin", "user", "project"
 FALLBACK_ID = "generic/fallback"
+#: Hard caps, whatever a layer holds (docs/security.md): one hostile file must
+#: neither exhaust memory nor stall every wrap.
+MAX_RULE_FILE_BYTES = 1024 * 1024
+MAX_RULES_PER_LAYER = 1000
 RULE_SUFFIXES = (".toml", ".json")
 _IGNORED_SUFFIXES = (".schema.json", ".fixture.json")
 
@@ -76,18 +80,30 @@ def installed_builtin_root() -> str:
     return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "reducers")
 
 
-def project_rule_dir(cwd: str | None) -> str | None:
-    root = paths.project_root_with(os.path.join(".tokenjuice", "rules"), cwd or os.getcwd())
-    return os.path.join(root, ".tokenjuice", "rules") if root else None
+def project_rule_dir(cwd: str | None, *, untrusted: bool = False) -> str | None:
+    """The rules folder of the project layer for `cwd`: only once the user trusts it
+    (trust.py), unless `untrusted` (verify looks at a layer before it is trusted)."""
+    from .. import trust
+
+    layer = trust.layer_for(cwd)
+    if layer is None:
+        return None
+    if not (layer.trusted or untrusted):
+        trust.notice_untrusted(layer)
+        return None
+    rules = os.path.join(layer.directory, "rules")
+    return rules if os.path.isdir(rules) else None
 
 
-def layer_roots(cwd: str | None = None, *, builtin_only: bool = False) -> list[tuple[str, str]]:
+def layer_roots(
+    cwd: str | None = None, *, builtin_only: bool = False, untrusted: bool = False
+) -> list[tuple[str, str]]:
     """(layer, directory) pairs in precedence order, lowest first."""
     roots = [(BUILTIN, builtin_root())]
     if builtin_only:
         return roots
     roots += [(USER, d) for d in paths.user_rule_dirs()]
-    project = project_rule_dir(cwd)
+    project = project_rule_dir(cwd, untrusted=untrusted)
     if project:
         roots.append((PROJECT, project))
     return roots
@@ -126,9 +142,11 @@ def load_file(layer: str, rule_id: str, path: str) -> LoadedRule:
 
     try:
         with open(path, "rb") as handle:
-            raw = handle.read()
+            raw = handle.read(MAX_RULE_FILE_BYTES + 1)
     except OSError as error:
         raise RuleError(f"file: cannot read ({error.strerror})") from None
+    if len(raw) > MAX_RULE_FILE_BYTES:
+        raise RuleError(f"file: larger than {MAX_RULE_FILE_BYTES // 1024} KiB, the most a rule file may be")
     json_style = path.endswith(".json")
     try:
         if json_style:
@@ -206,7 +224,13 @@ def load_layer(layer: str, root: str) -> tuple[list[LoadedRule], list[Problem]]:
     """Every valid rule of one layer, and a problem for each file that is not."""
     loaded: list[LoadedRule] = []
     problems: list[Problem] = []
-    for rule_id, path, _, _ in rule_files(root):
+    files = rule_files(root)
+    if len(files) > MAX_RULES_PER_LAYER:
+        problems.append(
+            Problem(layer, root, f"file: {len(files)} rule files; only the first {MAX_RULES_PER_LAYER} are loaded")
+        )
+        files = files[:MAX_RULES_PER_LAYER]
+    for rule_id, path, _, _ in files:
         if "/" not in rule_id:
             problems.append(
                 Problem(

@@ -30,6 +30,9 @@ CompilePattern = Callable[[str, str], object]
 #: The original selected some formatters by rule id; JSON overrides of those ids keep them.
 _FORMATTER_BY_ID = {"git/diff": "git-diff", "search/rg": "search", "cloud/gh": "gh"}
 _JAVASCRIPT_FLAGS = "guy"
+#: Hard caps (docs/security.md): a pattern's length, and how deep `any_of` tables nest.
+MAX_PATTERN_CHARS = 4096
+MAX_ANY_OF_DEPTH = 4
 
 
 class RuleError(ValueError):
@@ -206,6 +209,8 @@ class _Checker:
             return cls(**self.table(cls, value, where + "."))
         if kind == model.TABLES:
             cls = _table_type(field)
+            if cls is model.Match and where.count("any_of") > MAX_ANY_OF_DEPTH:
+                raise RuleError(f"{where}: any_of nested more than {MAX_ANY_OF_DEPTH} deep")
             if (
                 not isinstance(value, list)
                 or not all(isinstance(v, dict) for v in value)
@@ -224,6 +229,8 @@ class _Checker:
         raise AssertionError(f"undeclared kind {kind}")  # pragma: no cover - a bug in model.py
 
     def pattern(self, pattern: str, flags: str, where: str) -> None:
+        if len(pattern) > MAX_PATTERN_CHARS:
+            raise RuleError(f"{where}: a pattern of {len(pattern)} characters; at most {MAX_PATTERN_CHARS}")
         if self.compile_pattern is None:
             return
         try:

@@ -74,6 +74,8 @@ def connect(*, write: bool = True) -> sqlite3.Connection:
     """Open (and create or migrate) the ledger. Read-only when `write` is False or
     the data folder cannot be written."""
     path = db_path()
+    if os.path.islink(path):
+        raise LedgerError(f"{path} is a symlink, not tokenjuice's ledger; remove it and tokenjuice starts a new one")
     try:
         if write:
             paths.private_dir(os.path.dirname(path))
@@ -242,6 +244,8 @@ def snapshot() -> sqlite3.Connection:
         for statement in filter(str.strip, script.split(";")):
             memory.execute(statement)
     path = db_path()
+    if os.path.islink(path):
+        raise LedgerError(f"{path} is a symlink, not tokenjuice's ledger; remove it and tokenjuice starts a new one")
     if os.path.exists(path):
         try:
             disk = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)

@@ -33,7 +33,7 @@ def record(run: dict[str, object], *, debug: bool = False) -> bool:
     try:
         paths.private_dir(paths.data_dir())
         while True:
-            fd = os.open(spool_path(), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fd = os.open(spool_path(), os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
             try:
                 fcntl.flock(fd, fcntl.LOCK_SH)
                 # An ingest may have taken this file and deleted it while we waited

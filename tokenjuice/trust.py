@@ -1,0 +1,204 @@
+"""Which projects' `.tokenjuice/` layers (rules and settings) the user trusts.
+
+A repository is untrusted input: a cloned project's rules could replace a
+command's output with text of its choosing or hide a failing test, and its
+settings could turn redaction off. So a project's layer is ignored until the user
+runs `tokenjuice trust` in it, the way git's safe.directory, `direnv allow` and
+`mise trust` work. Trust is recorded in the user's data folder (0600) keyed by
+the project's absolute path and a hash of the layer's files; any change to those
+files makes the layer untrusted again until it is re-trusted.
+
+Checking is cheap, because it runs on every hook call and wrap: the layer's files
+are only stat'ed and compared with the sizes and mtimes recorded at trust time;
+their contents are hashed only when those differ. `TOKENJUICE_TRUST_ALL=1`
+trusts every layer (CI and throwaway sandboxes).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from . import fastjson, paths
+from .record import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+LAYER = ".tokenjuice"
+TRUST_FILE = "trusted-projects.json"
+NOTICE_EVERY_SECONDS = 3600
+_TRUE = ("1", "true", "yes", "on")
+
+
+@record
+class Layer:
+    """A project's `.tokenjuice/` folder and what trust says of it."""
+
+    project: str  # the folder holding .tokenjuice/
+    status: str  # "trusted", "untrusted" (never trusted), "changed" (trusted, then edited), "all" (TRUST_ALL)
+    changed: tuple[str, ...] = ()  # files added, removed or edited since it was trusted
+
+    @property
+    def trusted(self) -> bool:
+        return self.status in ("trusted", "all")
+
+    @property
+    def directory(self) -> str:
+        return os.path.join(self.project, LAYER)
+
+
+def find_project(start: str) -> str | None:
+    """The nearest folder from `start` up (never above the git root) with a `.tokenjuice/` layer."""
+    return paths.project_root_with(LAYER, start)
+
+
+def layer_for(start: str | None, env: Mapping[str, str] | None = None) -> Layer | None:
+    """The project layer in force for `start`, with its trust status; None when there is none."""
+    project = find_project(start or os.getcwd())
+    if project is None:
+        return None
+    env = os.environ if env is None else env
+    if env.get("TOKENJUICE_TRUST_ALL", "").strip().lower() in _TRUE:
+        return Layer(project, "all")
+    record_ = _records().get(project)
+    if record_ is None:
+        return Layer(project, "untrusted")
+    if _signature(project) == record_.get("signature"):
+        return Layer(project, "trusted")
+    files = _digests(project)
+    if files == record_.get("files"):
+        return Layer(project, "trusted")  # touched, not changed
+    return Layer(project, "changed", _differences(record_.get("files") or {}, files))
+
+
+def trust(project: str) -> dict[str, Any]:
+    """Record the layer of `project` as trusted, as it is now; returns the record."""
+    project = os.path.abspath(project)
+    entry = {"signature": _signature(project), "files": _digests(project), "trusted_at": time.time()}
+    records = _records()
+    records[project] = entry
+    _save(records)
+    return entry
+
+
+def revoke(project: str) -> bool:
+    records = _records()
+    found = records.pop(os.path.abspath(project), None) is not None
+    if found:
+        _save(records)
+    return found
+
+
+def trusted_projects() -> dict[str, dict[str, Any]]:
+    return _records()
+
+
+def layer_files(project: str) -> list[str]:
+    """The layer's files that can change what tokenjuice does, relative to the
+    project: its config.toml and every rule file (symlinks are never followed)."""
+    from .rules.loader import RULE_SUFFIXES
+
+    root = os.path.join(project, LAYER)
+    found = []
+    config = os.path.join(root, "config.toml")
+    if os.path.isfile(config) and not os.path.islink(config):
+        found.append(os.path.join(LAYER, "config.toml"))
+    for directory, folders, files in os.walk(os.path.join(root, "rules")):
+        folders[:] = sorted(f for f in folders if not os.path.islink(os.path.join(directory, f)))
+        for name in sorted(files):
+            path = os.path.join(directory, name)
+            if name.endswith(RULE_SUFFIXES) and not os.path.islink(path):
+                found.append(os.path.relpath(path, project))
+    return found
+
+
+def notice_untrusted(layer: Layer) -> None:
+    """One line on stderr, at most once an hour per project: the layer is ignored."""
+    if layer.trusted:
+        return
+    stamp = os.path.join(paths.data_dir(), "notices", f"trust-{_key(layer.project)}")
+    try:
+        if time.time() - os.lstat(stamp).st_mtime < NOTICE_EVERY_SECONDS:
+            return
+    except OSError:
+        pass
+    what = "changed since you trusted them" if layer.status == "changed" else "untrusted"
+    sys.stderr.write(f"tokenjuice: ignoring {what} project rules in {layer.project} (run: tokenjuice trust)\n")
+    try:
+        paths.private_dir(os.path.dirname(stamp))
+        try:
+            os.unlink(stamp)
+        except FileNotFoundError:
+            pass
+        os.close(os.open(stamp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600))
+    except OSError:
+        pass
+
+
+def _key(project: str) -> str:
+    import zlib
+
+    return f"{zlib.crc32(project.encode('utf-8', 'surrogateescape')):08x}"
+
+
+def _signature(project: str) -> list[list[Any]]:
+    rows = []
+    for relative in layer_files(project):
+        try:
+            stat = os.lstat(os.path.join(project, relative))
+        except OSError:
+            continue
+        rows.append([relative, stat.st_size, stat.st_mtime_ns])
+    return rows
+
+
+def _digests(project: str) -> dict[str, str]:
+    import hashlib
+
+    files = {}
+    for relative in layer_files(project):
+        try:
+            with open(os.path.join(project, relative), "rb", opener=_no_follow) as handle:
+                files[relative] = hashlib.sha256(handle.read()).hexdigest()
+        except OSError:
+            files[relative] = "unreadable"
+    return files
+
+
+def _differences(before: dict[str, str], after: dict[str, str]) -> tuple[str, ...]:
+    changes = [f"added {name}" for name in sorted(set(after) - set(before))]
+    changes += [f"removed {name}" for name in sorted(set(before) - set(after))]
+    changes += [f"edited {name}" for name in sorted(set(before) & set(after)) if before[name] != after[name]]
+    return tuple(changes)
+
+
+def _no_follow(path: str, flags: int) -> int:
+    return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0))
+
+
+def _path() -> str:
+    return os.path.join(paths.data_dir(), TRUST_FILE)
+
+
+def _records() -> dict[str, dict[str, Any]]:
+    try:
+        with open(_path(), "rb", opener=_no_follow) as handle:
+            data = fastjson.loads(handle.read())
+    except (OSError, ValueError):
+        return {}
+    projects = data.get("projects") if isinstance(data, dict) else None
+    return {k: v for k, v in projects.items() if isinstance(v, dict)} if isinstance(projects, dict) else {}
+
+
+def _save(records: dict[str, dict[str, Any]]) -> None:
+    from .atomic import write_atomically
+
+    paths.private_dir(paths.data_dir())
+    path = _path()
+    if os.path.islink(path):
+        os.unlink(path)  # never write through a link planted in our folder
+    write_atomically(path, fastjson.dumps({"version": 1, "projects": records}).encode("utf-8"), mode=0o600)
