@@ -49,7 +49,7 @@ def chosen(command=None, argv=None, rules=RULES, forced=None):
     ("yarn install", "install/yarn-install", "original"),
     ("npm test", "tests/npm-test", "original"),
     ("npx tsc --noEmit", "build/tsc", "effective"),
-    ("pnpm tsc --noEmit", "build/tsc", "original"),
+    ("pnpm tsc --noEmit", "build/tsc", "effective"),
     ("git status --help", "generic/help", "original"),
     ("cargo help build", "generic/help", "original"),
     ("git status && git log", "generic/fallback", None),

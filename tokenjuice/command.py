@@ -127,7 +127,10 @@ RUNNERS: dict[tuple[str, ...], frozenset[str]] = {
     ("npm", "x"): frozenset({"-p", "--package"}),
     ("yarn", "exec"): frozenset(),
     ("yarn", "dlx"): frozenset({"-p", "--package"}),
-    ("yarn",): frozenset({"--cwd"}),
+    # `pnpm <binary>` / `yarn <binary>` run a package's binary like `pnpm exec`,
+    # unless the word is one of their own commands (OWN_COMMANDS below).
+    ("pnpm",): frozenset({"-C", "--dir", "--filter", "-F", "--reporter", "--loglevel", "--workspace-concurrency"}),
+    ("yarn",): frozenset({"--cwd", "--modules-folder", "--cache-folder", "--global-folder", "--mutex"}),
     ("uv", "run"): frozenset(
         {
             "--with",
@@ -160,6 +163,30 @@ RUNNERS: dict[tuple[str, ...], frozenset[str]] = {
     ("bundle", "exec"): frozenset(),
 }
 _PYTHON_VALUE_OPTIONS = frozenset({"-X", "-W", "-Q"})
+
+#: The commands pnpm and yarn run themselves: `pnpm install`, `yarn add` are the
+#: package manager at work, not a package's binary, and are never stripped. A word
+#: not listed (`pnpm esbuild`, `yarn jest`) runs a script or binary of that name.
+OWN_COMMANDS: dict[str, frozenset[str]] = {
+    "pnpm": frozenset(
+        # pnpm 9/10 `pnpm help --all`, their aliases, and the npm commands pnpm passes on
+        "add i install it install-test ln link prune rb rebuild rm remove uninstall un unlink up update upgrade"
+        " audit licenses ls list ll la outdated why exec run run-script start t test tst restart stop"
+        " cat-file cat-index find-hash pack publish root store import dlx create init setup server"
+        " recursive multi m deploy doctor config c get set env bin self-update dedupe patch patch-commit"
+        " patch-remove fetch approve-builds ignored-builds help completion install-completion catalog"
+        " sbom version view info show access adduser login logout whoami owner dist-tag deprecate docs"
+        " bugs repo search star unstar stars team token unpublish pkg profile ping prefix edit cache".split()
+    ),
+    "yarn": frozenset(
+        # yarn 1 (classic) and yarn 2+ (berry) commands
+        "access add audit autoclean bin cache check config constraints create dedupe dlx exec explain"
+        " generate-lock-entry global help import info init install licenses link list login logout node"
+        " npm outdated owner pack patch patch-commit plugin policies publish rebuild remove run search set"
+        " stage tag team test unlink unplug up upgrade upgrade-interactive version versions why workspace"
+        " workspaces".split()
+    ),
+}
 
 #: Commands that print file contents: their output is the file and must stay exact.
 FILE_READERS = frozenset(
@@ -488,6 +515,8 @@ def strip_runner(argv: list[str]) -> list[str] | None:
         if name == prefix[0] and tuple(argv[1 : len(prefix)]) == prefix[1:]:
             index = _skip_options(argv, len(prefix), value_options, allow_assignments=False)
             rest = argv[index:]
+            if len(prefix) == 1 and rest and rest[0] in OWN_COMMANDS.get(name, ()):
+                return None  # `pnpm install`, `yarn add`: the package manager itself
             return rest or None
     return None
 
