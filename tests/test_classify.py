@@ -114,3 +114,10 @@ def test_a_wrapper_script_is_classified_by_its_output(workdir):
     assert classification["matchedReducer"] == "tests/pytest" and classification["matchedVia"] == "output"
     make = tokenjuice("wrap", "--format", "json", "--", "sh", "-c", "echo building; echo done")
     assert json.loads(make.stdout)["result"]["classification"]["matchedReducer"] == "generic/fallback"
+
+
+def test_a_host_tool_without_a_command_is_classified_by_its_tool_name():
+    rules = RULES + [rule("openclaw/sessions-history", {"tool_names": ["sessions_history"]}, priority=100)]
+    result = classify(analyze(None, None), rules, "sessions_history")
+    assert result.rule.id == "openclaw/sessions-history"
+    assert classify(analyze(None, None), rules, "exec").rule.id == "generic/fallback"

@@ -15,7 +15,7 @@ when nothing else matches.
 
 from __future__ import annotations
 
-from .command import SOURCE_PRIORITY, Candidate, CommandInfo, basename, subcommand
+from .command import ORIGINAL, SOURCE_PRIORITY, Candidate, CommandInfo, basename, subcommand
 from .record import fields, record
 from .rules.model import Match, MatchEntry, Rule
 
@@ -47,7 +47,9 @@ def classify(
     best: tuple[float, tuple[int, int]] | None = None
     chosen: Classification | None = None
     fallback_candidate = info.candidates[0] if info.candidates else None
-    for candidate in info.candidates:
+    # A host tool that runs no command (OpenClaw's sessions_history) is told by its
+    # tool name alone: rules are tested against an empty command.
+    for candidate in info.candidates or (_NO_COMMAND,):
         context = _Context(candidate, tool_name, SOURCE_PRIORITY[candidate.source] == top_source)
         for entry in entries:
             if entry.id == FALLBACK_ID:
@@ -63,6 +65,8 @@ def classify(
         return chosen
     return Classification(fallback, fallback_candidate, 0.2)
 
+
+_NO_COMMAND = Candidate(ORIGINAL, "", ())
 
 #: Rules whose commands name no tool of their own: what runs is told by the output.
 _RUNNER_RULES = frozenset(

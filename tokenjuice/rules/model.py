@@ -284,7 +284,12 @@ class OutputMatch:
 class Example:
     """`[[examples]]`: a real run that proves the rule (TOML rules only)."""
 
-    command: str = spec(TEXT, "The command as the agent ran it.", required=True)
+    command: str = spec(
+        TEXT,
+        "The command as the agent ran it (empty for a host tool that runs no command, with its `tool_name`).",
+        required=True,
+        allow_empty=True,
+    )
     output: str = spec(
         TEXT, "The real output, verbatim (stdout and stderr as interleaved).", required=True, allow_empty=True
     )
