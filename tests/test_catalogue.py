@@ -66,3 +66,18 @@ def test_reducers_doc_is_current(report):
 def test_the_catalogue_has_the_rules_every_command_falls_back_to():
     ids = {r.rule.id for r in loader.load_layer(loader.BUILTIN, loader.builtin_root())[0]}
     assert {"generic/fallback", "generic/help", "git/status"} <= ids
+
+
+def test_every_output_signature_is_seen_in_its_rules_real_examples():
+    """`match.output` patterns classify wrapper scripts by what they print: each one
+    must recognise a line of a real output of its own rule."""
+    import re
+
+    from tokenjuice.text import strip_ansi
+
+    unseen = []
+    for loaded in loader.load_layer(loader.BUILTIN, loader.builtin_root())[0]:
+        lines = [line for e in loaded.examples for line in strip_ansi(e.output).split("\n")]
+        unseen += [f"{loaded.rule.id}: {p}" for p in loaded.rule.match.output
+                   if not any(re.search(p, line) for line in lines)]
+    assert not unseen, "output signatures no real example shows:\n" + "\n".join(unseen)

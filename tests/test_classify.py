@@ -54,7 +54,7 @@ def chosen(command=None, argv=None, rules=RULES, forced=None):
         ("yarn install", "install/yarn-install", "original"),
         ("npm test", "tests/npm-test", "original"),
         ("npx tsc --noEmit", "build/tsc", "effective"),
-        ("pnpm tsc --noEmit", "build/tsc", "original"),
+        ("pnpm tsc --noEmit", "build/tsc", "effective"),
         ("git status --help", "generic/help", "original"),
         ("cargo help build", "generic/help", "original"),
         ("git status && git log", "generic/fallback", None),
@@ -132,3 +132,31 @@ def test_a_wrapper_script_is_classified_by_its_output(workdir):
     assert classification["matchedReducer"] == "tests/pytest" and classification["matchedVia"] == "output"
     make = tokenjuice("wrap", "--format", "json", "--", "sh", "-c", "echo building; echo done")
     assert json.loads(make.stdout)["result"]["classification"]["matchedReducer"] == "generic/fallback"
+
+
+def test_a_host_tool_without_a_command_is_classified_by_its_tool_name():
+    rules = RULES + [rule("openclaw/sessions-history", {"tool_names": ["sessions_history"]}, priority=100)]
+    result = classify(analyze(None, None), rules, "sessions_history")
+    assert result.rule.id == "openclaw/sessions-history"
+    assert classify(analyze(None, None), rules, "exec").rule.id == "generic/fallback"
+
+
+def test_output_signatures_prefer_a_test_runner_and_see_the_end_of_the_output():
+    from tokenjuice.classify import Classification, sniff
+
+    rules = [
+        rule("build/cargo-build", {"argv0": ["cargo"], "output": [r"^\s+Compiling \S+ v\d"]}),
+        rule(
+            "tests/cargo-test",
+            {"argv0": ["cargo"], "output": [r"^test result: (?:ok|FAILED)\. \d+ passed"]},
+            family="test-results",
+        ),
+        rule("tests/jest", {"argv0": ["jest"], "output": [r"^Test Suites: \d+ "]}, family="test-results"),
+    ]
+    make = Classification(rule("task/make", {"argv0": ["make"]}), None, 0.9)
+    cargo = "   Compiling ledger v0.1.0\n" + "test x ... ok\n" * 100 + "test result: ok. 100 passed; 0 failed\n"
+    assert sniff(make, rules, cargo).rule.id == "tests/cargo-test"  # its line is among the last 40
+    assert sniff(make, rules, "   Compiling ledger v0.1.0\n    Finished\n").rule.id == "build/cargo-build"
+    both = "test result: ok. 3 passed; 0 failed\nTest Suites: 1 passed, 1 total\n"
+    assert sniff(make, rules, both).rule.id == "tests/cargo-test"  # the earliest hit among test runners
+    assert sniff(make, rules, "all good\n") is None

@@ -82,6 +82,12 @@ def test_wrappers_strip(argv, stripped):
         (["pnpm", "exec", "vitest"], ["vitest"]),
         (["pnpm", "dlx", "create-vite"], ["create-vite"]),
         (["yarn", "jest"], ["jest"]),
+        (["yarn", "esbuild", "src/index.ts"], ["esbuild", "src/index.ts"]),
+        (["yarn", "--cwd", "web", "prettier", "--check", "."], ["prettier", "--check", "."]),
+        (["pnpm", "esbuild", "src/index.ts", "--bundle"], ["esbuild", "src/index.ts", "--bundle"]),
+        (["pnpm", "prettier", "--check", "."], ["prettier", "--check", "."]),
+        (["pnpm", "--filter", "web", "vitest", "run"], ["vitest", "run"]),
+        (["pnpm", "-r", "--silent", "tsc"], ["tsc"]),
         (["bunx", "eslint", "."], ["eslint", "."]),
         (["uv", "run", "--with", "x", "pytest", "-x"], ["pytest", "-x"]),
         (["uv", "run", "--", "pytest"], ["pytest"]),
@@ -99,6 +105,63 @@ def test_runners_strip(argv, stripped):
 @pytest.mark.parametrize("argv", [["python", "script.py"], ["npm", "test"], ["uv", "sync"], ["npx"]])
 def test_non_runners(argv):
     assert strip_runner(argv) is None
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["pnpm", "install"],
+        ["pnpm", "i", "--frozen-lockfile"],
+        ["pnpm", "test"],
+        ["pnpm", "add", "-D", "esbuild"],
+        ["pnpm", "run", "build"],
+        ["pnpm", "--filter", "web", "test"],
+        ["pnpm", "-r", "update"],
+        ["pnpm", "audit"],
+        ["pnpm", "ls"],
+        ["pnpm", "why", "react"],
+        ["pnpm", "outdated"],
+        ["pnpm", "publish"],
+        ["pnpm", "store", "prune"],
+        ["yarn", "add", "lodash"],
+        ["yarn", "install", "--frozen-lockfile"],
+        ["yarn", "test"],
+        ["yarn", "run", "lint"],
+        ["yarn", "upgrade"],
+        ["yarn", "remove", "x"],
+        ["yarn", "workspace", "web", "build"],
+        ["yarn", "--cwd", "a", "add", "x"],
+        ["pnpm"],
+        ["yarn"],
+        ["pnpm", "--version"],
+    ],
+)
+def test_package_manager_commands_are_not_runners(argv):
+    """`pnpm install` is pnpm at work; only a word that is none of its own commands names a binary."""
+    assert strip_runner(argv) is None
+
+
+@pytest.mark.parametrize(
+    "command, rule",
+    [
+        ("pnpm esbuild src/index.ts --bundle", "build/esbuild"),
+        ("yarn esbuild src/index.ts", "build/esbuild"),
+        ("npx esbuild src/index.ts", "build/esbuild"),
+        ("pnpm prettier --check .", "lint/prettier-check"),
+        ("pnpm prettier -c src", "lint/prettier-check"),
+        ("npx prettier --check .", "lint/prettier-check"),
+        ("pnpm install", "install/pnpm-install"),
+        ("pnpm test", "tests/pnpm-test"),
+        ("yarn add lodash", "install/yarn-install"),
+        ("yarn test", "tests/yarn-test"),
+        ("pnpm build", "build/pnpm-build"),
+    ],
+)
+def test_package_manager_binaries_classify_as_the_binary(command, rule, workdir):
+    from tokenjuice.classify import classify
+    from tokenjuice.rules import index
+
+    assert classify(analyze(command), index.load(str(workdir)).entries).rule.id == rule
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ when nothing else matches.
 
 from __future__ import annotations
 
-from .command import SOURCE_PRIORITY, Candidate, CommandInfo, basename, subcommand
+from .command import ORIGINAL, SOURCE_PRIORITY, Candidate, CommandInfo, basename, subcommand
 from .record import fields, record
 from .rules.model import Match, MatchEntry, Rule
 
@@ -47,7 +47,9 @@ def classify(
     best: tuple[float, tuple[int, int]] | None = None
     chosen: Classification | None = None
     fallback_candidate = info.candidates[0] if info.candidates else None
-    for candidate in info.candidates:
+    # A host tool that runs no command (OpenClaw's sessions_history) is told by its
+    # tool name alone: rules are tested against an empty command.
+    for candidate in info.candidates or (_NO_COMMAND,):
         context = _Context(candidate, tool_name, SOURCE_PRIORITY[candidate.source] == top_source)
         for entry in entries:
             if entry.id == FALLBACK_ID:
@@ -64,6 +66,8 @@ def classify(
     return Classification(fallback, fallback_candidate, 0.2)
 
 
+_NO_COMMAND = Candidate(ORIGINAL, "", ())
+
 #: Rules whose commands name no tool of their own: what runs is told by the output.
 _RUNNER_RULES = frozenset(
     {
@@ -77,11 +81,11 @@ _RUNNER_RULES = frozenset(
         "task/ruby",
         "task/php",
         "task/env",
-        "tests/npm-test",
-        "tests/pnpm-test",
-        "tests/yarn-test",
     }
 )
+# `npm test`, `pnpm test` and `yarn test` are not sniffed: their rules are made for the
+# JS test runners' output behind the package manager's banner (jest's own rule would
+# keep `> shop@1.0.0 test` and yarn's `Done in 3.2s.`).
 _SNIFF_LINES = 40
 
 
@@ -91,23 +95,33 @@ def sniffable(classification: Classification) -> bool:
 
 
 def sniff(classification: Classification, entries: list[MatchEntry], output: str) -> Classification | None:
-    """The rule whose `output` patterns match a line among the first of `output`
-    (a pytest session header behind `make test`), if any; patterns are compiled only
-    when a command needs sniffing."""
+    """The rule whose `output` patterns match a line among the first or the last 40
+    of `output` (a pytest session header or a cargo `test result:` line behind `make
+    test`), if any; patterns are compiled only when a command needs sniffing.
+
+    When several rules recognise the output, the higher priority wins, then a test
+    runner (a test run builds first: `cargo test` prints cargo build's lines, `mvn
+    test` Maven's), then the rule recognised on the earliest line, then the
+    alphabetically first id."""
     import re
 
-    head = output.lstrip("\n").split("\n", _SNIFF_LINES)[:_SNIFF_LINES]
-    best: tuple[float, str] | None = None
+    lines = output.strip("\n").split("\n")
+    if len(lines) > 2 * _SNIFF_LINES:
+        lines = lines[:_SNIFF_LINES] + lines[-_SNIFF_LINES:]
+    best: tuple[float, bool, int] | None = None
     chosen: MatchEntry | None = None
     for entry in entries:
         if not entry.match.output or entry.id == classification.rule.id:
             continue
         try:
-            found = any(re.search(pattern, line) for pattern in entry.match.output for line in head)
+            compiled = [re.compile(pattern) for pattern in entry.match.output]
         except re.error:  # a pattern only the regex module reads: not worth importing it here
             continue
-        key = (entry.priority, entry.id)
-        if found and (best is None or key[0] > best[0] or (key[0] == best[0] and key[1] < best[1])):
+        first = next((i for i, line in enumerate(lines) if any(p.search(line) for p in compiled)), None)
+        if first is None:
+            continue
+        key = (entry.priority, entry.family == "test-results", -first)
+        if best is None or key > best or (key == best and chosen is not None and entry.id < chosen.id):
             best, chosen = key, entry
     if chosen is None:
         return None

@@ -1,14 +1,16 @@
 """Noise many tools share, declared once and named by rules (`filters.noise`).
 
 A rule that names a kind here drops its lines like its own skip patterns, so the
-same regexes are not copied into every rule that can see them. `compiler-notes`
-is not a pattern: a `note:` line is noise only when it follows the first note of
-a diagnostic already shown.
+same regexes are not copied into every rule that can see them. Some noise is not a
+pattern but depends on the lines around it (`STRUCTURAL`): a `note:` line is noise
+only when it follows the first note of a diagnostic already shown; git's `On
+branch main` only when nothing else is said about the branch.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 #: kind -> skip patterns (stdlib `re` syntax; built-in, trusted).
 PATTERNS: dict[str, tuple[str, ...]] = {
@@ -18,18 +20,27 @@ PATTERNS: dict[str, tuple[str, ...]] = {
         r"^\s*\((?:commit or discard|fix conflicts and run|all conflicts fixed)[^)]*\)$",
         r'^hint: (?:Use|Disable this message|See "git help|You can (?:also )?(?:use|run)|and then use|After resolving)',
         r"^no changes added to commit \(use",
+        r"^nothing added to commit but untracked files present \(use",
+        r"^Your branch is up to date with '[^']+'\.$",
     ),
-    # npm's request log and timing lines (--loglevel http/timing/verbose)
+    # npm's request and cache log and timing lines (--loglevel http/verbose, --timing)
     "npm-chatter": (
-        r"^npm (?:http fetch|timing|sill|verb|info (?:using|ok|run)) ",
+        r"^npm (?:http (?:fetch|cache)|timing|sill|verb|info (?:using|ok|run)) ",
         r"^npm notice\s*$",
     ),
-    # pip re-checking what is installed
-    "pip-satisfied": (r"^Requirement already satisfied: ",),
-    # pytest's session header: versions, rootdir, configuration and plugins
+    # pip re-checking what is installed for a dependency or a requirements file
+    # (`… (from flask) (8.1.7)`, `… (from -r requirements.txt (line 3)) (2.32.3)`); a
+    # package asked for by name keeps its line: it answers the request
+    "pip-satisfied": (r"^Requirement already satisfied: \S+ in \S+ \(from ",),
+    # pytest's session header (versions, rootdir, configuration, plugins and what the
+    # plugins say about themselves), live-log banners, and INFO/DEBUG log records
+    # (WARNING and above stay)
     "pytest-header": (
         r"^platform \S+ -- Python \d",
-        r"^(?:rootdir|configfile|testpaths|plugins|cachedir|hypothesis profile|asyncio|benchmark): ",
+        r"^(?:rootdir|configfile|inifile|testpaths|plugins|cachedir|hypothesis profile|asyncio|anyio|benchmark"
+        r"|django|timeout(?: method| func_only)?): ",
+        r"^Using --randomly-seed=\d+$",
+        r"^-+ live log (?:sessionstart|collection|setup|call|teardown|sessionfinish|finish) -+$",
         r"^(?:INFO|DEBUG)\s+\S+:\S+:\d+ ",
     ),
     # blob ids of a diff: `index 0daeb4a..3e0219d 100644`
@@ -48,15 +59,56 @@ def patterns(kinds: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(pattern for kind in kinds for pattern in PATTERNS.get(kind, ()))
 
 
+def structural(kinds: tuple[str, ...], lines: list[str]) -> set[int]:
+    """Indexes of the lines the kinds' structural tests find to be noise."""
+    dropped: set[int] = set()
+    for kind in kinds:
+        test = STRUCTURAL.get(kind)
+        if test is not None:
+            dropped |= test(lines)
+    return dropped
+
+
+_EXCERPT = re.compile(r"^\s*\d* \| ")
+
+
 def repeated_notes(lines: list[str]) -> set[int]:
-    """gcc/clang `note:` lines after the first note of the diagnostic above them."""
+    """gcc/clang `note:` lines after the first note of the diagnostic above them,
+    with the source excerpt (`  5 | long f(int x);`, `    |      ^~~`) under each."""
     dropped: set[int] = set()
     notes_seen = -1  # -1: no diagnostic yet
+    in_dropped_note = False
     for index, line in enumerate(lines):
+        if in_dropped_note and _EXCERPT.match(line):
+            dropped.add(index)
+            continue
+        in_dropped_note = False
         if _DIAGNOSTIC.match(line):
             notes_seen = 0
         elif COMPILER_NOTE.match(line) and notes_seen >= 0:
             notes_seen += 1
             if notes_seen > 1:
                 dropped.add(index)
+                in_dropped_note = True
     return dropped
+
+
+_ON_BRANCH = re.compile(r"^On branch \S+$")
+_BRANCH_NEWS = re.compile(r"^Your branch (?!is up to date with )")
+
+
+def quiet_branch(lines: list[str]) -> set[int]:
+    """git status's `On branch main` when nothing else is said about the branch: no
+    upstream, or up to date with it. Ahead, behind or diverged, the line stays."""
+    return {
+        index
+        for index, line in enumerate(lines)
+        if _ON_BRANCH.match(line) and not (index + 1 < len(lines) and _BRANCH_NEWS.match(lines[index + 1]))
+    }
+
+
+#: kind -> a test over all the lines, for noise no single-line pattern can tell.
+STRUCTURAL: dict[str, Callable[[list[str]], set[int]]] = {
+    "compiler-notes": repeated_notes,
+    "git-advice": quiet_branch,
+}

@@ -72,8 +72,8 @@ def apply_rule(
     skips = filters.skip_patterns + noise.patterns(filters.noise)
     if not no_omit and skips:
         dropped = matcher(skips).matching(Lines(lines))
-    if not no_omit and "compiler-notes" in filters.noise:
-        dropped |= noise.repeated_notes(lines)
+    if not no_omit and filters.noise:
+        dropped |= noise.structural(filters.noise, lines)
     kept_lines = [line for i, line in enumerate(lines) if i not in dropped] if dropped else lines
     if transforms.trim_empty_edges:
         kept_lines = trim_empty_edges(kept_lines)

@@ -172,8 +172,9 @@ class Match:
     output: tuple[str, ...] = spec(
         PATTERNS,
         "When the command names no tool of its own (make, just, npm run, a script) and nothing more specific "
-        "matched: one of these matches a line among the output's first 40 (a pytest session header, a cargo "
-        "Compiling line).",
+        "matched: one of these matches a line among the output's first or last 40 (a pytest session header, "
+        "a cargo `test result:` line). Several rules: the higher priority, then a test runner, then the earliest "
+        "hit wins.",
         (),
         non_empty=True,
         score=0,
@@ -284,7 +285,12 @@ class OutputMatch:
 class Example:
     """`[[examples]]`: a real run that proves the rule (TOML rules only)."""
 
-    command: str = spec(TEXT, "The command as the agent ran it.", required=True)
+    command: str = spec(
+        TEXT,
+        "The command as the agent ran it (empty for a host tool that runs no command, with its `tool_name`).",
+        required=True,
+        allow_empty=True,
+    )
     output: str = spec(
         TEXT, "The real output, verbatim (stdout and stderr as interleaved).", required=True, allow_empty=True
     )
