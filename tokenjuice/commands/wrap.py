@@ -170,12 +170,17 @@ def main(args: list[str]) -> int:
         sys.stdout.write(USAGE)
         return 0
 
+    child = with_caller_path(command, os.environ.get("PATH", "")) if options.keep_path else command
+    if options.raw and options.format == "text":
+        # Exactly what the command writes, as it writes it: the child inherits our
+        # stdout and stderr (no pipes, no size limit); only the exit code is ours to pass on.
+        return capture_mod.stream(child)
+
     from ..settings import resolve
 
     cwd = os.getcwd()
     settings = resolve(cwd, flags=options.flags())
-    child = with_caller_path(command, os.environ.get("PATH", "")) if options.keep_path else command
-    # One pipe keeps stdout and stderr in order; --raw and JSON need them apart.
+    # One pipe keeps stdout and stderr in order; JSON needs them apart.
     separate = options.raw or options.format == "json"
     run = capture_mod.run(
         child,
@@ -183,11 +188,6 @@ def main(args: list[str]) -> int:
         tee=options.tee,
         merged=not separate,
     )
-    if options.raw and options.format == "text":
-        # Exactly what the command wrote, each stream to its own descriptor.
-        capture_mod.write_out(run.stream(capture_mod.STDOUT))
-        capture_mod.write_out(run.stream(capture_mod.STDERR), 2)
-        return run.exit_code
     if run.signal is not None:
         run.chunks.append((capture_mod.STDERR, _signal_marker(run.signal, run.exit_code)))
     combined = run.combined()
