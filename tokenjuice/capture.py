@@ -746,12 +746,18 @@ def _spawn_through(
     """posix_spawn the trampoline, which sets the parent-death signal and execs."""
     report_r, report_w = os.pipe()
     try:
-        os.set_inheritable(report_w, True)  # the trampoline marks it close-on-exec
+        if report_r <= 2:  # pragma: no cover - wrap started with stdio closed
+            os.close(report_r)
+            raise _StubUnusable
+        # The trampoline gets the write end on the number of the read end (close-on-exec
+        # here, so nothing else it starts could hold it) and marks it close-on-exec itself;
+        # the parent's own copies stay close-on-exec, so no other spawn inherits them.
         actions = [(os.POSIX_SPAWN_DUP2, source, target) for target, source in redirect.items()]
+        actions.append((os.POSIX_SPAWN_DUP2, report_w, report_r))
         try:
             pid = os.posix_spawn(
                 stub,
-                ["tokenjuice-exec", str(os.getpid()), str(report_w), executable, *argv],
+                ["tokenjuice-exec", str(os.getpid()), str(report_r), executable, *argv],
                 env,
                 file_actions=actions,
                 setsigdef=_signals_to_reset(),
