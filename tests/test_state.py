@@ -288,6 +288,36 @@ def test_cat_lines_and_grep_for_big_outputs(home):
         assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, bad
 
 
+def test_a_background_job_keeps_writing_and_its_later_output_joins_the_stored_one(home):
+    """`server &`: wrap returns when the command does, the job is not killed by a
+    closed pipe, and what it writes afterwards is found with tokenjuice cat."""
+    script = "echo started; (sleep 0.5; echo later-1; sleep 0.2; echo token=ghp_abcdefghijklmnopqrstuvwxyz0123456789) & echo done"
+    began = time.monotonic()
+    done = tokenjuice("wrap", "--", "bash", "-c", script)
+    assert done.returncode == 0 and time.monotonic() - began < 5
+    assert done.stdout.decode().startswith("started\ndone\n")
+    assert "a background job still holds the output and may write more" in done.stdout.decode()
+    artifact_id = done.stdout.decode().rsplit("tokenjuice cat ", 1)[1].split(")")[0]
+    deadline = time.monotonic() + 10
+    while b"token=" not in (shown := tokenjuice("cat", artifact_id).stdout) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert shown.startswith(b"started\ndone\n") and b"later-1\n" in shown
+    assert b"token=[REDACTED:github-token]" in shown and b"ghp_" not in shown
+    assert json.loads(tokenjuice("cat", artifact_id, "--json").stdout)["lateOutput"] is True
+    late = home / "artifacts" / f"{artifact_id}.late"
+    assert stat.S_IMODE(os.stat(late).st_mode) == 0o600
+
+
+def test_capture_limits_are_counted_exactly_in_the_trailer(home):
+    done = tokenjuice("wrap", "--max-capture-bytes", "65536", "--", "seq", "1", "200000")
+    trailer = done.stdout.decode().splitlines()[-1]
+    stated = int(trailer.split(" lines (")[0].rsplit("; ", 1)[-1].replace(",", ""))
+    kept = [line for line in tokenjuice("cat", stored_id(done.stdout)).stdout.splitlines() if line.isdigit()]
+    assert stated + len(kept) == 200000  # every line is either kept or counted, none twice
+    assert len(set(kept)) == len(kept) and kept[0] == b"1" and kept[-1] == b"200000"
+    assert "in the middle of the output were never kept, not even in the full output" in trailer
+
+
 def test_store_modes(home):
     tokenjuice("wrap", "--", "sh", "-c", "echo short; exit 1")
     assert not (home / "artifacts").exists()  # nothing was cut: nothing to keep

@@ -21,6 +21,11 @@ Figures:
   costs alone exceed half of the baseline) and a Python program printing log
   lines (a chatty build or test run). `| cat > /dev/null` is measured alongside:
   what any reader of a pipe costs on the machine, a floor wrap cannot go below
+- raw_flood: `tokenjuice wrap --raw -- cat FILE > /dev/null` against
+  `cat FILE > /dev/null`, FILE holding 1 GiB (`--quick`: 64 MiB, where wrap's
+  start-up alone exceeds the baseline) of random bytes, in the page cache. --raw
+  pipes nothing: the child writes to wrap's own stdout, so all wrap may add is
+  its start-up and the wait
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ TARGETS = {
     "reduce_peak_mib": 150,
     "flood_ratio": 1.5,
     "flood_peak_mib": 100,
+    "raw_flood_ratio": 1.3,
 }
 
 
@@ -141,7 +147,7 @@ def compile_package() -> None:
     compileall.compile_dir(os.path.dirname(os.path.abspath(__file__)), quiet=1)
 
 
-def measure(sizes: list[int], runs: int, flood_mib: int) -> dict[str, Any]:
+def measure(sizes: list[int], runs: int, flood_mib: int, raw_mib: int) -> dict[str, Any]:
     compile_package()
     tj = tokenjuice_command()
     floor = [sys.executable, "-c", "pass"]
@@ -216,6 +222,7 @@ def measure(sizes: list[int], runs: int, flood_mib: int) -> dict[str, Any]:
         measured["pipe_ratio"] = round(measured["pipe_ms"] / measured["devnull_ms"], 2)
         floods[name] = measured
     flood = floods["yes"] | {"log": floods["log"]}
+    raw_flood = measure_raw_flood(tj, raw_mib, max(3, runs // 4))
 
     return {
         "floor_ms": floor_ms,
@@ -228,6 +235,7 @@ def measure(sizes: list[int], runs: int, flood_mib: int) -> dict[str, Any]:
         "reduce": {k: v | {"x": round(v["ms"] / floor_ms, 1)} for k, v in reduce.items()},
         "linearity": round(linearity, 2),
         "wrap_flood": flood,
+        "raw_flood": raw_flood,
         "runs": runs,
         "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs, "
         f"Python {platform.python_version()}",
@@ -235,7 +243,41 @@ def measure(sizes: list[int], runs: int, flood_mib: int) -> dict[str, Any]:
     }
 
 
+def measure_raw_flood(tj: list[str], mib: int, runs: int) -> dict[str, Any]:
+    """`wrap --raw -- cat FILE` against `cat FILE`, both into /dev/null (see `run_once`),
+    interleaved; FILE is written here (in the scratch folder) and read once first,
+    so both read it from the page cache."""
+    path = os.path.abspath("raw-flood.bin")
+    block = os.urandom(MIB)
+    with open(path, "wb") as handle:
+        for _ in range(mib):
+            handle.write(block)
+    try:
+        run_once(["cat", path])
+        run_once(tj + ["wrap", "--raw", "--", "cat", path])
+        wraps, cats, peaks = [], [], []
+        for _ in range(runs):
+            elapsed, peak, code, _ = run_once(tj + ["wrap", "--raw", "--", "cat", path])
+            if code != 0:
+                raise RuntimeError(f"wrap --raw -- cat exited {code}")
+            wraps.append(elapsed)
+            peaks.append(peak)
+            cats.append(run_once(["cat", path])[0])
+    finally:
+        os.unlink(path)
+    measured = {
+        "mib": mib,
+        "wrap_ms": round(statistics.median(wraps), 1),
+        "cat_ms": round(statistics.median(cats), 1),
+        "peak_mib": round(max(peaks) / 1024, 1),
+    }
+    measured["ratio"] = round(measured["wrap_ms"] / measured["cat_ms"], 2)
+    return measured
+
+
 def _label(size: int) -> str:
+    if size >= 1024 * MIB:
+        return f"{size // (1024 * MIB)} GiB"
     return f"{size // MIB} MiB" if size >= MIB else f"{size // KIB} KiB"
 
 
@@ -287,6 +329,12 @@ def verdicts(figures: dict[str, Any]) -> list[tuple[str, str, str, bool]]:
             f"<= {TARGETS['flood_peak_mib']} MiB",
             max(flood["peak_mib"], flood["log"]["peak_mib"]) <= TARGETS["flood_peak_mib"],
         ),
+        (
+            f"raw flood time ({_label(figures['raw_flood']['mib'] * MIB)} through --raw)",
+            f"{figures['raw_flood']['ratio']}x cat",
+            f"<= {TARGETS['raw_flood_ratio']}x",
+            figures["raw_flood"]["ratio"] <= TARGETS["raw_flood_ratio"],
+        ),
     ]
 
 
@@ -317,6 +365,14 @@ def table(figures: dict[str, Any]) -> str:
         rows.append(
             ("  the same through | cat", f"{measured['pipe_ms']:.0f} ms", f"{measured['pipe_ratio']}x /dev/null")
         )
+    raw = figures["raw_flood"]
+    rows.append(
+        (
+            f"raw flood {_label(raw['mib'] * MIB)} (wrap --raw -- cat)",
+            f"{raw['wrap_ms']:.0f} ms vs {raw['cat_ms']:.0f} ms for cat alone, peak {raw['peak_mib']} MiB",
+            f"{raw['ratio']}x cat",
+        )
+    )
     width = max(len(r[0]) for r in rows)
     value_width = max(len(r[1]) for r in rows)
     lines = [f"{name:<{width}}  {value:<{value_width}}  {ratio}" for name, value, ratio in rows]
@@ -341,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
         previous = os.getcwd()
         os.chdir(scratch)  # no project rules or config from wherever this is run
         try:
-            figures = measure(sizes, runs, flood_mib=8 if args.quick else 100)
+            figures = measure(sizes, runs, flood_mib=8 if args.quick else 100, raw_mib=64 if args.quick else 1024)
         finally:
             os.chdir(previous)
     figures["verdicts"] = [{"figure": n, "measured": m, "target": t, "met": ok} for n, m, t, ok in verdicts(figures)]

@@ -1,19 +1,42 @@
-"""Run a command and capture its output, bounded, in arrival order.
+"""Run a command and capture its output, bounded, in arrival order; or stream it raw.
 
 Why not `subprocess`: importing it costs ~10 ms, paid on every wrapped command.
-`posix_spawn` plus `poll` does the same job with modules Python has loaded anyway.
+`posix_spawn` plus `poll` do the same job with modules Python has loaded anyway.
 
-With `merged`, the child's stdout and stderr share one pipe, exactly like `2>&1`
-(and like a terminal), so the kernel keeps their order. With two pipes (when the
-streams must stay apart: `--raw` writes each to its own descriptor, JSON reports
-them separately) the order across streams is only as good as the reads: lines are
-merged at line boundaries, but writes that land between two reads may reorder.
+`run` captures. With `merged`, the child's stdout and stderr share one pipe,
+exactly like `2>&1` (and like a terminal), so the kernel keeps their order. With
+two pipes (when the streams must stay apart: JSON reports them separately) the
+order across streams is only as good as the reads: lines are merged at line
+boundaries, but writes that land between two reads may reorder.
 
 Memory is bounded: the first 3/4 of `max_bytes` is kept from the start of the
 output and the last 1/4 from its end (where errors and summaries usually are);
-what falls between is drained and counted, and a marker line says how much was
-skipped. The child's stdin is inherited, its exit status is kept (128+N when a
-signal killed it), and SIGINT/SIGTERM/SIGHUP/SIGQUIT sent to tokenjuice reach it.
+what falls between is drained and counted exactly (bytes and newlines), and a
+marker line says how much was skipped.
+
+`stream` (`wrap --raw`) captures nothing: the child inherits wrap's stdin, stdout
+and stderr, so its output reaches the reader byte for byte, as it is written,
+with no size limit and no copy through Python.
+
+Both keep the child's exit status (128+N when a signal killed it), forward
+SIGINT/SIGTERM/SIGHUP/SIGQUIT sent to tokenjuice, and leave the child in wrap's
+process group, so a terminal's Ctrl-C and job control reach both as before.
+Signals wrap's parent ignored (`trap '' INT`, `nohup`) stay ignored in the child
+and are not forwarded; SIGPIPE and SIGXFSZ, which Python ignores for itself at
+start-up, are reset to their defaults as a shell would give them (the state
+before Python started cannot be seen, so a parent that ignored SIGPIPE is not
+honoured).
+
+On Linux the child gets PR_SET_PDEATHSIG(SIGTERM) before it execs (through a
+tiny trampoline, see "starting the child" below), so if wrap itself is SIGKILLed
+(a host killing the hook's process tree) the command is sent SIGTERM instead of
+running on forever as an orphan. Only the direct child gets it: a shell running
+the command dies of it, but the programs that shell started are not signalled
+(the kernel also clears it when the child execs a set-user-ID program, `sudo`). macOS has no parent-death signal:
+there `posix_spawn` is used and an orphaned command keeps running; one that
+writes into the capture pipe dies of SIGPIPE at its next write (nobody reads it
+any more), a silent one, or one streaming to wrap's own stdout (`--raw`), runs
+to its end.
 """
 
 from __future__ import annotations
@@ -26,7 +49,7 @@ import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from typing import Any
 
 DEFAULT_MAX_CAPTURE_BYTES = 4 * 1024 * 1024
@@ -37,28 +60,68 @@ _F_SETPIPE_SZ = 1031
 #: A stream's unfinished line is held back (so the other stream cannot land in the
 #: middle of it) up to this size; a longer line without a newline goes through.
 _PARTIAL_LINE_LIMIT = 1 << 16
+#: The kept tail starts after the first newline within this many bytes, if there is one.
+_TAIL_ALIGN = 4096
 _FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
-#: Once the command has exited, stop waiting for output that background jobs it
-#: started may still hold open, after this much silence.
+#: Signals Python sets to SIG_IGN for itself at start-up; the child gets them back at SIG_DFL.
+_PYTHON_IGNORED = tuple(s for s in (signal.SIGPIPE, getattr(signal, "SIGXFSZ", None)) if s)
+#: Once the command has exited, background jobs it started may still hold the pipes
+#: open: stop waiting after this much silence from them…
 _ORPHAN_GRACE_SECONDS = 0.25
+#: …or after this long in all, however chatty they are (the agent must not hang).
+_ORPHAN_MAX_SECONDS = 1.0
+#: A detached drainer (see `drain_detached`) gives up after this long.
+DRAIN_MAX_SECONDS = 600.0
+_PR_SET_PDEATHSIG = 1
+_SIGTERM = int(signal.SIGTERM)
 
 
 class Capture:
-    """The captured output of one run."""
+    """The captured output of one run.
 
-    __slots__ = ("chunks", "duration_ms", "exit_code", "signal", "skipped", "spawn_error")
+    `chunks` holds what was kept, with the skip marker (on STDERR) where the middle
+    was cut; `kept_bytes` counts the command's bytes among them (not the marker),
+    `dropped_bytes`/`dropped_lines` what was drained and not kept (lines are the
+    newlines among the dropped bytes). `background` says the pipes were still held
+    open (by jobs the command left running) when capture stopped waiting: hand them
+    to `drain_detached`, or `release` them.
+    """
+
+    __slots__ = (
+        "background",
+        "chunks",
+        "dropped_bytes",
+        "dropped_lines",
+        "duration_ms",
+        "exit_code",
+        "held",
+        "kept_bytes",
+        "limit_bytes",
+        "signal",
+        "spawn_error",
+    )
 
     def __init__(self) -> None:
         self.chunks: list[tuple[int, bytes]] = []  # (stream, data) in arrival order
-        self.skipped = 0  # bytes drained but not kept
+        self.kept_bytes = 0
+        self.dropped_bytes = 0
+        self.dropped_lines = 0
+        self.limit_bytes = DEFAULT_MAX_CAPTURE_BYTES
         self.exit_code = 0
         self.signal: int | None = None
         self.duration_ms = 0.0
         self.spawn_error: str | None = None
+        self.background = False
+        self.held: list[int] = []  # read ends still open when `background`
+
+    @property
+    def skipped(self) -> int:
+        """Bytes drained but not kept (the older name of `dropped_bytes`)."""
+        return self.dropped_bytes
 
     @property
     def truncated(self) -> bool:
-        return self.skipped > 0
+        return self.dropped_bytes > 0
 
     def combined(self) -> bytes:
         return b"".join(data for _, data in self.chunks)
@@ -66,11 +129,20 @@ class Capture:
     def stream(self, which: int) -> bytes:
         return b"".join(data for stream, data in self.chunks if stream == which)
 
+    def release(self) -> None:
+        """Close the pipes background jobs still hold, without draining them (their
+        next write then fails with EPIPE or SIGPIPE, as when wrap exits)."""
+        for fd in self.held:
+            _close(fd)
+        self.held = []
 
-def skipped_marker(skipped: int, limit: int) -> bytes:
+
+def skipped_marker(dropped_bytes: int, dropped_lines: int, limit: int) -> bytes:
+    lines = f"{dropped_lines:,} line{'' if dropped_lines == 1 else 's'}"
     return (
-        f"\n[tokenjuice: {_size(skipped)} of output skipped here; capture keeps the first and last "
-        f"{_size(limit)} (--max-capture-bytes)]\n"
+        f"\n[tokenjuice: {lines} ({dropped_bytes:,} bytes, {_size(dropped_bytes)}) of output skipped here; "
+        f"capture keeps the first {_size(limit - limit // 4)} and the last {_size(limit // 4)} "
+        f"(--max-capture-bytes)]\n"
     ).encode()
 
 
@@ -84,7 +156,8 @@ def _size(count: int) -> str:
 class _Buffer:
     """Head-and-tail bounded store of tagged chunks, merged at line boundaries:
     each stream's unfinished line waits for its newline, so one stream's output
-    never lands in the middle of the other's line."""
+    never lands in the middle of the other's line. What falls out of the middle is
+    counted as it goes (bytes, and the newlines among them)."""
 
     def __init__(self, limit: int, merged: bool = False) -> None:
         self.merged = merged  # one pipe already carries both streams in order
@@ -96,7 +169,8 @@ class _Buffer:
         self.head_size = 0
         self.tail: list[tuple[int, bytes]] = []
         self.tail_size = 0
-        self.skipped = 0
+        self.dropped = 0
+        self.dropped_lines = 0
 
     def feed(self, stream: int, chunk: bytes) -> None:
         if self.merged:
@@ -133,26 +207,39 @@ class _Buffer:
             if len(first) <= excess:
                 self.tail.pop(0)
                 self.tail_size -= len(first)
-                self.skipped += len(first)
+                self._drop(first, len(first))
             else:
                 self.tail[0] = (first_stream, first[excess:])
                 self.tail_size -= excess
-                self.skipped += excess
+                self._drop(first, excess)
 
-    def finish(self) -> tuple[list[tuple[int, bytes]], int]:
+    def _drop(self, data: bytes, count: int) -> None:
+        """Count the first `count` bytes of `data` as dropped."""
+        self.dropped += count
+        self.dropped_lines += data.count(b"\n", 0, count)
+
+    def finish(self) -> list[tuple[int, bytes]]:
         for stream in self.partial:
             self.close(stream)
-        if not self.skipped:
-            return self.head + self.tail, 0
+        if not self.dropped:
+            return self.head + self.tail
         # Start the kept tail on a line boundary when one is near, so no half line shows.
-        if self.tail:
-            stream, first = self.tail[0]
-            cut = first.find(b"\n", 0, 4096)
+        scanned = 0
+        for index, (stream, chunk) in enumerate(self.tail):
+            cut = chunk.find(b"\n", 0, _TAIL_ALIGN - scanned)
             if cut >= 0:
-                self.tail[0] = (stream, first[cut + 1 :])
-                self.skipped += cut + 1
-        marker = (STDERR, skipped_marker(self.skipped, self.limit))
-        return self.head + [marker] + self.tail, self.skipped
+                for _, before in self.tail[:index]:
+                    self._drop(before, len(before))
+                    self.tail_size -= len(before)
+                self._drop(chunk, cut + 1)
+                self.tail_size -= cut + 1
+                self.tail = [(stream, chunk[cut + 1 :])] + self.tail[index + 1 :]
+                break
+            scanned += len(chunk)
+            if scanned >= _TAIL_ALIGN:
+                break
+        marker = (STDERR, skipped_marker(self.dropped, self.dropped_lines, self.limit))
+        return self.head + [marker] + self.tail
 
 
 def run(
@@ -163,54 +250,96 @@ def run(
     env: Mapping[str, str] | None = None,
     merged: bool = False,
 ) -> Capture:
-    """Run `argv` (no shell), capturing stdout and stderr; never raises for the child."""
+    """Run `argv` (no shell), capturing stdout and stderr; never raises for the child.
+
+    If `background` is set on the result, its pipes are still open: the caller
+    passes them to `drain_detached` (or calls `release`) before it exits.
+    """
     capture = Capture()
+    capture.limit_bytes = max_bytes
     started = time.monotonic()
     # One pipe per stream, or one for both: {stream: (read end, write end)}.
     pipes = {stream: _pipe() for stream in ((STDOUT,) if merged else (STDOUT, STDERR))}
     err_write = pipes[STDOUT if merged else STDERR][1]
-    actions = [(os.POSIX_SPAWN_DUP2, pipes[STDOUT][1], 1), (os.POSIX_SPAWN_DUP2, err_write, 2)]
-    defaults = [s for s in (signal.SIGPIPE, getattr(signal, "SIGXFSZ", None), *_FORWARDED) if s]
     try:
-        pid = os.posix_spawnp(
-            argv[0], argv, os.environ if env is None else env, file_actions=actions, setsigdef=defaults
-        )
+        pid = _spawn(argv, env, {1: pipes[STDOUT][1], 2: err_write})
     except OSError as error:
         for ends in pipes.values():
             for fd in ends:
                 os.close(fd)
-        capture.exit_code = 127 if isinstance(error, FileNotFoundError) else 126
-        reason = "command not found" if capture.exit_code == 127 else (error.strerror or str(error))
-        capture.spawn_error = f"tokenjuice: {argv[0]}: {reason}"
+        capture.exit_code, capture.spawn_error = _spawn_failure(argv[0], error)
         capture.chunks = [(STDERR, (capture.spawn_error + "\n").encode())]
         return capture
     for _, write_end in pipes.values():
         os.close(write_end)
 
     previous = _forward_signals(pid)
+    still_open: set[int] = set()
     try:
         buffer = _Buffer(max_bytes, merged)
-        status = _pump(pid, {read_end: stream for stream, (read_end, _) in pipes.items()}, buffer, tee)
+        status, still_open = _pump(pid, {read_end: stream for stream, (read_end, _) in pipes.items()}, buffer, tee)
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
         for read_end, _ in pipes.values():
-            try:
-                os.close(read_end)
-            except OSError:
-                pass
-    capture.chunks, capture.skipped = buffer.finish()
-    if os.WIFSIGNALED(status):
-        capture.signal = os.WTERMSIG(status)
-        capture.exit_code = 128 + capture.signal
-    else:
-        capture.exit_code = os.waitstatus_to_exitcode(status)
+            if read_end not in still_open:
+                _close(read_end)
+    capture.chunks = buffer.finish()
+    capture.kept_bytes = buffer.head_size + buffer.tail_size
+    capture.dropped_bytes, capture.dropped_lines = buffer.dropped, buffer.dropped_lines
+    capture.background = bool(still_open)
+    capture.held = sorted(still_open)
+    capture.exit_code, capture.signal = _exit_code(status)
     capture.duration_ms = (time.monotonic() - started) * 1000
     return capture
 
 
-def _pump(pid: int, fds: dict[int, int], buffer: _Buffer, tee: bool) -> int:
-    """Read until both pipes close (or the child is gone and they fall silent)."""
+def stream(argv: list[str], *, env: Mapping[str, str] | None = None) -> int:
+    """Run `argv` with wrap's own stdin, stdout and stderr; return its exit code.
+
+    This is `wrap --raw`: nothing to capture, so nothing is piped. The output
+    reaches wrap's reader exactly as the command writes it, unbounded and
+    unbuffered, stdout on fd 1 and stderr on fd 2. wrap only waits, forwards
+    signals and reports the exit code (128+N for a signal death). A command that
+    cannot start gets the shell's message on stderr and 127 (not found) or 126.
+    """
+    try:
+        pid = _spawn(argv, env, {})
+    except OSError as error:
+        code, message = _spawn_failure(argv[0], error)
+        write_out((message + "\n").encode(), 2)
+        return code
+    previous = _forward_signals(pid)
+    try:
+        status = _reap(pid, block=True)
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    return _exit_code(status)[0]
+
+
+def _exit_code(status: int | None) -> tuple[int, int | None]:
+    """(exit code, killing signal or None) of a wait status."""
+    if status is None:
+        return 0, None
+    if os.WIFSIGNALED(status):
+        signum = os.WTERMSIG(status)
+        return 128 + signum, signum
+    return os.waitstatus_to_exitcode(status), None
+
+
+def _spawn_failure(name: str, error: OSError) -> tuple[int, str]:
+    code = 127 if isinstance(error, FileNotFoundError) else 126
+    reason = "command not found" if code == 127 else (error.strerror or str(error))
+    return code, f"tokenjuice: {name}: {reason}"
+
+
+def _pump(pid: int, fds: dict[int, int], buffer: _Buffer, tee: bool) -> tuple[int, set[int]]:
+    """Read until the pipes close, or the child is gone and they fall silent.
+
+    Returns the child's wait status and the pipes still open: those are held by
+    background jobs the command started, which may still write.
+    """
     poller = select.poll()
     for fd in fds:
         poller.register(fd, select.POLLIN)
@@ -219,7 +348,7 @@ def _pump(pid: int, fds: dict[int, int], buffer: _Buffer, tee: bool) -> int:
         poller.register(pidfd, select.POLLIN)
     open_fds = set(fds)
     status: int | None = None
-    silent_since: float | None = None
+    exited_at = silent_since = 0.0
     try:
         while open_fds:
             timeout = 50 if status is not None else (None if pidfd is not None else 100)
@@ -251,14 +380,166 @@ def _pump(pid: int, fds: dict[int, int], buffer: _Buffer, tee: bool) -> int:
                 status = _reap(pid, block=False)
             if status is not None and open_fds:
                 now = time.monotonic()
-                if got_data or silent_since is None:
+                if not exited_at:
+                    exited_at = silent_since = now
+                if got_data:
                     silent_since = now
-                elif now - silent_since >= _ORPHAN_GRACE_SECONDS:
+                if now - silent_since >= _ORPHAN_GRACE_SECONDS or now - exited_at >= _ORPHAN_MAX_SECONDS:
                     break  # background jobs hold the pipes; the command itself is done
     finally:
         if pidfd is not None:
             os.close(pidfd)
-    return status if status is not None else (_reap(pid, block=True) or 0)
+    if status is None:
+        status = _reap(pid, block=True)
+    return (status or 0), open_fds
+
+
+def drain_detached(
+    capture: Capture, path: str | None = None, *, max_bytes: int | None = None, max_seconds: float = DRAIN_MAX_SECONDS
+) -> int | None:
+    """Hand the pipes background jobs still hold (`capture.held`) to a detached
+    process that reads them until EOF, and close them here so the caller can exit.
+
+    Without this, whatever a job like `server &` writes after wrap stops waiting
+    is lost, and its next write fails (EPIPE, or death by SIGPIPE). The drainer
+    is double-forked into its own session, keeps none of the caller's descriptors
+    (its stdin, stdout and stderr are /dev/null, so it never holds the agent's
+    pipes open), and appends what it reads to `path`: created here, mode 0600,
+    with O_EXCL|O_NOFOLLOW (an existing file or symlink raises FileExistsError or
+    OSError before anything is forked); without a path it only discards. It
+    writes at most `max_bytes` (default: the capture limit) and keeps reading and
+    discarding past that, so the job is not killed by SIGPIPE, until EOF or
+    `max_seconds`, then exits; a last line in the file says what it discarded or
+    that it gave up. Returns the drainer's pid, or None when there was nothing
+    to drain or it could not be started (the pipes are closed either way).
+    """
+    fds, capture.held = capture.held, []
+    if not fds:
+        return None
+    out: int | None = None
+    try:
+        if path is not None:
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
+            out = os.open(path, flags, 0o600)
+        limit = capture.limit_bytes if max_bytes is None else max_bytes
+        report_r, report_w = os.pipe()
+        try:
+            middle = os.fork()
+        except OSError:
+            os.close(report_r)
+            os.close(report_w)
+            return None
+        if middle == 0:  # pragma: no cover - runs in the forked children
+            try:
+                os.close(report_r)
+                os.setsid()  # no controlling terminal, no terminal signals, not wrap's job
+                drainer = os.fork()
+                if drainer == 0:
+                    os.close(report_w)
+                    _drainer(fds, out, limit, time.monotonic() + max_seconds)
+                os.write(report_w, str(drainer).encode())
+            finally:
+                os._exit(0)
+        os.close(report_w)
+        try:
+            report = _read_to_end(report_r)
+        finally:
+            os.close(report_r)
+            _reap(middle, block=True)
+        return int(report) if report else None
+    finally:
+        for fd in fds:
+            _close(fd)
+        if out is not None:
+            _close(out)
+
+
+def _drainer(fds: list[int], out: int | None, limit: int, deadline: float) -> None:  # pragma: no cover - forked
+    """The detached drainer's whole life (never returns)."""
+    try:
+        import gc
+
+        gc.disable()  # touching every object would copy the parent's memory for nothing
+        for signum in (*_FORWARDED, signal.SIGPIPE):
+            signal.signal(signum, signal.SIG_DFL)
+        os.chdir("/")
+        fds, out = _above_stdio(fds, out)
+        null = os.open(os.devnull, os.O_RDWR)
+        for target in (0, 1, 2):
+            os.dup2(null, target)
+        _close_all_except({0, 1, 2, *fds, *(() if out is None else (out,))})
+        poller = select.poll()
+        for fd in fds:
+            poller.register(fd, select.POLLIN)
+        open_fds = set(fds)
+        written = discarded = 0
+        while open_fds:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                break
+            for fd, _ in poller.poll(remaining * 1000):
+                try:
+                    chunk = os.read(fd, 1 << 16)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    poller.unregister(fd)
+                    open_fds.discard(fd)
+                    continue
+                if out is not None and written < limit:
+                    piece = chunk[: limit - written]
+                    try:
+                        write_all(out, piece)
+                        written += len(piece)
+                        chunk = chunk[len(piece) :]
+                    except OSError:
+                        out = None  # disk full or the like: keep draining, discard
+                discarded += len(chunk)
+        if out is not None and (discarded or open_fds):
+            notes = []
+            if discarded:
+                notes.append(f"{discarded:,} more bytes of background output discarded (limit {limit:,} bytes)")
+            if open_fds:
+                notes.append("stopped reading: the background job was still running")
+            write_all(out, f"\n[tokenjuice: {'; '.join(notes)}]\n".encode())
+    finally:
+        os._exit(0)
+
+
+def _above_stdio(fds: list[int], out: int | None) -> tuple[list[int], int | None]:
+    """Move descriptors that sit on 0-2 (wrap started with those closed) out of the way."""
+    import fcntl
+
+    def lift(fd: int) -> int:
+        return fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3) if fd <= 2 else fd
+
+    return [lift(fd) for fd in fds], (None if out is None else lift(out))
+
+
+def _close_all_except(keep: set[int]) -> None:
+    """Close every descriptor but `keep`, so the drainer holds none of the caller's pipes."""
+    upper = os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 1 << 16
+    upper = min(upper if upper > 0 else 1 << 16, 1 << 20)
+    low = 0
+    for fd in sorted(keep):
+        if fd > low:
+            os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, upper)
+
+
+def _read_to_end(fd: int) -> bytes:
+    data = b""
+    while chunk := os.read(fd, 64):
+        data += chunk
+    return data
+
+
+def _close(fd: int) -> None:
+    try:
+        os.close(fd)
+    except OSError:
+        pass
 
 
 def _pipe() -> tuple[int, int]:
@@ -272,6 +553,432 @@ def _pipe() -> tuple[int, int]:
         except OSError:  # above /proc/sys/fs/pipe-max-size, or not allowed: keep the default
             pass
     return read_end, write_end
+
+
+# -- starting the child -------------------------------------------------------------
+#
+# Linux: the child gets PR_SET_PDEATHSIG(SIGTERM) before it execs the command.
+# posix_spawn cannot run code in the child, and fork from Python costs ~2.5 ms per
+# wrap (the child runs Python on copied pages, and the parent then faults on every
+# page it writes), so the child is started through a trampoline: a ~350-byte static
+# program (its source is `_STUB_ASM`, its bytes `_STUB_CODE`) written once into
+# the cache folder. posix_spawn starts it (signal dispositions and descriptors as
+# for the command); it calls prctl, checks that wrap is still its parent (wrap
+# may have died before prctl), marks the report descriptor close-on-exec and
+# execs the command; if that exec fails, it writes the errno to the report pipe.
+# Cost: ~0.05 ms over a plain posix_spawn. Where the trampoline cannot be used
+# (another CPU, a read-only or noexec cache folder) the child is forked and calls
+# prctl through `_ctypes`; without `_ctypes`, or off Linux, plain posix_spawnp.
+
+_LINUX = sys.platform.startswith("linux")
+#: Bump when the trampoline changes: the cached file is named after it.
+_STUB_VERSION = 1
+#: The trampoline's instructions; `tests/test_capture.py` assembles these and
+#: compares. argv: [name, wrap's pid, report fd, path, argv[0], ...].
+_STUB_ASM = {
+    "x86_64": """
+    .globl _start
+    .text
+_start:
+    mov $157, %eax          # prctl(PR_SET_PDEATHSIG, SIGTERM)
+    mov $1, %edi
+    mov $15, %esi
+    syscall
+    mov 16(%rsp), %rdi      # argv[1]: wrap's pid
+    call parse
+    mov %rax, %r12
+    mov 24(%rsp), %rdi      # argv[2]: the report descriptor
+    call parse
+    mov %rax, %r13
+    mov $110, %eax          # getppid
+    syscall
+    cmp %rax, %r12
+    jne died
+    mov $72, %eax           # fcntl(report, F_SETFD, FD_CLOEXEC)
+    mov %r13, %rdi
+    mov $2, %esi
+    mov $1, %edx
+    syscall
+    mov (%rsp), %rcx        # argc
+    mov 32(%rsp), %rdi      # execve(argv[3], &argv[4], envp)
+    lea 40(%rsp), %rsi
+    lea 16(%rsp,%rcx,8), %rdx
+    mov $59, %eax
+    syscall
+    neg %eax                # it failed: write(report, &errno, 4); exit(127)
+    mov %eax, (%rsp)
+    mov $1, %eax
+    mov %r13, %rdi
+    mov %rsp, %rsi
+    mov $4, %edx
+    syscall
+    mov $127, %edi
+    mov $231, %eax
+    syscall
+died:
+    mov $143, %edi          # exit(128 + SIGTERM), as if the signal had come
+    mov $231, %eax
+    syscall
+parse:                      # decimal string at %rdi -> %rax
+    xor %eax, %eax
+1:  movzbl (%rdi), %ecx
+    test %ecx, %ecx
+    jz 2f
+    sub $48, %ecx
+    imul $10, %rax, %rax
+    add %rcx, %rax
+    inc %rdi
+    jmp 1b
+2:  ret
+""",
+    "aarch64": """
+    .globl _start
+    .text
+_start:
+    mov x8, #167            // prctl(PR_SET_PDEATHSIG, SIGTERM)
+    mov x0, #1
+    mov x1, #15
+    svc #0
+    ldr x0, [sp, #16]       // argv[1]: wrap's pid
+    bl parse
+    mov x19, x0
+    ldr x0, [sp, #24]       // argv[2]: the report descriptor
+    bl parse
+    mov x20, x0
+    mov x8, #173            // getppid
+    svc #0
+    cmp x0, x19
+    b.ne died
+    mov x0, x20             // fcntl(report, F_SETFD, FD_CLOEXEC)
+    mov x1, #2
+    mov x2, #1
+    mov x8, #25
+    svc #0
+    ldr x3, [sp]            // argc
+    ldr x0, [sp, #32]       // execve(argv[3], &argv[4], envp)
+    add x1, sp, #40
+    add x2, sp, x3, lsl #3
+    add x2, x2, #16
+    mov x8, #221
+    svc #0
+    neg w0, w0              // it failed: write(report, &errno, 4); exit(127)
+    str w0, [sp]
+    mov x1, sp
+    mov x0, x20
+    mov x2, #4
+    mov x8, #64
+    svc #0
+    mov x0, #127
+    mov x8, #94
+    svc #0
+died:
+    mov x0, #143            // exit(128 + SIGTERM), as if the signal had come
+    mov x8, #94
+    svc #0
+parse:                      // decimal string at x0 -> x0
+    mov x1, x0
+    mov x0, #0
+    mov x3, #10
+1:  ldrb w2, [x1], #1
+    cbz w2, 2f
+    sub x2, x2, #48
+    madd x0, x0, x3, x2
+    b 1b
+2:  ret
+""",
+}
+#: (ELF e_machine, the assembled .text of `_STUB_ASM`) per `os.uname().machine`.
+_STUB_CODE = {
+    "x86_64": (
+        62,
+        bytes.fromhex(
+            "b89d000000bf01000000be0f0000000f05488b7c2410e8790000004989c4488b7c2418e86c0000004989c5b86e000000"
+            "0f054939c47551b8480000004c89efbe02000000ba010000000f05488b0c24488b7c2420488d742428488d54cc10b83b"
+            "0000000f05f7d8890424b8010000004c89ef4889e6ba040000000f05bf7f000000b8e70000000f05bf8f000000b8e700"
+            "00000f0531c00fb60f85c9740f83e930486bc00a4801c848ffc7ebeac3"
+        ),
+    ),
+    "aarch64": (
+        183,
+        bytes.fromhex(
+            "e81480d2200080d2e10180d2010000d4e00b40f922000094f30300aae00f40f91f000094f40300aaa81580d2010000d4"
+            "1f0013ebe1020054e00314aa410080d2220080d2280380d2010000d4e30340f9e01340f9e1a30091e26f238b42400091"
+            "a81b80d2010000d4e003004be00300b9e1030091e00314aa820080d2080880d2010000d4e00f80d2c80b80d2010000d4"
+            "e01180d2c80b80d2010000d4e10300aa000080d2430180d2221440388200003442c000d10008039bfcffff17c0035fd6"
+        ),
+    ),
+}
+#: The trampoline's path once checked or written; "" when it cannot be used.
+_stub_path: str | None = None
+
+
+def _spawn(argv: list[str], env: Mapping[str, str] | None, redirect: dict[int, int]) -> int:
+    """Start `argv` with descriptors `redirect` ({target: source}) and wrap's others
+    (stdin always), the signal dispositions described in the module docstring, and
+    on Linux a parent-death signal. Raises OSError as `posix_spawnp` does."""
+    environment = os.environ if env is None else env
+    if not _LINUX:
+        actions = [(os.POSIX_SPAWN_DUP2, source, target) for target, source in redirect.items()]
+        return os.posix_spawnp(argv[0], argv, environment, file_actions=actions, setsigdef=_signals_to_reset())
+    executable = _resolve(argv[0])
+    stub = _stub()
+    if stub:
+        try:
+            return _spawn_through(stub, executable, argv, environment, redirect)
+        except _StubUnusable:
+            global _stub_path
+            _stub_path = ""
+    prctl = _prctl()
+    if prctl is None:  # pragma: no cover - a Python without _ctypes
+        actions = [(os.POSIX_SPAWN_DUP2, source, target) for target, source in redirect.items()]
+        return os.posix_spawn(executable, argv, environment, file_actions=actions, setsigdef=_signals_to_reset())
+    # execve would convert os.environ in the child, running Python (and copying pages) there.
+    return _fork_exec(executable, argv, dict(os.environb if env is None else env), redirect, prctl)
+
+
+class _StubUnusable(Exception):
+    pass
+
+
+def _spawn_through(
+    stub: str, executable: str, argv: list[str], env: Mapping[str, str], redirect: dict[int, int]
+) -> int:
+    """posix_spawn the trampoline, which sets the parent-death signal and execs."""
+    report_r, report_w = os.pipe()
+    try:
+        if report_r <= 2:  # pragma: no cover - wrap started with stdio closed
+            os.close(report_r)
+            raise _StubUnusable
+        # The trampoline gets the write end on the number of the read end (close-on-exec
+        # here, so nothing else it starts could hold it) and marks it close-on-exec itself;
+        # the parent's own copies stay close-on-exec, so no other spawn inherits them.
+        actions = [(os.POSIX_SPAWN_DUP2, source, target) for target, source in redirect.items()]
+        actions.append((os.POSIX_SPAWN_DUP2, report_w, report_r))
+        try:
+            pid = os.posix_spawn(
+                stub,
+                ["tokenjuice-exec", str(os.getpid()), str(report_r), executable, *argv],
+                env,
+                file_actions=actions,
+                setsigdef=_signals_to_reset(),
+            )
+        except OSError as error:  # noexec folder, a foreign binary, removed meanwhile
+            os.close(report_r)
+            raise _StubUnusable from error
+    finally:
+        os.close(report_w)
+    return _started(pid, report_r)
+
+
+def _started(pid: int, report_r: int) -> int:
+    """`pid` once its exec succeeded (the report pipe closed empty), else the
+    OSError for the errno written into the pipe."""
+    try:
+        report = _read_to_end(report_r)
+    finally:
+        os.close(report_r)
+    if report:
+        _reap(pid, block=True)
+        errno = int.from_bytes(report[:4], "little")
+        raise OSError(errno, os.strerror(errno))  # FileNotFoundError for ENOENT, and so on
+    return pid
+
+
+def _stub() -> str:
+    """The trampoline's path for this machine, written into the cache folder on
+    first use (mode 0700, owned by us), or "" when it cannot be had."""
+    global _stub_path
+    if _stub_path is not None:
+        return _stub_path
+    _stub_path = ""
+    machine = os.uname().machine
+    if machine not in _STUB_CODE:
+        return ""
+    from .paths import cache_dir
+
+    data = _stub_elf(*_STUB_CODE[machine])
+    path = os.path.join(cache_dir(), f"exec-v{_STUB_VERSION}-{machine}")
+    try:
+        info = os.stat(path)
+    except OSError:
+        info = None
+    if info is None or not _trusted(info, len(data)):
+        try:
+            _write_stub(path, data)
+            info = os.stat(path)
+        except OSError:
+            return ""
+        if not _trusted(info, len(data)):
+            return ""
+    _stub_path = path
+    return path
+
+
+def _trusted(info: os.stat_result, size: int) -> bool:
+    import stat
+
+    return (
+        stat.S_ISREG(info.st_mode)
+        and info.st_uid == os.geteuid()
+        and not info.st_mode & 0o022
+        and (info.st_size == size)
+    )
+
+
+def _write_stub(path: str, data: bytes) -> None:
+    """Write the trampoline beside its final path and rename it into place."""
+    folder = os.path.dirname(path)
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    temporary = f"{path}.{os.getpid()}.tmp"
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o700)
+    try:
+        write_all(fd, data)
+        os.fchmod(fd, 0o700)
+    finally:
+        os.close(fd)
+    try:
+        os.replace(temporary, path)
+    except OSError:
+        _unlink(temporary)
+        raise
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _stub_elf(machine: int, code: bytes) -> bytes:
+    """A minimal static ELF64 executable: one read+execute segment holding the
+    headers and `code` (entered at its first byte), and a non-executable stack
+    (without PT_GNU_STACK the kernel could give the command READ_IMPLIES_EXEC)."""
+    import struct
+
+    base, header = 0x400000, 64 + 2 * 56
+    size = header + len(code)
+    ident = b"\x7fELF" + bytes([2, 1, 1]) + bytes(9)  # 64-bit, little-endian, version 1
+    elf = ident + struct.pack("<HHIQQQIHHHHHH", 2, machine, 1, base + header, 64, 0, 0, 64, 56, 2, 0, 0, 0)
+    load = struct.pack("<IIQQQQQQ", 1, 5, 0, base, base, size, size, 0x10000)  # PT_LOAD, R+X
+    stack = struct.pack("<IIQQQQQQ", 0x6474E551, 6, 0, 0, 0, 0, 0, 16)  # PT_GNU_STACK, RW
+    return elf + load + stack + code
+
+
+def _signals_to_reset() -> list[int]:
+    """Python's own ignored signals, and the forwarded ones unless wrap's parent
+    ignored them (then they stay ignored: exec keeps SIG_IGN, resets handlers)."""
+    return [*_PYTHON_IGNORED, *(s for s in _FORWARDED if signal.getsignal(s) != signal.SIG_IGN)]
+
+
+def _fork_exec(
+    executable: str,
+    argv: list[str],
+    env: Mapping[bytes, bytes] | Mapping[str, str],
+    redirect: dict[int, int],
+    prctl: Callable[[int, int], int],
+) -> int:
+    """fork, set the parent-death signal, exec; an exec failure comes back as OSError.
+
+    The fallback for the trampoline. The child runs as little Python as possible
+    (every page it touches is copied): the PATH search, the environment and
+    SIGPIPE/SIGXFSZ (set to SIG_DFL around the fork; handlers vanish at exec by
+    themselves) are prepared in the parent. A pipe closed by exec reports
+    success; an errno written into it, failure.
+    """
+    parent = os.getpid()
+    report_r, report_w = os.pipe()
+    restore: list[tuple[int, Any]] = []
+    try:
+        for signum in _PYTHON_IGNORED:
+            restore.append((signum, signal.signal(signum, signal.SIG_DFL)))
+    except ValueError:  # not the main thread: the child resets them itself
+        pass
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(report_r)
+        os.close(report_w)
+        raise
+    finally:
+        if os.getpid() == parent:
+            for signum, handler in restore:
+                signal.signal(signum, handler)
+    if pid == 0:  # pragma: no cover - the child, until exec
+        try:
+            prctl(_PR_SET_PDEATHSIG, _SIGTERM)
+            if os.getppid() != parent:  # wrap died before the line above: do not start
+                os._exit(128 + _SIGTERM)
+            if not restore:
+                for signum in _PYTHON_IGNORED:
+                    signal.signal(signum, signal.SIG_DFL)
+            for target, source in redirect.items():
+                if source == target:
+                    os.set_inheritable(target, True)
+                else:
+                    os.dup2(source, target)
+            os.execve(executable, argv, env)  # noqa: S606 - running the command is the job
+        except OSError as error:
+            os.write(report_w, (error.errno or 0).to_bytes(4, "little"))
+        finally:
+            os._exit(127)
+    os.close(report_w)
+    return _started(pid, report_r)
+
+
+def _resolve(name: str) -> str:
+    """`name` looked up in PATH as posix_spawnp/execvp do, or an OSError."""
+    if "/" in name:
+        return name
+    import errno
+    import stat
+
+    denied = False
+    for directory in os.get_exec_path() if name else ():
+        candidate = os.path.join(directory or ".", name)
+        try:
+            mode = os.stat(candidate).st_mode
+        except OSError:
+            continue
+        if stat.S_ISREG(mode) and os.access(candidate, os.X_OK):
+            return candidate
+        denied = True
+    code = errno.EACCES if denied else errno.ENOENT
+    raise OSError(code, os.strerror(code), name)
+
+
+#: The libc prctl: False until looked up (Linux only), None when unavailable.
+_PRCTL: Callable[[int, int], int] | bool | None = False if _LINUX else None
+
+
+def _prctl() -> Callable[[int, int], int] | None:
+    """libc's prctl(option, arg), built from `_ctypes` directly: the `ctypes`
+    package costs ~2 ms to import, `_ctypes` ~0.5 ms."""
+    global _PRCTL
+    if _PRCTL is False:
+        _PRCTL = None
+        try:
+            import _ctypes
+
+            class _ULong(_ctypes._SimpleCData):  # type: ignore[type-arg]
+                _type_ = "L"
+
+            class _Int(_ctypes._SimpleCData):  # type: ignore[type-arg]
+                _type_ = "i"
+
+            class _Function(_ctypes.CFuncPtr):
+                _flags_ = _ctypes.FUNCFLAG_CDECL
+                _restype_ = _Int
+                _argtypes_ = (_Int, _ULong)
+
+            libc = _ctypes.dlopen(None)  # type: ignore[arg-type]  # None: the program and its libc
+            _PRCTL = _Function(_ctypes.dlsym(libc, "prctl"))
+        except (ImportError, OSError, AttributeError):  # pragma: no cover - a Python without ctypes
+            _PRCTL = None
+    return _PRCTL if callable(_PRCTL) else None
+
+
+# -- waiting and signals ------------------------------------------------------------
 
 
 def _open_pidfd(pid: int) -> int | None:
@@ -297,7 +1004,10 @@ def _reap(pid: int, block: bool) -> int | None:
 
 
 def _forward_signals(pid: int) -> dict[int, Any]:
-    """Pass termination signals on to the child; returns the handlers to restore."""
+    """Pass termination signals on to the child; returns the handlers to restore.
+
+    A signal wrap's parent ignored stays ignored here too (it is not forwarded:
+    the child ignores it as well, see `_signals_to_reset`)."""
     foreground = _in_terminal_foreground()
 
     def forward(signum: int, _frame: object) -> None:
@@ -312,6 +1022,8 @@ def _forward_signals(pid: int) -> dict[int, Any]:
     previous: dict[int, Any] = {}
     for signum in _FORWARDED:
         try:
+            if signal.getsignal(signum) == signal.SIG_IGN:
+                continue
             previous[signum] = signal.signal(signum, forward)
         except (OSError, ValueError):  # not the main thread, or not allowed
             pass

@@ -33,6 +33,7 @@ class CaptureFacts:
     dropped_lines: int = 0  # newlines among the dropped bytes, counted while streaming
     limit_bytes: int = 0  # the capture limit in force
     signal: int | None = None  # the signal that killed the command, if one did
+    background: bool = False  # a background job still held the output pipes when the command returned
 
     @property
     def truncated(self) -> bool:

@@ -181,6 +181,10 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
     stripped = strip_ansi(raw_text)
     input_lines = split_lines(stripped)
     input_lines += split_lines(shown(stripped))  # escaped and redacted, as everything shown is
+    if "\r" in stripped:  # a redrawn line's final state, escaped once it has been picked
+        input_lines += [shown(line) for line in split_lines(stripped)]
+    if rule and not rule.transforms.strip_ansi:  # colour codes kept are shown escaped
+        input_lines += split_lines(shown(raw_text))
     if rule and rule.transforms.pretty_print_json:
         from .reduce.pipeline import pretty_json
 

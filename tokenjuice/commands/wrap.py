@@ -170,10 +170,15 @@ def main(args: list[str]) -> int:
         sys.stdout.write(USAGE)
         return 0
 
+    child = with_caller_path(command, os.environ.get("PATH", "")) if options.keep_path else command
+    if options.raw and options.format == "text":
+        # Exactly what the command writes, as it writes it: the child inherits our
+        # stdout and stderr (no pipes, no size limit); only the exit code is ours to pass on.
+        return capture_mod.stream(child)
+
     cwd = os.getcwd()
     settings = _settings(cwd, options)
-    child = with_caller_path(command, os.environ.get("PATH", "")) if options.keep_path else command
-    # One pipe keeps stdout and stderr in order; --raw and JSON need them apart.
+    # One pipe keeps stdout and stderr in order; JSON needs them apart.
     separate = options.raw or options.format == "json"
     run = capture_mod.run(
         child,
@@ -181,17 +186,17 @@ def main(args: list[str]) -> int:
         tee=options.tee,
         merged=not separate,
     )
-    if options.raw and options.format == "text":
-        # Exactly what the command wrote, each stream to its own descriptor.
-        capture_mod.write_out(run.stream(capture_mod.STDOUT))
-        capture_mod.write_out(run.stream(capture_mod.STDERR), 2)
-        return run.exit_code
     if run.signal is not None:
         run.chunks.append((capture_mod.STDERR, _signal_marker(run.signal, run.exit_code)))
     try:
         return present(run, command, cwd, options, settings)
     except BaseException as error:  # noqa: BLE001 - the last-resort guard: the command has run
         return last_resort(run, error)
+    finally:
+        # A background job must never lose its stdout because wrap exits: whatever
+        # present() did not hand to a drainer is drained (and discarded) here.
+        if run.held:
+            capture_mod.drain_detached(run)
 
 
 def _settings(cwd: str, options: WrapOptions) -> Settings:
@@ -225,10 +230,12 @@ def present(run: capture_mod.Capture, command: list[str], cwd: str, options: Wra
         exit_code=run.exit_code,
         combined=capture_mod.decode(combined),
         capture=CaptureFacts(
-            kept_bytes=len(combined),
-            dropped_bytes=run.skipped,
-            limit_bytes=settings["capture.max_bytes"],
+            kept_bytes=run.kept_bytes,
+            dropped_bytes=run.dropped_bytes,
+            dropped_lines=run.dropped_lines,
+            limit_bytes=run.limit_bytes,
             signal=run.signal,
+            background=run.background,
         ),
         duration_ms=run.duration_ms,
         source=options.source,
@@ -252,6 +259,8 @@ def present(run: capture_mod.Capture, command: list[str], cwd: str, options: Wra
         ),
     )
     stored, hint = _keep_full_output(artifact_id, combined, execution, reduction.cut, settings, options)
+    if run.held:
+        hint = _follow_background(run, stored, hint)
     reduction = replace(reduction, hint=hint)
     text = text_of(reduction)
     _record(reduction, execution, settings, shown_chars(reduction, text), stored)
@@ -298,7 +307,8 @@ def _keep_full_output(
     from ..state import artifacts
 
     mode = settings["artifacts.mode"]
-    if mode == "never" or not (cut or mode == "always"):
+    background = execution.capture is not None and execution.capture.background
+    if mode == "never" or not (cut or background or mode == "always"):
         reason = "artifacts.mode is never; tokenjuice config set artifacts.mode cut keeps it next time"
         return None, f"full output not kept ({reason})" if cut else None
     meta = {
@@ -317,6 +327,24 @@ def _keep_full_output(
             sys.stderr.write(f"tokenjuice: the full output was not kept: {error}\n")
         return None, f"full output not kept: {error}"
     return (artifact_id, path), f"full output: tokenjuice cat {artifact_id}"
+
+
+def _follow_background(run: capture_mod.Capture, stored: tuple[str, str] | None, hint: str | None) -> str:
+    """Hand the pipes a background job still holds to a detached drainer that appends
+    what it writes next to the stored output (`tokenjuice cat ID` shows it); the
+    trailer says so. Without a stored output the job's later output is discarded,
+    but the job itself keeps running as it would in a terminal."""
+    from ..state import artifacts
+
+    if stored is not None:
+        late_path = stored[1].removesuffix(artifacts.OUTPUT_SUFFIX) + artifacts.LATE_SUFFIX
+        try:
+            if capture_mod.drain_detached(run, late_path) is not None:
+                return f"what it writes next: tokenjuice cat {stored[0]}"
+        except OSError:
+            pass
+    capture_mod.drain_detached(run)
+    return f"{hint + '; ' if hint else ''}what it writes next is not kept"
 
 
 def _record(

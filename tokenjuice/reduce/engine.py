@@ -321,13 +321,19 @@ class _Start:
 def capture_note(execution: Execution) -> str | None:
     """What the capture itself could not keep, in exact numbers, for the trailer."""
     capture = execution.capture
-    if capture is None or not capture.truncated:
+    if capture is None:
         return None
-    lines = f" ({capture.dropped_lines:,} lines)" if capture.dropped_lines else ""
-    return (
-        f"capture kept the first and last {_size_text(capture.kept_bytes)} and skipped "
-        f"{capture.dropped_bytes:,} bytes{lines} in between"
-    )
+    notes = []
+    if capture.truncated:
+        lines = f"{capture.dropped_lines:,} line{'' if capture.dropped_lines == 1 else 's'}"
+        notes.append(
+            f"{lines} ({_size_text(capture.dropped_bytes)}) in the middle of the output were never kept, "
+            f"not even in the full output (the capture keeps {_size_text(capture.limit_bytes)}; "
+            f"tokenjuice wrap --max-capture-bytes N keeps more)"
+        )
+    if capture.background:
+        notes.append("a background job still holds the output and may write more")
+    return "; ".join(notes) or None
 
 
 def _size_text(count: int) -> str:
