@@ -11,13 +11,14 @@ import pytest
 
 from conftest import git, tokenjuice
 from tokenjuice.errors import UsageError
-from tokenjuice.hosts import cursor, cursor_hook, launch
+from tokenjuice import interactive, rewrite
+from tokenjuice.hosts import base, cursor, hook as host_hook, launch
 
 LAUNCHER = f"{sys.executable} -m tokenjuice"
 #: What install writes to start the hook itself (see launch.py).
 HOOK_LAUNCHER = f"{sys.executable} -P -c '{launch.ENTRY}'"
 #: A checkout under /tmp (as CI may clone it) is rightly flagged as a volatile launcher.
-LOCATION_WARNINGS = cursor._launcher_warnings(HOOK_LAUNCHER)
+LOCATION_WARNINGS = base.launcher_warnings(HOOK_LAUNCHER)
 HEALTHY = "warn" if LOCATION_WARNINGS else "ok"
 
 
@@ -162,7 +163,7 @@ def test_project_skip_list_is_found_from_the_first_workspace_root(workdir, tmp_p
     assert answer["permission"] == "allow"
 
 
-@pytest.mark.parametrize("command", ["git status", "cd /tmp", "make deploy", "ls -la", "npm run build"])
+@pytest.mark.parametrize("command", ["git status", "cd /tmp && ls", "make deploy", "ls -la", "npm run build"])
 def test_cursor_enabled_false_leaves_every_command_alone(workdir, isolated_home, command):
     assert hook(shell_payload(command))["permission"] == "allow"
     config = isolated_home / ".config" / "tokenjuice" / "config.toml"
@@ -187,24 +188,23 @@ def test_shell_resolution_order(workdir, tmp_path):
     env = os.environ | {"PATH": f"{fake_zsh.parent}:{os.environ['PATH']}", "SHELL": "/bin/bash"}
     command = lambda answer: answer["updated_input"]["command"]  # noqa: E731
     assert f"-- {fake_zsh} -lc" in command(hook(shell_payload("ls", shell="zsh"), env=env))
-    assert "-- /bin/bash -lc" in command(hook(shell_payload("ls", shell="powershell"), env=env))
-    assert "-- /bin/bash -lc" in command(hook(shell_payload("ls", shell="/nope/zsh"), env=env))
+    # a shell tokenjuice cannot drive, or one that is not there: the command runs unchanged
+    assert hook(shell_payload("ls", shell="powershell"), env=env) == {}
+    assert hook(shell_payload("ls", shell="/nope/zsh"), env=env) == {}
     env["TOKENJUICE_CURSOR_SHELL"] = str(fake_zsh)
     assert f"-- {fake_zsh} -lc" in command(hook(shell_payload("ls"), env=env))
     env = os.environ | {"SHELL": "", "TOKENJUICE_CURSOR_SHELL": ""}
     assert " -lc " in command(hook(shell_payload("ls"), env=env))
 
 
-def test_native_windows_is_refused_politely(monkeypatch):
-    monkeypatch.setattr(cursor_hook.os, "name", "nt")
-    answer = cursor_hook.respond(shell_payload("dir"), "tokenjuice", {})
-    assert answer["permission"] == "deny"
-    assert "WSL" in answer["user_message"] and "WSL" in answer["agent_message"]
+def test_native_windows_runs_commands_unchanged(monkeypatch):
+    monkeypatch.setattr(cursor.os, "name", "nt")
+    assert host_hook.respond(cursor.Cursor(), shell_payload("dir"), "tokenjuice", {}) == {}
 
 
 def test_internal_errors_answer_empty_json_and_log_only_ids(workdir, monkeypatch, capsys, isolated_home):
     monkeypatch.setenv("TOKENJUICE_DEBUG", "1")
-    monkeypatch.setattr(cursor_hook, "analyze", lambda command: 1 / 0)
+    monkeypatch.setattr(cursor.Cursor, "call", lambda self, payload: 1 / 0)
 
     class Stdin:
         buffer = __import__("io").BytesIO(json.dumps(shell_payload("echo SECRET-COMMAND")).encode())
@@ -213,8 +213,8 @@ def test_internal_errors_answer_empty_json_and_log_only_ids(workdir, monkeypatch
         def isatty():
             return False
 
-    monkeypatch.setattr(cursor_hook.sys, "stdin", Stdin)
-    assert cursor_hook.main([]) == 0
+    monkeypatch.setattr(host_hook.sys, "stdin", Stdin)
+    assert host_hook.main(["cursor"]) == 0
     assert capsys.readouterr().out == "{}\n"
     log = (isolated_home / ".local" / "share" / "tokenjuice" / "debug.log").read_text()
     assert "ZeroDivisionError" in log and "conversation_id=c-1" in log and "SECRET" not in log
@@ -236,9 +236,9 @@ CORPUS = [
     "printf 'tab\\tseparated\\n'",
     "echo a \\\n  continued",
     "ls /definitely/missing/path",
-    "exit 3",
+    "sh -c 'exit 3'",
     "sh -c 'kill -TERM $$'",
-    "x='a b'; set -- $x; echo $#",
+    "sh -c 'x=\"a b\"; set -- $x; echo $#'",
     "echo *.definitely-no-such-glob",
     "echo 'it'\"'\"'s'",
     "echo trailing backslash \\\\",
@@ -297,7 +297,7 @@ def entries(path):
     return [
         e
         for e in json.loads(path.read_text())["hooks"].get("preToolUse", [])
-        if "cursor-pre-tool-use" in e.get("command", "")
+        if " hook cursor " in e.get("command", "")
     ]
 
 
@@ -321,7 +321,7 @@ def test_install_into_a_fresh_home(workdir, cursor_home):
         {
             "type": "command",
             "matcher": "Shell",
-            "command": f"{HOOK_LAUNCHER} cursor-pre-tool-use --wrap-launcher '{LAUNCHER}'",
+            "command": f"{HOOK_LAUNCHER} hook cursor --wrap-launcher '{LAUNCHER}'",
         }
     ]
     assert not list(cursor_home.glob("*.bak*"))
@@ -338,8 +338,36 @@ def test_install_keeps_every_other_byte_and_uninstall_restores_it(workdir, curso
     assert json.loads(text)["hooks"]["preToolUse"][0] == {"type": "command", "matcher": "Read", "command": "./audit.sh"}
     assert (cursor_home / "hooks.json.bak").read_text() == ORIGINAL
     assert tj("uninstall", "cursor").returncode == 0
-    assert path.read_text() == ORIGINAL.replace("null]}\n}", 'null]},\n    "version": 1\n}')
+    assert path.read_bytes() == ORIGINAL.encode()  # untouched since install: byte-identical again
     assert (cursor_home / "hooks.json.bak.1").exists() and (cursor_home / "hooks.json.bak").read_text() == ORIGINAL
+
+
+def test_uninstall_after_the_user_edited_the_file_removes_only_our_entry(workdir, cursor_home):
+    path = cursor_home / "hooks.json"
+    path.write_text(ORIGINAL)
+    assert tj("install", "cursor", "--local").returncode == 0
+    edited = path.read_text().replace('"./format.sh"', '"./format-v2.sh"')
+    path.write_text(edited)
+    done = tj("uninstall", "cursor", "--format", "json")
+    assert json.loads(done.stdout)["action"] == "removed"
+    text = path.read_text()
+    assert "./format-v2.sh" in text and " hook cursor " not in text
+    assert json.loads(text)["hooks"]["preToolUse"] == [{"type": "command", "matcher": "Read", "command": "./audit.sh"}]
+
+
+def test_a_foreign_hook_that_mentions_tokenjuice_is_never_ours(workdir, cursor_home):
+    foreign = [
+        {"type": "command", "matcher": "Shell", "command": "./my-tokenjuice-audit.sh cursor-pre-tool-use"},
+        {"type": "command", "matcher": "Shell", "command": "tokenjuice hook cursor --wrap-launcher x && ./log.sh"},
+        {"type": "command", "matcher": "Shell", "command": "echo tokenjuice hook cursor"},
+    ]
+    path = cursor_home / "hooks.json"
+    path.write_text(json.dumps({"version": 1, "hooks": {"preToolUse": foreign}}))
+    assert tj("install", "cursor", "--local").returncode == 0
+    assert tj("uninstall", "cursor").returncode == 0
+    assert json.loads(path.read_text())["hooks"]["preToolUse"] == foreign
+    path.write_text(json.dumps({"version": 1, "hooks": {"preToolUse": foreign}}))
+    assert b"nothing to remove" in tj("uninstall", "cursor").stdout
 
 
 def test_reinstall_replaces_a_stale_entry_and_is_idempotent(workdir, cursor_home):
@@ -428,6 +456,7 @@ def test_json_output(workdir, cursor_home):
     (cursor_home / "hooks.json").write_text("{}")
     result = json.loads(tj("install", "cursor", "--local", "--format", "json").stdout)
     assert result == {
+        "host": "cursor",
         "path": str(cursor_home / "hooks.json"),
         "action": "installed",
         "backupPath": str(cursor_home / "hooks.json.bak"),
@@ -435,7 +464,9 @@ def test_json_output(workdir, cursor_home):
         **({"warnings": LOCATION_WARNINGS} if LOCATION_WARNINGS else {}),
     }
     result = json.loads(tj("uninstall", "cursor", "--format", "json").stdout)
-    assert result["action"] == "removed" and result["backupPath"].endswith("hooks.json.bak.1")
+    # untouched since install: the bytes from before it come back
+    assert result["action"] == "restored" and result["backupPath"].endswith("hooks.json.bak.1")
+    assert (cursor_home / "hooks.json").read_text() == "{}"
 
 
 def test_eight_concurrent_installs_and_uninstalls_leave_valid_json(workdir, cursor_home):
@@ -482,7 +513,7 @@ def test_doctor_states(workdir, cursor_home):
     data["hooks"]["preToolUse"].append({"type": "command", "matcher": "Shell", "command": "rtk-rewrite"})
     path.write_text(json.dumps(data))
     result = json.loads(tj("doctor", "cursor", "--local", "--format", "json").stdout)
-    assert result["status"] == "warn" and any("wrapped twice" in i for i in result["issues"])
+    assert result["status"] == "warn" and any("also handles shell commands" in i for i in result["issues"])
     data["hooks"]["preToolUse"] = [
         {
             "type": "command",
@@ -556,7 +587,7 @@ def test_volatile_launcher_locations_are_flagged(workdir, cursor_home):
 def test_skip_globs(text, pattern, matched):
     import fnmatch
 
-    assert cursor_hook.glob_match(text, pattern) is matched
+    assert interactive.glob_match(text, pattern) is matched
     assert fnmatch.fnmatchcase(text, pattern) is matched  # same answers as fnmatch for these
 
 

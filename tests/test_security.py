@@ -7,6 +7,7 @@ trusted, rules apply (and say so) but nothing that weakens security does.
 """
 
 import json
+import sys
 import os
 import stat
 
@@ -73,7 +74,7 @@ def test_a_trusted_layer_shapes_output_but_never_weakens_security(hostile):
     assert "cut by the project rule generic/fallback" in out  # ...and says so
     assert "ghp_" not in out  # redaction stays on
     assert "redaction.enabled = false would weaken" in err and "capture.max_bytes" in err
-    assert "artifacts.dir cannot be set by a project" in err and "cursor.shell cannot be set" in err
+    assert "artifacts.dir cannot be set by a project" in err and "hook.shell cannot be set" in err
     assert "skipped rule" in err and "bomb/deep.json" in err  # the nesting bomb is skipped, not fatal
     listing = json.loads(tokenjuice("config", "list", "--format", "json").stdout)
     origins = {row["key"]: row["origin"] for row in listing["settings"]}
@@ -145,7 +146,7 @@ def test_the_hook_answer_never_carries_the_notice(hostile):
         "tool_name": "Shell",
         "tool_input": {"command": "git status", "cwd": str(hostile)},
     }
-    done = tokenjuice("cursor-pre-tool-use", input=json.dumps(payload))
+    done = tokenjuice("hook", "cursor", "--wrap-launcher", f"{sys.executable} -m tokenjuice", input=json.dumps(payload))
     assert done.returncode == 0 and "untrusted" not in done.stdout.decode()
     answer = json.loads(done.stdout)
     assert answer["permission"] == "allow" and "evil" not in json.dumps(answer)

@@ -474,13 +474,13 @@ def test_config_set_get_unset_keeps_unrelated_keys(home, isolated_home):
     assert sorted(p.name for p in path.parent.iterdir()) == ["config.toml", "config.toml.bak"]
     assert tokenjuice("config", "get", "artifacts.mode").stdout == b"always\n"
     assert tokenjuice("config", "get", "artifacts.mode", "--json").stdout == b'"always"\n'
-    assert tokenjuice("config", "set", "cursor.skip", "a*, b *").returncode == 0
-    assert tokenjuice("config", "get", "cursor.skip").stdout == b"a*, b *\n"
-    assert json.loads(tokenjuice("config", "get", "cursor.skip", "--format", "json").stdout) == ["a*", "b *"]
+    assert tokenjuice("config", "set", "hook.skip", "a*, b *").returncode == 0
+    assert tokenjuice("config", "get", "hook.skip").stdout == b"a*, b *\n"
+    assert json.loads(tokenjuice("config", "get", "hook.skip", "--format", "json").stdout) == ["a*", "b *"]
     assert tokenjuice("config", "unset", "artifacts.mode").returncode == 0
     assert "custom" in path.read_text() and "mine = 1" in path.read_text()
     listing = json.loads(tokenjuice("config", "list", "--format", "json").stdout)
-    assert {s["key"]: s["origin"] for s in listing["settings"]}["cursor.skip"] == f"user:{path}"
+    assert {s["key"]: s["origin"] for s in listing["settings"]}["hook.skip"] == f"user:{path}"
     assert any("unknown setting custom.mine" in w for w in listing["warnings"])
 
 
@@ -559,4 +559,17 @@ def test_project_settings_are_laid_over_the_users_key_by_key(home, isolated_home
     )
     assert flagged["artifacts.mode"] == "never" and flagged.origins["artifacts.mode"] == "flag:--store"
     assert flagged["stats.enabled"] is False and flagged.origins["stats.enabled"] == "env:TOKENJUICE_STATS"
-    assert flagged["cursor.enabled"] is True and any("TOKENJUICE_CURSOR='maybe'" in w for w in flagged.warnings)
+    assert flagged["hook.enabled"] is True and any("TOKENJUICE_CURSOR='maybe'" in w for w in flagged.warnings)
+
+
+def test_settings_named_before_hooks_served_every_host_are_still_read(isolated_home, tmp_path):
+    from tokenjuice.settings import resolve
+
+    config = isolated_home / ".config" / "tokenjuice" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('[cursor]\nskip = ["make deploy*"]\nenabled = false\n')
+    settings = resolve(str(tmp_path), env={"TOKENJUICE_CURSOR_SHELL": "/bin/zsh"})
+    assert settings["hook.skip"] == ["make deploy*"] and settings["hook.enabled"] is False
+    assert settings["hook.shell"] == "/bin/zsh" and not settings.warnings
+    done = tokenjuice("config", "set", "cursor.skip", "x")
+    assert done.returncode == 2 and b"cursor.skip is now called hook.skip" in done.stderr

@@ -129,6 +129,34 @@ class Capture:
     def stream(self, which: int) -> bytes:
         return b"".join(data for stream, data in self.chunks if stream == which)
 
+    def drop_through(self, marker: bytes) -> int:
+        """Cut each stream up to and including its last line holding `marker` (what
+        a login profile printed before it; the marker is printed once per stream,
+        twice into one merged pipe); the bytes cut. Only a stream's first MiB is
+        searched: a marker further on is left where it is."""
+        cut = 0
+        for which in (STDOUT, STDERR):
+            positions = [index for index, (stream, _) in enumerate(self.chunks) if stream == which]
+            seen = b""
+            used: list[int] = []
+            for index in positions:
+                if len(seen) > 1 << 20:
+                    break
+                seen += self.chunks[index][1]
+                used.append(index)
+            found = seen.rfind(marker)
+            end = seen.find(b"\n", found) + 1 if found >= 0 else 0
+            if not end:
+                continue
+            for index in used:
+                self.chunks[index] = (which, b"")
+            self.chunks[used[-1]] = (which, seen[end:])
+            cut += end
+        if cut:
+            self.chunks = [(stream, data) for stream, data in self.chunks if data]
+            self.kept_bytes = max(0, self.kept_bytes - cut)
+        return cut
+
     def release(self) -> None:
         """Close the pipes background jobs still hold, without draining them (their
         next write then fails with EPIPE or SIGPIPE, as when wrap exits)."""

@@ -235,53 +235,64 @@ def schema(what: str) -> None:
     emit(Output(data=json_schema()), "json")
 
 
-_HOST = click.argument("host", type=click.Choice(["cursor"]))
-_PROJECT = click.option("--project", is_flag=True, help="Use .cursor/hooks.json at the git root, not ~/.cursor.")
+def _host_names() -> list[str]:
+    from .hosts.hook import HOSTS
+
+    return list(HOSTS)
+
+
+_HOST = click.argument("host", required=False, type=click.Choice(_host_names()))
+_ALL = click.option("--all", "every", is_flag=True, help="Every host found on this machine.")
+_PROJECT = click.option("--project", is_flag=True, help="Use the project's config (at the git root), not your own.")
 _LOCAL = click.option("--local", is_flag=True, help="Use this interpreter and checkout (python -m tokenjuice).")
 _DRY_RUN = click.option("--dry-run", is_flag=True, help="Print the change as a diff; write nothing.")
 
 
-@cli.command(short_help="Install the hook for an agent (cursor).")
+@cli.command(short_help="Install the hook for an agent host (or list them).")
 @_HOST
+@_ALL
 @_PROJECT
 @_LOCAL
 @_DRY_RUN
 @format_option
-def install(host: str, project: bool, local: bool, dry_run: bool, output_format: str) -> None:
-    """Add tokenjuice's preToolUse hook to Cursor's hooks.json (backup, atomic write)."""
-    from .commands import cursor
+def install(host: str | None, every: bool, project: bool, local: bool, dry_run: bool, output_format: str) -> None:
+    """Add tokenjuice's hook to a host's config (backup, atomic write, nothing else touched).
+    Without HOST, list the hosts found on this machine and what install would do."""
+    from .commands import hosts
 
-    emit(cursor.install(project=project, local=local, dry_run=dry_run), output_format)
+    emit(hosts.install(host, every=every, project=project, local=local, dry_run=dry_run), output_format)
 
 
-@cli.command(short_help="Remove the hook for an agent (cursor).")
+@cli.command(short_help="Remove the hook from an agent host.")
 @_HOST
+@_ALL
 @_PROJECT
 @_DRY_RUN
 @format_option
-def uninstall(host: str, project: bool, dry_run: bool, output_format: str) -> None:
-    """Remove tokenjuice's entries from Cursor's hooks.json, and nothing else."""
-    from .commands import cursor
+def uninstall(host: str | None, every: bool, project: bool, dry_run: bool, output_format: str) -> None:
+    """Remove tokenjuice's entry, and nothing else; a file install left untouched gets its
+    bytes from before install back."""
+    from .commands import hosts
 
-    emit(cursor.uninstall(project=project, dry_run=dry_run), output_format)
+    emit(hosts.uninstall(host, every=every, project=project, dry_run=dry_run), output_format)
 
 
-@cli.command(short_help="Check tokenjuice's health (or: cursor, hooks).")
-@click.argument("target", required=False, type=click.Choice(["cursor", "hooks"]))
+@cli.command(short_help="Check tokenjuice's health, or a host's hook.")
+@click.argument("target", required=False, type=click.Choice([*_host_names(), "hooks"]))
 @_PROJECT
 @_LOCAL
 @click.option("--deep", is_flag=True, help="Run the installed hook and a probe command for real.")
 @format_option
 def doctor(target: str | None, project: bool, local: bool, deep: bool, output_format: str) -> None:
-    """Rules, config, ledger, stored output and hooks; or just the Cursor hook (cursor) or every
-    integration (hooks). Exit 1 when something is broken."""
-    from .commands import cursor
+    """Rules, config, ledger, stored output and hooks; or one host's hook, or every hook
+    (hooks). Exit 1 when something is broken."""
     from .commands import doctor as health
+    from .commands import hosts
 
-    if target == "cursor":
-        emit(cursor.doctor_cursor(project=project, local=local, deep=deep), output_format)
-    elif target == "hooks":
-        emit(cursor.doctor_hooks(local=local, deep=deep), output_format)
+    if target == "hooks":
+        emit(hosts.doctor_hooks(local=local, deep=deep), output_format)
+    elif target:
+        emit(hosts.doctor_host(target, project=project, local=local, deep=deep), output_format)
     else:
         emit(health.run(), output_format)
 
@@ -461,13 +472,24 @@ def config_unset(key: str, project: bool, output_format: str) -> None:
     emit(command.unset(key, project=project), output_format)
 
 
+@cli.command(
+    "hook", context_settings=_PASSTHROUGH, add_help_option=False, short_help="The command a host runs as its hook."
+)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def hook(args: tuple[str, ...]) -> None:
+    """A host's hook: reads its JSON payload on stdin, answers JSON (tokenjuice hook HOST)."""
+    from .hosts.hook import main
+
+    sys.exit(main(list(args)))
+
+
 @cli.command("cursor-pre-tool-use", hidden=True, context_settings=_PASSTHROUGH, add_help_option=False)
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def cursor_pre_tool_use(args: tuple[str, ...]) -> None:
-    """Cursor's preToolUse hook (reads the payload on stdin, answers JSON)."""
-    from .hosts.cursor_hook import main
+    """The old name of `tokenjuice hook cursor` (hooks.json files written before it still run)."""
+    from .hosts.hook import main
 
-    sys.exit(main(list(args)))
+    sys.exit(main(list(args), "cursor"))
 
 
 def _command_name(args: list[str]) -> str:

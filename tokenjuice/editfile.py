@@ -98,7 +98,7 @@ class LockedFile:
         if dry_run or not change.changed:
             return change
         self._check_writable()
-        backup = self._backup() if self.text is not None else None
+        backup = self.backup() if self.text is not None else None
         try:
             write_atomically(self.target, after.encode("utf-8"))
         except OSError as error:
@@ -111,7 +111,7 @@ class LockedFile:
             if paths.read_only(target):
                 raise EditError(f"the {noun} {target} is read-only; make it writable and try again")
 
-    def _backup(self) -> str:
+    def backup(self) -> str:
         first = self.target + ".bak"
         numbered = sorted(_numbered_backups(self.target))
         if not os.path.exists(first):

@@ -17,10 +17,14 @@ def main(argv: list[str] | None = None) -> int:
         from .commands.wrap import main as wrap_main
 
         return wrap_main(args[1:])
-    if command == "cursor-pre-tool-use":
-        from .hosts.cursor_hook import main as hook_main
+    if command == "hook" and len(args) > 1 and not args[1].startswith("-"):
+        from .hosts.hook import main as hook_main
 
         return hook_main(args[1:])
+    if command == "cursor-pre-tool-use":
+        from .hosts.hook import main as hook_main
+
+        return hook_main(args[1:], "cursor")
     from .cli import main as cli_main
 
     return cli_main(args)

@@ -63,16 +63,22 @@ def loads(text: str | bytes) -> Any:
     return value
 
 
-def dumps(value: object) -> str:
-    """Compact JSON (`separators=(",", ":")`, non-ASCII kept), like the `json` package."""
+def dumps(value: object, *, strict: bool = False) -> str:
+    """Compact JSON (`separators=(",", ":")`, non-ASCII kept), like the `json` package.
+    `strict` refuses (ValueError) what another program's parser may not accept:
+    NaN and infinities, and strings with lone surrogates (not encodable as UTF-8)."""
     if _scan is None:  # pragma: no cover - not CPython
         import json
 
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return "".join(_pieces(value))
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=not strict)
+    else:
+        text = "".join(_pieces(value, strict))
+    if strict:
+        text.encode("utf-8")  # UnicodeEncodeError is a ValueError
+    return text
 
 
-def _pieces(value: object) -> Iterator[str]:
+def _pieces(value: object, strict: bool = False) -> Iterator[str]:
     if isinstance(value, str):
         yield _quote(value)
     elif value is None:
@@ -85,6 +91,8 @@ def _pieces(value: object) -> Iterator[str]:
         yield int.__repr__(value)
     elif isinstance(value, float):
         if math.isnan(value) or math.isinf(value):
+            if strict:
+                raise ValueError("NaN and infinities are not JSON")
             yield {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}[repr(value)]
         else:
             yield float.__repr__(value)
@@ -95,14 +103,14 @@ def _pieces(value: object) -> Iterator[str]:
                 yield ","
             yield _quote(key if isinstance(key, str) else dumps(key).strip('"'))
             yield ":"
-            yield from _pieces(item)
+            yield from _pieces(item, strict)
         yield "}"
     elif isinstance(value, (list, tuple)):
         yield "["
         for index, item in enumerate(value):
             if index:
                 yield ","
-            yield from _pieces(item)
+            yield from _pieces(item, strict)
         yield "]"
     else:
         raise TypeError(f"{type(value).__name__} is not JSON serialisable")

@@ -54,34 +54,43 @@ class Setting:
 
 SETTINGS: tuple[Setting, ...] = (
     Setting(
-        "cursor.enabled",
+        "hook.enabled",
         BOOL,
         True,
-        "rewrite Cursor shell commands through tokenjuice wrap",
-        "TOKENJUICE_CURSOR",
+        "host hooks rewrite shell commands through tokenjuice wrap",
+        "TOKENJUICE_HOOK",
         project=False,
     ),
     Setting(
-        "cursor.skip",
+        "hook.skip",
         WORDS,
         [],
-        "extra commands the Cursor hook leaves alone (glob patterns)",
-        "TOKENJUICE_CURSOR_SKIP",
+        "extra commands every host hook leaves alone (glob patterns, * matches anything)",
+        "TOKENJUICE_HOOK_SKIP",
     ),
     Setting(
-        "cursor.skip_defaults",
+        "hook.skip_defaults",
         BOOL,
         True,
-        "also skip dev servers, watch modes, editors, pagers and REPLs",
+        "also leave alone what tokenjuice knows never ends or needs a terminal (docs/never-wrapped.md)",
         project=True,
     ),
     Setting(
-        "cursor.shell",
+        "hook.rewrite_unruled",
+        BOOL,
+        True,
+        "rewrite commands the host's own permission rules say nothing about "
+        "(false: only commands they allow; docs/cursor.md)",
+        "TOKENJUICE_HOOK_REWRITE_UNRULED",
+        project=False,
+    ),
+    Setting(
+        "hook.shell",
         TEXT,
         "",
-        "the shell rewritten commands run in when Cursor names none "
+        "the shell rewritten commands run in when the host names none "
         "(default: $SHELL, then the detected shell, then sh)",
-        "TOKENJUICE_CURSOR_SHELL",
+        "TOKENJUICE_HOOK_SHELL",
         project=NEVER,
     ),
     Setting(
@@ -144,6 +153,19 @@ SETTINGS: tuple[Setting, ...] = (
     ),
 )
 BY_KEY = {setting.key: setting for setting in SETTINGS}
+#: Names settings had before hooks served more than Cursor: still read, in files and
+#: in the environment, as the new ones.
+RENAMED = {
+    "cursor.enabled": "hook.enabled",
+    "cursor.skip": "hook.skip",
+    "cursor.skip_defaults": "hook.skip_defaults",
+    "cursor.shell": "hook.shell",
+}
+RENAMED_ENV = {
+    "TOKENJUICE_HOOK": "TOKENJUICE_CURSOR",
+    "TOKENJUICE_HOOK_SKIP": "TOKENJUICE_CURSOR_SKIP",
+    "TOKENJUICE_HOOK_SHELL": "TOKENJUICE_CURSOR_SHELL",
+}
 DEFAULT = "default"
 
 
@@ -210,14 +232,18 @@ def resolve(
             else:
                 values[key], origins[key] = value, f"project:{project}"
     for setting in SETTINGS:
-        raw = env.get(setting.env, "") if setting.env else ""
+        name = setting.env
+        raw = env.get(name, "") if name else ""
+        if name and not raw.strip() and name in RENAMED_ENV:
+            name = RENAMED_ENV[name]
+            raw = env.get(name, "")
         if not raw.strip():
             continue
         value, problem = parse(setting, raw)
         if problem:
-            warnings.append(f"{setting.env}={raw!r}: {problem}; ignored")
+            warnings.append(f"{name}={raw!r}: {problem}; ignored")
         else:
-            values[setting.key], origins[setting.key] = value, f"env:{setting.env}"
+            values[setting.key], origins[setting.key] = value, f"env:{name}"
     for key, (flag, value) in (flags or {}).items():
         if value is not None:
             problem = check(BY_KEY[key], value)
@@ -290,7 +316,8 @@ def parse_file(path: str) -> tuple[dict[str, Any], list[str]]:
         return {}, [f"{path}: ignored, it is not readable TOML ({error}); defaults are used"]
     values: dict[str, Any] = {}
     warnings: list[str] = []
-    for key, value in flatten(data).items():
+    for written, value in flatten(data).items():
+        key = RENAMED.get(written, written)
         if key not in BY_KEY:
             warnings.append(f"{path}: unknown setting {key} (see tokenjuice config list)")
             continue

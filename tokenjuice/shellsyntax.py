@@ -366,12 +366,13 @@ PIPE_OPS = frozenset({"|", "|&"})
 class SimpleCommand:
     """One command of a pipeline: its words and redirections, and where it sits."""
 
-    __slots__ = ("end", "redirects", "source", "start", "words")
+    __slots__ = ("depth", "end", "redirects", "source", "start", "words")
 
-    def __init__(self, words: list[Token], redirects: list[Token], source: str) -> None:
+    def __init__(self, words: list[Token], redirects: list[Token], source: str, depth: int = 0) -> None:
         self.words = words
         self.redirects = redirects
         self.source = source
+        self.depth = depth  # how many `( … )` subshells enclose it: 0 runs in the shell itself
         spans = words + redirects
         self.start = min(t.start for t in spans) if spans else 0
         self.end = max(t.end for t in spans) if spans else 0
@@ -392,13 +393,17 @@ class SimpleCommand:
 
 
 class Pipeline:
-    """Commands joined by `|`; `op` is the operator that ends it (`&&`, `;`, …)."""
+    """Commands joined by `|`; `op` is the operator that ends it (`&&`, `;`, …), and
+    `op_end` where that operator ends in the source (the next pipeline's text,
+    with any `(`, `{` or `!` it opens with, starts after it)."""
 
-    __slots__ = ("commands", "op")
+    __slots__ = ("commands", "op", "op_depth", "op_end")
 
-    def __init__(self, commands: list[SimpleCommand], op: str | None) -> None:
+    def __init__(self, commands: list[SimpleCommand], op: str | None, op_end: int = -1, op_depth: int = 0) -> None:
         self.commands = commands
         self.op = op
+        self.op_end = op_end
+        self.op_depth = op_depth  # inside how many subshells the operator sits (0: it joins top-level steps)
 
     @property
     def text(self) -> str:
@@ -413,20 +418,21 @@ def parse(source: str, dialect: str = "posix") -> tuple[list[Pipeline], bool]:
     commands: list[SimpleCommand] = []
     words: list[Token] = []
     redirects: list[Token] = []
+    depth = 0
 
     def end_command() -> None:
         nonlocal words, redirects
         if words or redirects:
-            commands.append(SimpleCommand(words, redirects, source))
+            commands.append(SimpleCommand(words, redirects, source, depth))
         words, redirects = [], []
 
-    def end_pipeline(op: str | None) -> None:
+    def end_pipeline(op: str | None, op_end: int = -1) -> None:
         nonlocal commands
         end_command()
         if commands:
-            pipelines.append(Pipeline(commands, op))
+            pipelines.append(Pipeline(commands, op, op_end, depth))
         elif pipelines and op and op != "\n" and pipelines[-1].op in (None, "\n"):
-            pipelines[-1].op = op
+            pipelines[-1].op, pipelines[-1].op_end, pipelines[-1].op_depth = op, op_end, depth
         commands = []
 
     for token in lexed.tokens:
@@ -440,8 +446,9 @@ def parse(source: str, dialect: str = "posix") -> tuple[list[Pipeline], bool]:
             end_command()
         elif token.value in ("(", ")"):
             end_command()  # a subshell's commands are classified like any others
+            depth = max(0, depth + (1 if token.value == "(" else -1))
         else:
-            end_pipeline(token.value)
+            end_pipeline(token.value, token.end)
     end_pipeline(None)
     return pipelines, lexed.complete
 

@@ -14,7 +14,7 @@ from ..editfile import EditError, LockedFile
 from ..errors import UsageError
 from ..output import Output
 from ..paths import git_root
-from ..settings import BY_KEY, SETTINGS, WORDS, Setting, parse, project_config_path, resolve, user_config_path
+from ..settings import BY_KEY, RENAMED, SETTINGS, WORDS, Setting, parse, project_config_path, resolve, user_config_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 
 def _setting(key: str) -> Setting:
+    if key in RENAMED:
+        raise UsageError(f"{key} is now called {RENAMED[key]}; use that name")
     if key not in BY_KEY:
         raise UsageError(f"unknown setting {key}; tokenjuice config list shows them all")
     return BY_KEY[key]

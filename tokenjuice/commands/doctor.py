@@ -7,12 +7,12 @@ import sqlite3
 from typing import Any
 
 from .. import paths
-from ..hosts import cursor
+from ..hosts import base
 from ..output import Output
 from ..rules import loader
 from ..settings import resolve, user_config_path
 from ..state import artifacts, ledger, report
-from . import cursor as cursor_command
+from . import hosts as hosts_command
 
 
 def run() -> Output:
@@ -23,8 +23,8 @@ def run() -> Output:
         "artifacts": _artifacts(),
         "hooks": _hooks(),
     }
-    overall = cursor.worst(s["status"] for s in sections.values())
-    code = 1 if overall == cursor.BROKEN else 0
+    overall = base.worst(s["status"] for s in sections.values())
+    code = 1 if overall == base.BROKEN else 0
     lines = [f"tokenjuice health: {overall}"]
     for name, section in sections.items():
         lines.append(f"\n{name}: {section['status']}")
@@ -52,9 +52,9 @@ def _catalogue() -> dict[str, Any]:
         lines.append("fix: tokenjuice verify names each problem; the rest of the catalogue keeps working")
     builtin_broken = any(p.layer == loader.BUILTIN for p in errors)
     status = (
-        cursor.BROKEN
+        base.BROKEN
         if builtin_broken or "generic/fallback" not in {r.rule.id for r in rules}
-        else (cursor.WARN if errors else cursor.OK)
+        else (base.WARN if errors else base.OK)
     )
     return _section(status, lines, rules=len(rules), problems=[p.to_dict() for p in problems])
 
@@ -68,7 +68,7 @@ def _config() -> dict[str, Any]:
     ]
     lines += [f"in effect: {path}" for path in files]
     lines += [f"warning: {w}" for w in settings.warnings]
-    return _section(cursor.WARN if settings.warnings else cursor.OK, lines)
+    return _section(base.WARN if settings.warnings else base.OK, lines)
 
 
 def _ledger() -> dict[str, Any]:
@@ -78,15 +78,15 @@ def _ledger() -> dict[str, Any]:
         runs = ledger.snapshot().execute("SELECT count(*) FROM runs").fetchone()[0]
         check = _integrity(path)
     except (ledger.LedgerError, sqlite3.Error) as error:
-        return _section(cursor.BROKEN, [str(error)])
+        return _section(base.BROKEN, [str(error)])
     if not os.path.exists(path) and not pending:
-        return _section(cursor.OK, [f"{path} (not created yet; the first wrap records there)"])
+        return _section(base.OK, [f"{path} (not created yet; the first wrap records there)"])
     size = os.path.getsize(path) if os.path.exists(path) else 0
     lines = [f"{path}: {runs} runs ({pending} waiting in the spool), {report.compact(size)}B", f"integrity: {check}"]
     if paths.read_only(os.path.dirname(path)):
         lines.append("the data folder is read-only: new runs are not recorded")
-        return _section(cursor.WARN, lines)
-    return _section(cursor.OK if check == "ok" else cursor.BROKEN, lines, runs=runs)
+        return _section(base.WARN, lines)
+    return _section(base.OK if check == "ok" else base.BROKEN, lines, runs=runs)
 
 
 def _integrity(path: str) -> str:
@@ -113,13 +113,13 @@ def _artifacts() -> dict[str, Any]:
     ]
     if os.path.isdir(directory) and os.stat(directory).st_mode & 0o077:
         lines.append(f"{directory} can be read by other users; fix: chmod 700 {directory}")
-        return _section(cursor.WARN, lines)
-    return _section(cursor.OK, lines)
+        return _section(base.WARN, lines)
+    return _section(base.OK, lines)
 
 
 def _hooks() -> dict[str, Any]:
-    overall, reports = cursor_command.hook_reports(local=False, deep=False)
+    overall, reports = hosts_command.hook_reports(local=False, deep=False)
     lines = [f"{name}: {r.status} ({r.path})" for name, r in reports.items()]
-    if overall == cursor.DISABLED:
-        lines.append(cursor_command.NOTHING_INSTALLED)
-    return _section(cursor.OK if overall == cursor.DISABLED else overall, lines)
+    if overall == base.DISABLED:
+        lines.append(hosts_command.NOTHING_INSTALLED)
+    return _section(base.OK if overall == base.DISABLED else overall, lines)

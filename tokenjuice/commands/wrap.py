@@ -170,8 +170,12 @@ def main(args: list[str]) -> int:
         sys.stdout.write(USAGE)
         return 0
 
-    child = with_caller_path(command, os.environ.get("PATH", "")) if options.keep_path else command
-    if options.raw and options.format == "text":
+    streaming = options.raw and options.format == "text"
+    marker = None if streaming else f"\x1etokenjuice: login profile done {os.urandom(6).hex()}"
+    child = command
+    if options.keep_path:  # a hook's wrap: the shell is a login shell the host did not ask for
+        child = after_profile(command, os.environ.get("PATH", ""), os.getcwd(), marker)
+    if streaming:
         # Exactly what the command writes, as it writes it: the child inherits our
         # stdout and stderr (no pipes, no size limit); only the exit code is ours to pass on.
         return capture_mod.stream(child)
@@ -186,6 +190,8 @@ def main(args: list[str]) -> int:
         tee=options.tee,
         merged=not separate,
     )
+    if marker and child is not command:
+        run.drop_through(marker.encode())  # what the login profile printed is not the command's output
     if run.signal is not None:
         run.chunks.append((capture_mod.STDERR, _signal_marker(run.signal, run.exit_code)))
     try:
@@ -389,27 +395,43 @@ def _name_or_none(
     return name if name and len(name) <= limit and name[0] in first and set(name) <= chars else None
 
 
-def with_caller_path(argv: list[str], path: str) -> list[str]:
-    """`bash -lc BODY` → `bash -lc 'PATH=<ours>; export PATH; BODY'`.
+def after_profile(argv: list[str], path: str, cwd: str, marker: str | None) -> list[str]:
+    """`bash -lc BODY` → `bash -lc '<restore>; BODY'`: what a hook's wrap does
+    once the login profile has run and before the command does.
 
-    A login shell sources profile files, and Debian's /etc/profile (like macOS's
-    path_helper) resets or reorders PATH, so an activated virtualenv or nvm bin dir
-    would vanish. Restoring PATH after the profile ran keeps the rest of the
-    profile's setup. The prefix shares the body's first line, so line numbers in
-    the shell's error messages stay the same. fish gets `--init-command` instead.
+    A login shell sources profile files, and they may reset PATH (Debian's
+    /etc/profile, macOS's path_helper: an activated virtualenv or nvm bin dir
+    would vanish), `cd` elsewhere, or print a banner. So after the profile: PATH
+    is the caller's again, the directory is the one the host ran the command in
+    (with the shell's own `cd`, past any function or alias a profile puts in its
+    place), and `marker` is printed on stdout (and stderr) so that everything the
+    profile printed — it is not the command's output — can be cut away. The
+    prefix shares the body's first line, so line numbers in the shell's error
+    messages stay the same. fish gets `--init-command` instead.
     """
-    from ..command import launcher_body
+    from ..command import SHELLS, basename, launcher_body
 
     found = launcher_body(argv)
-    if not found or not found[2] or not path:
+    if not found or not found[2]:
         return argv
     index, dialect, _ = found
+    shell = next((basename(word) for word in argv if basename(word) in SHELLS), "sh")
     if dialect == "fish":
         # fish echoes the failing command line in its errors, so keep the body
         # clean: --init-command runs after the config files, before the command.
-        restore = f"set -gx PATH (string split -- : {quote_fish(path)})"
-        return [argv[0], "--init-command", restore] + argv[1:]
-    return argv[:index] + [f"PATH={quote(path)}; export PATH; " + argv[index]] + argv[index + 1 :]
+        steps = [f"set -gx PATH (string split -- : {quote_fish(path)})"] if path else []
+        steps.append(f"builtin cd {quote_fish(cwd)} 2>/dev/null")
+        if marker:
+            steps.append(f"builtin printf '%s\\n' {quote_fish(marker)}")
+            steps.append(f"builtin printf '%s\\n' {quote_fish(marker)} >&2")
+        return [argv[0], "--init-command", "; ".join(steps)] + argv[1:]
+    own = "\\builtin" if shell == "zsh" else "\\command"  # zsh's `command` skips builtins
+    steps = [f"PATH={quote(path)}", "export PATH"] if path else []
+    steps.append(f"{own} cd -- {quote(cwd)} >/dev/null 2>&1")
+    if marker:
+        steps.append(f"{own} printf '%s\\n' {quote(marker)}")
+        steps.append(f"{own} printf '%s\\n' {quote(marker)} >&2")
+    return argv[:index] + ["; ".join(steps) + "; " + argv[index]] + argv[index + 1 :]
 
 
 def _signal_marker(signum: int, exit_code: int) -> bytes:

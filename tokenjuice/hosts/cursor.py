@@ -1,320 +1,180 @@
-"""Cursor: manage tokenjuice's entry in `hooks.json` and check that it works.
+"""Cursor: a `preToolUse` hook for the Shell tool in `~/.cursor/hooks.json` (or
+`<git root>/.cursor/hooks.json` with --project).
 
-The file editing itself (lock, backup, atomic write, refusal of files we do not
-understand) lives in `jsonfile.py`; the hook that runs per command lives in
-`cursor_hook.py`. This module decides what the entry is and what healthy means.
+Cursor sends `{"hook_event_name": "preToolUse", "tool_name": "Shell",
+"tool_input": {"command", "cwd", …}, "workspace_roots": […], …}` and runs
+whatever `updated_input.command` comes back. Its own approval runs *after* the
+hook, on the rewritten command (docs/cursor-permissions.md), so a command the
+user's Cursor rules deny or ask about is never rewritten, and an allowed one
+only when the rewrite is allowed too.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
-import subprocess
-import sys
-import time
 
-from ..editfile import Change, EditError
-from ..errors import UsageError
-from ..jsonfile import LockedJsonFile
-from ..paths import git_root
-from ..shellsyntax import quote, split_words
-from .cursor_hook import WINDOWS_MESSAGE
-from .launch import direct
+from . import jsonhooks
+from .base import ALLOW, ASK, NONE, Call, Host, HostError, Report, Result, is_our_command, launcher_warnings
 
-HOOK_EVENT = "preToolUse"
-HOOK_MARK = "cursor-pre-tool-use"
-#: Paths that tend to disappear or change with upgrades: a hook pointing there breaks later.
-VOLATILE_MARKERS = (
-    "/Cellar/",
-    "/.pyenv/versions/",
-    "/nix/store/",
-    "/tmp/",
-    "/var/folders/",
-    "/.cache/",
-    "/_npx/",
-    "/pip-build-env",
-    "/.venv-tmp",
-)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+EVENT = "preToolUse"
+LIST_PATH = ("hooks", EVENT)
+#: Cursor's delete protection asks before these run; it must still see them.
+DELETING = frozenset({"rm", "rmdir", "unlink", "shred", "srm", "trash", "trash-put"})
 
 
-class HostError(UsageError):
-    """A problem the user must fix; one sentence saying what to do."""
+class Cursor(Host):
+    name = "cursor"
+    title = "Cursor"
+
+    # -- the hook ----------------------------------------------------------------------
+
+    def call(self, payload: dict[str, Any]) -> Call | None:
+        event = payload.get("hook_event_name")
+        if event is not None and event != EVENT:
+            return None
+        if payload.get("tool_name") != "Shell" or os.name == "nt":
+            return None
+        tool_input = payload.get("tool_input")
+        if not isinstance(tool_input, dict):
+            return None
+        command = tool_input.get("command")
+        if not isinstance(command, str):
+            return None
+        cwd = tool_input.get("cwd")
+        cwd = cwd if isinstance(cwd, str) and os.path.isabs(cwd) and os.path.isdir(cwd) else None
+        roots = payload.get("workspace_roots")
+        root = roots[0] if isinstance(roots, list) and roots and isinstance(roots[0], str) else None
+        root = root if root and os.path.isabs(root) and os.path.isdir(root) else None
+        shell = tool_input.get("shell")
+        return Call(command, cwd, shell if isinstance(shell, str) else None, cwd or root)
+
+    def permission(self, call: Call, env: Mapping[str, str]) -> str:
+        from .cursor_permissions import decision
+
+        verdict = decision(call.command, call.project_dir, env)
+        if verdict == NONE and _deletes(call.command):
+            return ASK  # delete protection would ask; it must see the command as typed
+        return verdict
+
+    def answer(
+        self, payload: dict[str, Any], call: Call, rewritten: str, permission: str, env: Mapping[str, str]
+    ) -> dict[str, Any]:
+        if permission == ALLOW:
+            from .cursor_permissions import decision
+
+            if decision(rewritten, call.project_dir, env) != ALLOW:
+                return {}  # the wrapper is not on the allowlist: rewriting would bring a prompt
+        tool_input = payload["tool_input"]
+        return {"permission": "allow", "updated_input": {**tool_input, "command": rewritten}}
+
+    def probe_payload(self, command: str, cwd: str) -> dict[str, Any]:
+        return {
+            "hook_event_name": EVENT,
+            "tool_name": "Shell",
+            "conversation_id": "doctor",
+            "generation_id": "doctor",
+            "tool_input": {"command": command, "cwd": cwd},
+            "workspace_roots": [cwd],
+        }
+
+    def rewritten(self, answer: dict[str, Any]) -> str | None:
+        updated = answer.get("updated_input")
+        command = updated.get("command") if isinstance(updated, dict) else None
+        return command if isinstance(command, str) else None
+
+    # -- the config --------------------------------------------------------------------
+
+    def config_path(self, project: bool, cwd: str | None = None) -> str:
+        if project:
+            from ..paths import git_root
+
+            root = git_root(cwd or os.getcwd())
+            if root is None:
+                raise HostError("--project needs a git repository; run it inside your project or drop --project")
+            return os.path.join(root, ".cursor", "hooks.json")
+        home = os.environ.get("CURSOR_HOME", "").strip() or os.path.join(os.path.expanduser("~"), ".cursor")
+        return os.path.join(os.path.abspath(os.path.expanduser(home)), "hooks.json")
+
+    def detected(self) -> str | None:
+        import shutil
+
+        folder = os.path.dirname(self.config_path(False))
+        if os.path.isdir(folder):
+            return f"{folder} exists"
+        for program in ("cursor", "cursor-agent"):
+            found = shutil.which(program)
+            if found:
+                return f"{found} is installed"
+        return None
+
+    def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
+        from .base import refuse_windows
+
+        refuse_windows()
+        entry = {"type": "command", "matcher": "Shell", "command": command}
+        return jsonhooks.install(
+            path,
+            LIST_PATH,
+            entry,
+            self._ours,
+            skeleton={"version": 1, "hooks": {}},
+            required={"version": 1},
+            dry_run=dry_run,
+            command=command,
+            warnings=launcher_warnings(command),
+        )
+
+    def uninstall(self, path: str, *, dry_run: bool = False) -> Result:
+        return jsonhooks.uninstall(path, LIST_PATH, self._ours, dry_run=dry_run)
+
+    def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
+        return jsonhooks.doctor(
+            self,
+            path,
+            LIST_PATH,
+            self._ours,
+            expected,
+            install_hint,
+            deep=deep,
+            command_of=_command_of,
+            shape_problems=_shape_problems,
+            others_conflict=_handles_shell,
+        )
+
+    def _ours(self, entry: object) -> bool:
+        return isinstance(entry, dict) and is_our_command(entry.get("command"), self.name)
 
 
-def hooks_path(project: bool, cwd: str | None = None) -> str:
-    if project:
-        root = git_root(cwd or os.getcwd())
-        if root is None:
-            raise HostError("--project needs a git repository; run it inside your project or drop --project")
-        return os.path.join(root, ".cursor", "hooks.json")
-    home = os.environ.get("CURSOR_HOME", "").strip() or os.path.join(os.path.expanduser("~"), ".cursor")
-    return os.path.join(os.path.abspath(os.path.expanduser(home)), "hooks.json")
+def _command_of(entry: Any) -> str | None:
+    command = entry.get("command") if isinstance(entry, dict) else None
+    return command if isinstance(command, str) else None
 
 
-def launcher(local: bool) -> str:
-    """How to run tokenjuice, shell-quoted: the executable on PATH, or with --local
-    this interpreter running this checkout."""
-    if local:
-        return f"{quote(os.path.abspath(sys.executable))} -m tokenjuice"
-    found = shutil.which("tokenjuice")
-    if found:
-        return quote(os.path.abspath(found))
-    invoked = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
-    if os.path.basename(invoked) == "tokenjuice" and os.access(invoked, os.X_OK):
-        return quote(invoked)
-    raise HostError(
-        "tokenjuice is not on your PATH; install it with pipx, uv tool or install/install.sh, "
-        "or use --local to run this checkout"
-    )
-
-
-def hook_command(launch: str) -> str:
-    """The hook entry: started directly by the interpreter when possible (see
-    `launch.py`); the commands it rewrites use `launch`."""
-    return f"{direct(launch) or launch} {HOOK_MARK} --wrap-launcher {quote(launch)}"
-
-
-def is_ours(entry: object) -> bool:
-    return isinstance(entry, dict) and isinstance(entry.get("command"), str) and HOOK_MARK in entry["command"]
-
-
-class Result:
-    __slots__ = ("action", "backup", "command", "diff", "path", "warnings")
-
-    def __init__(
-        self, path: str, action: str, change: Change | None, command: str | None, warnings: list[str] | None = None
-    ) -> None:
-        self.path = path
-        self.action = action
-        self.backup = change.backup if change else None
-        self.diff = change.diff() if change and change.changed else ""
-        self.command = command
-        self.warnings = warnings or []
-
-    def to_dict(self) -> dict:
-        data = {"path": self.path, "action": self.action, "backupPath": self.backup, "command": self.command}
-        if self.warnings:
-            data["warnings"] = self.warnings
-        return data
-
-
-def install(path: str, command: str, *, dry_run: bool = False) -> Result:
-    if os.name == "nt":
-        raise HostError(WINDOWS_MESSAGE)
-    entry = {"type": "command", "matcher": "Shell", "command": command}
-    with LockedJsonFile(path, create=not dry_run) as file:
-        data = file.load({"version": 1, "hooks": {}})
-        hooks, entries = _hook_entries(data, path)
-        ours = [e for e in entries if is_ours(e)]
-        if ours == [entry]:
-            return Result(path, "unchanged", None, command, _launcher_warnings(command))
-        kept = [e for e in entries if not is_ours(e)]
-        edits: list[tuple] = [("set", ("hooks", HOOK_EVENT), kept + [entry])]
-        hooks[HOOK_EVENT] = kept + [entry]
-        if "hooks" not in data:
-            data["hooks"] = hooks
-        if "version" not in data:
-            data["version"] = 1
-            edits.append(("set", ("version",), 1))
-        change = file.save_json(data, edits, dry_run=dry_run)
-    action = ("would update" if dry_run else "updated") if ours else ("would install" if dry_run else "installed")
-    return Result(path, action, change, command, _launcher_warnings(command))
-
-
-def uninstall(path: str, *, dry_run: bool = False) -> Result:
-    with LockedJsonFile(path, create=False) as file:
-        if file.text is None:
-            return Result(path, "absent", None, None)
-        data = file.load({})
-        hooks, entries = _hook_entries(data, path)
-        kept = [e for e in entries if not is_ours(e)]
-        if len(kept) == len(entries):
-            return Result(path, "absent", None, None)
-        if kept:
-            hooks[HOOK_EVENT] = kept
-            edits = [("set", ("hooks", HOOK_EVENT), kept)]
-        else:
-            del hooks[HOOK_EVENT]
-            edits = [("delete", ("hooks", HOOK_EVENT))]
-        change = file.save_json(data, edits, dry_run=dry_run)
-    return Result(path, "would remove" if dry_run else "removed", change, None)
-
-
-def _hook_entries(data: dict, path: str) -> tuple[dict, list]:
-    hooks = data.get("hooks", {})
-    if not isinstance(hooks, dict):
-        raise EditError(f'{path}: "hooks" is not an object; fix or move the file and try again')
-    entries = hooks.get(HOOK_EVENT, [])
-    if not isinstance(entries, list):
-        raise EditError(f'{path}: "hooks.{HOOK_EVENT}" is not a list; fix or move the file and try again')
-    return hooks, entries
-
-
-def _launcher_warnings(command: str) -> list[str]:
-    words = split_words(command)
-    first = words[0] if words else ""
-    if any(marker in first for marker in VOLATILE_MARKERS):
-        return [
-            f"the launcher {first} lives in a versioned or temporary location; the hook breaks when it "
-            "moves (install tokenjuice with pipx or uv tool for a stable path)"
-        ]
+def _shape_problems(entry: Any) -> list[str]:
+    if entry.get("type") != "command" or entry.get("matcher") != "Shell":
+        return ['the entry should have "type": "command" and "matcher": "Shell"']
     return []
 
 
-# -- doctor -----------------------------------------------------------------------------
-
-OK, WARN, BROKEN, DISABLED = "ok", "warn", "broken", "disabled"
-_SEVERITY = {BROKEN: 3, WARN: 2, OK: 1, DISABLED: 0}
+def _handles_shell(entry: Any) -> bool:
+    return isinstance(entry, dict) and entry.get("matcher") in (None, "Shell", "*")
 
 
-def worst(statuses) -> str:
-    """The most severe status; `disabled` when there is none."""
-    return max(statuses, key=lambda s: _SEVERITY[s], default=DISABLED)
+def _deletes(command: str) -> bool:
+    from ..command import basename, strip_wrappers
+    from ..shellsyntax import parse
 
-
-class Report:
-    def __init__(self, path: str, expected: str | None) -> None:
-        self.path = path
-        self.status = OK
-        self.issues: list[str] = []
-        self.expected = expected
-        self.detected: str | None = None
-        self.fix: str | None = None
-        self.deep: dict | None = None
-
-    def flag(self, status: str, issue: str) -> None:
-        self.issues.append(issue)
-        if _SEVERITY[status] > _SEVERITY[self.status]:
-            self.status = status
-
-    def to_dict(self) -> dict:
-        data = {
-            "hooksPath": self.path,
-            "status": self.status,
-            "issues": self.issues,
-            "expectedCommand": self.expected,
-            "detectedCommand": self.detected,
-            "fixCommand": self.fix,
-        }
-        if self.deep is not None:
-            data["deep"] = self.deep
-        return data
-
-
-def doctor(path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
-    report = Report(path, expected)
-    if os.name == "nt":
-        report.status, report.fix = DISABLED, None
-        report.issues.append(WINDOWS_MESSAGE)
-        return report
-    try:
-        with LockedJsonFile(path, create=False) as file:
-            data = file.load({}) if file.text is not None else None
-            if data is None:
-                report.status, report.fix = DISABLED, install_hint
-                return report
-            _, entries = _hook_entries(data, path)
-    except EditError as error:
-        report.flag(BROKEN, str(error))
-        report.fix = f"fix or move {path}, then run {install_hint}"
-        return report
-    ours = [e for e in entries if is_ours(e)]
-    if not ours:
-        report.status, report.fix = DISABLED, install_hint
-        return report
-    entry = ours[0]
-    report.detected = entry["command"]
-    for problem in _launcher_problems(entry["command"]):
-        report.flag(BROKEN, problem)
-    if entry.get("type") != "command" or entry.get("matcher") != "Shell":
-        report.flag(WARN, 'the entry should have "type": "command" and "matcher": "Shell"')
-    if len(ours) > 1:
-        report.flag(WARN, f"{len(ours)} tokenjuice entries in {HOOK_EVENT}; one is enough")
-    if expected is not None and entry["command"] != expected:
-        report.flag(
-            WARN, f"the configured command differs from what install would write now ({install_hint} updates it)"
-        )
-    for warning in _launcher_warnings(entry["command"]):
-        report.flag(WARN, warning)
-    for other in entries:
-        if not is_ours(other) and isinstance(other, dict) and other.get("matcher") in (None, "Shell", "*"):
-            shown = str(other.get("command", other))[:120]
-            report.flag(
-                WARN,
-                f"another {HOOK_EVENT} hook also handles Shell commands ({shown}); if it rewrites "
-                "commands too, they get wrapped twice",
-            )
-    if deep and report.status != BROKEN:
-        report.deep = probe(entry["command"])
-        if not report.deep["ok"]:
-            report.flag(BROKEN, report.deep["problem"])
-    if report.status != OK:
-        report.fix = install_hint
-    return report
-
-
-def _launcher_problems(command: str) -> list[str]:
-    words = split_words(command)
-    problems = []
-    launchers = [words[0]] if words else []
-    if "--wrap-launcher" in words:
-        index = words.index("--wrap-launcher")
-        wrap_launcher = split_words(words[index + 1]) if index + 1 < len(words) else []
-        if wrap_launcher:
-            launchers.append(wrap_launcher[0])
-    for executable in dict.fromkeys(launchers):
-        if "/" not in executable:
-            if shutil.which(executable) is None:
-                problems.append(f"the launcher {executable} is not on PATH")
-        elif not (os.path.isfile(executable) and os.access(executable, os.X_OK)):
-            problems.append(f"the launcher {executable} does not exist or is not executable")
-    return problems
-
-
-PROBE_COMMAND = "echo tokenjuice-doctor-probe && exit 7"
-
-
-def probe(command: str) -> dict:
-    """Run the installed hook on a synthetic Shell payload, exactly as Cursor would,
-    then run the rewritten command and check its output and exit code."""
-    payload = {
-        "hook_event_name": HOOK_EVENT,
-        "tool_name": "Shell",
-        "conversation_id": "doctor",
-        "generation_id": "doctor",
-        "tool_input": {"command": PROBE_COMMAND, "cwd": os.getcwd()},
-    }
-    started = time.monotonic()
-    try:
-        hook = subprocess.run(
-            ["/bin/sh", "-c", command], input=json.dumps(payload).encode(), capture_output=True, timeout=20
-        )
-    except subprocess.TimeoutExpired:
-        return {"ok": False, "problem": "the hook did not answer within 20 s"}
-    latency_ms = round((time.monotonic() - started) * 1000, 1)
-    result: dict = {"ok": False, "hookLatencyMs": latency_ms, "hookExitCode": hook.returncode}
-    try:
-        answer = json.loads(hook.stdout)
-        rewritten = answer["updated_input"]["command"]
-    except (ValueError, KeyError, TypeError):
-        result["problem"] = (
-            f"the hook answered {hook.stdout[:200]!r} (exit {hook.returncode}) instead of a "
-            "rewrite; stderr: " + hook.stderr.decode(errors="replace")[:200]
-        )
-        return result
-    result["rewrittenCommand"] = rewritten
-    try:
-        ran = subprocess.run(["/bin/sh", "-c", rewritten], capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        result["problem"] = "the rewritten command did not finish within 60 s"
-        return result
-    result["commandExitCode"] = ran.returncode
-    if ran.returncode != 7 or b"tokenjuice-doctor-probe" not in ran.stdout:
-        result["problem"] = (
-            f"the rewritten probe command exited {ran.returncode} with output "
-            f"{ran.stdout[:200]!r}; expected exit 7 and tokenjuice-doctor-probe"
-        )
-        return result
-    result["ok"] = True
-    return result
+    pipelines, _ = parse(command)
+    for pipeline in pipelines:
+        for simple in pipeline.commands:
+            argv = strip_wrappers(simple.argv)
+            if argv and basename(argv[0]) in DELETING:
+                return True
+            if argv[:2] == ["git", "clean"] or (argv[:1] == ["find"] and "-delete" in argv):
+                return True
+    return False

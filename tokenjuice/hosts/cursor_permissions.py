@@ -45,7 +45,12 @@ import os
 
 from .. import fastjson
 from ..command import SHELLS, basename
-from ..shellsyntax import parse
+from ..shellsyntax import SimpleCommand, Token, parse
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+    from typing import Any
 
 DENY, ASK, ALLOW, NONE = "deny", "ask", "allow", "none"
 
@@ -214,7 +219,7 @@ class Rules:
         self.files: list[tuple[str, str]] = []
 
 
-def user_config_paths(env=None) -> list[str]:
+def user_config_paths(env: Mapping[str, str] | None = None) -> list[str]:
     """Where Cursor's CLI keeps the user's `cli-config.json`, most specific first."""
     env = os.environ if env is None else env
     custom = (env.get("CURSOR_CONFIG_DIR") or "").strip()
@@ -251,7 +256,7 @@ def project_config_paths(project_dir: str | None) -> list[str]:
     return [os.path.join(d, ".cursor", "cli.json") for d in reversed(dirs)]
 
 
-def _read_permissions(path: str) -> tuple[str, dict | None]:
+def _read_permissions(path: str) -> tuple[str, dict[str, Any] | None]:
     """(status, permissions object or None). Status "ok" means read exactly."""
     try:
         with open(path, "rb") as handle:
@@ -282,7 +287,7 @@ def _read_permissions(path: str) -> tuple[str, dict | None]:
     return status, permissions
 
 
-def load_rules(project_dir: str | None = None, env=None) -> Rules:
+def load_rules(project_dir: str | None = None, env: Mapping[str, str] | None = None) -> Rules:
     """Read the user's and the project's Cursor CLI permission rules."""
     rules = Rules()
     user_allows: list[list[Entry]] = []
@@ -361,7 +366,7 @@ def _analyze(script: str, analysis: Analysis, depth: int, top: bool) -> None:
             _simple(simple, analysis, depth, top)
 
 
-def _simple(simple, analysis: Analysis, depth: int, top: bool) -> None:
+def _simple(simple: SimpleCommand, analysis: Analysis, depth: int, top: bool) -> None:
     source = simple.source
     words = simple.words
     start = 0
@@ -401,7 +406,7 @@ def _is_assignment(word: str) -> bool:
     )
 
 
-def _redirects_safe(redirects) -> bool:
+def _redirects_safe(redirects: list[Token]) -> bool:
     """Only `>/dev/null` (any fd, `&>`) and stdout/stderr swaps (`2>&1`, `>&2`) are
     left to "allow"; anything else may write a file or read one."""
     for token in redirects:
@@ -414,9 +419,9 @@ def _redirects_safe(redirects) -> bool:
     return True
 
 
-def _variants(argv: list[str]):
+def _variants(argv: list[str]) -> Iterator[list[str]]:
     """The command behind control words, wrappers and paths (for deny rules only)."""
-    seen = set()
+    seen: set[tuple[str, ...]] = set()
     pending = [argv]
     while pending:
         words = pending.pop()
@@ -486,7 +491,7 @@ def _substitutions(word: str) -> list[str]:
 # -- the answer ----------------------------------------------------------------------
 
 
-def decision(command: str, project_dir: str | None = None, env=None) -> str:
+def decision(command: str, project_dir: str | None = None, env: Mapping[str, str] | None = None) -> str:
     """What the user's Cursor CLI rules say about `command`: deny, ask, allow or none."""
     rules = load_rules(project_dir, env)
     return decide(command, rules)

@@ -1,0 +1,237 @@
+"""The shared rewrite engine: what is wrapped, what stays outside, what is left
+alone — and proof through real shells that the shell the agent keeps sees the
+same state and output either way."""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from tokenjuice import rewrite
+from tokenjuice.settings import defaults
+
+LAUNCHER = f"{sys.executable} -m tokenjuice"
+
+
+def plan(command, shell="/bin/bash", **settings):
+    values = defaults()
+    for key, value in settings.items():
+        values.values[key.replace("__", ".")] = value
+    return rewrite.plan(command, host="cursor", shell=shell, launcher=LAUNCHER, settings=values)
+
+
+WRAPPED = [
+    "git status",
+    "npm test",
+    "pytest -q tests/",
+    "make -j4 && make test",
+    "printf '%s\\n' a b | sort",
+    "(cd sub && make)",
+    "sleep 1 & wait",
+    "a=1 b=2 env | sort",  # assignments before a command only reach that command
+    "FOO=1 make",
+    'for f in *.py; do python -m py_compile "$f"; done',
+    "if [ -f x ]; then cat x; fi",
+    "echo $(cd /tmp && pwd)",  # inside a substitution: a subshell
+    "cat <<'EOF'\ncd /tmp\nexport X=1\nEOF",  # the words are data in a here-document
+    "git log --oneline | head -5",
+    "sh -c 'exit 3'",
+    "echo unicode héllo 日本語 🎉",
+    "ls /definitely/missing",
+    "npm run build 2>&1 | tail -20",
+    "docker compose up -d",
+    "tail -n 50 app.log",
+    "git commit -m 'fix: x'",
+]
+
+LEFT_ALONE = {
+    "cd /tmp": "only changes the shell's state",
+    "export X=1": "only changes the shell's state",
+    "cd api && export X=1": "only changes the shell's state",
+    "source .venv/bin/activate": "only changes the shell's state",
+    ". ./env.sh": "only changes the shell's state",
+    "alias ll='ls -l'": "changes the shell's state (alias)",
+    "unset X": "only changes the shell's state",
+    "set -o pipefail": "changes the shell's state (set)",
+    "ulimit -n 4096": "only changes the shell's state",
+    "umask 022": "only changes the shell's state",
+    "pushd /tmp": "only changes the shell's state",
+    "popd": "only changes the shell's state",
+    "exec bash": "changes the shell's state (exec)",
+    "X=1": "only changes the shell's state",
+    "make && cd dist": "changes the shell's state (cd)",
+    "npm test; export DONE=1": "changes the shell's state (export)",
+    "set -e; make": "changes the shell's state (set)",
+    "shopt -s globstar && ls **/*.py": "changes the shell's state (shopt)",
+    "f() { echo hi; }; f": "defines a shell function",
+    "function g { echo; }": "defines a shell function",
+    "nvm use 18 && node -v": "changes the shell's state (nvm use)",
+    "conda activate ml && python train.py": "changes the shell's state (conda activate)",
+    "X=1; echo $X": "changes the shell's state (=)",
+    "sleep 100 &": "runs in the background (trailing &)",
+    "server & curl localhost": "leaves a background job running",
+    "jobs": "changes the shell's state (jobs)",
+    "wait": "changes the shell's state (wait)",
+    "read -r answer": "changes the shell's state (read)",
+    "exit 3": "changes the shell's state (exit)",
+    "make || exit 1": "changes the shell's state (exit)",
+    'eval "$(direnv export bash)"': "changes the shell's state (eval)",
+    "trap 'echo bye' EXIT; make": "changes the shell's state (trap)",
+    "kill %1": "changes the shell's state (kill %job)",
+    "tokenjuice wrap -- ls": "already runs tokenjuice",
+    "/opt/bin/tokenjuice stats": "already runs tokenjuice",
+    "cd x && python3 -m tokenjuice wrap -- ls": "already runs tokenjuice",
+    "FOO=1 sudo tokenjuice wrap -- make": "already runs tokenjuice",
+    f"{LAUNCHER} wrap --source cursor -- /bin/bash -lc 'ls'": "already runs tokenjuice",
+    "/usr/bin/python3 -P -c 'import sys;from tokenjuice.entry import main;sys.exit(main())' hook cursor": (
+        "already runs tokenjuice"
+    ),
+    "echo 'unterminated": "incomplete or unreadable shell syntax",
+    "ls \udc80": "not a command a shell can receive (NUL or invalid text)",
+    "echo a\0b": "not a command a shell can receive (NUL or invalid text)",
+    "   ": "empty",
+}
+
+OUTSIDE = [
+    ("cd api && npm test", "cd api &&", "npm test"),
+    ("cd api && export X=1 && npm test", "cd api && export X=1 &&", "npm test"),
+    ("cd /tmp; ls -la", "cd /tmp;", "ls -la"),
+    ("export NODE_ENV=test\nnpm test", "export NODE_ENV=test", "npm test"),
+    ("pushd web && pnpm build", "pushd web &&", "pnpm build"),
+    ("source .venv/bin/activate && pytest -q", "source .venv/bin/activate &&", "pytest -q"),
+    ("X=1 && make", "X=1 &&", "make"),  # make sees no $X: an unexported X cannot reach it anyway
+    ("cd a && (cd b && make)", "cd a &&", "(cd b && make)"),
+    ("umask 077 && touch f", "umask 077 &&", "touch f"),
+]
+
+
+@pytest.mark.parametrize("command", WRAPPED)
+def test_ordinary_commands_are_wrapped_whole(command):
+    result = plan(command)
+    assert result.wrapped and result.outside == "", result
+    assert result.command.startswith(f"{LAUNCHER} wrap --source cursor --keep-path -- /bin/bash -lc ")
+
+
+@pytest.mark.parametrize("command, reason", LEFT_ALONE.items())
+def test_commands_left_alone_and_why(command, reason):
+    result = plan(command)
+    assert (result.wrapped, result.command, result.reason) == (False, command, reason)
+
+
+@pytest.mark.parametrize("command, outside, body", OUTSIDE)
+def test_leading_state_changes_stay_outside_the_wrap(command, outside, body):
+    from tokenjuice.shellsyntax import quote
+
+    result = plan(command)
+    assert result.wrapped and result.outside == outside
+    assert result.command == f"{outside} {LAUNCHER} wrap --source cursor --keep-path -- /bin/bash -lc {quote(body)}"
+
+
+def test_a_variable_prefix_is_not_split_off_when_the_rest_expands_variables():
+    """`source env.sh && echo $API_URL`: outside the wrap, an unexported API_URL would
+    not reach the echo; inside, the outer shell would not keep it. Left alone."""
+    assert plan("source env.sh && echo $API_URL").reason == "changes the shell's state (source)"
+    assert plan("X=1; echo `date`").reason == "changes the shell's state (=)"
+
+
+def test_fish_keeps_and_or_with_the_step_they_test():
+    fish = shutil.which("fish") or "/usr/bin/fish"
+    if not os.path.exists(fish):
+        pytest.skip("fish is not installed")
+    result = plan("cd /tmp; and ls", shell=fish)
+    assert result.wrapped and result.outside == "cd /tmp; and"
+    assert plan("set -x FOO 1", shell=fish).reason == "changes the shell's state (set)"
+
+
+@pytest.mark.parametrize("shell", ["nu", "pwsh", "xonsh", "elvish", "/usr/bin/powershell"])
+def test_shells_tokenjuice_cannot_drive_leave_the_command_alone(shell):
+    assert plan("git status", shell=shell).reason.startswith("unsupported shell")
+
+
+def test_a_command_too_long_for_one_argument_is_left_alone():
+    assert plan("echo " + "x" * 140_000).reason == "too long to pass as one argument"
+    assert plan("echo " + "x" * 100_000).wrapped
+
+
+def test_user_skip_patterns_and_turning_the_defaults_off():
+    assert plan("make deploy prod", hook__skip=["make deploy*"]).reason == "hook.skip pattern 'make deploy*'"
+    assert plan("tail -f log").reason.startswith("interactive or long-running")
+    assert plan("tail -f log", hook__skip_defaults=False).wrapped
+
+
+# -- the shell the agent keeps sees the same state --------------------------------------
+
+STATEFUL = [
+    "cd sub && echo in-sub",
+    "cd sub && export MARK=set && printenv MARK",
+    "cd sub; ls",
+    "pushd sub >/dev/null && pwd",
+    "X=1 && echo plain",
+    "umask 077 && touch made && stat -c %a made",
+]
+
+
+@pytest.mark.parametrize("command", STATEFUL)
+def test_the_outer_shell_ends_in_the_same_state(command, tmp_path):
+    """Run `<command>; pwd; echo $MARK; umask` in one bash, first as typed, then
+    rewritten: the output, and the state printed after it, are the same."""
+    (tmp_path / "sub").mkdir()
+    result = plan(command)
+    assert result.wrapped
+    raw = result.command.replace(" wrap --source cursor", " wrap --raw --source cursor", 1)
+    probe = '; echo "pwd=$PWD mark=${MARK-unset} x=${X-unset} umask=$(umask)"'
+    env = os.environ | {"HOME": str(tmp_path), "TOKENJUICE_HOOK_SHELL": ""}
+    runs = []
+    for line in (command, raw):
+        for leftover in tmp_path.glob("sub/made"):
+            leftover.unlink()
+        runs.append(
+            subprocess.run(
+                ["/bin/bash", "-c", line + probe], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=30
+            )
+        )
+    direct, wrapped = runs
+    assert (wrapped.stdout, wrapped.stderr, wrapped.returncode) == (direct.stdout, direct.stderr, direct.returncode)
+
+
+# -- a hostile login profile changes nothing -------------------------------------------
+
+PROFILES = {
+    "bash": (".bash_profile", "echo 'Welcome!'; echo 'profile warning' >&2; cd /; cd() { echo hooked-cd; }\n"),
+    "zsh": (".zprofile", "echo 'Welcome!'; echo 'profile warning' >&2; cd /; cd() { echo hooked-cd; }\n"),
+    "dash": (".profile", "echo 'Welcome!'; echo 'profile warning' >&2; cd /; cd() { echo hooked-cd; }\n"),
+    "fish": (
+        ".config/fish/config.fish",
+        "echo 'Welcome!'; echo 'profile warning' >&2; cd /; function cd; echo hooked-cd; end\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("shell", list(PROFILES))
+def test_a_chatty_profile_that_moves_and_shadows_cd_changes_nothing(shell, tmp_path):
+    """The command runs where the host ran it, and what the profile printed is not
+    shown as the command's output (the full output store has the same view)."""
+    shell_path = shutil.which(shell)
+    if shell_path is None:
+        pytest.skip(f"{shell} is not installed")
+    home = tmp_path / "home"
+    name, text = PROFILES[shell]
+    (home / name).parent.mkdir(parents=True, exist_ok=True)
+    (home / name).write_text(text)
+    work = tmp_path / "work dir"
+    work.mkdir()
+    env = os.environ | {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"), "TOKENJUICE_HOOK_SHELL": ""}
+    env.pop("TOKENJUICE_HOME", None)
+    env["TOKENJUICE_HOME"] = str(tmp_path / "tj")
+    result = plan("pwd; echo out; echo err >&2", shell=shell_path)
+    assert result.wrapped
+    # the host's own shell (fish reads config.fish even for -c: the host's shell is not the point here)
+    runner = [shell_path, "--no-config"] if shell == "fish" else ["/bin/sh"]
+    done = subprocess.run(
+        [*runner, "-c", result.command], capture_output=True, text=True, cwd=work, env=env, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"{work}\nout\nerr\n", (done.stdout, done.stderr)
+    assert "Welcome" not in done.stderr and "hooked-cd" not in done.stdout

@@ -1,0 +1,388 @@
+"""What a host adapter is, and what every adapter shares.
+
+An adapter is only four things: where the host's config lives, how to add and
+remove exactly our entry in it, how to read the host's hook payload into a
+`Call`, and how to write the host's answer. What to wrap, what to leave alone
+and how to quote it is decided once for every host by `rewrite.plan`; the hook
+process (`hook.py`) glues the two together and never breaks a command.
+
+Config files are edited through `LockedJsonFile` (lock, backup, atomic write,
+symlinks kept, refusal of files we do not understand). An install also records,
+privately, the file's bytes before and after; `uninstall` restores the bytes
+from before when the file is still exactly as install left it, so a round trip
+leaves it byte-identical, and otherwise removes only our entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import sys
+
+from ..editfile import Change, EditError
+from ..errors import UsageError
+from ..record import record
+from ..shellsyntax import quote, split_words
+from .launch import direct
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from typing import Any, ClassVar
+
+#: The user's own rules about a command, as far as tokenjuice can read them.
+DENY, ASK, ALLOW, NONE = "deny", "ask", "allow", "none"
+#: Health of one integration.
+OK, WARN, BROKEN, DISABLED = "ok", "warn", "broken", "disabled"
+_SEVERITY = {BROKEN: 3, WARN: 2, OK: 1, DISABLED: 0}
+#: Paths that tend to disappear or change with upgrades: a hook pointing there breaks later.
+VOLATILE_MARKERS = (
+    "/Cellar/",
+    "/.pyenv/versions/",
+    "/nix/store/",
+    "/tmp/",  # noqa: S108 - a marker of volatile paths, not a file we write
+    "/var/folders/",
+    "/.cache/",
+    "/_npx/",
+    "/pip-build-env",
+    "/.venv-tmp",
+)
+
+
+class HostError(UsageError):
+    """A problem the user must fix; one sentence saying what to do."""
+
+
+@record
+class Call:
+    """One shell command a host is about to run, as its hook payload tells it."""
+
+    command: str
+    cwd: str | None = None  # where the host runs it
+    shell: str | None = None  # the shell the host runs it with, if the payload names one
+    project_dir: str | None = None  # the workspace, for project settings and permission files
+
+
+def worst(statuses: Iterable[str]) -> str:
+    """The most severe status; `disabled` when there is none."""
+    return max(statuses, key=lambda s: _SEVERITY[s], default=DISABLED)
+
+
+class Result:
+    """What install/uninstall did to one file."""
+
+    __slots__ = ("action", "backup", "command", "diff", "notes", "path", "warnings")
+
+    def __init__(
+        self,
+        path: str,
+        action: str,
+        change: Change | None = None,
+        command: str | None = None,
+        warnings: list[str] | None = None,
+        notes: list[str] | None = None,
+    ) -> None:
+        self.path = path
+        self.action = action  # installed, updated, unchanged, removed, restored, absent (+ "would …")
+        self.backup = change.backup if change else None
+        self.diff = change.diff() if change and change.changed else ""
+        self.command = command
+        self.warnings = warnings or []
+        self.notes = notes or []  # what the user must still do (e.g. approve the hook in the host)
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "path": self.path,
+            "action": self.action,
+            "backupPath": self.backup,
+            "command": self.command,
+        }
+        if self.warnings:
+            data["warnings"] = self.warnings
+        if self.notes:
+            data["notes"] = self.notes
+        return data
+
+
+class Report:
+    """doctor's findings for one integration; every check is named in `checks`."""
+
+    def __init__(self, host: str, path: str, expected: str | None) -> None:
+        self.host = host
+        self.path = path
+        self.status = OK
+        self.checks: list[dict[str, str]] = []
+        self.expected = expected
+        self.detected: str | None = None
+        self.fix: str | None = None
+        self.deep: dict[str, Any] | None = None
+        self.advisory = False
+
+    @property
+    def issues(self) -> list[str]:
+        return [check["message"] for check in self.checks if check["status"] in (WARN, BROKEN)]
+
+    def check(self, name: str, status: str, message: str = "") -> None:
+        """Record one named check; the report's status is the worst of them."""
+        self.checks.append({"name": name, "status": status, "message": message})
+        if _SEVERITY[status] > _SEVERITY[self.status]:
+            self.status = status
+
+    def flag(self, status: str, issue: str, name: str = "entry") -> None:
+        self.check(name, status, issue)
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "host": self.host,
+            "path": self.path,
+            "status": self.status,
+            "checks": self.checks,
+            "issues": self.issues,
+            "expectedCommand": self.expected,
+            "detectedCommand": self.detected,
+            "fixCommand": self.fix,
+        }
+        if self.advisory:
+            data["advisory"] = True
+        if self.deep is not None:
+            data["deep"] = self.deep
+        return data
+
+
+class Host:
+    """One agent host. Subclasses set the class attributes and override what differs."""
+
+    name: ClassVar[str]  # the CLI name: tokenjuice install <name>
+    title: ClassVar[str]  # how people write it
+    #: The hook answer that changes nothing.
+    neutral: ClassVar[dict[str, Any]] = {}
+    #: A host that cannot rewrite commands gets advisory instructions instead of a hook.
+    advisory: ClassVar[bool] = False
+
+    # -- the hook ----------------------------------------------------------------------
+
+    def call(self, payload: dict[str, Any]) -> Call | None:
+        """The shell call in `payload`, or None when the payload is not one this
+        hook should touch (another event, another tool, a malformed field)."""
+        raise NotImplementedError
+
+    def permission(self, call: Call, env: Mapping[str, str]) -> str:
+        """What the user's own rules in this host say about the command (DENY, ASK,
+        ALLOW or NONE when they say nothing or cannot be read by tokenjuice)."""
+        return NONE
+
+    def answer(
+        self, payload: dict[str, Any], call: Call, rewritten: str, permission: str, env: Mapping[str, str]
+    ) -> dict[str, Any]:
+        """The host's answer that makes it run `rewritten` instead."""
+        raise NotImplementedError
+
+    def probe_payload(self, command: str, cwd: str) -> dict[str, Any]:
+        """A payload as the host would send it for `command` (doctor --deep)."""
+        raise NotImplementedError
+
+    def rewritten(self, answer: dict[str, Any]) -> str | None:
+        """The command an answer of ours makes the host run, or None if it rewrites nothing."""
+        raise NotImplementedError
+
+    # -- the config --------------------------------------------------------------------
+
+    def config_path(self, project: bool, cwd: str | None = None) -> str:
+        raise NotImplementedError
+
+    def detected(self) -> str | None:
+        """Why this host seems to be used on this machine (its config folder or its
+        program), or None."""
+        return None
+
+    def hook_command(self, launch: str) -> str:
+        """The command the host runs as our hook."""
+        return f"{direct(launch) or launch} hook {self.name} --wrap-launcher {quote(launch)}"
+
+    def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
+        raise NotImplementedError
+
+    def uninstall(self, path: str, *, dry_run: bool = False) -> Result:
+        raise NotImplementedError
+
+    def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
+        raise NotImplementedError
+
+
+# -- launchers ---------------------------------------------------------------------------
+
+
+def launcher(local: bool) -> str:
+    """How to run tokenjuice, shell-quoted: the installation running this very
+    command (its console script beside this interpreter), or with --local this
+    interpreter running this checkout. Never whatever `tokenjuice` PATH finds first."""
+    if local:
+        return f"{quote(os.path.abspath(sys.executable))} -m tokenjuice"
+    own = os.path.join(os.path.dirname(os.path.abspath(sys.executable)), "tokenjuice")
+    invoked = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    for candidate in (own, invoked):
+        if os.path.basename(candidate) == "tokenjuice" and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return quote(candidate)
+    found = shutil.which("tokenjuice")
+    if found:
+        return quote(os.path.abspath(found))
+    raise HostError(
+        "tokenjuice is not on your PATH; install it with pipx, uv tool or install/install.sh, "
+        "or use --local to run this checkout"
+    )
+
+
+def path_launcher_differs(expected: str | None) -> str | None:
+    """A warning when `tokenjuice` on PATH is another installation than the hook's."""
+    found = shutil.which("tokenjuice")
+    words = split_words(expected or "")
+    if not found or not words or not words[0].startswith("/"):
+        return None
+    hook_program = words[0]
+    if os.path.realpath(found) == os.path.realpath(hook_program):
+        return None
+    return (
+        f"tokenjuice on your PATH ({found}) is not the installation the hook runs ({hook_program}); "
+        "upgrading one leaves the other behind"
+    )
+
+
+def launcher_warnings(command: str) -> list[str]:
+    words = split_words(command)
+    first = words[0] if words else ""
+    if any(marker in first for marker in VOLATILE_MARKERS):
+        return [
+            f"the launcher {first} lives in a versioned or temporary location; the hook breaks when it "
+            "moves (install tokenjuice with pipx or uv tool for a stable path)"
+        ]
+    return []
+
+
+def launcher_problems(command: str) -> list[str]:
+    """Programs the hook command needs that are missing."""
+    words = split_words(command)
+    problems = []
+    launchers = [words[0]] if words else []
+    if "--wrap-launcher" in words:
+        index = words.index("--wrap-launcher")
+        wrap_launcher = split_words(words[index + 1]) if index + 1 < len(words) else []
+        if wrap_launcher:
+            launchers.append(wrap_launcher[0])
+    for executable in dict.fromkeys(launchers):
+        if "/" not in executable:
+            if shutil.which(executable) is None:
+                problems.append(f"the launcher {executable} is not on PATH")
+        elif not (os.path.isfile(executable) and os.access(executable, os.X_OK)):
+            problems.append(f"the launcher {executable} does not exist or is not executable")
+    return problems
+
+
+def is_our_command(command: object, host: str) -> bool:
+    """Exactly our own hook command for `host`: a tokenjuice launcher (console script,
+    `python -m tokenjuice`, or the direct `python -P -c …tokenjuice.entry…` form)
+    followed by `hook <host>` (or Cursor's old `cursor-pre-tool-use`) and nothing
+    but our own options. A foreign hook that merely mentions tokenjuice is not ours."""
+    if not isinstance(command, str):
+        return False
+    words = split_words(command)
+    for index in range(len(words)):
+        tail = words[index:]
+        if tail[:2] == ["hook", host] or (host == "cursor" and tail[:1] == ["cursor-pre-tool-use"]):
+            options = tail[2:] if tail[0] == "hook" else tail[1:]
+            return _is_tokenjuice_launch(words[:index]) and _only_our_options(options)
+    return False
+
+
+def _is_tokenjuice_launch(words: list[str]) -> bool:
+    if len(words) == 1:
+        return os.path.basename(words[0]) == "tokenjuice"
+    if len(words) == 3 and words[1:] == ["-m", "tokenjuice"]:
+        return os.path.basename(words[0]).startswith("python")
+    if len(words) == 4 and words[1:3] == ["-P", "-c"]:
+        return os.path.basename(words[0]).startswith("python") and "from tokenjuice.entry import main" in words[3]
+    return False
+
+
+def _only_our_options(options: list[str]) -> bool:
+    return options == [] or (len(options) == 2 and options[0] == "--wrap-launcher")
+
+
+# -- install records: byte-identical round trips ------------------------------------------
+
+
+def _record_path(path: str) -> str:
+    from .. import paths
+
+    key = hashlib.sha256(os.path.realpath(path).encode("utf-8", "surrogateescape")).hexdigest()[:24]
+    return os.path.join(paths.private_dir(os.path.join(paths.data_dir(), "installs")), key)
+
+
+def remember_install(path: str, before: str | None, after: str) -> None:
+    """Keep (privately) the file's bytes from before our first install, and a hash
+    of what install left, so uninstall can put the file back exactly."""
+    from .. import fastjson
+    from ..atomic import write_atomically
+
+    record_path = _record_path(path)
+    existing = _read_record(record_path)
+    original = existing["before"] if existing and "before" in existing else before
+    data = {"path": os.path.realpath(path), "before": original, "after_sha256": _sha(after)}
+    write_atomically(record_path + ".json", fastjson.dumps(data).encode("utf-8"), mode=0o600)
+
+
+def restore_if_untouched(path: str, current: str | None) -> tuple[bool, str | None]:
+    """(True, text before install) when the file still holds exactly what our last
+    install wrote; the record is consumed either way once uninstall runs."""
+    record_path = _record_path(path)
+    data = _read_record(record_path)
+    if not data or current is None or data.get("after_sha256") != _sha(current):
+        return False, None
+    before = data.get("before")
+    return True, before if isinstance(before, str) else None
+
+
+def forget_install(path: str) -> None:
+    try:
+        os.unlink(_record_path(path) + ".json")
+    except OSError:
+        pass
+
+
+def _read_record(record_path: str) -> dict[str, Any] | None:
+    from .. import fastjson
+
+    try:
+        with open(record_path + ".json", "rb") as handle:
+            data = fastjson.loads(handle.read())
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def refuse_windows() -> None:
+    if os.name == "nt":
+        raise HostError("tokenjuice does not support native Windows shells yet; run your agent in WSL instead")
+
+
+__all__ = [
+    "ALLOW",
+    "ASK",
+    "BROKEN",
+    "DENY",
+    "DISABLED",
+    "NONE",
+    "OK",
+    "WARN",
+    "Call",
+    "EditError",
+    "Host",
+    "HostError",
+    "Report",
+    "Result",
+    "worst",
+]
