@@ -285,13 +285,25 @@ def is_our_command(command: object, host: str) -> bool:
     but our own options. A foreign hook that merely mentions tokenjuice is not ours."""
     if not isinstance(command, str):
         return False
-    words = split_words(command)
+    words = split_words(command.removesuffix(FAIL_OPEN))
     for index in range(len(words)):
         tail = words[index:]
         if tail[:2] == ["hook", host] or (host == "cursor" and tail[:1] == ["cursor-pre-tool-use"]):
             options = tail[2:] if tail[0] == "hook" else tail[1:]
             return _is_tokenjuice_launch(words[:index]) and _only_our_options(options)
     return False
+
+
+#: Appended to the hook command of hosts that block or deny a call when the hook
+#: fails (Gemini CLI, Copilot CLI): a missing interpreter (tokenjuice uninstalled
+#: without `tokenjuice uninstall`) then exits 0 with no output, and the host runs
+#: the command unchanged. The hook itself always exits 0 with one JSON line.
+FAIL_OPEN = " 2>/dev/null || true"
+
+
+def fail_open(command: str) -> str:
+    """`command`, made to fail open by construction (see FAIL_OPEN)."""
+    return command + FAIL_OPEN
 
 
 def _is_tokenjuice_launch(words: list[str]) -> bool:
