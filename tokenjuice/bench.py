@@ -159,7 +159,7 @@ def measure(sizes: list[int], runs: int, flood_mib: int, raw_mib: int) -> dict[s
             "tool_input": {"command": "git status --short", "cwd": os.getcwd()},
         }
     ).encode()
-    hook_args = ["cursor-pre-tool-use", "--wrap-launcher", "tokenjuice"]
+    hook_args = ["hook", "cursor", "--wrap-launcher", join(tj)]
     hook_script = tj + hook_args
     hook = (launch.direct_argv(join(tj)) or tj) + hook_args
     wrap_true = tj + ["wrap", "--", "true"]

@@ -15,12 +15,9 @@ leaves it byte-identical, and otherwise removes only our entry.
 
 from __future__ import annotations
 
-import hashlib
 import os
-import shutil
 import sys
 
-from ..editfile import Change, EditError
 from ..errors import UsageError
 from ..record import record
 from ..shellsyntax import quote, split_words
@@ -30,6 +27,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
     from typing import Any, ClassVar
+
+    from ..editfile import Change
 
 #: The user's own rules about a command, as far as tokenjuice can read them.
 DENY, ASK, ALLOW, NONE = "deny", "ask", "allow", "none"
@@ -217,6 +216,8 @@ def launcher(local: bool) -> str:
     """How to run tokenjuice, shell-quoted: the installation running this very
     command (its console script beside this interpreter), or with --local this
     interpreter running this checkout. Never whatever `tokenjuice` PATH finds first."""
+    import shutil
+
     if local:
         return f"{quote(os.path.abspath(sys.executable))} -m tokenjuice"
     own = os.path.join(os.path.dirname(os.path.abspath(sys.executable)), "tokenjuice")
@@ -235,6 +236,8 @@ def launcher(local: bool) -> str:
 
 def path_launcher_differs(expected: str | None) -> str | None:
     """A warning when `tokenjuice` on PATH is another installation than the hook's."""
+    import shutil
+
     found = shutil.which("tokenjuice")
     words = split_words(expected or "")
     if not found or not words or not words[0].startswith("/"):
@@ -261,6 +264,8 @@ def launcher_warnings(command: str) -> list[str]:
 
 def launcher_problems(command: str) -> list[str]:
     """Programs the hook command needs that are missing."""
+    import shutil
+
     words = split_words(command)
     problems = []
     launchers = [words[0]] if words else []
@@ -324,6 +329,8 @@ def _only_our_options(options: list[str]) -> bool:
 
 
 def _record_path(path: str) -> str:
+    import hashlib
+
     from .. import paths
 
     key = hashlib.sha256(os.path.realpath(path).encode("utf-8", "surrogateescape")).hexdigest()[:24]
@@ -373,6 +380,8 @@ def _read_record(record_path: str) -> dict[str, Any] | None:
 
 
 def _sha(text: str) -> str:
+    import hashlib
+
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
@@ -391,7 +400,6 @@ __all__ = [
     "OK",
     "WARN",
     "Call",
-    "EditError",
     "Host",
     "HostError",
     "Report",

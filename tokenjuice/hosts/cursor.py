@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 
-from . import jsonhooks
 from .base import ALLOW, ASK, NONE, Call, Host, HostError, Report, Result, is_our_command, launcher_warnings
 
 TYPE_CHECKING = False
@@ -117,6 +116,8 @@ class Cursor(Host):
 
         refuse_windows()
         entry = {"type": "command", "matcher": "Shell", "command": command}
+        from . import jsonhooks
+
         return jsonhooks.install(
             path,
             LIST_PATH,
@@ -130,9 +131,13 @@ class Cursor(Host):
         )
 
     def uninstall(self, path: str, *, dry_run: bool = False) -> Result:
+        from . import jsonhooks
+
         return jsonhooks.uninstall(path, LIST_PATH, self._ours, dry_run=dry_run)
 
     def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
+        from . import jsonhooks
+
         return jsonhooks.doctor(
             self,
             path,

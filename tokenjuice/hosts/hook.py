@@ -34,10 +34,9 @@ HOSTS: dict[str, tuple[str, str]] = {
 
 def load(name: str) -> Host:
     """The adapter for `name`; KeyError for an unknown host."""
-    import importlib
-
     module_name, class_name = HOSTS[name]
-    host: Host = getattr(importlib.import_module(module_name), class_name)()
+    module = __import__(module_name, fromlist=[class_name])  # importlib costs an import of its own
+    host: Host = getattr(module, class_name)()
     return host
 
 
