@@ -234,7 +234,7 @@ def test_schema_rule_is_the_published_schema(workdir):
     done = tokenjuice("schema", "rule")
     assert json.loads(done.stdout) == json_schema()
     published = json.loads((REPO / "docs" / "rule.schema.json").read_text())
-    assert published == json_schema(), "docs/rule.schema.json is stale: python -m tokenjuice.rules.schema docs"
+    assert published == json_schema(), "docs/rule.schema.json is stale: python -m tokenjuice.docs"
 
 
 def test_every_builtin_rule_file_validates_against_the_schema():
@@ -258,7 +258,17 @@ def test_the_rules_doc_field_reference_is_generated():
     start, end = "<!-- fields:start -->\n", "<!-- fields:end -->"
     assert start in text and end in text
     assert text.split(start)[1].split(end)[0] == fields_markdown(), (
-        "docs/rules.md's field reference is stale: python -m tokenjuice.rules.schema docs"
+        "docs/rules.md's field reference is stale: python -m tokenjuice.docs"
+    )
+
+
+def test_the_state_doc_settings_table_is_generated():
+    from tokenjuice.docs import SETTINGS_END, SETTINGS_START, settings_markdown
+
+    text = (REPO / "docs" / "state.md").read_text()
+    assert SETTINGS_START in text and SETTINGS_END in text
+    assert text.split(SETTINGS_START)[1].split(SETTINGS_END)[0] == settings_markdown(), (
+        "docs/state.md's settings table is stale: python -m tokenjuice.docs"
     )
 
 

@@ -431,23 +431,9 @@ def _toml(value: Any) -> str:
     return str(value)
 
 
-def update_docs(docs: str) -> None:
-    """Rewrite docs/rule.schema.json and the field reference of docs/rules.md (between
-    its `<!-- fields:start -->` and `<!-- fields:end -->` markers)."""
-    import json
-
-    from ..atomic import write_atomically
-
-    write_atomically(f"{docs}/rule.schema.json", (json.dumps(json_schema(), indent=2) + "\n").encode())
-    path = f"{docs}/rules.md"
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
-    start, end = "<!-- fields:start -->\n", "<!-- fields:end -->"
-    head, rest = text.split(start, 1)
-    write_atomically(path, (head + start + fields_markdown() + end + rest.split(end, 1)[1]).encode())
-
-
-if __name__ == "__main__":  # python -m tokenjuice.rules.schema docs
+if __name__ == "__main__":  # the older spelling of python -m tokenjuice.docs
     import sys
 
-    update_docs(sys.argv[1] if len(sys.argv) > 1 else "docs")
+    from ..docs import update
+
+    update(sys.argv[1] if len(sys.argv) > 1 else "docs")
