@@ -640,3 +640,60 @@ def test_the_direct_hook_answers_like_the_script(workdir, cursor_home):
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     assert answer["updated_input"]["command"].startswith(f"{LAUNCHER} wrap --source cursor")
+
+
+def test_install_uses_its_own_installation_not_the_first_tokenjuice_on_path(workdir, cursor_home, tmp_path):
+    impostor = tmp_path / "bin" / "tokenjuice"
+    impostor.parent.mkdir()
+    impostor.write_text("#!/bin/sh\necho impostor\n")
+    impostor.chmod(0o755)
+    env = os.environ | {"PATH": f"{impostor.parent}:{os.environ['PATH']}"}
+    done = tj("install", "cursor", "--format", "json", env=env)
+    assert done.returncode == 0, done.stderr
+    command = json.loads(done.stdout)["command"]
+    own = os.path.join(os.path.dirname(sys.executable), "tokenjuice")
+    assert str(impostor) not in command and f"--wrap-launcher {own}" in command
+    report = json.loads(tj("doctor", "cursor", "--format", "json", env=env).stdout)
+    notes = [c["message"] for c in report["checks"] if c["name"] == "path"]
+    assert notes and str(impostor) in notes[0] and report["fixCommand"] is None  # a note; reinstalling fixes nothing
+
+
+def test_after_pip_uninstall_the_hook_fails_open(workdir, cursor_home, tmp_path):
+    """The installed entry names an interpreter that is gone: the shell says 127 with
+    no JSON on stdout, which Cursor treats as 'run the command as it is'. A hook
+    whose rewrite launcher is gone answers {}."""
+    gone = tmp_path / "venv" / "bin"
+    command = f"{gone}/python -P -c '{launch.ENTRY}' hook cursor --wrap-launcher {gone}/tokenjuice"
+    done = subprocess.run(
+        ["/bin/sh", "-c", command], input=json.dumps(shell_payload("ls")).encode(), capture_output=True
+    )
+    assert done.returncode == 127 and done.stdout == b""
+    answer = tokenjuice(
+        "hook", "cursor", "--wrap-launcher", f"{gone}/tokenjuice", input=json.dumps(shell_payload("ls"))
+    )
+    assert json.loads(answer.stdout) == {}
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        b'{"hook_event_name": "preToolUse", "tool_name": "Shell", "tool_input": {"command": "ls \\udc80"}}',
+        b'{"hook_event_name": "preToolUse", "tool_name": "Shell", "tool_input": {"command": "ls", "x": NaN}}',
+        b'{"hook_event_name": "preToolUse", "tool_name": "Shell", "tool_input": {"command": "ls", "x": Infinity}}',
+        b'\xef\xbb\xbf{"hook_event_name": "preToolUse", "tool_name": "Shell", "tool_input": {"command": "ls"}}',
+        b'{"hook_event_name": "postToolUse", "tool_name": "Shell", "tool_input": {"command": "ls"}}',
+        b'{"hook_event_name": "preToolUse", "tool_name": "Shell", "tool_input": {"command": "ls", "shell": "nu"}}',
+        b'{"hook_event_name": "preToolUse", "tool_name": "Shell", "tool_input": {"command": "ls", "shell": "pwsh"}}',
+        b'{"tool_name": "Shell", "tool_input": {"command": "' + b"x" * (10 * 1024 * 1024) + b'"}}',
+    ],
+    ids=["lone-surrogate", "nan", "infinity", "bom", "other-event", "nu", "pwsh", "10MB"],
+)
+def test_hostile_payloads_get_valid_json_and_exit_0(workdir, payload):
+    done = tokenjuice("hook", "cursor", "--wrap-launcher", LAUNCHER, input=payload)
+    assert done.returncode == 0 and b"Traceback" not in done.stderr
+    answer = json.loads(done.stdout.decode("utf-8"))  # strict UTF-8 and strict JSON
+    assert "NaN" not in done.stdout.decode() and "Infinity" not in done.stdout.decode()
+    if b"bom" in payload or payload.startswith(b"\xef\xbb\xbf"):
+        assert answer["permission"] == "allow"  # a BOM before the JSON is read past
+    else:
+        assert answer == {}
