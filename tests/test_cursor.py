@@ -618,7 +618,15 @@ def test_the_hook_is_started_by_the_venv_interpreter(tmp_path):
     assert launch.direct("tokenjuice") is None  # relative: leave it alone
 
 
-@pytest.mark.parametrize("shebang", ["/usr/bin/env python3", "/bin/sh", "{other}/python", "{bin}/python -E"])
+def test_pipx_shebang_with_minus_e_gets_the_fast_path_too(tmp_path):
+    bin_dir, script = fake_venv(tmp_path, f"{tmp_path / 'venv' / 'bin'}/python -E")
+    assert launch.direct(str(script)) == f"{bin_dir / 'python'} -E -P -c '{launch.ENTRY}'"
+    assert base.is_our_command(f"{launch.direct(str(script))} hook cursor --wrap-launcher {script}", "cursor")
+
+
+@pytest.mark.parametrize(
+    "shebang", ["/usr/bin/env python3", "/bin/sh", "{other}/python", "{bin}/python -X dev", "{bin}/python -E -c x"]
+)
 def test_scripts_without_a_plain_venv_shebang_keep_their_launcher(tmp_path, shebang):
     other = tmp_path / "other"
     other.mkdir()

@@ -25,21 +25,29 @@ def direct(launch: str) -> str | None:
     return join(argv) if argv else None
 
 
+#: Interpreter flags a console script's shebang may carry that the direct form keeps
+#: (pipx writes `#!…/python -E`: ignore PYTHON* variables).
+_KEPT_FLAGS = frozenset({"-E", "-s", "-I"})
+
+
 def direct_argv(launch: str) -> list[str] | None:
     words = split_words(launch)
+    flags: list[str] = []
     if len(words) == 3 and words[1:] == ["-m", "tokenjuice"]:
         interpreter: str | None = words[0]
     elif len(words) == 1:
-        interpreter = venv_interpreter(words[0])
+        found = venv_interpreter(words[0])
+        interpreter, flags = found if found else (None, [])
     else:
         return None
     # -P: the hook's working directory (a user's project) must not shadow the package.
-    return [interpreter, "-P", "-c", ENTRY] if interpreter else None
+    return [interpreter, *flags, "-P", "-c", ENTRY] if interpreter else None
 
 
-def venv_interpreter(script: str) -> str | None:
-    """The interpreter named by a tokenjuice console script's shebang, if it lives
-    beside the script (a venv: pipx, uv tool, install.sh), so both move together."""
+def venv_interpreter(script: str) -> tuple[str, list[str]] | None:
+    """The interpreter (and the flags it keeps) named by a tokenjuice console
+    script's shebang, if it lives beside the script (a venv: pipx, uv tool,
+    install.sh), so both move together."""
     try:
         with open(script, "rb") as handle:
             head = handle.read(4096)
@@ -49,15 +57,15 @@ def venv_interpreter(script: str) -> str | None:
     if not first.startswith(b"#!") or _TEMPLATE_MARK not in rest:
         return None
     try:
-        interpreter = first[2:].strip().decode("utf-8")
-    except UnicodeDecodeError:
+        interpreter, *flags = first[2:].decode("utf-8").split()
+    except (UnicodeDecodeError, ValueError):
         return None
     if (
         not os.path.isabs(interpreter)
-        or any(c.isspace() for c in interpreter)
         or not os.path.basename(interpreter).startswith("python")
+        or any(flag not in _KEPT_FLAGS for flag in flags)
     ):
-        return None  # `#!/usr/bin/env python`, `#!/bin/sh` trampolines, arguments
+        return None  # `#!/usr/bin/env python`, `#!/bin/sh` trampolines, other arguments
     if os.path.realpath(os.path.dirname(interpreter)) != os.path.dirname(os.path.realpath(script)):
         return None
-    return interpreter if os.access(interpreter, os.X_OK) else None
+    return (interpreter, flags) if os.access(interpreter, os.X_OK) else None
