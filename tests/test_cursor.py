@@ -705,3 +705,28 @@ def test_hostile_payloads_get_valid_json_and_exit_0(workdir, payload):
         assert answer["permission"] == "allow"  # a BOM before the JSON is read past
     else:
         assert answer == {}
+
+
+def test_a_symlinked_hooks_file_is_edited_through_the_link(workdir, cursor_home, tmp_path):
+    dotfiles = tmp_path / "dotfiles" / "cursor-hooks.json"
+    dotfiles.parent.mkdir()
+    dotfiles.write_text(ORIGINAL)
+    link = cursor_home / "hooks.json"
+    link.symlink_to(dotfiles)
+    assert tj("install", "cursor", "--local").returncode == 0
+    assert link.is_symlink() and os.readlink(link) == str(dotfiles)
+    assert " hook cursor " in dotfiles.read_text()
+    assert tj("uninstall", "cursor").returncode == 0
+    assert link.is_symlink() and dotfiles.read_bytes() == ORIGINAL.encode()
+
+
+def test_backups_are_bounded_and_the_first_one_is_kept(workdir, cursor_home):
+    path = cursor_home / "hooks.json"
+    path.write_text(ORIGINAL)
+    for round_trip in range(8):
+        assert tj("install", "cursor", "--local").returncode == 0
+        path.write_text(path.read_text().replace("./format", f"./format{round_trip}"))  # the user edits it
+        assert tj("uninstall", "cursor").returncode == 0
+    backups = sorted(p.name for p in cursor_home.glob("hooks.json.bak*"))
+    assert len(backups) == 5 and "hooks.json.bak" in backups  # the original, and the newest four edits
+    assert (cursor_home / "hooks.json.bak").read_text() == ORIGINAL
