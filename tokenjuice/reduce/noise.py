@@ -9,8 +9,9 @@ branch main` only when nothing else is said about the branch.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
+
+from ..lazyre import lazy
 
 #: kind -> skip patterns (stdlib `re` syntax; built-in, trusted).
 PATTERNS: dict[str, tuple[str, ...]] = {
@@ -51,8 +52,8 @@ PATTERNS: dict[str, tuple[str, ...]] = {
         r"^\s*[|/\\-]?\s*\[?[#=>.\s-]{10,}\]?\s*\d+%",
     ),
 }
-COMPILER_NOTE = re.compile(r"^\S+?:\d+(?::\d+)?: note: ")
-_DIAGNOSTIC = re.compile(r"^\S+?:\d+(?::\d+)?: (?:warning|error|fatal error): ")
+COMPILER_NOTE = lazy(r"^\S+?:\d+(?::\d+)?: note: ")
+_DIAGNOSTIC = lazy(r"^\S+?:\d+(?::\d+)?: (?:warning|error|fatal error): ")
 
 
 def patterns(kinds: tuple[str, ...]) -> tuple[str, ...]:
@@ -69,7 +70,7 @@ def structural(kinds: tuple[str, ...], lines: list[str]) -> set[int]:
     return dropped
 
 
-_EXCERPT = re.compile(r"^\s*\d* \| ")
+_EXCERPT = lazy(r"^\s*\d* \| ")
 
 
 def repeated_notes(lines: list[str]) -> set[int]:
@@ -93,8 +94,8 @@ def repeated_notes(lines: list[str]) -> set[int]:
     return dropped
 
 
-_ON_BRANCH = re.compile(r"^On branch \S+$")
-_BRANCH_NEWS = re.compile(r"^Your branch (?!is up to date with )")
+_ON_BRANCH = lazy(r"^On branch \S+$")
+_BRANCH_NEWS = lazy(r"^Your branch (?!is up to date with )")
 
 
 def quiet_branch(lines: list[str]) -> set[int]:

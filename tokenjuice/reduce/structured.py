@@ -12,8 +12,8 @@ never cut in their middle, and the header row stays.
 from __future__ import annotations
 
 import json
-import re
 
+from ..lazyre import lazy
 from ..text import clip_line
 from .lines import Item, Omission
 
@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 _STRING_LIMIT = 400
-_FIRST_KEYS = re.compile(r"(?i)(?:^|_|[a-z])(?:id|name|state|status|phase|reason|error|message)$")
-_THEN_KEYS = re.compile(r"(?i)(?:^|_|[a-z])(?:type|code|kind|version|count)$")
+_FIRST_KEYS = lazy(r"(?i)(?:^|_|[a-z])(?:id|name|state|status|phase|reason|error|message)$")
+_THEN_KEYS = lazy(r"(?i)(?:^|_|[a-z])(?:type|code|kind|version|count)$")
 
 
 def _key_rank(key: str) -> int:
@@ -129,7 +129,7 @@ def delimited(lines: list[str]) -> str | None:
     return None
 
 
-_HEADER_FIELD = re.compile(r"^[A-Za-z_][\w .()-]*$")
+_HEADER_FIELD = lazy(r"^[A-Za-z_][\w .()-]*$")
 
 
 def fit_rows(lines: list[str], room: int, header: bool) -> list[Item]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from ..lazyre import lazy
 from ..record import record
 from ..rules.model import UNITS
 from ..text import clip_line, pluralize
@@ -195,12 +196,12 @@ def parse(unit: str, lines: list[str]) -> Parsed:
     return _PARSERS[unit](lines)
 
 
-_STATUS_SECTION = re.compile(
+_STATUS_SECTION = lazy(
     r"^(Changes to be committed|Changes not staged for commit|Untracked files|Unmerged paths"
     r"|Ignored files):$"
 )
-_STATUS_ENTRY = re.compile(r"^\t(?:(?P<state>[a-z][a-z ]+):\s+)?(?P<path>\S.*)$")
-_SHORT_STATUS = re.compile(r"^(?P<xy>[ MADRCUT?!]{2}) (?P<path>\S.*)$")
+_STATUS_ENTRY = lazy(r"^\t(?:(?P<state>[a-z][a-z ]+):\s+)?(?P<path>\S.*)$")
+_SHORT_STATUS = lazy(r"^(?P<xy>[ MADRCUT?!]{2}) (?P<path>\S.*)$")
 _CONFLICTS = (
     "both modified",
     "both added",
@@ -249,8 +250,8 @@ def _paths(lines: list[str]) -> Parsed:
     return parsed
 
 
-_COMMIT = re.compile(r"^commit (?P<hash>[0-9a-f]{7,64})\b")
-_ONELINE = re.compile(r"^(?:[*|\\/ ]+ )?[0-9a-f]{7,40} ")
+_COMMIT = lazy(r"^commit (?P<hash>[0-9a-f]{7,64})\b")
+_ONELINE = lazy(r"^(?:[*|\\/ ]+ )?[0-9a-f]{7,40} ")
 
 
 def _commits(lines: list[str]) -> Parsed:
@@ -282,8 +283,8 @@ def _commits(lines: list[str]) -> Parsed:
     return parsed
 
 
-_DIFF_HEADER = re.compile(r"^diff --(?:git|cc|combined) ")
-_FILE_META = re.compile(
+_DIFF_HEADER = lazy(r"^diff --(?:git|cc|combined) ")
+_FILE_META = lazy(
     r"^(?:index |--- |\+\+\+ |(?:old|new|deleted file|new file) mode |(?:dis)?similarity index "
     r"|rename |copy |Binary files )"
 )
@@ -355,7 +356,7 @@ def _merge_plain(short: list[Item], total: int) -> tuple[Item, ...]:
     return tuple(short)
 
 
-_MATCH_PATH = (re.compile(r"^(\S+?):\d+(?::\d+)?:"), re.compile(r"^(\S+?)-\d+-"), re.compile(r"^([^\s:]*[/.][^\s:]*):"))
+_MATCH_PATH = (lazy(r"^(\S+?):\d+(?::\d+)?:"), lazy(r"^(\S+?)-\d+-"), lazy(r"^([^\s:]*[/.][^\s:]*):"))
 
 
 def _match_files(lines: list[str]) -> Parsed:
@@ -403,11 +404,11 @@ def _match_path(line: str) -> str | None:
 
 _STATUS_COLUMNS = ("STATUS", "STATE", "PHASE")
 #: A row that needs attention: kept longer than healthy rows.
-_TROUBLE = re.compile(
+_TROUBLE = lazy(
     r"(?i)unhealthy|restarting|crashloop|\berror|\bfail|oomkilled|\bpending|evicted|backoff|\bunknown|\bdead\b"
     r"|exited \((?!0\))|notready|terminating|degraded"
 )
-_TABLE_HEADER = re.compile(r"^\S+(?: \S+)*(?: {2,}\S+(?: \S+)*)+\s*$")
+_TABLE_HEADER = lazy(r"^\S+(?: \S+)*(?: {2,}\S+(?: \S+)*)+\s*$")
 
 
 def _rows(lines: list[str]) -> Parsed:
@@ -506,19 +507,19 @@ def _ls_sections(lines: list[str]) -> Parsed:
 # Test runners: (block start, short-form pattern) per runner; a block runs until the
 # next block start or a line that starts a section of its own.
 _TEST_BLOCKS = (
-    re.compile(r"^_{3,} (?P<name>\S.*?) _{3,}$"),  # pytest
-    re.compile(r"^\s*● (?P<name>\S.*)$"),  # jest, vitest (default reporter)
-    re.compile(r"^\s*(?:FAIL|×|✗) (?P<name>\S.* > .*)$"),  # vitest
-    re.compile(r"^--- FAIL: (?P<name>\S+)"),  # go test
-    re.compile(r"^---- (?P<name>\S+) stdout ----$"),  # cargo test
-    re.compile(r"^\s*\d+\) (?P<name>\S.*)$"),  # mocha, rspec
+    lazy(r"^_{3,} (?P<name>\S.*?) _{3,}$"),  # pytest
+    lazy(r"^\s*● (?P<name>\S.*)$"),  # jest, vitest (default reporter)
+    lazy(r"^\s*(?:FAIL|×|✗) (?P<name>\S.* > .*)$"),  # vitest
+    lazy(r"^--- FAIL: (?P<name>\S+)"),  # go test
+    lazy(r"^---- (?P<name>\S+) stdout ----$"),  # cargo test
+    lazy(r"^\s*\d+\) (?P<name>\S.*)$"),  # mocha, rspec
 )
-_BLOCK_END = re.compile(
+_BLOCK_END = lazy(
     r"^(?:={3,}|-{3,} (?:PASS|SKIP)|failures:$|test result:|FAILED |PASSED |ok\s|FAIL\s+\S+\s+[\d.]+s$|"
     r"Tests?:|Test Suites:|Ran \d+ tests?|\d+ (?:passing|failing|pending)\b)"
 )
-_ASSERTION = re.compile(r"(?i)(?:assert|error|expected|received|panicked|failure|exception|mismatch|!=|==)")
-_PASSING = re.compile(r"(?:\bPASSED\b|^\s*(?:✓|√|ok) |^ok\s+\S+|\.\.\. ok$|^--- PASS: |^\s*PASS )")
+_ASSERTION = lazy(r"(?i)(?:assert|error|expected|received|panicked|failure|exception|mismatch|!=|==)")
+_PASSING = lazy(r"(?:\bPASSED\b|^\s*(?:✓|√|ok) |^ok\s+\S+|\.\.\. ok$|^--- PASS: |^\s*PASS )")
 
 
 def _tests(lines: list[str]) -> Parsed:
