@@ -453,24 +453,49 @@ def split_words(source: str, dialect: str = "posix") -> list[str]:
 
 # -- quoting ---------------------------------------------------------------------------
 
+#: First words a shell reads as a keyword rather than a command name (bash, zsh, dash,
+#: ksh): join quotes them. (zsh's precommand modifiers `-`, `noglob`, `builtin`… act
+#: even quoted: no quoting runs a program of that name.)
+_KEYWORDS = frozenset(
+    {"case", "coproc", "do", "done", "elif", "else", "end", "esac", "fi", "for", "foreach", "function", "if", "in"}
+    | {"nocorrect", "repeat", "select", "then", "time", "until", "while"}
+)
+
 
 def quote(word: str) -> str:
-    """Quote one word for a POSIX shell (bash, sh, zsh, dash, ksh)."""
-    if word and all(c in _SAFE_CHARS for c in word) and not word.startswith(("=", "~")):
+    """Quote one word for a POSIX shell (bash, sh, zsh, dash, ksh).
+
+    A word is left bare only when no shell option can expand it: zsh expands `=cmd`
+    to a path (EQUALS, on by default), and with MAGIC_EQUAL_SUBST also after `=` or
+    `:` in `a==cmd` or `a=b:=cmd`. Anything else goes in single quotes, which every
+    POSIX shell keeps byte for byte, with `'` as `'\\''`, and `^` opening a line as
+    `'\\^'`: an interactive bash reading the line expands `^a^b` at the start of a
+    line (quick substitution) even inside quotes. A NUL cannot be carried by
+    an argument (exec takes C strings): it is kept as is here, and `fits_in_argv`
+    refuses the line — a command holding one must be left alone, not rewritten.
+    """
+    if word and _SAFE_CHARS.issuperset(word) and word[0] != "=" and "==" not in word and ":=" not in word:
         return word
-    return "'" + word.replace("'", "'\\''") + "'"
+    quoted = word.replace("'", "'\\''")
+    if "\n^" in quoted:
+        quoted = quoted.replace("\n^", "\n'\\^'")
+    return "'" + quoted + "'"
 
 
 def quote_fish(word: str) -> str:
-    """Quote one word for fish, whose single quotes honour backslash escapes."""
-    if word and all(c in _SAFE_CHARS for c in word) and not word.startswith(("=", "~")):
+    """Quote one word for fish, whose single quotes honour `\\\\` and `\\'` escapes (and
+    nothing else). `%self` unquoted is fish's PID, so a word starting with `%` is
+    quoted; NUL as for `quote`."""
+    if word and _SAFE_CHARS.issuperset(word) and word[0] not in "=%":
         return word
     return "'" + word.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def join(argv: list[str]) -> str:
-    """Join argv into one POSIX command line that parses back to the same argv."""
+    """Join argv into one POSIX command line that parses back to the same argv and
+    runs the program argv[0] names: a first word that would be read as an
+    assignment (`NAME=value`) or a keyword (`time`, `if`) is quoted."""
     words = [quote(word) for word in argv]
-    if words and "=" in words[0] and not words[0].startswith("'"):
-        words[0] = "'" + argv[0] + "'"  # a bare NAME=value first word would be an assignment
+    if words and words[0] == argv[0] and ("=" in argv[0] or argv[0] in _KEYWORDS):
+        words[0] = "'" + argv[0] + "'"
     return " ".join(words)
