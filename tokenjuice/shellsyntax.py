@@ -8,6 +8,12 @@ for commands. Kept free of heavy imports: the Cursor hook and `wrap` load it.
 
 from __future__ import annotations
 
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
 WORD = "word"
 OP = "op"
 REDIRECT = "redirect"
@@ -460,24 +466,134 @@ def split_words(source: str, dialect: str = "posix") -> list[str]:
 
 # -- quoting ---------------------------------------------------------------------------
 
+#: First words a shell reads as a keyword rather than a command name (bash, zsh, dash,
+#: ksh): join quotes them. (zsh's precommand modifiers `-`, `noglob`, `builtin`… act
+#: even quoted: no quoting runs a program of that name.)
+_KEYWORDS = frozenset(
+    {"case", "coproc", "do", "done", "elif", "else", "end", "esac", "fi", "for", "foreach", "function", "if", "in"}
+    | {"nocorrect", "repeat", "select", "then", "time", "until", "while"}
+)
+
 
 def quote(word: str) -> str:
-    """Quote one word for a POSIX shell (bash, sh, zsh, dash, ksh)."""
-    if word and all(c in _SAFE_CHARS for c in word) and not word.startswith(("=", "~")):
+    """Quote one word for a POSIX shell (bash, sh, zsh, dash, ksh).
+
+    A word is left bare only when no shell option can expand it: zsh expands `=cmd`
+    to a path (EQUALS, on by default), and with MAGIC_EQUAL_SUBST also after `=` or
+    `:` in `a==cmd` or `a=b:=cmd`. Anything else goes in single quotes, which every
+    POSIX shell keeps byte for byte, with `'` as `'\\''`, and `^` opening a line as
+    `'\\^'`: an interactive bash reading the line expands `^a^b` at the start of a
+    line (quick substitution) even inside quotes. A NUL cannot be carried by
+    an argument (exec takes C strings): it is kept as is here, and `fits_in_argv`
+    refuses the line — a command holding one must be left alone, not rewritten.
+    """
+    if word and _SAFE_CHARS.issuperset(word) and word[0] != "=" and "==" not in word and ":=" not in word:
         return word
-    return "'" + word.replace("'", "'\\''") + "'"
+    quoted = word.replace("'", "'\\''")
+    if "\n^" in quoted:
+        quoted = quoted.replace("\n^", "\n'\\^'")
+    return "'" + quoted + "'"
 
 
 def quote_fish(word: str) -> str:
-    """Quote one word for fish, whose single quotes honour backslash escapes."""
-    if word and all(c in _SAFE_CHARS for c in word) and not word.startswith(("=", "~")):
+    """Quote one word for fish, whose single quotes honour `\\\\` and `\\'` escapes (and
+    nothing else). `%self` unquoted is fish's PID, so a word starting with `%` is
+    quoted; NUL as for `quote`."""
+    if word and _SAFE_CHARS.issuperset(word) and word[0] not in "=%":
         return word
     return "'" + word.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def join(argv: list[str]) -> str:
-    """Join argv into one POSIX command line that parses back to the same argv."""
+    """Join argv into one POSIX command line that parses back to the same argv and
+    runs the program argv[0] names: a first word that would be read as an
+    assignment (`NAME=value`) or a keyword (`time`, `if`) is quoted."""
     words = [quote(word) for word in argv]
-    if words and "=" in words[0] and not words[0].startswith("'"):
-        words[0] = "'" + argv[0] + "'"  # a bare NAME=value first word would be an assignment
+    if words and words[0] == argv[0] and ("=" in argv[0] or argv[0] in _KEYWORDS):
+        words[0] = "'" + argv[0] + "'"
     return " ".join(words)
+
+
+#: Shells whose words `quote` quotes: the POSIX family (busybox runs ash).
+_POSIX_SHELLS = frozenset(
+    {"sh", "bash", "dash", "zsh", "ksh", "mksh", "pdksh", "oksh", "ash", "yash", "busybox", "posh"}
+)
+
+
+def quote_for(shell: str) -> Callable[[str], str]:
+    """The quoting function for the shell that will parse the line: `quote_fish` for
+    fish, `quote` for the POSIX family. `shell` is a name or a path (`/bin/zsh`,
+    `-bash` as a login shell's argv[0], `zsh-5.9`, `ksh93`). Raises ValueError for
+    any other shell (csh, nushell, PowerShell…): its syntax is its own, and no
+    rewrite is better than a wrong one."""
+    name = shell.rstrip("/").rsplit("/", 1)[-1].lower().lstrip("-")
+    if name.endswith(".exe"):
+        name = name[:-4]
+    name = name.rstrip("0123456789.").rstrip("-")
+    if name == "fish":
+        return quote_fish
+    if name in _POSIX_SHELLS:
+        return quote
+    raise ValueError(f"no quoting known for the shell {shell!r}")
+
+
+# -- argv limits ------------------------------------------------------------------------
+
+#: Linux's limit on one argument (or environment string), its NUL included: PAGE_SIZE * 32
+#: with 4 KiB pages (larger pages allow more; other systems bound only the total).
+MAX_ARG_STRLEN = 131072
+#: What exec needs besides the arguments and the environment we see: the program's
+#: path, what a login shell's profile adds to the environment, pointer rounding.
+_EXEC_HEADROOM = 64 * 1024
+#: The `<shell> -c` around the rewritten line when the host runs it.
+_HOST_SHELL_COST = 4096
+_POINTER = 8
+#: Linux takes at most 3/4 of _STK_LIM (8 MiB) whatever the stack limit; sysconf does not say so.
+_ARG_MAX_CAP = 6 * 1024 * 1024
+#: ARG_MAX when sysconf cannot tell: Linux's floor, 32 pages.
+_ARG_MAX_FALLBACK = 128 * 1024
+
+
+def fits_in_argv(rewritten: str, *, words: Sequence[str]) -> bool:
+    """Can the rewritten line be run? The host hands it to a shell as one argument
+    (`<shell> -c <rewritten>`), and that shell execs `words` (launcher, `wrap`, …,
+    `<shell>`, `-lc`, the command): each argument must be under MAX_ARG_STRLEN bytes
+    (NUL included) in UTF-8 (surrogate escapes are the bytes they stand for), and
+    each exec's arguments and pointers, with the current environment and headroom,
+    within ARG_MAX. False too for a NUL (no argument can carry one) or a character
+    that has no bytes (a lone surrogate): such a command must be left alone.
+
+    Pass as `words` every argv the line leads to, as it will be exec'd (if the
+    launcher grows the command, as `wrap --keep-path` prefixes PATH, the grown one).
+    """
+    try:
+        line = rewritten.encode("utf-8", "surrogateescape")
+        argv = [word.encode("utf-8", "surrogateescape") for word in words]
+    except UnicodeEncodeError:
+        return False
+    if len(line) >= MAX_ARG_STRLEN or b"\0" in line:
+        return False
+    argv_cost = _POINTER  # argv's NULL
+    for arg in argv:
+        if len(arg) >= MAX_ARG_STRLEN or b"\0" in arg:
+            return False
+        argv_cost += len(arg) + 1 + _POINTER
+    line_cost = len(line) + 1 + _POINTER + _HOST_SHELL_COST
+    return max(line_cost, argv_cost) + _environ_cost() + _EXEC_HEADROOM <= _arg_max()
+
+
+def _environ_cost() -> int:
+    """The bytes exec copies for our environment: `NAME=value` strings and pointers."""
+    cost = _POINTER
+    for name, value in os.environ.items():
+        cost += len(name.encode("utf-8", "surrogateescape")) + len(value.encode("utf-8", "surrogateescape")) + 2
+        cost += _POINTER
+    return cost
+
+
+def _arg_max() -> int:
+    try:
+        value = os.sysconf("SC_ARG_MAX")
+    except (AttributeError, ValueError, OSError):  # no sysconf (Windows) or no such name
+        value = -1
+    return min(value, _ARG_MAX_CAP) if value > 0 else _ARG_MAX_FALLBACK
