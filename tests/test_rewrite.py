@@ -153,6 +153,29 @@ def test_shells_tokenjuice_cannot_drive_leave_the_command_alone(shell):
 def test_a_command_too_long_for_one_argument_is_left_alone():
     assert plan("echo " + "x" * 140_000).reason == "too long to pass as one argument"
     assert plan("echo " + "x" * 100_000).wrapped
+    assert plan("echo " + "中" * 50_000).reason == "too long to pass as one argument"  # 150 KB in UTF-8
+    assert plan("echo " + "'" * 40_000).reason == "too long to pass as one argument"  # quoting grows it fourfold
+
+
+def test_a_command_starting_with_a_dash_is_left_alone():
+    assert plan("-x foo").reason == "starts with '-' (a shell would read it as an option)"
+
+
+def test_the_launcher_is_quoted_for_the_shell_that_parses_the_rewrite(tmp_path):
+    from tokenjuice.shellsyntax import quote
+
+    fish = shutil.which("fish")
+    if fish is None:
+        pytest.skip("fish is not installed")
+    odd = "/opt/it's here/tokenjuice"
+    result = rewrite.plan("ls", host="cursor", shell=fish, launcher=quote(odd), settings=defaults())
+    assert result.wrapped
+    done = subprocess.run(
+        [fish, "--no-config", "-c", f"printf '%s\\n' {result.command.split(' wrap ')[0]}"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.stdout == odd + "\n"
 
 
 def test_user_skip_patterns_and_turning_the_defaults_off():

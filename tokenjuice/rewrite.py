@@ -23,7 +23,7 @@ import os
 
 from .command import SHELLS, analyze, basename, is_python, strip_wrappers
 from .record import record
-from .shellsyntax import Pipeline, SimpleCommand, parse, quote, quote_fish
+from .shellsyntax import Pipeline, SimpleCommand, fits_in_argv, parse, quote_for, split_words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,8 +33,6 @@ if TYPE_CHECKING:
 
 #: Shells a rewritten command can run its body in with `-lc`.
 LOGIN_SHELLS = SHELLS - {"busybox"}
-#: Linux refuses to exec an argument longer than this (MAX_ARG_STRLEN, NUL included).
-MAX_ARG_BYTES = 128 * 1024
 
 #: Builtins that change (or only make sense in) the shell that runs them: run in a
 #: wrapped child shell, their effect would vanish with it.
@@ -214,14 +212,30 @@ def plan(
     why = _never_wrapped(body, rest_steps, settings)
     if why:
         return Plan.leave(command, why)
-    quote_word = quote_fish if dialect == "fish" else quote
-    wrapped = f"{launcher} wrap --source {host} --keep-path -- {quote_word(shell)} -lc {quote_word(body)}"
-    if len(quote_word(body).encode("utf-8")) >= MAX_ARG_BYTES:
+    if body.startswith("-"):
+        return Plan.leave(command, "starts with '-' (a shell would read it as an option)")
+    try:
+        quote_word = quote_for(shell)
+    except ValueError:
+        return Plan.leave(command, f"unsupported shell {shell_name}")
+    launcher_words = split_words(launcher)
+    launch = " ".join(quote_word(word) for word in launcher_words)  # the host's shell parses it
+    options = ["wrap", "--source", host, "--keep-path", "--"]
+    wrapped = f"{launch} {' '.join(options)} {quote_word(shell)} -lc {quote_word(body)}"
+    grown = _after_profile_cost(env) + body  # what wrap --keep-path runs: PATH, cd and a marker first
+    if not fits_in_argv(wrapped, words=[*launcher_words, *options, shell, "-lc", grown]):
         return Plan.leave(command, "too long to pass as one argument")
     outside = command[:outside_end] if outside_end else ""
     if outside:
         outside = outside.rstrip() + " "
     return Plan(outside + wrapped, True, "wrapped", outside.strip())
+
+
+def _after_profile_cost(env: Mapping[str, str] | None) -> str:
+    """A stand-in as long as the prefix `wrap --keep-path` puts before the body
+    (`PATH=…; export PATH; cd -- …; printf …` in commands/wrap.py `after_profile`)."""
+    path = (os.environ if env is None else env).get("PATH", "")
+    return "x" * (2 * len(path) + 2 * len(os.getcwd()) + 256)
 
 
 def _encodable(text: str) -> bool:

@@ -222,9 +222,12 @@ def launcher(local: bool) -> str:
         return f"{quote(os.path.abspath(sys.executable))} -m tokenjuice"
     own = os.path.join(os.path.dirname(os.path.abspath(sys.executable)), "tokenjuice")
     invoked = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
-    for candidate in (own, invoked):
-        if os.path.basename(candidate) == "tokenjuice" and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-            return quote(candidate)
+    if _runnable_script(own):
+        # the link it was run through (pipx's and install.sh's ~/.local/bin) reads better and moves with it
+        same = _runnable_script(invoked) and os.path.realpath(invoked) == os.path.realpath(own)
+        return quote(invoked if same else own)
+    if _runnable_script(invoked):
+        return quote(invoked)
     found = shutil.which("tokenjuice")
     if found:
         return quote(os.path.abspath(found))
@@ -232,6 +235,10 @@ def launcher(local: bool) -> str:
         "tokenjuice is not on your PATH; install it with pipx, uv tool or install/install.sh, "
         "or use --local to run this checkout"
     )
+
+
+def _runnable_script(path: str) -> bool:
+    return os.path.basename(path) == "tokenjuice" and os.path.isfile(path) and os.access(path, os.X_OK)
 
 
 def path_launcher_differs(expected: str | None) -> str | None:
