@@ -209,7 +209,7 @@ def plan(
         if first.words and first.words[0].value in _FISH_JOINERS and first.depth == 0:
             outside_end = first.words[0].end  # `cd x; and make`: `and` tests the cd
     body = command[outside_end:].strip() if outside_end else command.strip()
-    why = _never_wrapped(body, rest_steps, settings)
+    why = _never_wrapped(body, dialect, any(step[-1].op == "&" for step in rest_steps), settings)
     if why:
         return Plan.leave(command, why)
     if body.startswith("-"):
@@ -385,31 +385,25 @@ def _background(steps: list[list[Pipeline]]) -> str | None:
     return None
 
 
-def _never_wrapped(body: str, steps: list[list[Pipeline]], settings: Settings) -> str | None:
-    """Why the body must run unwrapped (interactive or never-ending), or None."""
+def _never_wrapped(body: str, dialect: str, waited: bool, settings: Settings) -> str | None:
+    """Why the body must run unwrapped (interactive or never-ending, or one of the
+    user's `hook.skip` patterns), or None."""
     from . import interactive
 
+    if settings["hook.skip_defaults"]:
+        why = interactive.why_not_wrapped_script(body, dialect, waited=waited)
+        if why:
+            return f"interactive or long-running: {why}"
     patterns = list(settings["hook.skip"])
-    defaults = settings["hook.skip_defaults"]
-    for step in steps:
-        for pipeline in step:
-            for simple in pipeline.commands:
-                argv = _words(simple)
-                if not argv:
-                    continue
-                if defaults:
-                    why = interactive.why_not_wrapped(argv)
-                    if why:
-                        return f"interactive or long-running: {why}"
-                if patterns:
-                    matched = interactive.matches_user_pattern(simple.text, argv, patterns)
-                    if matched:
-                        return f"hook.skip pattern {matched!r}"
     if patterns:
+        pipelines, _ = parse(body, dialect)
+        texts = [(simple.text, simple.argv) for pipeline in pipelines for simple in pipeline.commands]
         analysed = analyze(body)
-        matched = interactive.matches_user_pattern(analysed.normalized_command, list(analysed.first_argv), patterns)
-        if matched:
-            return f"hook.skip pattern {matched!r}"
+        texts.append((analysed.normalized_command, list(analysed.first_argv)))
+        for text, argv in texts:
+            matched = interactive.matches_user_pattern(text, argv, patterns)
+            if matched:
+                return f"hook.skip pattern {matched!r}"
     return None
 
 
