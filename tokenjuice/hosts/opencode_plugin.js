@@ -8,7 +8,6 @@ const ask = async ($, payload, cwd) => {
   let timer
   const late = new Promise((resolve) => {
     timer = setTimeout(() => resolve(null), TIMEOUT_MS)
-    if (timer && typeof timer.unref === "function") timer.unref()
   })
   const run = (async () => {
     let shell = $`${HOOK} < ${new Response(JSON.stringify(payload))}`.quiet().nothrow()
