@@ -44,10 +44,11 @@ def _install_one(host: base.Host, *, project: bool, local: bool, dry_run: bool) 
     data = result.to_dict() | {"host": host.name} | ({"diff": result.diff} if dry_run else {})
     if dry_run:
         return Output(text=result.diff or f"{path} already has this entry; nothing to change\n", data=data)
+    what = "rule" if host.advisory else "hook"
     said = {
-        "installed": f"installed the {host.title} hook in {path}",
-        "updated": f"updated the {host.title} hook in {path}",
-        "unchanged": f"the {host.title} hook in {path} is already up to date",
+        "installed": f"installed the {host.title} {what} in {path}",
+        "updated": f"updated the {host.title} {what} in {path}",
+        "unchanged": f"the {host.title} {what} in {path} is already up to date",
     }.get(result.action, f"{result.action}: {path}")
     out = [said]
     if result.command:
@@ -161,7 +162,10 @@ def render(found: base.Report, indent: str) -> str:
     if found.deep:
         deep = found.deep
         verdict = "passed" if deep["ok"] else "failed"
-        out.append(f"deep check: {verdict}; hook answered in {deep.get('hookLatencyMs', '?')} ms")
+        if "hookLatencyMs" in deep:
+            out.append(f"deep check: {verdict}; hook answered in {deep['hookLatencyMs']} ms")
+        else:
+            out.append(f"deep check: {verdict}")
     if found.fix:
         out.append(f"fix: {found.fix}")
     return "".join(indent + line + "\n" for line in out)

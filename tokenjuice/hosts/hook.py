@@ -29,6 +29,10 @@ MAX_PAYLOAD_BYTES = 4 * 1024 * 1024
 #: Hosts by CLI name -> (module, class); loaded only when asked for.
 HOSTS: dict[str, tuple[str, str]] = {
     "cursor": ("tokenjuice.hosts.cursor", "Cursor"),
+    "copilot": ("tokenjuice.hosts.copilot", "Copilot"),
+    "opencode": ("tokenjuice.hosts.opencode", "OpenCode"),
+    "windsurf": ("tokenjuice.hosts.advisory", "Windsurf"),
+    "cline": ("tokenjuice.hosts.advisory", "Cline"),
 }
 
 

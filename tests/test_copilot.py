@@ -1,0 +1,401 @@
+"""Copilot CLI: the hook protocol, its reading of Copilot's permission flags, the
+fail-open hook command, install/uninstall/doctor of our own hooks file, and
+(when the real client is installed) Copilot loading and running it offline."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import REPO, git, tokenjuice
+from test_rewrite import LEFT_ALONE, WRAPPED
+
+from tokenjuice.hosts import base, copilot, launch
+from tokenjuice.hosts import copilot_permissions as perms
+from tokenjuice.hosts import hook as host_hook
+
+LAUNCHER = f"{sys.executable} -m tokenjuice"
+HOOK_LAUNCHER = f"{sys.executable} -P -c '{launch.ENTRY}'"
+FIXTURES = REPO / "tests" / "fixtures" / "hosts" / "copilot-cli"
+COPILOT_BIN = Path(
+    os.environ.get("TOKENJUICE_COPILOT_BIN", "/work/host-clis/copilot/node_modules/@github/copilot-linux-x64/copilot")
+)
+TOOLS = REPO / "tests" / "fixtures" / "hosts" / "tools"
+
+
+def payload(command, args=None, **extra):
+    return {
+        "sessionId": "s-1",
+        "timestamp": 1795580473949,
+        "cwd": extra.pop("cwd", "/tmp"),
+        "toolName": "bash",
+        "toolArgs": args if args is not None else {"command": command},
+        **extra,
+    }
+
+
+def respond(data, permission="allow", monkeypatch=None):
+    """The hook's answer with Copilot's rules replaced by `permission`."""
+    monkeypatch.setattr(perms, "decision", lambda *a, **k: permission)
+    return host_hook.respond(copilot.Copilot(), data, LAUNCHER, os.environ)
+
+
+# -- the hook protocol ---------------------------------------------------------------
+
+
+def test_every_payload_fixture_gets_a_valid_answer(monkeypatch, workdir):
+    for path in sorted((FIXTURES / "payloads").glob("*.input.json")):
+        data = json.loads(path.read_text())
+        data["cwd"] = str(workdir)
+        answer = respond(data, monkeypatch=monkeypatch)
+        assert isinstance(answer, dict), path
+        assert "permissionDecision" not in answer
+        if data.get("toolName") == "bash" and "toolResult" not in data:
+            assert answer["modifiedArgs"]["command"].startswith(f"{LAUNCHER} wrap --source copilot"), path
+        elif data.get("toolName") != "bash":
+            assert answer == {}, path
+
+
+def test_tool_args_as_an_object_or_a_json_string(monkeypatch, workdir):
+    args = {"command": "git status", "description": "status", "mode": "sync"}
+    for value in (args, json.dumps(args)):
+        answer = respond(payload("", value, cwd=str(workdir)), monkeypatch=monkeypatch)
+        modified = answer["modifiedArgs"]
+        assert list(modified) == ["command", "description", "mode"]
+        assert modified["description"] == "status" and "wrap --source copilot" in modified["command"]
+    assert respond(payload("", "{not json"), monkeypatch=monkeypatch) == {}
+    assert respond(payload("", ["git", "status"]), monkeypatch=monkeypatch) == {}
+
+
+@pytest.mark.parametrize("command", WRAPPED)
+def test_the_hostile_table_wraps_the_same(monkeypatch, workdir, command):
+    answer = respond(payload(command, cwd=str(workdir)), monkeypatch=monkeypatch)
+    assert " wrap --source copilot --keep-path -- " in answer["modifiedArgs"]["command"]
+
+
+@pytest.mark.parametrize("command", list(LEFT_ALONE))
+def test_the_hostile_table_leaves_the_same_alone(monkeypatch, workdir, command):
+    assert respond(payload(command, cwd=str(workdir)), monkeypatch=monkeypatch) == {}
+
+
+@pytest.mark.parametrize("permission", ["deny", "ask"])
+def test_denied_or_asked_commands_are_never_rewritten(monkeypatch, workdir, permission):
+    assert respond(payload("git status", cwd=str(workdir)), permission, monkeypatch) == {}
+
+
+def test_never_answers_allow_and_foreign_payloads_are_neutral(monkeypatch, workdir):
+    answer = respond(payload("npm test", cwd=str(workdir)), monkeypatch=monkeypatch)
+    assert set(answer) == {"modifiedArgs"}
+    for other in (
+        {"toolName": "view", "toolArgs": {"path": "x"}},
+        {"toolName": "Bash", "toolArgs": {"command": "ls"}},
+        {"toolName": "bash"},
+        {"toolName": "bash", "toolArgs": {"command": 42}},
+        {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}},
+    ):
+        assert respond(other, monkeypatch=monkeypatch) == {}
+
+
+def test_the_real_hook_process_answers_one_json_line(workdir):
+    for raw in (b"", b"{", b"[]", b"\xff", json.dumps(payload("git status")).encode()):
+        done = tokenjuice("hook", "copilot", "--wrap-launcher", LAUNCHER, input=raw)
+        assert done.returncode == 0 and done.stdout.count(b"\n") == 1
+        assert json.loads(done.stdout) == {}  # no copilot process above us: Copilot's rules are unknown
+
+
+# -- Copilot's rules ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args, allowed",
+    [
+        (["-p", "x", "--allow-all"], True),
+        (["--yolo", "-p", "x"], True),
+        (["--allow-all-tools", "--allow-all-paths"], True),
+        (["--allow-tool", "shell", "--allow-all-paths"], True),
+        (["--allow-all-tools"], False),  # the launcher's and shell's paths would need approval
+        (["--allow-tool", "shell(git:*)", "--allow-all-paths"], False),  # the wrapper is not git
+        ([], False),
+        (["-p", "--yolo"], False),  # the prompt is "--yolo", not the flag
+        (["--resume", "--yolo"], True),
+        (["--allow-all", "--frobnicate"], False),  # an unknown option: arity unknown
+        (["--allow-all", "--acp"], False),  # approvals belong to the ACP client
+        (["--allow-all", "stray"], False),
+    ],
+)
+def test_flags_that_approve_every_command_and_path(args, allowed):
+    flags = perms.parse_flags(args, {})
+    assert (flags.shell_allowed and flags.allow_paths and not flags.uncertain) is allowed
+
+
+def test_copilot_allow_all_env_approves_tools_but_not_paths():
+    flags = perms.parse_flags(["--allow-all-paths"], {"COPILOT_ALLOW_ALL": "true"})
+    assert flags.shell_allowed and flags.allow_paths
+    assert not perms.parse_flags([], {"COPILOT_ALLOW_ALL": "1"}).allow_paths
+
+
+def decide(monkeypatch, args, command, env=None, project_dir=None):
+    monkeypatch.setattr(perms, "copilot_args", lambda env: args)
+    return perms.decision(command, project_dir, env or {"HOME": os.environ["HOME"]})
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "rm -f x",
+        "sudo rm -rf /",
+        "/bin/rm x",
+        "git status && rm x",
+        "sh -c 'rm x'",
+        "echo $(rm x)",
+        "env FOO=1 rm x",
+    ],
+)
+def test_deny_rules_look_through_everything(monkeypatch, command):
+    assert decide(monkeypatch, ["--yolo", "--deny-tool", "shell(rm)"], command) == "deny"
+    assert decide(monkeypatch, ["--yolo", "--deny-tool=shell(git push),shell(rm)"], command) == "deny"
+
+
+def test_deny_rule_forms(monkeypatch):
+    yolo = ["--yolo"]
+    assert decide(monkeypatch, yolo + ["--deny-tool", "shell(git push)"], "git push origin") == "deny"
+    assert decide(monkeypatch, yolo + ["--deny-tool", "shell(git push)"], "git status") == "allow"
+    assert decide(monkeypatch, yolo + ["--deny-tool", "shell(git:*)"], "git status") == "deny"
+    assert decide(monkeypatch, yolo + ["--deny-tool", "shell"], "ls") == "deny"
+    assert decide(monkeypatch, yolo + ["--deny-tool", "write(.env)"], "ls") == "allow"
+    assert decide(monkeypatch, yolo + ["--deny-url", "example.com"], "curl https://EXAMPLE.com/x") == "deny"
+    assert decide(monkeypatch, yolo + ["--deny-tool", "url(https://*.evil.io)"], "wget a.evil.io") == "deny"
+    assert decide(monkeypatch, yolo, "ls") == "allow"
+    assert decide(monkeypatch, None, "ls") == "ask"
+    assert decide(monkeypatch, ["--allow-all-tools"], "ls") == "ask"
+
+
+def test_denied_urls_from_copilots_config_files(monkeypatch, tmp_path):
+    home = tmp_path / "ch"
+    home.mkdir()
+    (home / "config.json").write_text('// managed\n{"deniedUrls": ["evil.example"],}\n')
+    env = {"COPILOT_HOME": str(home)}
+    assert decide(monkeypatch, ["--yolo"], "curl evil.example", env) == "deny"
+    assert decide(monkeypatch, ["--yolo"], "curl good.example", env) == "allow"
+    repo = tmp_path / "repo"
+    (repo / ".github" / "copilot").mkdir(parents=True)
+    git("init", "-q", cwd=repo)
+    (repo / ".github" / "copilot" / "settings.json").write_text('{"deniedUrls": "oops"}')
+    assert decide(monkeypatch, ["--yolo"], "ls", env, str(repo)) == "ask"  # unreadable exactly: ask
+
+
+def test_the_copilot_process_is_found_through_proc(tmp_path):
+    """A process named `copilot` runs the hook through `bash -c '… || true'`, as Copilot does."""
+    if not os.path.isdir("/proc/self"):
+        pytest.skip("no /proc on this system: Copilot's flags cannot be read, every command is left alone")
+    fake = tmp_path / "copilot"
+    fake.symlink_to(shutil.which("bash"))
+    hook = (
+        f"{sys.executable} -c 'import os;from tokenjuice.hosts import copilot_permissions as c;"
+        "print(c.copilot_args(os.environ)[-3:])' || true"
+    )
+    script = f"/bin/bash -c {json.dumps(hook)}; true"  # `; true`: this bash must not exec it
+    env = os.environ | {"COPILOT_CLI": "1", "PYTHONPATH": str(REPO)}
+    done = subprocess.run([str(fake), "-c", script, "-p", "RUN: x", "--yolo"], env=env, capture_output=True, text=True)
+    assert done.stdout.strip() == "['-p', 'RUN: x', '--yolo']", done.stderr
+    done = subprocess.run([str(fake), "-c", script], env=env | {"COPILOT_CLI": ""}, capture_output=True, text=True)
+    assert "'NoneType' object is not subscriptable" in done.stderr  # not under Copilot: nothing read
+
+
+# -- install / uninstall / doctor ---------------------------------------------------------------
+
+
+@pytest.fixture
+def copilot_home(tmp_path, monkeypatch):
+    home = tmp_path / "copilot-home"
+    monkeypatch.setenv("COPILOT_HOME", str(home))
+    return home
+
+
+def test_install_writes_our_own_file_and_uninstall_removes_it(workdir, copilot_home):
+    other = copilot_home / "hooks" / "mine.json"
+    other.parent.mkdir(parents=True)
+    other.write_text('{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"./audit.sh"}]}}')
+    before = sorted(p.name for p in copilot_home.rglob("*"))
+    done = tokenjuice("install", "copilot", "--local")
+    assert done.returncode == 0, done.stderr
+    assert b"--allow-all" in done.stdout  # the note on when Copilot rewrites
+    data = json.loads((copilot_home / "hooks" / "tokenjuice.json").read_text())
+    command = f"{HOOK_LAUNCHER} hook copilot --wrap-launcher '{LAUNCHER}' 2>/dev/null || true"
+    assert data == {"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": command, "timeoutSec": 10}]}}
+    assert b"already up to date" in tokenjuice("install", "copilot", "--local").stdout
+    done = tokenjuice("uninstall", "copilot")
+    assert done.returncode == 0 and b"removed" in done.stdout
+    assert not (copilot_home / "hooks" / "tokenjuice.json").exists()
+    assert other.read_text().startswith('{"version":1')
+    leftover = sorted(p.name for p in copilot_home.rglob("*"))
+    assert [n for n in leftover if n not in before] in ([], ["tokenjuice.json.bak"])
+
+
+def test_an_edited_file_loses_only_our_entry(workdir, copilot_home):
+    assert tokenjuice("install", "copilot", "--local").returncode == 0
+    path = copilot_home / "hooks" / "tokenjuice.json"
+    data = json.loads(path.read_text())
+    data["hooks"]["postToolUse"] = [{"type": "command", "bash": "./log.sh"}]
+    path.write_text(json.dumps(data, indent=2))
+    assert tokenjuice("uninstall", "copilot").returncode == 0
+    assert json.loads(path.read_text()) == {
+        "version": 1,
+        "hooks": {"postToolUse": [{"type": "command", "bash": "./log.sh"}]},
+    }
+
+
+def test_project_install_goes_to_github_hooks(tmp_path, copilot_home):
+    repo = tmp_path / "repo"
+    (repo / "src").mkdir(parents=True)
+    git("init", "-q", cwd=repo)
+    done = tokenjuice("install", "copilot", "--project", "--local", cwd=repo / "src")
+    assert done.returncode == 0 and b"trust" in done.stdout
+    assert (repo / ".github" / "hooks" / "tokenjuice.json").exists()
+    assert tokenjuice("uninstall", "copilot", "--project", cwd=repo).returncode == 0
+    assert not (repo / ".github" / "hooks" / "tokenjuice.json").exists()
+
+
+def test_the_installed_command_fails_open_without_its_interpreter(tmp_path):
+    command = copilot.Copilot().hook_command(f"{tmp_path}/gone/bin/python -m tokenjuice")
+    assert command.endswith(" 2>/dev/null || true") and base.is_our_command(command, "copilot")
+    done = subprocess.run(["/bin/bash", "-c", command], input=json.dumps(payload("ls")).encode(), capture_output=True)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+def test_doctor_states_and_deep_probe(workdir, copilot_home):
+    result = json.loads(tokenjuice("doctor", "copilot", "--local", "--format", "json").stdout)
+    assert result["status"] == "disabled"
+    tokenjuice("install", "copilot", "--local")
+    result = json.loads(tokenjuice("doctor", "copilot", "--local", "--deep", "--format", "json").stdout)
+    assert result["deep"]["ok"], result
+    assert result["deep"]["commandExitCode"] == 7
+    assert result["status"] in ("ok", "warn")
+
+
+def test_the_probe_marker_approves_only_the_probe_command(monkeypatch, workdir):
+    from tokenjuice.hosts.probe import PROBE_COMMAND
+
+    host = copilot.Copilot()
+    probe = host.probe_payload(PROBE_COMMAND, str(workdir))
+    assert "wrap" in host_hook.respond(host, probe, LAUNCHER, os.environ)["modifiedArgs"]["command"]
+    forged = host.probe_payload("git status", str(workdir))
+    assert host_hook.respond(copilot.Copilot(), forged, LAUNCHER, os.environ) == {}
+
+
+# -- the real client -----------------------------------------------------------------------------
+
+needs_copilot = pytest.mark.skipif(
+    not COPILOT_BIN.exists(),
+    reason=f"Copilot CLI not installed at {COPILOT_BIN} (npm install --prefix /work/host-clis/copilot @github/copilot@1.0.102)",
+)
+
+
+@needs_copilot
+def test_copilot_discovers_our_hooks_file_without_errors(tmp_path, workdir):
+    home = tmp_path / "h"
+    env = os.environ | {"HOME": str(home), "COPILOT_HOME": str(home / ".copilot")}
+    assert tokenjuice("install", "copilot", "--local", env=env).returncode == 0
+    done = subprocess.run(
+        [sys.executable, str(TOOLS / "copilot_hooks_discover.py"), str(COPILOT_BIN), str(workdir)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    result = json.loads(done.stdout)["hooks.discover"]["result"]
+    assert result["errors"] == [] and result["warnings"] == []
+    assert [h["source"] for h in result["hooks"]] == [str(home / ".copilot" / "hooks" / "tokenjuice.json")]
+
+
+@pytest.fixture
+def model_server(tmp_path):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    log = tmp_path / "requests.jsonl"
+    server = subprocess.Popen(
+        [sys.executable, str(TOOLS / "mock_openai.py"), str(port)],
+        env=os.environ | {"MOCK_LOG": str(log), "MOCK_BASH_DESCRIPTION": "1"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    import time
+
+    for _ in range(50):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    yield port, log
+    server.terminate()
+    server.wait(timeout=10)
+
+
+def tool_messages(log):
+    seen = []
+    for line in log.read_text().splitlines():
+        for message in (json.loads(line).get("body") or {}).get("messages") or []:
+            if message.get("role") == "tool" and message["content"] not in seen:
+                seen.append(message["content"])
+    return seen
+
+
+def run_copilot(tmp_path, port, log, prompt, *flags, hook_command=None):
+    home = tmp_path / "h"
+    project = tmp_path / "p"
+    project.mkdir(exist_ok=True)
+    env = os.environ | {"HOME": str(home), "PYTHONPATH": str(REPO)}
+    env.pop("COPILOT_HOME", None)
+    if hook_command is None:
+        assert tokenjuice("install", "copilot", "--local", env=env).returncode == 0
+    else:
+        path = home / ".copilot" / "hooks" / "tokenjuice.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(
+            json.dumps({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": hook_command}]}})
+        )
+    log.write_text("")
+    env |= {
+        "COPILOT_OFFLINE": "true",
+        "COPILOT_PROVIDER_BASE_URL": f"http://127.0.0.1:{port}/v1",
+        "COPILOT_PROVIDER_API_KEY": "x",
+        "COPILOT_MODEL": "gpt-4.1",
+        "COPILOT_AUTO_UPDATE": "false",
+        "NO_COLOR": "1",
+    }
+    subprocess.run(
+        [str(COPILOT_BIN), "-p", prompt, *flags],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        timeout=180,
+        stdin=subprocess.DEVNULL,
+    )
+    return tool_messages(log), project
+
+
+@needs_copilot
+def test_real_copilot_runs_the_rewrite_with_allow_all_and_honours_deny_rules(tmp_path, model_server):
+    port, log = model_server
+    messages, _ = run_copilot(tmp_path, port, log, "RUN:seq 1 300", "--allow-all")
+    assert len(messages) == 1 and "lines omitted" in messages[0] and "tokenjuice cat" in messages[0]
+    messages, project = run_copilot(tmp_path, port, log, "RUN:echo hi", "--allow-all-tools")
+    assert messages[0].startswith("hi\n")  # left alone: Copilot would have asked about the wrapper's paths
+    (project / "victim").write_text("x")
+    messages, _ = run_copilot(tmp_path, port, log, "RUN:rm -f victim", "--yolo", "--deny-tool", "shell(rm)")
+    assert "denied" in messages[0] and (project / "victim").exists()
+
+
+@needs_copilot
+def test_real_copilot_runs_the_command_when_the_hook_interpreter_is_gone(tmp_path, model_server):
+    port, log = model_server
+    gone = copilot.Copilot().hook_command(f"{tmp_path}/gone/python -m tokenjuice")
+    messages, _ = run_copilot(tmp_path, port, log, "RUN:echo still-runs", "--allow-all", hook_command=gone)
+    assert messages and messages[0].startswith("still-runs\n"), messages

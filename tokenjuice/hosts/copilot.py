@@ -1,0 +1,199 @@
+"""GitHub Copilot CLI: a `preToolUse` hook for the `bash` tool, in a hooks file of
+our own: `$COPILOT_HOME/hooks/tokenjuice.json` (default `~/.copilot`), or with
+--project `<git root>/.github/hooks/tokenjuice.json` (loaded only in folders the
+user trusts).
+
+Copilot sends `{"sessionId", "timestamp", "cwd", "toolName": "bash",
+"toolArgs": {"command", …}}` (`toolArgs` may also come as a JSON string) and
+runs `modifiedArgs` when the answer has it; no permission decision is sent, and
+never `allow`, which would skip Copilot's own approval. Any non-zero exit of the
+hook denies the call, so the installed command fails open by construction
+(`base.fail_open`). Copilot checks its rules on the rewritten command, so a
+command is rewritten only when its flags approve every shell command and path
+and no deny rule may match the original (`copilot_permissions`).
+"""
+
+from __future__ import annotations
+
+import os
+
+from . import jsonhooks
+from .base import ALLOW, Call, Host, HostError, Report, Result, fail_open, is_our_command, launcher_warnings
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+EVENT = "preToolUse"
+LIST_PATH = ("hooks", EVENT)
+FILE_NAME = "tokenjuice.json"
+TIMEOUT_SECONDS = 10
+#: A top-level payload field only `doctor --deep` sends (the model cannot set
+#: top-level fields): its probe command alone is treated as approved.
+PROBE_FIELD = "tokenjuiceDoctorProbe"
+
+
+class Copilot(Host):
+    name = "copilot"
+    title = "Copilot CLI"
+
+    def __init__(self) -> None:
+        self._probe = False
+
+    # -- the hook ----------------------------------------------------------------------
+
+    def call(self, payload: dict[str, Any]) -> Call | None:
+        if payload.get("toolName") != "bash" or os.name == "nt":
+            return None
+        args = _tool_args(payload.get("toolArgs"))
+        if args is None:
+            return None
+        command = args.get("command")
+        if not isinstance(command, str):
+            return None
+        cwd = payload.get("cwd")
+        cwd = cwd if isinstance(cwd, str) and os.path.isabs(cwd) and os.path.isdir(cwd) else None
+        from .probe import PROBE_COMMAND
+
+        self._probe = payload.get(PROBE_FIELD) is True and command == PROBE_COMMAND
+        return Call(command, cwd, "bash", cwd)
+
+    def permission(self, call: Call, env: Mapping[str, str]) -> str:
+        if self._probe:
+            return ALLOW
+        from .copilot_permissions import decision
+
+        return decision(call.command, call.project_dir, env)
+
+    def answer(
+        self, payload: dict[str, Any], call: Call, rewritten: str, permission: str, env: Mapping[str, str]
+    ) -> dict[str, Any]:
+        args = _tool_args(payload.get("toolArgs")) or {}
+        return {"modifiedArgs": {**args, "command": rewritten}}
+
+    def probe_payload(self, command: str, cwd: str) -> dict[str, Any]:
+        return {
+            "sessionId": "doctor",
+            "timestamp": 0,
+            "cwd": cwd,
+            "toolName": "bash",
+            "toolArgs": {"command": command},
+            PROBE_FIELD: True,
+        }
+
+    def rewritten(self, answer: dict[str, Any]) -> str | None:
+        args = _tool_args(answer.get("modifiedArgs"))
+        command = args.get("command") if args else None
+        return command if isinstance(command, str) else None
+
+    # -- the config --------------------------------------------------------------------
+
+    def config_path(self, project: bool, cwd: str | None = None) -> str:
+        if project:
+            from ..paths import git_root
+
+            root = git_root(cwd or os.getcwd())
+            if root is None:
+                raise HostError("--project needs a git repository; run it inside your project or drop --project")
+            return os.path.join(root, ".github", "hooks", FILE_NAME)
+        return os.path.join(copilot_home(), "hooks", FILE_NAME)
+
+    def detected(self) -> str | None:
+        import shutil
+
+        home = copilot_home()
+        if os.path.isdir(home):
+            return f"{home} exists"
+        found = shutil.which("copilot")
+        return f"{found} is installed" if found else None
+
+    def hook_command(self, launch: str) -> str:
+        return fail_open(super().hook_command(launch))
+
+    def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
+        from .base import refuse_windows
+
+        refuse_windows()
+        entry = {"type": "command", "bash": command, "timeoutSec": TIMEOUT_SECONDS}
+        result = jsonhooks.install(
+            path,
+            LIST_PATH,
+            entry,
+            self._ours,
+            skeleton={"version": 1, "hooks": {}},
+            dry_run=dry_run,
+            command=command,
+            warnings=launcher_warnings(command),
+        )
+        result.notes = _notes(path)
+        return result
+
+    def uninstall(self, path: str, *, dry_run: bool = False) -> Result:
+        return jsonhooks.uninstall(path, LIST_PATH, self._ours, dry_run=dry_run)
+
+    def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
+        return jsonhooks.doctor(
+            self,
+            path,
+            LIST_PATH,
+            self._ours,
+            expected,
+            install_hint,
+            deep=deep,
+            command_of=_command_of,
+            shape_problems=_shape_problems,
+            others_conflict=_handles_bash,
+        )
+
+    def _ours(self, entry: object) -> bool:
+        return isinstance(entry, dict) and is_our_command(entry.get("bash"), self.name)
+
+
+def copilot_home() -> str:
+    home = os.environ.get("COPILOT_HOME", "").strip() or os.path.join(os.path.expanduser("~"), ".copilot")
+    return os.path.abspath(os.path.expanduser(home))
+
+
+def _tool_args(value: object) -> dict[str, Any] | None:
+    """`toolArgs` as an object: Copilot sends an object, older builds a JSON string."""
+    if isinstance(value, str):
+        from .. import fastjson
+
+        try:
+            value = fastjson.loads(value)
+        except ValueError:
+            return None
+    return value if isinstance(value, dict) else None
+
+
+def _notes(path: str) -> list[str]:
+    notes = [
+        "Copilot rewrites only when started with --allow-all (or --allow-all-tools --allow-all-paths); "
+        "otherwise it would ask about every rewritten command, so tokenjuice leaves commands alone "
+        "(docs/hosts/copilot.md)"
+    ]
+    if os.sep + os.path.join(".github", "hooks") + os.sep in path:
+        notes.append("Copilot loads repository hooks only in a folder you trust; trust this one when Copilot asks")
+    return notes
+
+
+def _command_of(entry: Any) -> str | None:
+    command = entry.get("bash") if isinstance(entry, dict) else None
+    return command if isinstance(command, str) else None
+
+
+def _shape_problems(entry: Any) -> list[str]:
+    problems = []
+    if entry.get("type") != "command":
+        problems.append('the entry should have "type": "command"')
+    timeout = entry.get("timeoutSec", entry.get("timeout"))
+    if timeout is not None and (not isinstance(timeout, int | float) or isinstance(timeout, bool)):
+        problems.append("timeoutSec must be a number, or Copilot skips the hook")
+    if "matcher" in entry and entry.get("matcher") != "bash":
+        problems.append('the entry should have no matcher (or "matcher": "bash")')
+    return problems
+
+
+def _handles_bash(entry: Any) -> bool:
+    return isinstance(entry, dict) and entry.get("matcher") in (None, "bash", ".*", "*")

@@ -1,0 +1,253 @@
+"""OpenCode: a plugin file of our own, `~/.config/opencode/plugins/tokenjuice.js`
+(`$XDG_CONFIG_HOME` respected; with --project `<git root>/.opencode/plugins/tokenjuice.js`).
+
+OpenCode has no command hooks, only JavaScript plugins: ours
+(`opencode_plugin.js`, with the hook command embedded at install time) handles
+`tool.execute.before` for the `bash` tool, runs `tokenjuice hook opencode`
+through the plugin context's Bun shell with `{"tool", "args", "directory",
+"worktree"}` on stdin, and sets `output.args.command` in place when the answer is
+`{"command": …}` (reassigning `output.args` does nothing; a throw would fail the
+call, so it catches everything and gives up after a few seconds). OpenCode
+checks its `permission.bash` rules on the rewritten command, so commands those
+rules deny or ask about are never rewritten (`opencode_permissions`).
+"""
+
+from __future__ import annotations
+
+import os
+
+from . import ownfile
+from .base import (
+    ALLOW,
+    ASK,
+    BROKEN,
+    DISABLED,
+    NONE,
+    OK,
+    WARN,
+    Call,
+    Host,
+    HostError,
+    Report,
+    Result,
+    launcher_problems,
+    launcher_warnings,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+FILE_NAME = "tokenjuice.js"
+#: How long the plugin waits for the hook before running the command unchanged.
+TIMEOUT_MS = 5000
+_TEMPLATE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "opencode_plugin.js")
+#: Shells OpenCode refuses for its bash tool (it runs bash, or sh, instead).
+_REFUSED_SHELLS = ("fish", "nu")
+
+
+class OpenCode(Host):
+    name = "opencode"
+    title = "OpenCode"
+
+    # -- the hook ----------------------------------------------------------------------
+
+    def call(self, payload: dict[str, Any]) -> Call | None:
+        if payload.get("tool") != "bash" or os.name == "nt":
+            return None
+        args = payload.get("args")
+        if not isinstance(args, dict):
+            return None
+        command = args.get("command")
+        if not isinstance(command, str):
+            return None
+        directory = _directory(payload.get("directory"))
+        worktree = _directory(payload.get("worktree"))
+        workdir = args.get("workdir")
+        cwd = workdir if isinstance(workdir, str) and os.path.isabs(workdir) else directory
+        cwd = _directory(cwd) or directory
+        root = worktree if worktree and worktree != "/" else directory
+        return Call(command, cwd, _shell(os.environ), root)
+
+    def permission(self, call: Call, env: Mapping[str, str]) -> str:
+        from .opencode_permissions import decision
+
+        return decision(call.command, None, call.cwd, call.project_dir, env)
+
+    def answer(
+        self, payload: dict[str, Any], call: Call, rewritten: str, permission: str, env: Mapping[str, str]
+    ) -> dict[str, Any]:
+        if permission in (ALLOW, NONE):
+            from .opencode_permissions import decision
+
+            if decision(call.command, rewritten, call.cwd, call.project_dir, env) == ASK:
+                return {}  # the rewritten command would be asked about or denied
+        return {"command": rewritten}
+
+    def probe_payload(self, command: str, cwd: str) -> dict[str, Any]:
+        return {"tool": "bash", "args": {"command": command, "description": "doctor"}, "directory": cwd}
+
+    def rewritten(self, answer: dict[str, Any]) -> str | None:
+        command = answer.get("command")
+        return command if isinstance(command, str) else None
+
+    # -- the config --------------------------------------------------------------------
+
+    def config_path(self, project: bool, cwd: str | None = None) -> str:
+        if project:
+            from ..paths import git_root
+
+            root = git_root(cwd or os.getcwd())
+            if root is None:
+                raise HostError("--project needs a git repository; run it inside your project or drop --project")
+            return os.path.join(root, ".opencode", "plugins", FILE_NAME)
+        from .opencode_permissions import global_dir
+
+        return os.path.join(global_dir(os.environ), "plugins", FILE_NAME)
+
+    def detected(self) -> str | None:
+        import shutil
+
+        from .opencode_permissions import global_dir
+
+        folder = global_dir(os.environ)
+        if os.path.isdir(folder):
+            return f"{folder} exists"
+        found = shutil.which("opencode")
+        return f"{found} is installed" if found else None
+
+    def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
+        from .base import refuse_windows
+
+        refuse_windows()
+        notes = ["restart OpenCode so it loads the plugin"]
+        return ownfile.install(
+            path,
+            plugin_source(command),
+            self._ours,
+            dry_run=dry_run,
+            command=command,
+            warnings=launcher_warnings(command),
+            notes=notes,
+        )
+
+    def uninstall(self, path: str, *, dry_run: bool = False) -> Result:
+        return ownfile.uninstall(path, self._ours, dry_run=dry_run)
+
+    def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
+        from ..shellsyntax import split_words
+        from .base import path_launcher_differs
+
+        report = Report(self.name, path, expected)
+        text = ownfile.read(path)
+        if text is None:
+            report.check("file", DISABLED, f"{path} does not exist")
+            report.status, report.fix = DISABLED, install_hint
+            return report
+        if not ownfile.has_marker(text):
+            report.check("file", DISABLED, f"{path} was not written by tokenjuice")
+            report.status, report.fix = DISABLED, f"move {path} away, then run {install_hint}"
+            return report
+        report.detected = hook_command_of(text)
+        if report.detected is None or not self._ours(text):
+            report.check("file", BROKEN, f"{path} was changed since tokenjuice wrote it")
+            report.fix = f"delete {path}, then run {install_hint}"
+            return report
+        report.check("file", OK, f"{path} is the plugin tokenjuice wrote")
+        problems = launcher_problems(report.detected)
+        report.check("launcher", BROKEN if problems else OK, "; ".join(problems) or "the hook's programs exist")
+        if expected is not None and split_words(report.detected) != split_words(expected):
+            report.check("entry", WARN, f"the plugin runs another command than install writes now ({install_hint})")
+        for warning in launcher_warnings(report.detected):
+            report.check("launcher", WARN, warning)
+        if report.status in (WARN, BROKEN):
+            report.fix = install_hint
+        differs = path_launcher_differs(report.detected)
+        if differs:
+            report.check("path", OK, differs)
+        if deep and report.status != BROKEN:
+            from .probe import probe
+
+            syntax = check_syntax(path)
+            if syntax is not None:
+                report.check("syntax", BROKEN if syntax else OK, syntax or "node --check accepts the plugin")
+            report.deep = probe(self, report.detected)
+            report.check(
+                "probe",
+                OK if report.deep["ok"] else BROKEN,
+                report.deep.get("problem", "the hook rewrote and ran a probe"),
+            )
+        return report
+
+    def _ours(self, text: str) -> bool:
+        """Exactly the plugin install writes, for the hook command embedded in it."""
+        from .base import is_our_command
+
+        command = hook_command_of(text)
+        return command is not None and is_our_command(command, self.name) and text == plugin_source(command)
+
+
+def plugin_source(command: str) -> str:
+    """The plugin file for the hook `command` (its words embedded as a JSON array,
+    so Bun's shell passes each as one argument with no shell in between)."""
+    from .. import fastjson
+    from ..shellsyntax import split_words
+
+    with open(_TEMPLATE, encoding="utf-8") as handle:
+        template = handle.read()
+    words = fastjson.dumps(split_words(command), strict=True)
+    return template.replace("__HOOK__", words).replace("__TIMEOUT_MS__", str(TIMEOUT_MS))
+
+
+def hook_command_of(text: str) -> str | None:
+    """The hook command embedded in a plugin file of ours, or None."""
+    from .. import fastjson
+    from ..shellsyntax import join
+
+    for line in text.splitlines():
+        if line.startswith("const HOOK = "):
+            try:
+                words = fastjson.loads(line[len("const HOOK = ") :])
+            except ValueError:
+                return None
+            if isinstance(words, list) and words and all(isinstance(w, str) for w in words):
+                return join(words)
+            return None
+    return None
+
+
+def check_syntax(path: str) -> str | None:
+    """ "" when `node --check` accepts the plugin, its complaint when not, None
+    when node is not installed (the check is skipped)."""
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if node is None:
+        return None
+    try:
+        done = subprocess.run(
+            [node, "--check", "--input-type=module"],
+            input=open(path, "rb").read(),  # noqa: SIM115 - read once, closed at exit
+            capture_output=True,
+            timeout=20,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode == 0:
+        return ""
+    return "node --check rejects the plugin: " + done.stderr.decode(errors="replace").strip().splitlines()[-1][:200]
+
+
+def _directory(value: object) -> str | None:
+    return value if isinstance(value, str) and os.path.isabs(value) and os.path.isdir(value) else None
+
+
+def _shell(env: Mapping[str, str]) -> str:
+    """The shell OpenCode's bash tool runs: $SHELL, but bash for fish or nu."""
+    shell = env.get("SHELL", "").strip()
+    if not shell or os.path.basename(shell).lower() in _REFUSED_SHELLS:
+        return "bash"
+    return shell
