@@ -31,6 +31,7 @@ MAX_PAYLOAD_BYTES = 4 * 1024 * 1024
 #: Hosts by CLI name -> (module, class); loaded only when asked for.
 HOSTS: dict[str, tuple[str, str]] = {
     "cursor": ("tokenjuice.hosts.cursor", "Cursor"),
+    "claude-code": ("tokenjuice.hosts.claude_code", "ClaudeCode"),
 }
 
 
