@@ -180,6 +180,15 @@ def test_an_unknown_exit_code_is_never_invented(workdir):
 def test_a_short_output_is_left_as_it_is(workdir, isolated_home):
     assert hook(post_payload("echo hi", "hi", workdir)) == {}
     assert hook(post_payload("ls", "a\nb\nc", workdir)) == {}
+    assert spooled(isolated_home) == []  # shown whole without running the engine
+    from tokenjuice.reduce import engine
+
+    assert claude_code.TINY_OUTPUT == engine.TINY_CHARS
+
+
+def test_a_short_output_with_escapes_is_shown_as_tokenjuice_shows_it(workdir):
+    stdout = updated_output(hook(post_payload("make", "\x1b[31mred\x1b[0m and \x07bell", workdir)))["stdout"]
+    assert stdout == "red and \\x07bell"
 
 
 def test_interrupted_and_return_code_interpretation_are_kept(workdir):

@@ -28,8 +28,6 @@ from __future__ import annotations
 
 import os
 
-from ..editfile import EditError
-from . import jsonhooks
 from .base import ALLOW, NONE, Call, Host, HostError, Report, Result, is_our_command, launcher_warnings
 
 TYPE_CHECKING = False
@@ -47,6 +45,9 @@ LISTS = {PRE: ("hooks", PRE), POST: ("hooks", POST), POST_FAILURE: ("hooks", POS
 TIMEOUTS = {PRE: 10, POST: 30}
 #: The first version whose PostToolUse `updatedToolOutput` replaces a Bash output.
 POST_SINCE = (2, 1, 121)
+#: reduce.engine.TINY_CHARS: an output this short is shown whole (not imported: the
+#: engine's import is most of a compaction's cost, and most outputs are this short).
+TINY_OUTPUT = 240
 #: The last line of `tokenjuice wrap`'s output when it cut something.
 TRAILER_START = "(tokenjuice: "
 #: Hook entry types Claude Code knows (2.1.331); another type makes the file invalid.
@@ -96,6 +97,8 @@ class ClaudeCode(Host):
                 return {}  # the whole output cannot be seen: Claude's own preview and file stay
         if output is None or not output.strip() or already_compacted(command, output, self.name, settings):
             return {}
+        if output is shown and _shown_whole(shown, settings):
+            return {}  # tokenjuice would show it as it is: spare the engine (and the stats) the run
         from ..compact import compact
 
         duration = payload.get("duration_ms")
@@ -197,6 +200,7 @@ class ClaudeCode(Host):
         return f"{found} is installed" if found else None
 
     def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
+        from . import jsonhooks
         from .base import refuse_windows
 
         refuse_windows()
@@ -243,9 +247,12 @@ class ClaudeCode(Host):
         return result
 
     def uninstall(self, path: str, *, dry_run: bool = False) -> Result:
+        from . import jsonhooks
+
         return jsonhooks.uninstall_many(path, list(LISTS.values()), self._ours, dry_run=dry_run, nested="hooks")
 
     def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
+        from . import jsonhooks
         from .base import BROKEN, DISABLED, OK, WARN
 
         report = jsonhooks.doctor(
@@ -287,6 +294,9 @@ class ClaudeCode(Host):
 
     def installed_events(self, data: dict[str, Any]) -> list[str]:
         """The events whose lists hold our hook."""
+        from ..editfile import EditError
+        from . import jsonhooks
+
         found = []
         for event, list_path in LISTS.items():
             try:
@@ -373,19 +383,38 @@ def _skipped(command: str, settings: Settings) -> bool:
     return bool(matches_user_pattern(analysed.normalized_command, list(analysed.first_argv), patterns))
 
 
+def _shown_whole(output: str, settings: Settings) -> bool:
+    """An output so short that the engine shows it whole (TINY_OUTPUT), with nothing
+    in it to escape or redact: the answer would be the output itself."""
+    if len(output) > TINY_OUTPUT:
+        return False
+    from ..text import sanitize
+
+    if sanitize(output) != output:
+        return False
+    if not settings["redaction.enabled"]:
+        return True
+    from ..state.redact import might_hold_secrets
+
+    return not might_hold_secrets(output)
+
+
 def already_compacted(command: str, output: str, host: str, settings: Settings) -> bool:
     """Did tokenjuice already compact this output? The command ran tokenjuice (a
     PreToolUse rewrite by this or another host's hook: Cursor also runs Claude Code's
     hooks), or the output ends with wrap's trailer."""
+    last = output.rstrip().rpartition("\n")[2]
+    if last.startswith(TRAILER_START) and last.endswith(")"):
+        return True
+    if "tokenjuice" not in command:
+        return False  # nothing in it can start tokenjuice (the engine's check is not needed)
     from .. import rewrite
 
     plan = rewrite.plan(command, host=host, shell="/bin/sh", launcher="tokenjuice", settings=settings)  # noqa: S604 - nothing runs
     if plan.reason == "already runs tokenjuice":
         return True
-    if not plan.wrapped and "tokenjuice" in command and plan.reason.startswith(("incomplete", "defines", "not a")):
-        return True  # the engine could not read it, and it names tokenjuice: assume the worst
-    last = output.rstrip().rpartition("\n")[2]
-    return last.startswith(TRAILER_START) and last.endswith(")")
+    # The engine could not read it, and it names tokenjuice: assume the worst.
+    return not plan.wrapped and plan.reason.startswith(("incomplete", "defines", "not a"))
 
 
 def _read_persisted(path: str, limit: int) -> str | None:
