@@ -217,6 +217,16 @@ def test_a_persisted_output_is_read_whole_from_its_file(workdir, tmp_path):
     assert tokenjuice("cat", artifact).stdout.decode() == full
 
 
+def test_a_persisted_output_is_left_to_claude_when_its_preview_is_shorter(workdir, tmp_path):
+    payload = fixture("posttooluse.bash-large-output.input.json")
+    saved = tmp_path / "b2.txt"
+    saved.write_text("".join(f"line {i}: some text of a log file\n" for i in range(2000)))
+    payload["cwd"] = str(workdir)
+    payload["tool_input"]["command"] = "cat app.log"  # an exact read: tokenjuice would show 16 KB of it
+    payload["tool_response"]["persistedOutputPath"] = str(saved)
+    assert hook(payload) == {}
+
+
 @pytest.mark.parametrize("kind", ["fifo", "symlink", "too-big", "missing", "directory"])
 def test_a_persisted_output_that_cannot_be_read_whole_is_left_to_claude(workdir, tmp_path, kind):
     payload = fixture("posttooluse.bash-large-output.input.json")

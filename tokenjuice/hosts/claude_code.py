@@ -48,6 +48,9 @@ POST_SINCE = (2, 1, 121)
 #: reduce.engine.TINY_CHARS: an output this short is shown whole (not imported: the
 #: engine's import is most of a compaction's cost, and most outputs are this short).
 TINY_OUTPUT = 240
+#: What the model reads of an output Claude saved to a file (over 30,000 characters):
+#: a header naming the file and the first 2 KB (2,321 characters measured).
+CLAUDE_PREVIEW_CHARS = 2300
 #: The last line of `tokenjuice wrap`'s output when it cut something.
 TRAILER_START = "(tokenjuice: "
 #: Hook entry types Claude Code knows (2.1.331); another type makes the file invalid.
@@ -112,7 +115,10 @@ class ClaudeCode(Host):
             duration_ms=float(duration) if isinstance(duration, int | float) and duration >= 0 else None,
             warn=False,
         )
-        if not compacted.cut and (isinstance(persisted, str) or compacted.text.rstrip("\n") == shown.rstrip("\n")):
+        if isinstance(persisted, str):
+            if not compacted.cut or len(compacted.text) > CLAUDE_PREVIEW_CHARS:
+                return {}  # Claude's own preview of a saved output would be shorter
+        elif not compacted.cut and compacted.text.rstrip("\n") == shown.rstrip("\n"):
             return {}
         updated: dict[str, Any] = {"stdout": compacted.text, "stderr": "", "interrupted": interrupted}
         interpretation = response.get("returnCodeInterpretation")
