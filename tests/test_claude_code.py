@@ -638,7 +638,7 @@ def test_install_writes_a_post_tool_use_group_claude_accepts(workdir, claude_hom
         }
     }
     assert claude_code.settings_problems(data) == []
-    assert b"restart running Claude Code sessions" in done.stdout
+    assert b"start a new Claude Code session" in done.stdout
 
 
 def test_the_installed_version_picks_the_mode(workdir, claude_home, fake_claude):

@@ -249,7 +249,9 @@ class ClaudeCode(Host):
             notes=notes,
         )
         if result.action in ("installed", "updated"):
-            result.notes.append("restart running Claude Code sessions (or review the change in /hooks) to load it")
+            result.notes.append(
+                "start a new Claude Code session to use it (one already running may not load the new hook)"
+            )
         return result
 
     def uninstall(self, path: str, *, dry_run: bool = False) -> Result:
