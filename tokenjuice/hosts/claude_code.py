@@ -93,21 +93,25 @@ class ClaudeCode(Host):
             return {}
         shown = stdout + ("\n" + stderr if stderr else "")  # what Claude would show the model
         persisted = response.get("persistedOutputPath")
-        output: str | None = shown
-        if isinstance(persisted, str) and persisted:
-            output = _read_persisted(persisted, settings["capture.max_bytes"] or 4 * 1024 * 1024)
-            if output is None:
+        persisted = persisted if isinstance(persisted, str) and persisted else None
+        if persisted is None:
+            data = shown.encode("utf-8", errors="surrogatepass")  # a lone surrogate ends up as U+FFFD
+            output = shown
+        else:
+            saved = _read_persisted(persisted, settings["capture.max_bytes"] or 4 * 1024 * 1024)
+            if saved is None:
                 return {}  # the whole output cannot be seen: Claude's own preview and file stay
-        if output is None or not output.strip() or already_compacted(command, output, self.name, settings):
+            data, output = saved, saved.decode("utf-8", errors="replace")
+        if not output.strip() or already_compacted(command, output, self.name, settings):
             return {}
-        if output is shown and _shown_whole(shown, settings):
+        if persisted is None and _shown_whole(shown, settings):
             return {}  # tokenjuice would show it as it is: spare the engine (and the stats) the run
         from ..compact import compact
 
         duration = payload.get("duration_ms")
         compacted = compact(
             command,
-            output.encode("utf-8", errors="surrogatepass"),  # lone surrogates become U+FFFD
+            data,
             exit_code=None,  # PostToolUse carries none; non-zero exits Claude deems errors never come here
             cwd=cwd,
             source=self.name,
@@ -115,7 +119,7 @@ class ClaudeCode(Host):
             duration_ms=float(duration) if isinstance(duration, int | float) and duration >= 0 else None,
             warn=False,
         )
-        if isinstance(persisted, str):
+        if persisted is not None:
             if not compacted.cut or len(compacted.text) > CLAUDE_PREVIEW_CHARS:
                 return {}  # Claude's own preview of a saved output would be shorter
         elif not compacted.cut and compacted.text.rstrip("\n") == shown.rstrip("\n"):
@@ -425,7 +429,7 @@ def already_compacted(command: str, output: str, host: str, settings: Settings) 
     return not plan.wrapped and plan.reason.startswith(("incomplete", "defines", "not a"))
 
 
-def _read_persisted(path: str, limit: int) -> str | None:
+def _read_persisted(path: str, limit: int) -> bytes | None:
     """The whole output Claude saved to `path` (a regular file, at most `limit` bytes),
     or None when it cannot be read whole."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
@@ -453,7 +457,7 @@ def _read_persisted(path: str, limit: int) -> str | None:
         return None
     finally:
         os.close(fd)
-    return b"".join(chunks).decode("utf-8", errors="replace")
+    return b"".join(chunks)
 
 
 # -- the doctor's probe of a PostToolUse hook ----------------------------------------------
