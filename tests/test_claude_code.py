@@ -327,6 +327,8 @@ def test_a_command_claude_wrapped_is_not_wrapped_again_by_cursor_or_compacted_af
         "FOO=1 /opt/bin/tokenjuice wrap --source cursor -- bash -lc 'make'",
         f"{LAUNCHER} wrap --source cursor --keep-path -- /bin/bash -lc 'seq 1 3000'",
         "tokenjuice wrap -- sh -c 'unclosed",
+        "tokenjuice cat 0123abcd",  # the full output the agent asked for: never cut again
+        "~/.local/bin/tokenjuice cat 0123abcd --lines 1:5000",
     ],
 )
 def test_every_form_of_tokenjuice_is_left_alone_after_the_run(workdir, command):
