@@ -802,6 +802,26 @@ def test_doctor_states(workdir, claude_home, fake_claude):
     assert doctor()["status"] == HEALTHY
 
 
+def test_doctor_says_when_settings_switch_hooks_off(workdir, claude_home, fake_claude):
+    tj("install", "claude-code", "--local")
+    local = claude_home / "settings.local.json"
+    local.write_text('{"disableAllHooks": true}')
+    report = doctor()
+    assert report["status"] == "warn" and any("disableAllHooks" in i for i in report["issues"])
+
+
+def test_a_policy_allowing_only_its_own_rules_makes_user_allow_rules_count_for_nothing(
+    claude_home, monkeypatch, tmp_path
+):
+    write_settings(claude_home, permissions={"allow": ["Bash(make:*)"]})
+    assert claude_permissions.decide("make", claude_permissions.load_rules(None, os.environ), "default") == ALLOW
+    policy = tmp_path / "policy"
+    write_settings(policy, allowManagedPermissionRulesOnly=True)
+    (policy / "settings.json").rename(policy / "managed-settings.json")
+    monkeypatch.setattr(claude_permissions, "managed_dir", lambda: str(policy))
+    assert claude_permissions.decide("make", claude_permissions.load_rules(None, os.environ), "default") == ASK
+
+
 @pytest.mark.parametrize("mode", ["post", "pre"])
 def test_doctor_deep_runs_the_installed_hook_as_claude_would(workdir, claude_home, fake_claude, isolated_home, mode):
     tj("install", "claude-code", "--local", "--mode", mode)

@@ -285,6 +285,8 @@ class ClaudeCode(Host):
         data = jsonhooks.read(path) or {}
         for problem in settings_problems(data):
             report.check("settings", WARN, f"{path}: {problem}; Claude Code ignores the whole file until it is fixed")
+        for problem in hooks_switched_off(os.getcwd()):
+            report.check("settings", WARN, problem)
         events = self.installed_events(data)
         version = installed_version()
         if POST_FAILURE in events:
@@ -623,6 +625,22 @@ def settings_problems(data: dict[str, Any]) -> list[str]:
                 problem = _hook_problem(hook)
                 if problem:
                     problems.append(f"{where}.hooks[{position}] {problem}")
+    return problems
+
+
+def hooks_switched_off(project_dir: str | None) -> list[str]:
+    """Settings that keep Claude Code from running this hook at all."""
+    from .claude_permissions import MANAGED, read_settings, settings_files
+
+    problems = []
+    for path, scope in settings_files(project_dir, os.environ):
+        _, value = read_settings(path)
+        if value is None:
+            continue
+        if value.get("disableAllHooks") is True:
+            problems.append(f"{path} sets disableAllHooks: Claude Code runs no hooks while it does")
+        if scope == MANAGED and value.get("allowManagedHooksOnly") is True:
+            problems.append(f"{path} (your organisation's policy) sets allowManagedHooksOnly: this hook never runs")
     return problems
 
 

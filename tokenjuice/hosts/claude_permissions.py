@@ -44,8 +44,9 @@ policy (`remote-settings.json`), the user's `settings.json` (and
 `.claude/settings.json` and `.claude/settings.local.json` in `$CLAUDE_PROJECT_DIR`
 (the payload's cwd otherwise) and at its git root. Allow rules count only from the
 files Claude Code 2.1.120 reads (managed, user settings.json, the project
-directory's two files); deny and ask rules from all of them. A file that exists but
-cannot be read exactly makes the answer at least "ask". The command lines of the
+directory's two files; only the policy's when it sets `allowManagedPermissionRulesOnly`);
+deny and ask rules from all of them. A file that exists but cannot be read exactly makes
+the answer at least "ask". The command lines of the
 hook's parent processes are read for `--disallowedTools`, `--settings`,
 `--setting-sources` and `--permission-prompt-tool`, which add rules tokenjuice
 cannot see: any of them makes the answer at least "ask".
@@ -334,41 +335,47 @@ def managed_dir() -> str:
     return "/etc/claude-code"
 
 
-def settings_files(project_dir: str | None, env: Mapping[str, str]) -> list[tuple[str, bool]]:
-    """(path, its allow rules count) for every file whose rules may be in force."""
+#: Where a settings file sits: managed (policy), user, project, or a file whose allow
+#: rules may not be read by every version (its deny and ask rules count all the same).
+MANAGED, USER, PROJECT, EXTRA = "managed", "user", "project", "extra"
+
+
+def settings_files(project_dir: str | None, env: Mapping[str, str]) -> list[tuple[str, str]]:
+    """(path, scope) for every file whose settings may be in force, policy first."""
     from ..paths import git_root
 
-    files: list[tuple[str, bool]] = []
+    files: list[tuple[str, str]] = []
     managed = managed_dir()
-    files.append((os.path.join(managed, "managed-settings.json"), True))
+    files.append((os.path.join(managed, "managed-settings.json"), MANAGED))
     try:
         drop_ins = sorted(n for n in os.listdir(os.path.join(managed, "managed-settings.d")) if n.endswith(".json"))
     except OSError:
         drop_ins = []
-    files += [(os.path.join(managed, "managed-settings.d", name), True) for name in drop_ins]
+    files += [(os.path.join(managed, "managed-settings.d", name), MANAGED) for name in drop_ins]
     user = config_dir(env)
     files += [
-        (os.path.join(user, "remote-settings.json"), True),
-        (os.path.join(user, "settings.json"), True),
-        (os.path.join(user, "settings.local.json"), False),
+        (os.path.join(user, "remote-settings.json"), MANAGED),
+        (os.path.join(user, "settings.json"), USER),
+        (os.path.join(user, "settings.local.json"), EXTRA),
     ]
     if project_dir:
         project = os.path.abspath(project_dir)
         files += [
-            (os.path.join(project, ".claude", "settings.json"), True),
-            (os.path.join(project, ".claude", "settings.local.json"), True),
+            (os.path.join(project, ".claude", "settings.json"), PROJECT),
+            (os.path.join(project, ".claude", "settings.local.json"), PROJECT),
         ]
         root = git_root(project)
         if root and os.path.abspath(root) != project:
             files += [
-                (os.path.join(root, ".claude", "settings.json"), False),
-                (os.path.join(root, ".claude", "settings.local.json"), False),
+                (os.path.join(root, ".claude", "settings.json"), EXTRA),
+                (os.path.join(root, ".claude", "settings.local.json"), EXTRA),
             ]
     return files
 
 
-def _read_permissions(path: str) -> tuple[str, dict[str, Any] | None]:
-    """(status, the permissions object or None); status "ok" means read exactly."""
+def read_settings(path: str) -> tuple[str, dict[str, Any] | None]:
+    """(status, the file's object or None); status "ok" means read exactly, "missing"
+    that there is no file."""
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_CONFIG_BYTES + 1)
@@ -384,6 +391,10 @@ def _read_permissions(path: str) -> tuple[str, dict[str, Any] | None]:
         return "not valid JSON", None
     if not isinstance(value, dict):
         return "not a JSON object", None
+    return "ok", value
+
+
+def _permissions(value: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
     permissions = value.get("permissions")
     if permissions is None:
         return "ok", None
@@ -396,9 +407,17 @@ def _read_permissions(path: str) -> tuple[str, dict[str, Any] | None]:
 
 
 def load_rules(project_dir: str | None, env: Mapping[str, str], *, launch_flags: bool = True) -> Rules:
+    """Every Bash rule in force. A policy with `allowManagedPermissionRulesOnly` makes
+    only its own allow rules count (everyone's deny and ask rules still do)."""
     rules = Rules()
-    for path, allow_counts in settings_files(project_dir, env):
-        status, permissions = _read_permissions(path)
+    allow_by_scope: dict[str, list[Rule]] = {MANAGED: [], USER: [], PROJECT: []}
+    managed_only = False
+    for path, scope in settings_files(project_dir, env):
+        status, value = read_settings(path)
+        permissions = None
+        if value is not None:
+            status, permissions = _permissions(value)
+            managed_only |= scope == MANAGED and value.get("allowManagedPermissionRulesOnly") is True
         rules.files.append((path, status))
         if status == "missing":
             continue
@@ -407,8 +426,9 @@ def load_rules(project_dir: str | None, env: Mapping[str, str], *, launch_flags:
             continue
         rules.deny += _rules(permissions.get("deny"))
         rules.ask += _rules(permissions.get("ask"))
-        if allow_counts and status == "ok":
-            rules.allow += _rules(permissions.get("allow"))
+        if scope in allow_by_scope:
+            allow_by_scope[scope] += _rules(permissions.get("allow"))
+    rules.allow = allow_by_scope[MANAGED] + ([] if managed_only else allow_by_scope[USER] + allow_by_scope[PROJECT])
     if sys.platform == "darwin" and os.path.exists("/Library/Managed Preferences/com.anthropic.claudecode.plist"):
         rules.files.append(("/Library/Managed Preferences/com.anthropic.claudecode.plist", "not read"))
         rules.uncertain = True
