@@ -33,6 +33,8 @@ def isolated_home(tmp_path_factory, monkeypatch):
         "TOKENJUICE_CURSOR_SKIP",
         "TOKENJUICE_CURSOR_SHELL",
         "CURSOR_HOME",
+        "CLAUDE_CONFIG_DIR",
+        "CLAUDE_PROJECT_DIR",
         "TOKENJUICE_TRUST_ALL",
         "TOKENJUICE_ARTIFACT_DIR",
         "TOKENJUICE_STATS",

@@ -254,13 +254,21 @@ _DRY_RUN = click.option("--dry-run", is_flag=True, help="Print the change as a d
 @_PROJECT
 @_LOCAL
 @_DRY_RUN
+@click.option(
+    "--mode",
+    type=click.Choice(["post", "pre"]),
+    help="Claude Code: compact output after a command ran (post, 2.1.121+) or rewrite it before (pre); "
+    "default: what the installed version supports.",
+)
 @format_option
-def install(host: str | None, every: bool, project: bool, local: bool, dry_run: bool, output_format: str) -> None:
+def install(
+    host: str | None, every: bool, project: bool, local: bool, dry_run: bool, mode: str | None, output_format: str
+) -> None:
     """Add tokenjuice's hook to a host's config (backup, atomic write, nothing else touched).
     Without HOST, list the hosts found on this machine and what install would do."""
     from .commands import hosts
 
-    emit(hosts.install(host, every=every, project=project, local=local, dry_run=dry_run), output_format)
+    emit(hosts.install(host, every=every, project=project, local=local, dry_run=dry_run, mode=mode), output_format)
 
 
 @cli.command(short_help="Remove the hook from an agent host.")

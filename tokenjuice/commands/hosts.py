@@ -27,17 +27,27 @@ def _host(name: str) -> base.Host:
         raise UsageError(f"unknown host {name}; one of: {', '.join(HOSTS)}") from None
 
 
-def install(name: str | None, *, every: bool, project: bool, local: bool, dry_run: bool) -> Output:
+def install(
+    name: str | None, *, every: bool, project: bool, local: bool, dry_run: bool, mode: str | None = None
+) -> Output:
     if name is None and not every:
         return detected_hosts(project=project)
     names = [name] if name else [n for n in HOSTS if load(n).detected()]
     if not names:
         return Output(text="no agent host found on this machine; name one: tokenjuice install <host>\n", data=[])
-    outputs = [_install_one(_host(n), project=project, local=local, dry_run=dry_run) for n in names]
+    if mode is not None:
+        if name is None:
+            raise UsageError("--mode needs the host it is for: tokenjuice install <host> --mode <mode>")
+        modes = _host(name).modes
+        if mode not in modes:
+            known = f"one of: {', '.join(modes)}" if modes else "it has only one way to be hooked"
+            raise UsageError(f"{name} has no mode {mode!r}; {known}")
+    outputs = [_install_one(_host(n), project=project, local=local, dry_run=dry_run, mode=mode) for n in names]
     return _joined(outputs)
 
 
-def _install_one(host: base.Host, *, project: bool, local: bool, dry_run: bool) -> Output:
+def _install_one(host: base.Host, *, project: bool, local: bool, dry_run: bool, mode: str | None = None) -> Output:
+    host.mode = mode
     path = host.config_path(project)
     command = host.hook_command(base.launcher(local))
     result = host.install(path, command, dry_run=dry_run)

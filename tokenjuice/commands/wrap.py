@@ -10,17 +10,13 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 
 from .. import capture as capture_mod
 from ..errors import UsageError
-from ..record import replace
 from ..shellsyntax import join, quote, quote_fish
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..model import Execution, Reduction
-    from ..rules.loader import Problem
     from ..settings import Settings
 
 USAGE = """\
@@ -51,12 +47,6 @@ options:
   -h, --help               show this help
 """
 
-_LOWER = "abcdefghijklmnopqrstuvwxyz"
-_ALNUM = _LOWER + _LOWER.upper() + "0123456789"
-#: What the ledger may hold as a command or subcommand name (checked without `re`,
-#: whose pattern compiles would be paid on every wrap).
-_NAME_CHARS = frozenset(_ALNUM + "._+-")
-_SUBCOMMAND_CHARS = frozenset(_LOWER + "0123456789-")
 _FLAGS = {
     "--raw": "raw",
     "--full": "raw",
@@ -221,20 +211,18 @@ def _settings(cwd: str, options: WrapOptions) -> Settings:
 
 def present(run: capture_mod.Capture, command: list[str], cwd: str, options: WrapOptions, settings: Settings) -> int:
     """Reduce, store, record and print what the command wrote; its exit code."""
-    from ..model import CaptureFacts, Execution
-    from ..reduce.engine import Options, reduce
-    from ..reduce.render import shown_chars, text_of
-    from ..rules import index
-    from ..state import artifacts
+    from ..compact import compact
+    from ..model import CaptureFacts
 
     combined = run.combined()
-    execution = Execution(
-        tool_name="exec",
-        command=join(command),
-        argv=tuple(command),
-        cwd=cwd,
+    compacted = compact(
+        join(command),
+        combined,
         exit_code=run.exit_code,
-        combined=capture_mod.decode(combined),
+        cwd=cwd,
+        source=options.source,
+        settings=settings,
+        argv=command,
         capture=CaptureFacts(
             kept_bytes=run.kept_bytes,
             dropped_bytes=run.dropped_bytes,
@@ -244,38 +232,21 @@ def present(run: capture_mod.Capture, command: list[str], cwd: str, options: Wra
             background=run.background,
         ),
         duration_ms=run.duration_ms,
-        source=options.source,
+        classifier=options.classifier,
+        max_inline_chars=options.max_inline_chars,
+        raw=options.raw,
+        facts=options.format == "json",
+        announce_store_errors=options.store,
+        after_store=(lambda stored, hint: _follow_background(run, stored, hint)) if run.held else None,
     )
-    catalogue = index.load(cwd)
-    _warn(catalogue.errors, settings.warnings)
-    artifact_id = artifacts.new_id()
-    # The hint's length is part of the choice (a result is never longer than its
-    # input as printed), so the reduction is made with an id of the final length.
-    reduction = reduce(
-        execution,
-        catalogue,
-        Options(
-            classifier=options.classifier,
-            max_inline_chars=options.max_inline_chars,
-            raw=options.raw,
-            no_omit=settings["output.no_omit"],
-            facts=options.format == "json",
-            redact=settings["redaction.enabled"],
-            hint=f"full output: tokenjuice cat {artifact_id}",
-        ),
-    )
-    stored, hint = _keep_full_output(artifact_id, combined, execution, reduction.cut, settings, options)
-    if run.held:
-        hint = _follow_background(run, stored, hint)
-    reduction = replace(reduction, hint=hint)
-    text = text_of(reduction)
-    _record(reduction, execution, settings, shown_chars(reduction, text), stored)
+    reduction, text = compacted.reduction, compacted.text
 
     if options.format == "json":
         from ..output import json_text
         from ..wire import result_to_wire
 
-        raw_ref = {"id": stored[0], "storage": "file", "path": stored[1]} if stored else None
+        stored, path = compacted.artifact_id, compacted.stored_path
+        raw_ref = {"id": stored, "storage": "file", "path": path} if stored and path else None
         payload = {
             "result": result_to_wire(reduction, trace=options.trace, raw_ref=raw_ref),
             "exitCode": run.exit_code,
@@ -286,7 +257,7 @@ def present(run: capture_mod.Capture, command: list[str], cwd: str, options: Wra
     elif reduction.exact is not None:
         # Exact reads stay exact: the bytes as written, no newline added, unless
         # something had to be escaped or redacted in them.
-        exact = combined if text == execution.combined else text.encode("utf-8", errors="surrogateescape")
+        exact = combined if text == compacted.execution.combined else text.encode("utf-8", errors="surrogateescape")
         capture_mod.write_out(exact)
     else:
         capture_mod.write_out((text + "\n" if text else "").encode("utf-8", errors="surrogateescape"))
@@ -305,36 +276,6 @@ def last_resort(run: capture_mod.Capture, error: BaseException) -> int:
     return run.exit_code
 
 
-def _keep_full_output(
-    artifact_id: str, combined: bytes, execution: Execution, cut: bool, settings: Settings, options: WrapOptions
-) -> tuple[tuple[str, str] | None, str | None]:
-    """Store the whole output when the shown one was cut (or always, by setting):
-    ((id, path) or None, the trailer's words on where the full output is)."""
-    from ..state import artifacts
-
-    mode = settings["artifacts.mode"]
-    background = execution.capture is not None and execution.capture.background
-    if mode == "never" or not (cut or background or mode == "always"):
-        reason = "artifacts.mode is never; tokenjuice config set artifacts.mode cut keeps it next time"
-        return None, f"full output not kept ({reason})" if cut else None
-    meta = {
-        "command": execution.command,
-        "cwd": execution.cwd,
-        "exit_code": execution.exit_code,
-        "created_at": time.time(),
-        "source": execution.source,
-        "bytes": len(combined),
-        "dropped_bytes": execution.capture.dropped_bytes if execution.capture else 0,
-    }
-    try:
-        path = artifacts.Store.from_settings(settings).store(artifact_id, combined, meta)
-    except artifacts.ArtifactError as error:
-        if options.store or settings["debug.enabled"]:
-            sys.stderr.write(f"tokenjuice: the full output was not kept: {error}\n")
-        return None, f"full output not kept: {error}"
-    return (artifact_id, path), f"full output: tokenjuice cat {artifact_id}"
-
-
 def _follow_background(run: capture_mod.Capture, stored: tuple[str, str] | None, hint: str | None) -> str:
     """Hand the pipes a background job still holds to a detached drainer that appends
     what it writes next to the stored output (`tokenjuice cat ID` shows it); the
@@ -351,48 +292,6 @@ def _follow_background(run: capture_mod.Capture, stored: tuple[str, str] | None,
             pass
     capture_mod.drain_detached(run)
     return f"{hint + '; ' if hint else ''}what it writes next is not kept"
-
-
-def _record(
-    reduction: Reduction, execution: Execution, settings: Settings, shown: int, stored: tuple[str, str] | None
-) -> None:
-    from ..state import spool
-
-    if not settings["stats.enabled"]:
-        return
-    from ..command import SUBCOMMAND_TOOLS, basename, subcommand
-
-    info = reduction.command
-    argv = info.normalized_argv or info.first_argv
-    argv0 = basename(argv[0]) if argv else ""
-    action = subcommand(list(argv)) if argv and basename(argv[0]) in SUBCOMMAND_TOOLS else None
-    capture = execution.capture
-    spool.record(
-        {
-            "record_id": os.urandom(8).hex(),
-            "created_at": time.time(),
-            "source": _name_or_none(execution.source.lower()) or "cli",
-            "argv0": _name_or_none(argv0),
-            "subcommand": _name_or_none(action, _LOWER, _SUBCOMMAND_CHARS, 31),
-            "rule_id": reduction.classification.rule.id,
-            "family": reduction.classification.rule.family,
-            "exit_code": execution.exit_code,
-            "raw_chars": reduction.raw_chars,
-            "reduced_chars": shown,
-            "duration_ms": round(execution.duration_ms or 0, 1),
-            "capture_truncated": int(bool(capture and capture.truncated)),
-            "passthrough": reduction.passthrough,
-            "artifact_id": stored[0] if stored else None,
-        },
-        debug=settings["debug.enabled"],
-    )
-
-
-def _name_or_none(
-    name: str | None, first: str = _ALNUM, chars: frozenset[str] = _NAME_CHARS, limit: int = 64
-) -> str | None:
-    """Command names only: no paths, arguments, URLs or anything that may be private."""
-    return name if name and len(name) <= limit and name[0] in first and set(name) <= chars else None
 
 
 def after_profile(argv: list[str], path: str, cwd: str, marker: str | None) -> list[str]:
@@ -442,14 +341,3 @@ def _signal_marker(signum: int, exit_code: int) -> bytes:
     except ValueError:
         name = f"signal {signum}"
     return f"\n[tokenjuice: the command was killed by {name} (exit {exit_code})]\n".encode()
-
-
-def _warn(problems: list[Problem], config_warnings: tuple[str, ...]) -> None:
-    """Broken rule files are skipped and a broken config falls back to defaults,
-    never fatally; say so on stderr."""
-    for problem in problems[:3]:
-        sys.stderr.write(f"tokenjuice: skipped rule {problem} (check with: tokenjuice verify)\n")
-    if len(problems) > 3:
-        sys.stderr.write(f"tokenjuice: {len(problems) - 3} more rule files skipped (tokenjuice verify)\n")
-    for warning in config_warnings[:8]:  # every refusal of a project setting is worth a line
-        sys.stderr.write(f"tokenjuice: {warning} (check with: tokenjuice config list)\n")

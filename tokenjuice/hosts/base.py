@@ -61,6 +61,7 @@ class Call:
     cwd: str | None = None  # where the host runs it
     shell: str | None = None  # the shell the host runs it with, if the payload names one
     project_dir: str | None = None  # the workspace, for project settings and permission files
+    mode: str | None = None  # the host's permission mode for this call, if the payload names one
 
 
 def worst(statuses: Iterable[str]) -> str:
@@ -158,6 +159,10 @@ class Host:
     neutral: ClassVar[dict[str, Any]] = {}
     #: A host that cannot rewrite commands gets advisory instructions instead of a hook.
     advisory: ClassVar[bool] = False
+    #: Ways this host can be hooked (`tokenjuice install HOST --mode M`); the first is the default.
+    modes: ClassVar[tuple[str, ...]] = ()
+    #: The mode asked for on the command line (None: the host decides).
+    mode: str | None = None
 
     # -- the hook ----------------------------------------------------------------------
 
@@ -165,6 +170,13 @@ class Host:
         """The shell call in `payload`, or None when the payload is not one this
         hook should touch (another event, another tool, a malformed field)."""
         raise NotImplementedError
+
+    def own_answer(self, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any] | None:
+        """The answer to a payload that asks for something other than a rewrite (Claude
+        Code's PostToolUse replaces a command's output after it ran), or None when the
+        payload takes the rewrite path. It must never raise for a payload it does not
+        understand: None, or the neutral answer."""
+        return None
 
     def permission(self, call: Call, env: Mapping[str, str]) -> str:
         """What the user's own rules in this host say about the command (DENY, ASK,

@@ -2,6 +2,8 @@
 
 It reads the host's JSON payload on stdin, asks the host's adapter what the call
 is, asks the shared rewrite engine what to run, and prints the host's answer.
+(A host that lets a hook replace a command's output after it ran — Claude Code's
+PostToolUse — gets its answer from the adapter's `own_answer` instead.)
 It must never break a command: every path — a payload that is not JSON, is not
 UTF-8, carries lone surrogates, NaN or a BOM, is 10 MB long; an internal error;
 an adapter that raises — prints one valid JSON object (the host's neutral
@@ -29,6 +31,7 @@ MAX_PAYLOAD_BYTES = 4 * 1024 * 1024
 #: Hosts by CLI name -> (module, class); loaded only when asked for.
 HOSTS: dict[str, tuple[str, str]] = {
     "cursor": ("tokenjuice.hosts.cursor", "Cursor"),
+    "claude-code": ("tokenjuice.hosts.claude_code", "ClaudeCode"),
     "copilot": ("tokenjuice.hosts.copilot", "Copilot"),
     "opencode": ("tokenjuice.hosts.opencode", "OpenCode"),
     "windsurf": ("tokenjuice.hosts.advisory", "Windsurf"),
@@ -98,6 +101,9 @@ def respond(host: Host, payload: object, launcher: str, env: Mapping[str, str]) 
 
     if not isinstance(payload, dict):
         return dict(host.neutral)
+    own = host.own_answer(payload, env)
+    if own is not None:
+        return own
     call = host.call(payload)
     if call is None:
         return dict(host.neutral)

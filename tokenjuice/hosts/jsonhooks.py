@@ -3,6 +3,14 @@ exactly it, find it. Shared by every host whose hooks live in such a list
 (Cursor's `hooks.preToolUse`, Claude Code's and Codex's `hooks.PreToolUse`,
 Gemini's `hooks.BeforeTool`); each adapter says where the list is, what our entry
 looks like and how to recognise it.
+
+Lists come in two shapes. Flat: each element is one hook (Cursor). Grouped
+(`nested="hooks"`): each element is a group `{"matcher": …, "hooks": [hook, …]}`
+(Claude Code, Codex, Gemini). Ownership is exact either way: `ours` judges one
+hook; a group is ours when every hook in it is ours, and when a user put our hook
+into a group of their own, only our hook leaves it (the group and its other hooks
+stay). One install may place entries in several lists of one file (and take ours
+out of others) under one lock, one backup and one write.
 """
 
 from __future__ import annotations
@@ -49,19 +57,62 @@ def install(
     dry_run: bool = False,
     command: str | None = None,
     warnings: list[str] | None = None,
+    nested: str | None = None,
 ) -> Result:
     """Put `entry` (and no other of ours) at the end of the list; `skeleton` is the
     new file's content when there is none, `required` top-level members the host
     needs (added only when missing)."""
+    return install_many(
+        path,
+        [(list_path, entry)],
+        ours,
+        skeleton=skeleton,
+        required=required,
+        dry_run=dry_run,
+        command=command,
+        warnings=warnings,
+        nested=nested,
+    )
+
+
+def install_many(
+    path: str,
+    placements: list[tuple[tuple[str, ...], dict[str, Any] | None]],
+    ours: Ours,
+    *,
+    skeleton: dict[str, Any] | None = None,
+    required: dict[str, Any] | None = None,
+    dry_run: bool = False,
+    command: str | None = None,
+    warnings: list[str] | None = None,
+    nested: str | None = None,
+    notes: list[str] | None = None,
+) -> Result:
+    """For each (list path, entry): make `entry` our only element of that list (at its
+    end when it is not there yet); an entry of None takes ours out of that list. A list
+    already holding exactly our entry once, and nothing else of ours, is left as it is."""
     with LockedJsonFile(path, create=not dry_run) as file:
         data = file.load(dict(skeleton or {}))
-        current = entries(data, list_path, path)
-        mine = [e for e in current if ours(e)]
-        if mine == [entry]:
-            return Result(path, "unchanged", None, command, warnings)
-        kept = [e for e in current if not ours(e)]
         edits: list[tuple[Any, ...]] = []
-        _set(data, list_path, kept + [entry], edits)
+        had_ours = False
+        for list_path, entry in placements:
+            current = entries(data, list_path, path)
+            present = [hook for element in current for hook in _ours_in(element, ours, nested)]
+            had_ours |= bool(present)
+            if entry is None:
+                if present:
+                    kept = strip(current, ours, nested)
+                    if kept:
+                        _set(data, list_path, kept, edits)
+                    else:
+                        _delete(data, list_path, edits)
+                continue
+            wanted = _ours_in(entry, ours, nested)
+            if sum(1 for element in current if element == entry) == 1 and present == wanted:
+                continue
+            _set(data, list_path, strip(current, ours, nested) + [entry], edits)
+        if not edits:
+            return Result(path, "unchanged", None, command, warnings, notes)
         for key, value in (required or {}).items():
             if key not in data:
                 data[key] = value
@@ -71,24 +122,41 @@ def install(
         if not dry_run and change.changed:
             remember_install(path, before, change.after)
     if dry_run:
-        action = "would update" if mine else "would install"
+        action = "would update" if had_ours else "would install"
     else:
-        action = "updated" if mine else "installed"
-    return Result(path, action, change, command, warnings)
+        action = "updated" if had_ours else "installed"
+    return Result(path, action, change, command, warnings, notes)
 
 
-def uninstall(path: str, list_path: tuple[str, ...], ours: Ours, *, dry_run: bool = False) -> Result:
+def uninstall(
+    path: str, list_path: tuple[str, ...], ours: Ours, *, dry_run: bool = False, nested: str | None = None
+) -> Result:
     """Remove our entries and nothing else. When the file is still exactly what our
     last install wrote, put back the bytes from before it (or remove the file we
     created), so a round trip leaves no trace."""
+    return uninstall_many(path, [list_path], ours, dry_run=dry_run, nested=nested)
+
+
+def uninstall_many(
+    path: str, list_paths: list[tuple[str, ...]], ours: Ours, *, dry_run: bool = False, nested: str | None = None
+) -> Result:
+    """`uninstall` for every list in `list_paths` of one file, in one write."""
     with LockedJsonFile(path, create=False) as file:
         if file.text is None:
             forget_install(path)
             return Result(path, "absent")
         data = file.load({})
-        current = entries(data, list_path, path)
-        kept = [e for e in current if not ours(e)]
-        if len(kept) == len(current):
+        edits: list[tuple[Any, ...]] = []
+        for list_path in list_paths:
+            current = entries(data, list_path, path)
+            kept = strip(current, ours, nested)
+            if kept == current:
+                continue
+            if kept:
+                _set(data, list_path, kept, edits)
+            else:
+                _delete(data, list_path, edits)
+        if not edits:
             return Result(path, "absent")
         untouched, before = restore_if_untouched(path, file.text)
         if untouched and not dry_run:
@@ -103,15 +171,47 @@ def uninstall(path: str, list_path: tuple[str, ...], ours: Ours, *, dry_run: boo
             change = file.save(before)
             forget_install(path)
             return Result(path, "restored", change)
-        edits: list[tuple[Any, ...]] = []
-        if kept:
-            _set(data, list_path, kept, edits)
-        else:
-            _delete(data, list_path, edits)
         change = file.save_json(data, edits, dry_run=dry_run)
         if not dry_run:
             forget_install(path)
     return Result(path, "would remove" if dry_run else "removed", change)
+
+
+def strip(elements: list[Any], ours: Ours, nested: str | None = None) -> list[Any]:
+    """`elements` without our hooks: a flat element that is ours goes; a group loses
+    our hooks, and goes only when nothing but ours was in it."""
+    kept: list[Any] = []
+    for element in elements:
+        inner = _group_hooks(element, nested)
+        if inner is None:
+            if not ours(element):
+                kept.append(element)
+            continue
+        others = [hook for hook in inner if not ours(hook)]
+        if len(others) == len(inner):
+            kept.append(element)
+        elif others:
+            kept.append({key: (others if key == nested else value) for key, value in element.items()})
+    return kept
+
+
+def ours_found(elements: list[Any], ours: Ours, nested: str | None = None) -> list[tuple[Any, Any]]:
+    """(element, hook) for each of our hooks in `elements` (element is hook when flat)."""
+    return [(element, hook) for element in elements for hook in _ours_in(element, ours, nested)]
+
+
+def _group_hooks(element: object, nested: str | None) -> list[Any] | None:
+    if nested is None or not isinstance(element, dict):
+        return None
+    inner = element.get(nested)
+    return inner if isinstance(inner, list) else None
+
+
+def _ours_in(element: object, ours: Ours, nested: str | None) -> list[Any]:
+    inner = _group_hooks(element, nested)
+    if inner is None:
+        return [element] if ours(element) else []
+    return [hook for hook in inner if ours(hook)]
 
 
 def read(path: str) -> dict[str, Any] | None:
@@ -153,15 +253,24 @@ def doctor(
     command_of: Callable[[Any], str | None],
     shape_problems: Callable[[Any], list[str]] | None = None,
     others_conflict: Callable[[Any], bool] | None = None,
+    more_lists: tuple[tuple[str, ...], ...] = (),
+    nested: str | None = None,
+    deep_probe: Callable[[str], dict[str, Any]] | None = None,
+    conflict_message: str = (
+        "another hook also handles shell commands ({shown}); tokenjuice never wraps a command twice, "
+        "but if it rewrites commands too, only one rewrite wins"
+    ),
 ) -> Report:
-    """The health of our entry in a JSON hooks file. Each finding is a named check;
-    following `fix` makes the report green (the advice never loops)."""
+    """The health of our entry in a JSON hooks file (in `list_path` and `more_lists`).
+    Each finding is a named check; following `fix` makes the report green (the advice
+    never loops). `shape_problems` judges the element holding our hook (the group when
+    `nested`), `command_of` a hook; `deep_probe(command)` replaces the default probe."""
     from .base import BROKEN, DISABLED, OK, WARN, Report, launcher_problems, launcher_warnings, path_launcher_differs
 
     report = Report(host.name, path, expected)
     try:
         data = read(path)
-        current = entries(data, list_path, path) if data is not None else []
+        current = [e for lp in (list_path, *more_lists) for e in entries(data, lp, path)] if data is not None else []
     except EditError as error:
         report.check("file", BROKEN, str(error))
         report.fix = f"fix or move {path}, then run {install_hint}"
@@ -171,16 +280,16 @@ def doctor(
         report.status, report.fix = DISABLED, install_hint
         return report
     report.check("file", OK, f"{path} is valid JSON")
-    mine = [entry for entry in current if ours(entry)]
+    mine = ours_found(current, ours, nested)
     if not mine:
         report.check("entry", DISABLED, "no tokenjuice entry")
         report.status, report.fix = DISABLED, install_hint
         return report
-    entry = mine[0]
+    element, entry = mine[0]
     report.detected = command_of(entry)
     problems = launcher_problems(report.detected or "")
     report.check("launcher", BROKEN if problems else OK, "; ".join(problems) or "the hook's programs exist")
-    for problem in (shape_problems or (lambda _: []))(entry):
+    for problem in (shape_problems or (lambda _: []))(element):
         report.check("entry", WARN, problem)
     if len(mine) > 1:
         report.check("entry", WARN, f"{len(mine)} tokenjuice entries; one is enough")
@@ -190,15 +299,10 @@ def doctor(
         )
     for warning in launcher_warnings(report.detected or ""):
         report.check("launcher", WARN, warning)
-    for other in current:
-        if not ours(other) and others_conflict is not None and others_conflict(other):
+    for other in strip(current, ours, nested):
+        if others_conflict is not None and others_conflict(other):
             shown = str(command_of(other) or other)[:120]
-            report.check(
-                "other hooks",
-                WARN,
-                f"another hook also handles shell commands ({shown}); tokenjuice never wraps a command twice, "
-                "but if it rewrites commands too, only one rewrite wins",
-            )
+            report.check("other hooks", WARN, conflict_message.format(shown=shown))
     if report.status in (WARN, BROKEN) and any(
         c["name"] in ("launcher", "entry") and c["status"] in (WARN, BROKEN) for c in report.checks
     ):
@@ -207,10 +311,12 @@ def doctor(
     if differs:
         report.check("path", OK, differs)  # informational: reinstalling would not change it
     if deep and report.status != BROKEN:
-        from .probe import probe
+        if deep_probe is None:
+            from .probe import probe
 
-        report.deep = probe(host, report.detected or "")
-        report.check(
-            "probe", OK if report.deep["ok"] else BROKEN, report.deep.get("problem", "the hook rewrote and ran a probe")
-        )
+            report.deep = probe(host, report.detected or "")
+        else:
+            report.deep = deep_probe(report.detected or "")
+        passed = report.deep.get("summary", "the hook rewrote and ran a probe")
+        report.check("probe", OK if report.deep["ok"] else BROKEN, report.deep.get("problem", passed))
     return report

@@ -1,0 +1,207 @@
+"""Compact one command's output: classify, reduce, keep the full output, record the run.
+
+`tokenjuice wrap` runs a command and compacts what it printed; a host hook that
+sees a command's output after the host ran it natively (Claude Code's PostToolUse)
+compacts the same way. Both call `compact`, so the two paths cannot drift apart:
+the same rules, the same budget, the same store (`tokenjuice cat ID`), the same
+ledger record (with the caller's `source`).
+
+An exit code that is not known (a host that reports none) is passed as None and
+stays None: the reduction then claims neither success nor failure (no `exit N`
+header, the success budget), and the ledger records it as unknown.
+
+Imports are deferred to the call: `wrap` is the hot path, and the heavy parts
+(regex, gzip) load only when output must be redacted or kept.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from .record import record, replace
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from .model import CaptureFacts, Execution, Reduction
+    from .rules.loader import Problem
+    from .settings import Settings
+
+    #: Called once the full output is (or is not) kept: (stored, hint) -> the trailer's hint.
+    AfterStore = Callable[[tuple[str, str] | None, str | None], str | None]
+
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+_ALNUM = _LOWER + _LOWER.upper() + "0123456789"
+#: What the ledger may hold as a command or subcommand name (checked without `re`,
+#: whose pattern compiles would be paid on every wrap).
+_NAME_CHARS = frozenset(_ALNUM + "._+-")
+_SUBCOMMAND_CHARS = frozenset(_LOWER + "0123456789-")
+
+
+@record
+class Compacted:
+    """What became of one output."""
+
+    text: str  # what the reader is shown (escaped, redacted)
+    artifact_id: str | None  # the full output's id (`tokenjuice cat ID`), when it was kept
+    cut: bool  # was anything of the output left out or shortened?
+    reduction: Reduction
+    execution: Execution
+    stored_path: str | None = None
+
+
+def compact(
+    command: str,
+    output: bytes,
+    *,
+    exit_code: int | None,
+    cwd: str | None,
+    source: str,
+    settings: Settings,
+    argv: Sequence[str] | None = None,
+    capture: CaptureFacts | None = None,
+    duration_ms: float | None = None,
+    classifier: str | None = None,
+    max_inline_chars: int | None = None,
+    raw: bool = False,
+    facts: bool = False,
+    announce_store_errors: bool = False,
+    warn: bool = True,
+    after_store: AfterStore | None = None,
+) -> Compacted:
+    """Reduce `output` (stdout and stderr as interleaved) of `command`, keep the whole
+    of it when the shown text was cut (or always, by setting), record the run in the
+    ledger, and return the text to show. `warn` reports broken rule files and refused
+    settings on stderr (wrap does; a hook whose stderr nobody reads does not)."""
+    from .model import Execution
+    from .reduce.engine import Options, reduce
+    from .reduce.render import shown_chars, text_of
+    from .rules import index
+    from .state import artifacts
+
+    execution = Execution(
+        tool_name="exec",
+        command=command,
+        argv=tuple(argv) if argv is not None else None,
+        cwd=cwd,
+        exit_code=exit_code,
+        combined=output.decode("utf-8", errors="replace"),  # as capture.decode
+        capture=capture,
+        duration_ms=duration_ms,
+        source=source,
+    )
+    catalogue = index.load(cwd)
+    if warn:
+        warn_problems(catalogue.errors, settings.warnings)
+    artifact_id = artifacts.new_id()
+    # The hint's length is part of the choice (a result is never longer than its
+    # input as printed), so the reduction is made with an id of the final length.
+    reduction = reduce(
+        execution,
+        catalogue,
+        Options(
+            classifier=classifier,
+            max_inline_chars=max_inline_chars,
+            raw=raw,
+            no_omit=settings["output.no_omit"],
+            facts=facts,
+            redact=settings["redaction.enabled"],
+            hint=f"full output: tokenjuice cat {artifact_id}",
+        ),
+    )
+    stored, hint = keep_full_output(artifact_id, output, execution, reduction.cut, settings, announce_store_errors)
+    if after_store is not None:
+        hint = after_store(stored, hint)
+    reduction = replace(reduction, hint=hint)
+    text = text_of(reduction)
+    record_run(reduction, execution, settings, shown_chars(reduction, text), stored)
+    return Compacted(
+        text, stored[0] if stored else None, reduction.cut, reduction, execution, stored[1] if stored else None
+    )
+
+
+def keep_full_output(
+    artifact_id: str, combined: bytes, execution: Execution, cut: bool, settings: Settings, announce: bool
+) -> tuple[tuple[str, str] | None, str | None]:
+    """Store the whole output when the shown one was cut (or always, by setting):
+    ((id, path) or None, the trailer's words on where the full output is)."""
+    from .state import artifacts
+
+    mode = settings["artifacts.mode"]
+    background = execution.capture is not None and execution.capture.background
+    if mode == "never" or not (cut or background or mode == "always"):
+        reason = "artifacts.mode is never; tokenjuice config set artifacts.mode cut keeps it next time"
+        return None, f"full output not kept ({reason})" if cut else None
+    meta = {
+        "command": execution.command,
+        "cwd": execution.cwd,
+        "exit_code": execution.exit_code,
+        "created_at": time.time(),
+        "source": execution.source,
+        "bytes": len(combined),
+        "dropped_bytes": execution.capture.dropped_bytes if execution.capture else 0,
+    }
+    try:
+        path = artifacts.Store.from_settings(settings).store(artifact_id, combined, meta)
+    except artifacts.ArtifactError as error:
+        if announce or settings["debug.enabled"]:
+            sys.stderr.write(f"tokenjuice: the full output was not kept: {error}\n")
+        return None, f"full output not kept: {error}"
+    return (artifact_id, path), f"full output: tokenjuice cat {artifact_id}"
+
+
+def record_run(
+    reduction: Reduction, execution: Execution, settings: Settings, shown: int, stored: tuple[str, str] | None
+) -> None:
+    """One ledger record: command names only, never arguments or output."""
+    from .state import spool
+
+    if not settings["stats.enabled"]:
+        return
+    from .command import SUBCOMMAND_TOOLS, basename, subcommand
+
+    info = reduction.command
+    argv = info.normalized_argv or info.first_argv
+    argv0 = basename(argv[0]) if argv else ""
+    action = subcommand(list(argv)) if argv and basename(argv[0]) in SUBCOMMAND_TOOLS else None
+    capture = execution.capture
+    spool.record(
+        {
+            "record_id": os.urandom(8).hex(),
+            "created_at": time.time(),
+            "source": name_or_none(execution.source.lower()) or "cli",
+            "argv0": name_or_none(argv0),
+            "subcommand": name_or_none(action, _LOWER, _SUBCOMMAND_CHARS, 31),
+            "rule_id": reduction.classification.rule.id,
+            "family": reduction.classification.rule.family,
+            "exit_code": execution.exit_code,
+            "raw_chars": reduction.raw_chars,
+            "reduced_chars": shown,
+            "duration_ms": round(execution.duration_ms or 0, 1),
+            "capture_truncated": int(bool(capture and capture.truncated)),
+            "passthrough": reduction.passthrough,
+            "artifact_id": stored[0] if stored else None,
+        },
+        debug=settings["debug.enabled"],
+    )
+
+
+def name_or_none(
+    name: str | None, first: str = _ALNUM, chars: frozenset[str] = _NAME_CHARS, limit: int = 64
+) -> str | None:
+    """Command names only: no paths, arguments, URLs or anything that may be private."""
+    return name if name and len(name) <= limit and name[0] in first and set(name) <= chars else None
+
+
+def warn_problems(problems: list[Problem], config_warnings: tuple[str, ...]) -> None:
+    """Broken rule files are skipped and a broken config falls back to defaults,
+    never fatally; say so on stderr."""
+    for problem in problems[:3]:
+        sys.stderr.write(f"tokenjuice: skipped rule {problem} (check with: tokenjuice verify)\n")
+    if len(problems) > 3:
+        sys.stderr.write(f"tokenjuice: {len(problems) - 3} more rule files skipped (tokenjuice verify)\n")
+    for warning in config_warnings[:8]:  # every refusal of a project setting is worth a line
+        sys.stderr.write(f"tokenjuice: {warning} (check with: tokenjuice config list)\n")

@@ -1,0 +1,662 @@
+"""Claude Code: a hook for the Bash tool in `~/.claude/settings.json`
+(`$CLAUDE_CONFIG_DIR/settings.json`), or `<git root>/.claude/settings.json` with --project.
+
+Two ways to hook it, one hook command for both (the payload names its event):
+
+- post (Claude Code 2.1.121 and later, the default there): a `PostToolUse` hook. The
+  command runs natively — no rewrite, so its meaning, the shell's state and every
+  permission rule stay exactly Claude's — and the hook answers with the compacted
+  output as `updatedToolOutput` `{stdout, stderr, interrupted}` (anything less is
+  silently ignored). Claude reports no exit code there (and stderr merged into
+  stdout), so the compaction claims neither success nor failure. A failing command
+  fires `PostToolUseFailure` instead, whose output a hook cannot replace: failures
+  reach the model uncompacted (see docs/hosts/claude-code.md for why no rewrite is
+  added for them).
+- pre (older versions, or `--mode pre`): a `PreToolUse` rewrite through
+  `tokenjuice wrap`, answered with `updatedInput` (the whole `tool_input`, command
+  replaced). Claude evaluates its rules on the rewrite, so `claude_permissions`
+  decides what may be rewritten, and the answer carries `permissionDecision: allow`
+  only when the user's rules allow the original.
+
+Settings entries are groups `{"matcher": "Bash", "hooks": [{"type": "command",
+"command": …, "timeout": seconds}]}`. One schema-invalid entry makes Claude ignore
+the whole file (hooks *and* permissions), so what install writes is exactly that
+shape, and doctor checks every hook entry of the file.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .base import ALLOW, NONE, Call, Host, HostError, Report, Result, is_our_command, launcher_warnings
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    from ..settings import Settings
+    from .claude_permissions import Rules
+
+PRE, POST, POST_FAILURE = "PreToolUse", "PostToolUse", "PostToolUseFailure"
+EVENTS = {"pre": PRE, "post": POST}
+LISTS = {PRE: ("hooks", PRE), POST: ("hooks", POST), POST_FAILURE: ("hooks", POST_FAILURE)}
+#: Seconds Claude waits for the hook; past it the command (or its output) goes on unchanged.
+TIMEOUTS = {PRE: 10, POST: 30}
+#: The first version whose PostToolUse `updatedToolOutput` replaces a Bash output.
+POST_SINCE = (2, 1, 121)
+#: reduce.engine.TINY_CHARS: an output this short is shown whole (not imported: the
+#: engine's import is most of a compaction's cost, and most outputs are this short).
+TINY_OUTPUT = 240
+#: What the model reads of an output Claude saved to a file (over 30,000 characters):
+#: a header naming the file and the first 2 KB (2,321 characters measured).
+CLAUDE_PREVIEW_CHARS = 2300
+#: The last line of `tokenjuice wrap`'s output when it cut something.
+TRAILER_START = "(tokenjuice: "
+#: Hook entry types Claude Code knows (2.1.331); another type makes the file invalid.
+HOOK_TYPES = frozenset({"command", "prompt", "agent", "http", "mcp_tool", "callback", "function"})
+
+
+class ClaudeCode(Host):
+    name = "claude-code"
+    title = "Claude Code"
+    modes = ("post", "pre")
+
+    def __init__(self) -> None:
+        self._rules: Rules | None = None
+
+    # -- post: compact the output of a command that ran -----------------------------------
+
+    def own_answer(self, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any] | None:
+        if payload.get("hook_event_name") != POST:
+            return None
+        return self.compacted_output(payload, env)
+
+    def compacted_output(self, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
+        """The PostToolUse answer: the compacted output, or {} to leave it as it is."""
+        if os.name == "nt" or payload.get("tool_name") != "Bash":
+            return {}
+        tool_input, response = payload.get("tool_input"), payload.get("tool_response")
+        if not isinstance(tool_input, dict) or not isinstance(response, dict):
+            return {}
+        command = tool_input.get("command")
+        stdout, stderr, interrupted = response.get("stdout"), response.get("stderr"), response.get("interrupted")
+        if not isinstance(command, str) or not command.strip() or not isinstance(stdout, str):
+            return {}
+        if not isinstance(stderr, str) or not isinstance(interrupted, bool):
+            return {}
+        if tool_input.get("run_in_background") is True or response.get("backgroundTaskId") or response.get("isImage"):
+            return {}  # a background task's output is read later; an image is not text
+        cwd = _directory(payload.get("cwd"))
+        settings = _settings(cwd, env)
+        if not settings["hook.enabled"] or _skipped(command, settings):
+            return {}
+        shown = stdout + ("\n" + stderr if stderr else "")  # what Claude would show the model
+        persisted = response.get("persistedOutputPath")
+        persisted = persisted if isinstance(persisted, str) and persisted else None
+        if persisted is None:
+            data = shown.encode("utf-8", errors="surrogatepass")  # a lone surrogate ends up as U+FFFD
+            output = shown
+        else:
+            saved = _read_persisted(persisted, settings["capture.max_bytes"] or 4 * 1024 * 1024)
+            if saved is None:
+                return {}  # the whole output cannot be seen: Claude's own preview and file stay
+            data, output = saved, saved.decode("utf-8", errors="replace")
+        if not output.strip() or already_compacted(command, output, self.name, settings):
+            return {}
+        if persisted is None and _shown_whole(shown, settings):
+            return {}  # tokenjuice would show it as it is: spare the engine (and the stats) the run
+        from ..compact import compact
+
+        duration = payload.get("duration_ms")
+        compacted = compact(
+            command,
+            data,
+            exit_code=None,  # PostToolUse carries none; non-zero exits Claude deems errors never come here
+            cwd=cwd,
+            source=self.name,
+            settings=settings,
+            duration_ms=float(duration) if isinstance(duration, int | float) and duration >= 0 else None,
+            warn=False,
+        )
+        if persisted is not None:
+            if not compacted.cut or len(compacted.text) > CLAUDE_PREVIEW_CHARS:
+                return {}  # Claude's own preview of a saved output would be shorter
+        elif not compacted.cut and compacted.text.rstrip("\n") == shown.rstrip("\n"):
+            return {}
+        updated: dict[str, Any] = {"stdout": compacted.text, "stderr": "", "interrupted": interrupted}
+        interpretation = response.get("returnCodeInterpretation")
+        if isinstance(interpretation, str):
+            updated["returnCodeInterpretation"] = interpretation
+        return {"hookSpecificOutput": {"hookEventName": POST, "updatedToolOutput": updated}}
+
+    # -- pre: rewrite the command before it runs -----------------------------------------
+
+    def call(self, payload: dict[str, Any]) -> Call | None:
+        if payload.get("hook_event_name") != PRE or payload.get("tool_name") != "Bash" or os.name == "nt":
+            return None
+        tool_input = payload.get("tool_input")
+        if not isinstance(tool_input, dict) or tool_input.get("run_in_background") is True:
+            return None  # a background task's output is read later, through Claude
+        command = tool_input.get("command")
+        if not isinstance(command, str):
+            return None
+        cwd = _directory(payload.get("cwd"))
+        mode = payload.get("permission_mode")
+        return Call(command, cwd, None, cwd, mode if isinstance(mode, str) else None)
+
+    def permission(self, call: Call, env: Mapping[str, str]) -> str:
+        from .claude_permissions import decide, load_rules
+
+        self._rules = load_rules(_project(call, env), env)
+        return decide(call.command, self._rules, call.mode)
+
+    def answer(
+        self, payload: dict[str, Any], call: Call, rewritten: str, permission: str, env: Mapping[str, str]
+    ) -> dict[str, Any]:
+        from .claude_permissions import load_rules, ruled
+
+        rules = self._rules or load_rules(_project(call, env), env)
+        if permission not in (ALLOW, NONE) or ruled(rewritten, rules):
+            return {}  # a deny or ask rule might match the wrapper: Claude must see the original
+        output: dict[str, Any] = {
+            "hookEventName": PRE,
+            "updatedInput": {**payload["tool_input"], "command": rewritten},
+        }
+        if permission == ALLOW:
+            output["permissionDecision"] = "allow"  # the user's rules allow the original: no prompt, as before
+        return {"hookSpecificOutput": output}
+
+    def probe_payload(self, command: str, cwd: str) -> dict[str, Any]:
+        """A PreToolUse payload as Claude sends it; `bypassPermissions` so that only
+        the user's deny and ask rules (not the session's prompts) can stop the probe."""
+        return {
+            "session_id": "tokenjuice-doctor",
+            "cwd": cwd,
+            "permission_mode": "bypassPermissions",
+            "hook_event_name": PRE,
+            "tool_name": "Bash",
+            "tool_input": {"command": command, "description": "tokenjuice doctor probe"},
+            "tool_use_id": "toolu_tokenjuice_doctor",
+        }
+
+    def rewritten(self, answer: dict[str, Any]) -> str | None:
+        output = answer.get("hookSpecificOutput")
+        updated = output.get("updatedInput") if isinstance(output, dict) else None
+        command = updated.get("command") if isinstance(updated, dict) else None
+        return command if isinstance(command, str) else None
+
+    # -- the config --------------------------------------------------------------------
+
+    def config_path(self, project: bool, cwd: str | None = None) -> str:
+        if project:
+            from ..paths import git_root
+
+            root = git_root(cwd or os.getcwd())
+            if root is None:
+                raise HostError("--project needs a git repository; run it inside your project or drop --project")
+            return os.path.join(root, ".claude", "settings.json")
+        from .claude_permissions import config_dir
+
+        return os.path.join(config_dir(os.environ), "settings.json")
+
+    def detected(self) -> str | None:
+        import shutil
+
+        folder = os.path.dirname(self.config_path(False))
+        if os.path.isdir(folder):
+            return f"{folder} exists"
+        found = shutil.which("claude")
+        return f"{found} is installed" if found else None
+
+    def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
+        from . import jsonhooks
+        from .base import refuse_windows
+
+        refuse_windows()
+        notes: list[str] = []
+        version = installed_version()
+        mode = self.mode
+        if mode is None:
+            mode = "pre" if version is not None and version < POST_SINCE else "post"
+            if version is None:
+                notes.append(
+                    "claude --version did not answer, so the hook compacts output after commands run "
+                    "(Claude Code 2.1.121+); on an older Claude Code run tokenjuice install claude-code --mode pre"
+                )
+            elif mode == "pre":
+                notes.append(
+                    f"Claude Code {_shown(version)} cannot replace a command's output (2.1.121+ can), so the hook "
+                    "rewrites commands before they run; after upgrading Claude Code, run tokenjuice install "
+                    "claude-code again"
+                )
+        elif mode == "post" and version is not None and version < POST_SINCE:
+            notes.append(
+                f"Claude Code {_shown(version)} ignores output replacement (2.1.121+ has it): upgrade Claude Code, "
+                "or run tokenjuice install claude-code --mode pre"
+            )
+        event = EVENTS[mode]
+        group = {"matcher": "Bash", "hooks": [{"type": "command", "command": command, "timeout": TIMEOUTS[event]}]}
+        placements: list[tuple[tuple[str, ...], dict[str, Any] | None]] = [
+            (LISTS[PRE], group if event == PRE else None),
+            (LISTS[POST], group if event == POST else None),
+            (LISTS[POST_FAILURE], None),
+        ]
+        result = jsonhooks.install_many(
+            path,
+            placements,
+            self._ours,
+            dry_run=dry_run,
+            command=command,
+            warnings=launcher_warnings(command),
+            nested="hooks",
+            notes=notes,
+        )
+        if result.action in ("installed", "updated"):
+            result.notes.append(
+                "start a new Claude Code session to use it (one already running may not load the new hook)"
+            )
+        return result
+
+    def uninstall(self, path: str, *, dry_run: bool = False) -> Result:
+        from . import jsonhooks
+
+        return jsonhooks.uninstall_many(path, list(LISTS.values()), self._ours, dry_run=dry_run, nested="hooks")
+
+    def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
+        from . import jsonhooks
+        from .base import BROKEN, DISABLED, OK, WARN
+
+        report = jsonhooks.doctor(
+            self,
+            path,
+            LISTS[PRE],
+            self._ours,
+            expected,
+            install_hint,
+            deep=False,
+            command_of=_command_of,
+            shape_problems=self._shape_problems,
+            more_lists=(LISTS[POST], LISTS[POST_FAILURE]),
+            nested="hooks",
+        )
+        if report.status == DISABLED or any(c["name"] == "file" and c["status"] == BROKEN for c in report.checks):
+            return report
+        data = jsonhooks.read(path) or {}
+        for problem in settings_problems(data):
+            report.check("settings", WARN, f"{path}: {problem}; Claude Code ignores the whole file until it is fixed")
+        for problem in hooks_switched_off(os.getcwd()):
+            report.check("settings", WARN, problem)
+        events = self.installed_events(data)
+        version = installed_version()
+        if POST_FAILURE in events:
+            report.check("mode", WARN, "the hook sits in PostToolUseFailure, which cannot replace output")
+            report.fix = install_hint
+        if POST in events and version is not None and version < POST_SINCE:
+            report.check(
+                "mode",
+                WARN,
+                f"Claude Code {_shown(version)} ignores PostToolUse output replacement (2.1.121+ has it); "
+                "upgrade Claude Code or reinstall with --mode pre",
+            )
+            report.fix = f"{install_hint} --mode pre"
+        if deep and report.status != BROKEN:
+            report.deep = self.deep_probe(report.detected or "", events)
+            summary = report.deep.get("summary", "the hook answered as Claude Code expects")
+            report.check("probe", OK if report.deep["ok"] else BROKEN, report.deep.get("problem", summary))
+        return report
+
+    def installed_events(self, data: dict[str, Any]) -> list[str]:
+        """The events whose lists hold our hook."""
+        from ..editfile import EditError
+        from . import jsonhooks
+
+        found = []
+        for event, list_path in LISTS.items():
+            try:
+                elements = jsonhooks.entries(data, list_path, "")
+            except EditError:
+                continue
+            if jsonhooks.ours_found(elements, self._ours, "hooks"):
+                found.append(event)
+        return found
+
+    def deep_probe(self, hook_command: str, events: list[str]) -> dict[str, Any]:
+        """Run the installed hook as Claude would, for each event it is installed for."""
+        from .probe import probe
+
+        results: dict[str, Any] = {}
+        if PRE in events:
+            results[PRE] = probe(self, hook_command)
+        if POST in events:
+            results[POST] = probe_post(hook_command)
+        ok = bool(results) and all(result["ok"] for result in results.values())
+        deep: dict[str, Any] = {"ok": ok, "events": results}
+        latencies = [r["hookLatencyMs"] for r in results.values() if "hookLatencyMs" in r]
+        if latencies:
+            deep["hookLatencyMs"] = max(latencies)
+        problems = [f"{event}: {r['problem']}" for event, r in results.items() if "problem" in r]
+        if problems:
+            deep["problem"] = "; ".join(problems)
+        elif not results:
+            deep["problem"] = "no hook to probe in PreToolUse or PostToolUse"
+        else:
+            deep["summary"] = " and ".join(
+                {PRE: "PreToolUse rewrote and ran a probe", POST: "PostToolUse compacted a probe output"}[event]
+                for event in results
+            )
+        return deep
+
+    def _ours(self, hook: object) -> bool:
+        return isinstance(hook, dict) and is_our_command(hook.get("command"), self.name)
+
+    def _shape_problems(self, group: Any) -> list[str]:
+        hooks = group.get("hooks") if isinstance(group, dict) else None
+        mine = [hook for hook in hooks or [] if self._ours(hook)]
+        if not isinstance(group, dict) or group.get("matcher") != "Bash":
+            return ['the hook\'s group should have "matcher": "Bash"']
+        for hook in mine:
+            timeout = hook.get("timeout")
+            if hook.get("type") != "command" or (timeout is not None and not _number(timeout)):
+                return ['the hook should be {"type": "command", "command": …, "timeout": <seconds>}']
+        return []
+
+
+# -- post mode helpers ----------------------------------------------------------------------
+
+
+def _directory(value: object) -> str | None:
+    return value if isinstance(value, str) and os.path.isabs(value) and os.path.isdir(value) else None
+
+
+def _project(call: Call, env: Mapping[str, str]) -> str | None:
+    return _directory(env.get("CLAUDE_PROJECT_DIR")) or call.project_dir
+
+
+def _settings(cwd: str | None, env: Mapping[str, str]) -> Settings:
+    from ..settings import resolve
+
+    return resolve(cwd, env=env)
+
+
+def _skipped(command: str, settings: Settings) -> bool:
+    """Does one of the user's `hook.skip` patterns name this command?"""
+    patterns = list(settings["hook.skip"])
+    if not patterns:
+        return False
+    from ..command import analyze
+    from ..interactive import matches_user_pattern
+    from ..shellsyntax import parse
+
+    pipelines, _ = parse(command)
+    for pipeline in pipelines:
+        for simple in pipeline.commands:
+            if matches_user_pattern(simple.text, simple.argv, patterns):
+                return True
+    analysed = analyze(command)
+    return bool(matches_user_pattern(analysed.normalized_command, list(analysed.first_argv), patterns))
+
+
+def _shown_whole(output: str, settings: Settings) -> bool:
+    """An output so short that the engine shows it whole (TINY_OUTPUT), with nothing
+    in it to escape or redact: the answer would be the output itself."""
+    if len(output) > TINY_OUTPUT:
+        return False
+    from ..text import sanitize
+
+    if sanitize(output) != output:
+        return False
+    if not settings["redaction.enabled"]:
+        return True
+    from ..state.redact import might_hold_secrets
+
+    return not might_hold_secrets(output)
+
+
+def already_compacted(command: str, output: str, host: str, settings: Settings) -> bool:
+    """Did tokenjuice already compact this output? The command ran tokenjuice (a
+    PreToolUse rewrite by this or another host's hook: Cursor also runs Claude Code's
+    hooks), or the output ends with wrap's trailer."""
+    last = output.rstrip().rpartition("\n")[2]
+    if last.startswith(TRAILER_START) and last.endswith(")"):
+        return True
+    if "tokenjuice" not in command:
+        return False  # nothing in it can start tokenjuice (the engine's check is not needed)
+    from .. import rewrite
+
+    plan = rewrite.plan(command, host=host, shell="/bin/sh", launcher="tokenjuice", settings=settings)  # noqa: S604 - nothing runs
+    if plan.reason == "already runs tokenjuice":
+        return True
+    # The engine could not read it, and it names tokenjuice: assume the worst.
+    return not plan.wrapped and plan.reason.startswith(("incomplete", "defines", "not a"))
+
+
+def _read_persisted(path: str, limit: int) -> bytes | None:
+    """The whole output Claude saved to `path` (a regular file, at most `limit` bytes),
+    or None when it cannot be read whole."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        import stat
+
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        chunks = []
+        size = 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                return None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
+# -- the doctor's probe of a PostToolUse hook ----------------------------------------------
+
+POST_PROBE_COMMAND = "for i in $(seq 1 400); do echo tokenjuice-doctor-probe line $i; done"
+POST_PROBE_MARK = "tokenjuice-doctor-probe"
+
+
+def post_probe_payload(cwd: str) -> dict[str, Any]:
+    """A PostToolUse payload as Claude Code 2.1.331 sends it for a successful Bash call."""
+    output = "\n".join(f"{POST_PROBE_MARK} line {i}" for i in range(1, 401))
+    return {
+        "session_id": "tokenjuice-doctor",
+        "cwd": cwd,
+        "permission_mode": "default",
+        "hook_event_name": POST,
+        "tool_name": "Bash",
+        "tool_input": {"command": POST_PROBE_COMMAND, "description": "tokenjuice doctor probe"},
+        "tool_response": {
+            "stdout": output,
+            "stderr": "",
+            "interrupted": False,
+            "isImage": False,
+            "noOutputExpected": False,
+        },
+        "tool_use_id": "toolu_tokenjuice_doctor",
+        "duration_ms": 1,
+    }
+
+
+def probe_post(hook_command: str) -> dict[str, Any]:
+    """Run the hook on a PostToolUse payload and check the answer's shape: the whole
+    Bash output object, shorter than the probe's output. Not counted in the stats;
+    its full output is kept in a throwaway folder."""
+    import json
+    import shutil
+    import subprocess
+    import tempfile
+    import time
+
+    payload = post_probe_payload(os.getcwd())
+    scratch = tempfile.mkdtemp(prefix="tokenjuice-doctor-")
+    env = os.environ | {"TOKENJUICE_STATS": "off", "TOKENJUICE_ARTIFACT_DIR": scratch}
+    started = time.monotonic()
+    try:
+        hook = subprocess.run(
+            ["/bin/sh", "-c", hook_command],
+            check=False,
+            input=json.dumps(payload).encode(),
+            capture_output=True,
+            timeout=TIMEOUTS[POST],
+            env=env,
+        )
+    except subprocess.TimeoutExpired:
+        return {"ok": False, "problem": f"the hook did not answer within {TIMEOUTS[POST]} s"}
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    result: dict[str, Any] = {
+        "ok": False,
+        "hookLatencyMs": round((time.monotonic() - started) * 1000, 1),
+        "hookExitCode": hook.returncode,
+    }
+    try:
+        answer = json.loads(hook.stdout)
+    except ValueError:
+        result["problem"] = f"the hook answered {hook.stdout[:200]!r} (exit {hook.returncode}), not JSON"
+        return result
+    problem = post_answer_problem(answer, payload["tool_response"]["stdout"])
+    if problem:
+        result["problem"] = problem
+        return result
+    result["ok"] = True
+    result["compactedChars"] = len(answer["hookSpecificOutput"]["updatedToolOutput"]["stdout"])
+    return result
+
+
+def post_answer_problem(answer: object, original: str) -> str | None:
+    """Why `answer` is not a PostToolUse answer Claude Code applies, or None."""
+    output = answer.get("hookSpecificOutput") if isinstance(answer, dict) else None
+    if not isinstance(output, dict) or output.get("hookEventName") != POST:
+        return (
+            f"the hook left the probe output unchanged (answer {str(answer)[:200]}); "
+            "tokenjuice config list shows whether hook.enabled is off"
+        )
+    updated = output.get("updatedToolOutput")
+    if not isinstance(updated, dict) or not (
+        isinstance(updated.get("stdout"), str)
+        and isinstance(updated.get("stderr"), str)
+        and isinstance(updated.get("interrupted"), bool)
+    ):
+        return "updatedToolOutput is not {stdout, stderr, interrupted}: Claude Code would ignore it"
+    if len(updated["stdout"]) >= len(original) or POST_PROBE_MARK not in updated["stdout"]:
+        return "the compacted probe output is not shorter than the original, or lost its lines"
+    return None
+
+
+# -- versions and settings ------------------------------------------------------------------
+
+
+def installed_version(env: Mapping[str, str] | None = None) -> tuple[int, int, int] | None:
+    """`claude --version` of the `claude` on PATH, or None when it cannot be told."""
+    import shutil
+    import subprocess
+
+    env = os.environ if env is None else env
+    program = shutil.which("claude", path=env.get("PATH"))
+    if not program:
+        return None
+    try:
+        done = subprocess.run(
+            [program, "--version"],
+            capture_output=True,
+            timeout=30,
+            check=False,
+            stdin=subprocess.DEVNULL,
+            env=dict(env) | {"DISABLE_AUTOUPDATER": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"},
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return parse_version(done.stdout.decode("utf-8", "replace"))
+
+
+def parse_version(text: str) -> tuple[int, int, int] | None:
+    """`2.1.331 (Claude Code)` → (2, 1, 331)."""
+    words = text.split()
+    parts = words[0].split(".") if words else []
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        return None
+    return int(parts[0]), int(parts[1]), int(parts[2])
+
+
+def _shown(version: tuple[int, int, int]) -> str:
+    return ".".join(map(str, version))
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+
+
+def settings_problems(data: dict[str, Any]) -> list[str]:
+    """Hook entries Claude Code's schema refuses (it then drops the whole file): events
+    that are not lists of `{matcher?: string, hooks: [hook, …]}`, hooks without a known
+    `type`, command hooks without a `command` string, non-numeric timeouts. Unknown
+    event names are only ignored by Claude, so they are not reported."""
+    hooks = data.get("hooks")
+    if hooks is None:
+        return []
+    if not isinstance(hooks, dict):
+        return ['"hooks" is not an object']
+    problems = []
+    for event, groups in hooks.items():
+        if not isinstance(groups, list):
+            problems.append(f'"hooks.{event}" is not a list')
+            continue
+        for index, group in enumerate(groups):
+            where = f"hooks.{event}[{index}]"
+            if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+                problems.append(f'{where} is not {{"matcher": …, "hooks": [ … ]}}')
+                continue
+            if "matcher" in group and not isinstance(group["matcher"], str):
+                problems.append(f"{where}.matcher is not a string")
+            for position, hook in enumerate(group["hooks"]):
+                problem = _hook_problem(hook)
+                if problem:
+                    problems.append(f"{where}.hooks[{position}] {problem}")
+    return problems
+
+
+def hooks_switched_off(project_dir: str | None) -> list[str]:
+    """Settings that keep Claude Code from running this hook at all."""
+    from .claude_permissions import MANAGED, read_settings, settings_files
+
+    problems = []
+    for path, scope in settings_files(project_dir, os.environ):
+        _, value = read_settings(path)
+        if value is None:
+            continue
+        if value.get("disableAllHooks") is True:
+            problems.append(f"{path} sets disableAllHooks: Claude Code runs no hooks while it does")
+        if scope == MANAGED and value.get("allowManagedHooksOnly") is True:
+            problems.append(f"{path} (your organisation's policy) sets allowManagedHooksOnly: this hook never runs")
+    return problems
+
+
+def _hook_problem(hook: object) -> str | None:
+    if not isinstance(hook, dict):
+        return "is not an object"
+    kind = hook.get("type")
+    if kind not in HOOK_TYPES:
+        return f"has an unknown type {kind!r}"
+    if kind == "command" and not isinstance(hook.get("command"), str):
+        return "has no command string"
+    if "timeout" in hook and not _number(hook["timeout"]):
+        return f"has a timeout that is not a number of seconds ({hook['timeout']!r})"
+    return None
+
+
+def _command_of(entry: Any) -> str | None:
+    command = entry.get("command") if isinstance(entry, dict) else None
+    return command if isinstance(command, str) else None
