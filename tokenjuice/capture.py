@@ -289,26 +289,27 @@ def run(
     # One pipe per stream, or one for both: {stream: (read end, write end)}.
     pipes = {stream: _pipe() for stream in ((STDOUT,) if merged else (STDOUT, STDERR))}
     err_write = pipes[STDOUT if merged else STDERR][1]
+    forwarder = _Forwarder().install()
     try:
         pid = _spawn(argv, env, {1: pipes[STDOUT][1], 2: err_write})
     except OSError as error:
+        forwarder.restore()
         for ends in pipes.values():
             for fd in ends:
                 os.close(fd)
         capture.exit_code, capture.spawn_error = _spawn_failure(argv[0], error)
         capture.chunks = [(STDERR, (capture.spawn_error + "\n").encode())]
         return capture
+    forwarder.attach(pid)
     for _, write_end in pipes.values():
         os.close(write_end)
 
-    previous = _forward_signals(pid)
     still_open: set[int] = set()
     try:
         buffer = _Buffer(max_bytes, merged)
         status, still_open = _pump(pid, {read_end: stream for stream, (read_end, _) in pipes.items()}, buffer, tee)
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        forwarder.restore()
         for read_end, _ in pipes.values():
             if read_end not in still_open:
                 _close(read_end)
@@ -331,18 +332,19 @@ def stream(argv: list[str], *, env: Mapping[str, str] | None = None) -> int:
     signals and reports the exit code (128+N for a signal death). A command that
     cannot start gets the shell's message on stderr and 127 (not found) or 126.
     """
+    forwarder = _Forwarder().install()
     try:
         pid = _spawn(argv, env, {})
     except OSError as error:
+        forwarder.restore()
         code, message = _spawn_failure(argv[0], error)
         write_out((message + "\n").encode(), 2)
         return code
-    previous = _forward_signals(pid)
+    forwarder.attach(pid)
     try:
         status = _reap(pid, block=True)
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        forwarder.restore()
     return _exit_code(status)[0]
 
 
@@ -1031,31 +1033,56 @@ def _reap(pid: int, block: bool) -> int | None:
         return status if reaped else None
 
 
-def _forward_signals(pid: int) -> dict[int, Any]:
-    """Pass termination signals on to the child; returns the handlers to restore.
+class _Forwarder:
+    """Passes termination signals on to the child.
 
-    A signal wrap's parent ignored stays ignored here too (it is not forwarded:
-    the child ignores it as well, see `_signals_to_reset`)."""
-    foreground = _in_terminal_foreground()
+    Installed *before* the child is spawned, so a signal that arrives between
+    the spawn and the wait (the child may already have printed its first line) is
+    held and delivered once the child's pid is known, instead of killing wrap and
+    orphaning the child. A signal wrap's parent ignored stays ignored here too (it
+    is not forwarded: the child ignores it as well, see `_signals_to_reset`)."""
 
-    def forward(signum: int, _frame: object) -> None:
+    def __init__(self) -> None:
+        self.pid: int | None = None
+        self.pending: list[int] = []
+        self.previous: dict[int, Any] = {}
+        self.foreground = _in_terminal_foreground()
+
+    def install(self) -> _Forwarder:
+        for signum in _FORWARDED:
+            try:
+                if signal.getsignal(signum) == signal.SIG_IGN:
+                    continue
+                self.previous[signum] = signal.signal(signum, self._forward)
+            except (OSError, ValueError):  # not the main thread, or not allowed
+                pass
+        return self
+
+    def _forward(self, signum: int, _frame: object) -> None:
         # A terminal's Ctrl-C/Ctrl-\ already reached the child (same process group).
-        if foreground and signum in (signal.SIGINT, signal.SIGQUIT):
+        if self.foreground and signum in (signal.SIGINT, signal.SIGQUIT):
+            return
+        if self.pid is None:
+            self.pending.append(signum)
             return
         try:
-            os.kill(pid, signum)
+            os.kill(self.pid, signum)
         except ProcessLookupError:
             pass
 
-    previous: dict[int, Any] = {}
-    for signum in _FORWARDED:
-        try:
-            if signal.getsignal(signum) == signal.SIG_IGN:
-                continue
-            previous[signum] = signal.signal(signum, forward)
-        except (OSError, ValueError):  # not the main thread, or not allowed
-            pass
-    return previous
+    def attach(self, pid: int) -> None:
+        self.pid = pid
+        for signum in self.pending:
+            self._forward(signum, None)
+        self.pending = []
+
+    def restore(self) -> None:
+        """Put wrap's own handlers back; a signal that came while no child could
+        receive it (the spawn failed) is delivered to wrap itself."""
+        for signum, handler in self.previous.items():
+            signal.signal(signum, handler)
+        for signum in self.pending:
+            os.kill(os.getpid(), signum)
 
 
 def _in_terminal_foreground() -> bool:
