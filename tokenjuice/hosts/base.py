@@ -186,6 +186,11 @@ class Host:
         """The command an answer of ours makes the host run, or None if it rewrites nothing."""
         raise NotImplementedError
 
+    def probe_argv(self, hook_command: str) -> list[str]:
+        """How doctor --deep starts the hook: as the host does (through a shell), or
+        inside whatever the adapter needs to see the host it would run under."""
+        return ["/bin/sh", "-c", hook_command]
+
     # -- the config --------------------------------------------------------------------
 
     def config_path(self, project: bool, cwd: str | None = None) -> str:
