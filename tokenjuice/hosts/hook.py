@@ -29,6 +29,7 @@ MAX_PAYLOAD_BYTES = 4 * 1024 * 1024
 #: Hosts by CLI name -> (module, class); loaded only when asked for.
 HOSTS: dict[str, tuple[str, str]] = {
     "cursor": ("tokenjuice.hosts.cursor", "Cursor"),
+    "codex": ("tokenjuice.hosts.codex", "Codex"),
 }
 
 
