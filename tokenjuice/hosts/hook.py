@@ -30,6 +30,7 @@ MAX_PAYLOAD_BYTES = 4 * 1024 * 1024
 HOSTS: dict[str, tuple[str, str]] = {
     "cursor": ("tokenjuice.hosts.cursor", "Cursor"),
     "codex": ("tokenjuice.hosts.codex", "Codex"),
+    "gemini": ("tokenjuice.hosts.gemini", "Gemini"),
 }
 
 
