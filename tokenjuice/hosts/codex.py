@@ -79,6 +79,9 @@ class Codex(Host):
     name = "codex"
     title = "Codex CLI"
 
+    def __init__(self) -> None:
+        self._rules: Any = None  # the rules `permission` read, for `answer` (one call per process)
+
     # -- the hook ----------------------------------------------------------------------
 
     def call(self, payload: dict[str, Any]) -> Call | None:
@@ -100,14 +103,16 @@ class Codex(Host):
     def permission(self, call: Call, env: Mapping[str, str]) -> str:
         from . import codex_rules
 
-        return codex_rules.decide(call.command, codex_rules.load(call.project_dir, env))
+        self._rules = codex_rules.load(call.project_dir, env)
+        return codex_rules.decide(call.command, self._rules)
 
     def answer(
         self, payload: dict[str, Any], call: Call, rewritten: str, permission: str, env: Mapping[str, str]
     ) -> dict[str, Any]:
         from . import codex_rules
 
-        seen = codex_rules.decide_rewritten(rewritten, codex_rules.load(call.project_dir, env))
+        rules = self._rules if self._rules is not None else codex_rules.load(call.project_dir, env)
+        seen = codex_rules.decide_rewritten(rewritten, rules)
         if seen != (ALLOW if permission == ALLOW else NONE):
             return {}  # the rules would judge the wrapper differently from the command
         tool_input = payload["tool_input"]
@@ -178,7 +183,7 @@ class Codex(Host):
                 "Codex reads a project's .codex folder only once you trust the project "
                 "(it asks the first time you run codex there)"
             )
-        return jsonhooks.install_in_group(
+        result = jsonhooks.install_in_group(
             path,
             LIST_PATH,
             self.group(command),
@@ -189,6 +194,9 @@ class Codex(Host):
             warnings=launcher_warnings(command),
             notes=notes,
         )
+        existing = jsonhooks.read(path) if not dry_run else None
+        result.warnings += schema_problems(existing or {})
+        return result
 
     def uninstall(self, path: str, *, dry_run: bool = False) -> Result:
         return jsonhooks.uninstall_from_groups(path, LIST_PATH, self._ours, dry_run=dry_run)
@@ -256,18 +264,22 @@ def _handles_shell(group: Any) -> bool:
 
 
 def schema_problems(data: dict[str, Any]) -> list[str]:
-    """Type errors Codex's hooks.json reader rejects, each of which makes it ignore
-    every hook in the file (measured: `"timeout": "ten"`)."""
-    hooks = data.get("hooks")
-    if hooks is None:
-        return []
+    """What Codex's hooks.json reader rejects, each of which makes it ignore every hook
+    in the file (measured with codex 0.169.0: an unknown top-level key, `"hooks":
+    null`, a `null` event list, an unknown hook type, a hook without `type` or
+    `command`, `"timeout": "ten"`, `-1` or `1.5`, `"async": null`; unknown events,
+    and unknown keys inside groups and hooks, are ignored)."""
+    problems = [f'the top-level key "{key}"' for key in data if key not in ("hooks", "description")]
+    if "description" in data and not isinstance(data["description"], str):
+        problems.append('"description" is not a string')
+    hooks = data.get("hooks", {})
     if not isinstance(hooks, dict):
-        return ['"hooks" is not an object, so Codex ignores every hook in this file']
-    problems = []
+        problems.append('"hooks" is not an object')
+        hooks = {}
     for event in KNOWN_EVENTS:
-        groups = hooks.get(event)
-        if groups is None:
+        if event not in hooks:
             continue
+        groups = hooks[event]
         where = f"hooks.{event}"
         if not isinstance(groups, list):
             problems.append(f"{where} is not a list")
@@ -279,28 +291,31 @@ def schema_problems(data: dict[str, Any]) -> list[str]:
                 continue
             if group.get("matcher") is not None and not isinstance(group.get("matcher"), str):
                 problems.append(f"{here}.matcher is not a string")
-            handlers = group.get("hooks")
+            handlers = group.get("hooks", [])
             if not isinstance(handlers, list):
                 problems.append(f"{here}.hooks is not a list")
                 continue
             for h_index, handler in enumerate(handlers):
                 problems += _handler_problems(handler, f"{here}.hooks[{h_index}]")
-    return [f"{p}, so Codex ignores every hook in this file; fix it" for p in problems]
+    return [f"{p}: Codex ignores every hook in this file until it is fixed" for p in problems]
 
 
 def _handler_problems(handler: object, where: str) -> list[str]:
     if not isinstance(handler, dict):
         return [f"{where} is not an object"]
-    if handler.get("type") != "command":
-        return []  # prompt/agent hooks: skipped by Codex with a warning, not a parse error
+    kind = handler.get("type")
+    if kind not in ("command", "mcp_tool", "prompt", "agent"):
+        return [f"{where}.type is not command, mcp_tool, prompt or agent"]
+    if kind != "command":
+        return []  # other kinds: Codex skips them with a warning, or checks fields tokenjuice does not know
     problems = []
     if not isinstance(handler.get("command"), str):
-        problems.append(f"{where}.command is not a string")
+        problems.append(f"{where}.command is missing or not a string")
     for key in ("timeout", "timeoutSec"):
         value = handler.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
             problems.append(f"{where}.{key} is not a whole number of seconds")
-    if handler.get("async") is not None and not isinstance(handler.get("async"), bool):
+    if "async" in handler and not isinstance(handler["async"], bool):
         problems.append(f"{where}.async is not true or false")
     for key in ("statusMessage", "commandWindows"):
         if handler.get(key) is not None and not isinstance(handler.get(key), str):
