@@ -15,12 +15,9 @@ leaves it byte-identical, and otherwise removes only our entry.
 
 from __future__ import annotations
 
-import hashlib
 import os
-import shutil
 import sys
 
-from ..editfile import Change, EditError
 from ..errors import UsageError
 from ..record import record
 from ..shellsyntax import quote, split_words
@@ -30,6 +27,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
     from typing import Any, ClassVar
+
+    from ..editfile import Change
 
 #: The user's own rules about a command, as far as tokenjuice can read them.
 DENY, ASK, ALLOW, NONE = "deny", "ask", "allow", "none"
@@ -229,6 +228,8 @@ def launcher(local: bool) -> str:
     for candidate in (own, invoked):
         if os.path.basename(candidate) == "tokenjuice" and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return quote(candidate)
+    import shutil
+
     found = shutil.which("tokenjuice")
     if found:
         return quote(os.path.abspath(found))
@@ -240,6 +241,8 @@ def launcher(local: bool) -> str:
 
 def path_launcher_differs(expected: str | None) -> str | None:
     """A warning when `tokenjuice` on PATH is another installation than the hook's."""
+    import shutil
+
     found = shutil.which("tokenjuice")
     words = split_words(expected or "")
     if not found or not words or not words[0].startswith("/"):
@@ -266,6 +269,8 @@ def launcher_warnings(command: str) -> list[str]:
 
 def launcher_problems(command: str) -> list[str]:
     """Programs the hook command needs that are missing."""
+    import shutil
+
     words = split_words(command)
     problems = []
     launchers = [words[0]] if words else []
@@ -329,6 +334,8 @@ def _only_our_options(options: list[str]) -> bool:
 
 
 def _record_path(path: str) -> str:
+    import hashlib
+
     from .. import paths
 
     key = hashlib.sha256(os.path.realpath(path).encode("utf-8", "surrogateescape")).hexdigest()[:24]
@@ -378,7 +385,19 @@ def _read_record(record_path: str) -> dict[str, Any] | None:
 
 
 def _sha(text: str) -> str:
+    import hashlib
+
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def __getattr__(name: str) -> Any:
+    """`base.EditError`, imported only when asked for: the hook process never needs
+    the file-editing machinery (difflib, tempfile) that comes with it."""
+    if name == "EditError":
+        from ..editfile import EditError
+
+        return EditError
+    raise AttributeError(name)
 
 
 def refuse_windows() -> None:
@@ -396,7 +415,6 @@ __all__ = [
     "OK",
     "WARN",
     "Call",
-    "EditError",
     "Host",
     "HostError",
     "Report",
