@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import os
 
-from . import jsonhooks
 from .base import (
     ALLOW,
     BROKEN,
@@ -174,6 +173,7 @@ class Codex(Host):
         return {"matcher": MATCHER, "hooks": [{"type": "command", "command": command, "timeout": TIMEOUT_SECONDS}]}
 
     def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
+        from . import jsonhooks
         from .base import refuse_windows
 
         refuse_windows()
@@ -199,9 +199,13 @@ class Codex(Host):
         return result
 
     def uninstall(self, path: str, *, dry_run: bool = False) -> Result:
+        from . import jsonhooks
+
         return jsonhooks.uninstall_from_groups(path, LIST_PATH, self._ours, dry_run=dry_run)
 
     def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
+        from . import jsonhooks
+
         report = jsonhooks.doctor(
             self,
             path,

@@ -110,7 +110,14 @@ def deep_check(report: Report, path: str, ours: Any) -> None:
         if isinstance(h, dict) and h.get("sourcePath") in sources and ours({"command": h.get("command")})
     ]
     if not mine:
-        report.check("codex", BROKEN, f"Codex does not load the hook from {path}; see its warnings above")
+        if cwd is not None:
+            report.check(
+                "codex",
+                WARN,
+                f"Codex does not load {path}: it reads a project's .codex folder once you trust the project",
+            )
+        else:
+            report.check("codex", BROKEN, f"Codex does not load the hook from {path}; run codex to see why")
         return
     status = mine[0].get("trustStatus")
     if mine[0].get("enabled") is False:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import os
 
-from . import jsonhooks
 from .base import (
     ALLOW,
     ASK,
@@ -178,6 +177,7 @@ class Gemini(Host):
         }
 
     def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
+        from . import jsonhooks
         from .base import refuse_windows
 
         refuse_windows()
@@ -200,9 +200,13 @@ class Gemini(Host):
         )
 
     def uninstall(self, path: str, *, dry_run: bool = False) -> Result:
+        from . import jsonhooks
+
         return jsonhooks.uninstall_from_groups(path, LIST_PATH, self._ours, dry_run=dry_run)
 
     def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
+        from . import jsonhooks
+
         report = jsonhooks.doctor(
             self,
             path,

@@ -36,8 +36,9 @@ without asking anyway:
 
 from __future__ import annotations
 
-import json
 import os
+
+from .. import fastjson
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -217,7 +218,7 @@ def read_json(path: str) -> tuple[Any, str | None]:
         return None, "larger than 1 MiB"
     try:
         text = strip_comments(raw.decode("utf-8").removeprefix("\ufeff"))
-        return json.loads(text), None
+        return fastjson.loads(text), None
     except (UnicodeDecodeError, ValueError, RecursionError):
         return None, "not JSON tokenjuice can read"
 
@@ -413,7 +414,7 @@ def build_patterns(args: object, prefix: object, regex: object) -> list[Any] | s
             return "invalid"
         sources = []
         for item in prefixes:
-            encoded = json.dumps(item, ensure_ascii=False)[:-1]
+            encoded = fastjson.dumps(item)[:-1]
             sources.append(_escape(f'"command":{encoded}') + '(?:[\\s"]|\\\\")')
     elif regex is not None:
         if not isinstance(regex, str):
@@ -444,17 +445,17 @@ def stable_stringify(args: dict[str, Any]) -> str:
     pairs wrapped in NUL characters, JSON.stringify escaping."""
     pairs = []
     for key in sorted(args):
-        text = json.dumps(key, ensure_ascii=False) + ":" + _js(args[key])
+        text = fastjson.dumps(key) + ":" + _js(args[key])
         pairs.append("\0" + text + "\0")
     return "{" + ",".join(pairs) + "}"
 
 
 def _js(value: object) -> str:
     if isinstance(value, dict):
-        return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + _js(value[k]) for k in sorted(value)) + "}"
+        return "{" + ",".join(fastjson.dumps(k) + ":" + _js(value[k]) for k in sorted(value)) + "}"
     if isinstance(value, list):
         return "[" + ",".join(_js(v) for v in value) + "]"
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return fastjson.dumps(value)
 
 
 # -- the command -------------------------------------------------------------------------
