@@ -511,3 +511,20 @@ def test_the_hook_answers_within_codexs_timeout_while_codex_waits(codex_home, wo
         ["/bin/sh", "-c", command], input=json.dumps(payload("ls", workdir)).encode(), capture_output=True, timeout=10
     )
     assert done.returncode == 0 and rewritten(json.loads(done.stdout))
+
+
+def test_codex_loads_a_project_hook_only_in_a_trusted_project(codex_home, tmp_path):
+    """The open question of docs/hosts-research.md: `<git root>/.codex/hooks.json` is
+    read once `[projects."<root>"] trust_level = "trusted"`, and the hook itself still
+    needs approving."""
+    program = hostclis.need_codex()
+    repo = tmp_path / "repo"
+    (repo / "sub").mkdir(parents=True)
+    git("init", "-q", cwd=repo)
+    assert tokenjuice("install", "codex", "--project", "--local", cwd=repo / "sub").returncode == 0
+    assert hostclis.hooks_list(program, codex_home, repo / "sub", dict(os.environ))["hooks"] == []
+    (codex_home / "config.toml").write_text(f'[projects."{repo}"]\ntrust_level = "trusted"\n')
+    listed = hostclis.hooks_list(program, codex_home, repo / "sub", dict(os.environ))
+    (entry,) = listed["hooks"]
+    assert (entry["source"], entry["trustStatus"]) == ("project", "untrusted")
+    assert entry["key"] == f"{repo / '.codex' / 'hooks.json'}:pre_tool_use:0:0"

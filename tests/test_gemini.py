@@ -559,6 +559,18 @@ def test_gemini_accepts_our_settings_and_runs_the_rewritten_command_where_it_was
     assert f"{project / 'sub'}\\na\\nb" in response, response
 
 
+def test_geminis_own_configuration_check_sees_a_broken_entry(real_home):
+    """The positive control of the check above: Gemini names a string timeout."""
+    script = hostclis.need_gemini()
+    home, project = real_home
+    install_into(home)
+    path = home / ".gemini" / "settings.json"
+    path.write_text(path.read_text().replace('"timeout": 10000', '"timeout": "ten"'))
+    done, _ = run_gemini(script, home, project, {"command": "echo x"}, ["--yolo", "--skip-trust"])
+    assert b"Invalid configuration" in done.stdout + done.stderr
+    assert b"hooks.BeforeTool[0].hooks[0].timeout" in done.stdout + done.stderr
+
+
 def test_gemini_outside_yolo_and_with_a_deny_rule_sees_the_command_as_typed(real_home):
     script = hostclis.need_gemini()
     home, project = real_home
