@@ -528,3 +528,11 @@ def test_codex_loads_a_project_hook_only_in_a_trusted_project(codex_home, tmp_pa
     (entry,) = listed["hooks"]
     assert (entry["source"], entry["trustStatus"]) == ("project", "untrusted")
     assert entry["key"] == f"{repo / '.codex' / 'hooks.json'}:pre_tool_use:0:0"
+
+
+def test_too_many_rule_files_leave_every_command_to_codex(codex_home, workdir):
+    (codex_home / "rules").mkdir()
+    for index in range(codex_rules.MAX_RULE_FILES + 1):
+        (codex_home / "rules" / f"r{index}.rules").write_text("")
+    assert codex_rules.decision("ls", None, os.environ) == "ask"
+    assert hook(payload("ls", workdir)) == {}

@@ -595,3 +595,25 @@ def test_gemini_runs_commands_unchanged_when_tokenjuice_is_gone(real_home):
     _, calls = run_gemini(script, home, project, {"command": "echo still-runs"}, ["--yolo", "--skip-trust"])
     assert [c["args"]["command"] for c in calls] == ["echo still-runs"]
     assert "still-runs" in json.dumps(calls[0]["result"])
+
+
+def test_a_repositorys_policy_files_are_never_run_as_regular_expressions(gemini_home, workdir):
+    """A project's `.gemini/policies` (or a `policyPaths` its settings name) is untrusted
+    input: a pathological regular expression there must not stall the hook; its
+    deny/ask rules leave every command alone, its allow rules change nothing."""
+    (workdir / ".gemini" / "policies").mkdir(parents=True)
+    evil = '[[rule]]\ntoolName = "run_shell_command"\ncommandRegex = "(a+)+$"\ndecision = "allow"\n'
+    (workdir / ".gemini" / "policies" / "p.toml").write_text(evil)
+    command = "echo " + "a" * 40 + "!"
+    assert rewritten(hook(payload(command, workdir)))
+    (workdir / ".gemini" / "policies" / "p.toml").write_text(evil.replace('"allow"', '"ask_user"'))
+    assert hook(payload(command, workdir)) == {}
+    assert hook(payload("ls", workdir)) == {}
+
+
+def test_too_many_policy_files_leave_every_command_alone(gemini_home, workdir):
+    folder = gemini_home / ".gemini" / "policies"
+    folder.mkdir(parents=True)
+    for index in range(gemini_policy.MAX_POLICY_FILES + 1):
+        (folder / f"p{index}.toml").write_text("")
+    assert hook(payload("ls", workdir)) == {}

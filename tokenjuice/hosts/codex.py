@@ -222,8 +222,11 @@ class Codex(Host):
         if report.detected is None:
             return report
         data = jsonhooks.read(path) or {}
-        for problem in schema_problems(data):
+        problems = schema_problems(data)
+        for problem in problems:
             report.check("file", BROKEN, problem)
+        if problems:
+            report.fix = f"fix {path} as the issues say, then run tokenjuice doctor codex"
         trust_check(report, path, data, self._ours)
         if deep:
             from .codex_trust import deep_check

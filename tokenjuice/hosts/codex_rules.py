@@ -51,6 +51,8 @@ if TYPE_CHECKING:
 
 DENY, ASK, ALLOW, NONE = "deny", "ask", "allow", "none"
 MAX_RULES_BYTES = 1024 * 1024
+#: More rule files than this (a repository can hold any number): not read, the answer is "ask".
+MAX_RULE_FILES = 100
 MAX_DEPTH = 6
 _DECISIONS = {"allow": ALLOW, "prompt": ASK, "forbidden": DENY}
 _STRENGTH = {NONE: 0, ALLOW: 1, ASK: 2, DENY: 3}
@@ -134,7 +136,11 @@ def rule_files(project_dir: str | None, env: Mapping[str, str]) -> list[str]:
 
 def load(project_dir: str | None, env: Mapping[str, str]) -> Rules:
     rules = Rules()
-    for path in rule_files(project_dir, env):
+    files = rule_files(project_dir, env)
+    if len(files) > MAX_RULE_FILES:
+        rules.uncertain.append(f"more than {MAX_RULE_FILES} rule files")
+        return rules
+    for path in files:
         rules.files.append(path)
         try:
             with open(path, "rb") as handle:

@@ -29,7 +29,10 @@ without asking anyway:
    in it (also behind wrappers, in `sh -c` scripts and `$( … )`), with every mode,
    interactivity and subagent restriction assumed to apply. A rule whose regular
    expression Python cannot compile counts as matching. Priorities are ignored: a
-   deny or ask rule anywhere is enough to leave the command alone.
+   deny or ask rule anywhere is enough to leave the command alone. Policy files that
+   come from the project (`.gemini/policies`, the project settings' `policyPaths`)
+   are untrusted input: their regular expressions are never run, and any deny or
+   ask rule in them leaves every command alone.
 
 `decision()` answers "deny", "ask" or "allow" (YOLO allows what no rule stops).
 """
@@ -48,6 +51,8 @@ if TYPE_CHECKING:
 DENY, ASK, ALLOW, NONE = "deny", "ask", "allow", "none"
 SHELL_TOOLS = ("run_shell_command", "ShellTool")
 MAX_FILE_BYTES = 1024 * 1024
+#: More policy files than this: tokenjuice does not read them all (the command is left alone).
+MAX_POLICY_FILES = 100
 MAX_DEPTH = 6
 #: How far up the process tree the Gemini process is looked for (hook ← bash ← node).
 MAX_ANCESTORS = 6
@@ -84,21 +89,26 @@ def settings_files(project_dir: str | None, env: Mapping[str, str]) -> list[str]
     return files
 
 
-def policy_locations(project_dir: str | None, env: Mapping[str, str], settings: list[dict[str, Any]]) -> list[str]:
+def policy_locations(
+    project_dir: str | None, env: Mapping[str, str], settings: list[dict[str, Any]]
+) -> list[tuple[str, bool]]:
+    """(file or folder of policy TOML, whether it comes from the project). The last
+    settings object is the project's: policy paths it names count as the project's."""
     home = gemini_home(env)
-    places = [os.path.join(home, ".gemini", "policies"), os.path.join(system_dir(), "policies")]
+    places = [(os.path.join(home, ".gemini", "policies"), False), (os.path.join(system_dir(), "policies"), False)]
     if project_dir:
-        places.append(os.path.join(project_dir, ".gemini", "policies"))
+        places.append((os.path.join(project_dir, ".gemini", "policies"), True))
     extensions = os.path.join(home, ".gemini", "extensions")
     try:
-        places += [os.path.join(extensions, name, "policies") for name in sorted(os.listdir(extensions))]
+        places += [(os.path.join(extensions, name, "policies"), False) for name in sorted(os.listdir(extensions))]
     except OSError:
         pass
-    for data in settings:
+    for index, data in enumerate(settings):
+        from_project = bool(project_dir) and index == len(settings) - 1
         for key in ("policyPaths", "adminPolicyPaths"):
             value = data.get(key)
             if isinstance(value, list):
-                places += [os.path.expanduser(p) for p in value if isinstance(p, str)]
+                places += [(os.path.expanduser(p), from_project) for p in value if isinstance(p, str)]
     return places
 
 
@@ -302,9 +312,16 @@ def load(
             settings.append(data if isinstance(data, dict) else {})
     for data in settings:
         _settings_rules(data, policy)
-    for place in policy_locations(project_dir, env, settings) + list(extra or []):
-        for path in _toml_files(place):
-            _policy_file(path, policy)
+    files = [
+        (path, from_project)
+        for place, from_project in policy_locations(project_dir, env, settings) + [(e, False) for e in extra or []]
+        for path in _toml_files(place)
+    ]
+    if len(files) > MAX_POLICY_FILES:
+        policy.uncertain.append(f"more than {MAX_POLICY_FILES} policy files")
+        return policy
+    for path, from_project in files:
+        _policy_file(path, policy, from_project)
     return policy
 
 
@@ -354,7 +371,7 @@ def _settings_rules(data: dict[str, Any], policy: Policy) -> None:
             policy.rules.append(Rule(DENY, None, f"settings tools.{key}"))
 
 
-def _policy_file(path: str, policy: Policy) -> None:
+def _policy_file(path: str, policy: Policy, from_project: bool = False) -> None:
     import tomllib
 
     try:
@@ -374,14 +391,14 @@ def _policy_file(path: str, policy: Policy) -> None:
             policy.uncertain.append(f"{path}: {key} is not an array of tables")
             continue
         for rule in rules:
-            _policy_rule(rule, path, policy)
+            _policy_rule(rule, path, policy, from_project)
     checkers = data.get("safety_checker")
     for checker in checkers if isinstance(checkers, list) else []:
         if isinstance(checker, dict) and _is_shell_tool(checker.get("toolName")):
             policy.rules.append(Rule(ASK, None, f"{path}: a safety checker judges shell calls"))
 
 
-def _policy_rule(rule: object, path: str, policy: Policy) -> None:
+def _policy_rule(rule: object, path: str, policy: Policy, from_project: bool) -> None:
     if not isinstance(rule, dict):
         policy.uncertain.append(f"{path}: a rule is not a table")
         return
@@ -395,6 +412,13 @@ def _policy_rule(rule: object, path: str, policy: Policy) -> None:
         return  # another tool (a missing toolName makes Gemini refuse the whole policy)
     if rule.get("mcpName") is not None:
         return  # MCP tools only
+    if from_project:
+        # A repository is untrusted input: its regular expressions are never run (one
+        # could take the hook minutes). Its deny/ask rules count for every command;
+        # its allow rules change nothing in YOLO mode.
+        if decision != ALLOW:
+            policy.rules.append(Rule(decision, None, path))
+        return
     patterns = build_patterns(args, prefix, regex)
     if patterns == "invalid":
         policy.uncertain.append(f"{path}: a rule's commandPrefix/commandRegex/argsPattern is not a string")
