@@ -536,3 +536,15 @@ def test_too_many_rule_files_leave_every_command_to_codex(codex_home, workdir):
         (codex_home / "rules" / f"r{index}.rules").write_text("")
     assert codex_rules.decision("ls", None, os.environ) == "ask"
     assert hook(payload("ls", workdir)) == {}
+
+
+def test_an_edited_rule_file_is_read_again(codex_home, workdir):
+    """What a rule file holds is cached by its mtime and size (the hook skips `ast`)."""
+    rules = codex_home / "rules" / "default.rules"
+    rules.parent.mkdir()
+    rules.write_text('prefix_rule(pattern=["make"], decision="allow")\n')
+    assert codex_rules.decision("make", None, os.environ) == "allow"
+    assert codex_rules.decision("make", None, os.environ) == "allow"  # from the cache
+    rules.write_text('prefix_rule(pattern=["make"], decision="forbidden")\n')
+    assert codex_rules.decision("make", None, os.environ) == "deny"
+    assert hook(payload("make", workdir)) == {}

@@ -617,3 +617,12 @@ def test_too_many_policy_files_leave_every_command_alone(gemini_home, workdir):
     for index in range(gemini_policy.MAX_POLICY_FILES + 1):
         (folder / f"p{index}.toml").write_text("")
     assert hook(payload("ls", workdir)) == {}
+
+
+def test_an_edited_policy_file_is_read_again(gemini_home, workdir):
+    """Parsed policy files are cached by mtime and size (the hook skips `tomllib`)."""
+    policy(gemini_home, '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "make"\ndecision = "allow"\n')
+    assert rewritten(hook(payload("make", workdir)))
+    assert rewritten(hook(payload("make", workdir)))
+    policy(gemini_home, '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "make"\ndecision = "deny"\n')
+    assert hook(payload("make", workdir)) == {}

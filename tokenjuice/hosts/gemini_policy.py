@@ -372,16 +372,9 @@ def _settings_rules(data: dict[str, Any], policy: Policy) -> None:
 
 
 def _policy_file(path: str, policy: Policy, from_project: bool = False) -> None:
-    import tomllib
-
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
-        if len(raw) > MAX_FILE_BYTES:
-            raise ValueError("larger than 1 MiB")
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError) as error:
-        policy.uncertain.append(f"{path}: {type(error).__name__}")
+    data, problem = read_toml(path)
+    if problem or not isinstance(data, dict):
+        policy.uncertain.append(f"{path}: {problem}")
         return
     for key in ("rule", "rules"):
         rules = data.get(key)
@@ -396,6 +389,40 @@ def _policy_file(path: str, policy: Policy, from_project: bool = False) -> None:
     for checker in checkers if isinstance(checkers, list) else []:
         if isinstance(checker, dict) and _is_shell_tool(checker.get("toolName")):
             policy.rules.append(Rule(ASK, None, f"{path}: a safety checker judges shell calls"))
+
+
+def read_toml(path: str) -> tuple[Any, str | None]:
+    """(the policy file's content, None) or (None, why it cannot be read). Parsed
+    content is cached by the file's mtime and size: `tomllib` (and the `re` it
+    imports) costs the hook ~9 ms otherwise."""
+    from .. import cachefile
+
+    try:
+        status = os.stat(path)
+    except OSError as error:
+        return None, f"unreadable ({type(error).__name__})"
+    signature = [status.st_mtime_ns, status.st_size]
+    cache = cachefile.stem("gemini-policy", os.path.abspath(path)) + ".json"
+    hit = cachefile.read_current(cache, signature)
+    if hit is not None:
+        return hit.get("data"), hit.get("problem")
+    import tomllib
+
+    data, problem = None, None
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            raise ValueError("larger than 1 MiB")
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError) as error:
+        data, problem = None, f"not TOML tokenjuice can read ({type(error).__name__})"
+    try:
+        fastjson.dumps(data)
+    except (TypeError, ValueError):
+        return data, problem  # dates and times: not cached
+    cachefile.write_current(cache, signature, {"data": data, "problem": problem})
+    return data, problem
 
 
 def _policy_rule(rule: object, path: str, policy: Policy, from_project: bool) -> None:
