@@ -197,6 +197,11 @@ class Host:
         """The command an answer of ours makes the host run, or None if it rewrites nothing."""
         raise NotImplementedError
 
+    def probe_argv(self, hook_command: str) -> list[str]:
+        """How doctor --deep starts the hook: as the host does (through a shell), or
+        inside whatever the adapter needs to see the host it would run under."""
+        return ["/bin/sh", "-c", hook_command]
+
     # -- the config --------------------------------------------------------------------
 
     def config_path(self, project: bool, cwd: str | None = None) -> str:
@@ -403,6 +408,16 @@ def _sha(text: str) -> str:
     import hashlib
 
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def __getattr__(name: str) -> Any:
+    """`base.EditError`, imported only when asked for: the hook process never needs
+    the file-editing machinery (difflib, tempfile) that comes with it."""
+    if name == "EditError":
+        from ..editfile import EditError
+
+        return EditError
+    raise AttributeError(name)
 
 
 def refuse_windows() -> None:

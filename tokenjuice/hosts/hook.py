@@ -32,6 +32,8 @@ MAX_PAYLOAD_BYTES = 4 * 1024 * 1024
 HOSTS: dict[str, tuple[str, str]] = {
     "cursor": ("tokenjuice.hosts.cursor", "Cursor"),
     "claude-code": ("tokenjuice.hosts.claude_code", "ClaudeCode"),
+    "codex": ("tokenjuice.hosts.codex", "Codex"),
+    "gemini": ("tokenjuice.hosts.gemini", "Gemini"),
     "copilot": ("tokenjuice.hosts.copilot", "Copilot"),
     "opencode": ("tokenjuice.hosts.opencode", "OpenCode"),
     "windsurf": ("tokenjuice.hosts.advisory", "Windsurf"),

@@ -58,10 +58,11 @@ def install(
     command: str | None = None,
     warnings: list[str] | None = None,
     nested: str | None = None,
+    notes: list[str] | None = None,
 ) -> Result:
     """Put `entry` (and no other of ours) at the end of the list; `skeleton` is the
     new file's content when there is none, `required` top-level members the host
-    needs (added only when missing)."""
+    needs (added only when missing), `notes` what the user must still do."""
     return install_many(
         path,
         [(list_path, entry)],
@@ -72,6 +73,7 @@ def install(
         command=command,
         warnings=warnings,
         nested=nested,
+        notes=notes,
     )
 
 
@@ -214,6 +216,16 @@ def _ours_in(element: object, ours: Ours, nested: str | None) -> list[Any]:
     return [hook for hook in inner if ours(hook)]
 
 
+def command_in(element: object, ours: Ours) -> str | None:
+    """A hook's `command`; for a matcher group, our hook's (or, in someone else's
+    group, its first hook's): what doctor shows for an element."""
+    if isinstance(element, dict) and isinstance(element.get("hooks"), list):
+        hooks = [hook for hook in element["hooks"] if isinstance(hook, dict)]
+        element = next((hook for hook in hooks if ours(hook)), hooks[0] if hooks else {})
+    command = element.get("command") if isinstance(element, dict) else None
+    return command if isinstance(command, str) else None
+
+
 def read(path: str) -> dict[str, Any] | None:
     """The file's object without locking (doctor), None when it does not exist."""
     with LockedJsonFile(path, create=False) as file:
@@ -291,6 +303,13 @@ def doctor(
     report.check("launcher", BROKEN if problems else OK, "; ".join(problems) or "the hook's programs exist")
     for problem in (shape_problems or (lambda _: []))(element):
         report.check("entry", WARN, problem)
+    inner = _group_hooks(element, nested)
+    if inner is not None and not all(ours(hook) for hook in inner):
+        report.check(
+            "entry",
+            WARN,
+            "tokenjuice's hook sits in a group with other hooks; install moves it into a group of its own",
+        )
     if len(mine) > 1:
         report.check("entry", WARN, f"{len(mine)} tokenjuice entries; one is enough")
     if expected is not None and report.detected != expected:

@@ -26,7 +26,7 @@ def probe(host: Host, hook_command: str) -> dict[str, Any]:
     started = time.monotonic()
     try:
         hook = subprocess.run(
-            ["/bin/sh", "-c", hook_command],
+            host.probe_argv(hook_command),
             check=False,
             input=json.dumps(payload).encode(),
             capture_output=True,

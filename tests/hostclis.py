@@ -1,0 +1,178 @@
+"""Real host CLIs for the tests that run them, when they are installed (npm into
+/work/host-clis/<host>, or on PATH; TOKENJUICE_TEST_<HOST> names a program).
+Tests that need one skip with a visible reason when it is missing; none needs an
+account or the network (a stand-in model server on 127.0.0.1 or Gemini's own
+fake-responses mode)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+HOST_CLIS = Path(os.environ.get("TOKENJUICE_HOST_CLIS", "/work/host-clis"))
+TOOLS = Path(__file__).resolve().parent / "fixtures" / "hosts" / "tools"
+
+
+def codex_program() -> str | None:
+    named = os.environ.get("TOKENJUICE_TEST_CODEX")
+    candidates = [named, str(HOST_CLIS / "codex" / "node_modules" / ".bin" / "codex"), shutil.which("codex")]
+    return next((c for c in candidates if c and os.access(c, os.X_OK)), None)
+
+
+def gemini_script() -> str | None:
+    named = os.environ.get("TOKENJUICE_TEST_GEMINI")
+    candidates = [named, str(HOST_CLIS / "gemini" / "node_modules" / "@google" / "gemini-cli" / "bundle" / "gemini.js")]
+    found = next((c for c in candidates if c and os.path.isfile(c)), None)
+    return found if found and shutil.which("node") else None
+
+
+def need_codex() -> str:
+    program = codex_program()
+    if program is None:
+        pytest.skip("Codex CLI not installed (npm install --prefix /work/host-clis/codex @openai/codex@0.169.0)")
+    return program
+
+
+def need_gemini() -> str:
+    script = gemini_script()
+    if script is None:
+        pytest.skip(
+            "Gemini CLI not installed (npm install --prefix /work/host-clis/gemini @google/gemini-cli@0.61.0) or no node"
+        )
+    return script
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class MockModel:
+    """tests/fixtures/hosts/tools/mock_openai.py on a free port: a Responses-API
+    stand-in that answers `RUN:<command>` with one shell call."""
+
+    def __init__(self, log: Path) -> None:
+        self.port = free_port()
+        self.process = subprocess.Popen(
+            [sys.executable, str(TOOLS / "mock_openai.py"), str(self.port)],
+            env=os.environ | {"MOCK_LOG": str(log)},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("the stand-in model server did not start")
+
+    def close(self) -> None:
+        self.process.terminate()
+        self.process.wait(5)
+
+
+def codex_config(port: int) -> str:
+    return f"""model = "mock-model"
+model_provider = "mock"
+approval_policy = "never"
+sandbox_mode = "danger-full-access"
+
+[model_providers.mock]
+name = "mock"
+base_url = "http://127.0.0.1:{port}/v1"
+wire_api = "responses"
+env_key = "MOCK_API_KEY"
+supports_websockets = false
+"""
+
+
+def codex_exec(program: str, codex_home: Path, cwd: Path, prompt: str, env: dict[str, str]) -> list[dict]:
+    """`codex exec --json` (hooks run without approval for this invocation); the
+    completed command items."""
+    done = subprocess.run(
+        [program, "exec", "--skip-git-repo-check", "--json", "--dangerously-bypass-hook-trust", prompt],
+        cwd=cwd,
+        env=env | {"CODEX_HOME": str(codex_home), "MOCK_API_KEY": "x"},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=120,
+    )
+    items = []
+    for line in done.stdout.decode(errors="replace").splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        item = event.get("item") or {}
+        if event.get("type") == "item.completed" and item.get("type") == "command_execution":
+            items.append(item)
+    return items
+
+
+def codex_rpc(program: str, codex_home: Path, cwd: Path, requests: list[dict], env: dict[str, str]) -> dict:
+    """Answers (by id) of `codex app-server` to JSON-RPC requests after initialize."""
+    import select
+
+    process = subprocess.Popen(
+        [program, "app-server"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        cwd=cwd,
+        env=env | {"CODEX_HOME": str(codex_home)},
+    )
+    assert process.stdin and process.stdout
+    first = [{"id": 0, "method": "initialize", "params": {"clientInfo": {"name": "tj-test", "version": "1"}}}]
+    answers: dict = {}
+    try:
+        for request in first + [{"method": "initialized"}]:
+            process.stdin.write(json.dumps(request).encode() + b"\n")
+        process.stdin.flush()
+        pending = list(requests)
+        waiting = {0}
+        deadline = time.monotonic() + 60
+        buffer = b""
+        while (waiting or pending) and time.monotonic() < deadline:
+            if not waiting and pending:
+                request = pending.pop(0)
+                process.stdin.write(json.dumps(request).encode() + b"\n")
+                process.stdin.flush()
+                waiting.add(request["id"])
+            ready, _, _ = select.select([process.stdout], [], [], 0.5)
+            if not ready:
+                continue
+            chunk = os.read(process.stdout.fileno(), 65536)
+            if not chunk:
+                break
+            buffer += chunk
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                message = json.loads(line)
+                if message.get("id") in waiting and "method" not in message:
+                    answers[message["id"]] = message
+                    waiting.discard(message["id"])
+    finally:
+        process.stdin.close()
+        try:
+            process.wait(5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+    return answers
+
+
+def hooks_list(program: str, codex_home: Path, cwd: Path, env: dict[str, str]) -> dict:
+    answer = codex_rpc(
+        program, codex_home, cwd, [{"id": 1, "method": "hooks/list", "params": {"cwds": [str(cwd)]}}], env
+    )
+    return answer[1]["result"]["data"][0]

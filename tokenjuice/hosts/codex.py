@@ -1,0 +1,427 @@
+"""Codex CLI: a `PreToolUse` hook for the `Bash` tool in `$CODEX_HOME/hooks.json`
+(default `~/.codex/hooks.json`; `<git root>/.codex/hooks.json` with --project).
+
+Codex (0.169.0, docs/hosts-research.md) sends `{"hook_event_name": "PreToolUse",
+"tool_name": "Bash", "tool_input": {"command"}, "cwd", "permission_mode", …}` and
+runs `hookSpecificOutput.updatedInput.command` only when the answer also says
+`"permissionDecision": "allow"` — which does not approve anything: Codex checks its
+exec policy, heuristics and sandbox on the rewritten command as on any other. So
+a command the user's rules forbid or ask about, or that Codex's own heuristic asks
+about (a forced `rm`), is left alone (`codex_rules`), and one they allow (which
+Codex runs outside the sandbox) only when the rewrite is allowed too.
+
+Codex validates answers against a schema with no room for unknown fields: the
+answer is exactly `{"hookSpecificOutput": {"hookEventName", "permissionDecision",
+"updatedInput"}}`, or `{}` to leave the command alone. A type error anywhere in
+hooks.json makes Codex drop every hook in it, so the entry written is exactly
+the documented shape (`timeout` in seconds), and doctor checks the whole file.
+
+Codex skips hooks the user has not approved, without a word: install says how to
+approve it; doctor reads the approval from `config.toml` (`[hooks.state."<key>"]
+trusted_hash`, the hash computed as Codex does) and, with --deep, asks Codex
+itself (`codex app-server`, `hooks/list`).
+"""
+
+from __future__ import annotations
+
+import os
+
+from .base import (
+    ALLOW,
+    BROKEN,
+    NONE,
+    OK,
+    WARN,
+    Call,
+    Host,
+    HostError,
+    Report,
+    Result,
+    is_our_command,
+    launcher_warnings,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+EVENT = "PreToolUse"
+LIST_PATH = ("hooks", EVENT)
+#: Codex matches this regex against the tool name; every shell call is named "Bash".
+MATCHER = "^Bash$"
+#: Seconds (Codex's unit). The hook answers in tens of milliseconds.
+TIMEOUT_SECONDS = 10
+#: Codex's key label for the event in `hooks.state` keys and trust hashes.
+EVENT_KEY = "pre_tool_use"
+#: Every event Codex 0.169 knows; a wrong type under one of them drops the whole file.
+KNOWN_EVENTS = (
+    "PreModelRequest",
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PreCompact",
+    "PostCompact",
+    "SessionStart",
+    "SessionEnd",
+    "UserPromptSubmit",
+    "Stop",
+    "SubagentStart",
+    "SubagentStop",
+    "Interrupt",
+)
+APPROVE = "start codex and approve the tokenjuice hook when it asks, or in /hooks"
+TRUST_NOTE = f"Codex runs the hook only once you approve it (until then it skips it without a word): {APPROVE}"
+
+
+class Codex(Host):
+    name = "codex"
+    title = "Codex CLI"
+
+    def __init__(self) -> None:
+        self._rules: Any = None  # the rules `permission` read, for `answer` (one call per process)
+
+    # -- the hook ----------------------------------------------------------------------
+
+    def call(self, payload: dict[str, Any]) -> Call | None:
+        event = payload.get("hook_event_name")
+        if event is not None and event != EVENT:
+            return None
+        if payload.get("tool_name") != "Bash" or os.name == "nt":
+            return None
+        tool_input = payload.get("tool_input")
+        if not isinstance(tool_input, dict):
+            return None
+        command = tool_input.get("command")
+        if not isinstance(command, str):
+            return None
+        cwd = payload.get("cwd")
+        cwd = cwd if isinstance(cwd, str) and os.path.isabs(cwd) and os.path.isdir(cwd) else None
+        return Call(command, cwd, None, cwd)
+
+    def permission(self, call: Call, env: Mapping[str, str]) -> str:
+        from . import codex_rules
+
+        self._rules = codex_rules.load(call.project_dir, env)
+        return codex_rules.decide(call.command, self._rules)
+
+    def answer(
+        self, payload: dict[str, Any], call: Call, rewritten: str, permission: str, env: Mapping[str, str]
+    ) -> dict[str, Any]:
+        from . import codex_rules
+
+        rules = self._rules if self._rules is not None else codex_rules.load(call.project_dir, env)
+        seen = codex_rules.decide_rewritten(rewritten, rules)
+        if seen != (ALLOW if permission == ALLOW else NONE):
+            return {}  # the rules would judge the wrapper differently from the command
+        tool_input = payload["tool_input"]
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": EVENT,
+                "permissionDecision": "allow",
+                "updatedInput": {**tool_input, "command": rewritten},
+            }
+        }
+
+    def probe_payload(self, command: str, cwd: str) -> dict[str, Any]:
+        return {
+            "session_id": "doctor",
+            "turn_id": "doctor",
+            "transcript_path": None,
+            "cwd": cwd,
+            "hook_event_name": EVENT,
+            "model": "doctor",
+            "permission_mode": "default",
+            "tool_name": "Bash",
+            "tool_input": {"command": command},
+            "tool_use_id": "doctor",
+        }
+
+    def rewritten(self, answer: dict[str, Any]) -> str | None:
+        specific = answer.get("hookSpecificOutput")
+        if not isinstance(specific, dict) or specific.get("permissionDecision") != "allow":
+            return None
+        updated = specific.get("updatedInput")
+        command = updated.get("command") if isinstance(updated, dict) else None
+        return command if isinstance(command, str) else None
+
+    # -- the config --------------------------------------------------------------------
+
+    def config_path(self, project: bool, cwd: str | None = None) -> str:
+        if project:
+            from ..paths import git_root
+
+            root = git_root(cwd or os.getcwd())
+            if root is None:
+                raise HostError("--project needs a git repository; run it inside your project or drop --project")
+            return os.path.join(root, ".codex", "hooks.json")
+        from .codex_rules import codex_home
+
+        return os.path.join(codex_home(os.environ), "hooks.json")
+
+    def detected(self) -> str | None:
+        import shutil
+
+        folder = os.path.dirname(self.config_path(False))
+        if os.path.isdir(folder):
+            return f"{folder} exists"
+        found = shutil.which("codex")
+        return f"{found} is installed" if found else None
+
+    def group(self, command: str) -> dict[str, Any]:
+        """Our matcher group, exactly as Codex's hooks.json schema wants it."""
+        return {"matcher": MATCHER, "hooks": [{"type": "command", "command": command, "timeout": TIMEOUT_SECONDS}]}
+
+    def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
+        from . import jsonhooks
+        from .base import refuse_windows
+
+        refuse_windows()
+        notes = [TRUST_NOTE]
+        if path != self.config_path(False):
+            notes.append(
+                "Codex reads a project's .codex folder only once you trust the project "
+                "(it asks the first time you run codex there)"
+            )
+        result = jsonhooks.install(
+            path,
+            LIST_PATH,
+            self.group(command),
+            self._ours,
+            skeleton={"hooks": {}},
+            dry_run=dry_run,
+            command=command,
+            warnings=launcher_warnings(command),
+            notes=notes,
+            nested="hooks",
+        )
+        existing = jsonhooks.read(path) if not dry_run else None
+        result.warnings += schema_problems(existing or {})
+        return result
+
+    def uninstall(self, path: str, *, dry_run: bool = False) -> Result:
+        from . import jsonhooks
+
+        return jsonhooks.uninstall(path, LIST_PATH, self._ours, dry_run=dry_run, nested="hooks")
+
+    def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
+        from . import jsonhooks
+
+        report = jsonhooks.doctor(
+            self,
+            path,
+            LIST_PATH,
+            self._ours,
+            expected,
+            install_hint,
+            deep=deep,
+            command_of=self._command_of,
+            shape_problems=_shape_problems,
+            others_conflict=_handles_shell,
+            nested="hooks",
+        )
+        if report.detected is None:
+            return report
+        data = jsonhooks.read(path) or {}
+        problems = schema_problems(data)
+        for problem in problems:
+            report.check("file", BROKEN, problem)
+        if problems:
+            report.fix = f"fix {path} as the issues say, then run tokenjuice doctor codex"
+        trust_check(report, path, data, self._ours)
+        if deep:
+            from .codex_trust import deep_check
+
+            deep_check(report, path, self._ours)
+        return report
+
+    def _ours(self, hook: object) -> bool:
+        return isinstance(hook, dict) and is_our_command(hook.get("command"), self.name)
+
+    def _command_of(self, element: Any) -> str | None:
+        from . import jsonhooks
+
+        return jsonhooks.command_in(element, self._ours)
+
+
+def _shape_problems(group: Any) -> list[str]:
+    hooks = group.get("hooks") if isinstance(group, dict) else None
+    hook = hooks[0] if isinstance(hooks, list) and len(hooks) == 1 and isinstance(hooks[0], dict) else {}
+    if group.get("matcher") != MATCHER or hook.get("type") != "command" or hook.get("timeout") != TIMEOUT_SECONDS:
+        return [f'the entry should be {{"matcher": "{MATCHER}", "hooks": [{{"type": "command", …, "timeout": 10}}]}}']
+    return []
+
+
+def _handles_shell(group: Any) -> bool:
+    if not isinstance(group, dict):
+        return False
+    matcher = group.get("matcher")
+    if matcher in (None, "", "*", ".*"):
+        return True
+    if not isinstance(matcher, str):
+        return False
+    import re
+
+    try:
+        return re.search(matcher, "Bash") is not None
+    except re.error:
+        return False
+
+
+def schema_problems(data: dict[str, Any]) -> list[str]:
+    """What Codex's hooks.json reader rejects, each of which makes it ignore every hook
+    in the file (measured with codex 0.169.0: an unknown top-level key, `"hooks":
+    null`, a `null` event list, an unknown hook type, a hook without `type` or
+    `command`, `"timeout": "ten"`, `-1` or `1.5`, `"async": null`; unknown events,
+    and unknown keys inside groups and hooks, are ignored)."""
+    problems = [f'the top-level key "{key}"' for key in data if key not in ("hooks", "description")]
+    if "description" in data and not isinstance(data["description"], str):
+        problems.append('"description" is not a string')
+    hooks = data.get("hooks", {})
+    if not isinstance(hooks, dict):
+        problems.append('"hooks" is not an object')
+        hooks = {}
+    for event in KNOWN_EVENTS:
+        if event not in hooks:
+            continue
+        groups = hooks[event]
+        where = f"hooks.{event}"
+        if not isinstance(groups, list):
+            problems.append(f"{where} is not a list")
+            continue
+        for g_index, group in enumerate(groups):
+            here = f"{where}[{g_index}]"
+            if not isinstance(group, dict):
+                problems.append(f"{here} is not an object")
+                continue
+            if group.get("matcher") is not None and not isinstance(group.get("matcher"), str):
+                problems.append(f"{here}.matcher is not a string")
+            handlers = group.get("hooks", [])
+            if not isinstance(handlers, list):
+                problems.append(f"{here}.hooks is not a list")
+                continue
+            for h_index, handler in enumerate(handlers):
+                problems += _handler_problems(handler, f"{here}.hooks[{h_index}]")
+    return [f"{p}: Codex ignores every hook in this file until it is fixed" for p in problems]
+
+
+def _handler_problems(handler: object, where: str) -> list[str]:
+    if not isinstance(handler, dict):
+        return [f"{where} is not an object"]
+    kind = handler.get("type")
+    if kind not in ("command", "mcp_tool", "prompt", "agent"):
+        return [f"{where}.type is not command, mcp_tool, prompt or agent"]
+    if kind != "command":
+        return []  # other kinds: Codex skips them with a warning, or checks fields tokenjuice does not know
+    problems = []
+    if not isinstance(handler.get("command"), str):
+        problems.append(f"{where}.command is missing or not a string")
+    for key in ("timeout", "timeoutSec"):
+        value = handler.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+            problems.append(f"{where}.{key} is not a whole number of seconds")
+    if "async" in handler and not isinstance(handler["async"], bool):
+        problems.append(f"{where}.async is not true or false")
+    for key in ("statusMessage", "commandWindows"):
+        if handler.get(key) is not None and not isinstance(handler.get(key), str):
+            problems.append(f"{where}.{key} is not a string")
+    return problems
+
+
+# -- trust -----------------------------------------------------------------------------
+
+
+def trust_hash(event_key: str, matcher: str | None, hook: dict[str, Any]) -> str:
+    """Codex's `command_hook_hash`: sha256 of the canonical JSON (sorted keys, no
+    spaces) of `{event_name, matcher, hooks: [the hook as Codex normalises it]}`,
+    fields Codex leaves empty omitted. Checked against hashes codex 0.169.0 reported
+    (tests/fixtures/hosts/codex/hooks-list/)."""
+    import hashlib
+    import json
+
+    timeout = hook.get("timeout", hook.get("timeoutSec"))
+    normal: dict[str, Any] = {
+        "type": "command",
+        "command": hook.get("command"),
+        "timeout": max(1, timeout if isinstance(timeout, int) and not isinstance(timeout, bool) else 600),
+        "async": hook.get("async") is True,
+    }
+    if isinstance(hook.get("statusMessage"), str):
+        normal["statusMessage"] = hook["statusMessage"]
+    identity: dict[str, Any] = {"event_name": event_key, "hooks": [normal]}
+    if matcher is not None:
+        identity["matcher"] = matcher
+    text = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def hook_keys(path: str, data: dict[str, Any], ours: Any) -> list[tuple[str, str]]:
+    """(Codex's `hooks.state` key, current trust hash) for each hook of ours."""
+    groups = data.get("hooks", {}).get(EVENT) if isinstance(data.get("hooks"), dict) else None
+    found = []
+    for g_index, group in enumerate(groups if isinstance(groups, list) else []):
+        hooks = group.get("hooks") if isinstance(group, dict) else None
+        for h_index, hook in enumerate(hooks if isinstance(hooks, list) else []):
+            if ours(hook):
+                matcher = group.get("matcher")
+                key = f"{os.path.abspath(path)}:{EVENT_KEY}:{g_index}:{h_index}"
+                found.append((key, trust_hash(EVENT_KEY, matcher if isinstance(matcher, str) else None, hook)))
+    return found
+
+
+def trust_check(report: Report, path: str, data: dict[str, Any], ours: Any) -> None:
+    """Is our hook approved in Codex's config.toml? (read offline)."""
+    from .codex_rules import codex_home
+
+    config = os.path.join(codex_home(os.environ), "config.toml")
+    state, projects, problem = _read_config(config)
+    if problem:
+        report.check("trust", WARN, problem)
+        return
+    root = os.path.dirname(os.path.dirname(os.path.abspath(path)))
+    if os.path.abspath(path) != os.path.join(codex_home(os.environ), "hooks.json"):
+        project = projects.get(root) or projects.get(os.path.realpath(root))
+        if not (isinstance(project, dict) and project.get("trust_level") == "trusted"):
+            report.check(
+                "trust",
+                WARN,
+                f"Codex reads {os.path.dirname(path)} only in a trusted project; run codex in {root} and trust it",
+            )
+    keys = hook_keys(path, data, ours)
+    for key, current in keys:
+        entry = state.get(key)
+        if entry is None and os.path.realpath(path) != os.path.abspath(path):
+            entry = state.get(key.replace(os.path.abspath(path), os.path.realpath(path), 1))
+        entry = entry if isinstance(entry, dict) else {}
+        if entry.get("enabled") is False:
+            report.check("trust", WARN, f"the hook is turned off in {config}; turn it on in codex's /hooks")
+        elif entry.get("trusted_hash") == current:
+            report.check("trust", OK, "Codex has approved the hook")
+        elif entry.get("trusted_hash"):
+            report.check("trust", WARN, f"the hook changed since you approved it, so Codex skips it: {APPROVE}")
+        else:
+            report.check("trust", WARN, f"Codex skips the hook until you approve it: {APPROVE}")
+
+
+def _read_config(config: str) -> tuple[dict[str, Any], dict[str, Any], str | None]:
+    """(hooks.state, projects, a problem) from Codex's config.toml."""
+    try:
+        with open(config, "rb") as handle:
+            raw = handle.read()
+    except FileNotFoundError:
+        return {}, {}, None
+    except OSError as error:
+        return {}, {}, f"cannot read {config} to see whether the hook is approved ({error.strerror})"
+    import tomllib
+
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}, {}, f"{config} is not valid TOML, so Codex may not start; fix it"
+    features = data.get("features")
+    if isinstance(features, dict) and features.get("hooks") is False:
+        return {}, {}, f"hooks are turned off in {config} (features.hooks = false); remove that line"
+    hooks = data.get("hooks")
+    state = hooks.get("state") if isinstance(hooks, dict) else None
+    projects = data.get("projects")
+    return (state if isinstance(state, dict) else {}), (projects if isinstance(projects, dict) else {}), None

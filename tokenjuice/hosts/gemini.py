@@ -1,0 +1,299 @@
+"""Gemini CLI: a `BeforeTool` hook for `run_shell_command` in
+`~/.gemini/settings.json` (`$GEMINI_CLI_HOME/.gemini/settings.json`;
+`<git root>/.gemini/settings.json` with --project).
+
+Gemini (0.61.0, docs/hosts-research.md) sends `{"hook_event_name": "BeforeTool",
+"tool_name": "run_shell_command", "tool_input": {"command", "description",
+["dir_path", "is_background", …]}, "cwd", …}` and replaces the call's arguments
+with `hookSpecificOutput.tool_input` — all of them: an answer holding only
+`command` loses `dir_path` and runs in the project root (measured), so the answer
+carries the whole original `tool_input` with the command replaced. Background
+calls (`is_background: true`) are left alone: the wrapper would hold their output.
+
+Gemini blocks the call when a hook prints plain text and exits 2 or more, and a
+missing hook program does exactly that (bash prints "command not found", exit
+127): the hook command is made to fail open (`base.fail_open`), so a tokenjuice
+that is gone leaves commands running as typed.
+
+Gemini checks its policy on the rewritten call, and outside YOLO mode it would ask
+the user about the wrapper (whose "allow always" allows every later wrapped
+command): `gemini_policy` rewrites only in YOLO mode, in a trusted folder, for
+commands no rule of the user's denies or asks about.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .base import (
+    ALLOW,
+    ASK,
+    OK,
+    WARN,
+    Call,
+    Host,
+    HostError,
+    Report,
+    Result,
+    fail_open,
+    is_our_command,
+    launcher_warnings,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+EVENT = "BeforeTool"
+LIST_PATH = ("hooks", EVENT)
+TOOL = "run_shell_command"
+#: Milliseconds (Gemini's unit).
+TIMEOUT_MS = 10_000
+#: The hook's name in Gemini's logs and in `/hooks disable <name>`.
+HOOK_NAME = "tokenjuice"
+YOLO_NOTE = (
+    "tokenjuice rewrites Gemini's shell commands only in YOLO mode (gemini --approval-mode=yolo) in a trusted "
+    "folder; in other modes Gemini would ask you about the rewritten command, so it leaves them alone"
+)
+
+
+class Gemini(Host):
+    name = "gemini"
+    title = "Gemini CLI"
+
+    def __init__(self) -> None:
+        # The hook process handles one call: what `call` and `permission` read is
+        # kept for `permission` and `answer`.
+        self._tool_input: dict[str, Any] = {}
+        self._policy: Any = None
+
+    # -- the hook ----------------------------------------------------------------------
+
+    def call(self, payload: dict[str, Any]) -> Call | None:
+        event = payload.get("hook_event_name")
+        if event is not None and event != EVENT:
+            return None
+        if payload.get("tool_name") != TOOL or os.name == "nt":
+            return None
+        tool_input = payload.get("tool_input")
+        if not isinstance(tool_input, dict):
+            return None
+        command = tool_input.get("command")
+        if not isinstance(command, str) or tool_input.get("is_background") not in (None, False):
+            return None
+        project = payload.get("cwd")
+        project = project if isinstance(project, str) and os.path.isabs(project) and os.path.isdir(project) else None
+        cwd = project
+        dir_path = tool_input.get("dir_path")
+        if project and isinstance(dir_path, str) and dir_path:
+            candidate = os.path.normpath(os.path.join(project, dir_path))
+            cwd = candidate if os.path.isdir(candidate) else project
+        self._tool_input = tool_input
+        # Gemini runs shell commands with `bash -c` on Linux and macOS.
+        return Call(command, cwd, "bash", project)
+
+    def permission(self, call: Call, env: Mapping[str, str]) -> str:
+        from .gemini_policy import decision
+
+        verdict, self._policy = decision(call.command, self._tool_input, call.project_dir, env)
+        return verdict
+
+    def answer(
+        self, payload: dict[str, Any], call: Call, rewritten: str, permission: str, env: Mapping[str, str]
+    ) -> dict[str, Any]:
+        if permission != ALLOW or self._policy is None:
+            return {}
+        from . import gemini_policy
+
+        tool_input = payload["tool_input"]
+        updated = {**tool_input, "command": rewritten}
+        if gemini_policy.strongest(self._policy, rewritten, updated) in (gemini_policy.DENY, ASK):
+            return {}  # a rule of the user's would stop or question the wrapper itself
+        return {"hookSpecificOutput": {"hookEventName": EVENT, "tool_input": updated}}
+
+    def probe_payload(self, command: str, cwd: str) -> dict[str, Any]:
+        return {
+            "session_id": "doctor",
+            "transcript_path": "",
+            "cwd": cwd,
+            "hook_event_name": EVENT,
+            "timestamp": "1970-01-01T00:00:00.000Z",
+            "tool_name": TOOL,
+            "tool_input": {"command": command, "description": "tokenjuice doctor probe"},
+        }
+
+    def probe_argv(self, hook_command: str) -> list[str]:
+        """The hook started as Gemini starts it in YOLO mode in a trusted folder: a
+        parent process whose command line reads `gemini.js --approval-mode=yolo`
+        (what `gemini_policy` looks for) runs it with `bash -c` and Gemini's
+        `--skip-trust` environment. The user's policy rules still apply."""
+        import sys
+
+        spawn = (
+            "import os,subprocess,sys;"
+            "os.environ['GEMINI_CLI_TRUST_WORKSPACE']='true';"
+            "sys.exit(subprocess.call(['/bin/sh','-c',sys.argv[3]]))"
+        )
+        return [sys.executable, "-c", spawn, "gemini.js", "--approval-mode=yolo", hook_command]
+
+    def rewritten(self, answer: dict[str, Any]) -> str | None:
+        specific = answer.get("hookSpecificOutput")
+        tool_input = specific.get("tool_input") if isinstance(specific, dict) else None
+        command = tool_input.get("command") if isinstance(tool_input, dict) else None
+        return command if isinstance(command, str) else None
+
+    # -- the config --------------------------------------------------------------------
+
+    def config_path(self, project: bool, cwd: str | None = None) -> str:
+        if project:
+            from ..paths import git_root
+
+            root = git_root(cwd or os.getcwd())
+            if root is None:
+                raise HostError("--project needs a git repository; run it inside your project or drop --project")
+            return os.path.join(root, ".gemini", "settings.json")
+        from .gemini_policy import gemini_home
+
+        return os.path.join(gemini_home(os.environ), ".gemini", "settings.json")
+
+    def detected(self) -> str | None:
+        import shutil
+
+        folder = os.path.dirname(self.config_path(False))
+        if os.path.isdir(folder):
+            return f"{folder} exists"
+        found = shutil.which("gemini")
+        return f"{found} is installed" if found else None
+
+    def hook_command(self, launch: str) -> str:
+        """The hook, made to fail open: Gemini blocks the call when it fails."""
+        return fail_open(super().hook_command(launch))
+
+    def group(self, command: str) -> dict[str, Any]:
+        return {
+            "matcher": TOOL,
+            "hooks": [{"type": "command", "name": HOOK_NAME, "command": command, "timeout": TIMEOUT_MS}],
+        }
+
+    def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
+        from . import jsonhooks
+        from .base import refuse_windows
+
+        refuse_windows()
+        notes = [YOLO_NOTE]
+        if path != self.config_path(False):
+            notes.append(
+                "Gemini reads a project's .gemini/settings.json only in a folder you trust, and warns once about "
+                "a new project hook"
+            )
+        return jsonhooks.install(
+            path,
+            LIST_PATH,
+            self.group(command),
+            self._ours,
+            skeleton={},
+            dry_run=dry_run,
+            command=command,
+            warnings=launcher_warnings(command),
+            notes=notes,
+            nested="hooks",
+        )
+
+    def uninstall(self, path: str, *, dry_run: bool = False) -> Result:
+        from . import jsonhooks
+
+        return jsonhooks.uninstall(path, LIST_PATH, self._ours, dry_run=dry_run, nested="hooks")
+
+    def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
+        from . import jsonhooks
+
+        report = jsonhooks.doctor(
+            self,
+            path,
+            LIST_PATH,
+            self._ours,
+            expected,
+            install_hint,
+            deep=deep,
+            command_of=self._command_of,
+            shape_problems=_shape_problems,
+            others_conflict=_handles_shell,
+            nested="hooks",
+        )
+        if report.detected is None:
+            return report
+        settings = jsonhooks.read(path) or {}
+        hooks_config = settings.get("hooksConfig")
+        if isinstance(hooks_config, dict):
+            if hooks_config.get("enabled") is False:
+                report.check("settings", WARN, f"hooksConfig.enabled is false in {path}, so Gemini runs no hook")
+            disabled = hooks_config.get("disabled")
+            if isinstance(disabled, list) and (HOOK_NAME in disabled or report.detected in disabled):
+                report.check("settings", WARN, f"hooksConfig.disabled in {path} turns the hook off; remove it there")
+        if not report.detected.endswith(fail_open("")):
+            report.check(
+                "entry", WARN, "the hook command does not fail open: Gemini blocks every shell call if it goes missing"
+            )
+            report.fix = install_hint
+        _allow_all_rules(report)
+        return report
+
+    def _ours(self, hook: object) -> bool:
+        return isinstance(hook, dict) and is_our_command(hook.get("command"), self.name)
+
+    def _command_of(self, element: Any) -> str | None:
+        from . import jsonhooks
+
+        return jsonhooks.command_in(element, self._ours)
+
+
+def _shape_problems(group: Any) -> list[str]:
+    hooks = group.get("hooks") if isinstance(group, dict) else None
+    hook = hooks[0] if isinstance(hooks, list) and len(hooks) == 1 and isinstance(hooks[0], dict) else {}
+    timeout = hook.get("timeout")
+    problems = []
+    if group.get("matcher") != TOOL or hook.get("type") != "command":
+        problems.append(f'the entry should be {{"matcher": "{TOOL}", "hooks": [{{"type": "command", …}}]}}')
+    if not isinstance(timeout, int) or isinstance(timeout, bool) or timeout < 1000:
+        problems.append("the hook's timeout should be 10000 (milliseconds): a shorter one cuts the hook off")
+    return problems
+
+
+def _handles_shell(group: Any) -> bool:
+    if not isinstance(group, dict):
+        return False
+    matcher = group.get("matcher")
+    if matcher in (None, "", "*", ".*"):
+        return True
+    if not isinstance(matcher, str):
+        return False
+    import re
+
+    try:
+        return re.search(matcher, TOOL) is not None
+    except re.error:
+        return False
+
+
+def _allow_all_rules(report: Report) -> None:
+    """A policy rule of the user's that allows every `tokenjuice …` command (what
+    "allow always" on a rewritten command saves) lets the model run anything
+    through tokenjuice without a question."""
+    from . import gemini_policy
+
+    policy = gemini_policy.load(os.getcwd(), os.environ)
+    probe = "tokenjuice wrap -- bash -lc 'rm -rf ~/x'"
+    for rule in policy.rules:
+        if (
+            rule.decision == ALLOW
+            and rule.patterns is not None
+            and rule.matches(gemini_policy.stable_stringify({"command": probe}))
+        ):
+            report.check(
+                "policy",
+                WARN,
+                f"a Gemini policy rule in {rule.source} allows every tokenjuice command without asking; remove it",
+            )
+            return
+    report.check("policy", OK, "no Gemini policy rule allows tokenjuice commands wholesale")
