@@ -360,15 +360,41 @@ def test_a_failure_shown_whole_pays_for_no_storage(home):
     assert not (home / "artifacts").exists()
 
 
-def test_a_store_that_cannot_be_written_is_not_promised(home):
+def test_a_store_that_cannot_be_written_is_not_promised(home, monkeypatch, tmp_path):
     home.mkdir(parents=True, exist_ok=True)
     (home / "artifacts").write_text("a file where the folder should be")
+    (tmp_path / "not-a-folder").write_text("")
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "not-a-folder"))  # no fallback either
     done = tokenjuice("wrap", "--", *NOISY_FAILURE)
     assert done.returncode == 3 and done.stderr == b""
     trailer = done.stdout.decode().splitlines()[-1]
     assert "full output not kept: it cannot be written to" in trailer and "tokenjuice cat" not in trailer
     done = tokenjuice("wrap", "--store", "--", *NOISY_FAILURE)
     assert b"tokenjuice cat" not in done.stdout and done.stderr.startswith(b"tokenjuice: ")
+
+
+def test_a_sandbox_that_forbids_the_data_folder_keeps_outputs_in_a_private_temp_folder(home, monkeypatch, tmp_path):
+    """Codex's workspace-write sandbox lets a command write the workspace and /tmp
+    only: the full output goes to $TMPDIR/tokenjuice-<uid>/artifacts, and cat, ls
+    and prune find it there."""
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "artifacts").write_text("a file where the folder should be")
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temp))
+    artifact_id = stored_id(tokenjuice("wrap", "--", *NOISY_FAILURE).stdout)
+    private = temp / f"tokenjuice-{os.getuid()}"
+    assert stat.S_IMODE(os.stat(private).st_mode) == 0o700
+    assert (private / "artifacts" / f"{artifact_id}.out.gz").exists()
+    assert tokenjuice("cat", artifact_id).stdout.startswith(b"1\n2\n3\n")
+    assert artifact_id.encode() in tokenjuice("ls").stdout
+    # a folder of that name someone else planted (here: a link) is never used
+    planted = tmp_path / "tmp2"
+    planted.mkdir()
+    (planted / f"tokenjuice-{os.getuid()}").symlink_to(tmp_path)
+    monkeypatch.setenv("TMPDIR", str(planted))
+    trailer = tokenjuice("wrap", "--", *NOISY_FAILURE).stdout.decode().splitlines()[-1]
+    assert "full output not kept" in trailer
 
 
 @pytest.mark.parametrize(

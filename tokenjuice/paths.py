@@ -86,6 +86,28 @@ def private_dir(path: str) -> str:
     return path
 
 
+def private_temp_dir() -> str:
+    """`$TMPDIR/tokenjuice-<uid>` (or /tmp), 0700: where full outputs go when the
+    data folder cannot be written (an agent's sandbox typically allows only the
+    workspace and /tmp). The temporary folder is shared, so the folder must be a
+    real folder owned by this user, never a link someone planted; otherwise
+    PermissionError."""
+    root = os.environ.get("TMPDIR", "").strip() or "/tmp"  # noqa: S108 - a private, owner-checked folder in it
+    path = os.path.join(root, f"{APP}-{os.getuid()}")
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    info = os.lstat(path)
+    import stat
+
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+        raise PermissionError(1, "not a folder of this user's", path)
+    if info.st_mode & 0o077:
+        os.chmod(path, 0o700)
+    return path
+
+
 def user_rule_dirs() -> list[str]:
     """`~/.config/tokenjuice/rules` (where the TypeScript tokenjuice looked) and the
     platform's config dir, lowest precedence first, without duplicates."""

@@ -79,12 +79,37 @@ class Store:
     """The folder of stored outputs, with its redaction and retention settings."""
 
     def __init__(
-        self, directory: str, *, redact: bool = True, retention_days: int = 14, max_total_mb: int = 200
+        self,
+        directory: str,
+        *,
+        redact: bool = True,
+        retention_days: int = 14,
+        max_total_mb: int = 200,
+        fallback: bool = False,
     ) -> None:
         self.directory = directory
         self.redact = redact
         self.retention_days = retention_days
         self.max_total_mb = max_total_mb
+        #: With the default folder: when it cannot be written (an agent's sandbox that
+        #: allows only the workspace and /tmp), outputs go to a private folder in /tmp.
+        self.fallback = fallback
+
+    def _directories(self) -> list[str]:
+        """Where outputs may be: the store's folder, then the fallback's."""
+        found = [self.directory]
+        if self.fallback:
+            temp = os.path.join(os.environ.get("TMPDIR", "").strip() or "/tmp", f"tokenjuice-{os.getuid()}")  # noqa: S108
+            found.append(os.path.join(temp, "artifacts"))
+        return found
+
+    def _locate(self, artifact_id: str) -> str:
+        """The folder holding `artifact_id` (the store's own when none does)."""
+        name = self.path_of(artifact_id)[len(self.directory) + 1 :]
+        for directory in self._directories():
+            if os.path.lexists(os.path.join(directory, name)):
+                return directory
+        return self.directory
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Store:
@@ -99,6 +124,7 @@ class Store:
             redact=settings["redaction.enabled"],
             retention_days=settings["artifacts.retention_days"],
             max_total_mb=settings["artifacts.max_total_mb"],
+            fallback=not configured,
         )
 
     def path_of(self, artifact_id: str, suffix: str = OUTPUT_SUFFIX) -> str:
@@ -125,17 +151,33 @@ class Store:
             )
         try:
             paths.private_dir(self.directory)
-            _write_new(self.path_of(artifact_id), compressed)
-            _write_new(self.path_of(artifact_id, META_SUFFIX), fastjson.dumps(meta).encode("utf-8"))
+            return self._write(self.directory, artifact_id, compressed, meta)
         except OSError as error:
-            raise ArtifactError(f"it cannot be written to {self.directory} ({error.strerror or error})") from None
+            if not self.fallback:
+                raise ArtifactError(f"it cannot be written to {self.directory} ({error.strerror or error})") from None
+            first = error
+        try:
+            temp = os.path.join(paths.private_temp_dir(), "artifacts")
+            if not os.path.isdir(temp):
+                os.mkdir(temp, 0o700)
+            if os.path.islink(temp):
+                raise PermissionError(40, "a symlink where a folder of tokenjuice's should be", temp)
+            return self._write(temp, artifact_id, compressed, meta)
+        except OSError:
+            raise ArtifactError(f"it cannot be written to {self.directory} ({first.strerror or first})") from None
+
+    def _write(self, directory: str, artifact_id: str, compressed: bytes, meta: dict[str, Any]) -> str:
+        path = os.path.join(directory, os.path.basename(self.path_of(artifact_id)))
+        _write_new(path, compressed)
+        _write_new(path.removesuffix(OUTPUT_SUFFIX) + META_SUFFIX, fastjson.dumps(meta).encode("utf-8"))
         self._maybe_prune()
-        return self.path_of(artifact_id)
+        return path
 
     def read(self, artifact_id: str) -> Stored:
         import gzip
 
-        path = self.path_of(artifact_id)
+        self.path_of(artifact_id)  # validates the id before any file is looked up
+        path = os.path.join(self._locate(artifact_id), artifact_id + OUTPUT_SUFFIX)
         try:
             with open(path, "rb", opener=_no_follow) as handle, gzip.open(handle, "rb") as unpacked:
                 data: bytes = unpacked.read()
@@ -145,16 +187,16 @@ class Store:
             ) from None
         except (OSError, EOFError) as error:
             raise ArtifactError(f"stored output {artifact_id} cannot be read ({error})") from None
-        meta = _read_json(self.path_of(artifact_id, META_SUFFIX))
-        late = self._late(artifact_id)
+        meta = _read_json(path.removesuffix(OUTPUT_SUFFIX) + META_SUFFIX)
+        late = self._late(path.removesuffix(OUTPUT_SUFFIX) + LATE_SUFFIX)
         if late:
             data += late
         return Stored(artifact_id, data, meta, bool(late))
 
-    def _late(self, artifact_id: str) -> bytes:
+    def _late(self, late_path: str) -> bytes:
         """What a background job wrote after the command returned, redacted."""
         try:
-            with open(self.path_of(artifact_id, LATE_SUFFIX), "rb", opener=_no_follow) as handle:
+            with open(late_path, "rb", opener=_no_follow) as handle:
                 late = handle.read()
         except OSError:
             return b""
@@ -167,10 +209,12 @@ class Store:
     def listing(self) -> list[Artifact]:
         """Every stored output, newest first."""
         found: dict[str, Artifact] = {}
-        try:
-            entries = list(os.scandir(self.directory))
-        except OSError:
-            return []
+        entries = []
+        for directory in self._directories():
+            try:
+                entries += list(os.scandir(directory))
+            except OSError:
+                continue
         sizes: dict[str, int] = {}
         for entry in entries:
             name = entry.name
@@ -201,7 +245,7 @@ class Store:
             if too_old or too_big:
                 for suffix in (OUTPUT_SUFFIX, META_SUFFIX, LATE_SUFFIX):
                     try:
-                        os.unlink(os.path.join(self.directory, artifact.id + suffix))
+                        os.unlink(os.path.join(os.path.dirname(artifact.path), artifact.id + suffix))
                     except OSError:
                         continue
                 deleted.append(artifact)
@@ -211,6 +255,8 @@ class Store:
 
     def _maybe_prune(self) -> None:
         stamp = os.path.join(self.directory, _PRUNE_STAMP)
+        if not os.path.isdir(self.directory):
+            return
         try:
             if time.time() - os.lstat(stamp).st_mtime < _PRUNE_EVERY_SECONDS:
                 return
