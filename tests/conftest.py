@@ -24,6 +24,10 @@ def isolated_home(tmp_path_factory, monkeypatch):
         ("XDG_DATA_HOME", ".local/share"),
     ):
         monkeypatch.setenv(variable, str(home / sub) if sub else str(home))
+    # tokenjuice's fallback store lives in $TMPDIR/tokenjuice-<uid>: one per test, not one per machine
+    temp = home / "tmp"
+    temp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temp))
     for variable in (
         "TOKENJUICE_HOME",
         "TOKENJUICE_CONFIG",

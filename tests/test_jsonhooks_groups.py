@@ -16,6 +16,14 @@ def ours(hook):
     return isinstance(hook, dict) and hook.get("command", "").startswith("tj-hook")
 
 
+def install_in_group(path, list_path, entry, is_ours, **options):
+    return jsonhooks.install(path, list_path, entry, is_ours, nested="hooks", **options)
+
+
+def uninstall_from_groups(path, list_path, is_ours):
+    return jsonhooks.uninstall(path, list_path, is_ours, nested="hooks")
+
+
 def group(command="tj-hook v2"):
     return {"matcher": "^Bash$", "hooks": [{"type": "command", "command": command, "timeout": 10}]}
 
@@ -47,7 +55,7 @@ def settings(tmp_path):
 
 
 def test_our_hook_is_moved_out_of_a_foreign_group_and_gets_its_own(settings):
-    result = jsonhooks.install_in_group(str(settings), LIST, group(), ours, notes=["approve it"])
+    result = install_in_group(str(settings), LIST, group(), ours, notes=["approve it"])
     assert result.action == "updated" and result.notes == ["approve it"]
     data = json.loads(settings.read_text())
     assert data["hooks"]["PreToolUse"] == [
@@ -59,41 +67,40 @@ def test_our_hook_is_moved_out_of_a_foreign_group_and_gets_its_own(settings):
     assert '"other": {"keep": [1, 2.50, "é", null]}' in text
     assert '{"matcher": "Edit", "hooks": [{"type": "command", "command": "./fmt.sh"}]}' in text
     assert '"PostToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "./log.sh"}]}]' in text
-    assert jsonhooks.install_in_group(str(settings), LIST, group(), ours).action == "unchanged"
+    assert install_in_group(str(settings), LIST, group(), ours).action == "unchanged"
 
 
 def test_uninstall_restores_the_bytes_and_after_edits_removes_only_ours(settings):
-    jsonhooks.install_in_group(str(settings), LIST, group(), ours)
-    assert jsonhooks.uninstall_from_groups(str(settings), LIST, ours).action == "restored"
+    install_in_group(str(settings), LIST, group(), ours)
+    assert uninstall_from_groups(str(settings), LIST, ours).action == "restored"
     assert settings.read_text() == ORIGINAL
     # the original holds our hook inside a foreign group: uninstall takes only it out
-    result = jsonhooks.uninstall_from_groups(str(settings), LIST, ours)
+    result = uninstall_from_groups(str(settings), LIST, ours)
     assert result.action == "removed"
     data = json.loads(settings.read_text())
     assert data["hooks"]["PreToolUse"][1] == {
         "matcher": "Bash",
         "hooks": [{"type": "command", "command": "./audit.sh", "timeout": 2.5}],
     }
-    assert jsonhooks.uninstall_from_groups(str(settings), LIST, ours).action == "absent"
+    assert uninstall_from_groups(str(settings), LIST, ours).action == "absent"
 
 
 def test_groups_that_are_all_ours_are_ours_and_duplicates_collapse(tmp_path):
     path = tmp_path / "hooks.json"
     doubled = {"matcher": "Bash", "hooks": [{"command": "tj-hook old"}, {"command": "tj-hook older"}]}
     path.write_text(json.dumps({"hooks": {"PreToolUse": [doubled, group("tj-hook v0")]}}))
-    assert jsonhooks.our_group(ours)(doubled) and not jsonhooks.stray_in_groups(ours)(doubled)
-    assert not jsonhooks.our_group(ours)({"hooks": []}) and not jsonhooks.our_group(ours)({"hooks": "x"})
-    assert jsonhooks.install_in_group(str(path), LIST, group(), ours).action == "updated"
+    assert jsonhooks.strip([doubled, {"hooks": []}, {"hooks": "x"}], ours, "hooks") == [{"hooks": []}, {"hooks": "x"}]
+    assert install_in_group(str(path), LIST, group(), ours).action == "updated"
     assert json.loads(path.read_text())["hooks"]["PreToolUse"] == [group()]
-    assert jsonhooks.uninstall_from_groups(str(path), LIST, ours).action == "restored"
+    assert uninstall_from_groups(str(path), LIST, ours).action == "restored"
 
 
 def test_a_fresh_file_is_created_from_the_skeleton_and_removed_again(tmp_path):
     path = tmp_path / "sub" / "hooks.json"
-    result = jsonhooks.install_in_group(str(path), LIST, group(), ours, skeleton={"hooks": {}})
+    result = install_in_group(str(path), LIST, group(), ours, skeleton={"hooks": {}})
     assert result.action == "installed"
     assert json.loads(path.read_text()) == {"hooks": {"PreToolUse": [group()]}}
-    assert jsonhooks.uninstall_from_groups(str(path), LIST, ours).action == "removed the file install created"
+    assert uninstall_from_groups(str(path), LIST, ours).action == "removed the file install created"
     assert not path.exists()
 
 
@@ -108,7 +115,7 @@ def test_shapes_a_host_would_not_accept_are_refused(tmp_path, content, problem):
     path = tmp_path / "hooks.json"
     path.write_text(content)
     with pytest.raises(EditError, match=problem):
-        jsonhooks.install_in_group(str(path), LIST, group(), ours)
+        install_in_group(str(path), LIST, group(), ours)
     assert path.read_text() == content
 
 
@@ -116,7 +123,7 @@ def test_malformed_groups_of_others_are_kept_as_they_are(tmp_path):
     path = tmp_path / "hooks.json"
     odd = ["text", {"matcher": "x"}, {"hooks": "not a list"}, {"hooks": [1, None]}]
     path.write_text(json.dumps({"hooks": {"PreToolUse": odd}}))
-    jsonhooks.install_in_group(str(path), LIST, group(), ours)
+    install_in_group(str(path), LIST, group(), ours)
     assert json.loads(path.read_text())["hooks"]["PreToolUse"] == odd + [group()]
 
 
