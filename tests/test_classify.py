@@ -1,8 +1,8 @@
 import pytest
+from conftest import rule_of
 
 from tokenjuice.classify import classify, contains_word
 from tokenjuice.command import analyze
-from conftest import rule_of
 from tokenjuice.rules import index
 from tokenjuice.rules.index import entry_of
 
@@ -160,3 +160,17 @@ def test_output_signatures_prefer_a_test_runner_and_see_the_end_of_the_output():
     both = "test result: ok. 3 passed; 0 failed\nTest Suites: 1 passed, 1 total\n"
     assert sniff(make, rules, both).rule.id == "tests/cargo-test"  # the earliest hit among test runners
     assert sniff(make, rules, "all good\n") is None
+    assert sniff(make, rules, "\n\n") is None
+
+
+def test_a_project_output_pattern_that_backtracks_forever_costs_one_budget_not_a_hang():
+    import time
+
+    from tokenjuice.classify import Classification, sniff
+
+    hostile = entry_of(rule_of("proj/slow", layer="project", family="x", match={"output": [r"^(a+)+$"]}))
+    assert not hostile.trusted and hostile.output_literals == ("a",)
+    make = Classification(rule("task/make", {"argv0": ["make"]}), None, 0.9)
+    started = time.monotonic()
+    assert sniff(make, [hostile], ("a" * 40 + "!\n") * 80) is None
+    assert time.monotonic() - started < 5

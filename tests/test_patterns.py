@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokenjuice.rules.patterns import Lines, Matcher, _Keywords, scoped
+from tokenjuice.rules.patterns import Lines, Matcher, _Keywords, required_literal, scoped
 
 KEYWORD_PATTERNS = [
     (r"(?i)\b(?:error|errors|not found|fail|failed|unable to)\b", ""),
@@ -49,3 +49,44 @@ def test_mixed_keyword_and_regex_patterns():
 def test_text_whose_lowercase_changes_length_falls_back_to_lines():
     lines = ["İstanbul error", "fine"]  # 'İ'.lower() is two characters
     assert Matcher([r"(?i)\berror\b"], trusted=True).matching(Lines(lines)) == {0}
+
+
+@pytest.mark.parametrize(
+    "pattern, literal",
+    [
+        (r"^Build (?:succeeded|FAILED)\.$", "Build "),
+        (r"^=+ test session starts =+$", " test session starts "),
+        (r"a(?:bc)+d", "bc"),
+        (r"x?yz", "yz"),
+        (r"a{0,3}bb", "bb"),
+        (r"(?:ab|cd)", ""),
+        (r"(?i)Build", ""),
+        (r"(?i:Build) ok", " ok"),
+        (r"\p{L}+ done", ""),  # `regex`-only syntax: no shortcut
+        (r"[abc]+", ""),
+    ],
+)
+def test_required_literal(pattern, literal):
+    assert required_literal(pattern) == literal
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.from_regex(r"^\s*(?:Compiling|Build) (?:ok|FAILED)[.!]? \d+ (?:tests?|errors?)$"))
+def test_every_line_a_pattern_matches_holds_its_required_literal(line):
+    pattern = r"^\s*(?:Compiling|Build) (?:ok|FAILED)[.!]? \d+ (?:tests?|errors?)$"
+    assert re.search(pattern, line) and required_literal(pattern) in line
+
+
+def test_every_built_in_output_pattern_has_its_literal_in_the_example_lines_it_matches():
+    from tokenjuice.rules import index, loader
+
+    examples = {loaded.rule.id: loaded.examples for loaded in loader.load_layer("builtin", loader.builtin_root())[0]}
+    checked = 0
+    for entry in index.load(builtin_only=True).entries:
+        for pattern, literal in zip(entry.match.output, entry.output_literals, strict=True):
+            for example in examples[entry.id]:
+                for line in example.output.split("\n"):
+                    if re.search(pattern, line):
+                        assert literal in line, (entry.id, pattern, line)
+                        checked += 1
+    assert checked > 40

@@ -97,27 +97,37 @@ def sniffable(classification: Classification) -> bool:
 def sniff(classification: Classification, entries: list[MatchEntry], output: str) -> Classification | None:
     """The rule whose `output` patterns match a line among the first or the last 40
     of `output` (a pytest session header or a cargo `test result:` line behind `make
-    test`), if any; patterns are compiled only when a command needs sniffing.
+    test`), if any. A pattern is compiled only when the text it requires is in those
+    lines, so sniffing an output no rule knows costs a few substring searches; user
+    and project patterns run under the usual time budget.
 
     When several rules recognise the output, the higher priority wins, then a test
     runner (a test run builds first: `cargo test` prints cargo build's lines, `mvn
     test` Maven's), then the rule recognised on the earliest line, then the
     alphabetically first id."""
-    import re
-
     lines = output.strip("\n").split("\n")
     if len(lines) > 2 * _SNIFF_LINES:
         lines = lines[:_SNIFF_LINES] + lines[-_SNIFF_LINES:]
+    text = "\n".join(lines)
+    if not text.strip():
+        return None
+    from .rules.patterns import Budget, Matcher, PatternTimeout
+
+    budget = Budget()
     best: tuple[float, bool, int] | None = None
     chosen: MatchEntry | None = None
     for entry in entries:
         if not entry.match.output or entry.id == classification.rule.id:
             continue
-        try:
-            compiled = [re.compile(pattern) for pattern in entry.match.output]
-        except re.error:  # a pattern only the regex module reads: not worth importing it here
+        literals = entry.output_literals or ("",) * len(entry.match.output)
+        candidates = [p for p, literal in zip(entry.match.output, literals, strict=False) if literal in text]
+        if not candidates:
             continue
-        first = next((i for i, line in enumerate(lines) if any(p.search(line) for p in compiled)), None)
+        try:
+            search = Matcher(candidates, trusted=entry.trusted, budget=budget).search
+            first = next((i for i, line in enumerate(lines) if search(line)), None)
+        except PatternTimeout:
+            continue
         if first is None:
             continue
         key = (entry.priority, entry.family == "test-results", -first)

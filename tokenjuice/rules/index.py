@@ -23,7 +23,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-_FORMAT = 3
+_FORMAT = 4
 
 
 class Catalogue:
@@ -80,7 +80,10 @@ class Catalogue:
 
 
 def entry_of(rule: Rule) -> MatchEntry:
-    return MatchEntry(rule.id, rule.family, rule.priority, rule.match)
+    from .patterns import required_literal
+
+    literals = tuple(required_literal(pattern) for pattern in rule.match.output)
+    return MatchEntry(rule.id, rule.family, rule.priority, rule.match, rule.trusted, literals)
 
 
 def load(cwd: str | None = None, *, builtin_only: bool = False) -> Catalogue:
@@ -91,7 +94,15 @@ def load(cwd: str | None = None, *, builtin_only: bool = False) -> Catalogue:
     cached = cachefile.read_current(stem + ".json", signature)
     if cached is not None and isinstance(cached.get("rules"), list) and isinstance(cached.get("problems"), list):
         entries = [
-            MatchEntry(e["id"], e["family"], e["priority"], from_canonical(Match, e["match"])) for e in cached["rules"]
+            MatchEntry(
+                e["id"],
+                e["family"],
+                e["priority"],
+                from_canonical(Match, e["match"]),
+                e["trusted"],
+                tuple(e["literals"]),
+            )
+            for e in cached["rules"]
         ]
         problems = [loader.Problem(**p) for p in cached["problems"]]
         return Catalogue(entries, problems, bodies_path=stem + ".bodies.json", roots=roots)
@@ -105,7 +116,14 @@ def load(cwd: str | None = None, *, builtin_only: bool = False) -> Catalogue:
         signature,
         {
             "rules": [
-                {"id": e.id, "family": e.family, "priority": e.priority, "match": compact(bodies[e.id]["match"])}
+                {
+                    "id": e.id,
+                    "family": e.family,
+                    "priority": e.priority,
+                    "match": compact(bodies[e.id]["match"]),
+                    "trusted": e.trusted,
+                    "literals": list(e.output_literals),
+                }
                 for e in catalogue.entries
             ],
             "problems": [p.to_dict() for p in problems],

@@ -375,3 +375,8 @@ class MatchEntry:
     family: str
     priority: float
     match: Match
+    #: A built-in rule: its patterns take the fast path (see rules/patterns.py).
+    trusted: bool = True
+    #: For each `match.output` pattern, text every line it matches contains ("" when
+    #: none is sure): output sniffing compiles only the patterns whose text is there.
+    output_literals: tuple[str, ...] = ()

@@ -77,6 +77,39 @@ def scoped(pattern: str, flags: str = "") -> str:
     return f"(?{flags}:{pattern})" if flags else pattern
 
 
+def required_literal(pattern: str) -> str:
+    """The longest text that every match of `pattern` contains ("" when none is
+    sure, or the pattern ignores case), so that a text without it need not be
+    searched at all. Worked out once, when the catalogue index is built."""
+    from re import _constants as op  # type: ignore[attr-defined]  # the stdlib parser, not public API
+    from re import _parser  # type: ignore[attr-defined]
+
+    try:
+        parsed = _parser.parse(pattern)
+    except Exception:  # noqa: BLE001 - `regex`-only syntax: no shortcut
+        return ""
+    if parsed.state.flags & re.IGNORECASE:
+        return ""
+
+    def longest(items: Any) -> str:
+        best, run = "", ""
+        for code, value in items:
+            if code is op.LITERAL:
+                run += chr(value)
+                continue
+            best, run = max(best, run, key=len), ""
+            if code is op.SUBPATTERN and not value[1] & re.IGNORECASE:
+                inner = longest(value[3])
+            elif code in (op.MAX_REPEAT, op.MIN_REPEAT, op.POSSESSIVE_REPEAT) and value[0] >= 1:
+                inner = longest(value[2])
+            else:
+                continue
+            best = max(best, inner, key=len)
+        return max(best, run, key=len)
+
+    return longest(parsed)
+
+
 class Lines:
     """A list of lines with lazily built whole-text views, shared by the matchers
     that scan the same lines."""
