@@ -826,19 +826,20 @@ def _stub() -> str:
         return ""
     from .paths import cache_dir
 
-    data = _stub_elf(*_STUB_CODE[machine])
+    e_machine, code = _STUB_CODE[machine]
+    size = _STUB_HEADERS + len(code)  # what _stub_elf builds; built (with struct) only to write it
     path = os.path.join(cache_dir(), f"exec-v{_STUB_VERSION}-{machine}")
     try:
         info = os.stat(path)
     except OSError:
         info = None
-    if info is None or not _trusted(info, len(data)):
+    if info is None or not _trusted(info, size):
         try:
-            _write_stub(path, data)
+            _write_stub(path, _stub_elf(e_machine, code))
             info = os.stat(path)
         except OSError:
             return ""
-        if not _trusted(info, len(data)):
+        if not _trusted(info, size):
             return ""
     _stub_path = path
     return path
@@ -880,13 +881,17 @@ def _unlink(path: str) -> None:
         pass
 
 
+#: The ELF header and the two program headers before the trampoline's code.
+_STUB_HEADERS = 64 + 2 * 56
+
+
 def _stub_elf(machine: int, code: bytes) -> bytes:
     """A minimal static ELF64 executable: one read+execute segment holding the
     headers and `code` (entered at its first byte), and a non-executable stack
     (without PT_GNU_STACK the kernel could give the command READ_IMPLIES_EXEC)."""
     import struct
 
-    base, header = 0x400000, 64 + 2 * 56
+    base, header = 0x400000, _STUB_HEADERS
     size = header + len(code)
     ident = b"\x7fELF" + bytes([2, 1, 1]) + bytes(9)  # 64-bit, little-endian, version 1
     elf = ident + struct.pack("<HHIQQQIHHHHHH", 2, machine, 1, base + header, 64, 0, 0, 64, 56, 2, 0, 0, 0)
@@ -964,7 +969,8 @@ def _resolve(name: str) -> str:
     import stat
 
     denied = False
-    for directory in os.get_exec_path() if name else ():
+    # os.get_exec_path() would import `warnings` (~0.2 ms) for the same answer
+    for directory in os.environ.get("PATH", os.defpath).split(os.pathsep) if name else ():
         candidate = os.path.join(directory or ".", name)
         try:
             mode = os.stat(candidate).st_mode

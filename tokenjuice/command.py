@@ -11,11 +11,13 @@ inventory pipelines).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from . import shellsyntax
 from .record import record
 from .shellsyntax import Pipeline, SimpleCommand
+
+TYPE_CHECKING = False  # collections.abc costs ~1.4 ms to import on the hook's path
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 ORIGINAL, SHELL_BODY, EFFECTIVE = "original", "shell-body", "effective"
 SOURCE_PRIORITY = {ORIGINAL: 0, SHELL_BODY: 1, EFFECTIVE: 2}

@@ -9,14 +9,13 @@ the `json` package is used. Errors are `ValueError`, as with `json.loads`.
 
 from __future__ import annotations
 
-import math
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from typing import Any, ClassVar
 
 _WHITESPACE = " \t\n\r"
+_INFINITY = float("inf")
 
 
 class _Context:
@@ -90,7 +89,7 @@ def _pieces(value: object, strict: bool = False) -> Iterator[str]:
     elif isinstance(value, int):
         yield int.__repr__(value)
     elif isinstance(value, float):
-        if math.isnan(value) or math.isinf(value):
+        if not -_INFINITY < value < _INFINITY:  # NaN or ±inf (without importing `math`)
             if strict:
                 raise ValueError("NaN and infinities are not JSON")
             yield {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}[repr(value)]

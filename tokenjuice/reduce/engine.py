@@ -17,8 +17,6 @@ How the result reads is `render.py`'s business; this module only decides.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ..classify import IMPLICIT_FALLBACK_RULE, Classification, classify, sniff, sniffable
 from ..command import CommandInfo, analyze
 from ..model import Execution, Reduction
@@ -26,17 +24,20 @@ from ..record import record
 from ..rules.index import Catalogue
 from ..rules.loader import FALLBACK_ID
 from ..rules.model import Rule
-from ..rules.patterns import Budget, PatternTimeout
 from ..text import clip_line, pluralize, split_lines, strip_ansi, trim_empty_edges
-from . import structured
 from .lines import CLIP, Item, Omission, Pinned, keep_only, shown_lines
-from .pipeline import RuleOutcome, apply_rule, matcher_factory, pin
 from .render import TRAILER_RESERVE, text_of
-from .units import fit
 
+# The rule machinery (pipeline, units, structured cutting, pattern budgets) is
+# imported where an output is big enough to need it: most commands print a few
+# lines, and `wrap` pays every import on every command.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
+
+    from ..rules.patterns import Budget
+    from .pipeline import RuleOutcome
 
 TINY_CHARS = 240
 #: Exact reads (`cat file`, inventory listings) are shown byte for byte up to this
@@ -90,6 +91,9 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
     tiny = whole_chars <= TINY_CHARS and not options.no_omit
     if tiny and not options.facts:
         return start.whole(header, whole, None, "tiny")
+
+    from ..rules.patterns import Budget, PatternTimeout
+    from .pipeline import apply_rule
 
     rule = catalogue.body(classification.rule.id) or catalogue.body(FALLBACK_ID) or IMPLICIT_FALLBACK_RULE
     patterns = Budget()
@@ -147,6 +151,8 @@ def _structured(
         or outcome.summary is not None
     ):
         return None
+    from . import structured
+
     room = max(200, budget - sum(len(h) + 1 for h in header) - TRAILER_RESERVE)
     value = structured.document("\n".join(whole)) if whole and whole[0].lstrip()[:1] in "{[" else None
     if value is not None:
@@ -192,6 +198,10 @@ def choose(
     output cut to the budget. The rule's result must be meaningfully shorter — or the
     input too big to show whole anyway, so the rule's filtering can only help — and
     never longer than the input as printed."""
+    from ..rules.patterns import PatternTimeout
+    from .pipeline import matcher_factory, pin
+    from .units import fit
+
     counts = _counts(outcome, start.classification, start.execution.exit_code)
     compact_items: tuple[Item, ...] = (outcome.summary,) if outcome.summary is not None else outcome.items
     if outcome.units and outcome.summary is None:

@@ -8,10 +8,13 @@ extra facts, and an optional note for the trailer. They only cut, clip and count
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
 
 from ..text import clip_line
 from .lines import Item, Omission
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
 
 DIFF_CHANGES_PER_HUNK = 12
 DIFF_LINE_LIMIT = 260

@@ -10,8 +10,11 @@ instead of stacking markers. Every marker tokenjuice prints matches
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from itertools import groupby
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 MARKER_PATTERN = r"^\.\.\. .+ omitted \.\.\.$"
 CLIP = re.compile(r" …\[\d+ chars omitted\]… ")

@@ -9,9 +9,11 @@ branch main` only when nothing else is said about the branch.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ..lazyre import lazy
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 #: kind -> skip patterns (stdlib `re` syntax; built-in, trusted).
 PATTERNS: dict[str, tuple[str, ...]] = {

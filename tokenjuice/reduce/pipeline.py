@@ -10,8 +10,6 @@ Every step is linear in the number of lines; patterns are compiled once per run.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 from ..record import record
 from ..rules.model import Counter, Rule
 from ..rules.patterns import Budget, Lines, Matcher, scoped
@@ -21,7 +19,11 @@ from .formatters import FORMATTERS
 from .lines import Item, Omission, Pinned, dedupe_adjacent, head_tail
 from .units import Parsed, Unit, parse
 
-MatcherFactory = Callable[..., Matcher]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    MatcherFactory = Callable[..., Matcher]
 
 #: At most this many pinned lines survive from the middle of a head/tail cut.
 PIN_LIMIT = 20

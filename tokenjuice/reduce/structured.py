@@ -11,8 +11,6 @@ never cut in their middle, and the header row stays.
 
 from __future__ import annotations
 
-import json
-
 from ..lazyre import lazy
 from ..text import clip_line
 from .lines import Item, Omission
@@ -43,13 +41,17 @@ def document(text: str) -> Any:
     if not stripped.startswith(("{", "[")) or not stripped.endswith(("}", "]")):
         return None
     try:
-        value = json.loads(stripped)
+        from .. import fastjson  # the json package costs ~0.7 ms to import
+
+        value = fastjson.loads(stripped)
     except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict | list) else None
 
 
 def indented(value: Any) -> list[str]:
+    import json
+
     return json.dumps(value, indent=2, ensure_ascii=False).split("\n")
 
 

@@ -23,13 +23,16 @@ a commit's short form (`<short hash> <subject>`), which `verify` recognises.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
 
 from ..lazyre import lazy
 from ..record import record
 from ..rules.model import UNITS
 from ..text import clip_line, pluralize
 from .lines import Item, Omission, Pinned
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
 
 _LINE_LIMIT = 300
 
