@@ -54,6 +54,22 @@ def test_a_diff_file_keeps_its_headers_and_counts_its_hunks():
     assert "hunk body: 300 added, 0 removed lines" in text and "+new" in text  # the small file stays whole
 
 
+def test_every_file_of_a_big_diff_is_named():
+    diff = []
+    for f in range(60):
+        name = f"src/module_{f:02d}.py"
+        diff += [f"diff --git a/{name} b/{name}", f"--- a/{name}", f"+++ b/{name}", "@@ -1,3 +1,3 @@ def f():"]
+        diff += ["     a = 1", f"-    b = {f}", f"+    b = {f + 1}", "     return a + b"]
+    diff += ["diff --git a/old.py b/new.py", "similarity index 90%", "rename from old.py", "rename to new.py"]
+    diff += ["diff --git a/logo.png b/logo.png", "new file mode 100644", "Binary files /dev/null and b/logo.png differ"]
+    text = shown(fit(parse("diff-file", diff), 4000))
+    assert all(f"src/module_{f:02d}.py" in text for f in range(60))  # no file dropped unnamed
+    assert "diff --git a/src/module_00.py b/src/module_00.py" in text  # the first ones keep their headers
+    assert "... src/module_59.py: 1 hunk (+1 -1) omitted ..." in text
+    assert "old.py -> new.py" in text and "logo.png (new file)" in text
+    assert unexplained_lines("\n".join(diff), text) == []
+
+
 def test_failing_tests_outlive_passing_ones():
     lines = [f"tests/test_a.py::test_ok_{i} PASSED" for i in range(300)]
     for i in range(10):
@@ -111,7 +127,7 @@ def test_json_lines_and_csv_lose_whole_rows_only():
     from conftest import reduce_wire, rule_of
 
     fallback = rule_of("generic/fallback", family="generic", match={})
-    rows = "\n".join('{"id": %d, "message": "%s"}' % (i, "m" * 300) for i in range(200)) + "\n"
+    rows = "\n".join(f'{{"id": {i}, "message": "{"m" * 300}"}}' for i in range(200)) + "\n"
     text = reduce_wire([fallback], command="tool", combined=rows, exit_code=0)["inlineText"]
     body = [line for line in text.splitlines() if line.startswith("{")]
     assert body and all(line.endswith('"}') for line in body)  # no row cut in its middle

@@ -11,7 +11,7 @@ needed:
    test's title and assertion) replaces its full form — units that matter least
    first (passing before failing), the last ones before the first;
 2. reduce a unit to its minimal form where it has one (one marker line naming a
-   file and its count of matches), so that every unit is still named;
+   file and its count of matches, or its hunks), so that every unit is still named;
 3. drop whole units, least important and last first; each run of dropped units
    becomes one marker that counts them by kind and group (`... 30 more paths
    (12 modified, 18 untracked) omitted ...`).
@@ -95,6 +95,9 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int) -> list[Item]:
     # The least important go first; among equals the biggest files of a diff (they
     # cost most), otherwise the last units (the first ones are the most recent).
     order = sorted(units, key=lambda pair: (pair[1].priority, -pair[1].size if pair[1].kind == "file" else -pair[0]))
+    # Minimal forms save about as much each, and so do dropped names: the last units
+    # go first, so the first ones keep their short forms in one piece.
+    by_position = sorted(units, key=lambda pair: (pair[1].priority, -pair[0]))
     # Units with a minimal form name something a reader must see (a file that
     # matched, a directory): they are dropped only past NAMES_FACTOR times the room.
     for target, limit, named in (
@@ -105,7 +108,7 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int) -> list[Item]:
     ):
         if total <= limit:
             continue
-        for index, unit in order:
+        for index, unit in by_position if target == MINIMAL or (target == DROPPED and named) else order:
             if total <= limit:
                 break
             if (target == MINIMAL and not unit.minimal) or (target == DROPPED and bool(unit.minimal) != named):
@@ -316,13 +319,14 @@ def _diff_files(lines: list[str]) -> Parsed:
 
 def _file_unit(lines: list[str]) -> Unit:
     short: list[Item] = []
-    added = removed = 0
+    added = removed = hunks = total_added = total_removed = 0
     in_hunk = False
 
     def flush() -> None:
-        nonlocal added, removed
+        nonlocal added, removed, total_added, total_removed
         if added or removed:
             short.append(Omission(added + removed, f"hunk body: {added} added, {removed} removed lines"))
+        total_added, total_removed = total_added + added, total_removed + removed
         added = removed = 0
 
     for line in lines:
@@ -330,6 +334,7 @@ def _file_unit(lines: list[str]) -> Unit:
             flush()
             short.append(clip_line(line, _LINE_LIMIT))
             in_hunk = True
+            hunks += 1
         elif not in_hunk and (_DIFF_HEADER.match(line) or _FILE_META.match(line)):
             short.append(line)
         elif in_hunk and line.startswith("+"):
@@ -338,7 +343,43 @@ def _file_unit(lines: list[str]) -> Unit:
             removed += 1
     flush()
     shown_short = _merge_plain(short, len(lines))
-    return Unit("file", "", tuple(clip_line(line, _LINE_LIMIT) for line in lines), shown_short)
+    hunk_count = pluralize(hunks, "hunk")
+    changes = f"{hunk_count} (+{total_added} -{total_removed})" if hunks else pluralize(len(lines), "line")
+    # Even its minimal form names the file: a diff never loses a file header unnamed.
+    minimal = (Omission(len(lines), f"{_diff_path(lines)}{_diff_state(lines)}: {changes}"),)
+    return Unit("file", "", tuple(clip_line(line, _LINE_LIMIT) for line in lines), shown_short, minimal)
+
+
+def _diff_path(lines: list[str]) -> str:
+    """The file a diff is about: `diff --git a/P b/P` gives P (whatever the prefixes,
+    or none), a rename `old -> new`, `diff --cc P` P."""
+    renamed = [line.split(" ", 2)[2] for line in lines[1:8] if line.startswith(("rename from ", "rename to "))]
+    if len(renamed) == 2:
+        return f"{renamed[0]} -> {renamed[1]}"
+    names = lines[0].split(" ", 2)[2] if lines[0].count(" ") >= 2 else lines[0]
+    if not lines[0].startswith("diff --git "):
+        return names
+    half = (len(names) - 1) // 2
+    left, right = names[:half], names[half + 1 :]
+    if len(names) % 2 and names[half] == " ":
+        if left == right:
+            return left
+        if left[1:2] == right[1:2] == "/" and left[2:] == right[2:]:
+            return left[2:]
+    return names
+
+
+def _diff_state(lines: list[str]) -> str:
+    for line in lines[1:8]:
+        if line.startswith("new file mode"):
+            return " (new file)"
+        if line.startswith("deleted file mode"):
+            return " (deleted)"
+        if line.startswith("Binary files "):
+            return " (binary)"
+        if line.startswith("old mode "):
+            return " (mode change)"
+    return ""
 
 
 def _merge_plain(short: list[Item], total: int) -> tuple[Item, ...]:
@@ -349,7 +390,7 @@ def _merge_plain(short: list[Item], total: int) -> tuple[Item, ...]:
         extra = total - counted
         last = short[-1]
         if isinstance(last, Omission):
-            short[-1] = Omission(last.count + extra, (last.detail or "") + f" ({extra} context lines)")
+            short[-1] = Omission(last.count + extra, (last.detail or "") + f" ({pluralize(extra, 'context line')})")
         else:
             short.append(Omission(extra))
     return tuple(short)
