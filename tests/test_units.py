@@ -70,6 +70,17 @@ def test_every_file_of_a_big_diff_is_named():
     assert unexplained_lines("\n".join(diff), text) == []
 
 
+def test_a_unit_never_takes_a_form_bigger_than_the_one_it_has():
+    lines = ["deploy/base:"] + [f"service-{i:02d}-configmap.yaml" for i in range(60)] + [""]
+    for i in range(40):
+        lines += [f"deploy/dev/svc{i:02d}:", "deployment.yaml", "service.yaml", ""]
+    text = shown(fit(parse("dir", lines), 2500))
+    # the big directory is shortened; the small ones stay whole, their marker would cost more than their names
+    assert "60 entries in deploy/base omitted" in text
+    assert "deploy/dev/svc07:\ndeployment.yaml\nservice.yaml" in text and "entries in deploy/dev/svc07" not in text
+    assert len(text) <= 2500
+
+
 def test_failing_tests_outlive_passing_ones():
     lines = [f"tests/test_a.py::test_ok_{i} PASSED" for i in range(300)]
     for i in range(10):

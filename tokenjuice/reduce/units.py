@@ -92,9 +92,10 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int) -> list[Item]:
         index: (positions[k - 1] if k else None, positions[k + 1] if k + 1 < len(positions) else None)
         for k, index in enumerate(positions)
     }
-    # The least important go first; among equals the biggest files of a diff (they
-    # cost most), otherwise the last units (the first ones are the most recent).
-    order = sorted(units, key=lambda pair: (pair[1].priority, -pair[1].size if pair[1].kind == "file" else -pair[0]))
+    # The least important go first; among equals the biggest files of a diff and the
+    # biggest directories (they cost most), otherwise the last units (the first ones
+    # are the most recent).
+    order = sorted(units, key=lambda pair: (pair[1].priority, -pair[1].size if pair[1].kind in _BY_SIZE else -pair[0]))
     # Minimal forms save about as much each, and so do dropped names: the last units
     # go first, so the first ones keep their short forms in one piece.
     by_position = sorted(units, key=lambda pair: (pair[1].priority, -pair[0]))
@@ -114,8 +115,8 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int) -> list[Item]:
             if (target == MINIMAL and not unit.minimal) or (target == DROPPED and bool(unit.minimal) != named):
                 continue
             current = state[index]
-            if current >= target:
-                continue
+            if current >= target or (target != DROPPED and sizes[index][target] >= sizes[index][current]):
+                continue  # a short or minimal form no smaller than what is shown saves nothing
             total -= sizes[index][current] - sizes[index][target]
             state[index] = target
             if target == DROPPED and not _next_to_dropped(index, neighbours, state):
@@ -124,6 +125,7 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int) -> list[Item]:
 
 
 _MARKER_COST = 12
+_BY_SIZE = ("file", "directory")
 #: How far past the budget the names of units (files that matched, directories) go
 #: before some of them are dropped too.
 NAMES_FACTOR = 4
