@@ -95,6 +95,16 @@ def test_failing_tests_outlive_passing_ones():
     text = shown(fit(parse("test", lines), 1500))
     assert all(f"test_bad_{i}" in text for i in range(10))
     assert "10 failed, 300 passed" in text and "more passing tests omitted" in text
+    # passing tests go before a failing test loses anything: every assertion stays
+    assert all(f">       assert {i} == {i + 1}" in text for i in range(10))
+
+
+def test_a_run_of_titles_alone_says_so():
+    lines = []
+    for i in range(40):
+        lines += [f"____ test_bad_{i} ____", f">       assert {i} == {i + 1}", "E       assert 1 == 2"]
+    text = shown(fit(parse("test", lines), 1200))
+    assert "____ test_bad_39 ____" in text and "beyond their title omitted" in text
 
 
 def test_git_status_paths_are_grouped_by_state():

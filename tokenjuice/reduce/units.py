@@ -16,6 +16,10 @@ needed:
    becomes one marker that counts them by kind and group (`... 30 more paths
    (12 modified, 18 untracked) omitted ...`).
 
+The three steps run for the units that matter least first, all the way, before any
+unit that matters more is touched: passing tests are dropped before a failing test
+loses its traceback. A form no smaller than the one shown is never taken.
+
 Every line shown is an input line or a tokenjuice marker; the only derived line is
 a commit's short form (`<short hash> <subject>`), which `verify` recognises.
 """
@@ -44,6 +48,7 @@ class Unit:
     minimal: tuple[Item, ...] = ()  # one line naming the unit, if it must survive every cut
     priority: int = 1  # higher is kept longer: failing tests 3, passing 0
     short_note: str = "beyond their first line"  # what a run of short forms keeps, for its marker
+    minimal_note: str = "beyond their first line"  # what a run of minimal forms keeps, when they have no marker
 
     @property
     def size(self) -> int:
@@ -101,17 +106,23 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int) -> list[Item]:
     by_position = sorted(units, key=lambda pair: (pair[1].priority, -pair[0]))
     # Units with a minimal form name something a reader must see (a file that
     # matched, a directory): they are dropped only past NAMES_FACTOR times the room.
-    for target, limit, named in (
-        (SHORT, available, True),
-        (MINIMAL, available, True),
-        (DROPPED, available, False),
-        (DROPPED, names_limit, True),
-    ):
+    # The units that matter least are cut as far as they go (compressed, reduced,
+    # dropped) before any unit that matters more is touched: passing tests go before
+    # a failing test loses its traceback.
+    steps: list[tuple[int | None, int, int, bool]] = [
+        (tier, target, limit, named)
+        for tier in sorted({unit.priority for _, unit in units})
+        for target, limit, named in ((SHORT, available, True), (MINIMAL, available, True), (DROPPED, available, False))
+    ]
+    steps.append((None, DROPPED, names_limit, True))
+    for tier, target, limit, named in steps:
         if total <= limit:
             continue
         for index, unit in by_position if target == MINIMAL or (target == DROPPED and named) else order:
             if total <= limit:
                 break
+            if tier is not None and unit.priority != tier:
+                continue
             if (target == MINIMAL and not unit.minimal) or (target == DROPPED and bool(unit.minimal) != named):
                 continue
             current = state[index]
@@ -138,17 +149,18 @@ def _next_to_dropped(index: int, neighbours: dict[int, tuple[int | None, int | N
 def _render(parsed: Parsed, state: dict[int, int]) -> list[Item]:
     items: list[Item] = []
     dropped: list[Unit] = []
-    shortened: list[tuple[Unit, int]] = []  # short forms that hide lines without a marker of their own
+    # short (or minimal) forms that hide lines without a marker of their own, with what they keep
+    shortened: list[tuple[Unit, int, str]] = []
 
     def flush() -> None:
         if dropped:
             items.append(_dropped_marker(dropped))
             dropped.clear()
         if shortened:
-            hidden = sum(count for _, count in shortened)
-            unit = shortened[0][0]
+            hidden = sum(count for _, count, _ in shortened)
+            unit, _, note = shortened[0]
             what = pluralize(len(shortened), unit.kind)
-            items.append(Omission(hidden, f"{hidden} lines of {what} {unit.short_note}"))
+            items.append(Omission(hidden, f"{pluralize(hidden, 'line')} of {what} {note}"))
             shortened.clear()
 
     for index, part in enumerate(parsed):
@@ -167,10 +179,11 @@ def _render(parsed: Parsed, state: dict[int, int]) -> list[Item]:
         shown = part.lines if form == FULL else part.short if form == SHORT else part.minimal
         hidden = _input_lines(part.lines) - _input_lines(shown)
         if hidden > 0 and not any(isinstance(i, Omission) for i in shown):
-            if shortened and shortened[0][0].kind != part.kind:
+            note = part.short_note if form == SHORT else part.minimal_note
+            if shortened and (shortened[0][0].kind, shortened[0][2]) != (part.kind, note):
                 flush()
             items.extend(shown)
-            shortened.append((part, hidden))
+            shortened.append((part, hidden, note))
             continue
         flush()
         items.extend(shown)
@@ -584,7 +597,8 @@ def _tests(lines: list[str]) -> Parsed:
                     short,
                     (Pinned(title),),
                     priority=3,
-                    short_note="beyond their title and assertion",
+                    short_note="beyond their title and assertion" if assertion else "beyond their title",
+                    minimal_note="beyond their title",
                 )
             )
             current.clear()
