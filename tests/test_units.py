@@ -99,6 +99,24 @@ def test_failing_tests_outlive_passing_ones():
     assert all(f">       assert {i} == {i + 1}" in text for i in range(10))
 
 
+def test_a_failing_test_keeps_the_message_of_its_failure_and_its_file():
+    jest = ["FAIL tests/coupon.test.js", "  ● applyCoupon › never goes below zero"]
+    jest += ["    expect(received).toBe(expected) // Object.is equality", "    Expected: 0", "    Received: -2"]
+    jest += ["    > 6 |   expect(applyCoupon(3, coupon)).toBe(0);", "      at Object.toBe (tests/coupon.test.js:6:9)"]
+    jest += ["FAIL tests/merge.test.js", "  ● shipping › ships to the Netherlands", "    no shipping to NL"]
+    jest += ["    > 18 |   if (!(country in free)) throw new Error(`no shipping to ${country}`);"]
+    jest += ["      at shipping (src/cart.js:18:33)", "Test Suites: 2 failed, 2 total"]
+    parsed = parse("test", jest)
+    assert "FAIL tests/merge.test.js" in parsed  # a file's result line ends the block before it
+    first, second = (part for part in parsed if isinstance(part, Unit))
+    assert list(first.short) == jest[1:5] and list(second.short) == jest[8:10]
+    cargo = ["---- tests::fee stdout ----", "thread 'tests::fee' panicked at src/lib.rs:95:76:"]
+    cargo += ["assertion `left == right` failed: a transfer above 100.00 costs 1%", "  left: 0", " right: -100"]
+    cargo += ["note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace", "failures:"]
+    (unit,) = (part for part in parse("test", cargo) if isinstance(part, Unit))
+    assert list(unit.short) == cargo[:5]
+
+
 def test_a_run_of_titles_alone_says_so():
     lines = []
     for i in range(40):

@@ -8,7 +8,7 @@ needed:
 
 1. compress inside units: a unit's short form (a commit's hash and subject, a
    file's headers and hunk headers with a count of the changed lines, a failing
-   test's title and assertion) replaces its full form — units that matter least
+   test's title and the message of its failure) replaces its full form — units that matter least
    first (passing before failing), the last ones before the first;
 2. reduce a unit to its minimal form where it has one (one marker line naming a
    file and its count of matches, or its hunks), so that every unit is still named;
@@ -571,24 +571,51 @@ _TEST_BLOCKS = (
 )
 _BLOCK_END = re.compile(
     r"^(?:={3,}|-{3,} (?:PASS|SKIP)|failures:$|test result:|FAILED |PASSED |ok\s|FAIL\s+\S+\s+[\d.]+s$|"
-    r"Tests?:|Test Suites:|Ran \d+ tests?|\d+ (?:passing|failing|pending)\b)"
+    r"Tests?:|Test Suites:|Ran \d+ tests?|\d+ (?:passing|failing|pending)\b|"
+    r"Finished in \d|\d+ examples?, \d+ failures?)"  # rspec's summary
+    # a test file's result line (jest): `FAIL tests/cart.test.js`, `PASS src/a.test.ts (5.2 s)`
+    r"|^\s*(?:FAIL|PASS)\s+\S+(?:\s+\(\d+(?:\.\d+)?\s*m?s\))?$"
 )
 _ASSERTION = re.compile(r"(?i)(?:assert|error|expected|received|panicked|failure|exception|mismatch|!=|==)")
 _PASSING = re.compile(r"(?:\bPASSED\b|^\s*(?:✓|√|ok) |^ok\s+\S+|\.\.\. ok$|^--- PASS: |^\s*PASS )")
 
 
+#: Where a failure's message ends: a stack frame, a source excerpt, a backtrace.
+_FRAME = re.compile(r"^\s*(?:at\s|\d+:\s|>?\s*\d*\s*\|)|^(?:stack backtrace:|note: )")
+_MESSAGE_LINES = 4
+
+
+def _message(body: list[str]) -> list[str]:
+    """A failure's message: its assertion line (or, when none says so, its first line
+    that is not a stack frame) and the lines right after it up to the next frame:
+    jest's `Expected:` and `Received:`, cargo's `left:` and `right:`, pytest's `E` lines."""
+    start = next((k for k, line in enumerate(body) if _ASSERTION.search(line) and not _FRAME.match(line)), None)
+    if start is None:
+        start = next((k for k, line in enumerate(body) if line.strip() and not _FRAME.match(line)), None)
+    if start is None:
+        return []
+    message = [body[start]]
+    for line in body[start + 1 :]:
+        if len(message) >= _MESSAGE_LINES or _FRAME.match(line):
+            break
+        if line.strip():
+            message.append(line)
+    return message
+
+
 def _tests(lines: list[str]) -> Parsed:
     """Test runner output: every failing test's block is a unit kept whole while it
-    fits (its short form is its title and first assertion line); passing tests are
-    units that go first."""
+    fits (its short form is its title and the message of its failure); passing tests
+    are units that go first."""
     parsed: Parsed = []
     current: list[str] = []
 
     def close() -> None:
         if current:
             title = current[0]
-            assertion = next((line for line in current[1:] if _ASSERTION.search(line)), None)
-            short = (Pinned(title),) + ((Pinned(clip_line(assertion, _LINE_LIMIT)),) if assertion else ())
+            message = _message(current[1:])
+            assertion = bool(message)
+            short = (Pinned(title),) + tuple(Pinned(clip_line(line, _LINE_LIMIT)) for line in message)
             parsed.append(
                 Unit(
                     "failing test",
@@ -597,7 +624,7 @@ def _tests(lines: list[str]) -> Parsed:
                     short,
                     (Pinned(title),),
                     priority=3,
-                    short_note="beyond their title and assertion" if assertion else "beyond their title",
+                    short_note="beyond their title and message" if assertion else "beyond their title",
                     minimal_note="beyond their title",
                 )
             )
@@ -607,12 +634,12 @@ def _tests(lines: list[str]) -> Parsed:
         if any(block.match(line) for block in _TEST_BLOCKS):
             close()
             current.append(line)
-        elif current and _BLOCK_END.match(line):
-            close()
-            parsed.append(line)
-        elif current:
+            continue
+        if current and not _BLOCK_END.match(line):
             current.append(line)
-        elif _PASSING.search(line):
+            continue
+        close()
+        if _PASSING.search(line):
             parsed.append(Unit("passing test", "", (line,), (line,), priority=0))
         else:
             parsed.append(line)
