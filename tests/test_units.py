@@ -117,6 +117,24 @@ def test_a_failing_test_keeps_the_message_of_its_failure_and_its_file():
     assert list(unit.short) == cargo[:5]
 
 
+def test_a_block_the_summary_names_may_go_whole_and_one_failure_of_each_test_stays():
+    lines = ["=" * 20 + " FAILURES " + "=" * 20]
+    for case in range(12):
+        lines += [
+            f"____ test_discount[{case}] ____",
+            "tests/test_d.py:10: in test_discount",
+            f"E   assert {case} == {case + 1}",
+        ]
+    lines += ["____ test_region ____", "tests/test_t.py:4: in test_region", "E   KeyError: 'CH'"]
+    lines += ["=" * 20 + " short test summary info " + "=" * 20]
+    lines += [f"FAILED tests/test_d.py::test_discount[{case}] - assert {case} == {case + 1}" for case in range(12)]
+    lines += ["FAILED tests/test_t.py::test_region - KeyError: 'CH'", "13 failed in 0.10s"]
+    text = shown(fit(parse("test", lines), 1300))
+    assert "E   assert 0 == 1" in text and "E   KeyError: 'CH'" in text  # one failure of each test, with its message
+    assert "listed in the summary) omitted ..." in text and "E   assert 11 == 12" not in text
+    assert all(f"FAILED tests/test_d.py::test_discount[{case}]" in text for case in range(12))
+
+
 def test_a_run_of_titles_alone_says_so():
     lines = []
     for i in range(40):

@@ -49,6 +49,9 @@ class Unit:
     priority: int = 1  # higher is kept longer: failing tests 3, passing 0
     short_note: str = "beyond their first line"  # what a run of short forms keeps, for its marker
     minimal_note: str = "beyond their first line"  # what a run of minimal forms keeps, when they have no marker
+    # Units of one family fail alike (a parametrized test's cases): the first of each
+    # family keeps its form longest, the others are cut first.
+    family: str = ""
 
     @property
     def size(self) -> int:
@@ -100,10 +103,18 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int) -> list[Item]:
     # The least important go first; among equals the biggest files of a diff and the
     # biggest directories (they cost most), otherwise the last units (the first ones
     # are the most recent).
-    order = sorted(units, key=lambda pair: (pair[1].priority, -pair[1].size if pair[1].kind in _BY_SIZE else -pair[0]))
+    seen: set[str] = set()
+    first = {}
+    for index, unit in units:
+        first[index] = not unit.family or unit.family not in seen
+        seen.add(unit.family)
+    order = sorted(
+        units,
+        key=lambda pair: (pair[1].priority, first[pair[0]], -pair[1].size if pair[1].kind in _BY_SIZE else -pair[0]),
+    )
     # Minimal forms save about as much each, and so do dropped names: the last units
     # go first, so the first ones keep their short forms in one piece.
-    by_position = sorted(units, key=lambda pair: (pair[1].priority, -pair[0]))
+    by_position = sorted(units, key=lambda pair: (pair[1].priority, first[pair[0]], -pair[0]))
     # Units with a minimal form name something a reader must see (a file that
     # matched, a directory): they are dropped only past NAMES_FACTOR times the room.
     # The units that matter least are cut as far as they go (compressed, reduced,
@@ -603,12 +614,45 @@ def _message(body: list[str]) -> list[str]:
     return message
 
 
+#: pytest's short test summary: `FAILED tests/test_a.py::test_b[1] - AssertionError: …`.
+_SUMMARY_LINE = re.compile(r"^(?:FAILED|ERROR) (?P<id>\S.*?)(?: - .*)?$")
+_PYTEST_ERROR = re.compile(r"^ERROR (?:at (?:setup|teardown) of|collecting) ")
+
+
+def _listed(lines: list[str]) -> set[str]:
+    """The tests a short summary names, as their blocks' titles name them."""
+    names = set()
+    for line in lines:
+        found = _SUMMARY_LINE.match(line)
+        if found:
+            node = found.group("id")
+            names.add(node)
+            if "::" in node:
+                names.add(node.split("::", 1)[1].replace("::", "."))
+    return names
+
+
+def _family(name: str) -> str:
+    """The test a case belongs to: `test_x[3]` → `test_x`, `suite › case` → `suite`,
+    `TestX/sub` → `TestX`."""
+    if name.endswith("]") and "[" in name:
+        return name[: name.index("[")]
+    for separator in (" › ", " > "):
+        if separator in name:
+            return name.rsplit(separator, 1)[0]
+    if "/" in name and " " not in name:
+        return name.split("/", 1)[0]
+    return name
+
+
 def _tests(lines: list[str]) -> Parsed:
     """Test runner output: every failing test's block is a unit kept whole while it
     fits (its short form is its title and the message of its failure); passing tests
-    are units that go first."""
+    are units that go first. A block whose test the short summary names (pytest's
+    `FAILED …` lines) may go whole: its name stays in the summary."""
     parsed: Parsed = []
     current: list[str] = []
+    listed = _listed(lines) if any(line.startswith(("FAILED ", "ERROR ")) for line in lines) else set()
 
     def close() -> None:
         if current:
@@ -616,16 +660,19 @@ def _tests(lines: list[str]) -> Parsed:
             message = _message(current[1:])
             assertion = bool(message)
             short = (Pinned(title),) + tuple(Pinned(clip_line(line, _LINE_LIMIT)) for line in message)
+            name = next((found.group("name") for found in map(lambda b: b.match(title), _TEST_BLOCKS) if found), "")
+            in_summary = _PYTEST_ERROR.sub("", name) in listed
             parsed.append(
                 Unit(
                     "failing test",
-                    "",
+                    "listed in the summary" if in_summary else "",
                     tuple(current),
                     short,
-                    (Pinned(title),),
+                    () if in_summary else (Pinned(title),),
                     priority=3,
                     short_note="beyond their title and message" if assertion else "beyond their title",
                     minimal_note="beyond their title",
+                    family=_family(name),
                 )
             )
             current.clear()
