@@ -180,6 +180,18 @@ def test_a_big_json_document_stays_valid_json():
     assert "chars omitted" in pruned["description"] and len(text["inlineText"]) <= 1200
 
 
+def test_a_rule_made_for_tables_still_cuts_json_between_values():
+    import json
+
+    from conftest import reduce_wire, rule_of
+
+    table = rule_of("package/pip-list", family="package-manager", match={"argv0": ["pip"]}, unit="row")
+    packages = json.dumps([{"name": f"package-{i}", "version": f"1.{i}.0"} for i in range(300)])
+    text = reduce_wire([table], command="pip list --format=json", combined=packages, exit_code=0)["inlineText"]
+    pruned = json.loads(text.rsplit("\n(tokenjuice:", 1)[0])  # one line of JSON, not clipped in its middle
+    assert pruned[0] == {"name": "package-0", "version": "1.0.0"} and pruned[-1].endswith(" more items omitted")
+
+
 def test_json_lines_and_csv_lose_whole_rows_only():
     from conftest import reduce_wire, rule_of
 

@@ -32,7 +32,7 @@ from . import structured
 from .lines import CLIP, Item, Omission, Pinned, keep_only, shown_lines
 from .pipeline import RuleOutcome, apply_rule, matcher_factory, pin
 from .render import TRAILER_RESERVE, text_of
-from .units import fit
+from .units import Unit, fit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -138,11 +138,12 @@ def _structured(
     """JSON, JSON lines and CSV/TSV too big to show: cut between values and rows,
     never inside one (reduce/structured.py). None for any other output, and for
     rules that shape structured output their own way (a formatter, keep patterns
-    that pick the fields that matter, units)."""
+    that pick the fields that matter, units the output was split into: a rule made
+    for tables still gets JSON cut between values, `pip list --format=json`)."""
     if (
         rule.formatter
         or rule.transforms.pretty_print_json
-        or rule.unit
+        or any(isinstance(part, Unit) for part in outcome.units)
         or rule.filters.keep_patterns
         or outcome.summary is not None
     ):
