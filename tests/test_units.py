@@ -204,3 +204,10 @@ def test_json_lines_and_csv_lose_whole_rows_only():
     csv = "name,version,license\n" + "".join(f"package-{i},1.{i}.0,MIT\n" for i in range(500))
     text = reduce_wire([fallback], command="tool", combined=csv, exit_code=0)["inlineText"]
     assert text.startswith("name,version,license\npackage-0,1.0.0,MIT") and "package-499,1.499.0,MIT" in text
+    quoted = "id,status,response\n" + "".join(
+        f'{i},422,"{{""error"":""validation_failed"",""details"":[{"x" * 300},{i}]}}"\n' if i % 3 else f"{i},200,ok\n"
+        for i in range(60)
+    )
+    text = reduce_wire([fallback], command="tool", combined=quoted, exit_code=0)["inlineText"]
+    assert text.startswith("id,status,response\n0,200,ok") and "rows omitted" in text
+    assert "chars omitted" not in text  # a row whose quoted field holds the delimiter is still one whole row

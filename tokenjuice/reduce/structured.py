@@ -122,11 +122,21 @@ def delimited(lines: list[str]) -> str | None:
     if len(rows) < 3:
         return None
     for delimiter in ("\t", ","):
-        counts = {line.count(delimiter) for line in rows}
+        counts = {_fields(line, delimiter) for line in rows}
         names = [field.strip('"') for field in rows[0].split(delimiter)]
-        if len(counts) == 1 and counts.pop() >= 1 and all(_HEADER_FIELD.match(name) for name in names):
+        if len(counts) == 1 and counts.pop() >= 2 and all(_HEADER_FIELD.match(name) for name in names):
             return delimiter
     return None
+
+
+def _fields(line: str, delimiter: str) -> int:
+    """How many fields a row has: a delimiter inside a quoted field does not count
+    (`42,"unknown SKU, see line 3",422`)."""
+    if '"' not in line:
+        return line.count(delimiter) + 1
+    import csv
+
+    return len(next(csv.reader([line], delimiter=delimiter)))
 
 
 _HEADER_FIELD = re.compile(r"^[A-Za-z_][\w .()-]*$")
