@@ -211,3 +211,20 @@ def test_json_lines_and_csv_lose_whole_rows_only():
     text = reduce_wire([fallback], command="tool", combined=quoted, exit_code=0)["inlineText"]
     assert text.startswith("id,status,response\n0,200,ok") and "rows omitted" in text
     assert "chars omitted" not in text  # a row whose quoted field holds the delimiter is still one whole row
+
+
+def test_a_row_too_big_for_the_room_left_does_not_stop_the_other_end():
+    import json
+
+    from conftest import reduce_wire, rule_of
+
+    fallback = rule_of("generic/fallback", family="generic", match={})
+    rows = ['{"type":"version","message":"Terraform 1.11.4"}']
+    rows += [json.dumps({"type": "planned_change", "message": f"create {i}", "pad": "p" * 400}) for i in range(40)]
+    rows += ['{"type":"change_summary","message":"Plan: 40 to add, 0 to change, 0 to destroy."}']
+    rows += [
+        json.dumps({"type": "diagnostic", "message": "Warning: Value for undeclared variable", "detail": "d" * 600})
+    ]
+    text = reduce_wire([fallback], command="tool", combined="\n".join(rows), exit_code=0)["inlineText"]
+    assert "Terraform 1.11.4" in text and "Plan: 40 to add" in text and "Value for undeclared variable" in text
+    assert "chars omitted" not in text
