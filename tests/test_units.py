@@ -143,6 +143,17 @@ def test_a_run_of_titles_alone_says_so():
     assert "____ test_bad_39 ____" in text and "beyond their title omitted" in text
 
 
+def test_of_rows_in_trouble_that_differ_only_in_numbers_the_first_stands_for_the_others():
+    lines = ["CONTAINER ID   IMAGE        STATUS                      NAMES"]
+    lines += [f"{i:012x}   shop/job:1   Exited (1) {i} seconds ago   shop-job-run-{i:02d}" for i in range(30, 0, -1)]
+    lines += ["0000000000aa   shop/mailer  Restarting (1) 2 seconds ago   shop-mailer-1"]
+    lines += ["0000000000bb   shop/api     Up 5 minutes (unhealthy)    shop-api-canary"]
+    lines += [f"{i:012x}   shop/web:1   Up 5 minutes                web-{i}" for i in range(200, 210)]
+    text = shown(fit(parse("row", lines), 1200))
+    assert "shop-mailer-1" in text and "shop-api-canary" in text and "shop-job-run-30" in text
+    assert "shop-job-run-01" not in text and "more rows (" in text
+
+
 def test_git_status_paths_are_grouped_by_state():
     lines = ["On branch main", "Untracked files:"] + [f"\tgen_{i}.go" for i in range(300)]
     lines += ["Changes not staged for commit:", "\tmodified:   important.py"]

@@ -474,14 +474,18 @@ _TROUBLE = re.compile(
     r"(?i)unhealthy|restarting|crashloop|\berror|\bfail|oomkilled|\bpending|evicted|backoff|\bunknown|\bdead\b"
     r"|exited \((?!0\))|notready|terminating|degraded"
 )
+#: Ids, counts and times: rows that differ only in these are alike (24 runs of one
+#: crashing job), and the first of them stands for the others.
+_NUMBERS = re.compile(r"\b[0-9a-f]{7,64}\b|\d+")
 _TABLE_HEADER = re.compile(r"^\S+(?: \S+)*(?: {2,}\S+(?: \S+)*)+\s*$")
 
 
 def _rows(lines: list[str]) -> Parsed:
     """Tables with a header line (docker ps, kubectl get, pip list): every row is a
     unit, grouped by its status column when there is one; rows in trouble (exited
-    with an error, restarting, unhealthy, pending) are kept longest. Output that is
-    not a table (JSON, YAML, a message) has nothing to cut between."""
+    with an error, restarting, unhealthy, pending) are kept longest, and of rows alike
+    but for their numbers the first is kept longest. Output that is not a table
+    (JSON, YAML, a message) has nothing to cut between."""
     if not lines:
         return []
     header = lines[0]
@@ -496,7 +500,8 @@ def _rows(lines: list[str]) -> Parsed:
             continue
         cell = line[column:].split("  ")[0].split() if 0 <= column < len(line) else []
         group = cell[0] if cell else ""
-        parsed.append(Unit("row", group, (line,), (line,), priority=2 if _TROUBLE.search(line) else 1))
+        priority = 2 if _TROUBLE.search(line) else 1
+        parsed.append(Unit("row", group, (line,), (line,), priority=priority, family=_NUMBERS.sub("#", line)))
     return parsed
 
 
