@@ -54,6 +54,33 @@ def test_a_diff_file_keeps_its_headers_and_counts_its_hunks():
     assert "hunk body: 300 added, 0 removed lines" in text and "+new" in text  # the small file stays whole
 
 
+def test_every_file_of_a_big_diff_is_named():
+    diff = []
+    for f in range(60):
+        name = f"src/module_{f:02d}.py"
+        diff += [f"diff --git a/{name} b/{name}", f"--- a/{name}", f"+++ b/{name}", "@@ -1,3 +1,3 @@ def f():"]
+        diff += ["     a = 1", f"-    b = {f}", f"+    b = {f + 1}", "     return a + b"]
+    diff += ["diff --git a/old.py b/new.py", "similarity index 90%", "rename from old.py", "rename to new.py"]
+    diff += ["diff --git a/logo.png b/logo.png", "new file mode 100644", "Binary files /dev/null and b/logo.png differ"]
+    text = shown(fit(parse("diff-file", diff), 4000))
+    assert all(f"src/module_{f:02d}.py" in text for f in range(60))  # no file dropped unnamed
+    assert "diff --git a/src/module_00.py b/src/module_00.py" in text  # the first ones keep their headers
+    assert "... src/module_59.py: 1 hunk (+1 -1) omitted ..." in text
+    assert "old.py -> new.py" in text and "logo.png (new file)" in text
+    assert unexplained_lines("\n".join(diff), text) == []
+
+
+def test_a_unit_never_takes_a_form_bigger_than_the_one_it_has():
+    lines = ["deploy/base:"] + [f"service-{i:02d}-configmap.yaml" for i in range(60)] + [""]
+    for i in range(40):
+        lines += [f"deploy/dev/svc{i:02d}:", "deployment.yaml", "service.yaml", ""]
+    text = shown(fit(parse("dir", lines), 2500))
+    # the big directory is shortened; the small ones stay whole, their marker would cost more than their names
+    assert "60 entries in deploy/base omitted" in text
+    assert "deploy/dev/svc07:\ndeployment.yaml\nservice.yaml" in text and "entries in deploy/dev/svc07" not in text
+    assert len(text) <= 2500
+
+
 def test_failing_tests_outlive_passing_ones():
     lines = [f"tests/test_a.py::test_ok_{i} PASSED" for i in range(300)]
     for i in range(10):
@@ -68,6 +95,63 @@ def test_failing_tests_outlive_passing_ones():
     text = shown(fit(parse("test", lines), 1500))
     assert all(f"test_bad_{i}" in text for i in range(10))
     assert "10 failed, 300 passed" in text and "more passing tests omitted" in text
+    # passing tests go before a failing test loses anything: every assertion stays
+    assert all(f">       assert {i} == {i + 1}" in text for i in range(10))
+
+
+def test_a_failing_test_keeps_the_message_of_its_failure_and_its_file():
+    jest = ["FAIL tests/coupon.test.js", "  ● applyCoupon › never goes below zero"]
+    jest += ["    expect(received).toBe(expected) // Object.is equality", "    Expected: 0", "    Received: -2"]
+    jest += ["    > 6 |   expect(applyCoupon(3, coupon)).toBe(0);", "      at Object.toBe (tests/coupon.test.js:6:9)"]
+    jest += ["FAIL tests/merge.test.js", "  ● shipping › ships to the Netherlands", "    no shipping to NL"]
+    jest += ["    > 18 |   if (!(country in free)) throw new Error(`no shipping to ${country}`);"]
+    jest += ["      at shipping (src/cart.js:18:33)", "Test Suites: 2 failed, 2 total"]
+    parsed = parse("test", jest)
+    assert "FAIL tests/merge.test.js" in parsed  # a file's result line ends the block before it
+    first, second = (part for part in parsed if isinstance(part, Unit))
+    assert list(first.short) == jest[1:5] and list(second.short) == jest[8:10]
+    cargo = ["---- tests::fee stdout ----", "thread 'tests::fee' panicked at src/lib.rs:95:76:"]
+    cargo += ["assertion `left == right` failed: a transfer above 100.00 costs 1%", "  left: 0", " right: -100"]
+    cargo += ["note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace", "failures:"]
+    (unit,) = (part for part in parse("test", cargo) if isinstance(part, Unit))
+    assert list(unit.short) == cargo[:5]
+
+
+def test_a_block_the_summary_names_may_go_whole_and_one_failure_of_each_test_stays():
+    lines = ["=" * 20 + " FAILURES " + "=" * 20]
+    for case in range(12):
+        lines += [
+            f"____ test_discount[{case}] ____",
+            "tests/test_d.py:10: in test_discount",
+            f"E   assert {case} == {case + 1}",
+        ]
+    lines += ["____ test_region ____", "tests/test_t.py:4: in test_region", "E   KeyError: 'CH'"]
+    lines += ["=" * 20 + " short test summary info " + "=" * 20]
+    lines += [f"FAILED tests/test_d.py::test_discount[{case}] - assert {case} == {case + 1}" for case in range(12)]
+    lines += ["FAILED tests/test_t.py::test_region - KeyError: 'CH'", "13 failed in 0.10s"]
+    text = shown(fit(parse("test", lines), 1300))
+    assert "E   assert 0 == 1" in text and "E   KeyError: 'CH'" in text  # one failure of each test, with its message
+    assert "listed in the summary) omitted ..." in text and "E   assert 11 == 12" not in text
+    assert all(f"FAILED tests/test_d.py::test_discount[{case}]" in text for case in range(12))
+
+
+def test_a_run_of_titles_alone_says_so():
+    lines = []
+    for i in range(40):
+        lines += [f"____ test_bad_{i} ____", f">       assert {i} == {i + 1}", "E       assert 1 == 2"]
+    text = shown(fit(parse("test", lines), 1200))
+    assert "____ test_bad_39 ____" in text and "beyond their title omitted" in text
+
+
+def test_of_rows_in_trouble_that_differ_only_in_numbers_the_first_stands_for_the_others():
+    lines = ["CONTAINER ID   IMAGE        STATUS                      NAMES"]
+    lines += [f"{i:012x}   shop/job:1   Exited (1) {i} seconds ago   shop-job-run-{i:02d}" for i in range(30, 0, -1)]
+    lines += ["0000000000aa   shop/mailer  Restarting (1) 2 seconds ago   shop-mailer-1"]
+    lines += ["0000000000bb   shop/api     Up 5 minutes (unhealthy)    shop-api-canary"]
+    lines += [f"{i:012x}   shop/web:1   Up 5 minutes                web-{i}" for i in range(200, 210)]
+    text = shown(fit(parse("row", lines), 1200))
+    assert "shop-mailer-1" in text and "shop-api-canary" in text and "shop-job-run-30" in text
+    assert "shop-job-run-01" not in text and "more rows (" in text
 
 
 def test_git_status_paths_are_grouped_by_state():
@@ -107,11 +191,23 @@ def test_a_big_json_document_stays_valid_json():
     assert "chars omitted" in pruned["description"] and len(text["inlineText"]) <= 1200
 
 
+def test_a_rule_made_for_tables_still_cuts_json_between_values():
+    import json
+
+    from conftest import reduce_wire, rule_of
+
+    table = rule_of("package/pip-list", family="package-manager", match={"argv0": ["pip"]}, unit="row")
+    packages = json.dumps([{"name": f"package-{i}", "version": f"1.{i}.0"} for i in range(300)])
+    text = reduce_wire([table], command="pip list --format=json", combined=packages, exit_code=0)["inlineText"]
+    pruned = json.loads(text.rsplit("\n(tokenjuice:", 1)[0])  # one line of JSON, not clipped in its middle
+    assert pruned[0] == {"name": "package-0", "version": "1.0.0"} and pruned[-1].endswith(" more items omitted")
+
+
 def test_json_lines_and_csv_lose_whole_rows_only():
     from conftest import reduce_wire, rule_of
 
     fallback = rule_of("generic/fallback", family="generic", match={})
-    rows = "\n".join('{"id": %d, "message": "%s"}' % (i, "m" * 300) for i in range(200)) + "\n"
+    rows = "\n".join(f'{{"id": {i}, "message": "{"m" * 300}"}}' for i in range(200)) + "\n"
     text = reduce_wire([fallback], command="tool", combined=rows, exit_code=0)["inlineText"]
     body = [line for line in text.splitlines() if line.startswith("{")]
     assert body and all(line.endswith('"}') for line in body)  # no row cut in its middle
@@ -119,3 +215,27 @@ def test_json_lines_and_csv_lose_whole_rows_only():
     csv = "name,version,license\n" + "".join(f"package-{i},1.{i}.0,MIT\n" for i in range(500))
     text = reduce_wire([fallback], command="tool", combined=csv, exit_code=0)["inlineText"]
     assert text.startswith("name,version,license\npackage-0,1.0.0,MIT") and "package-499,1.499.0,MIT" in text
+    quoted = "id,status,response\n" + "".join(
+        f'{i},422,"{{""error"":""validation_failed"",""details"":[{"x" * 300},{i}]}}"\n' if i % 3 else f"{i},200,ok\n"
+        for i in range(60)
+    )
+    text = reduce_wire([fallback], command="tool", combined=quoted, exit_code=0)["inlineText"]
+    assert text.startswith("id,status,response\n0,200,ok") and "rows omitted" in text
+    assert "chars omitted" not in text  # a row whose quoted field holds the delimiter is still one whole row
+
+
+def test_a_row_too_big_for_the_room_left_does_not_stop_the_other_end():
+    import json
+
+    from conftest import reduce_wire, rule_of
+
+    fallback = rule_of("generic/fallback", family="generic", match={})
+    rows = ['{"type":"version","message":"Terraform 1.11.4"}']
+    rows += [json.dumps({"type": "planned_change", "message": f"create {i}", "pad": "p" * 400}) for i in range(40)]
+    rows += ['{"type":"change_summary","message":"Plan: 40 to add, 0 to change, 0 to destroy."}']
+    rows += [
+        json.dumps({"type": "diagnostic", "message": "Warning: Value for undeclared variable", "detail": "d" * 600})
+    ]
+    text = reduce_wire([fallback], command="tool", combined="\n".join(rows), exit_code=0)["inlineText"]
+    assert "Terraform 1.11.4" in text and "Plan: 40 to add" in text and "Value for undeclared variable" in text
+    assert "chars omitted" not in text

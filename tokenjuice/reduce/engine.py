@@ -142,11 +142,14 @@ def _structured(
     """JSON, JSON lines and CSV/TSV too big to show: cut between values and rows,
     never inside one (reduce/structured.py). None for any other output, and for
     rules that shape structured output their own way (a formatter, keep patterns
-    that pick the fields that matter, units)."""
+    that pick the fields that matter, units the output was split into: a rule made
+    for tables still gets JSON cut between values, `pip list --format=json`)."""
+    from .units import Unit
+
     if (
         rule.formatter
         or rule.transforms.pretty_print_json
-        or rule.unit
+        or any(isinstance(part, Unit) for part in outcome.units)
         or rule.filters.keep_patterns
         or outcome.summary is not None
     ):

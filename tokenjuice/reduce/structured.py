@@ -124,30 +124,47 @@ def delimited(lines: list[str]) -> str | None:
     if len(rows) < 3:
         return None
     for delimiter in ("\t", ","):
-        counts = {line.count(delimiter) for line in rows}
+        counts = {_fields(line, delimiter) for line in rows}
         names = [field.strip('"') for field in rows[0].split(delimiter)]
-        if len(counts) == 1 and counts.pop() >= 1 and all(_HEADER_FIELD.match(name) for name in names):
+        if len(counts) == 1 and counts.pop() >= 2 and all(_HEADER_FIELD.match(name) for name in names):
             return delimiter
     return None
+
+
+def _fields(line: str, delimiter: str) -> int:
+    """How many fields a row has: a delimiter inside a quoted field does not count
+    (`42,"unknown SKU, see line 3",422`)."""
+    if '"' not in line:
+        return line.count(delimiter) + 1
+    import csv
+
+    return len(next(csv.reader([line], delimiter=delimiter)))
 
 
 _HEADER_FIELD = lazy(r"^[A-Za-z_][\w .()-]*$")
 
 
 def fit_rows(lines: list[str], room: int, header: bool) -> list[Item]:
-    """Whole rows from the start and the end, the header row first: never a row cut
-    in its middle, one marker for the rows in between."""
+    """Whole rows from the end and the start in turn, the header row first: never a
+    row cut in its middle, one marker for the rows in between. The last rows often
+    say how it ended (`Plan: 40 to add`): they come first, and a row too big for what
+    is left closes its end only, the other end goes on filling."""
     first = lines[:1] if header else []
     body = lines[1:] if header else lines
     used = sum(len(line) + 1 for line in first) + 40
     head: list[str] = []
     tail: list[str] = []
     left, right = 0, len(body) - 1
-    while left <= right:
-        take_tail = len(head) >= 2 * len(tail) + 2
+    head_open = tail_open = True
+    while left <= right and (head_open or tail_open):
+        take_tail = tail_open and (not head_open or len(tail) <= len(head))
         line = body[right] if take_tail else body[left]
         if used + len(line) + 1 > room:
-            break
+            if take_tail:
+                tail_open = False
+            else:
+                head_open = False
+            continue
         used += len(line) + 1
         if take_tail:
             tail.insert(0, line)

@@ -8,13 +8,17 @@ needed:
 
 1. compress inside units: a unit's short form (a commit's hash and subject, a
    file's headers and hunk headers with a count of the changed lines, a failing
-   test's title and assertion) replaces its full form — units that matter least
+   test's title and the message of its failure) replaces its full form — units that matter least
    first (passing before failing), the last ones before the first;
 2. reduce a unit to its minimal form where it has one (one marker line naming a
-   file and its count of matches), so that every unit is still named;
+   file and its count of matches, or its hunks), so that every unit is still named;
 3. drop whole units, least important and last first; each run of dropped units
    becomes one marker that counts them by kind and group (`... 30 more paths
    (12 modified, 18 untracked) omitted ...`).
+
+The three steps run for the units that matter least first, all the way, before any
+unit that matters more is touched: passing tests are dropped before a failing test
+loses its traceback. A form no smaller than the one shown is never taken.
 
 Every line shown is an input line or a tokenjuice marker; the only derived line is
 a commit's short form (`<short hash> <subject>`), which `verify` recognises.
@@ -48,6 +52,10 @@ class Unit:
     minimal: tuple[Item, ...] = ()  # one line naming the unit, if it must survive every cut
     priority: int = 1  # higher is kept longer: failing tests 3, passing 0
     short_note: str = "beyond their first line"  # what a run of short forms keeps, for its marker
+    minimal_note: str = "beyond their first line"  # what a run of minimal forms keeps, when they have no marker
+    # Units of one family fail alike (a parametrized test's cases): the first of each
+    # family keeps its form longest, the others are cut first.
+    family: str = ""
 
     @property
     def size(self) -> int:
@@ -96,27 +104,45 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int) -> list[Item]:
         index: (positions[k - 1] if k else None, positions[k + 1] if k + 1 < len(positions) else None)
         for k, index in enumerate(positions)
     }
-    # The least important go first; among equals the biggest files of a diff (they
-    # cost most), otherwise the last units (the first ones are the most recent).
-    order = sorted(units, key=lambda pair: (pair[1].priority, -pair[1].size if pair[1].kind == "file" else -pair[0]))
+    # The least important go first; among equals the biggest files of a diff and the
+    # biggest directories (they cost most), otherwise the last units (the first ones
+    # are the most recent).
+    seen: set[str] = set()
+    first = {}
+    for index, unit in units:
+        first[index] = not unit.family or unit.family not in seen
+        seen.add(unit.family)
+    order = sorted(
+        units,
+        key=lambda pair: (pair[1].priority, first[pair[0]], -pair[1].size if pair[1].kind in _BY_SIZE else -pair[0]),
+    )
+    # Minimal forms save about as much each, and so do dropped names: the last units
+    # go first, so the first ones keep their short forms in one piece.
+    by_position = sorted(units, key=lambda pair: (pair[1].priority, first[pair[0]], -pair[0]))
     # Units with a minimal form name something a reader must see (a file that
     # matched, a directory): they are dropped only past NAMES_FACTOR times the room.
-    for target, limit, named in (
-        (SHORT, available, True),
-        (MINIMAL, available, True),
-        (DROPPED, available, False),
-        (DROPPED, names_limit, True),
-    ):
+    # The units that matter least are cut as far as they go (compressed, reduced,
+    # dropped) before any unit that matters more is touched: passing tests go before
+    # a failing test loses its traceback.
+    steps: list[tuple[int | None, int, int, bool]] = [
+        (tier, target, limit, named)
+        for tier in sorted({unit.priority for _, unit in units})
+        for target, limit, named in ((SHORT, available, True), (MINIMAL, available, True), (DROPPED, available, False))
+    ]
+    steps.append((None, DROPPED, names_limit, True))
+    for tier, target, limit, named in steps:
         if total <= limit:
             continue
-        for index, unit in order:
+        for index, unit in by_position if target == MINIMAL or (target == DROPPED and named) else order:
             if total <= limit:
                 break
+            if tier is not None and unit.priority != tier:
+                continue
             if (target == MINIMAL and not unit.minimal) or (target == DROPPED and bool(unit.minimal) != named):
                 continue
             current = state[index]
-            if current >= target:
-                continue
+            if current >= target or (target != DROPPED and sizes[index][target] >= sizes[index][current]):
+                continue  # a short or minimal form no smaller than what is shown saves nothing
             total -= sizes[index][current] - sizes[index][target]
             state[index] = target
             if target == DROPPED and not _next_to_dropped(index, neighbours, state):
@@ -125,6 +151,7 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int) -> list[Item]:
 
 
 _MARKER_COST = 12
+_BY_SIZE = ("file", "directory")
 #: How far past the budget the names of units (files that matched, directories) go
 #: before some of them are dropped too.
 NAMES_FACTOR = 4
@@ -137,17 +164,18 @@ def _next_to_dropped(index: int, neighbours: dict[int, tuple[int | None, int | N
 def _render(parsed: Parsed, state: dict[int, int]) -> list[Item]:
     items: list[Item] = []
     dropped: list[Unit] = []
-    shortened: list[tuple[Unit, int]] = []  # short forms that hide lines without a marker of their own
+    # short (or minimal) forms that hide lines without a marker of their own, with what they keep
+    shortened: list[tuple[Unit, int, str]] = []
 
     def flush() -> None:
         if dropped:
             items.append(_dropped_marker(dropped))
             dropped.clear()
         if shortened:
-            hidden = sum(count for _, count in shortened)
-            unit = shortened[0][0]
+            hidden = sum(count for _, count, _ in shortened)
+            unit, _, note = shortened[0]
             what = pluralize(len(shortened), unit.kind)
-            items.append(Omission(hidden, f"{hidden} lines of {what} {unit.short_note}"))
+            items.append(Omission(hidden, f"{pluralize(hidden, 'line')} of {what} {note}"))
             shortened.clear()
 
     for index, part in enumerate(parsed):
@@ -166,10 +194,11 @@ def _render(parsed: Parsed, state: dict[int, int]) -> list[Item]:
         shown = part.lines if form == FULL else part.short if form == SHORT else part.minimal
         hidden = _input_lines(part.lines) - _input_lines(shown)
         if hidden > 0 and not any(isinstance(i, Omission) for i in shown):
-            if shortened and shortened[0][0].kind != part.kind:
+            note = part.short_note if form == SHORT else part.minimal_note
+            if shortened and (shortened[0][0].kind, shortened[0][2]) != (part.kind, note):
                 flush()
             items.extend(shown)
-            shortened.append((part, hidden))
+            shortened.append((part, hidden, note))
             continue
         flush()
         items.extend(shown)
@@ -320,13 +349,14 @@ def _diff_files(lines: list[str]) -> Parsed:
 
 def _file_unit(lines: list[str]) -> Unit:
     short: list[Item] = []
-    added = removed = 0
+    added = removed = hunks = total_added = total_removed = 0
     in_hunk = False
 
     def flush() -> None:
-        nonlocal added, removed
+        nonlocal added, removed, total_added, total_removed
         if added or removed:
             short.append(Omission(added + removed, f"hunk body: {added} added, {removed} removed lines"))
+        total_added, total_removed = total_added + added, total_removed + removed
         added = removed = 0
 
     for line in lines:
@@ -334,6 +364,7 @@ def _file_unit(lines: list[str]) -> Unit:
             flush()
             short.append(clip_line(line, _LINE_LIMIT))
             in_hunk = True
+            hunks += 1
         elif not in_hunk and (_DIFF_HEADER.match(line) or _FILE_META.match(line)):
             short.append(line)
         elif in_hunk and line.startswith("+"):
@@ -342,7 +373,43 @@ def _file_unit(lines: list[str]) -> Unit:
             removed += 1
     flush()
     shown_short = _merge_plain(short, len(lines))
-    return Unit("file", "", tuple(clip_line(line, _LINE_LIMIT) for line in lines), shown_short)
+    hunk_count = pluralize(hunks, "hunk")
+    changes = f"{hunk_count} (+{total_added} -{total_removed})" if hunks else pluralize(len(lines), "line")
+    # Even its minimal form names the file: a diff never loses a file header unnamed.
+    minimal = (Omission(len(lines), f"{_diff_path(lines)}{_diff_state(lines)}: {changes}"),)
+    return Unit("file", "", tuple(clip_line(line, _LINE_LIMIT) for line in lines), shown_short, minimal)
+
+
+def _diff_path(lines: list[str]) -> str:
+    """The file a diff is about: `diff --git a/P b/P` gives P (whatever the prefixes,
+    or none), a rename `old -> new`, `diff --cc P` P."""
+    renamed = [line.split(" ", 2)[2] for line in lines[1:8] if line.startswith(("rename from ", "rename to "))]
+    if len(renamed) == 2:
+        return f"{renamed[0]} -> {renamed[1]}"
+    names = lines[0].split(" ", 2)[2] if lines[0].count(" ") >= 2 else lines[0]
+    if not lines[0].startswith("diff --git "):
+        return names
+    half = (len(names) - 1) // 2
+    left, right = names[:half], names[half + 1 :]
+    if len(names) % 2 and names[half] == " ":
+        if left == right:
+            return left
+        if left[1:2] == right[1:2] == "/" and left[2:] == right[2:]:
+            return left[2:]
+    return names
+
+
+def _diff_state(lines: list[str]) -> str:
+    for line in lines[1:8]:
+        if line.startswith("new file mode"):
+            return " (new file)"
+        if line.startswith("deleted file mode"):
+            return " (deleted)"
+        if line.startswith("Binary files "):
+            return " (binary)"
+        if line.startswith("old mode "):
+            return " (mode change)"
+    return ""
 
 
 def _merge_plain(short: list[Item], total: int) -> tuple[Item, ...]:
@@ -353,7 +420,7 @@ def _merge_plain(short: list[Item], total: int) -> tuple[Item, ...]:
         extra = total - counted
         last = short[-1]
         if isinstance(last, Omission):
-            short[-1] = Omission(last.count + extra, (last.detail or "") + f" ({extra} context lines)")
+            short[-1] = Omission(last.count + extra, (last.detail or "") + f" ({pluralize(extra, 'context line')})")
         else:
             short.append(Omission(extra))
     return tuple(short)
@@ -411,14 +478,18 @@ _TROUBLE = lazy(
     r"(?i)unhealthy|restarting|crashloop|\berror|\bfail|oomkilled|\bpending|evicted|backoff|\bunknown|\bdead\b"
     r"|exited \((?!0\))|notready|terminating|degraded"
 )
+#: Ids, counts and times: rows that differ only in these are alike (24 runs of one
+#: crashing job), and the first of them stands for the others.
+_NUMBERS = lazy(r"\b[0-9a-f]{7,64}\b|\d+")
 _TABLE_HEADER = lazy(r"^\S+(?: \S+)*(?: {2,}\S+(?: \S+)*)+\s*$")
 
 
 def _rows(lines: list[str]) -> Parsed:
     """Tables with a header line (docker ps, kubectl get, pip list): every row is a
     unit, grouped by its status column when there is one; rows in trouble (exited
-    with an error, restarting, unhealthy, pending) are kept longest. Output that is
-    not a table (JSON, YAML, a message) has nothing to cut between."""
+    with an error, restarting, unhealthy, pending) are kept longest, and of rows alike
+    but for their numbers the first is kept longest. Output that is not a table
+    (JSON, YAML, a message) has nothing to cut between."""
     if not lines:
         return []
     header = lines[0]
@@ -433,7 +504,8 @@ def _rows(lines: list[str]) -> Parsed:
             continue
         cell = line[column:].split("  ")[0].split() if 0 <= column < len(line) else []
         group = cell[0] if cell else ""
-        parsed.append(Unit("row", group, (line,), (line,), priority=2 if _TROUBLE.search(line) else 1))
+        priority = 2 if _TROUBLE.search(line) else 1
+        parsed.append(Unit("row", group, (line,), (line,), priority=priority, family=_NUMBERS.sub("#", line)))
     return parsed
 
 
@@ -519,33 +591,97 @@ _TEST_BLOCKS = (
 )
 _BLOCK_END = lazy(
     r"^(?:={3,}|-{3,} (?:PASS|SKIP)|failures:$|test result:|FAILED |PASSED |ok\s|FAIL\s+\S+\s+[\d.]+s$|"
-    r"Tests?:|Test Suites:|Ran \d+ tests?|\d+ (?:passing|failing|pending)\b)"
+    r"Tests?:|Test Suites:|Ran \d+ tests?|\d+ (?:passing|failing|pending)\b|"
+    r"Finished in \d|\d+ examples?, \d+ failures?)"  # rspec's summary
+    # a test file's result line (jest): `FAIL tests/cart.test.js`, `PASS src/a.test.ts (5.2 s)`
+    r"|^\s*(?:FAIL|PASS)\s+\S+(?:\s+\(\d+(?:\.\d+)?\s*m?s\))?$"
 )
 _ASSERTION = lazy(r"(?i)(?:assert|error|expected|received|panicked|failure|exception|mismatch|!=|==)")
 _PASSING = lazy(r"(?:\bPASSED\b|^\s*(?:✓|√|ok) |^ok\s+\S+|\.\.\. ok$|^--- PASS: |^\s*PASS )")
 
 
+#: Where a failure's message ends: a stack frame, a source excerpt, a backtrace.
+_FRAME = lazy(r"^\s*(?:at\s|\d+:\s|>?\s*\d*\s*\|)|^(?:stack backtrace:|note: )")
+_MESSAGE_LINES = 4
+
+
+def _message(body: list[str]) -> list[str]:
+    """A failure's message: its assertion line (or, when none says so, its first line
+    that is not a stack frame) and the lines right after it up to the next frame:
+    jest's `Expected:` and `Received:`, cargo's `left:` and `right:`, pytest's `E` lines."""
+    start = next((k for k, line in enumerate(body) if _ASSERTION.search(line) and not _FRAME.match(line)), None)
+    if start is None:
+        start = next((k for k, line in enumerate(body) if line.strip() and not _FRAME.match(line)), None)
+    if start is None:
+        return []
+    message = [body[start]]
+    for line in body[start + 1 :]:
+        if len(message) >= _MESSAGE_LINES or _FRAME.match(line):
+            break
+        if line.strip():
+            message.append(line)
+    return message
+
+
+#: pytest's short test summary: `FAILED tests/test_a.py::test_b[1] - AssertionError: …`.
+_SUMMARY_LINE = lazy(r"^(?:FAILED|ERROR) (?P<id>\S.*?)(?: - .*)?$")
+_PYTEST_ERROR = lazy(r"^ERROR (?:at (?:setup|teardown) of|collecting) ")
+
+
+def _listed(lines: list[str]) -> set[str]:
+    """The tests a short summary names, as their blocks' titles name them."""
+    names = set()
+    for line in lines:
+        found = _SUMMARY_LINE.match(line)
+        if found:
+            node = found.group("id")
+            names.add(node)
+            if "::" in node:
+                names.add(node.split("::", 1)[1].replace("::", "."))
+    return names
+
+
+def _family(name: str) -> str:
+    """The test a case belongs to: `test_x[3]` → `test_x`, `suite › case` → `suite`,
+    `TestX/sub` → `TestX`."""
+    if name.endswith("]") and "[" in name:
+        return name[: name.index("[")]
+    for separator in (" › ", " > "):
+        if separator in name:
+            return name.rsplit(separator, 1)[0]
+    if "/" in name and " " not in name:
+        return name.split("/", 1)[0]
+    return name
+
+
 def _tests(lines: list[str]) -> Parsed:
     """Test runner output: every failing test's block is a unit kept whole while it
-    fits (its short form is its title and first assertion line); passing tests are
-    units that go first."""
+    fits (its short form is its title and the message of its failure); passing tests
+    are units that go first. A block whose test the short summary names (pytest's
+    `FAILED …` lines) may go whole: its name stays in the summary."""
     parsed: Parsed = []
     current: list[str] = []
+    listed = _listed(lines) if any(line.startswith(("FAILED ", "ERROR ")) for line in lines) else set()
 
     def close() -> None:
         if current:
             title = current[0]
-            assertion = next((line for line in current[1:] if _ASSERTION.search(line)), None)
-            short = (Pinned(title),) + ((Pinned(clip_line(assertion, _LINE_LIMIT)),) if assertion else ())
+            message = _message(current[1:])
+            assertion = bool(message)
+            short = (Pinned(title),) + tuple(Pinned(clip_line(line, _LINE_LIMIT)) for line in message)
+            name = next((found.group("name") for found in map(lambda b: b.match(title), _TEST_BLOCKS) if found), "")
+            in_summary = _PYTEST_ERROR.sub("", name) in listed
             parsed.append(
                 Unit(
                     "failing test",
-                    "",
+                    "listed in the summary" if in_summary else "",
                     tuple(current),
                     short,
-                    (Pinned(title),),
+                    () if in_summary else (Pinned(title),),
                     priority=3,
-                    short_note="beyond their title and assertion",
+                    short_note="beyond their title and message" if assertion else "beyond their title",
+                    minimal_note="beyond their title",
+                    family=_family(name),
                 )
             )
             current.clear()
@@ -554,12 +690,12 @@ def _tests(lines: list[str]) -> Parsed:
         if any(block.match(line) for block in _TEST_BLOCKS):
             close()
             current.append(line)
-        elif current and _BLOCK_END.match(line):
-            close()
-            parsed.append(line)
-        elif current:
+            continue
+        if current and not _BLOCK_END.match(line):
             current.append(line)
-        elif _PASSING.search(line):
+            continue
+        close()
+        if _PASSING.search(line):
             parsed.append(Unit("passing test", "", (line,), (line,), priority=0))
         else:
             parsed.append(line)
