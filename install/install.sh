@@ -2,15 +2,18 @@
 # Install tokenjuice into its own virtual environment, for machines without pipx or uv.
 #
 #   sh install/install.sh                 install or upgrade, link ~/.local/bin/tokenjuice
-#   sh install/install.sh --cursor        ... then install the Cursor hook and prove it works
-#   sh install/install.sh --uninstall     remove the Cursor hook, the link and the environment
+#   sh install/install.sh --host cursor   ... then install that host's hook and prove it works
+#   sh install/install.sh --all-hosts     ... then every agent host found on this machine
+#   sh install/install.sh --uninstall     remove every host's hook, the link and the environment
 #
 # Options: --source SPEC   what pip installs (default: this checkout if run from one, else "tokenjuice")
 #          --python PATH   the Python (>= 3.11) to build the environment with (default: python3)
+#          --host NAME     cursor, claude-code, codex, gemini, copilot, opencode, windsurf or cline
+#                          (repeatable; --cursor is short for --host cursor)
 # Environment: TOKENJUICE_PREFIX (default ${XDG_DATA_HOME:-~/.local/share}/tokenjuice),
 #              TOKENJUICE_BIN_DIR (default ~/.local/bin).
 # Running it again upgrades in place; it never touches anything outside those two places
-# except through `tokenjuice install cursor` / `uninstall cursor`, which keep backups.
+# except through `tokenjuice install <host>` / `uninstall`, which keep backups.
 set -eu
 
 prefix="${TOKENJUICE_PREFIX:-${XDG_DATA_HOME:-$HOME/.local/share}/tokenjuice}"
@@ -19,7 +22,8 @@ venv="$prefix/venv"
 link="$bin_dir/tokenjuice"
 python="python3"
 source=""
-cursor=0
+hosts=""
+all_hosts=0
 action=install
 
 say() { printf 'tokenjuice-install: %s\n' "$*"; }
@@ -27,11 +31,13 @@ fail() { printf 'tokenjuice-install: %s\n' "$*" >&2; exit 1; }
 
 while [ $# -gt 0 ]; do
     case "$1" in
-        --cursor) cursor=1 ;;
+        --cursor) hosts="$hosts cursor" ;;
+        --host) [ $# -ge 2 ] || fail "--host needs a value"; hosts="$hosts $2"; shift ;;
+        --all-hosts) all_hosts=1 ;;
         --uninstall) action=uninstall ;;
         --source) [ $# -ge 2 ] || fail "--source needs a value"; source="$2"; shift ;;
         --python) [ $# -ge 2 ] || fail "--python needs a value"; python="$2"; shift ;;
-        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) fail "unknown option $1 (see --help)" ;;
     esac
     shift
@@ -39,7 +45,7 @@ done
 
 if [ "$action" = uninstall ]; then
     if [ -x "$venv/bin/tokenjuice" ]; then
-        "$venv/bin/tokenjuice" uninstall cursor || fail "could not remove the Cursor hook; see the message above"
+        "$venv/bin/tokenjuice" uninstall --all || fail "could not remove every host's hook; see the message above"
     fi
     if [ -L "$link" ] && [ "$(readlink "$link")" = "$venv/bin/tokenjuice" ]; then
         rm -f "$link"
@@ -87,7 +93,10 @@ case ":$PATH:" in
     *) say "note: $bin_dir is not on your PATH; add it in your shell profile" ;;
 esac
 
-if [ "$cursor" = 1 ]; then
-    "$link" install cursor || fail "could not install the Cursor hook; see the message above"
-    "$link" doctor cursor --deep || fail "the Cursor hook is installed but the deep check failed; see above"
+if [ "$all_hosts" = 1 ]; then
+    "$link" install --all || fail "could not install every host's hook; see the message above"
 fi
+for host in $hosts; do
+    "$link" install "$host" || fail "could not install the $host hook; see the message above"
+    "$link" doctor "$host" --deep || fail "the $host hook is installed but the deep check failed; see above"
+done

@@ -1,4 +1,4 @@
-"""install/install.sh on a scratch HOME: install, idempotent re-run, Cursor hook, uninstall."""
+"""install/install.sh on a scratch HOME: install, idempotent re-run, host hooks, uninstall."""
 
 import json
 import os
@@ -21,11 +21,14 @@ def test_installer_round_trip(tmp_path):
         "TOKENJUICE_BIN_DIR": "",
     }
     script = str(REPO / "install" / "install.sh")
-    done = subprocess.run(["sh", script, "--cursor"], env=env, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        ["sh", script, "--cursor", "--host", "windsurf"], env=env, capture_output=True, text=True, timeout=600
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     link = home / ".local" / "bin" / "tokenjuice"
     assert os.readlink(link) == str(home / ".local" / "share" / "tokenjuice" / "venv" / "bin" / "tokenjuice")
-    assert "deep check: passed" in done.stdout
+    assert done.stdout.count("deep check: passed") == 2  # each host's hook proved to work
+    assert (home / ".codeium" / "windsurf" / "memories" / "global_rules.md").exists()
     hooks = json.loads((home / ".cursor" / "hooks.json").read_text())
     command = hooks["hooks"]["preToolUse"][0]["command"]
     # The venv's interpreter starts the hook itself; rewritten commands use the link.
@@ -39,6 +42,7 @@ def test_installer_round_trip(tmp_path):
     assert gone.returncode == 0, gone.stderr
     assert not link.exists() and not (home / ".local" / "share" / "tokenjuice" / "venv").exists()
     assert not (home / ".cursor" / "hooks.json").exists()  # install created it: uninstall leaves no trace
+    assert not (home / ".codeium" / "windsurf" / "memories" / "global_rules.md").exists()  # every host, not only Cursor
 
 
 def test_installer_rejects_unknown_options(tmp_path):
