@@ -52,8 +52,8 @@ def classify(
     for candidate in info.candidates or (_NO_COMMAND,):
         context = _Context(candidate, tool_name, SOURCE_PRIORITY[candidate.source] == top_source)
         for entry in entries:
-            if entry.id == FALLBACK_ID:
-                continue
+            if entry.id == FALLBACK_ID or (entry.argv0 and entry.argv0.isdisjoint(context.argv0)):
+                continue  # a rule for another program (its match table is not even built)
             specificity = context.specificity(entry.match)
             if specificity is None:
                 continue
@@ -117,10 +117,10 @@ def sniff(classification: Classification, entries: list[MatchEntry], output: str
     best: tuple[float, bool, int] | None = None
     chosen: MatchEntry | None = None
     for entry in entries:
-        if not entry.match.output or entry.id == classification.rule.id:
+        if not entry.output or entry.id == classification.rule.id:
             continue
-        literals = entry.output_literals or ("",) * len(entry.match.output)
-        candidates = [p for p, literal in zip(entry.match.output, literals, strict=False) if literal in text]
+        literals = entry.output_literals or ("",) * len(entry.output)
+        candidates = [p for p, literal in zip(entry.output, literals, strict=False) if literal in text]
         if not candidates:
             continue
         try:

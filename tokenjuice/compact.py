@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     #: Called once the full output is (or is not) kept: (stored, hint) -> the trailer's hint.
     AfterStore = Callable[[tuple[str, str] | None, str | None], str | None]
 
+#: An output id's length (state/artifacts.py draws them), without importing the store
+#: for the many outputs that are never kept.
+ID_STAND_IN = "0" * 8
 _LOWER = "abcdefghijklmnopqrstuvwxyz"
 _ALNUM = _LOWER + _LOWER.upper() + "0123456789"
 #: What the ledger may hold as a command or subcommand name (checked without `re`,
@@ -80,7 +83,6 @@ def compact(
     from .reduce.engine import Options, reduce
     from .reduce.render import shown_chars, text_of
     from .rules import index
-    from .state import artifacts
 
     execution = Execution(
         tool_name="exec",
@@ -96,9 +98,9 @@ def compact(
     catalogue = index.load(cwd)
     if warn:
         warn_problems(catalogue.errors, settings.warnings)
-    artifact_id = artifacts.new_id()
     # The hint's length is part of the choice (a result is never longer than its
-    # input as printed), so the reduction is made with an id of the final length.
+    # input as printed), so the reduction is made with a stand-in id of the final
+    # length; the real one is drawn only when the output is kept.
     reduction = reduce(
         execution,
         catalogue,
@@ -109,10 +111,10 @@ def compact(
             no_omit=settings["output.no_omit"],
             facts=facts,
             redact=settings["redaction.enabled"],
-            hint=f"full output: tokenjuice cat {artifact_id}",
+            hint=f"full output: tokenjuice cat {ID_STAND_IN}",
         ),
     )
-    stored, hint = keep_full_output(artifact_id, output, execution, reduction.cut, settings, announce_store_errors)
+    stored, hint = keep_full_output(output, execution, reduction.cut, settings, announce_store_errors)
     if after_store is not None:
         hint = after_store(stored, hint)
     reduction = replace(reduction, hint=hint)
@@ -124,12 +126,10 @@ def compact(
 
 
 def keep_full_output(
-    artifact_id: str, combined: bytes, execution: Execution, cut: bool, settings: Settings, announce: bool
+    combined: bytes, execution: Execution, cut: bool, settings: Settings, announce: bool
 ) -> tuple[tuple[str, str] | None, str | None]:
     """Store the whole output when the shown one was cut (or always, by setting):
     ((id, path) or None, the trailer's words on where the full output is)."""
-    from .state import artifacts
-
     mode = settings["artifacts.mode"]
     background = execution.capture is not None and execution.capture.background
     if mode == "never" or not (cut or background or mode == "always"):
@@ -144,6 +144,9 @@ def keep_full_output(
         "bytes": len(combined),
         "dropped_bytes": execution.capture.dropped_bytes if execution.capture else 0,
     }
+    from .state import artifacts
+
+    artifact_id = artifacts.new_id()
     try:
         path = artifacts.Store.from_settings(settings).store(artifact_id, combined, meta)
     except artifacts.ArtifactError as error:

@@ -130,6 +130,16 @@ def git_root(start: str) -> str | None:
     return next((d for d in ancestors(start) if os.path.exists(os.path.join(d, ".git"))), None)
 
 
+#: A project's own layer of rules and settings; trust.py decides whether it applies.
+PROJECT_LAYER = ".tokenjuice"
+
+
+def has_project_layer(start: str | None) -> bool:
+    """Is there a project layer for `start` at all? (Cheap: most projects have none,
+    and then nothing about trust needs loading.)"""
+    return project_root_with(PROJECT_LAYER, start or os.getcwd()) is not None
+
+
 def project_root_with(relative: str, start: str) -> str | None:
     """The nearest ancestor of `start` holding `relative`, never above the git root."""
     for directory in ancestors(start):

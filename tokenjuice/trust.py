@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-LAYER = ".tokenjuice"
+LAYER = paths.PROJECT_LAYER
 TRUST_FILE = "trusted-projects.json"
 NOTICE_EVERY_SECONDS = 3600
 _TRUE = ("1", "true", "yes", "on")

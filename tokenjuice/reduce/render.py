@@ -37,7 +37,7 @@ def text_of(reduction: Reduction) -> str:
 def shown(text: str, redact: bool = True) -> str:
     """`text` as it may be shown: controls escaped, secrets redacted."""
     text = sanitize(text)
-    if redact:
+    if redact and text.strip():
         from ..state import redact as redaction
 
         if redaction.might_hold_secrets(text):

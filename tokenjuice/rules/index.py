@@ -16,8 +16,8 @@ import os
 
 from .. import cachefile
 from . import loader
-from .model import Match, MatchEntry, Rule
-from .schema import compact, from_canonical, to_canonical
+from .canonical import compact, from_canonical, to_canonical
+from .model import MatchEntry, Rule
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -94,14 +94,7 @@ def load(cwd: str | None = None, *, builtin_only: bool = False) -> Catalogue:
     cached = cachefile.read_current(stem + ".json", signature)
     if cached is not None and isinstance(cached.get("rules"), list) and isinstance(cached.get("problems"), list):
         entries = [
-            MatchEntry(
-                e["id"],
-                e["family"],
-                e["priority"],
-                from_canonical(Match, e["match"]),
-                e["trusted"],
-                tuple(e["literals"]),
-            )
+            MatchEntry(e["id"], e["family"], e["priority"], None, e["trusted"], tuple(e["literals"]), data=e["match"])
             for e in cached["rules"]
         ]
         problems = [loader.Problem(**p) for p in cached["problems"]]

@@ -12,7 +12,6 @@ import os
 from .. import paths
 from ..record import record, replace
 from .model import Example, Rule
-from .schema import RuleError, parse_rule
 
 BUILTIN, USER, PROJECT = "builtin", "user", "project"
 FALLBACK_ID = "generic/fallback"
@@ -83,6 +82,8 @@ def installed_builtin_root() -> str:
 def project_rule_dir(cwd: str | None, *, untrusted: bool = False) -> str | None:
     """The rules folder of the project layer for `cwd`: only once the user trusts it
     (trust.py), unless `untrusted` (verify looks at a layer before it is trusted)."""
+    if not paths.has_project_layer(cwd):
+        return None
     from .. import trust
 
     layer = trust.layer_for(cwd)
@@ -139,6 +140,7 @@ def load_file(layer: str, rule_id: str, path: str) -> LoadedRule:
     """Parse and validate one rule file; raises RuleError (`field: problem`, with the
     line of the field when it can be found)."""
     from .patterns import compile_checked
+    from .schema import RuleError, parse_rule
 
     try:
         with open(path, "rb") as handle:
@@ -222,6 +224,8 @@ def _line_of(path: list[tuple[str, int | None]], text: str) -> int | None:
 
 def load_layer(layer: str, root: str) -> tuple[list[LoadedRule], list[Problem]]:
     """Every valid rule of one layer, and a problem for each file that is not."""
+    from .schema import RuleError  # validation loads only when rule files are read
+
     loaded: list[LoadedRule] = []
     problems: list[Problem] = []
     files = rule_files(root)

@@ -367,16 +367,57 @@ TABLE_TYPES: dict[str, type] = {
 LOCATION_FIELDS = frozenset({"id", "ascii", "layer", "path"})
 
 
-@record
 class MatchEntry:
-    """What classification reads of a rule (the small index loaded on every wrap)."""
+    """What classification reads of a rule (the small index loaded on every wrap).
 
-    id: str
-    family: str
-    priority: float
-    match: Match
-    #: A built-in rule: its patterns take the fast path (see rules/patterns.py).
-    trusted: bool = True
-    #: For each `match.output` pattern, text every line it matches contains ("" when
-    #: none is sure): output sniffing compiles only the patterns whose text is there.
-    output_literals: tuple[str, ...] = ()
+    Not a record: its `match` table is built on first use from the index's data.
+    Classification passes over a rule whose `argv0` names another program without
+    looking at the rest, so a wrap builds a few of the ~160 tables, not all (building
+    them all cost ~1 ms on every command)."""
+
+    __slots__ = ("_data", "_match", "argv0", "family", "id", "output", "output_literals", "priority", "trusted")
+
+    def __init__(
+        self,
+        id: str,
+        family: str,
+        priority: float,
+        match: Match | None = None,
+        trusted: bool = True,
+        output_literals: tuple[str, ...] = (),
+        *,
+        data: dict[str, Any] | None = None,
+    ) -> None:
+        self.id = id
+        self.family = family
+        self.priority = priority
+        #: A built-in rule: its patterns take the fast path (see rules/patterns.py).
+        self.trusted = trusted
+        #: For each `match.output` pattern, text every line it matches contains ("" when
+        #: none is sure): output sniffing compiles only the patterns whose text is there.
+        self.output_literals = output_literals
+        self._match = match
+        self._data = data or {}
+        #: The programs `match.argv0` names (empty: any), and its output patterns.
+        self.argv0 = frozenset(match.argv0 if match is not None else self._data.get("argv0", ()))
+        self.output: tuple[str, ...] = match.output if match is not None else tuple(self._data.get("output", ()))
+
+    @property
+    def match(self) -> Match:
+        if self._match is None:
+            from .canonical import from_canonical
+
+            self._match = from_canonical(Match, self._data)
+        return self._match
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MatchEntry):
+            return NotImplemented
+        mine = (self.id, self.family, self.priority, self.match, self.trusted, self.output_literals)
+        return mine == (other.id, other.family, other.priority, other.match, other.trusted, other.output_literals)
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.family, self.priority))
+
+    def __repr__(self) -> str:
+        return f"MatchEntry(id={self.id!r}, family={self.family!r}, priority={self.priority!r})"

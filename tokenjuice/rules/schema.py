@@ -4,8 +4,6 @@
   JSON camelCase with its defaults) into a `Rule` and its examples; every problem
   is a `RuleError` whose message starts with the field (`filters.skip_patterns[2]:
   invalid pattern …`), so the loader can print one line naming file, line and field.
-- `to_canonical` / `from_canonical`: the plain JSON form the index cache stores and
-  the hot path turns back into a `Rule` without validating again.
 - `json_schema`: the JSON Schema of a TOML rule file (`tokenjuice schema rule`,
   docs/rule.schema.json).
 - `fields_markdown`: the field reference in docs/rules.md.
@@ -19,6 +17,7 @@ from collections.abc import Callable
 from .. import record
 from ..record import MISSING, Field
 from . import model
+from .canonical import table_type
 from .model import Example, Rule
 
 TYPE_CHECKING = False
@@ -44,10 +43,6 @@ class RuleError(ValueError):
 
 def _fields(cls: type) -> tuple[Field, ...]:
     return tuple(f for f in record.fields(cls) if f.metadata)
-
-
-def _table_type(field: Field) -> type:
-    return model.TABLE_TYPES[field.metadata["table_type"]]
 
 
 # -- validation -------------------------------------------------------------------------
@@ -126,7 +121,7 @@ class _Checker:
             if not self.json_style:
                 continue  # the declared default applies
             if field.metadata["kind"] == model.TABLE:  # an absent table still gets the original's defaults
-                table = _table_type(field)
+                table = table_type(field)
                 values[field.name] = table(**self.table(table, {}, f"{prefix}{field.name}."))
             elif field.metadata["json_default"] is not MISSING:
                 values[field.name] = field.metadata["json_default"]
@@ -205,10 +200,10 @@ class _Checker:
                 raise RuleError(f"{where}: expected a table of counter names to counts")
             return dict(value)
         if kind == model.TABLE:
-            cls = _table_type(field)
+            cls = table_type(field)
             return cls(**self.table(cls, value, where + "."))
         if kind == model.TABLES:
-            cls = _table_type(field)
+            cls = table_type(field)
             if cls is model.Match and where.count("any_of") > MAX_ANY_OF_DEPTH:
                 raise RuleError(f"{where}: any_of nested more than {MAX_ANY_OF_DEPTH} deep")
             if (
@@ -237,66 +232,6 @@ class _Checker:
             self.compile_pattern(pattern, flags)
         except Exception as error:  # noqa: BLE001 - the regex engine's own message is the useful part
             raise RuleError(f"{where}: invalid pattern {pattern!r}: {error}") from None
-
-
-# -- the canonical form -----------------------------------------------------------------
-
-
-def to_canonical(rule: Rule) -> dict[str, Any]:
-    """The rule as plain JSON-able data (tuples become lists)."""
-    result: dict[str, Any] = record.as_dict(rule)
-    return result
-
-
-def from_canonical(cls: type[Any], data: dict[str, Any]) -> Any:
-    """Rebuild a record from `to_canonical` data (or the same without its empty
-    fields), trusting it: it was validated when the cache was written, and the
-    hot path pays no validation."""
-    converters = _CONVERTERS.get(cls) or _converters(cls)
-    return cls(**{key: converters[key](value) for key, value in data.items() if key in converters})
-
-
-_CONVERTERS: dict[type, dict[str, Callable[[Any], Any]]] = {}
-
-
-def _converters(cls: type) -> dict[str, Callable[[Any], Any]]:
-    """How each field of `cls` is rebuilt from JSON data."""
-    converters: dict[str, Callable[[Any], Any]] = {}
-    for field in record.fields(cls):
-        kind = field.metadata.get("kind")
-        if kind == model.TABLE:
-            converters[field.name] = _table_converter(_table_type(field))
-        elif kind == model.TABLES:
-            converters[field.name] = _tables_converter(_table_type(field))
-        elif kind == model.WORD_GROUPS:
-            converters[field.name] = lambda value: tuple(map(tuple, value))
-        elif kind in (model.WORDS, model.PATTERNS):
-            converters[field.name] = tuple
-        else:
-            converters[field.name] = _same
-    _CONVERTERS[cls] = converters
-    return converters
-
-
-def _table_converter(table: type) -> Callable[[Any], Any]:
-    return lambda value: from_canonical(table, value)
-
-
-def _tables_converter(table: type) -> Callable[[Any], Any]:
-    return lambda value: tuple(from_canonical(table, item) for item in value)
-
-
-def _same(value: Any) -> Any:
-    return value
-
-
-def compact(data: Any) -> Any:
-    """Canonical data without its empty lists (they are the defaults)."""
-    if isinstance(data, dict):
-        return {key: compact(value) for key, value in data.items() if value != []}
-    if isinstance(data, list):
-        return [compact(item) for item in data]
-    return data
 
 
 # -- JSON Schema and docs ---------------------------------------------------------------
@@ -397,9 +332,9 @@ def fields_markdown() -> str:
             name = prefix + field.name
             kind = meta["kind"]
             if kind == model.TABLE:
-                walk(_table_type(field), name + ".", seen + (cls,))
+                walk(table_type(field), name + ".", seen + (cls,))
                 continue
-            table = _table_type(field) if kind == model.TABLES else None
+            table = table_type(field) if kind == model.TABLES else None
             type_name = {model.TABLES: f"array of `{meta['table_type']}`"}.get(kind, kind)
             default = field.default
             shown = (

@@ -472,8 +472,6 @@ _suspect: Any = None
 def might_hold_secrets(text: str) -> bool:
     """Cheap test (stdlib `re`, compiled once): False means `redact` would change nothing."""
     global _suspect
-    if not text.strip():  # most commands print nothing: no pattern to compile
-        return False
     if _suspect is None:
         import re
 
