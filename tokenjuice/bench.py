@@ -26,6 +26,12 @@ Figures:
   start-up alone exceeds the baseline) of random bytes, in the page cache. --raw
   pipes nothing: the child writes to wrap's own stdout, so all wrap may add is
   its start-up and the wait
+- against (with `--against PYTHON`): the hook and `wrap -- true` of another
+  installation (an older checkout's venv, say), measured in the same interleaved
+  loop with its own floor, so "no latency regression" is a comparison made under
+  the same load, not two numbers from different hours. The other installation's
+  hook is started as its installer writes it, through the `cursor-pre-tool-use`
+  name every version answers to
 """
 
 from __future__ import annotations
@@ -147,7 +153,21 @@ def compile_package() -> None:
     compileall.compile_dir(os.path.dirname(os.path.abspath(__file__)), quiet=1)
 
 
-def measure(sizes: list[int], runs: int, flood_mib: int, raw_mib: int) -> dict[str, Any]:
+def other_installation(python: str) -> dict[str, list[str]]:
+    """The floor, hook and `wrap -- true` commands of the installation whose
+    interpreter is `python` (a venv with a `tokenjuice` script beside it)."""
+    script = os.path.join(os.path.dirname(python), "tokenjuice")
+    if not (os.path.isfile(script) and os.access(script, os.X_OK)):
+        raise SystemExit(f"bench: no tokenjuice script beside {python}; pass the python of a venv tokenjuice is in")
+    hook_args = ["cursor-pre-tool-use", "--wrap-launcher", join([script])]
+    return {
+        "floor": [python, "-c", "pass"],
+        "hook": (launch.direct_argv(join([script])) or [script]) + hook_args,
+        "wrap_true": [script, "wrap", "--", "true"],
+    }
+
+
+def measure(sizes: list[int], runs: int, flood_mib: int, raw_mib: int, against: str | None = None) -> dict[str, Any]:
     compile_package()
     tj = tokenjuice_command()
     floor = [sys.executable, "-c", "pass"]
@@ -170,6 +190,9 @@ def measure(sizes: list[int], runs: int, flood_mib: int, raw_mib: int) -> dict[s
         "hook_script": (hook_script, payload),
         "wrap_true": (wrap_true, None),
     }
+    if against:
+        other = other_installation(against)
+        commands |= {f"against_{name}": (argv, payload if name == "hook" else None) for name, argv in other.items()}
     samples: dict[str, list[float]] = {name: [] for name in commands}
     for argv, stdin in commands.values():  # warm-up, builds caches
         run_once(argv, stdin)
@@ -178,6 +201,17 @@ def measure(sizes: list[int], runs: int, flood_mib: int, raw_mib: int) -> dict[s
             samples[name].append(run_once(argv, stdin)[0])
     result: dict[str, Any] = {name: round(statistics.median(values), 2) for name, values in samples.items()}
     floor_ms = result["floor"]
+    compared = None
+    if against:
+        other_floor = result["against_floor"]
+        compared = {
+            "python": against,
+            "floor_ms": other_floor,
+            "hook_ms": result["against_hook"],
+            "hook_x": round(result["against_hook"] / other_floor, 2),
+            "wrap_true_ms": result["against_wrap_true"],
+            "wrap_true_x": round(result["against_wrap_true"] / other_floor, 2),
+        }
 
     reduce: dict[str, dict[str, Any]] = {}
     reduce_runs = max(1, runs // 4)
@@ -236,6 +270,7 @@ def measure(sizes: list[int], runs: int, flood_mib: int, raw_mib: int) -> dict[s
         "linearity": round(linearity, 2),
         "wrap_flood": flood,
         "raw_flood": raw_flood,
+        "against": compared,
         "runs": runs,
         "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs, "
         f"Python {platform.python_version()}",
@@ -373,6 +408,12 @@ def table(figures: dict[str, Any]) -> str:
             f"{raw['ratio']}x cat",
         )
     )
+    other = figures.get("against")
+    if other:
+        rows.append((f"against {other['python']}:", "", ""))
+        rows.append(("  its floor", f"{other['floor_ms']:.1f} ms", "1.0x"))
+        rows.append(("  its hook (as installed)", f"{other['hook_ms']:.1f} ms", f"{other['hook_x']}x"))
+        rows.append(("  its wrap -- true", f"{other['wrap_true_ms']:.1f} ms", f"{other['wrap_true_x']}x"))
     width = max(len(r[0]) for r in rows)
     value_width = max(len(r[1]) for r in rows)
     lines = [f"{name:<{width}}  {value:<{value_width}}  {ratio}" for name, value, ratio in rows]
@@ -390,6 +431,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--quick", action="store_true", help="small sizes and few runs (CI)")
     parser.add_argument("--runs", type=int, help="runs per figure (default 21, quick 3)")
+    parser.add_argument(
+        "--against",
+        metavar="PYTHON",
+        help="also time the hook and wrap of the tokenjuice installed beside PYTHON (e.g. an older venv), interleaved",
+    )
     args = parser.parse_args(argv)
     runs = args.runs or (3 if args.quick else 21)
     sizes = [16 * KIB, 64 * KIB, 128 * KIB] if args.quick else [64 * KIB, 512 * KIB, 4 * MIB]
@@ -397,7 +443,13 @@ def main(argv: list[str] | None = None) -> int:
         previous = os.getcwd()
         os.chdir(scratch)  # no project rules or config from wherever this is run
         try:
-            figures = measure(sizes, runs, flood_mib=8 if args.quick else 100, raw_mib=64 if args.quick else 1024)
+            figures = measure(
+                sizes,
+                runs,
+                flood_mib=8 if args.quick else 100,
+                raw_mib=64 if args.quick else 1024,
+                against=os.path.abspath(args.against) if args.against else None,
+            )
         finally:
             os.chdir(previous)
     figures["verdicts"] = [{"figure": n, "measured": m, "target": t, "met": ok} for n, m, t, ok in verdicts(figures)]
