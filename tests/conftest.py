@@ -63,6 +63,14 @@ def workdir(tmp_path, monkeypatch):
     return path
 
 
+@pytest.fixture
+def home(tmp_path, monkeypatch, workdir):
+    """tokenjuice's data folder (TOKENJUICE_HOME) for this test: ledger, spool, output store."""
+    path = tmp_path / "tjhome"
+    monkeypatch.setenv("TOKENJUICE_HOME", str(path))
+    return path
+
+
 def tokenjuice(
     *args: str, input: bytes | str | None = None, cwd=None, env=None, timeout: float = 60
 ) -> subprocess.CompletedProcess:

@@ -19,7 +19,7 @@ from test_rewrite import LEFT_ALONE, OUTSIDE, WRAPPED
 from tokenjuice.hosts import base, gemini, gemini_policy, launch
 from tokenjuice.shellsyntax import quote
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "hosts" / "gemini-cli"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "hosts" / "gemini-cli"
 LAUNCHER = f"{sys.executable} -m tokenjuice"
 HOOK_LAUNCHER = f"{sys.executable} -P -c '{launch.ENTRY}'"
 LOCATION_WARNINGS = base.launcher_warnings(HOOK_LAUNCHER)

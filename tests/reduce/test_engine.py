@@ -1,38 +1,17 @@
+"""The reduction engine (tokenjuice.reduce.engine and its pipeline): head and tail, filters,
+counters, the budget, escapes, exit codes and passthrough, through one rule at a time."""
+
 import json
 import time
 
 import pytest
+from conftest import reduce_wire
+from helpers import FALLBACK, lines, make, run
 
-from conftest import reduce_wire, rule_of
 from tokenjuice.record import replace
 from tokenjuice.rules.index import Catalogue
 from tokenjuice.rules.model import Match, MatchEntry
 from tokenjuice.verify import unexplained_lines
-
-
-def make(rule_id="tool/x", layer="builtin", json_style=False, **fields):
-    """A rule from TOML-shaped fields; filter lists may be given flat for brevity."""
-    filters = {k: fields.pop(k) for k in ("skip_patterns", "keep_patterns", "pin_patterns") if k in fields}
-    data = {"family": "tool-output", "match": {"argv0": ["tool"]}} | {k: v for k, v in fields.items() if v is not None}
-    if filters:
-        data["filters"] = filters
-    return rule_of(rule_id, layer, json_style, **data)
-
-
-FALLBACK = make(
-    "generic/fallback", match={}, family="generic", counters=[{"name": "error", "pattern": r"\berror\b", "flags": "i"}]
-)
-
-
-def run(output, rule=None, exit_code=0, command="tool run", trace=False, **options):
-    rules = [r for r in (rule, FALLBACK) if r]
-    return reduce_wire(
-        rules, hint="full output: RAW", trace=trace, command=command, combined=output, exit_code=exit_code, **options
-    )
-
-
-def lines(n, prefix="line"):
-    return "\n".join(f"{prefix} {i:04d} with some padding to look like real output" for i in range(n)) + "\n"
 
 
 def test_result_shape_and_key_order():
@@ -285,61 +264,11 @@ def test_counters_can_see_lines_before_the_skip_filters():
     assert run(output, replace(rule, counter_source="pre_keep"))["facts"] == {"segment": 0}
 
 
-@pytest.mark.parametrize(
-    "escape",
-    [
-        "\x1b(B",
-        "\x1b)0",
-        "\x1b=",
-        "\x1b>",
-        "\x1b7",
-        "\x1b8",
-        "\x1bc",
-        "\x1bM",
-        "\x1b[38;5;208m",
-        "\x1b]8;;http://x\x1b\\",
-        "\x1b]0;title\x07",
-        "\x1b[?25l",
-    ],
-)
-def test_every_escape_sequence_is_stripped(escape):
-    from tokenjuice.text import strip_ansi
-
-    assert strip_ansi(f"ok{escape} done") == "ok done"
-
-
 def test_a_result_is_never_longer_than_its_input():
     output = "".join(f"Resolving dependency {i}\n" for i in range(14)) + "done\n"
     rule = make(skip_patterns=["^Resolving"], summarize={"head": 1, "tail": 1})
     result = run(output, rule)
     assert len(result["inlineText"]) <= len(output)
-
-
-def test_plurals_of_counter_names():
-    from tokenjuice.text import pluralize
-
-    assert [
-        pluralize(2, n)
-        for n in (
-            "error",
-            "match",
-            "dependency",
-            "file to reformat",
-            "warning",
-            "permission denied",
-            "not fixable automatically",
-            "box",
-        )
-    ] == [
-        "2 errors",
-        "2 matches",
-        "2 dependencies",
-        "2 files to reformat",
-        "2 warnings",
-        "2 permission denied",
-        "2 not fixable automatically",
-        "2 boxes",
-    ]
 
 
 def test_counts_appear_when_only_the_budget_cut_lines():
@@ -373,52 +302,3 @@ def test_a_tiny_output_without_facts_runs_no_rule():
     assert result["inlineText"] == "all good" and result["passthrough"] == "tiny" and "facts" not in result
     with pytest.raises(AssertionError, match="read the body"):
         reduce_wire(_BodiesForbidden(), **execution)  # facts need the rule
-
-
-def test_named_noise_is_dropped_like_skip_patterns():
-    output = (
-        "Requirement already satisfied: flask in /venv (3.1.3)\n"
-        + "".join(f"Requirement already satisfied: pkg{i} in /venv (from flask) (1.{i})\n" for i in range(60))
-        + "Successfully installed widget-1.0\n"
-    )
-    text = run(output, make(filters={"noise": ["pip-satisfied"]}))["inlineText"]
-    assert "(from flask)" not in text and "Successfully installed widget-1.0" in text
-    assert "Requirement already satisfied: flask in /venv (3.1.3)" in text  # asked for by name
-    notes = (
-        "src/a.c:3:5: warning: unused variable 'x'\n"
-        + "src/a.c:1:1: note: declared here\n"
-        + "src/a.c:2:1: note: in expansion of macro\n" * 3
-    ) * 20 + lines(40)
-    text = run(notes, make(filters={"noise": ["compiler-notes"]}, summarize={"max_chars": 6000}))["inlineText"]
-    assert text.count("note: declared here") == 20 and "in expansion of macro" not in text
-
-
-def test_unknown_noise_kinds_are_refused():
-    with pytest.raises(Exception, match="filters.noise: 'chatter' is not one of"):
-        make(filters={"noise": ["chatter"]})
-
-
-def test_on_branch_is_noise_only_when_nothing_else_is_said_about_the_branch():
-    from tokenjuice.reduce.noise import quiet_branch
-
-    assert quiet_branch(["On branch main", "Your branch is up to date with 'origin/main'.", ""]) == {0}
-    assert quiet_branch(["On branch main", "Changes not staged for commit:"]) == {0}
-    assert quiet_branch(["On branch main", "Your branch is ahead of 'origin/main' by 2 commits."]) == set()
-    assert quiet_branch(["On branch main", "Your branch and 'origin/main' have diverged,"]) == set()
-
-
-def test_a_dropped_note_takes_its_source_excerpt_with_it():
-    from tokenjuice.reduce.noise import repeated_notes
-
-    lines = [
-        "a.cpp:3:5: error: no matching function",
-        "   3 |   f(x);",
-        "a.cpp:1:6: note: candidate: 'void f(int)'",
-        "    1 | void f(int);",
-        "      |      ^",
-        "a.cpp:2:6: note: candidate: 'void f(long)'",
-        "    2 | void f(long);",
-        "      |      ^",
-        "a.cpp:9:1: warning: unused",
-    ]
-    assert repeated_notes(lines) == {5, 6, 7}

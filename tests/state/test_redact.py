@@ -13,7 +13,7 @@ import pytest
 
 from tokenjuice.state.redact import redact
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def _secrets() -> list[tuple[str, str]]:
@@ -540,7 +540,7 @@ def test_the_docstring_and_the_docs_name_every_kind():
         "secret-setting",
     }
     kinds |= {kind for kind, *_ in module._RULES}
-    docs = (Path(__file__).parent.parent / "docs" / "redaction.md").read_text()
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "redaction.md").read_text()
     for kind in kinds:
         assert f"`{kind}`" in (module.__doc__ or ""), kind
         assert f"`{kind}`" in docs, kind

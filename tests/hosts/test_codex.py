@@ -19,7 +19,7 @@ from test_rewrite import LEFT_ALONE, OUTSIDE, WRAPPED
 from tokenjuice.hosts import base, codex, codex_rules, launch
 from tokenjuice.shellsyntax import quote
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "hosts" / "codex"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "hosts" / "codex"
 SCHEMAS = FIXTURES / "schemas"
 LAUNCHER = f"{sys.executable} -m tokenjuice"
 HOOK_LAUNCHER = f"{sys.executable} -P -c '{launch.ENTRY}'"

@@ -1,0 +1,32 @@
+"""`tokenjuice doctor` (tokenjuice.commands.doctor): its sections and what they warn about."""
+
+import json
+
+from conftest import tokenjuice
+
+
+def test_doctor_says_when_runs_can_no_longer_be_recorded(home):
+    tokenjuice("wrap", "--", "seq", "1", "300")
+    tokenjuice("prune")
+    home.chmod(0o500)  # read-only on purpose, even for root, who could still write
+    try:
+        ledger = json.loads(tokenjuice("doctor", "--format", "json").stdout)["sections"]["ledger"]
+    finally:
+        home.chmod(0o700)
+    assert ledger["status"] == "warn" and any("read-only" in line for line in ledger["lines"])
+
+
+def test_doctor_reports_every_section(home):
+    data = json.loads(tokenjuice("doctor", "--format", "json").stdout)
+    assert set(data["sections"]) == {"catalogue", "config", "ledger", "artifacts", "hooks"}
+    assert data["sections"]["catalogue"]["status"] == "ok"
+
+
+def test_doctor_reports_broken_user_rules(home, isolated_home):
+    rules = isolated_home / ".config" / "tokenjuice" / "rules" / "demo"
+    rules.mkdir(parents=True)
+    (rules / "bad.toml").write_text('family = "x"\n[match]\nargv0 = "git"\n')
+    data = json.loads(tokenjuice("doctor", "--format", "json").stdout)
+    catalogue = data["sections"]["catalogue"]
+    assert catalogue["status"] == "warn"
+    assert any("match.argv0" in line for line in catalogue["lines"])

@@ -1,0 +1,89 @@
+"""`tokenjuice reduce` and `tokenjuice reduce-json` (tokenjuice.commands.reduce)."""
+
+import json
+
+import pytest
+from conftest import tokenjuice
+
+
+def test_reduce_from_stdin_and_file(workdir):
+    output = "".join(f"line {i}\n" for i in range(500))
+    done = tokenjuice("reduce", "--command", "seq 500", input=output)
+    assert done.returncode == 0
+    assert "lines omitted" in done.stdout.decode()
+    (workdir / "log.txt").write_text(output)
+    done = tokenjuice("reduce", "log.txt", "--format", "json")
+    assert json.loads(done.stdout)["stats"]["rawChars"] == len(output)
+    done = tokenjuice("reduce", "--raw", "log.txt")
+    assert done.stdout.decode() == output
+
+
+def test_reduce_with_exit_code_and_classification(workdir):
+    done = tokenjuice(
+        "reduce",
+        "--command",
+        "git status",
+        "--exit-code",
+        "128",
+        "--format",
+        "json",
+        input="fatal: not a git repository (or any of the parent directories): .git\n",
+    )
+    result = json.loads(done.stdout)
+    assert result["classification"]["matchedReducer"] == "git/status"
+    assert result["inlineText"].startswith("exit 128\nfatal: not a git repository")
+
+
+def test_reduce_missing_file_is_one_sentence(workdir):
+    done = tokenjuice("reduce", "nope.txt")
+    assert done.returncode == 2
+    assert done.stderr == b"tokenjuice reduce: cannot read nope.txt: No such file or directory\n"
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"toolName": "exec", "command": "git status", "combinedText": "On branch main\n", "exitCode": 0},
+        {
+            "input": {"toolName": "exec", "argv": ["git", "status"], "stdout": "On branch main\n"},
+            "options": {"trace": True, "maxInlineChars": 500},
+        },
+    ],
+)
+def test_reduce_json_direct_and_envelope(workdir, payload):
+    done = tokenjuice("reduce-json", input=json.dumps(payload))
+    assert done.returncode == 0
+    result = json.loads(done.stdout)
+    assert result["classification"]["matchedReducer"] == "git/status"
+    assert result["inlineText"] == "On branch main"
+
+
+@pytest.mark.parametrize(
+    "raw, message",
+    [
+        ("", "reduce-json needs a JSON payload"),
+        ("{not json", "the payload is not valid JSON"),
+        ("[1, 2]", "the payload must be a JSON object"),
+        ("null", "the payload must be a JSON object"),
+        ('{"command": "x"}', "toolName must be a non-empty string"),
+        ('{"toolName": "exec", "exitCode": "1"}', "exitCode must be a finite number"),
+        ('{"toolName": "exec", "argv": "git status"}', "argv must be a list of strings"),
+        ('{"input": {"toolName": "exec"}, "options": {"maxInlineChars": 0}}', "options.maxInlineChars must be"),
+    ],
+)
+def test_reduce_json_errors_are_json(workdir, raw, message):
+    done = tokenjuice("reduce-json", input=raw)
+    assert done.returncode == 2
+    assert message in json.loads(done.stdout)["error"]["message"]
+    assert b"Traceback" not in done.stderr
+
+
+def test_reduce_json_takes_any_output_text(workdir):
+    for output in ("a\u0000b\n" * 200, "lone \udc80 surrogate\n" * 200, "\ud83d broken pair\n"):
+        payload = json.dumps({"toolName": "exec", "command": "tool", "combinedText": output})
+        done = tokenjuice("reduce-json", input=payload)
+        assert done.returncode == 0, done.stderr
+        result = json.loads(done.stdout.decode("utf-8"))  # valid UTF-8, valid JSON
+        assert result["stats"]["rawChars"] == len(output)
+    done = tokenjuice("reduce-json", input=json.dumps({"toolName": "exec", "stdout": 5}))
+    assert done.returncode == 2 and "stdout must be a string" in json.loads(done.stdout)["error"]["message"]

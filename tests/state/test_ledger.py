@@ -1,0 +1,109 @@
+"""The ledger (tokenjuice.state.ledger): every wrap is recorded once, without argument values,
+and a ledger that cannot be written never fails a wrap."""
+
+import os
+import sqlite3
+import stat
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from conftest import tokenjuice
+from helpers import runs
+
+
+def test_wrap_records_a_run_without_the_command_line(home):
+    assert tokenjuice("wrap", "--source", "cursor", "--", "git", "-C", str(home.parent), "status").returncode == 128
+    assert tokenjuice("wrap", "--", "sh", "-c", "echo secret-argument-value; seq 1 300").returncode == 0
+    # Only plain names are kept: not a source with spaces, not an argument that is a URL.
+    assert tokenjuice("wrap", "--source", "my tool", "--", "true", "https://user:pw@example.com/x").returncode == 0
+    recorded = runs(home)
+    assert [(r["source"], r["argv0"], r["subcommand"], r["rule_id"], r["exit_code"]) for r in recorded] == [
+        ("cursor", "git", "status", "git/status", 128),
+        ("cli", "seq", None, "generic/fallback", 0),
+        ("cli", "true", None, "generic/fallback", 0),
+    ]
+    assert recorded[1]["raw_chars"] > recorded[1]["reduced_chars"] > 0
+    database = (home / "tokenjuice.db").read_bytes()
+    assert b"secret-argument-value" not in database and str(home.parent).encode() not in database
+    assert b"example.com" not in database
+    connection = sqlite3.connect(home / "tokenjuice.db")
+    assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert stat.S_IMODE(os.stat(home).st_mode) == 0o700
+    assert stat.S_IMODE(os.stat(home / "tokenjuice.db").st_mode) == 0o600
+
+
+def test_fifty_concurrent_wraps_lose_no_record_while_the_spool_is_ingested(home):
+    def one(i):
+        if i % 6 == 5:  # the spool is folded into the ledger while wraps append to it
+            return tokenjuice("prune", "--format", "json", timeout=600)
+        return tokenjuice("wrap", "--", "sh", "-c", f"seq 1 {100 + i}", timeout=600)
+
+    with ThreadPoolExecutor(max_workers=50) as pool:
+        done = list(pool.map(one, range(60)))
+    assert all(d.returncode == 0 for d in done), [d.stderr for d in done if d.returncode]
+    recorded = runs(home)
+    assert len(recorded) == 50
+    assert len({r["record_id"] for r in recorded}) == 50
+    assert sqlite3.connect(home / "tokenjuice.db").execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_a_new_ledger_opened_by_many_at_once_is_created_once(home):
+    # Each process imports first, then all open the ledger at the same instant.
+    start = time.time() + 2
+    opener = (
+        f"import time; from tokenjuice.state import ledger; time.sleep(max(0, {start} - time.time())); "
+        "ledger.connect().close()"
+    )
+    processes = [subprocess.Popen([sys.executable, "-c", opener], stderr=subprocess.PIPE) for _ in range(8)]
+    failures = [p.stderr.read() for p in processes if p.wait() != 0]
+    assert not failures, failures
+    assert sqlite3.connect(home / "tokenjuice.db").execute("PRAGMA user_version").fetchone()[0] == 1
+
+
+def test_ingesting_twice_counts_nothing_twice(home):
+    tokenjuice("wrap", "--", "seq", "1", "200")
+    assert len(runs(home)) == 1
+    assert len(runs(home)) == 1
+
+
+def test_stats_can_be_turned_off(home, monkeypatch):
+    tokenjuice("wrap", "--", "seq", "1", "200", env=os.environ | {"TOKENJUICE_STATS": "0"})
+    (config := home.parent / "config.toml").write_text("[stats]\nenabled = false\n")
+    tokenjuice("wrap", "--", "seq", "1", "200", env=os.environ | {"TOKENJUICE_CONFIG": str(config)})
+    assert not (home / "ledger-spool.jsonl").exists()
+
+
+def test_read_only_data_dir_never_fails_a_wrap(home):
+    home.mkdir(mode=0o500)
+    try:
+        done = tokenjuice("wrap", "--", "seq", "1", "300", env=os.environ | {"TOKENJUICE_DEBUG": "1"})
+        assert done.returncode == 0 and b"300" in done.stdout
+        assert b"run not recorded" in done.stderr
+        done = tokenjuice("wrap", "--", "seq", "1", "300")
+        assert done.returncode == 0 and done.stderr == b""
+    finally:
+        home.chmod(0o700)
+
+
+def test_a_corrupt_ledger_never_fails_a_wrap_and_is_reported(home):
+    home.mkdir(mode=0o700)
+    (home / "tokenjuice.db").write_bytes(b"this is not a database" * 100)
+    done = tokenjuice("wrap", "--", "seq", "1", "300")
+    assert done.returncode == 0 and b"300" in done.stdout
+    done = tokenjuice("stats")
+    assert done.returncode == 1
+    assert b"is damaged or locked" in done.stderr and b"move it aside" in done.stderr
+    done = tokenjuice("doctor")
+    assert done.returncode == 1 and b"ledger: broken" in done.stdout
+
+
+def test_a_ledger_from_a_newer_version_is_refused(home):
+    home.mkdir(mode=0o700)
+    connection = sqlite3.connect(home / "tokenjuice.db")
+    connection.execute("PRAGMA user_version = 99")
+    connection.commit()
+    done = tokenjuice("stats")
+    assert done.returncode == 1 and b"newer tokenjuice" in done.stderr
