@@ -33,7 +33,7 @@ from .command import (
     launcher_body,
     strip_runner,
 )
-from .shellsyntax import join, parse
+from .shellsyntax import join, parse, star_match
 
 TYPE_CHECKING = False  # `typing` costs milliseconds to import; type checkers know this name
 if TYPE_CHECKING:
@@ -124,21 +124,8 @@ def matches_user_pattern(command_text: str, argv: Sequence[str], patterns: Seque
 
 
 def glob_match(text: str, pattern: str) -> bool:
-    """Does `pattern`, where `*` stands for any run of characters, match all of `text`?
-    (fnmatch would compile a regex per pattern.)"""
-    parts = pattern.split("*")
-    if len(parts) == 1:
-        return text == pattern
-    first, last = parts[0], parts[-1]
-    if len(text) < len(first) + len(last) or not text.startswith(first) or not text.endswith(last):
-        return False
-    position, end = len(first), len(text) - len(last)
-    for part in parts[1:-1]:
-        found = text.find(part, position, end)
-        if found < 0:
-            return False
-        position = found + len(part)
-    return True
+    """Does `pattern`, where `*` stands for any run of characters, match all of `text`?"""
+    return star_match(text, pattern.split("*"))
 
 
 # -- driver ----------------------------------------------------------------------------

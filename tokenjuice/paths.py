@@ -126,6 +126,18 @@ def ancestors(start: str) -> Iterator[str]:
         current = parent
 
 
+def up_to_git_root(start: str) -> list[str]:
+    """`start` (made absolute) and each folder above it up to the first holding `.git`;
+    `start` alone outside a git repository. The folders where a host (Codex,
+    OpenCode) looks for a project's configuration, nearest first."""
+    chain = []
+    for directory in ancestors(start):
+        chain.append(directory)
+        if os.path.exists(os.path.join(directory, ".git")):
+            return chain
+    return chain[:1]
+
+
 def git_root(start: str) -> str | None:
     return next((d for d in ancestors(start) if os.path.exists(os.path.join(d, ".git"))), None)
 

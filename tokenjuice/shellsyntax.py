@@ -459,6 +459,28 @@ def parse(source: str, dialect: str = "posix") -> tuple[list[Pipeline], bool]:
     return pipelines, lexed.complete
 
 
+def star_match(text: str, parts: Sequence[str], gap_ok: Callable[[str, int, int], bool] | None = None) -> bool:
+    """Does `text` match a pattern whose literal pieces are `parts` (the pattern split
+    at its `*`s: each `*` any run of characters)? The one wildcard matcher behind
+    `interactive`'s configured patterns and Claude Code's and Cursor's permission
+    rules, which differ only in how they split a pattern into `parts` and in what a
+    run may hold: `gap_ok(text, start, end)`, when given, judges each run a `*` took.
+    Leftmost matching with no backtracking is exact here, since the pieces between
+    stars are literals. (fnmatch would compile a regex per pattern.)"""
+    if len(parts) == 1:
+        return text == parts[0]
+    first, last = parts[0], parts[-1]
+    if len(text) < len(first) + len(last) or not text.startswith(first) or not text.endswith(last):
+        return False
+    position, end = len(first), len(text) - len(last)
+    for part in parts[1:-1]:
+        found = text.find(part, position, end)
+        if found < 0 or (gap_ok is not None and not gap_ok(text, position, found)):
+            return False
+        position = found + len(part)
+    return gap_ok is None or gap_ok(text, position, end)
+
+
 def split_words(source: str, dialect: str = "posix") -> list[str]:
     """All words of `source` in order (operators and redirections dropped)."""
     return [t.value for t in lex(source, dialect).tokens if t.kind == WORD]

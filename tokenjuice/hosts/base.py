@@ -226,6 +226,17 @@ class Host:
         raise NotImplementedError
 
 
+def config_home(env: Mapping[str, str], variable: str, folder: str) -> str:
+    """A host's own folder: `$variable` when the user moved it there (Codex's
+    CODEX_HOME, Claude Code's CLAUDE_CONFIG_DIR), else `folder` in the home folder,
+    both read from `env` as the host reads them."""
+    moved = (env.get(variable) or "").strip()
+    if moved:
+        return os.path.abspath(os.path.expanduser(moved))
+    home = (env.get("HOME") or "").strip() or os.path.expanduser("~")
+    return os.path.join(home, folder)
+
+
 # -- launchers ---------------------------------------------------------------------------
 
 

@@ -28,6 +28,7 @@ import os
 from .base import (
     ALLOW,
     ASK,
+    DENY,
     OK,
     WARN,
     Call,
@@ -108,7 +109,7 @@ class Gemini(Host):
 
         tool_input = payload["tool_input"]
         updated = {**tool_input, "command": rewritten}
-        if gemini_policy.strongest(self._policy, rewritten, updated) in (gemini_policy.DENY, ASK):
+        if gemini_policy.strongest(self._policy, rewritten, updated) in (DENY, ASK):
             return {}  # a rule of the user's would stop or question the wrapper itself
         return {"hookSpecificOutput": {"hookEventName": EVENT, "tool_input": updated}}
 
