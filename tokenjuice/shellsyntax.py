@@ -27,6 +27,27 @@ _REDIRECT_OPS = ("&>>", "&>", ">>", ">|", ">&", "<<<", "<<-", "<<", "<&", "<>", 
 _SAFE_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:-=+,@%")
 
 
+#: Escapes inside fish's single quotes.
+_FISH_QUOTE_ESCAPES = {"'": "'", "\\": "\\"}
+#: Escapes inside bash's $'…' that stand for one character; others (a hex or unicode
+#: escape) stay as written.
+_ANSI_C_ESCAPES = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    "a": "\a",
+    "b": "\b",
+    "e": "\x1b",
+    "E": "\x1b",
+    "f": "\f",
+    "v": "\v",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "?": "?",
+}
+
+
 class Token:
     """A lexed unit: a word (quotes removed), an operator, or a redirection."""
 
@@ -240,20 +261,7 @@ class _Lexer:
                 return text
             text, self.pos = src[self.pos : end], end + 1
             return text
-        out: list[str] = []
-        while self.pos < len(src):
-            ch = src[self.pos]
-            if ch == "\\" and self.pos + 1 < len(src) and src[self.pos + 1] in "'\\":
-                out.append(src[self.pos + 1])
-                self.pos += 2
-                continue
-            if ch == "'":
-                self.pos += 1
-                return "".join(out)
-            out.append(ch)
-            self.pos += 1
-        self.complete = False
-        return "".join(out)
+        return self._escaped_until_quote(_FISH_QUOTE_ESCAPES)
 
     def _double_quoted(self) -> str:
         src = self.src
@@ -287,29 +295,21 @@ class _Lexer:
         return "".join(out)
 
     def _ansi_c_quoted(self) -> str:
-        src = self.src
         self.pos += 2
+        return self._escaped_until_quote(_ANSI_C_ESCAPES)
+
+    def _escaped_until_quote(self, escapes: dict[str, str]) -> str:
+        """The rest of a single-quoted string with backslash escapes (fish's '…', where
+        only \\' and \\\\ are escapes; bash's $'…'): `escapes` translates the character
+        after a backslash, and any other escape stays as written. An unclosed quote
+        marks the source incomplete."""
+        src = self.src
         out: list[str] = []
-        simple = {
-            "n": "\n",
-            "t": "\t",
-            "r": "\r",
-            "a": "\a",
-            "b": "\b",
-            "e": "\x1b",
-            "E": "\x1b",
-            "f": "\f",
-            "v": "\v",
-            "\\": "\\",
-            "'": "'",
-            '"': '"',
-            "?": "?",
-        }
         while self.pos < len(src):
             ch = src[self.pos]
             if ch == "\\" and self.pos + 1 < len(src):
                 nxt = src[self.pos + 1]
-                out.append(simple.get(nxt, "\\" + nxt))
+                out.append(escapes.get(nxt, "\\" + nxt))
                 self.pos += 2
                 continue
             if ch == "'":
