@@ -108,6 +108,15 @@ def private_temp_dir() -> str:
     return path
 
 
+def remove_quietly(path: str) -> None:
+    """Remove the file at `path` if it can be: for temporary files after a failed write
+    and for stamps and records whose leftover costs nothing."""
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
 def user_rule_dirs() -> list[str]:
     """`~/.config/tokenjuice/rules` (where the TypeScript tokenjuice looked) and the
     platform's config dir, lowest precedence first, without duplicates."""

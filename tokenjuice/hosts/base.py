@@ -612,10 +612,9 @@ def restore_if_untouched(path: str, current: str | None) -> tuple[bool, str | No
 
 
 def forget_install(path: str) -> None:
-    try:
-        os.unlink(_record_path(path) + ".json")
-    except OSError:
-        pass
+    from ..paths import remove_quietly
+
+    remove_quietly(_record_path(path) + ".json")
 
 
 def _read_record(record_path: str) -> dict[str, Any] | None:
