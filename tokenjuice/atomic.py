@@ -6,6 +6,8 @@ import os
 import stat
 import tempfile
 
+from .paths import remove_quietly
+
 
 def write_atomically(path: str, data: bytes, *, mode: int | None = None) -> None:
     """Write `data` to a temporary file beside `path`, fsync it, give it `mode` (by
@@ -28,10 +30,7 @@ def write_atomically(path: str, data: bytes, *, mode: int | None = None) -> None
         os.chmod(temporary, mode)
         os.replace(temporary, path)
     except OSError:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
+        remove_quietly(temporary)
         raise
     try:  # make the rename itself durable
         directory_fd = os.open(directory, os.O_RDONLY)

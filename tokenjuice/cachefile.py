@@ -68,7 +68,4 @@ def write(path: str, data: object) -> None:
             handle.write(fastjson.dumps(data))
         os.replace(temporary, path)
     except OSError:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
+        paths.remove_quietly(temporary)

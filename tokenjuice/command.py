@@ -17,7 +17,7 @@ from .shellsyntax import Pipeline, SimpleCommand
 
 TYPE_CHECKING = False  # collections.abc costs ~1.4 ms to import on the hook's path
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Iterator, Sequence
 
 ORIGINAL, SHELL_BODY, EFFECTIVE = "original", "shell-body", "effective"
 SOURCE_PRIORITY = {ORIGINAL: 0, SHELL_BODY: 1, EFFECTIVE: 2}
@@ -668,6 +668,71 @@ def strip_runner(argv: list[str]) -> list[str] | None:
                 return None  # `pnpm install`, `yarn add`: the package manager itself
             return rest or None
     return None
+
+
+def variants(argv: list[str], behind: Callable[[list[str]], list[list[str]]]) -> Iterator[list[str]]:
+    """`argv` and every command `behind` finds behind it, and behind those in turn,
+    each once (at most 65): the forms of a command a permission check (Claude Code's,
+    Cursor's) tries its deny rules against. `behind(words)` says what one form hides
+    (after a control word, a wrapper, a path); each host reads that differently."""
+    seen: set[tuple[str, ...]] = set()
+    pending = [argv]
+    while pending:
+        words = pending.pop()
+        key = tuple(words)
+        if not words or key in seen or len(seen) > 64:
+            continue
+        seen.add(key)
+        yield words
+        pending += behind(words)
+
+
+def shell_scripts(argv: list[str]) -> list[str]:
+    """Scripts run by `sh -c '…'`, `bash -lc '…'` or `eval …` anywhere in argv: what a
+    permission check (Claude Code's, Cursor's) must look into as well."""
+    scripts = []
+    for index, word in enumerate(argv):
+        name = basename(word)
+        if name == "eval" and index + 1 < len(argv):
+            scripts.append(" ".join(argv[index + 1 :]))
+        if name not in SHELLS:
+            continue
+        rest = argv[index + 1 :]
+        for position, option in enumerate(rest):
+            if option.startswith("-") and not option.startswith("--") and "c" in option[1:]:
+                operands = [w for w in rest[position + 1 :] if not w.startswith("-")]
+                if operands:
+                    scripts.append(operands[0])
+                break
+    return scripts
+
+
+def substitutions(word: str) -> list[str]:
+    """Bodies of `$( … )`, `<( … )`, `>( … )` and backticks in one raw word (as written,
+    unparsed): commands a permission check must look into as well."""
+    found = []
+    index = 0
+    while index < len(word):
+        ch = word[index]
+        if ch == "`":
+            end = word.find("`", index + 1)
+            end = len(word) if end < 0 else end
+            found.append(word[index + 1 : end])
+            index = end + 1
+            continue
+        if ch in "$<>" and word.startswith("(", index + 1):
+            depth, cursor = 1, index + 2
+            while cursor < len(word) and depth:
+                if word[cursor] == "(":
+                    depth += 1
+                elif word[cursor] == ")":
+                    depth -= 1
+                cursor += 1
+            found.append(word[index + 2 : cursor - 1 if depth == 0 else cursor])
+            index = cursor
+            continue
+        index += 1
+    return found
 
 
 def is_python(name: str) -> bool:

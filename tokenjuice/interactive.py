@@ -33,7 +33,7 @@ from .command import (
     launcher_body,
     strip_runner,
 )
-from .shellsyntax import join, parse
+from .shellsyntax import join, parse, star_match
 
 TYPE_CHECKING = False  # `typing` costs milliseconds to import; type checkers know this name
 if TYPE_CHECKING:
@@ -124,21 +124,8 @@ def matches_user_pattern(command_text: str, argv: Sequence[str], patterns: Seque
 
 
 def glob_match(text: str, pattern: str) -> bool:
-    """Does `pattern`, where `*` stands for any run of characters, match all of `text`?
-    (fnmatch would compile a regex per pattern.)"""
-    parts = pattern.split("*")
-    if len(parts) == 1:
-        return text == pattern
-    first, last = parts[0], parts[-1]
-    if len(text) < len(first) + len(last) or not text.startswith(first) or not text.endswith(last):
-        return False
-    position, end = len(first), len(text) - len(last)
-    for part in parts[1:-1]:
-        found = text.find(part, position, end)
-        if found < 0:
-            return False
-        position = found + len(part)
-    return True
+    """Does `pattern`, where `*` stands for any run of characters, match all of `text`?"""
+    return star_match(text, pattern.split("*"))
 
 
 # -- driver ----------------------------------------------------------------------------
@@ -828,6 +815,27 @@ def _yes(argv: Sequence[str]) -> bool:
     return any(w in ("-y", "--yes") or w.startswith("--yes=") for w in argv)
 
 
+def _run_script(tool: str, rest: list[str], values: frozenset[str]) -> Reason | None:
+    """`<tool> run SCRIPT …` (npm, pnpm, yarn): what the script is known to do (a dev
+    server, a watcher), else a watch flag passed through to it."""
+    position, script = _first_operand(rest, 0, values)
+    if script is None:
+        return None
+    return _script_reason(f"{tool} run", script) or _passthrough_watch(f"{tool} run {script}", rest[position + 1 :])
+
+
+def _prompts_without_yes(what: str, argv: Sequence[str], ctx: _Context) -> Reason | None:
+    """A package manager's `init`/`create`: it asks questions unless told -y or fed stdin."""
+    return None if _yes(argv) or ctx.stdin else (TERMINAL, f"prompts for answers ({what} without -y)")
+
+
+def _package_runner(rest: list[str], values: frozenset[str], ctx: _Context) -> Reason | None:
+    """`npm exec`, `pnpm dlx`, `yarn dlx`…: the command after the runner's own options,
+    checked as any command."""
+    position, _ = _first_operand(rest, 0, values)
+    return _check(rest[position:], ctx.inner()) if position < len(rest) else None
+
+
 _NPM_VALUES = GLOBAL_VALUE_OPTIONS["npm"] | {"--loglevel", "--otp", "--tag", "--access"}
 
 
@@ -839,17 +847,13 @@ def _npm(argv: list[str], ctx: _Context) -> Reason | None:
     if sub in ("start", "restart"):
         return ENDLESS, f"{_SERVER} (npm {sub})"
     if sub in ("run", "run-script", "rum", "urn"):
-        position, script = _first_operand(rest, 0, _NPM_VALUES)
-        if script is None:
-            return None
-        return _script_reason("npm run", script) or _passthrough_watch(f"npm run {script}", rest[position + 1 :])
+        return _run_script("npm", rest, _NPM_VALUES)
     if sub in ("test", "t", "tst"):
         return _passthrough_watch("npm test", rest)
     if sub in ("init", "create", "innit"):
-        return None if _yes(argv) or ctx.stdin else (TERMINAL, f"prompts for answers (npm {sub} without -y)")
+        return _prompts_without_yes(f"npm {sub}", argv, ctx)
     if sub in ("exec", "x"):
-        position, _ = _first_operand(rest, 0, frozenset({"-p", "--package", "-c", "--call"}))
-        return _check(rest[position:], ctx.inner()) if position < len(rest) else None
+        return _package_runner(rest, frozenset({"-p", "--package", "-c", "--call"}), ctx)
     if sub in ("login", "adduser", "add-user"):
         return TERMINAL, f"logs in interactively (npm {sub})"
     if sub == "edit":
@@ -871,17 +875,13 @@ def _pnpm(argv: list[str], ctx: _Context) -> Reason | None:
     if sub in ("start", "restart"):
         return ENDLESS, f"{_SERVER} (pnpm {sub})"
     if sub in ("run", "run-script"):
-        position, script = _first_operand(rest, 0, _PNPM_VALUES)
-        if script is None:
-            return None
-        return _script_reason("pnpm run", script) or _passthrough_watch(f"pnpm run {script}", rest[position + 1 :])
+        return _run_script("pnpm", rest, _PNPM_VALUES)
     if sub in ("test", "t", "tst"):
         return _passthrough_watch("pnpm test", rest)
     if sub == "create":
-        return None if _yes(argv) or ctx.stdin else (TERMINAL, "prompts for answers (pnpm create without -y)")
+        return _prompts_without_yes("pnpm create", argv, ctx)
     if sub in ("exec", "dlx"):
-        position, _ = _first_operand(rest, 0, frozenset({"--package", "-c"}))
-        return _check(rest[position:], ctx.inner()) if position < len(rest) else None
+        return _package_runner(rest, frozenset({"--package", "-c"}), ctx)
     if sub in ("login", "adduser"):
         return TERMINAL, f"logs in interactively (pnpm {sub})"
     if sub == "server":
@@ -905,14 +905,11 @@ def _yarn(argv: list[str], ctx: _Context) -> Reason | None:
     if sub == "start":
         return ENDLESS, f"{_SERVER} (yarn start)"
     if sub == "run":
-        position, script = _first_operand(rest, 0, _YARN_VALUES)
-        if script is None:
-            return None
-        return _script_reason("yarn run", script) or _passthrough_watch(f"yarn run {script}", rest[position + 1 :])
+        return _run_script("yarn", rest, _YARN_VALUES)
     if sub == "test":
         return _passthrough_watch("yarn test", rest)
     if sub in ("init", "create"):
-        return None if _yes(argv) or ctx.stdin else (TERMINAL, f"prompts for answers (yarn {sub} without -y)")
+        return _prompts_without_yes(f"yarn {sub}", argv, ctx)
     if sub == "upgrade-interactive":
         return TERMINAL, "interactive menu (yarn upgrade-interactive)"
     if sub == "workspace" and len(rest) > 1:
@@ -922,8 +919,7 @@ def _yarn(argv: list[str], ctx: _Context) -> Reason | None:
         position, _ = _first_operand(rest, 1, values)
         return _check(["yarn", *rest[position:]], ctx.inner()) if position < len(rest) else None
     if sub in ("dlx", "exec"):
-        position, _ = _first_operand(rest, 0, frozenset({"-p", "--package"}))
-        return _check(rest[position:], ctx.inner()) if position < len(rest) else None
+        return _package_runner(rest, frozenset({"-p", "--package"}), ctx)
     if sub == "login" or (sub == "npm" and rest[:1] == ["login"]):
         return TERMINAL, "logs in interactively (yarn login)"
     if sub in OWN_COMMANDS["yarn"]:
@@ -950,7 +946,7 @@ def _bun(argv: list[str], ctx: _Context) -> Reason | None:
     if sub == "repl":
         return TERMINAL, "interactive REPL (bun repl)"
     if sub in ("init", "create", "c"):
-        return None if _yes(argv) or ctx.stdin else (TERMINAL, f"prompts for answers (bun {sub} without -y)")
+        return _prompts_without_yes(f"bun {sub}", argv, ctx)
     if sub == "run":
         position, script = _first_operand(rest, 0)
         if script is None:

@@ -347,17 +347,23 @@ def _gh(argv: list[str], ctx: _Context) -> Reason | None:
     return None
 
 
-def _aws(argv: list[str], ctx: _Context) -> Reason | None:
+def _leading_operands(argv: list[str], values: frozenset[str], most: int) -> list[str]:
+    """The first `most` words after the program that are neither options nor the values
+    of options in `values`: a cloud CLI's command group and command (`aws sso login`)."""
     words: list[str] = []
     index = 1
-    values = GLOBAL_VALUE_OPTIONS["aws"]
-    while index < len(argv) and len(words) < 3:
+    while index < len(argv) and len(words) < most:
         word = argv[index]
         if word.startswith("-"):
             index += 2 if word in values else 1
             continue
         words.append(word)
         index += 1
+    return words
+
+
+def _aws(argv: list[str], ctx: _Context) -> Reason | None:
+    words = _leading_operands(argv, GLOBAL_VALUE_OPTIONS["aws"], 3)
     if words[:1] == ["configure"] and (len(words) == 1 or words[1] in ("sso", "sso-session")):
         return TERMINAL, f"prompts for answers (aws {' '.join(words[:2])})"
     if words[:2] == ["sso", "login"]:
@@ -371,15 +377,7 @@ def _aws(argv: list[str], ctx: _Context) -> Reason | None:
 
 def _gcloud(argv: list[str], ctx: _Context) -> Reason | None:
     values = GLOBAL_VALUE_OPTIONS["gcloud"] | {"--zone", "--region", "--command", "--ssh-flag"}
-    words: list[str] = []
-    index = 1
-    while index < len(argv) and len(words) < 4:
-        word = argv[index]
-        if word.startswith("-"):
-            index += 2 if word in values else 1
-            continue
-        words.append(word)
-        index += 1
+    words = _leading_operands(argv, values, 4)
     args = _scan(argv)
     if words[:1] == ["init"]:
         return TERMINAL, "prompts for answers (gcloud init)"

@@ -108,6 +108,15 @@ def private_temp_dir() -> str:
     return path
 
 
+def remove_quietly(path: str) -> None:
+    """Remove the file at `path` if it can be: for temporary files after a failed write
+    and for stamps and records whose leftover costs nothing."""
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
 def user_rule_dirs() -> list[str]:
     """`~/.config/tokenjuice/rules` (where the TypeScript tokenjuice looked) and the
     platform's config dir, lowest precedence first, without duplicates."""
@@ -124,6 +133,18 @@ def ancestors(start: str) -> Iterator[str]:
         if parent == current:
             return
         current = parent
+
+
+def up_to_git_root(start: str) -> list[str]:
+    """`start` (made absolute) and each folder above it up to the first holding `.git`;
+    `start` alone outside a git repository. The folders where a host (Codex,
+    OpenCode) looks for a project's configuration, nearest first."""
+    chain = []
+    for directory in ancestors(start):
+        chain.append(directory)
+        if os.path.exists(os.path.join(directory, ".git")):
+            return chain
+    return chain[:1]
 
 
 def git_root(start: str) -> str | None:

@@ -27,6 +27,27 @@ _REDIRECT_OPS = ("&>>", "&>", ">>", ">|", ">&", "<<<", "<<-", "<<", "<&", "<>", 
 _SAFE_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:-=+,@%")
 
 
+#: Escapes inside fish's single quotes.
+_FISH_QUOTE_ESCAPES = {"'": "'", "\\": "\\"}
+#: Escapes inside bash's $'…' that stand for one character; others (a hex or unicode
+#: escape) stay as written.
+_ANSI_C_ESCAPES = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    "a": "\a",
+    "b": "\b",
+    "e": "\x1b",
+    "E": "\x1b",
+    "f": "\f",
+    "v": "\v",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "?": "?",
+}
+
+
 class Token:
     """A lexed unit: a word (quotes removed), an operator, or a redirection."""
 
@@ -240,20 +261,7 @@ class _Lexer:
                 return text
             text, self.pos = src[self.pos : end], end + 1
             return text
-        out: list[str] = []
-        while self.pos < len(src):
-            ch = src[self.pos]
-            if ch == "\\" and self.pos + 1 < len(src) and src[self.pos + 1] in "'\\":
-                out.append(src[self.pos + 1])
-                self.pos += 2
-                continue
-            if ch == "'":
-                self.pos += 1
-                return "".join(out)
-            out.append(ch)
-            self.pos += 1
-        self.complete = False
-        return "".join(out)
+        return self._escaped_until_quote(_FISH_QUOTE_ESCAPES)
 
     def _double_quoted(self) -> str:
         src = self.src
@@ -287,29 +295,21 @@ class _Lexer:
         return "".join(out)
 
     def _ansi_c_quoted(self) -> str:
-        src = self.src
         self.pos += 2
+        return self._escaped_until_quote(_ANSI_C_ESCAPES)
+
+    def _escaped_until_quote(self, escapes: dict[str, str]) -> str:
+        """The rest of a single-quoted string with backslash escapes (fish's '…', where
+        only \\' and \\\\ are escapes; bash's $'…'): `escapes` translates the character
+        after a backslash, and any other escape stays as written. An unclosed quote
+        marks the source incomplete."""
+        src = self.src
         out: list[str] = []
-        simple = {
-            "n": "\n",
-            "t": "\t",
-            "r": "\r",
-            "a": "\a",
-            "b": "\b",
-            "e": "\x1b",
-            "E": "\x1b",
-            "f": "\f",
-            "v": "\v",
-            "\\": "\\",
-            "'": "'",
-            '"': '"',
-            "?": "?",
-        }
         while self.pos < len(src):
             ch = src[self.pos]
             if ch == "\\" and self.pos + 1 < len(src):
                 nxt = src[self.pos + 1]
-                out.append(simple.get(nxt, "\\" + nxt))
+                out.append(escapes.get(nxt, "\\" + nxt))
                 self.pos += 2
                 continue
             if ch == "'":
@@ -457,6 +457,28 @@ def parse(source: str, dialect: str = "posix") -> tuple[list[Pipeline], bool]:
             end_pipeline(token.value, token.end)
     end_pipeline(None)
     return pipelines, lexed.complete
+
+
+def star_match(text: str, parts: Sequence[str], gap_ok: Callable[[str, int, int], bool] | None = None) -> bool:
+    """Does `text` match a pattern whose literal pieces are `parts` (the pattern split
+    at its `*`s: each `*` any run of characters)? The one wildcard matcher behind
+    `interactive`'s configured patterns and Claude Code's and Cursor's permission
+    rules, which differ only in how they split a pattern into `parts` and in what a
+    run may hold: `gap_ok(text, start, end)`, when given, judges each run a `*` took.
+    Leftmost matching with no backtracking is exact here, since the pieces between
+    stars are literals. (fnmatch would compile a regex per pattern.)"""
+    if len(parts) == 1:
+        return text == parts[0]
+    first, last = parts[0], parts[-1]
+    if len(text) < len(first) + len(last) or not text.startswith(first) or not text.endswith(last):
+        return False
+    position, end = len(first), len(text) - len(last)
+    for part in parts[1:-1]:
+        found = text.find(part, position, end)
+        if found < 0 or (gap_ok is not None and not gap_ok(text, position, found)):
+            return False
+        position = found + len(part)
+    return gap_ok is None or gap_ok(text, position, end)
 
 
 def split_words(source: str, dialect: str = "posix") -> list[str]:

@@ -15,6 +15,10 @@ from ..hosts.hook import HOSTS, load
 from ..output import Output
 from ..paths import git_root
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 
 def _flags(project: bool, local: bool) -> str:
     return (" --project" if project else "") + (" --local" if local else "")
@@ -51,7 +55,7 @@ def _install_one(host: base.Host, *, project: bool, local: bool, dry_run: bool, 
     path = host.config_path(project)
     command = host.hook_command(base.launcher(local))
     result = host.install(path, command, dry_run=dry_run)
-    data = result.to_dict() | {"host": host.name} | ({"diff": result.diff} if dry_run else {})
+    data = _result_data(host, result, dry_run)
     if dry_run:
         return Output(text=result.diff or f"{path} already has this entry; nothing to change\n", data=data)
     what = "rule" if host.advisory else "hook"
@@ -95,7 +99,7 @@ def uninstall(name: str | None, *, every: bool, project: bool, dry_run: bool) ->
 
 
 def _uninstall_output(host: base.Host, result: base.Result, project: bool, dry_run: bool) -> Output:
-    data = result.to_dict() | {"host": host.name} | ({"diff": result.diff} if dry_run else {})
+    data = _result_data(host, result, dry_run)
     if result.action == "absent":
         return Output(text=f"no tokenjuice hook in {result.path}; nothing to remove\n", data=data)
     if dry_run:
@@ -109,6 +113,11 @@ def _uninstall_output(host: base.Host, result: base.Result, project: bool, dry_r
         out.append(f"  backup: {result.backup}")
     out.append(f"  reinstall: tokenjuice install {host.name}{_flags(project, False)}")
     return Output(text="\n".join(out) + "\n", data=data)
+
+
+def _result_data(host: base.Host, result: base.Result, dry_run: bool) -> dict[str, Any]:
+    """install's and uninstall's JSON: the result, the host, and with --dry-run the diff."""
+    return result.to_dict() | {"host": host.name} | ({"diff": result.diff} if dry_run else {})
 
 
 def detected_hosts(*, project: bool) -> Output:

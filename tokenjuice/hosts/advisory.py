@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 
 from . import ownfile
-from .base import BROKEN, DISABLED, OK, Call, Host, HostError, Report, Result, launcher_problems
+from .base import BROKEN, OK, Call, Host, HostError, Report, Result, in_use, project_config
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -103,22 +103,18 @@ class Advisory(Host):
             report.fix = f"fix {path}, then run {install_hint}"
             return report
         if text is None or (not self._is_block(path) and not ownfile.has_marker(text)):
-            report.check("file", DISABLED, f"no tokenjuice rule in {path}")
-            report.status, report.fix = DISABLED, install_hint
-            return report
+            return report.disabled("file", f"no tokenjuice rule in {path}", install_hint)
         report.detected = wrap_command_of(text)
         if report.detected is None or (not self._is_block(path) and not self._ours(text)):
             report.check("file", BROKEN, f"the tokenjuice rule in {path} was changed since tokenjuice wrote it")
             report.fix = f"remove it, then run {install_hint}"
             return report
         report.check("file", OK, f"{path} holds the tokenjuice rule (advice to the agent; nothing is rewritten)")
-        problems = launcher_problems(report.detected)
-        report.check("launcher", BROKEN if problems else OK, "; ".join(problems) or "tokenjuice is where the rule says")
+        report.check_launcher("tokenjuice is where the rule says")
         if report.status == BROKEN:
             report.fix = install_hint
         if deep and report.status != BROKEN:
-            report.deep = _probe(report.detected)
-            report.check("probe", OK if report.deep["ok"] else BROKEN, report.deep.get("problem", "wrap ran a probe"))
+            report.check_probe(_probe(report.detected), "wrap ran a probe")
         return report
 
 
@@ -156,15 +152,6 @@ def _probe(wrap: str) -> dict[str, Any]:
     return {"ok": True, "commandExitCode": 7, "rewrittenCommand": command}
 
 
-def _git_root_or_refuse() -> str:
-    from ..paths import git_root
-
-    root = git_root(os.getcwd())
-    if root is None:
-        raise HostError("--project needs a git repository; run it inside your project or drop --project")
-    return root
-
-
 class Windsurf(Advisory):
     name = "windsurf"
     title = "Windsurf"
@@ -172,17 +159,11 @@ class Windsurf(Advisory):
 
     def config_path(self, project: bool, cwd: str | None = None) -> str:
         if project:
-            return os.path.join(_git_root_or_refuse(), ".windsurf", "rules", self.file_name)
+            return project_config(cwd, ".windsurf", "rules", self.file_name)
         return os.path.join(os.path.expanduser("~"), ".codeium", "windsurf", "memories", "global_rules.md")
 
     def detected(self) -> str | None:
-        import shutil
-
-        folder = os.path.join(os.path.expanduser("~"), ".codeium", "windsurf")
-        if os.path.isdir(folder):
-            return f"{folder} exists"
-        found = shutil.which("windsurf")
-        return f"{found} is installed" if found else None
+        return in_use(os.path.join(os.path.expanduser("~"), ".codeium", "windsurf"), "windsurf")
 
 
 class Cline(Advisory):
@@ -191,8 +172,7 @@ class Cline(Advisory):
 
     def config_path(self, project: bool, cwd: str | None = None) -> str:
         if project:
-            root = _git_root_or_refuse()
-            folder = os.path.join(root, ".clinerules")
+            folder = project_config(cwd, ".clinerules")
             if os.path.isfile(folder):
                 raise HostError(
                     f"{folder} is a single rules file; turn it into a folder (move it to .clinerules/rules.md) "

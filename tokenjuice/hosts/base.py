@@ -132,6 +132,34 @@ class Report:
     def flag(self, status: str, issue: str, name: str = "entry") -> None:
         self.check(name, status, issue)
 
+    def disabled(self, name: str, message: str, fix: str) -> Report:
+        """Nothing of ours is there: the check saying why, `fix` to install."""
+        self.check(name, DISABLED, message)
+        self.status, self.fix = DISABLED, fix
+        return self
+
+    def check_launcher(self, fine: str) -> None:
+        """Do the programs the found hook command (`detected`) needs exist?"""
+        problems = launcher_problems(self.detected or "")
+        self.check("launcher", BROKEN if problems else OK, "; ".join(problems) or fine)
+
+    def check_launcher_place(self) -> None:
+        """Warn when the hook's launcher lives where upgrades move or delete it."""
+        for warning in launcher_warnings(self.detected or ""):
+            self.check("launcher", WARN, warning)
+
+    def note_other_installation(self) -> None:
+        """Note (information only: reinstalling would not change it) a tokenjuice on
+        PATH that is another installation than the hook's."""
+        differs = path_launcher_differs(self.detected)
+        if differs:
+            self.check("path", OK, differs)
+
+    def check_probe(self, deep: dict[str, Any], passed: str) -> None:
+        """Record doctor --deep's probe: `passed` when it went through, its problem when not."""
+        self.deep = deep
+        self.check("probe", OK if deep["ok"] else BROKEN, deep.get("problem", passed))
+
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "host": self.host,
@@ -204,13 +232,23 @@ class Host:
 
     # -- the config --------------------------------------------------------------------
 
+    #: Where --project installs, below the project's git root.
+    project_file: ClassVar[tuple[str, ...]] = ()
+    #: The host's programs: one on PATH says the host is used here.
+    programs: ClassVar[tuple[str, ...]] = ()
+
     def config_path(self, project: bool, cwd: str | None = None) -> str:
+        """The file install edits: the project's (--project) or the user's."""
+        return project_config(cwd, *self.project_file) if project else self.user_config_path()
+
+    def user_config_path(self) -> str:
+        """The user's own config file, where install goes without --project."""
         raise NotImplementedError
 
     def detected(self) -> str | None:
-        """Why this host seems to be used on this machine (its config folder or its
-        program), or None."""
-        return None
+        """Why this host seems to be used on this machine (the folder of its user
+        config, or one of its `programs`), or None."""
+        return in_use(os.path.dirname(self.user_config_path()), *self.programs)
 
     def hook_command(self, launch: str) -> str:
         """The command the host runs as our hook."""
@@ -224,6 +262,193 @@ class Host:
 
     def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
         raise NotImplementedError
+
+
+def config_home(env: Mapping[str, str], variable: str, folder: str) -> str:
+    """A host's own folder: `$variable` when the user moved it there (Codex's
+    CODEX_HOME, Claude Code's CLAUDE_CONFIG_DIR), else `folder` in the home folder,
+    both read from `env` as the host reads them."""
+    moved = (env.get(variable) or "").strip()
+    if moved:
+        return os.path.abspath(os.path.expanduser(moved))
+    home = (env.get("HOME") or "").strip() or os.path.expanduser("~")
+    return os.path.join(home, folder)
+
+
+class JsonHooksHost(Host):
+    """A host whose hooks live in a list inside a JSON settings file (Cursor, Codex,
+    Gemini, Copilot, Claude Code): the adapter says where the list is, what our entry
+    looks like and what a sound one is; install, uninstall and doctor are the same
+    flows for all of them (`jsonhooks` does the editing)."""
+
+    #: Where our entry goes in the file.
+    list_path: ClassVar[tuple[str, ...]]
+    #: Other lists of the file that may hold an entry of ours (uninstall and doctor look there too).
+    more_lists: ClassVar[tuple[tuple[str, ...], ...]] = ()
+    #: "hooks" when the list holds matcher groups `{"matcher": …, "hooks": [hook, …]}`;
+    #: None when it holds the hooks themselves.
+    nested: ClassVar[str | None] = None
+    #: The member of a hook that holds its command.
+    command_key: ClassVar[str] = "command"
+    #: Top-level members the host needs, added when missing.
+    required: ClassVar[dict[str, Any] | None] = None
+
+    def entry(self, command: str) -> dict[str, Any]:
+        """Our element of the list (a group when `nested`), exactly as the host wants it."""
+        raise NotImplementedError
+
+    def skeleton(self) -> dict[str, Any]:
+        """A new file's content (a fresh object each time: the install fills it in)."""
+        return {}
+
+    def install_notes(self, path: str) -> list[str]:
+        """What the user must still do after installing into `path`."""
+        return []
+
+    def shape_problems(self, element: Any) -> list[str]:
+        """What is wrong with the element holding our hook (doctor)."""
+        return []
+
+    def handles_shell(self, element: Any) -> bool:
+        """Does another element of the list hook shell commands too? (doctor warns)"""
+        return False
+
+    def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
+        from . import jsonhooks
+
+        refuse_windows()
+        return jsonhooks.install_many(
+            path,
+            [(self.list_path, self.entry(command))],
+            self._ours,
+            skeleton=self.skeleton(),
+            required=self.required,
+            dry_run=dry_run,
+            command=command,
+            warnings=launcher_warnings(command),
+            nested=self.nested,
+            notes=self.install_notes(path),
+        )
+
+    def uninstall(self, path: str, *, dry_run: bool = False) -> Result:
+        from . import jsonhooks
+
+        lists = [self.list_path, *self.more_lists]
+        return jsonhooks.uninstall_many(path, lists, self._ours, dry_run=dry_run, nested=self.nested)
+
+    def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
+        from . import jsonhooks
+
+        return jsonhooks.doctor(
+            self,
+            path,
+            self.list_path,
+            self._ours,
+            expected,
+            install_hint,
+            deep=deep,
+            command_of=self.command_of,
+            shape_problems=self.shape_problems,
+            others_conflict=self.handles_shell,
+            more_lists=self.more_lists,
+            nested=self.nested,
+        )
+
+    def _ours(self, hook: object) -> bool:
+        """Is this hook exactly ours? (never a foreign hook that mentions tokenjuice)"""
+        return isinstance(hook, dict) and is_our_command(hook.get(self.command_key), self.name)
+
+    def command_of(self, element: Any) -> str | None:
+        """The command doctor shows for an element of the list: a hook's own, a
+        group's (see `jsonhooks.command_in`)."""
+        if self.nested is not None:
+            from . import jsonhooks
+
+            return jsonhooks.command_in(element, self._ours)
+        return self.command_in_hook(element)
+
+    def command_in_hook(self, hook: Any) -> str | None:
+        """A hook's own command (never looking into a group)."""
+        command = hook.get(self.command_key) if isinstance(hook, dict) else None
+        return command if isinstance(command, str) else None
+
+
+def matcher_hooks(group: Any, tool: str) -> bool:
+    """Does a matcher group `{"matcher": regex, "hooks": […]}` hook `tool`? The matcher is
+    a regex searched in the tool's name (Codex, Gemini); none, "", "*" or ".*" is every
+    tool, and one that is not a string or not a valid regex hooks nothing."""
+    if not isinstance(group, dict):
+        return False
+    matcher = group.get("matcher")
+    if matcher in (None, "", "*", ".*"):
+        return True
+    if not isinstance(matcher, str):
+        return False
+    import re
+
+    try:
+        return re.search(matcher, tool) is not None
+    except re.error:
+        return False
+
+
+def command_at(answer: object, *keys: str) -> str | None:
+    """The `command` string an answer of ours holds below `keys` (each step an
+    object), or None: how doctor reads back what a rewrite would run."""
+    node = answer
+    for key in (*keys, "command"):
+        node = node.get(key) if isinstance(node, dict) else None
+    return node if isinstance(node, str) else None
+
+
+def shell_tool_input(payload: dict[str, Any], event: str, tool: str) -> tuple[dict[str, Any], str] | None:
+    """(`tool_input`, its command) of a payload `{"hook_event_name", "tool_name",
+    "tool_input": {"command", …}}` (Cursor's, Codex's and Gemini's shape) when it is
+    the `event` for `tool` (a payload naming no event counts as `event`); None for
+    any other payload, and on Windows."""
+    named = payload.get("hook_event_name")
+    if named is not None and named != event:
+        return None
+    if payload.get("tool_name") != tool or os.name == "nt":
+        return None
+    tool_input = payload.get("tool_input")
+    if not isinstance(tool_input, dict):
+        return None
+    command = tool_input.get("command")
+    if not isinstance(command, str):
+        return None
+    return tool_input, command
+
+
+def existing_dir(value: object) -> str | None:
+    """`value` when it is an absolute path to an existing folder (a payload's `cwd`
+    or workspace), else None."""
+    return value if isinstance(value, str) and os.path.isabs(value) and os.path.isdir(value) else None
+
+
+def project_config(cwd: str | None, *parts: str) -> str:
+    """`parts` joined below the git root of `cwd` (default: here): where --project
+    installs; HostError outside a git repository."""
+    from ..paths import git_root
+
+    root = git_root(cwd or os.getcwd())
+    if root is None:
+        raise HostError("--project needs a git repository; run it inside your project or drop --project")
+    return os.path.join(root, *parts)
+
+
+def in_use(folder: str, *programs: str) -> str | None:
+    """Why a host seems used on this machine: its `folder` exists, or one of its
+    `programs` is on PATH; None when neither."""
+    import shutil
+
+    if os.path.isdir(folder):
+        return f"{folder} exists"
+    for program in programs:
+        found = shutil.which(program)
+        if found:
+            return f"{found} is installed"
+    return None
 
 
 # -- launchers ---------------------------------------------------------------------------
@@ -387,10 +612,9 @@ def restore_if_untouched(path: str, current: str | None) -> tuple[bool, str | No
 
 
 def forget_install(path: str) -> None:
-    try:
-        os.unlink(_record_path(path) + ".json")
-    except OSError:
-        pass
+    from ..paths import remove_quietly
+
+    remove_quietly(_record_path(path) + ".json")
 
 
 def _read_record(record_path: str) -> dict[str, Any] | None:

@@ -28,7 +28,17 @@ from __future__ import annotations
 
 import os
 
-from .base import ALLOW, NONE, Call, Host, HostError, Report, Result, is_our_command, launcher_warnings
+from .base import (
+    ALLOW,
+    NONE,
+    Call,
+    JsonHooksHost,
+    Report,
+    Result,
+    command_at,
+    existing_dir,
+    launcher_warnings,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -57,10 +67,15 @@ TRAILER_START = "(tokenjuice: "
 HOOK_TYPES = frozenset({"command", "prompt", "agent", "http", "mcp_tool", "callback", "function"})
 
 
-class ClaudeCode(Host):
+class ClaudeCode(JsonHooksHost):
     name = "claude-code"
     title = "Claude Code"
     modes = ("post", "pre")
+    list_path = LISTS[PRE]
+    more_lists = (LISTS[POST], LISTS[POST_FAILURE])
+    nested = "hooks"
+    project_file = (".claude", "settings.json")
+    programs = ("claude",)
 
     def __init__(self) -> None:
         self._rules: Rules | None = None
@@ -87,7 +102,7 @@ class ClaudeCode(Host):
             return {}
         if tool_input.get("run_in_background") is True or response.get("backgroundTaskId") or response.get("isImage"):
             return {}  # a background task's output is read later; an image is not text
-        cwd = _directory(payload.get("cwd"))
+        cwd = existing_dir(payload.get("cwd"))
         settings = _settings(cwd, env)
         if not settings["hook.enabled"] or _skipped(command, settings):
             return {}
@@ -141,7 +156,7 @@ class ClaudeCode(Host):
         command = tool_input.get("command")
         if not isinstance(command, str):
             return None
-        cwd = _directory(payload.get("cwd"))
+        cwd = existing_dir(payload.get("cwd"))
         mode = payload.get("permission_mode")
         return Call(command, cwd, None, cwd, mode if isinstance(mode, str) else None)
 
@@ -181,33 +196,14 @@ class ClaudeCode(Host):
         }
 
     def rewritten(self, answer: dict[str, Any]) -> str | None:
-        output = answer.get("hookSpecificOutput")
-        updated = output.get("updatedInput") if isinstance(output, dict) else None
-        command = updated.get("command") if isinstance(updated, dict) else None
-        return command if isinstance(command, str) else None
+        return command_at(answer, "hookSpecificOutput", "updatedInput")
 
     # -- the config --------------------------------------------------------------------
 
-    def config_path(self, project: bool, cwd: str | None = None) -> str:
-        if project:
-            from ..paths import git_root
-
-            root = git_root(cwd or os.getcwd())
-            if root is None:
-                raise HostError("--project needs a git repository; run it inside your project or drop --project")
-            return os.path.join(root, ".claude", "settings.json")
+    def user_config_path(self) -> str:
         from .claude_permissions import config_dir
 
         return os.path.join(config_dir(os.environ), "settings.json")
-
-    def detected(self) -> str | None:
-        import shutil
-
-        folder = os.path.dirname(self.config_path(False))
-        if os.path.isdir(folder):
-            return f"{folder} exists"
-        found = shutil.which("claude")
-        return f"{found} is installed" if found else None
 
     def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
         from . import jsonhooks
@@ -258,28 +254,11 @@ class ClaudeCode(Host):
             )
         return result
 
-    def uninstall(self, path: str, *, dry_run: bool = False) -> Result:
-        from . import jsonhooks
-
-        return jsonhooks.uninstall_many(path, list(LISTS.values()), self._ours, dry_run=dry_run, nested="hooks")
-
     def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
         from . import jsonhooks
-        from .base import BROKEN, DISABLED, OK, WARN
+        from .base import BROKEN, DISABLED, WARN
 
-        report = jsonhooks.doctor(
-            self,
-            path,
-            LISTS[PRE],
-            self._ours,
-            expected,
-            install_hint,
-            deep=False,
-            command_of=_command_of,
-            shape_problems=self._shape_problems,
-            more_lists=(LISTS[POST], LISTS[POST_FAILURE]),
-            nested="hooks",
-        )
+        report = super().doctor(path, expected, install_hint, deep=False)  # the probe is ours, per event
         if report.status == DISABLED or any(c["name"] == "file" and c["status"] == BROKEN for c in report.checks):
             return report
         data = jsonhooks.read(path) or {}
@@ -301,9 +280,8 @@ class ClaudeCode(Host):
             )
             report.fix = f"{install_hint} --mode pre"
         if deep and report.status != BROKEN:
-            report.deep = self.deep_probe(report.detected or "", events)
-            summary = report.deep.get("summary", "the hook answered as Claude Code expects")
-            report.check("probe", OK if report.deep["ok"] else BROKEN, report.deep.get("problem", summary))
+            found = self.deep_probe(report.detected or "", events)
+            report.check_probe(found, found.get("summary", "the hook answered as Claude Code expects"))
         return report
 
     def installed_events(self, data: dict[str, Any]) -> list[str]:
@@ -347,10 +325,10 @@ class ClaudeCode(Host):
             )
         return deep
 
-    def _ours(self, hook: object) -> bool:
-        return isinstance(hook, dict) and is_our_command(hook.get("command"), self.name)
+    def command_of(self, hook: Any) -> str | None:
+        return self.command_in_hook(hook)  # doctor shows our hook's command, never another's in a group
 
-    def _shape_problems(self, group: Any) -> list[str]:
+    def shape_problems(self, group: Any) -> list[str]:
         hooks = group.get("hooks") if isinstance(group, dict) else None
         mine = [hook for hook in hooks or [] if self._ours(hook)]
         if not isinstance(group, dict) or group.get("matcher") != "Bash":
@@ -365,12 +343,8 @@ class ClaudeCode(Host):
 # -- post mode helpers ----------------------------------------------------------------------
 
 
-def _directory(value: object) -> str | None:
-    return value if isinstance(value, str) and os.path.isabs(value) and os.path.isdir(value) else None
-
-
 def _project(call: Call, env: Mapping[str, str]) -> str | None:
-    return _directory(env.get("CLAUDE_PROJECT_DIR")) or call.project_dir
+    return existing_dir(env.get("CLAUDE_PROJECT_DIR")) or call.project_dir
 
 
 def _settings(cwd: str | None, env: Mapping[str, str]) -> Settings:
@@ -655,8 +629,3 @@ def _hook_problem(hook: object) -> str | None:
     if "timeout" in hook and not _number(hook["timeout"]):
         return f"has a timeout that is not a number of seconds ({hook['timeout']!r})"
     return None
-
-
-def _command_of(entry: Any) -> str | None:
-    command = entry.get("command") if isinstance(entry, dict) else None
-    return command if isinstance(command, str) else None

@@ -61,13 +61,13 @@ import os
 import sys
 
 from .. import fastjson
-from ..command import basename
-from ..shellsyntax import parse
-from .base import ALLOW, ASK, DENY, NONE
+from ..command import basename, shell_scripts, substitutions, variants
+from ..shellsyntax import parse, star_match
+from .base import ALLOW, ASK, DENY, NONE, config_home
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Mapping
     from typing import Any
 
 MAX_CONFIG_BYTES = 1024 * 1024
@@ -243,18 +243,7 @@ def wildcard(pattern: str, text: str, *, fold: bool = False) -> bool:
         parts, text = [p.casefold() for p in parts], text.casefold()
     if len(parts) == 2 and parts[1] == "" and parts[0].endswith(" ") and text == parts[0][:-1]:
         return True
-    if len(parts) == 1:
-        return text == parts[0]
-    first, last = parts[0], parts[-1]
-    if len(text) < len(first) + len(last) or not text.startswith(first) or not text.endswith(last):
-        return False
-    position, end = len(first), len(text) - len(last)
-    for part in parts[1:-1]:
-        found = text.find(part, position, end)
-        if found < 0:
-            return False
-        position = found + len(part)
-    return True
+    return star_match(text, parts)
 
 
 def matches_strictly(rule: Rule, text: str) -> bool:
@@ -322,11 +311,7 @@ class Rules:
 
 
 def config_dir(env: Mapping[str, str]) -> str:
-    custom = (env.get("CLAUDE_CONFIG_DIR") or "").strip()
-    if custom:
-        return os.path.abspath(os.path.expanduser(custom))
-    home = (env.get("HOME") or "").strip() or os.path.expanduser("~")
-    return os.path.join(home, ".claude")
+    return config_home(env, "CLAUDE_CONFIG_DIR", ".claude")
 
 
 def managed_dir() -> str:
@@ -564,83 +549,28 @@ def _collect(script: str, texts: list[str], depth: int) -> bool:
             argv = simple.argv
             texts.append(simple.text)
             texts.append(" ".join(script[w.start : w.end] for w in words))
-            for variant in _variants(argv):
+            for variant in variants(argv, _behind):
                 texts.append(" ".join(variant))
             for word in words:
-                for inner in _substitutions(script[word.start : word.end]):
+                for inner in substitutions(script[word.start : word.end]):
                     complete &= _collect(inner, texts, depth + 1)
-            for inner in _scripts(argv):
+            for inner in shell_scripts(argv):
                 complete &= _collect(inner, texts, depth + 1)
     return complete
 
 
-def _variants(argv: list[str]) -> Iterable[list[str]]:
-    """The command behind assignments, control words, wrappers and paths."""
-    seen: set[tuple[str, ...]] = set()
-    pending = [argv]
-    while pending:
-        words = pending.pop()
-        key = tuple(words)
-        if not words or key in seen or len(seen) > 64:
-            continue
-        seen.add(key)
-        yield words
-        head = words[0]
-        if head in _CONTROL_WORDS or ("=" in head and not head.startswith(("=", "-"))):
-            pending.append(words[1:])
-        name = basename(head)
-        if name != head:
-            pending.append([name, *words[1:]])
-        if name in _WRAPPERS:
-            for index in range(1, min(len(words), 6)):
-                pending.append(words[index:])
-
-
-def _scripts(argv: list[str]) -> list[str]:
-    """Scripts run by `sh -c '…'`, `bash -lc '…'` or `eval …` anywhere in argv."""
-    from ..command import SHELLS
-
-    scripts = []
-    for index, word in enumerate(argv):
-        name = basename(word)
-        if name == "eval" and index + 1 < len(argv):
-            scripts.append(" ".join(argv[index + 1 :]))
-        if name not in SHELLS:
-            continue
-        rest = argv[index + 1 :]
-        for position, option in enumerate(rest):
-            if option.startswith("-") and not option.startswith("--") and "c" in option[1:]:
-                operands = [w for w in rest[position + 1 :] if not w.startswith("-")]
-                if operands:
-                    scripts.append(operands[0])
-                break
-    return scripts
-
-
-def _substitutions(word: str) -> list[str]:
-    """Bodies of `$( … )`, `<( … )`, `>( … )` and backticks in one raw word."""
+def _behind(words: list[str]) -> list[list[str]]:
+    """The command behind an assignment, a control word, a wrapper or a path."""
     found = []
-    index = 0
-    while index < len(word):
-        char = word[index]
-        if char == "`":
-            end = word.find("`", index + 1)
-            end = len(word) if end < 0 else end
-            found.append(word[index + 1 : end])
-            index = end + 1
-            continue
-        if char in "$<>" and word.startswith("(", index + 1):
-            depth, cursor = 1, index + 2
-            while cursor < len(word) and depth:
-                if word[cursor] == "(":
-                    depth += 1
-                elif word[cursor] == ")":
-                    depth -= 1
-                cursor += 1
-            found.append(word[index + 2 : cursor - 1 if depth == 0 else cursor])
-            index = cursor
-            continue
-        index += 1
+    head = words[0]
+    if head in _CONTROL_WORDS or ("=" in head and not head.startswith(("=", "-"))):
+        found.append(words[1:])
+    name = basename(head)
+    if name != head:
+        found.append([name, *words[1:]])
+    if name in _WRAPPERS:
+        for index in range(1, min(len(words), 6)):
+            found.append(words[index:])
     return found
 
 

@@ -33,12 +33,13 @@ from .base import (
     OK,
     WARN,
     Call,
-    Host,
-    HostError,
+    JsonHooksHost,
     Report,
     Result,
-    is_our_command,
-    launcher_warnings,
+    command_at,
+    existing_dir,
+    matcher_hooks,
+    shell_tool_input,
 )
 
 TYPE_CHECKING = False
@@ -74,9 +75,13 @@ APPROVE = "start codex and approve the tokenjuice hook when it asks, or in /hook
 TRUST_NOTE = f"Codex runs the hook only once you approve it (until then it skips it without a word): {APPROVE}"
 
 
-class Codex(Host):
+class Codex(JsonHooksHost):
     name = "codex"
     title = "Codex CLI"
+    list_path = LIST_PATH
+    nested = "hooks"
+    project_file = (".codex", "hooks.json")
+    programs = ("codex",)
 
     def __init__(self) -> None:
         self._rules: Any = None  # the rules `permission` read, for `answer` (one call per process)
@@ -84,19 +89,11 @@ class Codex(Host):
     # -- the hook ----------------------------------------------------------------------
 
     def call(self, payload: dict[str, Any]) -> Call | None:
-        event = payload.get("hook_event_name")
-        if event is not None and event != EVENT:
+        found = shell_tool_input(payload, EVENT, "Bash")
+        if found is None:
             return None
-        if payload.get("tool_name") != "Bash" or os.name == "nt":
-            return None
-        tool_input = payload.get("tool_input")
-        if not isinstance(tool_input, dict):
-            return None
-        command = tool_input.get("command")
-        if not isinstance(command, str):
-            return None
-        cwd = payload.get("cwd")
-        cwd = cwd if isinstance(cwd, str) and os.path.isabs(cwd) and os.path.isdir(cwd) else None
+        _, command = found
+        cwd = existing_dir(payload.get("cwd"))
         return Call(command, cwd, None, cwd)
 
     def permission(self, call: Call, env: Mapping[str, str]) -> str:
@@ -141,85 +138,55 @@ class Codex(Host):
         specific = answer.get("hookSpecificOutput")
         if not isinstance(specific, dict) or specific.get("permissionDecision") != "allow":
             return None
-        updated = specific.get("updatedInput")
-        command = updated.get("command") if isinstance(updated, dict) else None
-        return command if isinstance(command, str) else None
+        return command_at(specific, "updatedInput")
 
     # -- the config --------------------------------------------------------------------
 
-    def config_path(self, project: bool, cwd: str | None = None) -> str:
-        if project:
-            from ..paths import git_root
-
-            root = git_root(cwd or os.getcwd())
-            if root is None:
-                raise HostError("--project needs a git repository; run it inside your project or drop --project")
-            return os.path.join(root, ".codex", "hooks.json")
+    def user_config_path(self) -> str:
         from .codex_rules import codex_home
 
         return os.path.join(codex_home(os.environ), "hooks.json")
 
-    def detected(self) -> str | None:
-        import shutil
-
-        folder = os.path.dirname(self.config_path(False))
-        if os.path.isdir(folder):
-            return f"{folder} exists"
-        found = shutil.which("codex")
-        return f"{found} is installed" if found else None
-
-    def group(self, command: str) -> dict[str, Any]:
+    def entry(self, command: str) -> dict[str, Any]:
         """Our matcher group, exactly as Codex's hooks.json schema wants it."""
         return {"matcher": MATCHER, "hooks": [{"type": "command", "command": command, "timeout": TIMEOUT_SECONDS}]}
 
-    def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
-        from . import jsonhooks
-        from .base import refuse_windows
+    def skeleton(self) -> dict[str, Any]:
+        return {"hooks": {}}
 
-        refuse_windows()
+    def install_notes(self, path: str) -> list[str]:
         notes = [TRUST_NOTE]
         if path != self.config_path(False):
             notes.append(
                 "Codex reads a project's .codex folder only once you trust the project "
                 "(it asks the first time you run codex there)"
             )
-        result = jsonhooks.install(
-            path,
-            LIST_PATH,
-            self.group(command),
-            self._ours,
-            skeleton={"hooks": {}},
-            dry_run=dry_run,
-            command=command,
-            warnings=launcher_warnings(command),
-            notes=notes,
-            nested="hooks",
-        )
+        return notes
+
+    def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
+        from . import jsonhooks
+
+        result = super().install(path, command, dry_run=dry_run)
         existing = jsonhooks.read(path) if not dry_run else None
         result.warnings += schema_problems(existing or {})
         return result
 
-    def uninstall(self, path: str, *, dry_run: bool = False) -> Result:
-        from . import jsonhooks
+    def shape_problems(self, group: Any) -> list[str]:
+        hooks = group.get("hooks") if isinstance(group, dict) else None
+        hook = hooks[0] if isinstance(hooks, list) and len(hooks) == 1 and isinstance(hooks[0], dict) else {}
+        if group.get("matcher") != MATCHER or hook.get("type") != "command" or hook.get("timeout") != TIMEOUT_SECONDS:
+            return [
+                f'the entry should be {{"matcher": "{MATCHER}", "hooks": [{{"type": "command", …, "timeout": 10}}]}}'
+            ]
+        return []
 
-        return jsonhooks.uninstall(path, LIST_PATH, self._ours, dry_run=dry_run, nested="hooks")
+    def handles_shell(self, group: Any) -> bool:
+        return matcher_hooks(group, "Bash")
 
     def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
         from . import jsonhooks
 
-        report = jsonhooks.doctor(
-            self,
-            path,
-            LIST_PATH,
-            self._ours,
-            expected,
-            install_hint,
-            deep=deep,
-            command_of=self._command_of,
-            shape_problems=_shape_problems,
-            others_conflict=_handles_shell,
-            nested="hooks",
-        )
+        report = super().doctor(path, expected, install_hint, deep=deep)
         if report.detected is None:
             return report
         data = jsonhooks.read(path) or {}
@@ -234,38 +201,6 @@ class Codex(Host):
 
             deep_check(report, path, self._ours)
         return report
-
-    def _ours(self, hook: object) -> bool:
-        return isinstance(hook, dict) and is_our_command(hook.get("command"), self.name)
-
-    def _command_of(self, element: Any) -> str | None:
-        from . import jsonhooks
-
-        return jsonhooks.command_in(element, self._ours)
-
-
-def _shape_problems(group: Any) -> list[str]:
-    hooks = group.get("hooks") if isinstance(group, dict) else None
-    hook = hooks[0] if isinstance(hooks, list) and len(hooks) == 1 and isinstance(hooks[0], dict) else {}
-    if group.get("matcher") != MATCHER or hook.get("type") != "command" or hook.get("timeout") != TIMEOUT_SECONDS:
-        return [f'the entry should be {{"matcher": "{MATCHER}", "hooks": [{{"type": "command", …, "timeout": 10}}]}}']
-    return []
-
-
-def _handles_shell(group: Any) -> bool:
-    if not isinstance(group, dict):
-        return False
-    matcher = group.get("matcher")
-    if matcher in (None, "", "*", ".*"):
-        return True
-    if not isinstance(matcher, str):
-        return False
-    import re
-
-    try:
-        return re.search(matcher, "Bash") is not None
-    except re.error:
-        return False
 
 
 def schema_problems(data: dict[str, Any]) -> list[str]:

@@ -44,12 +44,12 @@ import os
 
 from ..command import basename
 from ..shellsyntax import parse
+from .base import ALLOW, ASK, DENY, NONE, config_home
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping
+    from collections.abc import Mapping
 
-DENY, ASK, ALLOW, NONE = "deny", "ask", "allow", "none"
 MAX_RULES_BYTES = 1024 * 1024
 #: More rule files than this (a repository can hold any number): not read, the answer is "ask".
 MAX_RULE_FILES = 100
@@ -91,36 +91,17 @@ class Rules:
 
 
 def codex_home(env: Mapping[str, str]) -> str:
-    home = (env.get("CODEX_HOME") or "").strip()
-    if home:
-        return os.path.abspath(os.path.expanduser(home))
-    user_home = (env.get("HOME") or "").strip() or os.path.expanduser("~")
-    return os.path.join(user_home, ".codex")
+    return config_home(env, "CODEX_HOME", ".codex")
 
 
 def rule_dirs(project_dir: str | None, env: Mapping[str, str]) -> list[str]:
     """The `rules/` folders of every layer Codex may load, lowest precedence first."""
     dirs = ["/etc/codex/rules", os.path.join(codex_home(env), "rules")]
     if project_dir and os.path.isabs(project_dir):
-        chain = []
-        for directory in _ancestors(project_dir):
-            chain.append(directory)
-            if os.path.exists(os.path.join(directory, ".git")):
-                break
-        else:
-            chain = [os.path.abspath(project_dir)]
-        dirs += [os.path.join(d, ".codex", "rules") for d in reversed(chain)]
+        from ..paths import up_to_git_root
+
+        dirs += [os.path.join(d, ".codex", "rules") for d in reversed(up_to_git_root(project_dir))]
     return list(dict.fromkeys(dirs))
-
-
-def _ancestors(start: str) -> Iterator[str]:
-    current = os.path.abspath(start)
-    while True:
-        yield current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return
-        current = parent
 
 
 def rule_files(project_dir: str | None, env: Mapping[str, str]) -> list[str]:
@@ -257,7 +238,8 @@ def _prefix_rule(pattern: object, decision: object) -> Rule | None:
 def command_argvs(command: str) -> tuple[list[list[str]], bool]:
     """(every simple command's words, looked through wrappers, `sh -c` scripts and
     substitutions; whether the whole command was read completely)."""
-    from .cursor_permissions import _scripts, _substitutions, _variants
+    from ..command import shell_scripts, substitutions, variants
+    from .cursor_permissions import _behind
 
     found: list[list[str]] = []
     complete = True
@@ -275,11 +257,11 @@ def command_argvs(command: str) -> tuple[list[list[str]], bool]:
                 while argv and _is_assignment(argv[0]):
                     argv = argv[1:]
                 if argv:
-                    found.extend(_variants(argv))
+                    found.extend(variants(argv, _behind))
                 for word in simple.words:
-                    for inner in _substitutions(simple.source[word.start : word.end]):
+                    for inner in substitutions(simple.source[word.start : word.end]):
                         walk(inner, depth + 1)
-                for inner in _scripts(argv):
+                for inner in shell_scripts(argv):
                     walk(inner, depth + 1)
 
     walk(command, 0)

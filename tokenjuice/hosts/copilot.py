@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import os
 
-from . import jsonhooks
-from .base import ALLOW, Call, Host, HostError, Report, Result, fail_open, is_our_command, launcher_warnings
+from .base import ALLOW, Call, JsonHooksHost, command_at, existing_dir, fail_open, in_use
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,9 +33,13 @@ TIMEOUT_SECONDS = 10
 PROBE_FIELD = "tokenjuiceDoctorProbe"
 
 
-class Copilot(Host):
+class Copilot(JsonHooksHost):
     name = "copilot"
     title = "Copilot CLI"
+    list_path = LIST_PATH
+    command_key = "bash"
+    project_file = (".github", "hooks", FILE_NAME)
+    programs = ("copilot",)
 
     def __init__(self) -> None:
         self._probe = False
@@ -52,8 +55,7 @@ class Copilot(Host):
         command = args.get("command")
         if not isinstance(command, str):
             return None
-        cwd = payload.get("cwd")
-        cwd = cwd if isinstance(cwd, str) and os.path.isabs(cwd) and os.path.isdir(cwd) else None
+        cwd = existing_dir(payload.get("cwd"))
         from .probe import PROBE_COMMAND
 
         self._probe = payload.get(PROBE_FIELD) is True and command == PROBE_COMMAND
@@ -83,71 +85,48 @@ class Copilot(Host):
         }
 
     def rewritten(self, answer: dict[str, Any]) -> str | None:
-        args = _tool_args(answer.get("modifiedArgs"))
-        command = args.get("command") if args else None
-        return command if isinstance(command, str) else None
+        return command_at(_tool_args(answer.get("modifiedArgs")))
 
     # -- the config --------------------------------------------------------------------
 
-    def config_path(self, project: bool, cwd: str | None = None) -> str:
-        if project:
-            from ..paths import git_root
-
-            root = git_root(cwd or os.getcwd())
-            if root is None:
-                raise HostError("--project needs a git repository; run it inside your project or drop --project")
-            return os.path.join(root, ".github", "hooks", FILE_NAME)
+    def user_config_path(self) -> str:
         return os.path.join(copilot_home(), "hooks", FILE_NAME)
 
     def detected(self) -> str | None:
-        import shutil
-
-        home = copilot_home()
-        if os.path.isdir(home):
-            return f"{home} exists"
-        found = shutil.which("copilot")
-        return f"{found} is installed" if found else None
+        return in_use(copilot_home(), *self.programs)
 
     def hook_command(self, launch: str) -> str:
         return fail_open(super().hook_command(launch))
 
-    def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
-        from .base import refuse_windows
+    def entry(self, command: str) -> dict[str, Any]:
+        return {"type": "command", "bash": command, "timeoutSec": TIMEOUT_SECONDS}
 
-        refuse_windows()
-        entry = {"type": "command", "bash": command, "timeoutSec": TIMEOUT_SECONDS}
-        result = jsonhooks.install(
-            path,
-            LIST_PATH,
-            entry,
-            self._ours,
-            skeleton={"version": 1, "hooks": {}},
-            dry_run=dry_run,
-            command=command,
-            warnings=launcher_warnings(command),
-        )
-        result.notes = _notes(path)
-        return result
+    def skeleton(self) -> dict[str, Any]:
+        return {"version": 1, "hooks": {}}
 
-    def uninstall(self, path: str, *, dry_run: bool = False) -> Result:
-        return jsonhooks.uninstall(path, LIST_PATH, self._ours, dry_run=dry_run)
+    def install_notes(self, path: str) -> list[str]:
+        notes = [
+            "Copilot rewrites only when started with --allow-all (or --allow-all-tools --allow-all-paths); "
+            "otherwise it would ask about every rewritten command, so tokenjuice leaves commands alone "
+            "(docs/hosts/copilot.md)"
+        ]
+        if os.sep + os.path.join(".github", "hooks") + os.sep in path:
+            notes.append("Copilot loads repository hooks only in a folder you trust; trust this one when Copilot asks")
+        return notes
 
-    def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
-        return jsonhooks.doctor(
-            self,
-            path,
-            LIST_PATH,
-            self._ours,
-            expected,
-            install_hint,
-            deep=deep,
-            command_of=_command_of,
-            shape_problems=_shape_problems,
-            others_conflict=_handles_bash,
-        )
+    def shape_problems(self, entry: Any) -> list[str]:
+        problems = []
+        if entry.get("type") != "command":
+            problems.append('the entry should have "type": "command"')
+        timeout = entry.get("timeoutSec", entry.get("timeout"))
+        if timeout is not None and (not isinstance(timeout, int | float) or isinstance(timeout, bool)):
+            problems.append("timeoutSec must be a number, or Copilot skips the hook")
+        if "matcher" in entry and entry.get("matcher") != "bash":
+            problems.append('the entry should have no matcher (or "matcher": "bash")')
+        return problems
 
-    def _ours(self, entry: object) -> bool:
-        return isinstance(entry, dict) and is_our_command(entry.get("bash"), self.name)
+    def handles_shell(self, entry: Any) -> bool:
+        return isinstance(entry, dict) and entry.get("matcher") in (None, "bash", ".*", "*")
 
 
 def copilot_home() -> str:
@@ -165,35 +144,3 @@ def _tool_args(value: object) -> dict[str, Any] | None:
         except ValueError:
             return None
     return value if isinstance(value, dict) else None
-
-
-def _notes(path: str) -> list[str]:
-    notes = [
-        "Copilot rewrites only when started with --allow-all (or --allow-all-tools --allow-all-paths); "
-        "otherwise it would ask about every rewritten command, so tokenjuice leaves commands alone "
-        "(docs/hosts/copilot.md)"
-    ]
-    if os.sep + os.path.join(".github", "hooks") + os.sep in path:
-        notes.append("Copilot loads repository hooks only in a folder you trust; trust this one when Copilot asks")
-    return notes
-
-
-def _command_of(entry: Any) -> str | None:
-    command = entry.get("bash") if isinstance(entry, dict) else None
-    return command if isinstance(command, str) else None
-
-
-def _shape_problems(entry: Any) -> list[str]:
-    problems = []
-    if entry.get("type") != "command":
-        problems.append('the entry should have "type": "command"')
-    timeout = entry.get("timeoutSec", entry.get("timeout"))
-    if timeout is not None and (not isinstance(timeout, int | float) or isinstance(timeout, bool)):
-        problems.append("timeoutSec must be a number, or Copilot skips the hook")
-    if "matcher" in entry and entry.get("matcher") != "bash":
-        problems.append('the entry should have no matcher (or "matcher": "bash")')
-    return problems
-
-
-def _handles_bash(entry: Any) -> bool:
-    return isinstance(entry, dict) and entry.get("matcher") in (None, "bash", ".*", "*")

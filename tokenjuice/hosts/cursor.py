@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import os
 
-from .base import ALLOW, ASK, NONE, Call, Host, HostError, Report, Result, is_our_command, launcher_warnings
+from .base import ALLOW, ASK, NONE, Call, JsonHooksHost, command_at, existing_dir, shell_tool_input
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from typing import Any
+    from typing import Any, ClassVar
 
 EVENT = "preToolUse"
 LIST_PATH = ("hooks", EVENT)
@@ -26,29 +26,24 @@ LIST_PATH = ("hooks", EVENT)
 DELETING = frozenset({"rm", "rmdir", "unlink", "shred", "srm", "trash", "trash-put"})
 
 
-class Cursor(Host):
+class Cursor(JsonHooksHost):
     name = "cursor"
     title = "Cursor"
+    list_path = LIST_PATH
+    project_file = (".cursor", "hooks.json")
+    programs = ("cursor", "cursor-agent")
+    required: ClassVar[dict[str, Any] | None] = {"version": 1}
 
     # -- the hook ----------------------------------------------------------------------
 
     def call(self, payload: dict[str, Any]) -> Call | None:
-        event = payload.get("hook_event_name")
-        if event is not None and event != EVENT:
+        found = shell_tool_input(payload, EVENT, "Shell")
+        if found is None:
             return None
-        if payload.get("tool_name") != "Shell" or os.name == "nt":
-            return None
-        tool_input = payload.get("tool_input")
-        if not isinstance(tool_input, dict):
-            return None
-        command = tool_input.get("command")
-        if not isinstance(command, str):
-            return None
-        cwd = tool_input.get("cwd")
-        cwd = cwd if isinstance(cwd, str) and os.path.isabs(cwd) and os.path.isdir(cwd) else None
+        tool_input, command = found
+        cwd = existing_dir(tool_input.get("cwd"))
         roots = payload.get("workspace_roots")
-        root = roots[0] if isinstance(roots, list) and roots and isinstance(roots[0], str) else None
-        root = root if root and os.path.isabs(root) and os.path.isdir(root) else None
+        root = existing_dir(roots[0]) if isinstance(roots, list) and roots else None
         shell = tool_input.get("shell")
         return Call(command, cwd, shell if isinstance(shell, str) else None, cwd or root)
 
@@ -82,92 +77,27 @@ class Cursor(Host):
         }
 
     def rewritten(self, answer: dict[str, Any]) -> str | None:
-        updated = answer.get("updated_input")
-        command = updated.get("command") if isinstance(updated, dict) else None
-        return command if isinstance(command, str) else None
+        return command_at(answer, "updated_input")
 
     # -- the config --------------------------------------------------------------------
 
-    def config_path(self, project: bool, cwd: str | None = None) -> str:
-        if project:
-            from ..paths import git_root
-
-            root = git_root(cwd or os.getcwd())
-            if root is None:
-                raise HostError("--project needs a git repository; run it inside your project or drop --project")
-            return os.path.join(root, ".cursor", "hooks.json")
+    def user_config_path(self) -> str:
         home = os.environ.get("CURSOR_HOME", "").strip() or os.path.join(os.path.expanduser("~"), ".cursor")
         return os.path.join(os.path.abspath(os.path.expanduser(home)), "hooks.json")
 
-    def detected(self) -> str | None:
-        import shutil
+    def entry(self, command: str) -> dict[str, Any]:
+        return {"type": "command", "matcher": "Shell", "command": command}
 
-        folder = os.path.dirname(self.config_path(False))
-        if os.path.isdir(folder):
-            return f"{folder} exists"
-        for program in ("cursor", "cursor-agent"):
-            found = shutil.which(program)
-            if found:
-                return f"{found} is installed"
-        return None
+    def skeleton(self) -> dict[str, Any]:
+        return {"version": 1, "hooks": {}}
 
-    def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
-        from .base import refuse_windows
+    def shape_problems(self, entry: Any) -> list[str]:
+        if entry.get("type") != "command" or entry.get("matcher") != "Shell":
+            return ['the entry should have "type": "command" and "matcher": "Shell"']
+        return []
 
-        refuse_windows()
-        entry = {"type": "command", "matcher": "Shell", "command": command}
-        from . import jsonhooks
-
-        return jsonhooks.install(
-            path,
-            LIST_PATH,
-            entry,
-            self._ours,
-            skeleton={"version": 1, "hooks": {}},
-            required={"version": 1},
-            dry_run=dry_run,
-            command=command,
-            warnings=launcher_warnings(command),
-        )
-
-    def uninstall(self, path: str, *, dry_run: bool = False) -> Result:
-        from . import jsonhooks
-
-        return jsonhooks.uninstall(path, LIST_PATH, self._ours, dry_run=dry_run)
-
-    def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
-        from . import jsonhooks
-
-        return jsonhooks.doctor(
-            self,
-            path,
-            LIST_PATH,
-            self._ours,
-            expected,
-            install_hint,
-            deep=deep,
-            command_of=_command_of,
-            shape_problems=_shape_problems,
-            others_conflict=_handles_shell,
-        )
-
-    def _ours(self, entry: object) -> bool:
-        return isinstance(entry, dict) and is_our_command(entry.get("command"), self.name)
-
-
-def _command_of(entry: Any) -> str | None:
-    command = entry.get("command") if isinstance(entry, dict) else None
-    return command if isinstance(command, str) else None
-
-
-def _shape_problems(entry: Any) -> list[str]:
-    if entry.get("type") != "command" or entry.get("matcher") != "Shell":
-        return ['the entry should have "type": "command" and "matcher": "Shell"']
-    return []
-
-
-def _handles_shell(entry: Any) -> bool:
-    return isinstance(entry, dict) and entry.get("matcher") in (None, "Shell", "*")
+    def handles_shell(self, entry: Any) -> bool:
+        return isinstance(entry, dict) and entry.get("matcher") in (None, "Shell", "*")
 
 
 def _deletes(command: str) -> bool:

@@ -44,15 +44,15 @@ from __future__ import annotations
 import os
 
 from .. import fastjson
-from ..command import SHELLS, basename
-from ..shellsyntax import SimpleCommand, Token, parse
+from ..command import basename, shell_scripts, substitutions, variants
+from ..shellsyntax import SimpleCommand, Token, parse, star_match
+from .base import ALLOW, ASK, DENY, NONE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping
+    from collections.abc import Mapping
     from typing import Any
 
-DENY, ASK, ALLOW, NONE = "deny", "ask", "allow", "none"
 
 MAX_CONFIG_BYTES = 1024 * 1024
 #: Nested `sh -c` / `$( )` levels looked through for deny rules; deeper is a possible deny.
@@ -168,23 +168,11 @@ def glob(pattern: str, text: str, dotall: bool = False) -> bool:
     """Cursor's glob: the whole (trimmed) pattern against the whole text, `*` any run
     of characters, everything else literal and case-sensitive. With `dotall` False a
     `*` does not cross a line break, as in Cursor's JavaScript regex."""
-    parts = pattern.strip().split("*")
-    if len(parts) == 1:
-        return text == parts[0]
-    first, last = parts[0], parts[-1]
-    if len(text) < len(first) + len(last) or not text.startswith(first) or not text.endswith(last):
-        return False
-    position, end = len(first), len(text) - len(last)
-    for part in parts[1:-1]:
-        found = text.find(part, position, end)
-        if found < 0 or (not dotall and _has_break(text, position, found)):
-            return False
-        position = found + len(part)
-    return dotall or not _has_break(text, position, end)
+    return star_match(text, pattern.strip().split("*"), None if dotall else _no_break)
 
 
-def _has_break(text: str, start: int, end: int) -> bool:
-    return any(text.find(mark, start, end) >= 0 for mark in _LINE_BREAKS)
+def _no_break(text: str, start: int, end: int) -> bool:
+    return not any(text.find(mark, start, end) >= 0 for mark in _LINE_BREAKS)
 
 
 def entry_matches(entry: Entry, text: str, dotall: bool = False) -> bool:
@@ -385,14 +373,14 @@ def _simple(simple: SimpleCommand, analysis: Analysis, depth: int, top: bool) ->
         if argv[0] in CONTROL_WORDS:
             analysis.allowable = False
     analysis.deny_texts += texts
-    for variant in _variants(argv):
+    for variant in variants(argv, _behind):
         analysis.deny_texts.append(" ".join(variant))
     for word in raw:
-        for inner in _substitutions(word):
+        for inner in substitutions(word):
             if top:
                 analysis.allowable = False
             _analyze(inner, analysis, depth + 1, top=False)
-    for inner in _scripts(argv):
+    for inner in shell_scripts(argv):
         _analyze(inner, analysis, depth + 1, top=False)
 
 
@@ -419,72 +407,19 @@ def _redirects_safe(redirects: list[Token]) -> bool:
     return True
 
 
-def _variants(argv: list[str]) -> Iterator[list[str]]:
-    """The command behind control words, wrappers and paths (for deny rules only)."""
-    seen: set[tuple[str, ...]] = set()
-    pending = [argv]
-    while pending:
-        words = pending.pop()
-        key = tuple(words)
-        if not words or key in seen or len(seen) > 64:
-            continue
-        seen.add(key)
-        yield words
-        head = words[0]
-        if head in CONTROL_WORDS:
-            pending.append(words[1:])
-        name = basename(head)
-        if name != head:
-            pending.append([name] + words[1:])
-        if name in WRAPPERS:
-            for index in range(1, min(len(words), 1 + _WRAPPER_LOOKAHEAD)):
-                if not words[index].startswith("-") and not _is_assignment(words[index]):
-                    pending.append(words[index:])
-
-
-def _scripts(argv: list[str]) -> list[str]:
-    """Scripts run by `sh -c '…'`, `bash -lc '…'` or `eval …` anywhere in argv."""
-    scripts = []
-    for index, word in enumerate(argv):
-        name = basename(word)
-        if name == "eval" and index + 1 < len(argv):
-            scripts.append(" ".join(argv[index + 1 :]))
-        if name not in SHELLS:
-            continue
-        rest = argv[index + 1 :]
-        for position, option in enumerate(rest):
-            if option.startswith("-") and not option.startswith("--") and "c" in option[1:]:
-                operands = [w for w in rest[position + 1 :] if not w.startswith("-")]
-                if operands:
-                    scripts.append(operands[0])
-                break
-    return scripts
-
-
-def _substitutions(word: str) -> list[str]:
-    """Bodies of `$( … )`, `<( … )`, `>( … )` and backticks in one raw word."""
+def _behind(words: list[str]) -> list[list[str]]:
+    """The command behind a control word, a wrapper or a path (for deny rules only)."""
     found = []
-    index = 0
-    while index < len(word):
-        ch = word[index]
-        if ch == "`":
-            end = word.find("`", index + 1)
-            end = len(word) if end < 0 else end
-            found.append(word[index + 1 : end])
-            index = end + 1
-            continue
-        if ch in "$<>" and word.startswith("(", index + 1):
-            depth, cursor = 1, index + 2
-            while cursor < len(word) and depth:
-                if word[cursor] == "(":
-                    depth += 1
-                elif word[cursor] == ")":
-                    depth -= 1
-                cursor += 1
-            found.append(word[index + 2 : cursor - 1 if depth == 0 else cursor])
-            index = cursor
-            continue
-        index += 1
+    head = words[0]
+    if head in CONTROL_WORDS:
+        found.append(words[1:])
+    name = basename(head)
+    if name != head:
+        found.append([name] + words[1:])
+    if name in WRAPPERS:
+        for index in range(1, min(len(words), 1 + _WRAPPER_LOOKAHEAD)):
+            if not words[index].startswith("-") and not _is_assignment(words[index]):
+                found.append(words[index:])
     return found
 
 

@@ -28,16 +28,17 @@ import os
 from .base import (
     ALLOW,
     ASK,
+    DENY,
     OK,
     WARN,
     Call,
-    Host,
-    HostError,
+    JsonHooksHost,
     Report,
-    Result,
+    command_at,
+    existing_dir,
     fail_open,
-    is_our_command,
-    launcher_warnings,
+    matcher_hooks,
+    shell_tool_input,
 )
 
 TYPE_CHECKING = False
@@ -58,9 +59,13 @@ YOLO_NOTE = (
 )
 
 
-class Gemini(Host):
+class Gemini(JsonHooksHost):
     name = "gemini"
     title = "Gemini CLI"
+    list_path = LIST_PATH
+    nested = "hooks"
+    project_file = (".gemini", "settings.json")
+    programs = ("gemini",)
 
     def __init__(self) -> None:
         # The hook process handles one call: what `call` and `permission` read is
@@ -71,19 +76,11 @@ class Gemini(Host):
     # -- the hook ----------------------------------------------------------------------
 
     def call(self, payload: dict[str, Any]) -> Call | None:
-        event = payload.get("hook_event_name")
-        if event is not None and event != EVENT:
+        found = shell_tool_input(payload, EVENT, TOOL)
+        if found is None or found[0].get("is_background") not in (None, False):
             return None
-        if payload.get("tool_name") != TOOL or os.name == "nt":
-            return None
-        tool_input = payload.get("tool_input")
-        if not isinstance(tool_input, dict):
-            return None
-        command = tool_input.get("command")
-        if not isinstance(command, str) or tool_input.get("is_background") not in (None, False):
-            return None
-        project = payload.get("cwd")
-        project = project if isinstance(project, str) and os.path.isabs(project) and os.path.isdir(project) else None
+        tool_input, command = found
+        project = existing_dir(payload.get("cwd"))
         cwd = project
         dir_path = tool_input.get("dir_path")
         if project and isinstance(dir_path, str) and dir_path:
@@ -108,7 +105,7 @@ class Gemini(Host):
 
         tool_input = payload["tool_input"]
         updated = {**tool_input, "command": rewritten}
-        if gemini_policy.strongest(self._policy, rewritten, updated) in (gemini_policy.DENY, ASK):
+        if gemini_policy.strongest(self._policy, rewritten, updated) in (DENY, ASK):
             return {}  # a rule of the user's would stop or question the wrapper itself
         return {"hookSpecificOutput": {"hookEventName": EVENT, "tool_input": updated}}
 
@@ -138,89 +135,52 @@ class Gemini(Host):
         return [sys.executable, "-c", spawn, "gemini.js", "--approval-mode=yolo", hook_command]
 
     def rewritten(self, answer: dict[str, Any]) -> str | None:
-        specific = answer.get("hookSpecificOutput")
-        tool_input = specific.get("tool_input") if isinstance(specific, dict) else None
-        command = tool_input.get("command") if isinstance(tool_input, dict) else None
-        return command if isinstance(command, str) else None
+        return command_at(answer, "hookSpecificOutput", "tool_input")
 
     # -- the config --------------------------------------------------------------------
 
-    def config_path(self, project: bool, cwd: str | None = None) -> str:
-        if project:
-            from ..paths import git_root
-
-            root = git_root(cwd or os.getcwd())
-            if root is None:
-                raise HostError("--project needs a git repository; run it inside your project or drop --project")
-            return os.path.join(root, ".gemini", "settings.json")
+    def user_config_path(self) -> str:
         from .gemini_policy import gemini_home
 
         return os.path.join(gemini_home(os.environ), ".gemini", "settings.json")
-
-    def detected(self) -> str | None:
-        import shutil
-
-        folder = os.path.dirname(self.config_path(False))
-        if os.path.isdir(folder):
-            return f"{folder} exists"
-        found = shutil.which("gemini")
-        return f"{found} is installed" if found else None
 
     def hook_command(self, launch: str) -> str:
         """The hook, made to fail open: Gemini blocks the call when it fails."""
         return fail_open(super().hook_command(launch))
 
-    def group(self, command: str) -> dict[str, Any]:
+    def entry(self, command: str) -> dict[str, Any]:
         return {
             "matcher": TOOL,
             "hooks": [{"type": "command", "name": HOOK_NAME, "command": command, "timeout": TIMEOUT_MS}],
         }
 
-    def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
-        from . import jsonhooks
-        from .base import refuse_windows
-
-        refuse_windows()
+    def install_notes(self, path: str) -> list[str]:
         notes = [YOLO_NOTE]
         if path != self.config_path(False):
             notes.append(
                 "Gemini reads a project's .gemini/settings.json only in a folder you trust, and warns once about "
                 "a new project hook"
             )
-        return jsonhooks.install(
-            path,
-            LIST_PATH,
-            self.group(command),
-            self._ours,
-            skeleton={},
-            dry_run=dry_run,
-            command=command,
-            warnings=launcher_warnings(command),
-            notes=notes,
-            nested="hooks",
-        )
+        return notes
 
-    def uninstall(self, path: str, *, dry_run: bool = False) -> Result:
-        from . import jsonhooks
+    def shape_problems(self, group: Any) -> list[str]:
+        hooks = group.get("hooks") if isinstance(group, dict) else None
+        hook = hooks[0] if isinstance(hooks, list) and len(hooks) == 1 and isinstance(hooks[0], dict) else {}
+        timeout = hook.get("timeout")
+        problems = []
+        if group.get("matcher") != TOOL or hook.get("type") != "command":
+            problems.append(f'the entry should be {{"matcher": "{TOOL}", "hooks": [{{"type": "command", …}}]}}')
+        if not isinstance(timeout, int) or isinstance(timeout, bool) or timeout < 1000:
+            problems.append("the hook's timeout should be 10000 (milliseconds): a shorter one cuts the hook off")
+        return problems
 
-        return jsonhooks.uninstall(path, LIST_PATH, self._ours, dry_run=dry_run, nested="hooks")
+    def handles_shell(self, group: Any) -> bool:
+        return matcher_hooks(group, TOOL)
 
     def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
         from . import jsonhooks
 
-        report = jsonhooks.doctor(
-            self,
-            path,
-            LIST_PATH,
-            self._ours,
-            expected,
-            install_hint,
-            deep=deep,
-            command_of=self._command_of,
-            shape_problems=_shape_problems,
-            others_conflict=_handles_shell,
-            nested="hooks",
-        )
+        report = super().doctor(path, expected, install_hint, deep=deep)
         if report.detected is None:
             return report
         settings = jsonhooks.read(path) or {}
@@ -238,42 +198,6 @@ class Gemini(Host):
             report.fix = install_hint
         _allow_all_rules(report)
         return report
-
-    def _ours(self, hook: object) -> bool:
-        return isinstance(hook, dict) and is_our_command(hook.get("command"), self.name)
-
-    def _command_of(self, element: Any) -> str | None:
-        from . import jsonhooks
-
-        return jsonhooks.command_in(element, self._ours)
-
-
-def _shape_problems(group: Any) -> list[str]:
-    hooks = group.get("hooks") if isinstance(group, dict) else None
-    hook = hooks[0] if isinstance(hooks, list) and len(hooks) == 1 and isinstance(hooks[0], dict) else {}
-    timeout = hook.get("timeout")
-    problems = []
-    if group.get("matcher") != TOOL or hook.get("type") != "command":
-        problems.append(f'the entry should be {{"matcher": "{TOOL}", "hooks": [{{"type": "command", …}}]}}')
-    if not isinstance(timeout, int) or isinstance(timeout, bool) or timeout < 1000:
-        problems.append("the hook's timeout should be 10000 (milliseconds): a shorter one cuts the hook off")
-    return problems
-
-
-def _handles_shell(group: Any) -> bool:
-    if not isinstance(group, dict):
-        return False
-    matcher = group.get("matcher")
-    if matcher in (None, "", "*", ".*"):
-        return True
-    if not isinstance(matcher, str):
-        return False
-    import re
-
-    try:
-        return re.search(matcher, TOOL) is not None
-    except re.error:
-        return False
 
 
 def _allow_all_rules(report: Report) -> None:

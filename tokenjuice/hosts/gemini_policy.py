@@ -42,13 +42,13 @@ from __future__ import annotations
 import os
 
 from .. import fastjson
+from .base import ALLOW, ASK, DENY, NONE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
     from typing import Any
 
-DENY, ASK, ALLOW, NONE = "deny", "ask", "allow", "none"
 SHELL_TOOLS = ("run_shell_command", "ShellTool")
 MAX_FILE_BYTES = 1024 * 1024
 #: More policy files than this: tokenjuice does not read them all (the command is left alone).
@@ -516,8 +516,9 @@ def command_texts(command: str) -> Iterator[str]:
     """The command and every part of it a rule may see: each simple command's text,
     its words behind assignments and wrappers, and nested `sh -c` scripts and
     substitutions (more than Gemini looks at, never less)."""
+    from ..command import shell_scripts, substitutions, variants
     from ..shellsyntax import parse
-    from .cursor_permissions import _scripts, _substitutions, _variants
+    from .cursor_permissions import _behind
 
     yield command
     yield command.strip()
@@ -533,12 +534,12 @@ def command_texts(command: str) -> Iterator[str]:
                 while argv and _is_assignment(argv[0]):
                     argv = argv[1:]
                     yield simple.text_from(len(simple.argv) - len(argv))
-                for variant in _variants(argv):
+                for variant in variants(argv, _behind):
                     yield " ".join(variant)
                 for word in simple.words:
-                    for inner in _substitutions(simple.source[word.start : word.end]):
+                    for inner in substitutions(simple.source[word.start : word.end]):
                         yield from walk(inner, depth + 1)
-                for inner in _scripts(argv):
+                for inner in shell_scripts(argv):
                     yield inner
                     yield from walk(inner, depth + 1)
 

@@ -24,12 +24,23 @@ from .base import Result, forget_install, remember_install, restore_if_untouched
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
+    from typing import Any, TypedDict, Unpack
 
     from .base import Host, Report
 
     #: Is this list element ours?
     Ours = Callable[[object], bool]
+
+    class InstallOptions(TypedDict, total=False):
+        """`install_many`'s options, for `install` to pass on."""
+
+        skeleton: dict[str, Any] | None
+        required: dict[str, Any] | None
+        dry_run: bool
+        command: str | None
+        warnings: list[str] | None
+        nested: str | None
+        notes: list[str] | None
 
 
 def entries(data: dict[str, Any], list_path: tuple[str, ...], path: str) -> list[Any]:
@@ -47,34 +58,10 @@ def entries(data: dict[str, Any], list_path: tuple[str, ...], path: str) -> list
 
 
 def install(
-    path: str,
-    list_path: tuple[str, ...],
-    entry: dict[str, Any],
-    ours: Ours,
-    *,
-    skeleton: dict[str, Any] | None = None,
-    required: dict[str, Any] | None = None,
-    dry_run: bool = False,
-    command: str | None = None,
-    warnings: list[str] | None = None,
-    nested: str | None = None,
-    notes: list[str] | None = None,
+    path: str, list_path: tuple[str, ...], entry: dict[str, Any], ours: Ours, **options: Unpack[InstallOptions]
 ) -> Result:
-    """Put `entry` (and no other of ours) at the end of the list; `skeleton` is the
-    new file's content when there is none, `required` top-level members the host
-    needs (added only when missing), `notes` what the user must still do."""
-    return install_many(
-        path,
-        [(list_path, entry)],
-        ours,
-        skeleton=skeleton,
-        required=required,
-        dry_run=dry_run,
-        command=command,
-        warnings=warnings,
-        nested=nested,
-        notes=notes,
-    )
+    """`install_many` for one list: put `entry` (and no other of ours) at the end of it."""
+    return install_many(path, [(list_path, entry)], ours, **options)
 
 
 def install_many(
@@ -92,7 +79,10 @@ def install_many(
 ) -> Result:
     """For each (list path, entry): make `entry` our only element of that list (at its
     end when it is not there yet); an entry of None takes ours out of that list. A list
-    already holding exactly our entry once, and nothing else of ours, is left as it is."""
+    already holding exactly our entry once, and nothing else of ours, is left as it is.
+    `skeleton` is the new file's content when there is none, `required` top-level
+    members the host needs (added only when missing), `notes` what the user must
+    still do."""
     with LockedJsonFile(path, create=not dry_run) as file:
         data = file.load(dict(skeleton or {}))
         edits: list[tuple[Any, ...]] = []
@@ -277,7 +267,7 @@ def doctor(
     Each finding is a named check; following `fix` makes the report green (the advice
     never loops). `shape_problems` judges the element holding our hook (the group when
     `nested`), `command_of` a hook; `deep_probe(command)` replaces the default probe."""
-    from .base import BROKEN, DISABLED, OK, WARN, Report, launcher_problems, launcher_warnings, path_launcher_differs
+    from .base import BROKEN, OK, WARN, Report
 
     report = Report(host.name, path, expected)
     try:
@@ -288,19 +278,14 @@ def doctor(
         report.fix = f"fix or move {path}, then run {install_hint}"
         return report
     if data is None:
-        report.check("file", DISABLED, f"{path} does not exist")
-        report.status, report.fix = DISABLED, install_hint
-        return report
+        return report.disabled("file", f"{path} does not exist", install_hint)
     report.check("file", OK, f"{path} is valid JSON")
     mine = ours_found(current, ours, nested)
     if not mine:
-        report.check("entry", DISABLED, "no tokenjuice entry")
-        report.status, report.fix = DISABLED, install_hint
-        return report
+        return report.disabled("entry", "no tokenjuice entry", install_hint)
     element, entry = mine[0]
     report.detected = command_of(entry)
-    problems = launcher_problems(report.detected or "")
-    report.check("launcher", BROKEN if problems else OK, "; ".join(problems) or "the hook's programs exist")
+    report.check_launcher("the hook's programs exist")
     for problem in (shape_problems or (lambda _: []))(element):
         report.check("entry", WARN, problem)
     inner = _group_hooks(element, nested)
@@ -316,8 +301,7 @@ def doctor(
         report.check(
             "entry", WARN, f"the configured command differs from what install would write now ({install_hint})"
         )
-    for warning in launcher_warnings(report.detected or ""):
-        report.check("launcher", WARN, warning)
+    report.check_launcher_place()
     for other in strip(current, ours, nested):
         if others_conflict is not None and others_conflict(other):
             shown = str(command_of(other) or other)[:120]
@@ -326,16 +310,13 @@ def doctor(
         c["name"] in ("launcher", "entry") and c["status"] in (WARN, BROKEN) for c in report.checks
     ):
         report.fix = install_hint
-    differs = path_launcher_differs(report.detected)
-    if differs:
-        report.check("path", OK, differs)  # informational: reinstalling would not change it
+    report.note_other_installation()
     if deep and report.status != BROKEN:
         if deep_probe is None:
             from .probe import probe
 
-            report.deep = probe(host, report.detected or "")
+            found = probe(host, report.detected or "")
         else:
-            report.deep = deep_probe(report.detected or "")
-        passed = report.deep.get("summary", "the hook rewrote and ran a probe")
-        report.check("probe", OK if report.deep["ok"] else BROKEN, report.deep.get("problem", passed))
+            found = deep_probe(report.detected or "")
+        report.check_probe(found, found.get("summary", "the hook rewrote and ran a probe"))
     return report

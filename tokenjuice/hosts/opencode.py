@@ -21,16 +21,16 @@ from .base import (
     ALLOW,
     ASK,
     BROKEN,
-    DISABLED,
     NONE,
     OK,
     WARN,
     Call,
     Host,
-    HostError,
     Report,
     Result,
-    launcher_problems,
+    command_at,
+    existing_dir,
+    in_use,
     launcher_warnings,
 )
 
@@ -50,6 +50,8 @@ _REFUSED_SHELLS = ("fish", "nu")
 class OpenCode(Host):
     name = "opencode"
     title = "OpenCode"
+    project_file = (".opencode", "plugins", FILE_NAME)
+    programs = ("opencode",)
 
     # -- the hook ----------------------------------------------------------------------
 
@@ -62,11 +64,11 @@ class OpenCode(Host):
         command = args.get("command")
         if not isinstance(command, str):
             return None
-        directory = _directory(payload.get("directory"))
-        worktree = _directory(payload.get("worktree"))
+        directory = existing_dir(payload.get("directory"))
+        worktree = existing_dir(payload.get("worktree"))
         workdir = args.get("workdir")
         cwd = workdir if isinstance(workdir, str) and os.path.isabs(workdir) else directory
-        cwd = _directory(cwd) or directory
+        cwd = existing_dir(cwd) or directory
         root = worktree if worktree and worktree != "/" else directory
         return Call(command, cwd, _shell(os.environ), root)
 
@@ -89,33 +91,19 @@ class OpenCode(Host):
         return {"tool": "bash", "args": {"command": command, "description": "doctor"}, "directory": cwd}
 
     def rewritten(self, answer: dict[str, Any]) -> str | None:
-        command = answer.get("command")
-        return command if isinstance(command, str) else None
+        return command_at(answer)
 
     # -- the config --------------------------------------------------------------------
 
-    def config_path(self, project: bool, cwd: str | None = None) -> str:
-        if project:
-            from ..paths import git_root
-
-            root = git_root(cwd or os.getcwd())
-            if root is None:
-                raise HostError("--project needs a git repository; run it inside your project or drop --project")
-            return os.path.join(root, ".opencode", "plugins", FILE_NAME)
+    def user_config_path(self) -> str:
         from .opencode_permissions import global_dir
 
         return os.path.join(global_dir(os.environ), "plugins", FILE_NAME)
 
     def detected(self) -> str | None:
-        import shutil
-
         from .opencode_permissions import global_dir
 
-        folder = global_dir(os.environ)
-        if os.path.isdir(folder):
-            return f"{folder} exists"
-        found = shutil.which("opencode")
-        return f"{found} is installed" if found else None
+        return in_use(global_dir(os.environ), *self.programs)
 
     def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
         from .base import refuse_windows
@@ -137,47 +125,35 @@ class OpenCode(Host):
 
     def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
         from ..shellsyntax import split_words
-        from .base import path_launcher_differs
 
         report = Report(self.name, path, expected)
         text = ownfile.read(path)
         if text is None:
-            report.check("file", DISABLED, f"{path} does not exist")
-            report.status, report.fix = DISABLED, install_hint
-            return report
+            return report.disabled("file", f"{path} does not exist", install_hint)
         if not ownfile.has_marker(text):
-            report.check("file", DISABLED, f"{path} was not written by tokenjuice")
-            report.status, report.fix = DISABLED, f"move {path} away, then run {install_hint}"
-            return report
+            return report.disabled(
+                "file", f"{path} was not written by tokenjuice", f"move {path} away, then run {install_hint}"
+            )
         report.detected = hook_command_of(text)
         if report.detected is None or not self._ours(text):
             report.check("file", BROKEN, f"{path} was changed since tokenjuice wrote it")
             report.fix = f"delete {path}, then run {install_hint}"
             return report
         report.check("file", OK, f"{path} is the plugin tokenjuice wrote")
-        problems = launcher_problems(report.detected)
-        report.check("launcher", BROKEN if problems else OK, "; ".join(problems) or "the hook's programs exist")
+        report.check_launcher("the hook's programs exist")
         if expected is not None and split_words(report.detected) != split_words(expected):
             report.check("entry", WARN, f"the plugin runs another command than install writes now ({install_hint})")
-        for warning in launcher_warnings(report.detected):
-            report.check("launcher", WARN, warning)
+        report.check_launcher_place()
         if report.status in (WARN, BROKEN):
             report.fix = install_hint
-        differs = path_launcher_differs(report.detected)
-        if differs:
-            report.check("path", OK, differs)
+        report.note_other_installation()
         if deep and report.status != BROKEN:
             from .probe import probe
 
             syntax = check_syntax(path)
             if syntax is not None:
                 report.check("syntax", BROKEN if syntax else OK, syntax or "node --check accepts the plugin")
-            report.deep = probe(self, report.detected)
-            report.check(
-                "probe",
-                OK if report.deep["ok"] else BROKEN,
-                report.deep.get("problem", "the hook rewrote and ran a probe"),
-            )
+            report.check_probe(probe(self, report.detected), "the hook rewrote and ran a probe")
         return report
 
     def _ours(self, text: str) -> bool:
@@ -239,10 +215,6 @@ def check_syntax(path: str) -> str | None:
     if done.returncode == 0:
         return ""
     return "node --check rejects the plugin: " + done.stderr.decode(errors="replace").strip().splitlines()[-1][:200]
-
-
-def _directory(value: object) -> str | None:
-    return value if isinstance(value, str) and os.path.isabs(value) and os.path.isdir(value) else None
 
 
 def _shell(env: Mapping[str, str]) -> str:

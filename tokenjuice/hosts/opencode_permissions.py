@@ -203,16 +203,17 @@ def _project_dirs(project_dir: str | None, env: Mapping[str, str]) -> list[str]:
     """From the project directory up to its git root (or the directory alone)."""
     if not project_dir or env.get("OPENCODE_DISABLE_PROJECT_CONFIG", "").strip().lower() in ("1", "true"):
         return []
-    chain = []
-    current = os.path.abspath(project_dir)
-    while True:
-        chain.append(current)
-        if os.path.exists(os.path.join(current, ".git")):
-            return chain
-        parent = os.path.dirname(current)
-        if parent == current:
-            return chain[:1]
-        current = parent
+    from ..paths import up_to_git_root
+
+    return up_to_git_root(project_dir)
+
+
+def _add_folder(rules: Rules, folder: str, env: Mapping[str, str]) -> None:
+    """The layers of `opencode.json` and then `opencode.jsonc` in `folder`, as OpenCode
+    reads every config folder but the global one."""
+    for name in ("opencode.json", "opencode.jsonc"):
+        path = os.path.join(folder, name)
+        _add_layer(rules, _read(path), path, env)
 
 
 def load_rules(project_dir: str | None, env: Mapping[str, str]) -> Rules:
@@ -221,23 +222,16 @@ def load_rules(project_dir: str | None, env: Mapping[str, str]) -> Rules:
     for name in ("config.json", "opencode.json", "opencode.jsonc"):
         _add_layer(rules, _read(os.path.join(directories[0], name)), name, env)
     managed = "/Library/Application Support/opencode" if os.uname().sysname == "Darwin" else "/etc/opencode"
-    for name in ("opencode.json", "opencode.jsonc"):
-        _add_layer(rules, _read(os.path.join(managed, name)), os.path.join(managed, name), env)
+    _add_folder(rules, managed, env)
     for folder in _project_dirs(project_dir, env):
-        for name in ("opencode.json", "opencode.jsonc"):
-            path = os.path.join(folder, name)
-            _add_layer(rules, _read(path), path, env)
+        _add_folder(rules, folder, env)
         dot = os.path.join(folder, ".opencode")
         directories.append(dot)
-        for name in ("opencode.json", "opencode.jsonc"):
-            path = os.path.join(dot, name)
-            _add_layer(rules, _read(path), path, env)
+        _add_folder(rules, dot, env)
     config_dir = env.get("OPENCODE_CONFIG_DIR", "").strip()
     if config_dir:
         directories.append(config_dir)
-        for name in ("opencode.json", "opencode.jsonc"):
-            path = os.path.join(config_dir, name)
-            _add_layer(rules, _read(path), path, env)
+        _add_folder(rules, config_dir, env)
     config_file = env.get("OPENCODE_CONFIG", "").strip()
     if config_file:
         _add_layer(rules, _read(config_file), config_file, env)

@@ -265,10 +265,7 @@ class Store:
         except OSError:
             return
         self.prune()
-        try:  # a fresh stamp: never truncate or follow what sits at that name
-            os.unlink(stamp)
-        except OSError:
-            pass
+        paths.remove_quietly(stamp)  # a fresh stamp: never truncate or follow what sits at that name
         try:
             os.close(os.open(stamp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600))
         except OSError:
