@@ -17,11 +17,11 @@ def ours(hook):
 
 
 def install_in_group(path, list_path, entry, is_ours, **options):
-    return jsonhooks.install(path, list_path, entry, is_ours, nested="hooks", **options)
+    return jsonhooks.install_many(path, [(list_path, entry)], is_ours, nested="hooks", **options)
 
 
 def uninstall_from_groups(path, list_path, is_ours):
-    return jsonhooks.uninstall(path, list_path, is_ours, nested="hooks")
+    return jsonhooks.uninstall_many(path, [list_path], is_ours, nested="hooks")
 
 
 def group(command="tj-hook v2"):
@@ -131,8 +131,8 @@ def test_flat_lists_behave_as_before(tmp_path):
     path = tmp_path / "hooks.json"
     path.write_text('{"hooks": {"preToolUse": [{"command": "tj-hook a"}, {"command": "x"}]}}')
     flat = ("hooks", "preToolUse")
-    assert jsonhooks.install(str(path), flat, {"command": "tj-hook a"}, ours).action == "unchanged"
-    assert jsonhooks.uninstall(str(path), flat, ours).action == "removed"
+    assert jsonhooks.install_many(str(path), [(flat, {"command": "tj-hook a"})], ours).action == "unchanged"
+    assert jsonhooks.uninstall_many(str(path), [flat], ours).action == "removed"
     assert json.loads(path.read_text())["hooks"]["preToolUse"] == [{"command": "x"}]
 
 

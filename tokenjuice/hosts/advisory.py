@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 
-from . import ownfile
 from .base import BROKEN, OK, Call, Host, HostError, Report, Result, in_use, project_config
 
 TYPE_CHECKING = False
@@ -62,6 +61,8 @@ class Advisory(Host):
         return f"{launch} wrap --"
 
     def content(self, command: str) -> str:
+        from . import ownfile
+
         marker = (
             f"<!-- {ownfile.MARKER}: written by tokenjuice install {self.name}; "
             f"tokenjuice uninstall {self.name} removes it -->\n"
@@ -73,6 +74,8 @@ class Advisory(Host):
         return command is not None and text == self.content(command)
 
     def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
+        from . import ownfile
+
         notes = [f"{self.title} cannot rewrite commands: this rule asks its agent to prefix noisy ones itself"]
         if self._is_block(path):
             result = ownfile.install_block(path, self.name, RULE.format(wrap=command), dry_run=dry_run, notes=notes)
@@ -81,6 +84,8 @@ class Advisory(Host):
         return ownfile.install(path, self.content(command), self._ours, dry_run=dry_run, command=command, notes=notes)
 
     def uninstall(self, path: str, *, dry_run: bool = False) -> Result:
+        from . import ownfile
+
         if self._is_block(path):
             return ownfile.uninstall_block(path, self.name, dry_run=dry_run)
         return ownfile.uninstall(path, self._ours, dry_run=dry_run)
@@ -90,6 +95,7 @@ class Advisory(Host):
 
     def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
         from ..editfile import EditError
+        from . import ownfile
 
         report = Report(self.name, path, expected)
         report.advisory = True

@@ -24,23 +24,12 @@ from .base import Result, forget_install, remember_install, restore_if_untouched
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any, TypedDict, Unpack
+    from typing import Any
 
     from .base import Host, Report
 
     #: Is this list element ours?
     Ours = Callable[[object], bool]
-
-    class InstallOptions(TypedDict, total=False):
-        """`install_many`'s options, for `install` to pass on."""
-
-        skeleton: dict[str, Any] | None
-        required: dict[str, Any] | None
-        dry_run: bool
-        command: str | None
-        warnings: list[str] | None
-        nested: str | None
-        notes: list[str] | None
 
 
 def entries(data: dict[str, Any], list_path: tuple[str, ...], path: str) -> list[Any]:
@@ -55,13 +44,6 @@ def entries(data: dict[str, Any], list_path: tuple[str, ...], path: str) -> list
     if not isinstance(node, list):
         raise EditError(f'{path}: "{".".join(list_path)}" is not a list; fix or move the file and try again')
     return node
-
-
-def install(
-    path: str, list_path: tuple[str, ...], entry: dict[str, Any], ours: Ours, **options: Unpack[InstallOptions]
-) -> Result:
-    """`install_many` for one list: put `entry` (and no other of ours) at the end of it."""
-    return install_many(path, [(list_path, entry)], ours, **options)
 
 
 def install_many(
@@ -120,19 +102,13 @@ def install_many(
     return Result(path, action, change, command, warnings, notes)
 
 
-def uninstall(
-    path: str, list_path: tuple[str, ...], ours: Ours, *, dry_run: bool = False, nested: str | None = None
-) -> Result:
-    """Remove our entries and nothing else. When the file is still exactly what our
-    last install wrote, put back the bytes from before it (or remove the file we
-    created), so a round trip leaves no trace."""
-    return uninstall_many(path, [list_path], ours, dry_run=dry_run, nested=nested)
-
-
 def uninstall_many(
     path: str, list_paths: list[tuple[str, ...]], ours: Ours, *, dry_run: bool = False, nested: str | None = None
 ) -> Result:
-    """`uninstall` for every list in `list_paths` of one file, in one write."""
+    """Remove our entries from every list in `list_paths` of one file, in one write,
+    and nothing else. When the file is still exactly what our last install wrote,
+    put back the bytes from before it (or remove the file we created), so a round
+    trip leaves no trace."""
     with LockedJsonFile(path, create=False) as file:
         if file.text is None:
             forget_install(path)
@@ -257,7 +233,6 @@ def doctor(
     others_conflict: Callable[[Any], bool] | None = None,
     more_lists: tuple[tuple[str, ...], ...] = (),
     nested: str | None = None,
-    deep_probe: Callable[[str], dict[str, Any]] | None = None,
     conflict_message: str = (
         "another hook also handles shell commands ({shown}); tokenjuice never wraps a command twice, "
         "but if it rewrites commands too, only one rewrite wins"
@@ -266,7 +241,7 @@ def doctor(
     """The health of our entry in a JSON hooks file (in `list_path` and `more_lists`).
     Each finding is a named check; following `fix` makes the report green (the advice
     never loops). `shape_problems` judges the element holding our hook (the group when
-    `nested`), `command_of` a hook; `deep_probe(command)` replaces the default probe."""
+    `nested`), `command_of` a hook."""
     from .base import BROKEN, OK, WARN, Report
 
     report = Report(host.name, path, expected)
@@ -312,11 +287,8 @@ def doctor(
         report.fix = install_hint
     report.note_other_installation()
     if deep and report.status != BROKEN:
-        if deep_probe is None:
-            from .probe import probe
+        from .probe import probe
 
-            found = probe(host, report.detected or "")
-        else:
-            found = deep_probe(report.detected or "")
+        found = probe(host, report.detected or "")
         report.check_probe(found, found.get("summary", "the hook rewrote and ran a probe"))
     return report

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 
-from . import ownfile
 from .base import (
     ALLOW,
     ASK,
@@ -106,6 +105,7 @@ class OpenCode(Host):
         return in_use(global_dir(os.environ), *self.programs)
 
     def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
+        from . import ownfile
         from .base import refuse_windows
 
         refuse_windows()
@@ -121,10 +121,13 @@ class OpenCode(Host):
         )
 
     def uninstall(self, path: str, *, dry_run: bool = False) -> Result:
+        from . import ownfile
+
         return ownfile.uninstall(path, self._ours, dry_run=dry_run)
 
     def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
         from ..shellsyntax import split_words
+        from . import ownfile
 
         report = Report(self.name, path, expected)
         text = ownfile.read(path)

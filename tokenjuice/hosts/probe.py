@@ -5,10 +5,7 @@ in the stats."""
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -21,6 +18,13 @@ PROBE_MARK = b"tokenjuice-doctor-probe"
 
 
 def probe(host: Host, hook_command: str) -> dict[str, Any]:
+    """`doctor --deep`'s proof: run the installed hook command on a probe payload,
+    then run what it answered, and report both. (Its imports are here because a
+    host's hook reads PROBE_COMMAND on every call; only doctor runs a probe.)"""
+    import json
+    import subprocess
+    import time
+
     payload = host.probe_payload(PROBE_COMMAND, os.getcwd())
     env = os.environ | {"TOKENJUICE_STATS": "off"}
     started = time.monotonic()
