@@ -43,14 +43,23 @@ from __future__ import annotations
 
 import os
 import select
-import signal
 import sys
 import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import signal
     from collections.abc import Callable, Mapping
     from typing import Any
+else:
+    try:
+        # The C module under `signal`: the same functions and numbers, without the
+        # `enum` wrappers whose import (~2 ms) `wrap` would pay on every command.
+        # Handlers and signal numbers are plain ints here, which is all capture
+        # compares or passes on.
+        import _signal as signal
+    except ImportError:  # pragma: no cover - not CPython
+        import signal
 
 DEFAULT_MAX_CAPTURE_BYTES = 4 * 1024 * 1024
 STDOUT, STDERR = 1, 2

@@ -10,10 +10,9 @@ compiled pattern's do.
 
 from __future__ import annotations
 
-import re
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from typing import Any
 
 
@@ -22,6 +21,8 @@ class LazyPattern:
         self._source = (pattern, flags)
 
     def __getattr__(self, name: str) -> Any:  # only for names not yet set: the first use
+        import re  # not before: a command that prints nothing needs no pattern at all
+
         compiled = re.compile(*self._source)
         for method in ("match", "fullmatch", "search", "finditer", "findall", "sub", "subn", "split"):
             self.__dict__[method] = getattr(compiled, method)

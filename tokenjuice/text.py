@@ -7,7 +7,11 @@ super-linear; code points cost O(1) (`len`) and agree with it on ASCII text.
 
 from __future__ import annotations
 
-import re
+# `re` is imported where a pattern is needed: most outputs have no escape sequence
+# and no control character, and a command that prints nothing needs none at all.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
 
 # OSC (terminated by BEL or ST, never spanning lines), CSI (terminated, or cut off at
 # the end of the text), any other escape sequence (ECMA-48: intermediate bytes, then
@@ -20,6 +24,8 @@ def strip_ansi(text: str) -> str:
     """Remove terminal escape sequences (colours, cursor moves, titles, hyperlinks)."""
     if "\x1b" not in text:
         return text
+    import re
+
     return re.sub(_ANSI, "", text)
 
 
@@ -32,6 +38,10 @@ _HIDING = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2
 def sanitize(text: str) -> str:
     """Text safe to show: every character that could hide or reorder text is
     written as a visible escape (`\\x08`, `\\u202e`); newlines and tabs stay."""
+    if text.isascii() and text.replace("\n", "").replace("\t", "").isprintable():
+        return text  # ASCII without controls (most output) is safe: no pattern needed
+    import re
+
     if not re.search(_HIDING, text):
         return text
     return re.sub(_HIDING, _escape, text)

@@ -67,6 +67,30 @@ def test_installed_wheel_wraps_with_its_catalogue(wheel, tmp_path):
     assert b"examples passed" in done.stdout + done.stderr
 
 
+def test_the_installed_launcher_is_ours_and_a_silent_command_loads_no_regex(wheel, tmp_path):
+    """bin/tokenjuice is install/tokenjuice with this venv's interpreter written in (not
+    an installer's console script, which imports `re` first): `wrap` of a command that
+    prints nothing never loads `re`, and the hook's direct launch recognises the script."""
+    names = zipfile.ZipFile(wheel).namelist()
+    assert any(name.endswith(".data/scripts/tokenjuice") for name in names)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(wheel)], check=True, capture_output=True)
+    launcher = venv / "bin" / "tokenjuice"
+    assert launcher.read_text().splitlines()[0].startswith(f"#!{venv}/bin/python")
+    subprocess.run([str(launcher), "wrap", "--", "true"], check=True)  # the first run builds the rule index
+    done = subprocess.run(
+        [str(venv / "bin" / "python"), "-X", "importtime", str(launcher), "wrap", "--", "true"],
+        capture_output=True,
+        text=True,
+    )
+    modules = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time")}
+    assert done.returncode == 0 and "tokenjuice.commands.wrap" in modules and "re" not in modules
+    check = "from tokenjuice.hosts import launch; import sys; print(launch.direct_argv(sys.argv[1]))"
+    direct = subprocess.run([str(venv / "bin" / "python"), "-c", check, str(launcher)], capture_output=True, text=True)
+    assert direct.stdout.startswith("[") and "-P" in direct.stdout
+
+
 def test_a_broken_install_without_its_catalogue_still_hands_back_every_output(wheel, tmp_path):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)

@@ -9,15 +9,16 @@ instead of stacking markers. Every marker tokenjuice prints matches
 
 from __future__ import annotations
 
-import re
 from itertools import groupby
+
+from ..lazyre import lazy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
 MARKER_PATTERN = r"^\.\.\. .+ omitted \.\.\.$"
-CLIP = re.compile(r" …\[\d+ chars omitted\]… ")
+CLIP = lazy(r" …\[\d+ chars omitted\]… ")
 
 
 class Pinned(str):
