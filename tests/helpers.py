@@ -3,7 +3,12 @@
 Fixtures live in conftest.py; this module holds what is imported by name.
 """
 
+import os
+import signal
 import sqlite3
+import subprocess
+import sys
+import time
 
 from conftest import reduce_wire, rule_of, tokenjuice
 
@@ -61,3 +66,43 @@ def stored_id(stdout: bytes) -> str:
     trailer = stdout.decode().splitlines()[-1]
     assert " — full output: tokenjuice cat " in trailer, trailer
     return trailer.split("tokenjuice cat ")[1].rstrip(")")
+
+
+# -- signals to a real wrap process (tests/e2e) ------------------------------------------
+
+
+def signalled_wrap(command: list[str], signum: signal.Signals, timeout: float = 10) -> tuple[int, bytes, float]:
+    """`tokenjuice wrap -- COMMAND` in a real process, sent signum once it has run for
+    a second: its exit code, its stdout and how many seconds it took to end after
+    the signal (a wrap that ignores the signal fails the test by timing out)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tokenjuice", "wrap", "--", *command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+    )
+    time.sleep(1.0)
+    started = time.monotonic()
+    proc.send_signal(signum)
+    out, _ = proc.communicate(timeout=timeout)
+    return proc.returncode, out, time.monotonic() - started
+
+
+# -- what an import costs (the hook's hot path) ------------------------------------------
+
+
+def modules_loaded_by(code: str, setup: str = "") -> set[str]:
+    """The modules a fresh interpreter loads while it runs code, not counting those
+    setup (run first) already loaded."""
+    script = (
+        f"import sys; {setup or 'pass'}; before = set(sys.modules); {code}; "
+        "print(' '.join(sorted(set(sys.modules) - before)))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+    )
+    return set(done.stdout.split())

@@ -57,14 +57,19 @@ def free_port() -> int:
 
 
 class MockModel:
-    """tests/fixtures/hosts/tools/mock_openai.py on a free port: a Responses-API
-    stand-in that answers `RUN:<command>` with one shell call."""
+    """A stand-in model server from tests/fixtures/hosts/tools on a free port
+    (mock_openai.py, a Responses-API and chat-completions stand-in, unless another
+    script is named): it answers `RUN:<command>` with one shell call and logs
+    every request to log, from which the tests read what the model was sent back.
+    env adds variables (MOCK_BASH_DESCRIPTION=1 for hosts whose bash tool needs a
+    description). Usable as a context manager."""
 
-    def __init__(self, log: Path) -> None:
+    def __init__(self, log: Path, script: str = "mock_openai.py", **env: str) -> None:
         self.port = free_port()
+        self.log = log
         self.process = subprocess.Popen(
-            [sys.executable, str(TOOLS / "mock_openai.py"), str(self.port)],
-            env=os.environ | {"MOCK_LOG": str(log)},
+            [sys.executable, str(TOOLS / script), str(self.port)],
+            env=os.environ | env | {"MOCK_LOG": str(log)},
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -75,11 +80,30 @@ class MockModel:
                 return
             except OSError:
                 time.sleep(0.05)
+        self.close()
         raise RuntimeError("the stand-in model server did not start")
 
     def close(self) -> None:
         self.process.terminate()
         self.process.wait(5)
+
+    def __enter__(self) -> MockModel:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def chat_tool_messages(log: Path) -> list[str]:
+    """The contents of the `role: tool` messages (what the model read back from each
+    command) in the chat-completions requests logged by mock_openai.py, each once:
+    a client resends the whole history with every request."""
+    seen: list[str] = []
+    for line in log.read_text().splitlines():
+        for message in (json.loads(line).get("body") or {}).get("messages") or []:
+            if message.get("role") == "tool" and message["content"] not in seen:
+                seen.append(message["content"])
+    return seen
 
 
 def codex_config(port: int) -> str:

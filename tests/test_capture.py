@@ -340,16 +340,7 @@ def test_the_child_dies_when_wrap_is_sigkilled(tmp_path, how, mode):
     pidfile = tmp_path / "pid"
     proc = subprocess.Popen([sys.executable, "-c", ORPHAN_DRIVER, how, str(pidfile), mode],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        assert _wait_for(lambda: pidfile.exists() and pidfile.read_text().strip(), timeout=10), proc.stderr
-        child = int(pidfile.read_text())
-        assert _wait_for(lambda: _comm(child) == "sleep", timeout=5)
-        proc.kill()
-        proc.wait()
-        assert _wait_for(lambda: not _alive(child), timeout=2)
-    finally:
-        proc.kill()
-        proc.wait()
+    _assert_the_child_dies_with(proc, pidfile)
 
 
 @pytest.mark.skipif(not LINUX, reason="PR_SET_PDEATHSIG is Linux-only")
@@ -357,8 +348,14 @@ def test_wrap_itself_sigkilled_takes_the_child_along(workdir):
     pidfile = workdir / "pid"
     proc = subprocess.Popen([*WRAP, "--", "sh", "-c", "echo $$ > pid; exec sleep 30"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _assert_the_child_dies_with(proc, pidfile)
+
+
+def _assert_the_child_dies_with(proc, pidfile) -> None:
+    """Once the child wrote its pid to pidfile and is sleeping, SIGKILL proc (a wrap
+    process): the child must be gone within two seconds."""
     try:
-        assert _wait_for(lambda: pidfile.exists() and pidfile.read_text().strip(), timeout=10)
+        assert _wait_for(lambda: pidfile.exists() and pidfile.read_text().strip(), timeout=10), proc.stderr
         child = int(pidfile.read_text())
         assert _wait_for(lambda: _comm(child) == "sleep", timeout=5)
         proc.kill()

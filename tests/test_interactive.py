@@ -3,11 +3,8 @@
 Each category has its near-misses next to it: commands that look alike but end on
 their own and must be wrapped (None)."""
 
-import os
-import subprocess
-import sys
-
 import pytest
+from helpers import modules_loaded_by
 
 from tokenjuice import interactive
 from tokenjuice.interactive import matches_user_pattern, why_not_wrapped, why_not_wrapped_script
@@ -855,17 +852,9 @@ def test_more_rules_are_where_the_core_says():
 def test_import_stays_light():
     """The hook calls this on every command: stdlib only, no regex, and the long tail of rules
     is not loaded for the common commands."""
-    code = (
-        "import sys; import tokenjuice.command; before = set(sys.modules); "
+    loaded = modules_loaded_by(
         "from tokenjuice.interactive import why_not_wrapped; "
-        "[why_not_wrapped(a) for a in (['git', 'status'], ['npm', 'run', 'dev'], ['pytest', '-x'], ['ls'])]; "
-        "print(' '.join(sorted(set(sys.modules) - before)))"
+        "[why_not_wrapped(a) for a in (['git', 'status'], ['npm', 'run', 'dev'], ['pytest', '-x'], ['ls'])]",
+        setup="import tokenjuice.command",
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
-    )
-    assert set(done.stdout.split()) == {"tokenjuice.interactive"}
+    assert loaded == {"tokenjuice.interactive"}

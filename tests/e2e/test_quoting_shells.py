@@ -33,6 +33,7 @@ import subprocess
 import sys
 
 import pytest
+from helpers import modules_loaded_by
 
 from tokenjuice.shellsyntax import MAX_ARG_STRLEN, fits_in_argv, join, quote, quote_fish, quote_for
 
@@ -174,10 +175,11 @@ SLOW_VARIANTS = [
 ]
 
 
-def run_line(shell: str, options: tuple[str, ...], interactive: bool, env_changes: dict, line: str, cwd) -> bytes:
-    env = {**os.environ, **env_changes}
+def shell_run(shell: str, options, interactive: bool, env: dict, line: str, cwd) -> subprocess.CompletedProcess:
+    """line run by shell: typed into an interactive shell's stdin (where history
+    expansion and the like apply), or given with -c."""
     if interactive:
-        done = subprocess.run(
+        return subprocess.run(
             [_path(shell), *options],
             input=as_bytes(line) + b"\n",
             capture_output=True,
@@ -185,16 +187,18 @@ def run_line(shell: str, options: tuple[str, ...], interactive: bool, env_change
             cwd=cwd,
             timeout=TIMEOUT,
         )
-    else:
-        done = subprocess.run(
-            [_path(shell), *options, "-c", line],
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            env=env,
-            cwd=cwd,
-            timeout=TIMEOUT,
-        )
-    return done.stdout
+    return subprocess.run(
+        [_path(shell), *options, "-c", line],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        env=env,
+        cwd=cwd,
+        timeout=TIMEOUT,
+    )
+
+
+def run_line(shell: str, options: tuple[str, ...], interactive: bool, env_changes: dict, line: str, cwd) -> bytes:
+    return shell_run(shell, options, interactive, {**os.environ, **env_changes}, line, cwd).stdout
 
 
 def check_round_trips(variant, count: int, cwd) -> None:
@@ -438,7 +442,7 @@ PAIRS = [(outer, inner) for outer in ("bash", "dash", "zsh", "fish") for inner i
 
 def check_nesting(outer: str, inner: str, count: int, nest_dir, interactive: bool = False) -> None:
     fakewrap, cwd, log = nest_dir
-    outer_path, inner_path = _path(outer), _path(inner)
+    inner_path = _path(inner)
     rng = random.Random(f"{SEED}:command:{outer}:{inner}:{interactive}")
     env = {**os.environ, "FAKEWRAP_LOG": str(log)}
     failures = []
@@ -455,25 +459,8 @@ def check_nesting(outer: str, inner: str, count: int, nest_dir, interactive: boo
         )
         if log.exists():
             log.unlink()
-        if interactive:
-            options = ["--norc", "--noediting", "-i"] if outer == "bash" else ["-f", "-i"]
-            wrapped = subprocess.run(
-                [outer_path, *options],
-                input=as_bytes(line) + b"\n",
-                capture_output=True,
-                cwd=cwd,
-                env=env,
-                timeout=TIMEOUT,
-            )
-        else:
-            wrapped = subprocess.run(
-                [outer_path, "-c", line],
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                cwd=cwd,
-                env=env,
-                timeout=TIMEOUT,
-            )
+        options = (["--norc", "--noediting", "-i"] if outer == "bash" else ["-f", "-i"]) if interactive else []
+        wrapped = shell_run(outer, options, interactive, env, line, cwd)
         argv = log.read_bytes().split(b"\0")[:-1] if log.exists() else None
         expected_argv = [
             as_bytes(w) for w in ["wrap", "--source", "cursor", "--keep-path", "--", inner_path, "-lc", command]
@@ -557,12 +544,7 @@ def test_quote_for_refuses_shells_it_cannot_quote_for(shell):
 
 def test_shellsyntax_imports_nothing_heavy():
     """The hook quotes every command: importing shellsyntax loads no regex module."""
-    code = (
-        "import sys; before = set(sys.modules); import tokenjuice.shellsyntax; "
-        "print(*sorted(set(sys.modules) - before))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.split() == ["__future__", "tokenjuice", "tokenjuice.shellsyntax"]
+    assert modules_loaded_by("import tokenjuice.shellsyntax") == {"__future__", "tokenjuice", "tokenjuice.shellsyntax"}
 
 
 # -- NUL ------------------------------------------------------------------------------

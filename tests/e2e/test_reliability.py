@@ -16,6 +16,7 @@ import time
 
 import pytest
 from conftest import REPO, make_rule, reduce_wire, tokenjuice
+from helpers import signalled_wrap
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -134,22 +135,18 @@ def test_random_commands_run_identically_through_the_hook(shell, tmp_path):
         rewritten = _hook_rewrite(command, shell_path, env)
         if rewritten is None:
             return
-        direct = subprocess.run(
-            [shell_path, "-c", command],
-            capture_output=True,
-            env=env,
-            cwd=tmp_path,
-            stdin=subprocess.DEVNULL,
-            timeout=30,
-        )
-        wrapped = subprocess.run(
-            [shell_path, "-c", rewritten],
-            capture_output=True,
-            env=env,
-            cwd=tmp_path,
-            stdin=subprocess.DEVNULL,
-            timeout=30,
-        )
+
+        def run(line):
+            return subprocess.run(
+                [shell_path, "-c", line],
+                capture_output=True,
+                env=env,
+                cwd=tmp_path,
+                stdin=subprocess.DEVNULL,
+                timeout=30,
+            )
+
+        direct, wrapped = run(command), run(rewritten)
         assert (wrapped.stdout, wrapped.stderr, wrapped.returncode) == (
             direct.stdout,
             direct.stderr,
@@ -299,18 +296,9 @@ def test_child_closing_stdout_early(workdir):
 
 
 def test_a_child_that_never_ends_is_interrupted_promptly(workdir):
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tokenjuice", "wrap", "--", "sleep", "300"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
-    )
-    time.sleep(1.0)
-    started = time.monotonic()
-    proc.send_signal(signal.SIGINT)
-    out, _ = proc.communicate(timeout=15)
-    assert time.monotonic() - started < 5
-    assert proc.returncode == 128 + signal.SIGINT
+    code, out, seconds = signalled_wrap(["sleep", "300"], signal.SIGINT, timeout=15)
+    assert seconds < 5
+    assert code == 128 + signal.SIGINT
     assert b"killed by SIGINT" in out
 
 

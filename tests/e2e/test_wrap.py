@@ -6,8 +6,8 @@ import sys
 import time
 
 import pytest
-
 from conftest import tokenjuice, wrap_json
+from helpers import signalled_wrap
 
 
 def test_exit_code_is_the_commands(workdir):
@@ -77,49 +77,17 @@ def test_killed_by_a_signal_is_128_plus_n_with_a_marker(workdir):
 
 
 def test_sigterm_to_wrap_reaches_the_child_and_wrap_exits_promptly(workdir):
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tokenjuice",
-            "wrap",
-            "--",
-            "sh",
-            "-c",
-            "trap 'echo got-term; exit 42' TERM; echo ready; while :; do sleep 0.05; done",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    time.sleep(1.0)
-    started = time.monotonic()
-    proc.send_signal(signal.SIGTERM)
-    out, _ = proc.communicate(timeout=10)
-    assert time.monotonic() - started < 5
-    assert proc.returncode == 42
+    trap = "trap 'echo got-term; exit 42' TERM; echo ready; while :; do sleep 0.05; done"
+    code, out, seconds = signalled_wrap(["sh", "-c", trap], signal.SIGTERM)
+    assert seconds < 5
+    assert code == 42
     assert b"got-term" in out
 
 
 def test_sigint_to_wrap_reaches_the_child(workdir):
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tokenjuice",
-            "wrap",
-            "--",
-            "sh",
-            "-c",
-            "trap 'echo got-int; exit 7' INT; while :; do sleep 0.05; done",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
-    )
-    time.sleep(1.0)
-    proc.send_signal(signal.SIGINT)
-    out, _ = proc.communicate(timeout=10)
-    assert proc.returncode == 7 and b"got-int" in out
+    trap = "trap 'echo got-int; exit 7' INT; while :; do sleep 0.05; done"
+    code, out, _ = signalled_wrap(["sh", "-c", trap], signal.SIGINT)
+    assert code == 7 and b"got-int" in out
 
 
 def test_capture_is_bounded_and_keeps_the_end(workdir):

@@ -6,11 +6,11 @@ client when it is installed (TOKENJUICE_TEST_CLAUDE)."""
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
 
+import hostclis
 import pytest
 from conftest import REPO, git, tokenjuice
 
@@ -774,29 +774,12 @@ def test_the_real_claude_doctor_accepts_what_install_writes(claude, workdir, iso
     assert (isolated_home / ".claude" / "settings.json").read_text() == ORIGINAL
 
 
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture
 def model(tmp_path):
     """The stand-in model server (tests/fixtures/hosts/tools/mock_anthropic.py): it asks
     for one Bash call, then logs the tool_result Claude sends back."""
-    port, log = free_port(), tmp_path / "requests.jsonl"
-    server = subprocess.Popen(
-        [sys.executable, str(TOOLS / "mock_anthropic.py"), str(port)], env=os.environ | {"MOCK_LOG": str(log)}
-    )
-    for _ in range(100):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-            break
-        except OSError:
-            time.sleep(0.05)
-    yield port, log
-    server.terminate()
-    server.wait(timeout=10)
+    with hostclis.MockModel(tmp_path / "requests.jsonl", "mock_anthropic.py") as server:
+        yield server.port, server.log
 
 
 def tool_results(log):

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import hostclis
 import pytest
 from conftest import REPO, git, tokenjuice
 from test_rewrite import LEFT_ALONE, WRAPPED
@@ -313,38 +314,9 @@ def test_copilot_discovers_our_hooks_file_without_errors(tmp_path, workdir):
 
 @pytest.fixture
 def model_server(tmp_path):
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    log = tmp_path / "requests.jsonl"
-    server = subprocess.Popen(
-        [sys.executable, str(TOOLS / "mock_openai.py"), str(port)],
-        env=os.environ | {"MOCK_LOG": str(log), "MOCK_BASH_DESCRIPTION": "1"},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    import time
-
-    for _ in range(50):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.1)
-    yield port, log
-    server.terminate()
-    server.wait(timeout=10)
-
-
-def tool_messages(log):
-    seen = []
-    for line in log.read_text().splitlines():
-        for message in (json.loads(line).get("body") or {}).get("messages") or []:
-            if message.get("role") == "tool" and message["content"] not in seen:
-                seen.append(message["content"])
-    return seen
+    """mock_openai.py; the bash tool here needs a description."""
+    with hostclis.MockModel(tmp_path / "requests.jsonl", MOCK_BASH_DESCRIPTION="1") as server:
+        yield server.port, server.log
 
 
 def run_copilot(tmp_path, port, log, prompt, *flags, hook_command=None):
@@ -378,7 +350,7 @@ def run_copilot(tmp_path, port, log, prompt, *flags, hook_command=None):
         timeout=180,
         stdin=subprocess.DEVNULL,
     )
-    return tool_messages(log), project
+    return hostclis.chat_tool_messages(log), project
 
 
 @needs_copilot

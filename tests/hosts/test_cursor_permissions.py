@@ -4,11 +4,9 @@ the conservative answer for one command (docs/cursor-permissions.md)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
+from helpers import modules_loaded_by
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -550,16 +548,5 @@ def test_project_allow_alone_is_not_enough(env, home, repo):
 
 
 def test_import_stays_light():
-    code = (
-        "import sys; before = set(sys.modules); import tokenjuice.hosts.cursor_permissions; "
-        "print(' '.join(sorted(set(sys.modules) - before)))"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
-    )
-    loaded = set(done.stdout.split())
+    loaded = modules_loaded_by("import tokenjuice.hosts.cursor_permissions")
     assert not loaded & {"re", "json", "fnmatch", "glob", "pathlib", "click", "regex", "tomllib"}

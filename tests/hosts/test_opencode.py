@@ -6,12 +6,12 @@ loading the plugin in an offline `opencode run`."""
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import hostclis
 import pytest
 from conftest import REPO, git, tokenjuice
 from test_rewrite import LEFT_ALONE, WRAPPED
@@ -298,25 +298,9 @@ needs_opencode = pytest.mark.skipif(
 
 @pytest.fixture
 def model_server(tmp_path):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    log = tmp_path / "requests.jsonl"
-    server = subprocess.Popen(
-        [sys.executable, str(TOOLS / "mock_openai.py"), str(port)],
-        env=os.environ | {"MOCK_LOG": str(log), "MOCK_BASH_DESCRIPTION": "1"},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    for _ in range(50):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.1)
-    yield port, log
-    server.terminate()
-    server.wait(timeout=10)
+    """mock_openai.py; the bash tool here needs a description."""
+    with hostclis.MockModel(tmp_path / "requests.jsonl", MOCK_BASH_DESCRIPTION="1") as server:
+        yield server.port, server.log
 
 
 def opencode_run(isolated_home, tmp_path, port, log, prompt, permission=None):
@@ -337,12 +321,7 @@ def opencode_run(isolated_home, tmp_path, port, log, prompt, permission=None):
         timeout=240,
         stdin=subprocess.DEVNULL,
     )
-    messages = []
-    for line in log.read_text().splitlines():
-        for message in (json.loads(line).get("body") or {}).get("messages") or []:
-            if message.get("role") == "tool" and message["content"] not in messages:
-                messages.append(message["content"])
-    return messages, project
+    return hostclis.chat_tool_messages(log), project
 
 
 @needs_opencode
