@@ -219,6 +219,30 @@ def test_the_outer_shell_ends_in_the_same_state(command, tmp_path):
     assert (wrapped.stdout, wrapped.stderr, wrapped.returncode) == (direct.stdout, direct.stderr, direct.returncode)
 
 
+# -- whitespace a backslash escapes is the command's ------------------------------------
+
+ESCAPED_WHITESPACE = ["echo one\necho \\\t", "printf '[%s]' a\\ ", "printf '[%s]' \\\n"]
+
+
+@pytest.mark.parametrize("shell", ["bash", "dash", "zsh", "fish"])
+@pytest.mark.parametrize("command", ESCAPED_WHITESPACE)
+def test_escaped_whitespace_at_the_end_survives_the_rewrite(command, shell, tmp_path):
+    """Found by the hypothesis layer: trimming `echo \\<tab>` left `echo \\`, which
+    bash prints as a backslash, zsh as nothing and fish refuses."""
+    path = shutil.which(shell)
+    if path is None:
+        pytest.skip(f"{shell} is not installed")
+    result = plan(command, shell=path)
+    assert result.wrapped, result
+    raw = result.command.replace(" wrap --source cursor", " wrap --raw --source cursor", 1)
+    env = os.environ | {"HOME": str(tmp_path)}
+    direct, wrapped = (
+        subprocess.run([path, "-c", line], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=30)
+        for line in (command, raw)
+    )
+    assert (wrapped.stdout, wrapped.returncode) == (direct.stdout, direct.returncode)
+
+
 # -- a hostile login profile changes nothing -------------------------------------------
 
 PROFILES = {

@@ -208,7 +208,7 @@ def plan(
         first = rest_steps[0][0].commands[0]
         if first.words and first.words[0].value in _FISH_JOINERS and first.depth == 0:
             outside_end = first.words[0].end  # `cd x; and make`: `and` tests the cd
-    body = command[outside_end:].strip() if outside_end else command.strip()
+    body = _trim(command[outside_end:] if outside_end else command)
     why = _never_wrapped(body, dialect, any(step[-1].op == "&" for step in rest_steps), settings)
     if why:
         return Plan.leave(command, why)
@@ -229,6 +229,17 @@ def plan(
     if outside:
         outside = outside.rstrip() + " "
     return Plan(outside + wrapped, True, "wrapped", outside.strip())
+
+
+def _trim(text: str) -> str:
+    """`text` without the whitespace around it, but for whitespace a backslash escapes
+    at its end: in `echo \\<tab>` the tab is the argument, and cutting it would leave
+    a trailing backslash that each shell reads its own way."""
+    trimmed = text.strip()
+    escapes = len(trimmed) - len(trimmed.rstrip("\\"))
+    if escapes % 2:  # the last backslash escapes the whitespace that followed it
+        return text.lstrip()[: len(trimmed) + 1]
+    return trimmed
 
 
 def _after_profile_cost(env: Mapping[str, str] | None) -> str:
