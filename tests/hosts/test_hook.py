@@ -27,7 +27,7 @@ PAYLOADS = {
 INSTALL_TIME = {"tempfile", "shutil", "subprocess", "json", "difflib", "tomllib", "ast", "hashlib", "threading", "re"}
 _RUN = """
 import sys, io
-sys.argv = ["tokenjuice", "hook", sys.argv[1], "--wrap-launcher", "tokenjuice"]
+sys.argv = ["tokenjuice", "hook", sys.argv[1], "--wrap-launcher", sys.argv[2]]
 real, sys.stdout = sys.stdout, io.StringIO()
 from tokenjuice.entry import main
 try:
@@ -42,13 +42,15 @@ def test_every_host_is_covered():
     assert set(PAYLOADS) == set(HOSTS)
 
 
-@pytest.mark.parametrize("host", sorted(PAYLOADS))
-def test_the_hook_path_loads_no_install_time_module(host, tmp_path):
+def run_hook(host, tmp_path):
+    """The hook's answer and the modules it loaded, for this host's ordinary payload."""
     payload = dict(PAYLOADS[host])
     if "tool_input" in payload or "args" in payload:
         payload["cwd"] = payload["directory"] = str(tmp_path)
+    if "tool_input" in payload:
+        payload["tool_input"] = payload["tool_input"] | {"cwd": str(tmp_path)}  # where Cursor says it runs
     done = subprocess.run(
-        [sys.executable, "-P", "-c", _RUN, host],
+        [sys.executable, "-P", "-c", _RUN, host, f"{sys.executable} -m tokenjuice"],
         input=json.dumps(payload),
         capture_output=True,
         text=True,
@@ -56,6 +58,19 @@ def test_the_hook_path_loads_no_install_time_module(host, tmp_path):
         cwd=tmp_path,
     )
     answer, _, modules = done.stdout.rpartition("\n")
-    json.loads(answer)  # the hook answered
-    loaded = set(modules.split())
+    return json.loads(answer), set(modules.split())
+
+
+@pytest.mark.parametrize("host", sorted(PAYLOADS))
+def test_the_hook_path_loads_no_install_time_module(host, tmp_path):
+    _, loaded = run_hook(host, tmp_path)
     assert not loaded & INSTALL_TIME, f"{host}'s hook imported {sorted(loaded & INSTALL_TIME)}"
+
+
+def test_cursor_reads_permission_rules_only_where_a_permission_file_exists(tmp_path, monkeypatch):
+    answer, loaded = run_hook("cursor", tmp_path)
+    assert "updated_input" in answer and "tokenjuice.hosts.cursor_permissions" not in loaded
+    (tmp_path / ".cursor").mkdir()
+    (tmp_path / ".cursor" / "cli.json").write_text('{"permissions": {"deny": ["Shell(git)"]}}')
+    answer, loaded = run_hook("cursor", tmp_path)  # the project's file denies git: left alone, rules read
+    assert answer == {} and "tokenjuice.hosts.cursor_permissions" in loaded

@@ -48,9 +48,13 @@ class Cursor(JsonHooksHost):
         return Call(command, cwd, shell if isinstance(shell, str) else None, cwd or root)
 
     def permission(self, call: Call, env: Mapping[str, str]) -> str:
-        from .cursor_permissions import decision
+        files = [*user_config_paths(env), *project_config_paths(call.project_dir)]
+        if any(os.path.lexists(path) for path in files):
+            from .cursor_permissions import decision
 
-        verdict = decision(call.command, call.project_dir, env)
+            verdict = decision(call.command, call.project_dir, env)
+        else:
+            verdict = NONE  # no permission file: no rule allows, asks or denies (and no rules to load)
         if verdict == NONE and _deletes(call.command):
             return ASK  # delete protection would ask; it must see the command as typed
         return verdict
@@ -98,6 +102,43 @@ class Cursor(JsonHooksHost):
 
     def handles_shell(self, entry: Any) -> bool:
         return isinstance(entry, dict) and entry.get("matcher") in (None, "Shell", "*")
+
+
+def user_config_paths(env: Mapping[str, str] | None = None) -> list[str]:
+    """Where Cursor's CLI keeps the user's `cli-config.json`, most specific first."""
+    env = os.environ if env is None else env
+    custom = (env.get("CURSOR_CONFIG_DIR") or "").strip()
+    if custom:
+        return [os.path.join(os.path.expanduser(custom), "cli-config.json")]
+    paths = []
+    xdg = (env.get("XDG_CONFIG_HOME") or "").strip()
+    if xdg and os.name != "nt":
+        paths.append(os.path.join(xdg, "cursor", "cli-config.json"))
+    home = (env.get("HOME") or "").strip() or os.path.expanduser("~")
+    paths.append(os.path.join(home, ".cursor", "cli-config.json"))
+    return paths
+
+
+def project_config_paths(project_dir: str | None) -> list[str]:
+    """Each `.cursor/cli.json` from the git root down to `project_dir`, shallowest first
+    (only `project_dir`'s own when it is not inside a git work tree)."""
+    if not project_dir:
+        return []
+    start = os.path.abspath(project_dir)
+    chain = [start]
+    current = start
+    root = None
+    while True:
+        if os.path.exists(os.path.join(current, ".git")):
+            root = current
+            break
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+        chain.append(current)
+    dirs = chain[: chain.index(root) + 1] if root else [start]
+    return [os.path.join(d, ".cursor", "cli.json") for d in reversed(dirs)]
 
 
 def _deletes(command: str) -> bool:
