@@ -21,7 +21,6 @@ import sys
 from ..errors import UsageError
 from ..record import record
 from ..shellsyntax import quote, split_words
-from .launch import direct
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -252,6 +251,8 @@ class Host:
 
     def hook_command(self, launch: str) -> str:
         """The command the host runs as our hook."""
+        from .launch import direct  # install and doctor only: not on the hook's path
+
         return f"{direct(launch) or launch} hook {self.name} --wrap-launcher {quote(launch)}"
 
     def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
