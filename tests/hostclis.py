@@ -145,58 +145,17 @@ def codex_exec(program: str, codex_home: Path, cwd: Path, prompt: str, env: dict
 
 
 def codex_rpc(program: str, codex_home: Path, cwd: Path, requests: list[dict], env: dict[str, str]) -> dict:
-    """Answers (by id) of `codex app-server` to JSON-RPC requests after initialize."""
-    import select
+    """Answers (by id) of `codex app-server` to JSON-RPC requests after initialize
+    (tokenjuice's own client, the one `doctor codex --deep` uses)."""
+    from tokenjuice.hosts.codex_trust import app_server
 
-    process = subprocess.Popen(
-        [program, "app-server"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        cwd=cwd,
-        env=env | {"CODEX_HOME": str(codex_home)},
-    )
-    assert process.stdin and process.stdout
-    first = [{"id": 0, "method": "initialize", "params": {"clientInfo": {"name": "tj-test", "version": "1"}}}]
-    answers: dict = {}
-    try:
-        for request in first + [{"method": "initialized"}]:
-            process.stdin.write(json.dumps(request).encode() + b"\n")
-        process.stdin.flush()
-        pending = list(requests)
-        waiting = {0}
-        deadline = time.monotonic() + 60
-        buffer = b""
-        while (waiting or pending) and time.monotonic() < deadline:
-            if not waiting and pending:
-                request = pending.pop(0)
-                process.stdin.write(json.dumps(request).encode() + b"\n")
-                process.stdin.flush()
-                waiting.add(request["id"])
-            ready, _, _ = select.select([process.stdout], [], [], 0.5)
-            if not ready:
-                continue
-            chunk = os.read(process.stdout.fileno(), 65536)
-            if not chunk:
-                break
-            buffer += chunk
-            while b"\n" in buffer:
-                line, buffer = buffer.split(b"\n", 1)
-                message = json.loads(line)
-                if message.get("id") in waiting and "method" not in message:
-                    answers[message["id"]] = message
-                    waiting.discard(message["id"])
-    finally:
-        process.stdin.close()
-        try:
-            process.wait(5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-    return answers
+    return app_server(program, str(cwd), requests, env | {"CODEX_HOME": str(codex_home)}) or {}
 
 
 def hooks_list(program: str, codex_home: Path, cwd: Path, env: dict[str, str]) -> dict:
-    answer = codex_rpc(
-        program, codex_home, cwd, [{"id": 1, "method": "hooks/list", "params": {"cwds": [str(cwd)]}}], env
-    )
-    return answer[1]["result"]["data"][0]
+    """What Codex itself lists for `cwd`, through the client `doctor codex --deep` uses."""
+    from tokenjuice.hosts.codex_trust import hooks_list as listed_by_codex
+
+    listed = listed_by_codex(program, str(cwd), env | {"CODEX_HOME": str(codex_home)})
+    assert listed is not None, "codex app-server did not answer hooks/list"
+    return listed

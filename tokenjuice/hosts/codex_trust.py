@@ -20,6 +20,7 @@ from .base import BROKEN, OK, WARN
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
     from .base import Report
@@ -28,9 +29,13 @@ if TYPE_CHECKING:
 DEADLINE = 30.0
 
 
-def hooks_list(program: str, cwd: str) -> dict[str, Any] | None:
-    """The `hooks/list` result for `cwd` (`{"hooks": [...], "warnings": [...]}`), or
-    None when Codex did not answer in time."""
+def app_server(
+    program: str, cwd: str, requests: list[dict[str, Any]], env: Mapping[str, str] | None = None
+) -> dict[Any, dict[str, Any]] | None:
+    """The answers, by id, of `codex app-server` to `requests` sent one at a time
+    after `initialize`/`initialized` (each waits for the one before it: a `hooks/list`
+    after a trust write sees the write), or None when Codex cannot start. Requests
+    left unanswered at the deadline have no entry."""
     import select
 
     try:
@@ -40,23 +45,26 @@ def hooks_list(program: str, cwd: str) -> dict[str, Any] | None:
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             cwd=cwd,
+            env=None if env is None else dict(env),
         )
     except OSError:
         return None
     assert process.stdin is not None and process.stdout is not None
-    requests = [
-        {"id": 1, "method": "initialize", "params": {"clientInfo": {"name": "tokenjuice-doctor", "version": "1"}}},
-        {"method": "initialized"},
-        {"id": 2, "method": "hooks/list", "params": {"cwds": [cwd]}},
-    ]
-    result = None
+    hello = {"id": 0, "method": "initialize", "params": {"clientInfo": {"name": "tokenjuice-doctor", "version": "1"}}}
+    answers: dict[Any, dict[str, Any]] = {}
     try:
-        for request in requests:
-            process.stdin.write(json.dumps(request).encode() + b"\n")
+        for message in (hello, {"method": "initialized"}):
+            process.stdin.write(json.dumps(message).encode() + b"\n")
         process.stdin.flush()
+        pending, waiting = list(requests), {0}
         deadline = time.monotonic() + DEADLINE
         buffer = b""
-        while result is None and time.monotonic() < deadline:
+        while (waiting or pending) and time.monotonic() < deadline:
+            if not waiting and pending:
+                request = pending.pop(0)
+                process.stdin.write(json.dumps(request).encode() + b"\n")
+                process.stdin.flush()
+                waiting.add(request["id"])
             ready, _, _ = select.select([process.stdout], [], [], 0.5)
             if not ready:
                 continue
@@ -70,11 +78,11 @@ def hooks_list(program: str, cwd: str) -> dict[str, Any] | None:
                     message = json.loads(line)
                 except ValueError:
                     continue
-                if isinstance(message, dict) and message.get("id") == 2:
-                    data = (message.get("result") or {}).get("data")
-                    result = data[0] if isinstance(data, list) and data and isinstance(data[0], dict) else {}
+                if isinstance(message, dict) and message.get("id") in waiting and "method" not in message:
+                    answers[message["id"]] = message
+                    waiting.discard(message["id"])
     except OSError:
-        result = None
+        pass
     finally:
         try:
             process.stdin.close()
@@ -85,7 +93,17 @@ def hooks_list(program: str, cwd: str) -> dict[str, Any] | None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-    return result
+    return answers
+
+
+def hooks_list(program: str, cwd: str, env: Mapping[str, str] | None = None) -> dict[str, Any] | None:
+    """The `hooks/list` result for `cwd` (`{"hooks": [...], "warnings": [...]}`), or
+    None when Codex did not answer in time."""
+    answers = app_server(program, cwd, [{"id": 1, "method": "hooks/list", "params": {"cwds": [cwd]}}], env)
+    if not answers or 1 not in answers:
+        return None
+    data = (answers[1].get("result") or {}).get("data")
+    return data[0] if isinstance(data, list) and data and isinstance(data[0], dict) else {}
 
 
 def deep_check(report: Report, path: str, ours: Any) -> None:
