@@ -1,6 +1,7 @@
 """An installed wheel (not the editable checkout) finds its catalogue and wraps."""
 
 import json
+import os
 import subprocess
 import sys
 import zipfile
@@ -86,6 +87,15 @@ def test_the_installed_launcher_is_ours_and_a_silent_command_loads_no_regex(whee
     )
     modules = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time")}
     assert done.returncode == 0 and "tokenjuice.commands.wrap" in modules and "re" not in modules
+    # This venv lives in a temporary folder: doctor warns, and its advice is not to
+    # reinstall from the same place (which would change nothing: the advice must not loop).
+    env = os.environ | {"CURSOR_HOME": str(tmp_path / "cursor")}
+    subprocess.run([str(launcher), "install", "cursor"], check=True, capture_output=True, env=env)
+    report = json.loads(
+        subprocess.run([str(launcher), "doctor", "cursor", "--json"], capture_output=True, env=env).stdout
+    )
+    assert any(c["name"] == "launcher place" and c["status"] == "warn" for c in report["checks"])
+    assert report["fixCommand"] is None
     check = "from tokenjuice.hosts import launch; import sys; print(launch.direct_argv(sys.argv[1]))"
     direct = subprocess.run([str(venv / "bin" / "python"), "-c", check, str(launcher)], capture_output=True, text=True)
     assert direct.stdout.startswith("[") and "-P" in direct.stdout

@@ -143,9 +143,11 @@ class Report:
         self.check("launcher", BROKEN if problems else OK, "; ".join(problems) or fine)
 
     def check_launcher_place(self) -> None:
-        """Warn when the hook's launcher lives where upgrades move or delete it."""
+        """Warn when the hook's launcher lives where upgrades move or delete it. A check
+        of its own: reinstalling from the same place would not change it, so it never
+        makes `tokenjuice install` the advice (the advice must not loop)."""
         for warning in launcher_warnings(self.detected or ""):
-            self.check("launcher", WARN, warning)
+            self.check("launcher place", WARN, warning)
 
     def note_other_installation(self) -> None:
         """Note (information only: reinstalling would not change it) a tokenjuice on
@@ -633,16 +635,6 @@ def _sha(text: str) -> str:
     import hashlib
 
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
-
-
-def __getattr__(name: str) -> Any:
-    """`base.EditError`, imported only when asked for: the hook process never needs
-    the file-editing machinery (difflib, tempfile) that comes with it."""
-    if name == "EditError":
-        from ..editfile import EditError
-
-        return EditError
-    raise AttributeError(name)
 
 
 def refuse_windows() -> None:
