@@ -41,7 +41,6 @@ from .jsonc import strip_jsonc
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
-    from typing import Any
 
 MAX_CONFIG_BYTES = 1024 * 1024
 #: Commands whose path arguments OpenCode checks against the project (`external_directory`).
@@ -336,8 +335,3 @@ def decision(
         if {"deny", "ask"} & set(_actions(rules, rewritten_texts)):
             return ASK
     return ALLOW if actions else NONE
-
-
-def describe(rules: Rules) -> dict[str, Any]:
-    """For doctor: where rules were read and what could not be read."""
-    return {"sources": rules.sources, "bashRules": len(rules.rules), "uncertain": rules.uncertain}
