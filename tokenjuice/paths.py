@@ -155,10 +155,11 @@ def git_root(start: str) -> str | None:
 PROJECT_LAYER = ".tokenjuice"
 
 
-def has_project_layer(start: str | None) -> bool:
-    """Is there a project layer for `start` at all? (Cheap: most projects have none,
-    and then nothing about trust needs loading.)"""
-    return project_root_with(PROJECT_LAYER, start or os.getcwd()) is not None
+def find_project_layer(start: str | None) -> str | None:
+    """The nearest folder from `start` up (never above the git root) holding a
+    `.tokenjuice/` layer. Here, not in trust.py: most projects have none, and then
+    nothing about trust needs loading."""
+    return project_root_with(PROJECT_LAYER, start or os.getcwd())
 
 
 def project_root_with(relative: str, start: str) -> str | None:

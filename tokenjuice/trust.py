@@ -51,14 +51,10 @@ class Layer:
         return os.path.join(self.project, LAYER)
 
 
-def find_project(start: str) -> str | None:
-    """The nearest folder from `start` up (never above the git root) with a `.tokenjuice/` layer."""
-    return paths.project_root_with(LAYER, start)
-
-
-def layer_for(start: str | None, env: Mapping[str, str] | None = None) -> Layer | None:
-    """The project layer in force for `start`, with its trust status; None when there is none."""
-    project = find_project(start or os.getcwd())
+def layer_for(start: str | None, env: Mapping[str, str] | None = None, *, project: str | None = None) -> Layer | None:
+    """The project layer in force for `start`, with its trust status; None when there
+    is none. `project` is the layer's folder when the caller has found it already."""
+    project = project or paths.find_project_layer(start)
     if project is None:
         return None
     env = os.environ if env is None else env

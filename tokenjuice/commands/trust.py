@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 
-from .. import trust
+from .. import paths, trust
 from ..errors import UsageError
 from ..output import Output
 
@@ -69,7 +69,7 @@ def _day(stamp: object) -> str:
 
 def revoke(path: str | None) -> Output:
     project = os.path.abspath(path or os.getcwd())
-    found = trust.find_project(project) or project
+    found = paths.find_project_layer(project) or project
     if not trust.revoke(found):
         raise UsageError(f"{found} is not trusted; tokenjuice trust --list shows the trusted projects")
     return Output(

@@ -82,11 +82,12 @@ def installed_builtin_root() -> str:
 def project_rule_dir(cwd: str | None, *, untrusted: bool = False) -> str | None:
     """The rules folder of the project layer for `cwd`: only once the user trusts it
     (trust.py), unless `untrusted` (verify looks at a layer before it is trusted)."""
-    if not paths.has_project_layer(cwd):
+    project = paths.find_project_layer(cwd)
+    if project is None:
         return None
     from .. import trust
 
-    layer = trust.layer_for(cwd)
+    layer = trust.layer_for(cwd, project=project)
     if layer is None:
         return None
     if not (layer.trusted or untrusted):
