@@ -89,7 +89,7 @@ SETTINGS: tuple[Setting, ...] = (
         TEXT,
         "",
         "the shell rewritten commands run in when the host names none "
-        "(default: $SHELL, then the detected shell, then sh)",
+        "(default: $SHELL, then your login shell from the password database, then the detected shell, then sh)",
         "TOKENJUICE_HOOK_SHELL",
         project=NEVER,
     ),

@@ -5,12 +5,15 @@ with what it brings) would tax every command; this checks the modules actually
 loaded, through a real process, for one ordinary payload per host."""
 
 import json
+import os
+import pwd
 import subprocess
 import sys
 
 import pytest
 
-from tokenjuice.hosts.hook import HOSTS
+from tokenjuice.hosts import hook as hook_module
+from tokenjuice.hosts.hook import HOSTS, resolve_shell
 
 COMMAND = "git status --short"
 PAYLOADS = {
@@ -42,7 +45,7 @@ def test_every_host_is_covered():
     assert set(PAYLOADS) == set(HOSTS)
 
 
-def run_hook(host, tmp_path):
+def run_hook(host, tmp_path, env=None):
     """The hook's answer and the modules it loaded, for this host's ordinary payload."""
     payload = dict(PAYLOADS[host])
     if "tool_input" in payload or "args" in payload:
@@ -56,15 +59,50 @@ def run_hook(host, tmp_path):
         text=True,
         timeout=60,
         cwd=tmp_path,
+        env=env,
     )
     answer, _, modules = done.stdout.rpartition("\n")
     return json.loads(answer), set(modules.split())
 
 
+def _passwd_shell():
+    try:
+        return pwd.getpwuid(os.getuid()).pw_shell
+    except KeyError:
+        return ""
+
+
+@pytest.mark.parametrize("shell_env", ["SHELL set", "SHELL unset"])
 @pytest.mark.parametrize("host", sorted(PAYLOADS))
-def test_the_hook_path_loads_no_install_time_module(host, tmp_path):
-    _, loaded = run_hook(host, tmp_path)
+def test_the_hook_path_loads_no_install_time_module(host, shell_env, tmp_path):
+    """Also where the host runs without $SHELL (a service, a CI runner): the login
+    shell comes from the password database, not from a process-tree walk."""
+    env = {k: v for k, v in os.environ.items() if k != "SHELL"}
+    if shell_env == "SHELL set":
+        env["SHELL"] = "/bin/sh"
+    elif os.path.basename(_passwd_shell()) not in {"bash", "sh", "dash", "zsh", "fish", "ksh"}:
+        pytest.skip(f"this user's passwd shell ({_passwd_shell()!r}) is not one tokenjuice drives")
+    _, loaded = run_hook(host, tmp_path, env)
     assert not loaded & INSTALL_TIME, f"{host}'s hook imported {sorted(loaded & INSTALL_TIME)}"
+
+
+def test_without_shell_the_login_shell_of_the_password_database_is_used(tmp_path, monkeypatch):
+    zsh = tmp_path / "zsh"
+    zsh.write_text("#!/bin/sh\n")
+    zsh.chmod(0o755)
+    monkeypatch.setattr(hook_module, "_login_shell", lambda: str(zsh))
+    monkeypatch.setattr(hook_module, "_detected_shell", lambda env: pytest.fail("shellingham asked"))
+    assert resolve_shell(None, "", {"PATH": "/usr/bin:/bin"}) == str(zsh)
+    assert resolve_shell(None, "", {"PATH": "/usr/bin:/bin", "SHELL": "/bin/sh"}) == "/bin/sh"  # $SHELL first
+
+
+def test_a_nologin_passwd_shell_falls_back_to_detection_then_sh(monkeypatch):
+    monkeypatch.setattr(hook_module, "_login_shell", lambda: "/usr/sbin/nologin")
+    monkeypatch.setattr(hook_module, "_detected_shell", lambda env: None)
+    assert resolve_shell(None, "", {"PATH": "/usr/bin:/bin"}) in {"/usr/bin/sh", "/bin/sh"}
+    monkeypatch.setattr(hook_module, "_login_shell", lambda: None)  # a uid with no passwd entry
+    monkeypatch.setattr(hook_module, "_detected_shell", lambda env: "/bin/bash")
+    assert resolve_shell(None, "", {"PATH": "/usr/bin:/bin"}) == "/bin/bash"
 
 
 def test_cursor_reads_permission_rules_only_where_a_permission_file_exists(tmp_path, monkeypatch):

@@ -144,16 +144,30 @@ def _launcher_words(launcher: str) -> list[str]:
 
 def resolve_shell(requested: object, configured: str, env: Mapping[str, str]) -> str | None:
     """The shell rewritten commands run in: the host's, `hook.shell`, $SHELL, the
-    shell shellingham detects, then sh — as an absolute path to an executable. A
-    host that names a shell tokenjuice cannot drive (nu, pwsh, xonsh, elvish) gets
-    None: the command runs unchanged rather than under another shell."""
+    login shell of the password database, the shell shellingham detects, then sh —
+    as an absolute path to an executable. A host that names a shell tokenjuice
+    cannot drive (nu, pwsh, xonsh, elvish) gets None: the command runs unchanged
+    rather than under another shell."""
     if isinstance(requested, str) and requested.strip():
         return _usable_shell(requested, env)
     for candidate in (configured, env.get("SHELL")):
         found = _usable_shell(candidate, env)
         if found:
             return found
-    return _detected_shell(env) or _usable_shell("sh", env)
+    return _usable_shell(_login_shell(), env) or _detected_shell(env) or _usable_shell("sh", env)
+
+
+def _login_shell() -> str | None:
+    """The user's login shell from the password database: what login(1) puts in
+    $SHELL, so a host started without $SHELL (a service, a CI runner, `env -i`)
+    gets the same answer. Asked before shellingham, whose process-tree walk costs
+    `subprocess` and `re` imports on every shell command."""
+    import pwd
+
+    try:
+        return pwd.getpwuid(os.getuid()).pw_shell
+    except (KeyError, OSError):  # a uid with no passwd entry (containers)
+        return None
 
 
 def _detected_shell(env: Mapping[str, str]) -> str | None:
