@@ -10,7 +10,12 @@ import subprocess
 import sys
 import time
 
-from conftest import reduce_wire, rule_of, tokenjuice
+from conftest import REPO, reduce_wire, rule_of, tokenjuice
+from tokenjuice.hosts import launch
+
+#: What install writes to start the hook of the installation under test
+#: (hosts/launch.py): this interpreter without `site`, this checkout on sys.path.
+HOOK_LAUNCHER = f"{sys.executable} -S -P -c '{launch.entry_without_site(str(REPO))}'"
 
 # -- reducing with one rule (tests/reduce) ---------------------------------------------
 

@@ -1,7 +1,5 @@
 """`python -m tokenjuice`."""
 
-import sys
+from tokenjuice.entry import run
 
-from tokenjuice.entry import main
-
-sys.exit(main())
+run()

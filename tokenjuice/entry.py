@@ -1,6 +1,6 @@
 """The `tokenjuice` executable: send hot commands past click.
 
-`wrap` and the Cursor hook run before every shell command an agent issues; they
+`wrap` and the host hooks run before every shell command an agent issues; they
 are dispatched here without importing click (~60 ms) or anything else they do
 not use. Every other command goes through the click CLI in `cli.py`.
 """
@@ -8,6 +8,20 @@ not use. Every other command goes through the click CLI in `cli.py`.
 from __future__ import annotations
 
 import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from importlib.machinery import ModuleSpec
+    from types import ModuleType
+    from typing import NoReturn
+
+#: Commands whose process ends as soon as its output is flushed, without tearing
+#: the interpreter down. They run around every shell command an agent issues, and
+#: finalizing (freeing every module, class and object one by one) costs 3–5 ms
+#: with nothing left to do: they start no threads, register no exit handlers and
+#: write every file through `with` blocks that are closed before they return.
+_QUICK_EXIT = frozenset({"wrap", "hook", "cursor-pre-tool-use"})
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,3 +42,45 @@ def main(argv: list[str] | None = None) -> int:
     from .cli import main as cli_main
 
     return cli_main(args)
+
+
+def run() -> NoReturn:
+    """The process: `main()` on `sys.argv`, then exit with its code (the launcher
+    script, `python -m tokenjuice` and the hook entry hosts run all start here)."""
+    if sys.flags.no_site and "site" not in sys.modules:
+        sys.meta_path.append(_SiteOnDemand)
+    code = main()
+    if sys.argv[1:2] and sys.argv[1] in _QUICK_EXIT:
+        import os
+
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except BaseException:  # noqa: BLE001 - a closed or broken stream: let the normal exit report it
+            sys.exit(code)
+        os._exit(code)
+    sys.exit(code)
+
+
+class _SiteOnDemand:
+    """The last import finder of a hook started with `python -S` (hosts/launch.py):
+    skipping `site` saves its .pth files and customize modules on every shell
+    command, and the hook path needs only the stdlib and tokenjuice's own folder.
+    The rare path that needs a dependency (shellingham when $SHELL is unset, regex
+    for a user's rule) reaches this finder when its import fails: it runs `site`
+    once, as a normal start would have, and looks again."""
+
+    @classmethod
+    def find_spec(
+        cls, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        sys.meta_path.remove(cls)
+        import site
+
+        site.main()
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None)
+            spec: ModuleSpec | None = find(name, path, target) if find else None
+            if spec is not None:
+                return spec
+        return None

@@ -14,6 +14,7 @@ import hostclis
 import jsonschema
 import pytest
 from conftest import git, tokenjuice
+from helpers import HOOK_LAUNCHER
 from test_rewrite import LEFT_ALONE, OUTSIDE, WRAPPED
 
 from tokenjuice.hosts import base, codex, codex_rules, launch
@@ -22,7 +23,6 @@ from tokenjuice.shellsyntax import quote
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "hosts" / "codex"
 SCHEMAS = FIXTURES / "schemas"
 LAUNCHER = f"{sys.executable} -m tokenjuice"
-HOOK_LAUNCHER = f"{sys.executable} -P -c '{launch.ENTRY}'"
 LOCATION_WARNINGS = base.launcher_warnings(HOOK_LAUNCHER)
 BASH = shutil.which("bash") or "/bin/bash"
 

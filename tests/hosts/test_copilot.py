@@ -12,6 +12,7 @@ from pathlib import Path
 import hostclis
 import pytest
 from conftest import REPO, git, tokenjuice
+from helpers import HOOK_LAUNCHER
 from test_rewrite import LEFT_ALONE, WRAPPED
 
 from tokenjuice.hosts import base, copilot, launch
@@ -19,7 +20,6 @@ from tokenjuice.hosts import copilot_permissions as perms
 from tokenjuice.hosts import hook as host_hook
 
 LAUNCHER = f"{sys.executable} -m tokenjuice"
-HOOK_LAUNCHER = f"{sys.executable} -P -c '{launch.ENTRY}'"
 FIXTURES = REPO / "tests" / "fixtures" / "hosts" / "copilot-cli"
 COPILOT_BIN = Path(
     os.environ.get("TOKENJUICE_COPILOT_BIN", "/work/host-clis/copilot/node_modules/@github/copilot-linux-x64/copilot")

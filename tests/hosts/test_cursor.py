@@ -8,15 +8,15 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-
 from conftest import git, tokenjuice
-from tokenjuice.errors import UsageError
+from helpers import HOOK_LAUNCHER
+
 from tokenjuice import interactive, rewrite
-from tokenjuice.hosts import base, cursor, hook as host_hook, launch
+from tokenjuice.errors import UsageError
+from tokenjuice.hosts import base, cursor, launch
+from tokenjuice.hosts import hook as host_hook
 
 LAUNCHER = f"{sys.executable} -m tokenjuice"
-#: What install writes to start the hook itself (see launch.py).
-HOOK_LAUNCHER = f"{sys.executable} -P -c '{launch.ENTRY}'"
 #: A checkout under /tmp (as CI may clone it) is rightly flagged as a volatile launcher.
 LOCATION_WARNINGS = base.launcher_warnings(HOOK_LAUNCHER)
 HEALTHY = "warn" if LOCATION_WARNINGS else "ok"

@@ -14,6 +14,7 @@ from pathlib import Path
 import hostclis
 import pytest
 from conftest import git, tokenjuice
+from helpers import HOOK_LAUNCHER
 from test_rewrite import LEFT_ALONE, OUTSIDE, WRAPPED
 
 from tokenjuice.hosts import base, gemini, gemini_policy, launch
@@ -21,7 +22,6 @@ from tokenjuice.shellsyntax import quote
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "hosts" / "gemini-cli"
 LAUNCHER = f"{sys.executable} -m tokenjuice"
-HOOK_LAUNCHER = f"{sys.executable} -P -c '{launch.ENTRY}'"
 LOCATION_WARNINGS = base.launcher_warnings(HOOK_LAUNCHER)
 BASH = shutil.which("bash") or "/bin/bash"
 HOOK = f"{sys.executable} -m tokenjuice hook gemini --wrap-launcher {quote(LAUNCHER)}"

@@ -568,8 +568,8 @@ def _is_tokenjuice_launch(words: list[str]) -> bool:
         return os.path.basename(words[0]) == "tokenjuice"
     if len(words) == 3 and words[1:] == ["-m", "tokenjuice"]:
         return os.path.basename(words[0]).startswith("python")
-    if len(words) >= 4 and words[-3:-1] == ["-P", "-c"]:  # the direct form, maybe with a shebang's -E
-        flags_ok = all(flag in ("-E", "-s", "-I") for flag in words[1:-3])
+    if len(words) >= 4 and words[-3:-1] == ["-P", "-c"]:  # the direct form, maybe with -S and a shebang's -E
+        flags_ok = all(flag in ("-E", "-s", "-I", "-S") for flag in words[1:-3])
         return flags_ok and os.path.basename(words[0]).startswith("python") and "tokenjuice.entry" in words[-1]
     return False
 
