@@ -15,12 +15,12 @@ import pytest
 from conftest import REPO, git, tokenjuice
 from helpers import HOOK_LAUNCHER
 
-from tokenjuice.hosts import base, claude_code, claude_permissions, launch
+from tokenjuice.hosts import claude_code, claude_permissions, manage
 from tokenjuice.hosts.claude_permissions import ALLOW, ASK
 
 LAUNCHER = f"{sys.executable} -m tokenjuice"
 HOOK_COMMAND = f"{HOOK_LAUNCHER} hook claude-code --wrap-launcher '{LAUNCHER}'"
-LOCATION_WARNINGS = base.launcher_warnings(HOOK_LAUNCHER)
+LOCATION_WARNINGS = manage.launcher_warnings(HOOK_LAUNCHER)
 HEALTHY = "warn" if LOCATION_WARNINGS else "ok"
 FIXTURES = REPO / "tests" / "fixtures" / "hosts" / "claude-code"
 PAYLOADS = FIXTURES / "payloads"

@@ -17,13 +17,13 @@ from conftest import git, tokenjuice
 from helpers import HOOK_LAUNCHER
 from test_rewrite import LEFT_ALONE, OUTSIDE, WRAPPED
 
-from tokenjuice.hosts import base, codex, codex_rules, launch
+from tokenjuice.hosts import codex, codex_rules, manage
 from tokenjuice.shellsyntax import quote
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "hosts" / "codex"
 SCHEMAS = FIXTURES / "schemas"
 LAUNCHER = f"{sys.executable} -m tokenjuice"
-LOCATION_WARNINGS = base.launcher_warnings(HOOK_LAUNCHER)
+LOCATION_WARNINGS = manage.launcher_warnings(HOOK_LAUNCHER)
 BASH = shutil.which("bash") or "/bin/bash"
 
 

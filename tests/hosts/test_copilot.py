@@ -15,7 +15,7 @@ from conftest import REPO, git, tokenjuice
 from helpers import HOOK_LAUNCHER
 from test_rewrite import LEFT_ALONE, WRAPPED
 
-from tokenjuice.hosts import base, copilot, launch
+from tokenjuice.hosts import copilot, manage
 from tokenjuice.hosts import copilot_permissions as perms
 from tokenjuice.hosts import hook as host_hook
 
@@ -262,7 +262,7 @@ def test_project_install_goes_to_github_hooks(tmp_path, copilot_home):
 
 def test_the_installed_command_fails_open_without_its_interpreter(tmp_path):
     command = copilot.Copilot().hook_command(f"{tmp_path}/gone/bin/python -m tokenjuice")
-    assert command.endswith(" 2>/dev/null || true") and base.is_our_command(command, "copilot")
+    assert command.endswith(" 2>/dev/null || true") and manage.is_our_command(command, "copilot")
     done = subprocess.run(["/bin/bash", "-c", command], input=json.dumps(payload("ls")).encode(), capture_output=True)
     assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
 

@@ -1,7 +1,5 @@
-import errno
 import json
 import os
-import resource
 import stat
 import subprocess
 import sys
@@ -11,14 +9,13 @@ import pytest
 from conftest import git, tokenjuice
 from helpers import HOOK_LAUNCHER
 
-from tokenjuice import interactive, rewrite
-from tokenjuice.errors import UsageError
-from tokenjuice.hosts import base, cursor, launch
+from tokenjuice import interactive
+from tokenjuice.hosts import cursor, launch, manage
 from tokenjuice.hosts import hook as host_hook
 
 LAUNCHER = f"{sys.executable} -m tokenjuice"
 #: A checkout under /tmp (as CI may clone it) is rightly flagged as a volatile launcher.
-LOCATION_WARNINGS = base.launcher_warnings(HOOK_LAUNCHER)
+LOCATION_WARNINGS = manage.launcher_warnings(HOOK_LAUNCHER)
 HEALTHY = "warn" if LOCATION_WARNINGS else "ok"
 
 
@@ -621,7 +618,7 @@ def test_the_hook_is_started_by_the_venv_interpreter(tmp_path):
 def test_pipx_shebang_with_minus_e_gets_the_fast_path_too(tmp_path):
     bin_dir, script = fake_venv(tmp_path, f"{tmp_path / 'venv' / 'bin'}/python -E")
     assert launch.direct(str(script)) == f"{bin_dir / 'python'} -E -P -c '{launch.ENTRY}'"
-    assert base.is_our_command(f"{launch.direct(str(script))} hook cursor --wrap-launcher {script}", "cursor")
+    assert manage.is_our_command(f"{launch.direct(str(script))} hook cursor --wrap-launcher {script}", "cursor")
 
 
 @pytest.mark.parametrize(

@@ -17,12 +17,12 @@ from conftest import git, tokenjuice
 from helpers import HOOK_LAUNCHER
 from test_rewrite import LEFT_ALONE, OUTSIDE, WRAPPED
 
-from tokenjuice.hosts import base, gemini, gemini_policy, launch
+from tokenjuice.hosts import gemini, gemini_policy, manage
 from tokenjuice.shellsyntax import quote
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "hosts" / "gemini-cli"
 LAUNCHER = f"{sys.executable} -m tokenjuice"
-LOCATION_WARNINGS = base.launcher_warnings(HOOK_LAUNCHER)
+LOCATION_WARNINGS = manage.launcher_warnings(HOOK_LAUNCHER)
 BASH = shutil.which("bash") or "/bin/bash"
 HOOK = f"{sys.executable} -m tokenjuice hook gemini --wrap-launcher {quote(LAUNCHER)}"
 
@@ -320,7 +320,7 @@ def test_a_missing_interpreter_exits_0_with_no_output(gemini_home, workdir):
     must swallow it."""
     command = gemini.Gemini().hook_command("/nonexistent/bin/tokenjuice")
     assert command.endswith(" 2>/dev/null || true")
-    assert base.is_our_command(command, "gemini")
+    assert manage.is_our_command(command, "gemini")
     done = subprocess.run(["bash", "-c", command], input=b"{}", capture_output=True, timeout=30)
     assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
     broken = command.replace("/nonexistent/bin/tokenjuice", "/nonexistent/bin/python -m tokenjuice")

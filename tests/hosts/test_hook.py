@@ -26,7 +26,7 @@ PAYLOADS = {
     "windsurf": {},
     "cline": {},
 }
-#: What only install, uninstall and doctor need.
+#: What only install, uninstall and doctor need (and, below, their own modules).
 INSTALL_TIME = {"tempfile", "shutil", "subprocess", "json", "difflib", "tomllib", "ast", "hashlib", "threading", "re"}
 _RUN = """
 import sys, io
@@ -84,6 +84,8 @@ def test_the_hook_path_loads_no_install_time_module(host, shell_env, tmp_path):
         pytest.skip(f"this user's passwd shell ({_passwd_shell()!r}) is not one tokenjuice drives")
     _, loaded = run_hook(host, tmp_path, env)
     assert not loaded & INSTALL_TIME, f"{host}'s hook imported {sorted(loaded & INSTALL_TIME)}"
+    ours = {"tokenjuice.hosts.manage", "tokenjuice.hosts.jsonhooks", "tokenjuice.hosts.launch", "tokenjuice.errors"}
+    assert not loaded & ours, f"{host}'s hook imported {sorted(loaded & ours)}"
 
 
 def test_without_shell_the_login_shell_of_the_password_database_is_used(tmp_path, monkeypatch):

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tokenjuice.editfile import EditError
-from tokenjuice.hosts import base, jsonhooks
+from tokenjuice.hosts import jsonhooks, manage
 
 LIST = ("hooks", "PreToolUse")
 
@@ -137,5 +137,5 @@ def test_flat_lists_behave_as_before(tmp_path):
 
 
 def test_result_carries_notes_to_the_install_output():
-    result = base.Result("p", "installed", notes=["approve it"])
+    result = manage.Result("p", "installed", notes=["approve it"])
     assert result.to_dict()["notes"] == ["approve it"]

@@ -11,9 +11,9 @@ import sys
 import pytest
 from conftest import REPO, make_rule
 from helpers import HOOK_LAUNCHER
-from hosts.test_hook import PAYLOADS
 
-from tokenjuice.hosts import base, launch
+from hosts.test_hook import PAYLOADS
+from tokenjuice.hosts import launch, manage
 from tokenjuice.shellsyntax import join
 
 LAUNCHER = f"{sys.executable} -m tokenjuice"
@@ -45,7 +45,7 @@ def test_this_installation_starts_without_site_and_another_with_the_portable_ent
     other.mkdir(parents=True)
     os.symlink(sys.executable, other / "python")  # another folder: its site-packages are not known here
     assert launch.direct(f"{other / 'python'} -m tokenjuice") == f"{other / 'python'} -P -c '{launch.ENTRY}'"
-    assert base.is_our_command(f"{HOOK_LAUNCHER} hook cursor --wrap-launcher '{LAUNCHER}'", "cursor")
+    assert manage.is_our_command(f"{HOOK_LAUNCHER} hook cursor --wrap-launcher '{LAUNCHER}'", "cursor")
 
 
 @pytest.mark.parametrize("host", sorted(PAYLOADS))

@@ -7,7 +7,7 @@ import sqlite3
 from typing import Any
 
 from .. import paths
-from ..hosts import base
+from ..hosts import base, manage
 from ..output import Output
 from ..rules import loader
 from ..settings import resolve, user_config_path
@@ -23,7 +23,7 @@ def run() -> Output:
         "artifacts": _artifacts(),
         "hooks": _hooks(),
     }
-    overall = base.worst(s["status"] for s in sections.values())
+    overall = manage.worst(s["status"] for s in sections.values())
     code = 1 if overall == base.BROKEN else 0
     lines = [f"tokenjuice health: {overall}"]
     for name, section in sections.items():

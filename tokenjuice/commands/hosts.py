@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from ..errors import UsageError
-from ..hosts import base
+from ..hosts import base, manage
 from ..hosts.hook import HOSTS, load
 from ..output import Output
 from ..paths import git_root
@@ -53,7 +53,7 @@ def install(
 def _install_one(host: base.Host, *, project: bool, local: bool, dry_run: bool, mode: str | None = None) -> Output:
     host.mode = mode
     path = host.config_path(project)
-    command = host.hook_command(base.launcher(local))
+    command = host.hook_command(manage.launcher(local))
     result = host.install(path, command, dry_run=dry_run)
     data = _result_data(host, result, dry_run)
     if dry_run:
@@ -85,7 +85,7 @@ def uninstall(name: str | None, *, every: bool, project: bool, dry_run: bool) ->
         host = _host(host_name)
         try:
             path = host.config_path(project)
-        except base.HostError:
+        except manage.HostError:
             if every:
                 continue
             raise
@@ -98,7 +98,7 @@ def uninstall(name: str | None, *, every: bool, project: bool, dry_run: bool) ->
     return _joined(outputs)
 
 
-def _uninstall_output(host: base.Host, result: base.Result, project: bool, dry_run: bool) -> Output:
+def _uninstall_output(host: base.Host, result: manage.Result, project: bool, dry_run: bool) -> Output:
     data = _result_data(host, result, dry_run)
     if result.action == "absent":
         return Output(text=f"no tokenjuice hook in {result.path}; nothing to remove\n", data=data)
@@ -115,7 +115,7 @@ def _uninstall_output(host: base.Host, result: base.Result, project: bool, dry_r
     return Output(text="\n".join(out) + "\n", data=data)
 
 
-def _result_data(host: base.Host, result: base.Result, dry_run: bool) -> dict[str, Any]:
+def _result_data(host: base.Host, result: manage.Result, dry_run: bool) -> dict[str, Any]:
     """install's and uninstall's JSON: the result, the host, and with --dry-run the diff."""
     return result.to_dict() | {"host": host.name} | ({"diff": result.diff} if dry_run else {})
 
@@ -129,7 +129,7 @@ def detected_hosts(*, project: bool) -> Output:
         why = host.detected()
         try:
             path = host.config_path(project)
-        except base.HostError:
+        except manage.HostError:
             path = ""
         rows.append({"host": name, "title": host.title, "detected": why or "", "path": path})
         advisory[name] = host.advisory
@@ -152,11 +152,11 @@ def _joined(outputs: list[Output]) -> Output:
 # -- doctor ------------------------------------------------------------------------------
 
 
-def report(host: base.Host, *, project: bool, local: bool, deep: bool) -> base.Report:
+def report(host: base.Host, *, project: bool, local: bool, deep: bool) -> manage.Report:
     path = host.config_path(project)
     try:
-        expected: str | None = host.hook_command(base.launcher(local))
-    except base.HostError:
+        expected: str | None = host.hook_command(manage.launcher(local))
+    except manage.HostError:
         expected = None  # tokenjuice not found: the entry is judged on its own
     return host.doctor(path, expected, f"tokenjuice install {host.name}{_flags(project, local)}", deep=deep)
 
@@ -166,7 +166,7 @@ def doctor_host(name: str, *, project: bool, local: bool, deep: bool) -> Output:
     return Output(text=render(found, ""), data=found.to_dict(), exit_code=1 if found.status == base.BROKEN else 0)
 
 
-def render(found: base.Report, indent: str) -> str:
+def render(found: manage.Report, indent: str) -> str:
     out = [f"config: {found.path}", f"health: {found.status}" + (" (advisory only)" if found.advisory else "")]
     if found.expected:
         out.append(f"expected command:   {found.expected}")
@@ -193,10 +193,10 @@ def render(found: base.Report, indent: str) -> str:
 NOTHING_INSTALLED = "no tokenjuice hooks installed; tokenjuice install lists the hosts found on this machine"
 
 
-def hook_reports(*, local: bool, deep: bool) -> tuple[str, dict[str, base.Report]]:
+def hook_reports(*, local: bool, deep: bool) -> tuple[str, dict[str, manage.Report]]:
     """(overall status, report per integration) for every host, user and project
     level. The overall status ignores disabled ones."""
-    reports: dict[str, base.Report] = {}
+    reports: dict[str, manage.Report] = {}
     in_repo = git_root(os.getcwd()) is not None
     for name in HOSTS:
         host = load(name)
@@ -204,11 +204,11 @@ def hook_reports(*, local: bool, deep: bool) -> tuple[str, dict[str, base.Report
         if in_repo:
             try:
                 project_path = host.config_path(True)
-            except base.HostError:
+            except manage.HostError:
                 continue
             if os.path.exists(project_path):
                 reports[f"{name} (project)"] = report(host, project=True, local=local, deep=deep)
-    overall = base.worst(r.status for r in reports.values() if r.status != base.DISABLED)
+    overall = manage.worst(r.status for r in reports.values() if r.status != base.DISABLED)
     return overall, reports
 
 

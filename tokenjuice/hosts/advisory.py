@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import os
 
-from .base import BROKEN, OK, Call, Host, HostError, Report, Result, in_use, project_config
+from .base import BROKEN, OK, Call, Host
+from .manage import HostError, Report, Result, in_use, project_config
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -33,11 +33,8 @@ from .base import (
     NONE,
     Call,
     JsonHooksHost,
-    Report,
-    Result,
     command_at,
     existing_dir,
-    launcher_warnings,
 )
 
 TYPE_CHECKING = False
@@ -47,6 +44,7 @@ if TYPE_CHECKING:
 
     from ..settings import Settings
     from .claude_permissions import Rules
+    from .manage import Report, Result
 
 PRE, POST, POST_FAILURE = "PreToolUse", "PostToolUse", "PostToolUseFailure"
 EVENTS = {"pre": PRE, "post": POST}
@@ -207,7 +205,7 @@ class ClaudeCode(JsonHooksHost):
 
     def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
         from . import jsonhooks
-        from .base import refuse_windows
+        from .manage import launcher_warnings, refuse_windows
 
         refuse_windows()
         notes: list[str] = []

@@ -34,11 +34,8 @@ from .base import (
     WARN,
     Call,
     JsonHooksHost,
-    Report,
-    Result,
     command_at,
     existing_dir,
-    matcher_hooks,
     shell_tool_input,
 )
 
@@ -46,6 +43,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
+
+    from .manage import Report, Result
 
 EVENT = "PreToolUse"
 LIST_PATH = ("hooks", EVENT)
@@ -181,6 +180,8 @@ class Codex(JsonHooksHost):
         return []
 
     def handles_shell(self, group: Any) -> bool:
+        from .manage import matcher_hooks
+
         return matcher_hooks(group, "Bash")
 
     def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:

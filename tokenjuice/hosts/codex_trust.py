@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-    from .base import Report
+    from .manage import Report
 
 #: Seconds Codex gets to start and answer.
 DEADLINE = 30.0

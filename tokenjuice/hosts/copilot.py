@@ -8,7 +8,7 @@ Copilot sends `{"sessionId", "timestamp", "cwd", "toolName": "bash",
 runs `modifiedArgs` when the answer has it; no permission decision is sent, and
 never `allow`, which would skip Copilot's own approval. Any non-zero exit of the
 hook denies the call, so the installed command fails open by construction
-(`base.fail_open`). Copilot checks its rules on the rewritten command, so a
+(`manage.fail_open`). Copilot checks its rules on the rewritten command, so a
 command is rewritten only when its flags approve every shell command and path
 and no deny rule may match the original (`copilot_permissions`).
 """
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 
-from .base import ALLOW, Call, JsonHooksHost, command_at, existing_dir, fail_open, in_use
+from .base import ALLOW, Call, JsonHooksHost, command_at, existing_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -93,9 +93,13 @@ class Copilot(JsonHooksHost):
         return os.path.join(copilot_home(), "hooks", FILE_NAME)
 
     def detected(self) -> str | None:
+        from .manage import in_use
+
         return in_use(copilot_home(), *self.programs)
 
     def hook_command(self, launch: str) -> str:
+        from .manage import fail_open
+
         return fail_open(super().hook_command(launch))
 
     def entry(self, command: str) -> dict[str, Any]:

@@ -12,7 +12,7 @@ calls (`is_background: true`) are left alone: the wrapper would hold their outpu
 
 Gemini blocks the call when a hook prints plain text and exits 2 or more, and a
 missing hook program does exactly that (bash prints "command not found", exit
-127): the hook command is made to fail open (`base.fail_open`), so a tokenjuice
+127): the hook command is made to fail open (`manage.fail_open`), so a tokenjuice
 that is gone leaves commands running as typed.
 
 Gemini checks its policy on the rewritten call, and outside YOLO mode it would ask
@@ -33,11 +33,8 @@ from .base import (
     WARN,
     Call,
     JsonHooksHost,
-    Report,
     command_at,
     existing_dir,
-    fail_open,
-    matcher_hooks,
     shell_tool_input,
 )
 
@@ -45,6 +42,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
+
+    from .manage import Report
 
 EVENT = "BeforeTool"
 LIST_PATH = ("hooks", EVENT)
@@ -146,6 +145,8 @@ class Gemini(JsonHooksHost):
 
     def hook_command(self, launch: str) -> str:
         """The hook, made to fail open: Gemini blocks the call when it fails."""
+        from .manage import fail_open
+
         return fail_open(super().hook_command(launch))
 
     def entry(self, command: str) -> dict[str, Any]:
@@ -175,10 +176,13 @@ class Gemini(JsonHooksHost):
         return problems
 
     def handles_shell(self, group: Any) -> bool:
+        from .manage import matcher_hooks
+
         return matcher_hooks(group, TOOL)
 
     def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
         from . import jsonhooks
+        from .manage import fail_open
 
         report = super().doctor(path, expected, install_hint, deep=deep)
         if report.detected is None:

@@ -19,14 +19,15 @@ import os
 
 from ..editfile import EditError
 from ..jsonfile import LockedJsonFile, parse_object
-from .base import Result, forget_install, remember_install, restore_if_untouched
+from .manage import Result, forget_install, remember_install, restore_if_untouched
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from .base import Host, Report
+    from .base import Host
+    from .manage import Report
 
     #: Is this list element ours?
     Ours = Callable[[object], bool]
@@ -242,7 +243,8 @@ def doctor(
     Each finding is a named check; following `fix` makes the report green (the advice
     never loops). `shape_problems` judges the element holding our hook (the group when
     `nested`), `command_of` a hook."""
-    from .base import BROKEN, OK, WARN, Report
+    from .base import BROKEN, OK, WARN
+    from .manage import Report
 
     report = Report(host.name, path, expected)
     try:

@@ -25,18 +25,16 @@ from .base import (
     WARN,
     Call,
     Host,
-    Report,
-    Result,
     command_at,
     existing_dir,
-    in_use,
-    launcher_warnings,
 )
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
+
+    from .manage import Report, Result
 
 FILE_NAME = "tokenjuice.js"
 #: How long the plugin waits for the hook before running the command unchanged.
@@ -100,13 +98,14 @@ class OpenCode(Host):
         return os.path.join(global_dir(os.environ), "plugins", FILE_NAME)
 
     def detected(self) -> str | None:
+        from .manage import in_use
         from .opencode_permissions import global_dir
 
         return in_use(global_dir(os.environ), *self.programs)
 
     def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
         from . import ownfile
-        from .base import refuse_windows
+        from .manage import launcher_warnings, refuse_windows
 
         refuse_windows()
         notes = ["restart OpenCode so it loads the plugin"]
@@ -128,6 +127,7 @@ class OpenCode(Host):
     def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
         from ..shellsyntax import split_words
         from . import ownfile
+        from .manage import Report
 
         report = Report(self.name, path, expected)
         text = ownfile.read(path)
@@ -161,7 +161,7 @@ class OpenCode(Host):
 
     def _ours(self, text: str) -> bool:
         """Exactly the plugin install writes, for the hook command embedded in it."""
-        from .base import is_our_command
+        from .manage import is_our_command
 
         command = hook_command_of(text)
         return command is not None and is_our_command(command, self.name) and text == plugin_source(command)

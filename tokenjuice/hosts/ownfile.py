@@ -20,7 +20,7 @@ import os
 
 from ..atomic import write_atomically
 from ..editfile import Change, EditError, LockedFile
-from .base import Result, forget_install, remember_install, restore_if_untouched
+from .manage import Result, forget_install, remember_install, restore_if_untouched
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

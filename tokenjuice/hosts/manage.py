@@ -1,0 +1,389 @@
+"""Install, uninstall and doctor for every host: what they report, which launcher
+the hook runs, how our own entry is recognised, and the private records that let
+uninstall give a config file its bytes back.
+
+None of this runs before a shell command: the hook's path (`hook.py`, `base.py`,
+the adapters' hook methods) never imports this module, which a test checks.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from ..errors import UsageError
+from ..shellsyntax import quote, split_words
+from .base import BROKEN, DISABLED, OK, WARN
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
+    from ..editfile import Change
+
+_SEVERITY = {BROKEN: 3, WARN: 2, OK: 1, DISABLED: 0}
+#: Paths that tend to disappear or change with upgrades: a hook pointing there breaks later.
+VOLATILE_MARKERS = (
+    "/Cellar/",
+    "/.pyenv/versions/",
+    "/nix/store/",
+    "/tmp/",  # noqa: S108 - a marker of volatile paths, not a file we write
+    "/var/folders/",
+    "/.cache/",
+    "/_npx/",
+    "/pip-build-env",
+    "/.venv-tmp",
+)
+
+
+class HostError(UsageError):
+    """A problem the user must fix; one sentence saying what to do."""
+
+
+def worst(statuses: Iterable[str]) -> str:
+    """The most severe status; `disabled` when there is none."""
+    return max(statuses, key=lambda s: _SEVERITY[s], default=DISABLED)
+
+
+class Result:
+    """What install/uninstall did to one file."""
+
+    __slots__ = ("action", "backup", "command", "diff", "notes", "path", "warnings")
+
+    def __init__(
+        self,
+        path: str,
+        action: str,
+        change: Change | None = None,
+        command: str | None = None,
+        warnings: list[str] | None = None,
+        notes: list[str] | None = None,
+    ) -> None:
+        self.path = path
+        self.action = action  # installed, updated, unchanged, removed, restored, absent (+ "would …")
+        self.backup = change.backup if change else None
+        self.diff = change.diff() if change and change.changed else ""
+        self.command = command
+        self.warnings = warnings or []
+        self.notes = notes or []  # what the user must still do (e.g. approve the hook in the host)
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "path": self.path,
+            "action": self.action,
+            "backupPath": self.backup,
+            "command": self.command,
+        }
+        if self.warnings:
+            data["warnings"] = self.warnings
+        if self.notes:
+            data["notes"] = self.notes
+        return data
+
+
+class Report:
+    """doctor's findings for one integration; every check is named in `checks`."""
+
+    def __init__(self, host: str, path: str, expected: str | None) -> None:
+        self.host = host
+        self.path = path
+        self.status = OK
+        self.checks: list[dict[str, str]] = []
+        self.expected = expected
+        self.detected: str | None = None
+        self.fix: str | None = None
+        self.deep: dict[str, Any] | None = None
+        self.advisory = False
+
+    @property
+    def issues(self) -> list[str]:
+        return [check["message"] for check in self.checks if check["status"] in (WARN, BROKEN)]
+
+    def check(self, name: str, status: str, message: str = "") -> None:
+        """Record one named check; the report's status is the worst of them."""
+        self.checks.append({"name": name, "status": status, "message": message})
+        if _SEVERITY[status] > _SEVERITY[self.status]:
+            self.status = status
+
+    def flag(self, status: str, issue: str, name: str = "entry") -> None:
+        self.check(name, status, issue)
+
+    def disabled(self, name: str, message: str, fix: str) -> Report:
+        """Nothing of ours is there: the check saying why, `fix` to install."""
+        self.check(name, DISABLED, message)
+        self.status, self.fix = DISABLED, fix
+        return self
+
+    def check_launcher(self, fine: str) -> None:
+        """Do the programs the found hook command (`detected`) needs exist?"""
+        problems = launcher_problems(self.detected or "")
+        self.check("launcher", BROKEN if problems else OK, "; ".join(problems) or fine)
+
+    def check_launcher_place(self) -> None:
+        """Warn when the hook's launcher lives where upgrades move or delete it. A check
+        of its own: reinstalling from the same place would not change it, so it never
+        makes `tokenjuice install` the advice (the advice must not loop)."""
+        for warning in launcher_warnings(self.detected or ""):
+            self.check("launcher place", WARN, warning)
+
+    def note_other_installation(self) -> None:
+        """Note (information only: reinstalling would not change it) a tokenjuice on
+        PATH that is another installation than the hook's."""
+        differs = path_launcher_differs(self.detected)
+        if differs:
+            self.check("path", OK, differs)
+
+    def check_probe(self, deep: dict[str, Any], passed: str) -> None:
+        """Record doctor --deep's probe: `passed` when it went through, its problem when not."""
+        self.deep = deep
+        self.check("probe", OK if deep["ok"] else BROKEN, deep.get("problem", passed))
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "host": self.host,
+            "path": self.path,
+            "status": self.status,
+            "checks": self.checks,
+            "issues": self.issues,
+            "expectedCommand": self.expected,
+            "detectedCommand": self.detected,
+            "fixCommand": self.fix,
+        }
+        if self.advisory:
+            data["advisory"] = True
+        if self.deep is not None:
+            data["deep"] = self.deep
+        return data
+
+
+def matcher_hooks(group: Any, tool: str) -> bool:
+    """Does a matcher group `{"matcher": regex, "hooks": […]}` hook `tool`? The matcher is
+    a regex searched in the tool's name (Codex, Gemini); none, "", "*" or ".*" is every
+    tool, and one that is not a string or not a valid regex hooks nothing."""
+    if not isinstance(group, dict):
+        return False
+    matcher = group.get("matcher")
+    if matcher in (None, "", "*", ".*"):
+        return True
+    if not isinstance(matcher, str):
+        return False
+    import re
+
+    try:
+        return re.search(matcher, tool) is not None
+    except re.error:
+        return False
+
+
+def project_config(cwd: str | None, *parts: str) -> str:
+    """`parts` joined below the git root of `cwd` (default: here): where --project
+    installs; HostError outside a git repository."""
+    from ..paths import git_root
+
+    root = git_root(cwd or os.getcwd())
+    if root is None:
+        raise HostError("--project needs a git repository; run it inside your project or drop --project")
+    return os.path.join(root, *parts)
+
+
+def in_use(folder: str, *programs: str) -> str | None:
+    """Why a host seems used on this machine: its `folder` exists, or one of its
+    `programs` is on PATH; None when neither."""
+    import shutil
+
+    if os.path.isdir(folder):
+        return f"{folder} exists"
+    for program in programs:
+        found = shutil.which(program)
+        if found:
+            return f"{found} is installed"
+    return None
+
+
+# -- launchers ---------------------------------------------------------------------------
+
+
+def launcher(local: bool) -> str:
+    """How to run tokenjuice, shell-quoted: the installation running this very
+    command (its console script beside this interpreter), or with --local this
+    interpreter running this checkout. Never whatever `tokenjuice` PATH finds first."""
+    import shutil
+
+    if local:
+        return f"{quote(os.path.abspath(sys.executable))} -m tokenjuice"
+    own = os.path.join(os.path.dirname(os.path.abspath(sys.executable)), "tokenjuice")
+    invoked = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    if _runnable_script(own):
+        # the link it was run through (pipx's and install.sh's ~/.local/bin) reads better and moves with it
+        same = _runnable_script(invoked) and os.path.realpath(invoked) == os.path.realpath(own)
+        return quote(invoked if same else own)
+    if _runnable_script(invoked):
+        return quote(invoked)
+    found = shutil.which("tokenjuice")
+    if found:
+        return quote(os.path.abspath(found))
+    raise HostError(
+        "tokenjuice is not on your PATH; install it with pipx, uv tool or install/install.sh, "
+        "or use --local to run this checkout"
+    )
+
+
+def _runnable_script(path: str) -> bool:
+    return os.path.basename(path) == "tokenjuice" and os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def path_launcher_differs(expected: str | None) -> str | None:
+    """A warning when `tokenjuice` on PATH is another installation than the hook's."""
+    import shutil
+
+    found = shutil.which("tokenjuice")
+    words = split_words(expected or "")
+    if not found or not words or not words[0].startswith("/"):
+        return None
+    hook_program = words[0]
+    if os.path.realpath(found) == os.path.realpath(hook_program):
+        return None
+    return (
+        f"tokenjuice on your PATH ({found}) is not the installation the hook runs ({hook_program}); "
+        "upgrading one leaves the other behind"
+    )
+
+
+def launcher_warnings(command: str) -> list[str]:
+    words = split_words(command)
+    first = words[0] if words else ""
+    if any(marker in first for marker in VOLATILE_MARKERS):
+        return [
+            f"the launcher {first} lives in a versioned or temporary location; the hook breaks when it "
+            "moves (install tokenjuice with pipx or uv tool for a stable path)"
+        ]
+    return []
+
+
+def launcher_problems(command: str) -> list[str]:
+    """Programs the hook command needs that are missing."""
+    import shutil
+
+    words = split_words(command)
+    problems = []
+    launchers = [words[0]] if words else []
+    if "--wrap-launcher" in words:
+        index = words.index("--wrap-launcher")
+        wrap_launcher = split_words(words[index + 1]) if index + 1 < len(words) else []
+        if wrap_launcher:
+            launchers.append(wrap_launcher[0])
+    for executable in dict.fromkeys(launchers):
+        if "/" not in executable:
+            if shutil.which(executable) is None:
+                problems.append(f"the launcher {executable} is not on PATH")
+        elif not (os.path.isfile(executable) and os.access(executable, os.X_OK)):
+            problems.append(f"the launcher {executable} does not exist or is not executable")
+    return problems
+
+
+def is_our_command(command: object, host: str) -> bool:
+    """Exactly our own hook command for `host`: a tokenjuice launcher (console script,
+    `python -m tokenjuice`, or the direct `python -P -c …tokenjuice.entry…` form)
+    followed by `hook <host>` (or Cursor's old `cursor-pre-tool-use`) and nothing
+    but our own options. A foreign hook that merely mentions tokenjuice is not ours."""
+    if not isinstance(command, str):
+        return False
+    words = split_words(command.removesuffix(FAIL_OPEN))
+    for index in range(len(words)):
+        tail = words[index:]
+        if tail[:2] == ["hook", host] or (host == "cursor" and tail[:1] == ["cursor-pre-tool-use"]):
+            options = tail[2:] if tail[0] == "hook" else tail[1:]
+            return _is_tokenjuice_launch(words[:index]) and _only_our_options(options)
+    return False
+
+
+#: Appended to the hook command of hosts that block or deny a call when the hook
+#: fails (Gemini CLI, Copilot CLI): a missing interpreter (tokenjuice uninstalled
+#: without `tokenjuice uninstall`) then exits 0 with no output, and the host runs
+#: the command unchanged. The hook itself always exits 0 with one JSON line.
+FAIL_OPEN = " 2>/dev/null || true"
+
+
+def fail_open(command: str) -> str:
+    """`command`, made to fail open by construction (see FAIL_OPEN)."""
+    return command + FAIL_OPEN
+
+
+def _is_tokenjuice_launch(words: list[str]) -> bool:
+    if len(words) == 1:
+        return os.path.basename(words[0]) == "tokenjuice"
+    if len(words) == 3 and words[1:] == ["-m", "tokenjuice"]:
+        return os.path.basename(words[0]).startswith("python")
+    if len(words) >= 4 and words[-3:-1] == ["-P", "-c"]:  # the direct form, maybe with -S and a shebang's -E
+        flags_ok = all(flag in ("-E", "-s", "-I", "-S") for flag in words[1:-3])
+        return flags_ok and os.path.basename(words[0]).startswith("python") and "tokenjuice.entry" in words[-1]
+    return False
+
+
+def _only_our_options(options: list[str]) -> bool:
+    return options == [] or (len(options) == 2 and options[0] == "--wrap-launcher")
+
+
+# -- install records: byte-identical round trips ------------------------------------------
+
+
+def _record_path(path: str) -> str:
+    import hashlib
+
+    from .. import paths
+
+    key = hashlib.sha256(os.path.realpath(path).encode("utf-8", "surrogateescape")).hexdigest()[:24]
+    return os.path.join(paths.private_dir(os.path.join(paths.data_dir(), "installs")), key)
+
+
+def remember_install(path: str, before: str | None, after: str) -> None:
+    """Keep (privately) the file's bytes from before our first install, and a hash
+    of what install left, so uninstall can put the file back exactly."""
+    from .. import fastjson
+    from ..atomic import write_atomically
+
+    record_path = _record_path(path)
+    existing = _read_record(record_path)
+    original = existing["before"] if existing and "before" in existing else before
+    data = {"path": os.path.realpath(path), "before": original, "after_sha256": _sha(after)}
+    write_atomically(record_path + ".json", fastjson.dumps(data).encode("utf-8"), mode=0o600)
+
+
+def restore_if_untouched(path: str, current: str | None) -> tuple[bool, str | None]:
+    """(True, text before install) when the file still holds exactly what our last
+    install wrote; the record is consumed either way once uninstall runs."""
+    record_path = _record_path(path)
+    data = _read_record(record_path)
+    if not data or current is None or data.get("after_sha256") != _sha(current):
+        return False, None
+    before = data.get("before")
+    return True, before if isinstance(before, str) else None
+
+
+def forget_install(path: str) -> None:
+    from ..paths import remove_quietly
+
+    remove_quietly(_record_path(path) + ".json")
+
+
+def _read_record(record_path: str) -> dict[str, Any] | None:
+    from .. import fastjson
+
+    try:
+        with open(record_path + ".json", "rb") as handle:
+            data = fastjson.loads(handle.read())
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _sha(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def refuse_windows() -> None:
+    if os.name == "nt":
+        raise HostError("tokenjuice does not support native Windows shells yet; run your agent in WSL instead")
