@@ -19,11 +19,12 @@ from __future__ import annotations
 import os
 
 from .base import BROKEN, OK, Call, Host
-from .manage import HostError, Report, Result, in_use, project_config
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from .manage import Report, Result
 
 PROBE_MARK = "tokenjuice-doctor-probe"
 
@@ -97,6 +98,7 @@ class Advisory(Host):
     def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
         from ..editfile import EditError
         from . import ownfile
+        from .manage import Report
 
         report = Report(self.name, path, expected)
         report.advisory = True
@@ -165,11 +167,15 @@ class Windsurf(Advisory):
     front = "---\ntrigger: always_on\n---\n"
 
     def config_path(self, project: bool, cwd: str | None = None) -> str:
+        from .manage import project_config
+
         if project:
             return project_config(cwd, ".windsurf", "rules", self.file_name)
         return os.path.join(os.path.expanduser("~"), ".codeium", "windsurf", "memories", "global_rules.md")
 
     def detected(self) -> str | None:
+        from .manage import in_use
+
         return in_use(os.path.join(os.path.expanduser("~"), ".codeium", "windsurf"), "windsurf")
 
 
@@ -178,6 +184,8 @@ class Cline(Advisory):
     title = "Cline"
 
     def config_path(self, project: bool, cwd: str | None = None) -> str:
+        from .manage import HostError, project_config
+
         if project:
             folder = project_config(cwd, ".clinerules")
             if os.path.isfile(folder):
