@@ -1,6 +1,7 @@
 import pytest
 
-from tokenjuice.command import analyze, git_subcommand, strip_runner, strip_wrappers, unwrap_shell
+from tokenjuice.argv import git_subcommand, strip_runner, strip_wrappers, unwrap_shell
+from tokenjuice.command import analyze
 
 
 def effective(command=None, argv=None):
@@ -177,7 +178,7 @@ def test_package_manager_binaries_classify_as_the_binary(command, rule, workdir)
     ],
 )
 def test_subcommand_after_global_options(argv, sub):
-    from tokenjuice.command import subcommand
+    from tokenjuice.argv import subcommand
 
     assert subcommand(argv) == sub
 

@@ -15,7 +15,8 @@ when nothing else matches.
 
 from __future__ import annotations
 
-from .command import ORIGINAL, SOURCE_PRIORITY, Candidate, CommandInfo, basename, subcommand
+from .argv import basename, subcommand
+from .command import ORIGINAL, SOURCE_PRIORITY, Candidate, CommandInfo
 from .record import fields, record
 from .rules.model import Match, MatchEntry, Rule
 

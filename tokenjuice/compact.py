@@ -164,7 +164,7 @@ def record_run(
 
     if not settings["stats.enabled"]:
         return
-    from .command import SUBCOMMAND_TOOLS, basename, subcommand
+    from .argv import SUBCOMMAND_TOOLS, basename, subcommand
 
     info = reduction.command
     argv = info.normalized_argv or info.first_argv

@@ -22,7 +22,7 @@ only when a command names one of its tools.
 
 from __future__ import annotations
 
-from .command import (
+from .argv import (
     GLOBAL_VALUE_OPTIONS,
     OWN_COMMANDS,
     RUNNERS,

@@ -7,7 +7,7 @@ hook's common case (git, npm, python, pytest, a shell) loads none of it.
 
 from __future__ import annotations
 
-from .command import basename
+from .argv import basename
 from .interactive import (
     _SERVER,
     _WATCH,

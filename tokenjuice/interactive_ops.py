@@ -7,7 +7,7 @@ hook's common case (git, npm, python, pytest, a shell) loads none of it.
 
 from __future__ import annotations
 
-from .command import GLOBAL_VALUE_OPTIONS
+from .argv import GLOBAL_VALUE_OPTIONS
 from .interactive import (
     _MONITOR,
     _SERVER,

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 
-from .command import SHELLS, analyze, basename, is_python, strip_wrappers
+from .argv import SHELLS, basename, is_python, strip_wrappers
 from .record import record
 from .shellsyntax import Pipeline, SimpleCommand, fits_in_argv, parse, quote_for, split_words
 
@@ -407,6 +407,8 @@ def _never_wrapped(body: str, dialect: str, waited: bool, settings: Settings) ->
             return f"interactive or long-running: {why}"
     patterns = list(settings["hook.skip"])
     if patterns:
+        from .command import analyze  # the user's patterns also see the command that does the work
+
         pipelines, _ = parse(body, dialect)
         texts = [(simple.text, simple.argv) for pipeline in pipelines for simple in pipeline.commands]
         analysed = analyze(body)

@@ -23,7 +23,8 @@ def run(command: list[str], *, name: str | None, source: str | None, append: str
     """The TOML table on stdout, a preview of the current reduction in the notes."""
     import tomli_w
 
-    from ..command import analyze, basename
+    from ..argv import basename
+    from ..command import analyze
     from ..model import Execution
     from ..reduce.engine import Options, reduce
     from ..reduce.render import text_of
@@ -92,7 +93,7 @@ def _ratio(raw: int, shown: int) -> float:
 
 def _display_command(command: list[str]) -> str:
     """`bash -lc 'x'` is recorded as `x`: examples describe what the agent ran."""
-    from ..command import unwrap_shell
+    from ..argv import unwrap_shell
 
     body = unwrap_shell(command)
     return body[0] if body else join(command)

@@ -308,7 +308,7 @@ def after_profile(argv: list[str], path: str, cwd: str, marker: str | None) -> l
     prefix shares the body's first line, so line numbers in the shell's error
     messages stay the same. fish gets `--init-command` instead.
     """
-    from ..command import SHELLS, basename, launcher_body
+    from ..argv import SHELLS, basename, launcher_body
 
     found = launcher_body(argv)
     if not found or not found[2]:

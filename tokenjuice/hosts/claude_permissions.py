@@ -61,7 +61,7 @@ import os
 import sys
 
 from .. import fastjson
-from ..command import basename, shell_scripts, substitutions, variants
+from ..argv import basename, shell_scripts, substitutions, variants
 from ..shellsyntax import parse, star_match
 from .base import ALLOW, ASK, DENY, NONE, config_home
 

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import os
 
-from ..command import basename
+from ..argv import basename
 from ..shellsyntax import parse
 from .base import ALLOW, ASK, DENY, NONE, config_home
 
@@ -238,7 +238,7 @@ def _prefix_rule(pattern: object, decision: object) -> Rule | None:
 def command_argvs(command: str) -> tuple[list[list[str]], bool]:
     """(every simple command's words, looked through wrappers, `sh -c` scripts and
     substitutions; whether the whole command was read completely)."""
-    from ..command import shell_scripts, substitutions, variants
+    from ..argv import shell_scripts, substitutions, variants
     from .cursor_permissions import _behind
 
     found: list[list[str]] = []

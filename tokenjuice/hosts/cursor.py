@@ -142,7 +142,7 @@ def project_config_paths(project_dir: str | None) -> list[str]:
 
 
 def _deletes(command: str) -> bool:
-    from ..command import basename, strip_wrappers
+    from ..argv import basename, strip_wrappers
     from ..shellsyntax import parse
 
     pipelines, _ = parse(command)

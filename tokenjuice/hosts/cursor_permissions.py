@@ -42,7 +42,7 @@ Runs on the hook's hot path: standard library only, no `re`, `json` or `fnmatch`
 from __future__ import annotations
 
 from .. import fastjson
-from ..command import basename, shell_scripts, substitutions, variants
+from ..argv import basename, shell_scripts, substitutions, variants
 from ..shellsyntax import SimpleCommand, Token, parse, star_match
 from .base import ALLOW, ASK, DENY, NONE
 from .cursor import project_config_paths, user_config_paths

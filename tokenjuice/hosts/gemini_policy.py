@@ -516,7 +516,7 @@ def command_texts(command: str) -> Iterator[str]:
     """The command and every part of it a rule may see: each simple command's text,
     its words behind assignments and wrappers, and nested `sh -c` scripts and
     substitutions (more than Gemini looks at, never less)."""
-    from ..command import shell_scripts, substitutions, variants
+    from ..argv import shell_scripts, substitutions, variants
     from ..shellsyntax import parse
     from .cursor_permissions import _behind
 

@@ -182,7 +182,7 @@ def _detected_shell(env: Mapping[str, str]) -> str | None:
 
 
 def _usable_shell(value: object, env: Mapping[str, str]) -> str | None:
-    from ..command import basename
+    from ..argv import basename
     from ..rewrite import LOGIN_SHELLS
 
     if not isinstance(value, str) or not value.strip():
