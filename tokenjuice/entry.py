@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import NoReturn
 
+    from _typeshed.importlib import MetaPathFinderProtocol
+
 #: Commands whose process ends as soon as its output is flushed, without tearing
 #: the interpreter down. They run around every shell command an agent issues, and
 #: finalizing (freeing every module, class and object one by one) costs 3–5 ms
@@ -48,7 +50,7 @@ def run() -> NoReturn:
     """The process: `main()` on `sys.argv`, then exit with its code (the launcher
     script, `python -m tokenjuice` and the hook entry hosts run all start here)."""
     if sys.flags.no_site and "site" not in sys.modules:
-        sys.meta_path.append(_SiteOnDemand)
+        sys.meta_path.append(_site_on_demand())
     code = main()
     if sys.argv[1:2] and sys.argv[1] in _QUICK_EXIT:
         import os
@@ -62,25 +64,28 @@ def run() -> NoReturn:
     sys.exit(code)
 
 
-class _SiteOnDemand:
+def _site_on_demand() -> MetaPathFinderProtocol:
     """The last import finder of a hook started with `python -S` (hosts/launch.py):
     skipping `site` saves its .pth files and customize modules on every shell
     command, and the hook path needs only the stdlib and tokenjuice's own folder.
     The rare path that needs a dependency (shellingham when $SHELL is unset, regex
     for a user's rule) reaches this finder when its import fails: it runs `site`
-    once, as a normal start would have, and looks again."""
+    once, as a normal start would have, and looks again. (Made here, not at module
+    level, so that a start with `site` does not pay for creating the class.)"""
 
-    @classmethod
-    def find_spec(
-        cls, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
-    ) -> ModuleSpec | None:
-        sys.meta_path.remove(cls)
-        import site
+    class SiteOnDemand:
+        def find_spec(
+            self, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+        ) -> ModuleSpec | None:
+            sys.meta_path.remove(self)
+            import site
 
-        site.main()
-        for finder in sys.meta_path:
-            find = getattr(finder, "find_spec", None)
-            spec: ModuleSpec | None = find(name, path, target) if find else None
-            if spec is not None:
-                return spec
-        return None
+            site.main()
+            for finder in sys.meta_path:
+                find = getattr(finder, "find_spec", None)
+                spec: ModuleSpec | None = find(name, path, target) if find else None
+                if spec is not None:
+                    return spec
+            return None
+
+    return SiteOnDemand()

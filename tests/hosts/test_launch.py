@@ -100,8 +100,8 @@ def test_a_dependency_is_found_through_site_on_demand(tmp_path):
     shellingham, which lives in site-packages, not beside tokenjuice in a checkout."""
     code = (
         f"import sys;sys.path.append({str(REPO)!r});from tokenjuice import entry;"
-        "sys.meta_path.append(entry._SiteOnDemand);import shellingham;"
-        "print('site' in sys.modules, entry._SiteOnDemand in sys.meta_path)"
+        "finder=entry._site_on_demand();sys.meta_path.append(finder);import shellingham;"
+        "print('site' in sys.modules, finder in sys.meta_path)"
     )
     done = subprocess.run([sys.executable, "-S", "-P", "-c", code], capture_output=True, text=True, cwd=tmp_path)
     assert done.stdout == "True False\n", done.stderr
