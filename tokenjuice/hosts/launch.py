@@ -65,10 +65,10 @@ def direct_argv(launch: str) -> list[str] | None:
 def entry_without_site(folder: str) -> str:
     """The entry for this installation under `python -S`: `folder` (which holds the
     tokenjuice package) on `sys.path`, or `site` after all when it no longer holds
-    it; `run` exits as soon as the answer is written (entry.py). One line, double
-    quotes only (JSON escapes are Python escapes), so the host's config shows it
-    plainly inside the shell's single quotes; ASCII escapes keep a folder name that
-    is not UTF-8 (lone surrogates) exact."""
+    it; `run` exits as soon as the answer is written (entry.py). One line with
+    double quotes only (JSON string escapes are Python's), so it sits inside the
+    shell's single quotes without shell escapes; ASCII escapes keep a folder name
+    that is not UTF-8 (lone surrogates) exact."""
     import json
 
     literal = json.dumps(folder)
