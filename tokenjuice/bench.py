@@ -49,7 +49,7 @@ import tempfile
 import time
 from typing import Any
 
-from .hosts import launch
+from .hosts import launch, manage
 from .shellsyntax import join
 
 KIB = 1024
@@ -144,15 +144,6 @@ def real_shaped_log(size: int, seed: int = 7) -> str:
     return "\n".join(lines) + "\n"
 
 
-def compile_package() -> None:
-    """Byte-compile tokenjuice as an installed wheel would be: with
-    PYTHONDONTWRITEBYTECODE set (or a fresh editable checkout) every run would
-    otherwise compile the sources again and measure that instead."""
-    import compileall
-
-    compileall.compile_dir(os.path.dirname(os.path.abspath(__file__)), quiet=1)
-
-
 def other_installation(python: str) -> dict[str, list[str]]:
     """The floor, hook and `wrap -- true` commands of the installation whose
     interpreter is `python` (a venv with a `tokenjuice` script beside it)."""
@@ -168,7 +159,7 @@ def other_installation(python: str) -> dict[str, list[str]]:
 
 
 def measure(sizes: list[int], runs: int, flood_mib: int, raw_mib: int, against: str | None = None) -> dict[str, Any]:
-    compile_package()
+    manage.compile_bytecode()  # as an installed wheel has it, whatever PYTHONDONTWRITEBYTECODE says
     tj = tokenjuice_command()
     floor = [sys.executable, "-c", "pass"]
     payload = json.dumps(

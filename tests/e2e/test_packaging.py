@@ -138,3 +138,19 @@ def test_a_broken_install_without_its_catalogue_still_hands_back_every_output(wh
         [str(venv / "bin" / "tokenjuice"), "wrap", "--", "echo", "hi"], cwd=tmp_path, env=env, capture_output=True
     )
     assert small.returncode == 0 and small.stdout == b"hi\n"
+
+
+def test_install_compiles_what_an_installer_left_uncompiled(wheel, tmp_path):
+    """uv installs without byte code, and with PYTHONDONTWRITEBYTECODE set (many
+    container images) the interpreter never writes it: every hook would compile
+    tokenjuice from source. `tokenjuice install` compiles it once."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--no-compile", str(wheel)], check=True)
+    package = next((venv / "lib").glob("python3*/site-packages/tokenjuice"))
+    assert not list(package.rglob("*.pyc"))
+    env = os.environ | {"PYTHONDONTWRITEBYTECODE": "1", "CURSOR_HOME": str(tmp_path / "cursor")}
+    subprocess.run([str(venv / "bin" / "tokenjuice"), "install", "cursor"], check=True, capture_output=True, env=env)
+    compiled = {path.name.split(".")[0] for path in (package / "hosts" / "__pycache__").glob("*.pyc")}
+    assert {"hook", "base", "cursor"} <= compiled
+    assert (package / "__pycache__").is_dir() and any((package / "__pycache__").glob("argv.*.pyc"))

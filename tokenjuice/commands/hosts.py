@@ -47,6 +47,8 @@ def install(
             known = f"one of: {', '.join(modes)}" if modes else "it has only one way to be hooked"
             raise UsageError(f"{name} has no mode {mode!r}; {known}")
     outputs = [_install_one(_host(n), project=project, local=local, dry_run=dry_run, mode=mode) for n in names]
+    if not dry_run:
+        manage.compile_bytecode()
     return _joined(outputs)
 
 

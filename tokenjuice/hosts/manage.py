@@ -384,6 +384,23 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
+def compile_bytecode() -> None:
+    """Byte-compile tokenjuice's own modules where their byte code is missing or
+    stale. uv installs without it unless asked (`--compile-bytecode`), and where
+    PYTHONDONTWRITEBYTECODE is set (many container images) the interpreter never
+    writes it: every hook would then compile its modules from source, ~50 ms on
+    every shell command. Best effort: a read-only installation keeps what it has."""
+    import compileall
+
+    import tokenjuice
+
+    folder = os.path.dirname(os.path.abspath(tokenjuice.__file__))
+    try:
+        compileall.compile_dir(folder, quiet=2)
+    except OSError:
+        pass
+
+
 def refuse_windows() -> None:
     if os.name == "nt":
         raise HostError("tokenjuice does not support native Windows shells yet; run your agent in WSL instead")
