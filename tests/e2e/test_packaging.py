@@ -154,3 +154,17 @@ def test_install_compiles_what_an_installer_left_uncompiled(wheel, tmp_path):
     compiled = {path.name.split(".")[0] for path in (package / "hosts" / "__pycache__").glob("*.pyc")}
     assert {"hook", "base", "cursor"} <= compiled
     assert (package / "__pycache__").is_dir() and any((package / "__pycache__").glob("argv.*.pyc"))
+
+    def hooks_section():
+        done = subprocess.run([str(venv / "bin" / "tokenjuice"), "doctor", "--json"], capture_output=True, env=env)
+        return json.loads(done.stdout)["sections"]["hooks"]
+
+    assert not any("byte code" in line for line in hooks_section()["lines"])
+    for path in package.rglob("argv.*.pyc"):  # an upgrade by an installer that writes none
+        path.unlink()
+    (package / "settings.py").touch()
+    section = hooks_section()
+    warning = next(line for line in section["lines"] if "byte code" in line)
+    assert section["status"] == "warn" and warning.startswith("2 of tokenjuice's modules")
+    subprocess.run(warning.split("fix: ")[1], shell=True, check=True, env=env)  # noqa: S602 - the advice as printed
+    assert not any("byte code" in line for line in hooks_section()["lines"])

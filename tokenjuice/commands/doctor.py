@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import sys
 from typing import Any
+
+import tokenjuice
 
 from .. import paths
 from ..hosts import base, manage
 from ..output import Output
 from ..rules import loader
 from ..settings import resolve, user_config_path
+from ..shellsyntax import quote
 from ..state import artifacts, ledger, report
 from . import hosts as hosts_command
 
@@ -122,4 +126,45 @@ def _hooks() -> dict[str, Any]:
     lines = [f"{name}: {r.status} ({r.path})" for name, r in reports.items()]
     if overall == base.DISABLED:
         lines.append(hosts_command.NOTHING_INSTALLED)
-    return _section(base.OK if overall == base.DISABLED else overall, lines)
+        return _section(base.OK, lines)
+    package = os.path.dirname(os.path.abspath(tokenjuice.__file__))
+    uncompiled = _uncompiled_modules(package)
+    if uncompiled:
+        fix = f"{quote(sys.executable)} -m compileall -q {quote(package)}"
+        lines.append(
+            f"{uncompiled} of tokenjuice's modules have no up-to-date byte code, so every hook compiles them "
+            f"(~50 ms a shell command); fix: {fix}"
+        )
+        overall = manage.worst([overall, base.WARN])
+    return _section(overall, lines)
+
+
+def _uncompiled_modules(package: str) -> int:
+    """How many of the package's modules have no byte code Python would use (missing,
+    or written for another version of the source): uv installs none unless asked,
+    and PYTHONDONTWRITEBYTECODE stops Python writing it."""
+    from importlib.util import cache_from_source
+
+    count = 0
+    for folder, _, names in os.walk(package):
+        for source in (os.path.join(folder, name) for name in names if name.endswith(".py")):
+            try:
+                with open(cache_from_source(source), "rb") as handle:
+                    header = handle.read(16)
+                current = _is_current(header, os.stat(source))
+            except OSError:
+                current = False
+            count += not current
+    return count
+
+
+def _is_current(header: bytes, source: os.stat_result) -> bool:
+    """Would Python use byte code with this 16-byte header for this source (PEP 552)?"""
+    from importlib.util import MAGIC_NUMBER
+
+    if header[:4] != MAGIC_NUMBER:
+        return False
+    if int.from_bytes(header[4:8], "little"):
+        return True  # checked by hash: valid as written
+    mtime, size = int.from_bytes(header[8:12], "little"), int.from_bytes(header[12:16], "little")
+    return mtime == int(source.st_mtime) & 0xFFFFFFFF and size == source.st_size & 0xFFFFFFFF
