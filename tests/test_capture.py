@@ -465,3 +465,13 @@ def test_the_trampoline_bytes_are_its_assembly(tmp_path, machine, assembler, obj
     subprocess.run([copy, "-O", "binary", "-j", ".text", str(tmp_path / "stub.o"), str(tmp_path / "stub.bin")],
                    check=True)
     assert (tmp_path / "stub.bin").read_bytes() == capture._STUB_CODE[machine][1]
+
+
+@pytest.mark.parametrize("mode", [[], ["--raw"]])
+def test_a_closed_stdout_is_no_internal_error_and_keeps_the_code(workdir, mode):
+    """`tokenjuice wrap … >&-`: nothing can be shown, the exit code is the command's
+    and stderr carries no "internal error" (Python's sys.stdout is None then)."""
+    script = f'"$0" -m tokenjuice wrap {" ".join(mode)} -- sh -c "echo hi; echo oops >&2; exit 3" >&-'
+    done = subprocess.run(["/bin/sh", "-c", script, sys.executable], capture_output=True, cwd=workdir, timeout=60)
+    assert done.returncode == 3
+    assert b"internal error" not in done.stderr and b"Traceback" not in done.stderr

@@ -1123,9 +1123,12 @@ def write_all(fd: int, data: bytes) -> None:
 
 
 def write_out(data: bytes, fd: int = 1) -> None:
-    """Write to stdout (or stderr), tolerating a closed pipe (`… | head`)."""
+    """Write to stdout (or stderr), tolerating a closed pipe (`… | head`) and a
+    descriptor closed before we started (`>&-`: Python's stream is then None)."""
+    stream = sys.stdout if fd == 1 else sys.stderr
     try:
-        (sys.stdout if fd == 1 else sys.stderr).flush()
+        if stream is not None:
+            stream.flush()
         write_all(fd, data)
     except OSError:
         pass
