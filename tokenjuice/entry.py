@@ -47,8 +47,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> NoReturn:
-    """The process: `main()` on `sys.argv`, then exit with its code (the launcher
-    script, `python -m tokenjuice` and the hook entry hosts run all start here)."""
+    """The process: `main()` on `sys.argv`, then exit with its code. The launcher
+    script, `python -m tokenjuice` and the hook entry that hosts run all start here."""
     if sys.flags.no_site and "site" not in sys.modules:
         sys.meta_path.append(_site_on_demand())
     code = main()
