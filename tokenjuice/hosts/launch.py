@@ -8,9 +8,9 @@ installer imports `re` first (~10 ms on a slow machine), and `python -m` pays fo
 `runpy`. `-P` keeps the project's own directory off `sys.path`.
 
 `-S` skips `site`: its .pth files and customize modules (setuptools' distutils
-hack in every pip-made venv, dozens of .pth files in a crowded environment: 1.5 ms
-in a fresh venv, 60 ms in a system Python with many packages) would be paid on
-every shell command. The entry puts the folder tokenjuice was installed in on
+hack in every pip-made venv, dozens of .pth files in a crowded environment: a
+fifth of the interpreter's start in a fresh venv, 60 ms in a system Python with
+many packages) would be paid on every shell command. The entry puts the folder tokenjuice was installed in on
 `sys.path` itself; should that folder no longer hold tokenjuice (reinstalled for
 another Python, or moved), it runs `site` after all, so the hook keeps working
 until `tokenjuice install` writes the new folder (doctor says so). A dependency the
