@@ -80,3 +80,16 @@ def test_every_failing_test_name_survives(scenario):
     artifact = text.splitlines()[-1].split("tokenjuice cat ")[1].rstrip(")")
     whole = tokenjuice("cat", artifact, cwd=scenario).stdout.decode()
     assert all(f"widget {i} broke" in whole for i in range(1, 26))  # nothing is lost: all of it one cat away
+
+
+@pytest.mark.parametrize("flags", [["-q"], ["-v"], ["-q", "-rN"], ["-v", "-rA"]])
+def test_pytests_facts_are_its_own_counts_however_it_was_run(scenario, flags):
+    """Facts come from pytest's closing line, not from result lines: `-v` and `-rA`
+    print each result twice, and `-rN` prints no short summary at all."""
+    from conftest import wrap_json
+
+    payload, code = wrap_json(
+        sys.executable, "-m", "pytest", *flags, "-p", "no:cacheprovider", "tests", cwd=scenario
+    )
+    assert code == 1
+    assert payload["result"]["facts"] == {"failed test": 25, "passed test": 100, "error": 0}

@@ -264,6 +264,22 @@ def test_counters_can_see_lines_before_the_skip_filters():
     assert run(output, replace(rule, counter_source="pre_keep"))["facts"] == {"segment": 0}
 
 
+@pytest.mark.parametrize("layer", ["builtin", "user"])
+def test_a_counter_with_a_count_group_adds_up_the_numbers_it_captures(layer):
+    """A tool's own summary line gives the count (`2 failed, 7 passed in 0.1s`), for
+    built-in rules (stdlib `re`) and user rules (`regex` under the time budget) alike."""
+    output = "".join(f"case {i}\n" for i in range(300)) + "2 failed, 7 passed in 0.1s\n3 failed in 0.2s\n"
+    counters = [
+        {"name": "failed test", "pattern": r"(?P<count>\d+) failed\b"},
+        {"name": "passed test", "pattern": r"(?P<count>\d+) passed\b"},
+        {"name": "summary", "pattern": r" in \d"},
+    ]
+    rule = make(layer=layer, counters=counters)
+    assert run(output, rule)["facts"] == {"failed test": 5, "passed test": 7, "summary": 2}
+    odd = make(layer=layer, counters=[{"name": "x", "pattern": r"(?P<count>[a-z]+) failed"}])
+    assert run("alpha failed\n" + output, odd)["facts"] == {"x": 0}  # captures no number: adds nothing
+
+
 def test_a_result_is_never_longer_than_its_input():
     output = "".join(f"Resolving dependency {i}\n" for i in range(14)) + "done\n"
     rule = make(skip_patterns=["^Resolving"], summarize={"head": 1, "tail": 1})

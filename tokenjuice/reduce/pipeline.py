@@ -174,7 +174,8 @@ def loose_head_tail(parsed: Parsed, head: int, tail: int, rule: Rule, matcher: M
 
 
 def count(counters: tuple[Counter, ...], lines: list[str], matcher: MatcherFactory) -> dict[str, int]:
-    """Lines matching each counter. Keyword counters scan the whole text; the other
+    """Lines matching each counter, or for a counter with a `(?P<count>…)` group the
+    sum of the numbers it captures. Keyword counters scan the whole text; the other
     counters first find, with one combined search per line, the few lines any of
     them matches, and only those lines are tested again one counter at a time."""
     view = Lines(lines)
@@ -184,7 +185,27 @@ def count(counters: tuple[Counter, ...], lines: list[str], matcher: MatcherFacto
     if len(per_line) > 1:
         candidates = matcher([scoped(c.pattern, c.flags) for c in per_line]).matching(view)
         subset = Lines([lines[i] for i in sorted(candidates)])
-    return {name: len(m.matching(view if m.scans_text else subset)) for name, m in matchers.items()}
+    facts = {}
+    for counter in counters:
+        found = matchers[counter.name]
+        searched = view if found.scans_text else subset
+        hits = found.matching(searched)
+        if CAPTURED_COUNT in counter.pattern:
+            facts[counter.name] = sum(_captured_count(found.search(searched.lines[i])) for i in hits)
+        else:
+            facts[counter.name] = len(hits)
+    return facts
+
+
+#: The group whose digits a counter adds up instead of counting its lines.
+CAPTURED_COUNT = "(?P<count>"
+
+
+def _captured_count(match: object) -> int:
+    """The number a counter's `count` group captured on one line (0 if it is not one)."""
+    group = getattr(match, "group", None)
+    digits = group("count") if group is not None else None
+    return int(digits) if isinstance(digits, str) and digits.isascii() and digits.isdigit() else 0
 
 
 def matcher_factory(rule: Rule, budget: Budget) -> MatcherFactory:

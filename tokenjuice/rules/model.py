@@ -268,7 +268,12 @@ class Counter:
     """`[[counters]]`: lines counted into the facts (`{"failed test": 2}`)."""
 
     name: str = spec(TEXT, "What is counted, a singular noun (`failed test`).", required=True)
-    pattern: str = spec(PATTERN, "Lines matching this are counted.", required=True)
+    pattern: str = spec(
+        PATTERN,
+        "Lines matching this are counted; with a `(?P<count>…)` group the numbers it captures are added up "
+        "instead, so a tool's own summary line (`1 failed, 3 passed in 0.1s`) gives the count.",
+        required=True,
+    )
     flags: str = spec(FLAGS, "Any of i, m, s, x.", "")
 
 

@@ -271,9 +271,14 @@ def _compile_bounded(source: str | None, patterns: list[str], flags: str, ascii:
     if compiled is None:
         compiled = [compile_checked(p, flags, ascii) for p in patterns]
 
-    def search(line: str) -> bool:
+    def search(line: str) -> object:
+        """The first pattern's match on `line` (a counter reads its groups), or None."""
         try:
-            return any(c.search(line, timeout=budget.remaining()) for c in compiled)
+            for pattern in compiled:
+                found = pattern.search(line, timeout=budget.remaining())
+                if found:
+                    return found
+            return None
         except TimeoutError:
             raise PatternTimeout() from None
 
