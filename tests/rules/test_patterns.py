@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokenjuice.rules.patterns import Lines, Matcher, _Keywords, required_literal, scoped
+from tokenjuice.rules.patterns import Budget, Lines, Matcher, _Keywords, group_names, required_literal, scoped
 
 KEYWORD_PATTERNS = [
     (r"(?i)\b(?:error|errors|not found|fail|failed|unable to)\b", ""),
@@ -90,3 +90,31 @@ def test_every_built_in_output_pattern_has_its_literal_in_the_example_lines_it_m
                         assert literal in line, (entry.id, pattern, line)
                         checked += 1
     assert checked > 40
+
+
+@pytest.mark.parametrize("trusted", [True, False])
+def test_patterns_naming_the_same_group_still_join_into_one_search(trusted):
+    """pytest's counters all name a `count` group; joined as they are, the alternation
+    would not compile and every line would be searched once per pattern."""
+    patterns = [r"(?P<count>\d+) failed\b", r"(?P<count>\d+) passed\b", r"(?P<n>x)(?P=n)"]
+    lines = Lines(["1 failed, 2 passed", "2 passed", "xx", "none", "3 failed"])
+    joined = Matcher(patterns[:2], trusted=trusted, budget=Budget())
+    assert joined.matching(lines) == {0, 1, 4}
+    if trusted:
+        assert isinstance(joined.search.__self__, re.Pattern)  # one compiled alternation, not a per-pattern loop
+    with_backreference = Matcher(patterns, trusted=trusted, budget=Budget())
+    assert with_backreference.matching(lines) == {0, 1, 2, 4}
+    assert Matcher(patterns[:1], trusted=trusted, budget=Budget()).search("7 failed").group("count") == "7"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "names"),
+    [
+        (r"(?P<count>\d+) failed", {"count"}),
+        (r"\(?P<count>x", set()),  # an escaped parenthesis opens no group
+        (r"\\(?P<count>x)", {"count"}),  # an escaped backslash, then a group
+        (r"(?P<a>x)(?:y)(?P<count>\d)", {"a", "count"}),
+    ],
+)
+def test_group_names(pattern, names):
+    assert group_names(pattern) == names

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..record import record
 from ..rules.model import Counter, Rule
-from ..rules.patterns import Budget, Lines, Matcher, scoped
+from ..rules.patterns import Budget, Lines, Matcher, group_names, scoped
 from ..text import split_lines, trim_empty_edges
 from . import noise
 from .formatters import FORMATTERS
@@ -190,15 +190,11 @@ def count(counters: tuple[Counter, ...], lines: list[str], matcher: MatcherFacto
         found = matchers[counter.name]
         searched = view if found.scans_text else subset
         hits = found.matching(searched)
-        if CAPTURED_COUNT in counter.pattern:
+        if "count" in group_names(counter.pattern):
             facts[counter.name] = sum(_captured_count(found.search(searched.lines[i])) for i in hits)
         else:
             facts[counter.name] = len(hits)
     return facts
-
-
-#: The group whose digits a counter adds up instead of counting its lines.
-CAPTURED_COUNT = "(?P<count>"
 
 
 def _captured_count(match: object) -> int:

@@ -28,6 +28,8 @@ USER_PATTERN_BUDGET_SECONDS = 1.0
 _FLAG_BITS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE}
 _LEADING_GLOBAL_FLAGS = re.compile(r"^\(\?([aiLmsux]+)\)")
 _BACKREFERENCE = re.compile(r"\\[1-9]|\(\?P=|\\g<")
+#: A named group's opening, `(?P<name>`, not escaped (an even run of backslashes before it).
+_NAMED_GROUP = re.compile(r"(?<!\\)((?:\\\\)*)\(\?P<(\w+)>")
 
 
 class PatternTimeout(Exception):
@@ -75,6 +77,12 @@ def scoped(pattern: str, flags: str = "") -> str:
         flags += found.group(1)
         pattern = pattern[found.end() :]
     return f"(?{flags}:{pattern})" if flags else pattern
+
+
+def group_names(pattern: str) -> set[str]:
+    """The names of the pattern's named groups (`(?P<count>…)` makes a counter add up
+    the numbers it captures)."""
+    return {found.group(2) for found in _NAMED_GROUP.finditer(pattern)}
 
 
 def required_literal(pattern: str) -> str:
@@ -159,7 +167,10 @@ class Matcher:
             self.search: Search = _never
             return
         combinable = len(patterns) == 1 or not any(_BACKREFERENCE.search(p) for p in patterns)
-        source = "|".join(f"(?:{scoped(p)})" for p in patterns) if combinable else None
+        # One alternation tells whether any pattern matches; its groups are never read, and
+        # two patterns naming the same group (counters' `count`) would not compile together.
+        joined = patterns if len(patterns) == 1 else [_NAMED_GROUP.sub(r"\1(?:", p) for p in patterns]
+        source = "|".join(f"(?:{scoped(p)})" for p in joined) if combinable else None
         if trusted:
             self.search = _compile_trusted(source, patterns, flags, ascii)
         else:
