@@ -858,3 +858,31 @@ def test_import_stays_light():
         setup="import tokenjuice.command",
     )
     assert loaded == {"tokenjuice.interactive"}
+
+
+def test_decisions_match_the_pin():
+    """tests/data/neverwrap_oracle.json pins ~48,000 commands (the tests' strings, the docs'
+    tables, every tool of the catalogue with the words its rules name) to the decisions the
+    catalogue made when it was pinned (tests/tools/make_neverwrap_oracle.py)."""
+    import json
+    from pathlib import Path
+
+    pin = json.loads((Path(__file__).parent / "data" / "neverwrap_oracle.json").read_text(encoding="utf-8"))
+    reasons = pin["reasons"]
+    wrong = []
+    for command, codes in pin["pins"].items():
+        expected = [reasons[c] for c in codes] if isinstance(codes, list) else [reasons[codes]] * 5
+        try:
+            words = split_words(command)
+        except Exception:  # noqa: BLE001 - pinned as "!" (not a command's words)
+            words = None
+        got = [
+            why_not_wrapped_script(command),
+            why_not_wrapped_script(command, waited=True),
+            why_not_wrapped_script(command, "fish"),
+            "!" if words is None else why_not_wrapped(words),
+            "!" if words is None else why_not_wrapped(words, stdin_supplied=True),
+        ]
+        if got != expected:
+            wrong.append((command, expected, got))
+    assert not wrong, f"{len(wrong)} decisions changed, e.g. {wrong[:5]}"
