@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 from conftest import tokenjuice, wrap_json
@@ -323,8 +324,6 @@ def test_sigpipe_is_the_default_in_the_child(workdir):
 ORPHAN_DRIVER = textwrap.dedent("""
     import sys
     from tokenjuice import capture
-    if sys.argv[1] == "fork":
-        capture._stub_path = ""  # the fallback: fork, prctl through _ctypes, exec
     command = ["sh", "-c", "echo $$ > " + sys.argv[2] + "; exec sleep 30"]
     if sys.argv[3] == "raw":
         capture.stream(command)
@@ -334,11 +333,10 @@ ORPHAN_DRIVER = textwrap.dedent("""
 
 
 @pytest.mark.skipif(not LINUX, reason="PR_SET_PDEATHSIG is Linux-only; macOS orphans run on (see capture.py)")
-@pytest.mark.parametrize("how", ["stub", "fork"])
 @pytest.mark.parametrize("mode", ["capture", "raw"])
-def test_the_child_dies_when_wrap_is_sigkilled(tmp_path, how, mode):
+def test_the_child_dies_when_wrap_is_sigkilled(tmp_path, mode):
     pidfile = tmp_path / "pid"
-    proc = subprocess.Popen([sys.executable, "-c", ORPHAN_DRIVER, how, str(pidfile), mode],
+    proc = subprocess.Popen([sys.executable, "-c", ORPHAN_DRIVER, "fork", str(pidfile), mode],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _assert_the_child_dies_with(proc, pidfile)
 
@@ -377,17 +375,11 @@ def _comm(pid: int) -> str:
 # -- the ways of starting a child agree -------------------------------------------------
 
 
-@pytest.fixture(params=["stub", "fork", "posix_spawn"])
+@pytest.fixture(params=["fork", "posix_spawn"])
 def spawn_path(request, monkeypatch):
     if request.param != "posix_spawn" and not LINUX:
         pytest.skip("Linux only")
-    if request.param == "stub":
-        monkeypatch.setattr(capture, "_stub_path", None)
-        if not capture._stub():
-            pytest.skip("no trampoline for this machine")
-    elif request.param == "fork":
-        monkeypatch.setattr(capture, "_stub_path", "")
-    else:
+    if request.param == "posix_spawn":
         monkeypatch.setattr(capture, "_LINUX", False)
     return request.param
 
@@ -417,54 +409,23 @@ def test_the_child_inherits_no_descriptor_of_ours_but_stdio(workdir, spawn_path)
     assert theirs - {0, 1, 2} - inheritable <= {max(theirs)}  # the directory ls itself reads
 
 
-@pytest.mark.skipif(not LINUX, reason="the trampoline is for Linux")
-def test_an_unusable_cache_folder_falls_back_to_fork(workdir, tmp_path, monkeypatch):
-    cache = tmp_path / "ro-cache"
-    cache.mkdir(mode=0o500)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
-    monkeypatch.setattr(capture, "_stub_path", None)
-    try:
-        if os.geteuid() == 0:  # root writes anyway: make the cached file foreign instead
-            monkeypatch.setattr(capture, "_trusted", lambda info, size: False)
-        assert capture._stub() == ""
-        result = capture.run(["sh", "-c", "echo ok"], merged=True)
-        assert result.combined() == b"ok\n"
-    finally:
-        cache.chmod(0o700)
-
-
-@pytest.mark.skipif(not LINUX, reason="the trampoline is for Linux")
-def test_the_trampoline_is_written_private_and_reused(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(capture, "_stub_path", None)
-    path = capture._stub()
-    if not path:
-        pytest.skip("no trampoline for this machine")
-    info = os.stat(path)
-    assert stat.S_IMODE(info.st_mode) == 0o700 and info.st_uid == os.geteuid()
-    assert path.startswith(str(tmp_path / "tokenjuice"))
-    monkeypatch.setattr(capture, "_stub_path", None)
-    assert capture._stub() == path and os.stat(path).st_ino == info.st_ino
-
-
-@pytest.mark.parametrize(("machine", "assembler", "objcopy"), [
-    ("x86_64", ["as", "--64"], "objcopy"),
-    ("aarch64", ["aarch64-linux-gnu-as"], "aarch64-linux-gnu-objcopy"),
-])
-def test_the_trampoline_bytes_are_its_assembly(tmp_path, machine, assembler, objcopy):
-    """The machine code is not a blob to take on trust: it is the source in capture.py."""
-    native = os.uname().machine == machine
-    tools = (assembler[0] if native else None, objcopy if native else None)
-    as_cmd = assembler if shutil.which(assembler[0]) else (["as"] if native and shutil.which("as") else None)
-    copy = objcopy if shutil.which(objcopy) else ("objcopy" if native and shutil.which("objcopy") else None)
-    if not as_cmd or not copy:
-        pytest.skip(f"no assembler for {machine} ({tools})")
-    source = tmp_path / "stub.S"
-    source.write_text(capture._STUB_ASM[machine])
-    subprocess.run([*as_cmd, str(source), "-o", str(tmp_path / "stub.o")], check=True)
-    subprocess.run([copy, "-O", "binary", "-j", ".text", str(tmp_path / "stub.o"), str(tmp_path / "stub.bin")],
-                   check=True)
-    assert (tmp_path / "stub.bin").read_bytes() == capture._STUB_CODE[machine][1]
+def test_the_package_holds_no_machine_code_and_writes_no_program(tmp_path):
+    """Nothing in the package is a binary or assembled code, and a wrap writes nothing
+    into the cache folder that it then executes (issue 24: no trampoline)."""
+    package = Path(capture.__file__).parent
+    for path in package.rglob("*"):
+        if path.is_file() and path.suffix not in (".pyc",):
+            head = path.read_bytes()[:4]
+            assert head != b"\x7fELF", path
+    source = Path(capture.__file__).read_text()
+    assert "fromhex" not in source and "_STUB" not in source
+    cache = tmp_path / "cache"
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    done = subprocess.run([sys.executable, "-m", "tokenjuice", "wrap", "--", "sh", "-c", "echo hi"],
+                          capture_output=True, env=env, cwd=tmp_path, timeout=60)
+    assert done.returncode == 0 and b"hi" in done.stdout
+    executables = [p for p in cache.rglob("*") if p.is_file() and os.access(p, os.X_OK)]
+    assert executables == []
 
 
 @pytest.mark.parametrize("mode", [[], ["--raw"]])

@@ -27,8 +27,8 @@ start-up, are reset to their defaults as a shell would give them (the state
 before Python started cannot be seen, so a parent that ignored SIGPIPE is not
 honoured).
 
-On Linux the child gets PR_SET_PDEATHSIG(SIGTERM) before it execs (through a
-tiny trampoline, see "starting the child" below), so if wrap itself is SIGKILLed
+On Linux the child gets PR_SET_PDEATHSIG(SIGTERM) before it execs (it is forked
+and calls prctl, see "starting the child" below), so if wrap itself is SIGKILLed
 (a host killing the hook's process tree) the command is sent SIGTERM instead of
 running on forever as an orphan. Only the direct child gets it: a shell running
 the command dies of it, but the programs that shell started are not signalled
@@ -597,158 +597,16 @@ def _pipe() -> tuple[int, int]:
 # -- starting the child -------------------------------------------------------------
 #
 # Linux: the child gets PR_SET_PDEATHSIG(SIGTERM) before it execs the command.
-# posix_spawn cannot run code in the child, and fork from Python costs ~2.5 ms per
-# wrap (the child runs Python on copied pages, and the parent then faults on every
-# page it writes), so the child is started through a trampoline: a ~350-byte static
-# program (its source is `_STUB_ASM`, its bytes `_STUB_CODE`) written once into
-# the cache folder. posix_spawn starts it (signal dispositions and descriptors as
-# for the command); it calls prctl, checks that wrap is still its parent (wrap
-# may have died before prctl), marks the report descriptor close-on-exec and
-# execs the command; if that exec fails, it writes the errno to the report pipe.
-# Cost: ~0.05 ms over a plain posix_spawn. Where the trampoline cannot be used
-# (another CPU, a read-only or noexec cache folder) the child is forked and calls
-# prctl through `_ctypes`; without `_ctypes`, or off Linux, plain posix_spawnp.
+# posix_spawn cannot run code in the child, so the child is forked and calls
+# prctl through `_ctypes` (libc's own function, looked up once), checks that wrap
+# is still its parent (wrap may have died before prctl) and execs the command; if
+# that exec fails, it writes the errno to a report pipe. Measured against a plain
+# posix_spawn, `wrap -- true` costs ~1.2 ms more (~0.15x `python -c pass`, see
+# docs/performance.md): the price of the guarantee, paid in Python the standard
+# library ships, with no program of our own written to disk and run. Without
+# `_ctypes`, or off Linux, plain posix_spawn(p): an orphan then runs on.
 
 _LINUX = sys.platform.startswith("linux")
-#: Bump when the trampoline changes: the cached file is named after it.
-_STUB_VERSION = 1
-#: The trampoline's instructions; `tests/test_capture.py` assembles these and
-#: compares. argv: [name, wrap's pid, report fd, path, argv[0], ...].
-_STUB_ASM = {
-    "x86_64": """
-    .globl _start
-    .text
-_start:
-    mov $157, %eax          # prctl(PR_SET_PDEATHSIG, SIGTERM)
-    mov $1, %edi
-    mov $15, %esi
-    syscall
-    mov 16(%rsp), %rdi      # argv[1]: wrap's pid
-    call parse
-    mov %rax, %r12
-    mov 24(%rsp), %rdi      # argv[2]: the report descriptor
-    call parse
-    mov %rax, %r13
-    mov $110, %eax          # getppid
-    syscall
-    cmp %rax, %r12
-    jne died
-    mov $72, %eax           # fcntl(report, F_SETFD, FD_CLOEXEC)
-    mov %r13, %rdi
-    mov $2, %esi
-    mov $1, %edx
-    syscall
-    mov (%rsp), %rcx        # argc
-    mov 32(%rsp), %rdi      # execve(argv[3], &argv[4], envp)
-    lea 40(%rsp), %rsi
-    lea 16(%rsp,%rcx,8), %rdx
-    mov $59, %eax
-    syscall
-    neg %eax                # it failed: write(report, &errno, 4); exit(127)
-    mov %eax, (%rsp)
-    mov $1, %eax
-    mov %r13, %rdi
-    mov %rsp, %rsi
-    mov $4, %edx
-    syscall
-    mov $127, %edi
-    mov $231, %eax
-    syscall
-died:
-    mov $143, %edi          # exit(128 + SIGTERM), as if the signal had come
-    mov $231, %eax
-    syscall
-parse:                      # decimal string at %rdi -> %rax
-    xor %eax, %eax
-1:  movzbl (%rdi), %ecx
-    test %ecx, %ecx
-    jz 2f
-    sub $48, %ecx
-    imul $10, %rax, %rax
-    add %rcx, %rax
-    inc %rdi
-    jmp 1b
-2:  ret
-""",
-    "aarch64": """
-    .globl _start
-    .text
-_start:
-    mov x8, #167            // prctl(PR_SET_PDEATHSIG, SIGTERM)
-    mov x0, #1
-    mov x1, #15
-    svc #0
-    ldr x0, [sp, #16]       // argv[1]: wrap's pid
-    bl parse
-    mov x19, x0
-    ldr x0, [sp, #24]       // argv[2]: the report descriptor
-    bl parse
-    mov x20, x0
-    mov x8, #173            // getppid
-    svc #0
-    cmp x0, x19
-    b.ne died
-    mov x0, x20             // fcntl(report, F_SETFD, FD_CLOEXEC)
-    mov x1, #2
-    mov x2, #1
-    mov x8, #25
-    svc #0
-    ldr x3, [sp]            // argc
-    ldr x0, [sp, #32]       // execve(argv[3], &argv[4], envp)
-    add x1, sp, #40
-    add x2, sp, x3, lsl #3
-    add x2, x2, #16
-    mov x8, #221
-    svc #0
-    neg w0, w0              // it failed: write(report, &errno, 4); exit(127)
-    str w0, [sp]
-    mov x1, sp
-    mov x0, x20
-    mov x2, #4
-    mov x8, #64
-    svc #0
-    mov x0, #127
-    mov x8, #94
-    svc #0
-died:
-    mov x0, #143            // exit(128 + SIGTERM), as if the signal had come
-    mov x8, #94
-    svc #0
-parse:                      // decimal string at x0 -> x0
-    mov x1, x0
-    mov x0, #0
-    mov x3, #10
-1:  ldrb w2, [x1], #1
-    cbz w2, 2f
-    sub x2, x2, #48
-    madd x0, x0, x3, x2
-    b 1b
-2:  ret
-""",
-}
-#: (ELF e_machine, the assembled .text of `_STUB_ASM`) per `os.uname().machine`.
-_STUB_CODE = {
-    "x86_64": (
-        62,
-        bytes.fromhex(
-            "b89d000000bf01000000be0f0000000f05488b7c2410e8790000004989c4488b7c2418e86c0000004989c5b86e000000"
-            "0f054939c47551b8480000004c89efbe02000000ba010000000f05488b0c24488b7c2420488d742428488d54cc10b83b"
-            "0000000f05f7d8890424b8010000004c89ef4889e6ba040000000f05bf7f000000b8e70000000f05bf8f000000b8e700"
-            "00000f0531c00fb60f85c9740f83e930486bc00a4801c848ffc7ebeac3"
-        ),
-    ),
-    "aarch64": (
-        183,
-        bytes.fromhex(
-            "e81480d2200080d2e10180d2010000d4e00b40f922000094f30300aae00f40f91f000094f40300aaa81580d2010000d4"
-            "1f0013ebe1020054e00314aa410080d2220080d2280380d2010000d4e30340f9e01340f9e1a30091e26f238b42400091"
-            "a81b80d2010000d4e003004be00300b9e1030091e00314aa820080d2080880d2010000d4e00f80d2c80b80d2010000d4"
-            "e01180d2c80b80d2010000d4e10300aa000080d2430180d2221440388200003442c000d10008039bfcffff17c0035fd6"
-        ),
-    ),
-}
-#: The trampoline's path once checked or written; "" when it cannot be used.
-_stub_path: str | None = None
 
 
 def _spawn(argv: list[str], env: Mapping[str, str] | None, redirect: dict[int, int]) -> int:
@@ -760,53 +618,12 @@ def _spawn(argv: list[str], env: Mapping[str, str] | None, redirect: dict[int, i
         actions = [(os.POSIX_SPAWN_DUP2, source, target) for target, source in redirect.items()]
         return os.posix_spawnp(argv[0], argv, environment, file_actions=actions, setsigdef=_signals_to_reset())
     executable = _resolve(argv[0])
-    stub = _stub()
-    if stub:
-        try:
-            return _spawn_through(stub, executable, argv, environment, redirect)
-        except _StubUnusable:
-            global _stub_path
-            _stub_path = ""
     prctl = _prctl()
     if prctl is None:  # pragma: no cover - a Python without _ctypes
         actions = [(os.POSIX_SPAWN_DUP2, source, target) for target, source in redirect.items()]
         return os.posix_spawn(executable, argv, environment, file_actions=actions, setsigdef=_signals_to_reset())
     # execve would convert os.environ in the child, running Python (and copying pages) there.
     return _fork_exec(executable, argv, dict(os.environb if env is None else env), redirect, prctl)
-
-
-class _StubUnusable(Exception):
-    pass
-
-
-def _spawn_through(
-    stub: str, executable: str, argv: list[str], env: Mapping[str, str], redirect: dict[int, int]
-) -> int:
-    """posix_spawn the trampoline, which sets the parent-death signal and execs."""
-    report_r, report_w = os.pipe()
-    try:
-        if report_r <= 2:  # pragma: no cover - wrap started with stdio closed
-            os.close(report_r)
-            raise _StubUnusable
-        # The trampoline gets the write end on the number of the read end (close-on-exec
-        # here, so nothing else it starts could hold it) and marks it close-on-exec itself;
-        # the parent's own copies stay close-on-exec, so no other spawn inherits them.
-        actions = [(os.POSIX_SPAWN_DUP2, source, target) for target, source in redirect.items()]
-        actions.append((os.POSIX_SPAWN_DUP2, report_w, report_r))
-        try:
-            pid = os.posix_spawn(
-                stub,
-                ["tokenjuice-exec", str(os.getpid()), str(report_r), executable, *argv],
-                env,
-                file_actions=actions,
-                setsigdef=_signals_to_reset(),
-            )
-        except OSError as error:  # noexec folder, a foreign binary, removed meanwhile
-            os.close(report_r)
-            raise _StubUnusable from error
-    finally:
-        os.close(report_w)
-    return _started(pid, report_r)
 
 
 def _started(pid: int, report_r: int) -> int:
@@ -821,92 +638,6 @@ def _started(pid: int, report_r: int) -> int:
         errno = int.from_bytes(report[:4], "little")
         raise OSError(errno, os.strerror(errno))  # FileNotFoundError for ENOENT, and so on
     return pid
-
-
-def _stub() -> str:
-    """The trampoline's path for this machine, written into the cache folder on
-    first use (mode 0700, owned by us), or "" when it cannot be had."""
-    global _stub_path
-    if _stub_path is not None:
-        return _stub_path
-    _stub_path = ""
-    machine = os.uname().machine
-    if machine not in _STUB_CODE:
-        return ""
-    from .paths import cache_dir
-
-    e_machine, code = _STUB_CODE[machine]
-    size = _STUB_HEADERS + len(code)  # what _stub_elf builds; built (with struct) only to write it
-    path = os.path.join(cache_dir(), f"exec-v{_STUB_VERSION}-{machine}")
-    try:
-        info = os.stat(path)
-    except OSError:
-        info = None
-    if info is None or not _trusted(info, size):
-        try:
-            _write_stub(path, _stub_elf(e_machine, code))
-            info = os.stat(path)
-        except OSError:
-            return ""
-        if not _trusted(info, size):
-            return ""
-    _stub_path = path
-    return path
-
-
-def _trusted(info: os.stat_result, size: int) -> bool:
-    import stat
-
-    return (
-        stat.S_ISREG(info.st_mode)
-        and info.st_uid == os.geteuid()
-        and not info.st_mode & 0o022
-        and (info.st_size == size)
-    )
-
-
-def _write_stub(path: str, data: bytes) -> None:
-    """Write the trampoline beside its final path and rename it into place."""
-    folder = os.path.dirname(path)
-    os.makedirs(folder, mode=0o700, exist_ok=True)
-    temporary = f"{path}.{os.getpid()}.tmp"
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o700)
-    try:
-        write_all(fd, data)
-        os.fchmod(fd, 0o700)
-    finally:
-        os.close(fd)
-    try:
-        os.replace(temporary, path)
-    except OSError:
-        _unlink(temporary)
-        raise
-
-
-def _unlink(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
-
-
-#: The ELF header and the two program headers before the trampoline's code.
-_STUB_HEADERS = 64 + 2 * 56
-
-
-def _stub_elf(machine: int, code: bytes) -> bytes:
-    """A minimal static ELF64 executable: one read+execute segment holding the
-    headers and `code` (entered at its first byte), and a non-executable stack
-    (without PT_GNU_STACK the kernel could give the command READ_IMPLIES_EXEC)."""
-    import struct
-
-    base, header = 0x400000, _STUB_HEADERS
-    size = header + len(code)
-    ident = b"\x7fELF" + bytes([2, 1, 1]) + bytes(9)  # 64-bit, little-endian, version 1
-    elf = ident + struct.pack("<HHIQQQIHHHHHH", 2, machine, 1, base + header, 64, 0, 0, 64, 56, 2, 0, 0, 0)
-    load = struct.pack("<IIQQQQQQ", 1, 5, 0, base, base, size, size, 0x10000)  # PT_LOAD, R+X
-    stack = struct.pack("<IIQQQQQQ", 0x6474E551, 6, 0, 0, 0, 0, 0, 16)  # PT_GNU_STACK, RW
-    return elf + load + stack + code
 
 
 def _signals_to_reset() -> list[int]:
@@ -924,7 +655,7 @@ def _fork_exec(
 ) -> int:
     """fork, set the parent-death signal, exec; an exec failure comes back as OSError.
 
-    The fallback for the trampoline. The child runs as little Python as possible
+    The child runs as little Python as possible
     (every page it touches is copied): the PATH search, the environment and
     SIGPIPE/SIGXFSZ (set to SIG_DFL around the fork; handlers vanish at exec by
     themselves) are prepared in the parent. A pipe closed by exec reports
