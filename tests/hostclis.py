@@ -1,7 +1,14 @@
-"""Real host CLIs for the tests that run them, when they are installed (npm into
-/work/host-clis/<host>, or on PATH; TOKENJUICE_TEST_<HOST> names a program).
-Tests that need one skip with a visible reason when it is missing; none needs an
-account or the network (a stand-in model server on 127.0.0.1 or Gemini's own
+"""Real host CLIs for the tests that run them, at pinned versions.
+
+Each CLI is installed from npm, once, into a cache folder the tests own
+(`.cache/hostclis/<package>-<version>/` in the repository, ignored by git;
+`TOKENJUICE_HOST_CLIS=<folder>` moves it, `TOKENJUICE_HOST_CLIS=off` turns
+installing off), so the tests run on any machine that reaches npm.
+`TOKENJUICE_TEST_<HOST>` (CLAUDE, CLAUDE_OLD, CODEX, GEMINI, COPILOT, OPENCODE)
+names a program to use instead. A test that needs a CLI that cannot be installed
+skips with the reason; `python tests/hostclis.py` installs them all (what .ci/run
+does before the suite) and prints one line per CLI. None needs an account or the
+network once installed (a stand-in model server on 127.0.0.1, or Gemini's own
 fake-responses mode)."""
 
 from __future__ import annotations
@@ -15,39 +22,156 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
-HOST_CLIS = Path(os.environ.get("TOKENJUICE_HOST_CLIS", "/work/host-clis"))
+REPO = Path(__file__).resolve().parent.parent
 TOOLS = Path(__file__).resolve().parent / "fixtures" / "hosts" / "tools"
+#: host -> (npm package, pinned version, the program in node_modules/.bin)
+PINS: dict[str, tuple[str, str, str]] = {
+    "claude": ("@anthropic-ai/claude-code", "2.1.331", "claude"),
+    "claude-old": ("@anthropic-ai/claude-code", "2.1.120", "claude"),  # the last one without updatedToolOutput
+    "codex": ("@openai/codex", "0.169.0", "codex"),
+    "gemini": ("@google/gemini-cli", "0.61.0", "gemini"),
+    "copilot": ("@github/copilot", "1.0.102", "copilot"),
+    "opencode": ("opencode-ai", "1.18.33", "opencode"),
+}
+#: Seconds one `npm install` may take.
+INSTALL_TIMEOUT = 600
+#: Why a CLI is missing, by host (filled as the tests ask; reported once at the end).
+MISSING: dict[str, str] = {}
+FOUND: dict[str, str] = {}
+
+
+def cache_dir() -> Path | None:
+    """Where the CLIs are installed, or None when installing is turned off."""
+    setting = os.environ.get("TOKENJUICE_HOST_CLIS", "").strip()
+    if setting.lower() in ("off", "0", "no", "false"):
+        return None
+    return Path(setting) if setting else REPO / ".cache" / "hostclis"
+
+
+def folder(host: str) -> Path | None:
+    base = cache_dir()
+    if base is None:
+        return None
+    package, version, _ = PINS[host]
+    return base / f"{package.rpartition('/')[2]}-{version}"
+
+
+def program(host: str) -> str | None:
+    """The pinned CLI for `host` (installed now if it is not yet), or None with the
+    reason in MISSING[host]."""
+    variable = "TOKENJUICE_TEST_" + host.upper().replace("-", "_")
+    named = os.environ.get(variable)
+    if named:
+        if os.access(named, os.X_OK) and os.path.isfile(named):
+            FOUND[host] = named
+            return named
+        MISSING[host] = f"{variable}={named} is not an executable file"
+        return None
+    if host in MISSING:
+        return None
+    path = install(host)
+    if path is not None:
+        FOUND[host] = path
+    return path
+
+
+def install(host: str) -> str | None:
+    """npm install the pinned package into its own cache folder (once: a finished
+    install leaves a `.installed` mark; a lock keeps two processes from racing)."""
+    package, version, name = PINS[host]
+    target = folder(host)
+    if target is None:
+        MISSING[host] = "TOKENJUICE_HOST_CLIS=off"
+        return None
+    binary = target / "node_modules" / ".bin" / name
+    mark = target / ".installed"
+    if mark.exists() and os.access(binary, os.X_OK):
+        return str(binary)
+    npm = shutil.which("npm")
+    if npm is None:
+        MISSING[host] = "npm is not installed"
+        return None
+    import fcntl
+
+    target.mkdir(parents=True, exist_ok=True)
+    with open(target.parent / f".{target.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if mark.exists() and os.access(binary, os.X_OK):
+            return str(binary)
+        try:
+            done = subprocess.run(
+                [
+                    npm,
+                    "install",
+                    "--prefix",
+                    str(target),
+                    "--no-audit",
+                    "--no-fund",
+                    "--loglevel=error",
+                    f"{package}@{version}",
+                ],
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=INSTALL_TIMEOUT,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            MISSING[host] = f"npm install {package}@{version} took over {INSTALL_TIMEOUT} s"
+            return None
+        if done.returncode != 0 or not os.access(binary, os.X_OK):
+            last = (done.stderr.strip().splitlines() or ["no output"])[-1][:160]
+            MISSING[host] = f"npm install {package}@{version} failed ({last})"
+            return None
+        mark.write_text(f"{package}@{version}\n")
+    return str(binary)
+
+
+def need(host: str) -> str:
+    """The CLI's path, or skip the test saying why it is missing."""
+    import pytest
+
+    found = program(host)
+    if found is None:
+        package, version, _ = PINS[host]
+        pytest.skip(f"{package}@{version} not available: {MISSING.get(host, 'not installed')}")
+    return found
 
 
 def codex_program() -> str | None:
-    named = os.environ.get("TOKENJUICE_TEST_CODEX")
-    candidates = [named, str(HOST_CLIS / "codex" / "node_modules" / ".bin" / "codex"), shutil.which("codex")]
-    return next((c for c in candidates if c and os.access(c, os.X_OK)), None)
+    return program("codex")
 
 
 def gemini_script() -> str | None:
-    named = os.environ.get("TOKENJUICE_TEST_GEMINI")
-    candidates = [named, str(HOST_CLIS / "gemini" / "node_modules" / "@google" / "gemini-cli" / "bundle" / "gemini.js")]
-    found = next((c for c in candidates if c and os.path.isfile(c)), None)
-    return found if found and shutil.which("node") else None
+    """Gemini's bundled script (run with node)."""
+    found = program("gemini")
+    if found is None or not shutil.which("node"):
+        return None
+    return os.path.realpath(found)
 
 
 def need_codex() -> str:
-    program = codex_program()
-    if program is None:
-        pytest.skip("Codex CLI not installed (npm install --prefix /work/host-clis/codex @openai/codex@0.169.0)")
-    return program
+    return need("codex")
 
 
 def need_gemini() -> str:
+    import pytest
+
+    if not shutil.which("node"):
+        pytest.skip("node is not installed: the Gemini CLI cannot run")
+    need("gemini")
     script = gemini_script()
-    if script is None:
-        pytest.skip(
-            "Gemini CLI not installed (npm install --prefix /work/host-clis/gemini @google/gemini-cli@0.61.0) or no node"
-        )
+    assert script is not None
     return script
+
+
+def summary() -> str | None:
+    """One line on the real CLIs this run asked for: which ran, which were skipped and why."""
+    if not FOUND and not MISSING:
+        return None
+    ran = ", ".join(f"{h} {PINS[h][1]}" for h in sorted(FOUND))
+    skipped = "; ".join(f"{h}: {why}" for h, why in sorted(MISSING.items()))
+    return f"host CLIs: ran {ran or 'none'}" + (f"; SKIPPED {skipped}" if skipped else "")
 
 
 def free_port() -> int:
@@ -159,3 +283,17 @@ def hooks_list(program: str, codex_home: Path, cwd: Path, env: dict[str, str]) -
     listed = listed_by_codex(program, str(cwd), env | {"CODEX_HOME": str(codex_home)})
     assert listed is not None, "codex app-server did not answer hooks/list"
     return listed
+
+
+if __name__ == "__main__":
+    # Install every pinned CLI, in parallel; one line each (what .ci/run prints).
+    from concurrent.futures import ThreadPoolExecutor
+
+    started = time.monotonic()
+    with ThreadPoolExecutor(len(PINS)) as pool:
+        paths = dict(zip(PINS, pool.map(program, PINS), strict=True))
+    for host, path in paths.items():
+        package, version, _ = PINS[host]
+        state = f"ready at {path}" if path else f"SKIPPED in the tests: {MISSING.get(host)}"
+        print(f"host CLI {package}@{version}: {state}")
+    print(f"host CLIs: {sum(1 for p in paths.values() if p)}/{len(PINS)} ready in {time.monotonic() - started:.0f} s")

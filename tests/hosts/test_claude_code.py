@@ -627,7 +627,7 @@ def test_dry_run_writes_nothing(workdir, claude_home, fake_claude):
     path = claude_home / "settings.json"
     path.write_text(ORIGINAL)
     out = tj("install", "claude-code", "--local", "--dry-run").stdout.decode()
-    assert out.startswith("--- a/settings.json") and '"PostToolUse"' in out
+    assert out.startswith(f"--- {path}\n") and '"PostToolUse"' in out
     assert path.read_text() == ORIGINAL and not list(claude_home.glob("*.bak*"))
 
 
@@ -699,25 +699,15 @@ def test_doctor_deep_runs_the_installed_hook_as_claude_would(workdir, claude_hom
 
 # -- the real client ----------------------------------------------------------------------------
 
-DEFAULT_CLAUDE = "/work/host-clis/claude/node_modules/@anthropic-ai/claude-code-linux-x64/claude"
-DEFAULT_OLD_CLAUDE = "/work/host-clis/claude-2.1.120/node_modules/@anthropic-ai/claude-code-linux-x64/claude"
-
-
-def real_claude(variable, default):
-    path = os.environ.get(variable) or default
-    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
-        pytest.skip(f"Claude Code not installed: set {variable} to a claude binary (npm i @anthropic-ai/claude-code)")
-    return path
-
 
 @pytest.fixture
 def claude():
-    return real_claude("TOKENJUICE_TEST_CLAUDE", DEFAULT_CLAUDE)
+    return hostclis.need("claude")
 
 
 @pytest.fixture
 def old_claude():
-    return real_claude("TOKENJUICE_TEST_CLAUDE_OLD", DEFAULT_OLD_CLAUDE)
+    return hostclis.need("claude-old")
 
 
 def claude_env(home, **extra):

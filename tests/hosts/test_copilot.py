@@ -7,7 +7,6 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import hostclis
 import pytest
@@ -21,9 +20,6 @@ from tokenjuice.hosts import hook as host_hook
 
 LAUNCHER = f"{sys.executable} -m tokenjuice"
 FIXTURES = REPO / "tests" / "fixtures" / "hosts" / "copilot-cli"
-COPILOT_BIN = Path(
-    os.environ.get("TOKENJUICE_COPILOT_BIN", "/work/host-clis/copilot/node_modules/@github/copilot-linux-x64/copilot")
-)
 TOOLS = REPO / "tests" / "fixtures" / "hosts" / "tools"
 
 
@@ -289,19 +285,18 @@ def test_the_probe_marker_approves_only_the_probe_command(monkeypatch, workdir):
 
 # -- the real client -----------------------------------------------------------------------------
 
-needs_copilot = pytest.mark.skipif(
-    not COPILOT_BIN.exists(),
-    reason=f"Copilot CLI not installed at {COPILOT_BIN} (npm install --prefix /work/host-clis/copilot @github/copilot@1.0.102)",
-)
+
+@pytest.fixture
+def copilot_bin():
+    return hostclis.need("copilot")
 
 
-@needs_copilot
-def test_copilot_discovers_our_hooks_file_without_errors(tmp_path, workdir):
+def test_copilot_discovers_our_hooks_file_without_errors(copilot_bin, tmp_path, workdir):
     home = tmp_path / "h"
     env = os.environ | {"HOME": str(home), "COPILOT_HOME": str(home / ".copilot")}
     assert tokenjuice("install", "copilot", "--local", env=env).returncode == 0
     done = subprocess.run(
-        [sys.executable, str(TOOLS / "copilot_hooks_discover.py"), str(COPILOT_BIN), str(workdir)],
+        [sys.executable, str(TOOLS / "copilot_hooks_discover.py"), copilot_bin, str(workdir)],
         env=env,
         capture_output=True,
         text=True,
@@ -343,7 +338,7 @@ def run_copilot(tmp_path, port, log, prompt, *flags, hook_command=None):
         "NO_COLOR": "1",
     }
     subprocess.run(
-        [str(COPILOT_BIN), "-p", prompt, *flags],
+        [hostclis.need("copilot"), "-p", prompt, *flags],
         cwd=project,
         env=env,
         capture_output=True,
@@ -353,7 +348,6 @@ def run_copilot(tmp_path, port, log, prompt, *flags, hook_command=None):
     return hostclis.chat_tool_messages(log), project
 
 
-@needs_copilot
 def test_real_copilot_runs_the_rewrite_with_allow_all_and_honours_deny_rules(tmp_path, model_server):
     port, log = model_server
     messages, _ = run_copilot(tmp_path, port, log, "RUN:seq 1 300", "--allow-all")
@@ -365,7 +359,6 @@ def test_real_copilot_runs_the_rewrite_with_allow_all_and_honours_deny_rules(tmp
     assert "denied" in messages[0] and (project / "victim").exists()
 
 
-@needs_copilot
 def test_real_copilot_runs_the_command_when_the_hook_interpreter_is_gone(tmp_path, model_server):
     port, log = model_server
     gone = copilot.Copilot().hook_command(f"{tmp_path}/gone/python -m tokenjuice")

@@ -9,7 +9,6 @@ import shutil
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import hostclis
 import pytest
@@ -25,9 +24,6 @@ FIXTURES = REPO / "tests" / "fixtures" / "hosts" / "opencode"
 TOOLS = REPO / "tests" / "fixtures" / "hosts" / "tools"
 HARNESS = REPO / "tests" / "opencode_plugin_harness.mjs"
 NODE = shutil.which("node")
-OPENCODE_BIN = Path(
-    os.environ.get("TOKENJUICE_OPENCODE_BIN", "/work/host-clis/opencode/node_modules/opencode-linux-x64/bin/opencode")
-)
 
 
 def payload(command, directory, **args):
@@ -290,11 +286,6 @@ def test_doctor_deep(workdir):
 
 # -- the real client -----------------------------------------------------------------------------
 
-needs_opencode = pytest.mark.skipif(
-    not OPENCODE_BIN.exists(),
-    reason=f"OpenCode not installed at {OPENCODE_BIN} (npm install --prefix /work/host-clis/opencode opencode-ai@1.18.33)",
-)
-
 
 @pytest.fixture
 def model_server(tmp_path):
@@ -314,7 +305,7 @@ def opencode_run(isolated_home, tmp_path, port, log, prompt, permission=None):
     log.write_text("")
     env = os.environ | {"PYTHONPATH": str(REPO), "XDG_STATE_HOME": str(isolated_home / ".local" / "state")}
     subprocess.run(
-        [str(OPENCODE_BIN), "run", prompt],
+        [hostclis.need("opencode"), "run", prompt],
         cwd=project,
         env=env,
         capture_output=True,
@@ -324,11 +315,10 @@ def opencode_run(isolated_home, tmp_path, port, log, prompt, permission=None):
     return hostclis.chat_tool_messages(log), project
 
 
-@needs_opencode
 def test_real_opencode_loads_the_plugin_and_honours_deny_rules(isolated_home, tmp_path, model_server, workdir):
     port, log = model_server
     assert tokenjuice("install", "opencode", "--local").returncode == 0
-    messages, _ = opencode_run(isolated_home, tmp_path, port, log, "RUN:seq 1 400")
+    messages, _ = opencode_run(isolated_home, tmp_path, port, log, "RUN:seq 1 3000")
     assert len(messages) == 1 and "lines omitted" in messages[0] and "tokenjuice cat" in messages[0], messages
     (tmp_path / "proj" / "victim").write_text("x")
     rules = {"bash": {"*": "allow", "rm *": "deny"}}
