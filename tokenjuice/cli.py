@@ -290,14 +290,15 @@ def uninstall(host: str | None, every: bool, project: bool, dry_run: bool, outpu
 @_PROJECT
 @_LOCAL
 @click.option("--deep", is_flag=True, help="Run the installed hook and a probe command for real.")
+@click.option("--all", "every", is_flag=True, help="Every host's hook (the same as doctor hooks).")
 @format_option
-def doctor(target: str | None, project: bool, local: bool, deep: bool, output_format: str) -> None:
+def doctor(target: str | None, project: bool, local: bool, deep: bool, every: bool, output_format: str) -> None:
     """Rules, config, ledger, stored output and hooks; or one host's hook, or every hook
     (hooks). Exit 1 when something is broken."""
     from .commands import doctor as health
     from .commands import hosts
 
-    if target == "hooks":
+    if target == "hooks" or (every and target is None):
         emit(hosts.doctor_hooks(local=local, deep=deep), output_format)
     elif target:
         emit(hosts.doctor_host(target, project=project, local=local, deep=deep), output_format)

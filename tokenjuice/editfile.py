@@ -43,16 +43,20 @@ class Change:
     before: str | None
     after: str
     backup: str | None = None
+    removed: bool = False  # the file itself goes (`after` is then "")
 
     @property
     def changed(self) -> bool:
-        return self.before != self.after
+        return self.before != self.after or (self.removed and self.before is not None)
 
     def diff(self) -> str:
+        """A unified diff naming the file by its full path (`/dev/null` for a file
+        created or removed), which `patch -p0` applies."""
         before = (self.before or "").splitlines(keepends=True)
         after = self.after.splitlines(keepends=True)
-        label = "/dev/null" if self.before is None else f"a/{os.path.basename(self.path)}"
-        return "".join(difflib.unified_diff(before, after, label, f"b/{os.path.basename(self.path)}"))
+        old = "/dev/null" if self.before is None else self.path
+        new = "/dev/null" if self.removed else self.path
+        return "".join(difflib.unified_diff(before, after, old, new))
 
 
 class LockedFile:
@@ -92,13 +96,16 @@ class LockedFile:
         if self._lock_fd is not None:
             os.close(self._lock_fd)  # closing releases the lock
 
-    def save(self, after: str, *, dry_run: bool = False) -> Change:
-        """Replace the file's text with `after` (backed up, atomically)."""
+    def save(self, after: str, *, dry_run: bool = False, keep_backup: bool = True) -> Change:
+        """Replace the file's text with `after` (backed up unless `keep_backup` is
+        False, atomically). A dry run refuses what the real run would refuse."""
         change = Change(self.path, self.text, after)
-        if dry_run or not change.changed:
+        if not change.changed:
             return change
         self._check_writable()
-        backup = self.backup() if self.text is not None else None
+        if dry_run:
+            return change
+        backup = self.backup() if self.text is not None and keep_backup else None
         try:
             write_atomically(self.target, after.encode("utf-8"))
         except OSError as error:
@@ -106,8 +113,22 @@ class LockedFile:
         self.text = after
         return Change(self.path, change.before, after, backup)
 
+    def remove(self, *, dry_run: bool = False) -> Change:
+        """Delete the file (no backup: only files tokenjuice itself created go this way)."""
+        change = Change(self.path, self.text, "", removed=True)
+        self._check_writable()
+        if not dry_run:
+            try:
+                os.unlink(self.target)
+            except OSError as error:
+                raise EditError(f"cannot remove {self.path}: {error.strerror}") from None
+        return change
+
     def _check_writable(self) -> None:
-        for target, noun in ((self.target, "file"), (self.directory, "folder")):
+        folder = self.directory
+        while not os.path.exists(folder) and os.path.dirname(folder) != folder:
+            folder = os.path.dirname(folder)  # a dry run: the nearest folder install would create in
+        for target, noun in ((self.target, "file"), (folder, "folder")):
             if paths.read_only(target):
                 raise EditError(f"the {noun} {target} is read-only; make it writable and try again")
 

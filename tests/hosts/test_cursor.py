@@ -336,7 +336,8 @@ def test_install_keeps_every_other_byte_and_uninstall_restores_it(workdir, curso
     assert (cursor_home / "hooks.json.bak").read_text() == ORIGINAL
     assert tj("uninstall", "cursor").returncode == 0
     assert path.read_bytes() == ORIGINAL.encode()  # untouched since install: byte-identical again
-    assert (cursor_home / "hooks.json.bak.1").exists() and (cursor_home / "hooks.json.bak").read_text() == ORIGINAL
+    # the bytes are back, so the backups install made go with it
+    assert sorted(p.name for p in cursor_home.iterdir()) == ["hooks.json"]
 
 
 def test_uninstall_after_the_user_edited_the_file_removes_only_our_entry(workdir, cursor_home):
@@ -442,7 +443,7 @@ def test_dry_run_prints_a_diff_and_writes_nothing(workdir, cursor_home):
     path.write_text(ORIGINAL)
     done = tj("install", "cursor", "--local", "--dry-run")
     out = done.stdout.decode()
-    assert out.startswith("--- a/hooks.json\n+++ b/hooks.json\n") and '+    "version": 1' in out
+    assert out.startswith(f"--- {path}\n+++ {path}\n") and '+    "version": 1' in out  # full paths
     assert path.read_text() == ORIGINAL and not list(cursor_home.glob("*.bak*"))
     fresh = cursor_home / "sub"
     done = tj("install", "cursor", "--local", "--dry-run", env=os.environ | {"CURSOR_HOME": str(fresh)})
@@ -462,8 +463,9 @@ def test_json_output(workdir, cursor_home):
     }
     result = json.loads(tj("uninstall", "cursor", "--format", "json").stdout)
     # untouched since install: the bytes from before it come back
-    assert result["action"] == "restored" and result["backupPath"].endswith("hooks.json.bak.1")
+    assert result["action"] == "restored" and result["backupPath"] is None
     assert (cursor_home / "hooks.json").read_text() == "{}"
+    assert not list(cursor_home.glob("*.bak*"))  # install's backups went with the restore
 
 
 def test_eight_concurrent_installs_and_uninstalls_leave_valid_json(workdir, cursor_home):

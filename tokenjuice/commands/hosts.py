@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from ..errors import UsageError
+from ..errors import TokenjuiceError, UsageError
 from ..hosts import base, manage
 from ..hosts.hook import HOSTS, load
 from ..output import Output
@@ -36,9 +36,6 @@ def install(
 ) -> Output:
     if name is None and not every:
         return detected_hosts(project=project)
-    names = [name] if name else [n for n in HOSTS if load(n).detected()]
-    if not names:
-        return Output(text="no agent host found on this machine; name one: tokenjuice install <host>\n", data=[])
     if mode is not None:
         if name is None:
             raise UsageError("--mode needs the host it is for: tokenjuice install <host> --mode <mode>")
@@ -46,10 +43,111 @@ def install(
         if mode not in modes:
             known = f"one of: {', '.join(modes)}" if modes else "it has only one way to be hooked"
             raise UsageError(f"{name} has no mode {mode!r}; {known}")
-    outputs = [_install_one(_host(n), project=project, local=local, dry_run=dry_run, mode=mode) for n in names]
-    if not dry_run:
-        manage.compile_bytecode()
-    return _joined(outputs)
+    if name is not None:
+        output = _install_one(_host(name), project=project, local=local, dry_run=dry_run, mode=mode)
+        if not dry_run:
+            _after_install()
+        return output
+    rows: list[Row] = []
+    for host_name in HOSTS:
+        host = _host(host_name)
+        why = host.detected()
+        if not why:
+            rows.append(
+                Row(
+                    host_name,
+                    "skipped",
+                    "",
+                    f"not found on this machine (tokenjuice install {host_name} installs it anyway)",
+                )
+            )
+            continue
+        try:
+            path = host.config_path(project)
+            launch = manage.launcher(local)
+            result = host.install(path, host.hook_command(launch), dry_run=dry_run)
+        except (TokenjuiceError, OSError) as error:
+            rows.append(Row(host_name, "failed", "", _error_text(error)))
+            continue
+        rows.append(Row(host_name, result.action, path, "", result, host))
+    if not dry_run and any(row.result is not None and row.result.action != "unchanged" for row in rows):
+        _after_install()
+    return _batch("install", rows, project=project, dry_run=dry_run)
+
+
+def _after_install() -> None:
+    """What every install leaves behind besides the hook: byte code for the hook's
+    modules, and the rule index (built here so no shell command pays for it)."""
+    manage.compile_bytecode()
+
+
+class Row:
+    """One host's line in a batch (install/uninstall --all)."""
+
+    __slots__ = ("action", "host", "name", "path", "result", "why")
+
+    def __init__(
+        self,
+        name: str,
+        action: str,
+        path: str,
+        why: str = "",
+        result: manage.Result | None = None,
+        host: base.Host | None = None,
+    ) -> None:
+        self.name, self.action, self.path, self.why, self.result, self.host = name, action, path, why, result, host
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"host": self.name, "action": self.action, "path": self.path or None}
+        if self.why:
+            data["reason"] = self.why
+        if self.result is not None:
+            data |= self.result.to_dict() | {"host": self.name}
+        return data
+
+
+def _error_text(error: BaseException) -> str:
+    if isinstance(error, OSError) and not isinstance(error, TokenjuiceError):
+        where = f" {error.filename}" if error.filename else ""
+        return f"cannot write{where}: {error.strerror}; make it writable and try again"
+    return str(error)
+
+
+def _batch(verb: str, rows: list[Row], *, project: bool, dry_run: bool) -> Output:
+    """Every host's line, what the changed ones still need, and an exit code that is
+    non-zero only when some host failed. A dry run prints each diff first."""
+    width = max(len(row.name) for row in rows)
+    action_width = max(len(row.action) for row in rows)
+    out: list[str] = []
+    if dry_run:
+        out += [row.result.diff.rstrip("\n") for row in rows if row.result is not None and row.result.diff]
+        if out:
+            out.append("")
+    for row in rows:
+        shown = row.path + (f": {row.why}" if row.why and row.path else row.why)
+        out.append(f"{row.name:<{width}}  {row.action:<{action_width}}  {shown}")
+    notes = [
+        f"  {row.name}: {note}"
+        for row in rows
+        if row.result is not None and not dry_run
+        for note in [*row.result.notes, *row.result.warnings]
+    ]
+    if notes:
+        out += ["next:", *notes]
+    failed = [row.name for row in rows if row.action == "failed"]
+    changed = [row.name for row in rows if row.result is not None and row.result.diff]
+    if failed:
+        done = f"; {', '.join(changed)} {'would be' if dry_run else 'were'} changed all the same" if changed else ""
+        out.append(
+            f"{len(failed)} of {len(rows)} hosts failed ({', '.join(failed)}){done}; fix what the line says "
+            f"and run tokenjuice {verb} --all{' --project' if project else ''} again"
+        )
+    elif verb == "install" and not dry_run and any(row.result is not None for row in rows):
+        out.append("check: tokenjuice doctor hooks --deep")
+    data = [row.to_dict() for row in rows]
+    if dry_run:
+        data = [d | ({"diff": row.result.diff} if row.result else {}) for d, row in zip(data, rows, strict=True)]
+    return Output(text="\n".join(out) + "\n", data=data, exit_code=1 if failed else 0)
 
 
 def _install_one(host: base.Host, *, project: bool, local: bool, dry_run: bool, mode: str | None = None) -> Output:
@@ -81,23 +179,28 @@ def _install_one(host: base.Host, *, project: bool, local: bool, dry_run: bool, 
 def uninstall(name: str | None, *, every: bool, project: bool, dry_run: bool) -> Output:
     if name is None and not every:
         raise UsageError("name the host to remove (tokenjuice uninstall <host>) or use --all")
-    names = [name] if name else list(HOSTS)
-    outputs = []
-    for host_name in names:
+    if name is not None:
+        host = _host(name)
+        result = host.uninstall(host.config_path(project), dry_run=dry_run)
+        return _uninstall_output(host, result, project, dry_run)
+    rows: list[Row] = []
+    for host_name in HOSTS:
         host = _host(host_name)
         try:
             path = host.config_path(project)
-        except manage.HostError:
-            if every:
-                continue
-            raise
-        result = host.uninstall(path, dry_run=dry_run)
-        if every and result.action == "absent":
+        except manage.HostError as error:
+            rows.append(Row(host_name, "skipped", "", str(error)))
             continue
-        outputs.append(_uninstall_output(host, result, project, dry_run))
-    if not outputs:
-        return Output(text="no tokenjuice hook installed anywhere; nothing to remove\n", data=[])
-    return _joined(outputs)
+        try:
+            result = host.uninstall(path, dry_run=dry_run)
+        except (TokenjuiceError, OSError) as error:
+            rows.append(Row(host_name, "failed", path, _error_text(error)))
+            continue
+        if result.action == "absent":
+            rows.append(Row(host_name, "nothing to remove", path))
+        else:
+            rows.append(Row(host_name, result.action, path, "", result, host))
+    return _batch("uninstall", rows, project=project, dry_run=dry_run)
 
 
 def _uninstall_output(host: base.Host, result: manage.Result, project: bool, dry_run: bool) -> Output:
@@ -109,6 +212,8 @@ def _uninstall_output(host: base.Host, result: manage.Result, project: bool, dry
     said = {
         "restored": f"removed the {host.title} hook: {result.path} is back to its bytes from before install",
         "removed": f"removed the {host.title} hook from {result.path}",
+        "removed the file install created": f"removed the {host.title} hook: {result.path}, which install "
+        "created, is gone",
     }.get(result.action, f"{result.action}: {result.path}")
     out = [said]
     if result.backup:
@@ -123,7 +228,8 @@ def _result_data(host: base.Host, result: manage.Result, dry_run: bool) -> dict[
 
 
 def detected_hosts(*, project: bool) -> Output:
-    """What `install` would do on this machine, host by host."""
+    """Host by host: found on this machine or not, whether our hook is there and
+    healthy (doctor's verdict), and where install would write."""
     rows: list[dict[str, str]] = []
     advisory: dict[str, bool] = {}
     for name in HOSTS:
@@ -131,31 +237,46 @@ def detected_hosts(*, project: bool) -> Output:
         why = host.detected()
         try:
             path = host.config_path(project)
+            status = _safe_report(host, path, project=project, local=False, deep=False).status
         except manage.HostError:
-            path = ""
-        rows.append({"host": name, "title": host.title, "detected": why or "", "path": path})
+            path, status = "", ""
+        rows.append({"host": name, "title": host.title, "detected": why or "", "path": path, "hook": status})
         advisory[name] = host.advisory
     width = max(len(r["host"]) for r in rows)
     lines = ["hosts tokenjuice can hook into:"]
     for row in rows:
         found = f"found ({row['detected']})" if row["detected"] else "not found"
-        what = "writes advisory instructions to" if advisory[row["host"]] else "adds its hook to"
-        lines.append(f"  {row['host']:<{width}}  {found}; install {what} {row['path']}")
+        what = "advisory rule" if advisory[row["host"]] else "hook"
+        hook = {
+            base.OK: f"our {what} is installed and healthy in {row['path']}",
+            base.WARN: f"our {what} is installed in {row['path']} but needs attention "
+            f"(tokenjuice doctor {row['host']})",
+            base.BROKEN: f"our {what} in {row['path']} is broken (tokenjuice doctor {row['host']})",
+        }.get(row["hook"], f"install adds our {what} to {row['path']}" if row["path"] else "")
+        lines.append(f"  {row['host']:<{width}}  {found}; {hook}")
     lines.append("install one: tokenjuice install <host>; every host found: tokenjuice install --all")
     return Output(text="\n".join(lines) + "\n", data=rows)
-
-
-def _joined(outputs: list[Output]) -> Output:
-    if len(outputs) == 1:
-        return outputs[0]
-    return Output(text="\n".join(o.text.rstrip("\n") for o in outputs) + "\n", data=[o.data for o in outputs])
 
 
 # -- doctor ------------------------------------------------------------------------------
 
 
 def report(host: base.Host, *, project: bool, local: bool, deep: bool) -> manage.Report:
-    path = host.config_path(project)
+    return _safe_report(host, host.config_path(project), project=project, local=local, deep=deep)
+
+
+def _safe_report(host: base.Host, path: str, *, project: bool, local: bool, deep: bool) -> manage.Report:
+    """doctor's report; a config it cannot read is a broken check, never an abort."""
+    try:
+        return _report(host, path, project=project, local=local, deep=deep)
+    except (TokenjuiceError, OSError) as error:
+        found = manage.Report(host.name, path, None)
+        found.check("file", base.BROKEN, _error_text(error))
+        found.fix = f"fix or move {path}, then run tokenjuice install {host.name}{_flags(project, local)}"
+        return found
+
+
+def _report(host: base.Host, path: str, *, project: bool, local: bool, deep: bool) -> manage.Report:
     try:
         expected: str | None = host.hook_command(manage.launcher(local))
     except manage.HostError:
@@ -165,7 +286,9 @@ def report(host: base.Host, *, project: bool, local: bool, deep: bool) -> manage
 
 def doctor_host(name: str, *, project: bool, local: bool, deep: bool) -> Output:
     found = report(_host(name), project=project, local=local, deep=deep)
-    return Output(text=render(found, ""), data=found.to_dict(), exit_code=1 if found.status == base.BROKEN else 0)
+    # --deep asks whether the hook works: a hook that is not there does not
+    failed = found.status == base.BROKEN or (deep and found.status == base.DISABLED)
+    return Output(text=render(found, ""), data=found.to_dict(), exit_code=1 if failed else 0)
 
 
 def render(found: manage.Report, indent: str) -> str:

@@ -15,11 +15,9 @@ out of others) under one lock, one backup and one write.
 
 from __future__ import annotations
 
-import os
-
 from ..editfile import EditError
 from ..jsonfile import LockedJsonFile, parse_object
-from .manage import Result, forget_install, remember_install, restore_if_untouched
+from .manage import Result, forget_install, remember_install, restore_if_untouched, text_before_install
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -95,7 +93,7 @@ def install_many(
         before = file.text
         change = file.save_json(data, edits, dry_run=dry_run)
         if not dry_run and change.changed:
-            remember_install(path, before, change.after)
+            remember_install(path, before, change.after, change.backup)
     if dry_run:
         action = "would update" if had_ours else "would install"
     else:
@@ -112,7 +110,8 @@ def uninstall_many(
     trip leaves no trace."""
     with LockedJsonFile(path, create=False) as file:
         if file.text is None:
-            forget_install(path)
+            if not dry_run:
+                forget_install(path)
             return Result(path, "absent")
         data = file.load({})
         edits: list[tuple[Any, ...]] = []
@@ -128,22 +127,55 @@ def uninstall_many(
         if not edits:
             return Result(path, "absent")
         untouched, before = restore_if_untouched(path, file.text)
-        if untouched and not dry_run:
+        if untouched:
+            # the file is exactly what our last install left: its bytes from before
+            # install come back (or the file install created goes), and with them
+            # the backups install made, which hold nothing the user lacks
             if before is None:
-                from ..editfile import Change
-
-                change = Change(path, file.text, "", file.backup())
-                os.unlink(file.target)
-                forget_install(path)
-                return Result(path, "removed the file install created", change)
-            parse_object(before, path)  # never restore something we could not have read
-            change = file.save(before)
-            forget_install(path)
-            return Result(path, "restored", change)
+                change = file.remove(dry_run=dry_run)
+                action = "would remove the file install created" if dry_run else "removed the file install created"
+            else:
+                parse_object(before, path)  # never restore something we could not have read
+                change = file.save(before, dry_run=dry_run, keep_backup=False)
+                action = "would restore" if dry_run else "restored"
+            if not dry_run:
+                forget_install(path, drop_backups=True)
+            return Result(path, action, change)
+        _drop_emptied_parents(data, list_paths, text_before_install(path), edits)
         change = file.save_json(data, edits, dry_run=dry_run)
         if not dry_run:
             forget_install(path)
     return Result(path, "would remove" if dry_run else "removed", change)
+
+
+def _drop_emptied_parents(
+    data: dict[str, Any],
+    list_paths: list[tuple[str, ...]],
+    recorded: tuple[bool, str | None],
+    edits: list[tuple[Any, ...]],
+) -> None:
+    """After our lists left, also remove the objects on their way that are now empty
+    and that install created (`"hooks": {}` in a file that had no `hooks`): judged
+    by the file's text from before install (without a record of it, nothing goes),
+    so an empty object the user had stays."""
+    known, before = recorded
+    if not known:
+        return
+    try:
+        had = parse_object(before, "") if before is not None else {}
+    except EditError:
+        return
+    for list_path in list_paths:
+        for depth in range(len(list_path) - 1, 0, -1):
+            parent = list_path[:depth]
+            node: Any = data
+            was: Any = had
+            for key in parent:
+                node = node.get(key) if isinstance(node, dict) else None
+                was = was.get(key) if isinstance(was, dict) else None
+            if node != {} or was is not None:
+                break
+            _delete(data, parent, edits)
 
 
 def strip(elements: list[Any], ours: Ours, nested: str | None = None) -> list[Any]:

@@ -328,43 +328,96 @@ def _only_our_options(options: list[str]) -> bool:
 # -- install records: byte-identical round trips ------------------------------------------
 
 
-def _record_path(path: str) -> str:
+def _record_path(path: str, *, create: bool = True) -> str:
     import hashlib
 
     from .. import paths
 
     key = hashlib.sha256(os.path.realpath(path).encode("utf-8", "surrogateescape")).hexdigest()[:24]
-    return os.path.join(paths.private_dir(os.path.join(paths.data_dir(), "installs")), key)
+    folder = os.path.join(paths.data_dir(), "installs")
+    return os.path.join(paths.private_dir(folder) if create else folder, key)
 
 
-def remember_install(path: str, before: str | None, after: str) -> None:
-    """Keep (privately) the file's bytes from before our first install, and a hash
-    of what install left, so uninstall can put the file back exactly."""
+def remember_install(path: str, before: str | None, after: str, backup: str | None = None) -> None:
+    """Keep (privately) the file's bytes from before our first install, a hash of
+    what install left, and the backups install made of it, so uninstall can put
+    the file back exactly and take those backups away with it."""
     from .. import fastjson
     from ..atomic import write_atomically
 
     record_path = _record_path(path)
-    existing = _read_record(record_path)
-    original = existing["before"] if existing and "before" in existing else before
-    data = {"path": os.path.realpath(path), "before": original, "after_sha256": _sha(after)}
+    existing = _read_record(record_path) or {}
+    original = existing.get("before", before)
+    backups = [b for b in existing.get("backups", []) if isinstance(b, str)] + ([backup] if backup else [])
+    data = {
+        "path": os.path.realpath(path),
+        "before": original,
+        "after_sha256": _sha(after),
+        "backups": list(dict.fromkeys(backups)),
+    }
     write_atomically(record_path + ".json", fastjson.dumps(data).encode("utf-8"), mode=0o600)
 
 
 def restore_if_untouched(path: str, current: str | None) -> tuple[bool, str | None]:
     """(True, text before install) when the file still holds exactly what our last
     install wrote; the record is consumed either way once uninstall runs."""
-    record_path = _record_path(path)
-    data = _read_record(record_path)
+    data = _read_record(_record_path(path, create=False))
     if not data or current is None or data.get("after_sha256") != _sha(current):
         return False, None
     before = data.get("before")
     return True, before if isinstance(before, str) else None
 
 
-def forget_install(path: str) -> None:
+def text_before_install(path: str) -> tuple[bool, str | None]:
+    """(True, the file's text before our first install, None when it did not exist)
+    when an install record says so; (False, None) without a record."""
+    data = _read_record(_record_path(path, create=False))
+    if not data or "before" not in data:
+        return False, None
+    before = data["before"]
+    return True, before if isinstance(before, str) else None
+
+
+def forget_install(path: str, *, drop_backups: bool = False) -> None:
+    """Drop the install record of `path`; with `drop_backups` also the backups install
+    made of it (uninstall gave the file its bytes from before install back, or
+    removed the file install created: they hold nothing the user lacks). Only
+    `<file>.bak` and `<file>.bak.N` beside the file are ever removed."""
     from ..paths import remove_quietly
 
-    remove_quietly(_record_path(path) + ".json")
+    record_path = _record_path(path, create=False)
+    if drop_backups:
+        data = _read_record(record_path) or {}
+        target = os.path.realpath(path)
+        for backup in data.get("backups", []):
+            if isinstance(backup, str) and is_backup_of(backup, target):
+                remove_quietly(backup)
+    remove_quietly(record_path + ".json")
+
+
+def is_backup_of(candidate: str, target: str) -> bool:
+    """Is `candidate` one of editfile's backups of `target` (`<target>.bak[.N]`)?"""
+    if os.path.dirname(candidate) != os.path.dirname(target):
+        return False
+    suffix = os.path.basename(candidate).removeprefix(os.path.basename(target))
+    return suffix == ".bak" or (suffix.startswith(".bak.") and suffix[5:].isdigit())
+
+
+def recorded_backups() -> list[str]:
+    """Every backup an install record names that still exists (`tokenjuice paths`)."""
+    from .. import paths
+
+    folder = os.path.join(paths.data_dir(), "installs")
+    found: list[str] = []
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return found
+    for name in names:
+        if name.endswith(".json"):
+            data = _read_record(os.path.join(folder, name.removesuffix(".json"))) or {}
+            found += [b for b in data.get("backups", []) if isinstance(b, str) and os.path.exists(b)]
+    return found
 
 
 def _read_record(record_path: str) -> dict[str, Any] | None:

@@ -16,8 +16,6 @@ removes exactly the lines from `BEGIN` to `END`.
 
 from __future__ import annotations
 
-import os
-
 from ..atomic import write_atomically
 from ..editfile import Change, EditError, LockedFile
 from .manage import Result, forget_install, remember_install, restore_if_untouched
@@ -61,7 +59,9 @@ def install(
                 )
             raise EditError(f"{path} exists and was not written by tokenjuice; move it away and install again")
         change = Change(path, current, content)
-        if not dry_run:
+        if dry_run:
+            file._check_writable()  # refuse what the real run would refuse
+        else:
             _write(file, content)
     if dry_run:
         action = "would update" if current is not None else "would install"
@@ -81,13 +81,7 @@ def uninstall(path: str, is_ours: Callable[[str], bool], *, dry_run: bool = Fals
                 f"{path} was changed since tokenjuice wrote it, so it is left alone; delete it yourself "
                 "if you no longer want it"
             )
-        change = Change(path, current, "")
-        if not dry_run:
-            file._check_writable()
-            try:
-                os.unlink(file.target)
-            except OSError as error:
-                raise EditError(f"cannot remove {path}: {error.strerror}") from None
+        change = file.remove(dry_run=dry_run)
     return Result(path, "would remove" if dry_run else "removed the file install created", change)
 
 
@@ -174,7 +168,7 @@ def install_block(
             after = ours
         change = file.save(after, dry_run=dry_run)
         if not dry_run and change.changed:
-            remember_install(path, current, after)
+            remember_install(path, current, after, change.backup)
     if dry_run:
         action = "would update" if found else "would install"
     else:
@@ -189,20 +183,20 @@ def uninstall_block(path: str, host: str, *, dry_run: bool = False) -> Result:
         current = file.text
         found = find_block(current, host) if current is not None else None
         if current is None or found is None:
-            if current is None:
+            if current is None and not dry_run:
                 forget_install(path)
             return Result(path, "absent")
         untouched, before = restore_if_untouched(path, current)
-        if untouched and not dry_run:
+        if untouched:  # as jsonhooks.uninstall_many: the bytes from before, our backups gone
             if before is None:
-                change = Change(path, current, "")  # all of it was ours: nothing to back up
-                file._check_writable()
-                os.unlink(file.target)
-                forget_install(path)
-                return Result(path, "removed the file install created", change)
-            change = file.save(before)
-            forget_install(path)
-            return Result(path, "restored", change)
+                change = file.remove(dry_run=dry_run)
+                action = "would remove the file install created" if dry_run else "removed the file install created"
+            else:
+                change = file.save(before, dry_run=dry_run, keep_backup=False)
+                action = "would restore" if dry_run else "restored"
+            if not dry_run:
+                forget_install(path, drop_backups=True)
+            return Result(path, action, change)
         start, end = found
         head = current[:start]
         if head.endswith("\n\n") and end == len(current):
