@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from . import shellsyntax
 from .argv import basename, git_subcommand, strip_runner, strip_wrappers, unwrap_shell
+from .lazyre import lazy
 from .record import record
 from .shellsyntax import Pipeline, SimpleCommand
 
@@ -120,6 +121,9 @@ class CommandInfo:
     keep_raw: str | None = None  # why the output must stay exact, if it must
     first_argv: tuple[str, ...] = ()  # the first substantive command, even among several
     background: bool = False  # some part runs in the background (`cmd &`)
+    # The agent bounded the output itself (`| head -50`, `| tail -n 20`, `| sed -n 1,80p`,
+    # `git log -n 5`, `grep -m 3`): it chose the size, so it is shown whole up to a cap.
+    bounded: bool = False
 
 
 class _Analysis:
@@ -133,6 +137,7 @@ class _Analysis:
         self.keep_raw: str | None = None
         self.first_argv: list[str] = []
         self.background = False
+        self.bounded = False
 
     def add(self, source: str, command: str, argv: list[str], depth: int = 0) -> None:
         self.candidates.append(Candidate(source, command, tuple(argv), depth))
@@ -155,6 +160,7 @@ class _Analysis:
             self.keep_raw,
             tuple(self.first_argv),
             self.background,
+            self.bounded,
         )
 
 
@@ -222,6 +228,7 @@ def _analyze_script(info: _Analysis, script: str, dialect: str) -> None:
     stages = [strip_wrappers(c.argv) for c in first.commands]
     source = stages[0]
     info.normalized_argv = source
+    info.bounded = any(_bounds(stage) for stage in stages[1:]) or _bounded_by_flags(source)
     info.keep_raw = _pipeline_keep_raw(stages)
     if len(stages) > 1 and not all(_is_structural_filter(s) for s in stages[1:]):
         return  # the output is a downstream tool's; let the fallback handle it
@@ -310,6 +317,55 @@ def _is_structural_filter(argv: list[str]) -> bool:
     if name == "tee":
         return True
     return not _operands(argv)  # a file operand would add another file's content
+
+
+def _bounds(argv: list[str]) -> bool:
+    """A downstream stage that keeps a chosen number of lines: `head`, `tail` (not
+    following), `sed -n 'A,Bp'`."""
+    if not argv:
+        return False
+    name = basename(argv[0])
+    if name in ("head", "tail"):
+        return not any(a in ("-f", "-F", "--follow") or a.startswith("--follow") for a in argv[1:])
+    if name == "sed" and "-n" in argv[1:]:
+        scripts = [a for a in argv[1:] if not a.startswith("-")]
+        return len(scripts) == 1 and _SED_RANGE.match(scripts[0]) is not None
+    return False
+
+
+#: `sed -n` scripts that print a range of lines: `10,80p`, `5p`, `1,/^$/p` is not one.
+_SED_RANGE = lazy(r"^\d+(?:,\d+)?p$")
+#: Tools whose own flag bounds how much they print, and those flags (`-n 5`, `-n5`,
+#: `--max-count=5`, git's `-5`).
+_BOUNDING_FLAGS = {
+    "git": ("-n", "--max-count"),
+    "grep": ("-m", "--max-count"),
+    "egrep": ("-m", "--max-count"),
+    "fgrep": ("-m", "--max-count"),
+    "rg": ("-m", "--max-count"),
+    "journalctl": ("-n", "--lines"),
+    "docker": ("--tail", "-n"),
+    "kubectl": ("--tail",),
+}
+
+
+def _bounded_by_flags(argv: list[str]) -> bool:
+    if not argv:
+        return False
+    flags = _BOUNDING_FLAGS.get(basename(argv[0]))
+    if flags is None:
+        return False
+    if basename(argv[0]) == "git" and git_subcommand(argv) not in ("log", "shortlog", "reflog", "rev-list"):
+        return False
+    if basename(argv[0]) in ("docker", "kubectl") and "logs" not in argv[1:3]:
+        return False
+    for word in argv[1:]:
+        name = word.split("=", 1)[0]
+        if name in flags or any(word.startswith(f) and word[len(f) :].isdigit() for f in flags if len(f) == 2):
+            return True
+        if basename(argv[0]) == "git" and word[:1] == "-" and word[1:].isdigit():
+            return True
+    return False
 
 
 def _operands(argv: list[str]) -> list[str]:

@@ -80,6 +80,7 @@ def compact(
     ledger, and return the text to show. `warn` reports broken rule files and refused
     settings on stderr (wrap does; a hook whose stderr nobody reads does not)."""
     from .model import Execution
+    from .reduce.budget import from_settings
     from .reduce.engine import Options, reduce
     from .reduce.render import shown_chars, text_of
     from .rules import index
@@ -96,8 +97,9 @@ def compact(
         source=source,
     )
     catalogue = index.load(cwd)
+    budgets, budget_problems = from_settings(settings.values)
     if warn:
-        warn_problems(catalogue.errors, settings.warnings)
+        warn_problems(catalogue.errors, settings.warnings + tuple(budget_problems))
     # The hint's length is part of the choice (a result is never longer than its
     # input as printed), so the reduction is made with a stand-in id of the final
     # length; the real one is drawn only when the output is kept.
@@ -112,6 +114,7 @@ def compact(
             facts=facts,
             redact=settings["redaction.enabled"],
             hint=f"full output: tokenjuice cat {ID_STAND_IN}",
+            budgets=budgets,
         ),
     )
     stored, hint = keep_full_output(output, execution, reduction.cut, settings, announce_store_errors)
@@ -119,6 +122,11 @@ def compact(
         hint = after_store(stored, hint)
     reduction = replace(reduction, hint=hint)
     text = text_of(reduction)
+    if stored is not None:  # what the agent was shown, beside the full output (`tokenjuice cat ID --shown`)
+        from .state.artifacts import keep_shown
+
+        printed = text if reduction.exact is not None or not text else text + "\n"  # as wrap prints it
+        keep_shown(stored[1], printed, redact=settings["redaction.enabled"] and reduction.passthrough == "raw")
     record_run(reduction, execution, settings, shown_chars(reduction, text), stored)
     return Compacted(
         text, stored[0] if stored else None, reduction.cut, reduction, execution, stored[1] if stored else None
@@ -167,6 +175,7 @@ def record_run(
     from .argv import SUBCOMMAND_TOOLS, basename, subcommand
 
     info = reduction.command
+    combined = execution.combined
     argv = info.normalized_argv or info.first_argv
     argv0 = basename(argv[0]) if argv else ""
     action = subcommand(list(argv)) if argv and basename(argv[0]) in SUBCOMMAND_TOOLS else None
@@ -187,6 +196,9 @@ def record_run(
             "capture_truncated": int(bool(capture and capture.truncated)),
             "passthrough": reduction.passthrough,
             "artifact_id": stored[0] if stored else None,
+            "cut": int(reduction.cut),
+            "bounded": int(bool(getattr(info, "bounded", False))),  # TEMP until CommandInfo.bounded lands
+            "raw_lines": combined.count("\n") + (bool(combined) and not combined.endswith("\n")),
         },
         debug=settings["debug.enabled"],
     )

@@ -50,6 +50,7 @@ class Setting:
     project: Any = ANY  # ANY, LOWER, NEVER, or the only value a project may set
     cap: int | None = None  # INT settings: the most any layer may set (0 means the default)
     zero_is_unlimited: bool = False  # INT settings where 0 means "no limit"
+    minimum: int | None = None  # INT settings: the least any layer may set, but 0 (the default)
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -99,6 +100,35 @@ SETTINGS: tuple[Setting, ...] = (
         False,
         "never cut lines (ANSI is still stripped, counts shown)",
         "TOKENJUICE_NO_OMISSION",
+    ),
+    Setting(
+        "output.max_chars",
+        INT,
+        6000,
+        "characters of content (what is left once noise is removed) shown whole when the command "
+        "succeeded; past it units are shortened, then summarised (0: the default)",
+        "TOKENJUICE_MAX_CHARS",
+        project=LOWER,
+        cap=200_000,
+        minimum=1000,
+    ),
+    Setting(
+        "output.failure_max_chars",
+        INT,
+        10000,
+        "the same when the command failed: failures keep more (0: the default)",
+        "TOKENJUICE_FAILURE_MAX_CHARS",
+        project=LOWER,
+        cap=200_000,
+        minimum=1000,
+    ),
+    Setting(
+        "output.family_max_chars",
+        WORDS,
+        [],
+        "per rule family, FAMILY=SUCCESS or FAMILY=SUCCESS/FAILURE (search=8000, test-results=6000/16000); "
+        "docs/reducers.md names each rule's family",
+        project=NEVER,
     ),
     Setting(
         "capture.max_bytes",
@@ -345,6 +375,8 @@ def check(setting: Setting, value: Any) -> str | None:
     kind = setting.kind
     if kind == INT and setting.cap is not None and isinstance(value, int) and value > setting.cap:
         return f"must be at most {setting.cap} (a hard limit)"
+    if kind == INT and setting.minimum is not None and isinstance(value, int) and 0 < value < setting.minimum:
+        return f"must be at least {setting.minimum}, or 0 for the default"
     if isinstance(kind, tuple):
         return None if value in kind else f"must be one of {', '.join(kind)}"
     if kind == BOOL:

@@ -9,6 +9,7 @@ from conftest import reduce_wire
 from helpers import FALLBACK, lines, make, run
 
 from tokenjuice.record import replace
+from tokenjuice.reduce.budget import SUCCESS_CHARS
 from tokenjuice.rules.index import Catalogue
 from tokenjuice.rules.model import Match, MatchEntry
 from tokenjuice.verify import unexplained_lines
@@ -85,12 +86,12 @@ def test_a_rule_that_does_not_shrink_a_big_output_still_fits_it_into_the_budget(
     output = lines(300)
     result = run(output, make(skip_patterns=["^line 0003"], summarize={"head": 1000, "tail": 1000}))
     text = result["inlineText"]
-    assert len(text) <= 1200 and "line 0003" not in text and "line 0000" in text and "line 0299" in text
+    assert len(text) <= SUCCESS_CHARS and "line 0003" not in text and "line 0000" in text and "line 0299" in text
     assert text.endswith("lines omitted — full output: RAW)")
 
 
 def test_skip_then_keep_and_counter_sources():
-    output = "".join(f"ok {i}\n" for i in range(400)) + "FAIL a\nFAIL b\nnoise\n" * 2
+    output = "".join(f"ok {i}\n" for i in range(1400)) + "FAIL a\nFAIL b\nnoise\n" * 2
     rule = make(
         skip_patterns=["^noise$"],
         keep_patterns=["^FAIL"],
@@ -98,7 +99,7 @@ def test_skip_then_keep_and_counter_sources():
         counter_source="pre_keep",
     )
     result = run(output, rule)
-    assert result["facts"] == {"ok": 400, "failure": 4}
+    assert result["facts"] == {"ok": 1400, "failure": 4}
     assert "ok 5" not in result["inlineText"] and "FAIL b" in result["inlineText"]
     post = run(output, replace(rule, counter_source="post_keep"))
     assert post["facts"] == {"ok": 0, "failure": 4}
@@ -113,7 +114,7 @@ def test_match_output_short_circuits():
     rule = make(
         match_output=[{"pattern": r"up to date, audited \d+ packages", "message": "install: up to date", "flags": "i"}]
     )
-    output = "\n".join([f"npm notice {i}" for i in range(200)] + ["Up to date, audited 120 packages in 2s"]) + "\n"
+    output = "\n".join([f"npm notice {i}" for i in range(800)] + ["Up to date, audited 120 packages in 2s"]) + "\n"
     result = run(output, rule)
     assert result["inlineText"].splitlines()[0] == "install: up to date"
     assert "facts" not in result
@@ -139,7 +140,7 @@ def test_strip_ansi_and_carriage_return_progress():
 
 
 def test_ansi_kept_when_the_rule_disables_stripping_is_shown_escaped():
-    output = "\x1b[1mbold\x1b[0m\n" + lines(100)
+    output = "\x1b[1mbold\x1b[0m\n" + lines(300)
     text = run(output, make(transforms={"strip_ansi": False}))["inlineText"]
     assert text.startswith("\\x1b[1mbold\\x1b[0m") and "\x1b" not in text
 
@@ -153,7 +154,7 @@ def test_characters_that_hide_text_are_escaped_even_in_tiny_outputs(hiding):
 
 
 def test_pretty_print_json_splits_one_line_documents():
-    doc = json.dumps({"items": [{"name": f"n{i}", "value": i} for i in range(100)]})
+    doc = json.dumps({"items": [{"name": f"n{i}", "value": i} for i in range(400)]})
     result = run(doc, make(transforms={"pretty_print_json": True}, summarize={"head": 4, "tail": 2}))
     assert result["inlineText"].splitlines()[:2] == ["{", '  "items": [']
     assert unexplained_lines(doc, result["inlineText"], make(transforms={"pretty_print_json": True})) == []
@@ -178,9 +179,9 @@ def test_budget_clips_long_lines_and_cuts_the_middle():
 
 
 def test_fallback_calls_error_words_mentions_on_success():
-    output = "".join(f"step {i}: no error here\n" for i in range(200))
-    assert "200 error mentions" in run(output, command="unknown-tool")["inlineText"]
-    assert "200 errors" in run(output, command="unknown-tool", exit_code=1)["inlineText"]
+    output = "".join(f"step {i}: no error here\n" for i in range(600))
+    assert "600 error mentions" in run(output, command="unknown-tool")["inlineText"]
+    assert "600 errors" in run(output, command="unknown-tool", exit_code=1)["inlineText"]
 
 
 def test_file_reads_stay_exact_but_for_characters_that_hide_text():

@@ -75,7 +75,7 @@ def test_gh_records_and_status_checks():
     ]
     assert "  name: test | workflowName: CI | conclusion: FAILURE" in text
     assert "... 30 passing checks omitted ..." in text
-    assert ["body:", "  First line", "  Second line"] == text[text.index("body:") : text.index("body:") + 3]
+    assert text[text.index("body:") : text.index("body:") + 3] == ["body:", "  First line", "  Second line"]
     assert facts == {"check": 32, "failing check": 1, "pending check": 1}
     assert note and unexplained_lines(raw, "\n".join(text)) == []
 

@@ -1,5 +1,6 @@
 """Named noise (tokenjuice.reduce.noise): kinds of line a rule drops by name."""
 
+import re
 
 import pytest
 from helpers import lines, make, run
@@ -28,13 +29,13 @@ def test_unknown_noise_kinds_are_refused():
         make(filters={"noise": ["chatter"]})
 
 
-def test_on_branch_is_noise_only_when_nothing_else_is_said_about_the_branch():
-    from tokenjuice.reduce.noise import quiet_branch
+def test_the_branch_line_and_its_upstream_are_never_noise():
+    """The agent needs the branch it is on and whether it is in step with its upstream."""
+    from tokenjuice.reduce.noise import STRUCTURAL, patterns
 
-    assert quiet_branch(["On branch main", "Your branch is up to date with 'origin/main'.", ""]) == {0}
-    assert quiet_branch(["On branch main", "Changes not staged for commit:"]) == {0}
-    assert quiet_branch(["On branch main", "Your branch is ahead of 'origin/main' by 2 commits."]) == set()
-    assert quiet_branch(["On branch main", "Your branch and 'origin/main' have diverged,"]) == set()
+    lines = ["On branch main", "Your branch is up to date with 'origin/main'.", '  (use "git add <file>..." to x)']
+    found = {i for i, line in enumerate(lines) for p in patterns(("git-advice",)) if re.search(p, line)}
+    assert found == {2} and "git-advice" not in STRUCTURAL
 
 
 def test_a_dropped_note_takes_its_source_excerpt_with_it():

@@ -1,5 +1,6 @@
 """reduce/units.py: parsers split outputs into units; `fit` cuts between them."""
 
+from tokenjuice.reduce.budget import SUCCESS_CHARS
 from tokenjuice.reduce.lines import Omission, render
 from tokenjuice.reduce.units import Unit, fit, parse
 from tokenjuice.verify import unexplained_lines
@@ -188,7 +189,7 @@ def test_a_big_json_document_stays_valid_json():
     pruned = json.loads(shown)  # still one valid JSON document
     assert pruned["kind"] == "List" and pruned["items"][0]["name"] == "pod-0"
     assert pruned["items"][-1].startswith("… ") and pruned["items"][-1].endswith(" more items omitted")
-    assert "chars omitted" in pruned["description"] and len(text["inlineText"]) <= 1200
+    assert "chars omitted" in pruned["description"] and len(text["inlineText"]) <= SUCCESS_CHARS
 
 
 def test_a_rule_made_for_tables_still_cuts_json_between_values():

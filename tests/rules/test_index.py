@@ -28,7 +28,7 @@ def test_rule_bodies_are_read_on_demand_and_rebuilt_when_lost(tmp_path, isolated
     assert not catalogue._built and entry(catalogue, "git/status").family == "git-status"
     bodies = next((isolated_home / ".cache" / "tokenjuice" / "index").glob("*.bodies.json"))
     bodies.unlink()
-    assert catalogue.body("git/status").summarize.max_chars > 0
+    assert catalogue.body("git/status").summarize.head > 0
     assert bodies.exists()  # rewritten for the next run
     bodies.write_text('{"git/status": null}')
     assert index.load(str(tmp_path)).body("git/diff").family == "git-diff"

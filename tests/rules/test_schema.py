@@ -61,7 +61,7 @@ def test_toml_defaults():
         rule.summarize.head,
         rule.failure.tail,
         rule.summarize.max_chars,
-    ) == (True, True, 8, 16, 1200)
+    ) == (True, True, 8, 16, 0)
 
 
 def test_json_camel_case_rules_from_the_original_load_with_its_defaults():

@@ -25,7 +25,7 @@ from ..rules.index import Catalogue
 from ..rules.loader import FALLBACK_ID
 from ..rules.model import Rule
 from ..text import clip_line, pluralize, split_lines, strip_ansi, trim_empty_edges
-from .lines import CLIP, Item, Omission, Pinned, keep_only, shown_lines
+from .lines import CLIP, Encoded, Item, Omission, Pinned, keep_only, shown_lines
 from .render import TRAILER_RESERVE, text_of
 
 # The rule machinery (pipeline, units, structured cutting, pattern budgets) is
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..rules.patterns import Budget
+    from .budget import Budgets
     from .pipeline import RuleOutcome
 
 TINY_CHARS = 240
@@ -63,6 +64,7 @@ class Options:
     # but the choice of text depends on it too: a result is never longer than its input.
     hint: str | None = None
     redact: bool = True  # replace secrets in what is shown
+    budgets: Budgets | None = None  # the information budget settings give (None: the defaults)
 
 
 def reduce(execution: Execution, catalogue: Catalogue, options: Options | None = None) -> Reduction:
@@ -97,8 +99,7 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
 
     rule = catalogue.body(classification.rule.id) or catalogue.body(FALLBACK_ID) or IMPLICIT_FALLBACK_RULE
     patterns = Budget()
-    # A failing command's output is worth more context: rules carry a larger failure budget.
-    budget = options.max_inline_chars or (rule.failure.max_chars if execution.failed else rule.summarize.max_chars)
+    budget = information_budget(rule, classification, info, execution.failed, options)
     try:
         outcome = apply_rule(
             rule,
@@ -134,6 +135,21 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
     if shaped is not None:
         return shaped
     return choose(start, rule, outcome, header, whole, budget, patterns)
+
+
+def information_budget(
+    rule: Rule, classification: Classification, info: CommandInfo, failed: bool, options: Options
+) -> int:
+    """How many characters the shown text may take: what the caller asked for, else
+    what the rule declares, else the information budget for its family and outcome
+    (reduce/budget.py); output the agent bounded itself gets at least the bounded cap."""
+    from .budget import BOUNDED_MAX_CHARS, Budgets
+
+    if options.max_inline_chars:
+        return options.max_inline_chars
+    table = rule.failure if failed and rule.failure.preserve_on_failure else rule.summarize
+    budget = table.max_chars or (options.budgets or Budgets()).of(classification.rule.family, failed)
+    return max(budget, BOUNDED_MAX_CHARS) if info.bounded else budget
 
 
 def _structured(
@@ -439,8 +455,8 @@ def clamp(header: tuple[str, ...], items: tuple[Item, ...], budget: int) -> tupl
 
 
 def _clip(item: Item, limit: int) -> Item:
-    if isinstance(item, Omission) or len(item) <= limit:
-        return item
+    if isinstance(item, Omission | Encoded) or len(item) <= limit:
+        return item  # a lossless re-encoding was sized by units.fit: clipping it would lose facts
     return Pinned(clip_line(item, limit)) if isinstance(item, Pinned) else clip_line(item, limit)
 
 

@@ -42,7 +42,19 @@ class Omission:
         return f"... {self.count} line{'s' if self.count != 1 else ''} omitted ..."
 
 
-#: A body item: a line of the input (`str`, possibly `Pinned` or clipped) or a marker.
+class Encoded(str):
+    """A line that re-encodes `lines` input lines without losing a fact (grep's path
+    once per file, a directory's entries in one brace list); 0 for a heading it adds."""
+
+    def __new__(cls, text: str, lines: int) -> Encoded:
+        made = super().__new__(cls, text)
+        made.lines = lines
+        return made
+
+    lines: int
+
+
+#: A body item: a line of the input (`str`, possibly `Pinned`, `Encoded` or clipped) or a marker.
 Item = str | Omission
 
 
@@ -50,8 +62,13 @@ def render(items: Sequence[Item]) -> list[str]:
     return [item.render() if isinstance(item, Omission) else item for item in items]
 
 
+def weight(item: Item) -> int:
+    """How many input lines an item stands for."""
+    return item.count if isinstance(item, Omission) else item.lines if isinstance(item, Encoded) else 1
+
+
 def shown_lines(items: Sequence[Item]) -> int:
-    return sum(1 for item in items if not isinstance(item, Omission))
+    return sum(weight(item) for item in items if not isinstance(item, Omission))
 
 
 def head_tail(items: list[Item], head: int, tail: int, pin_limit: int = 0) -> list[Item]:
@@ -94,7 +111,7 @@ def _collapse(run: list[Item]) -> Omission:
 
 def merge(items: Sequence[Item]) -> Omission:
     """One omission standing for all of `items` (lines and earlier omissions)."""
-    return Omission(sum(i.count if isinstance(i, Omission) else 1 for i in items))
+    return Omission(sum(map(weight, items)))
 
 
 def dedupe_adjacent(items: Sequence[Item]) -> list[Item]:

@@ -24,7 +24,6 @@ PATTERNS: dict[str, tuple[str, ...]] = {
         r'^hint: (?:Use|Disable this message|See "git help|You can (?:also )?(?:use|run)|and then use|After resolving)',
         r"^no changes added to commit \(use",
         r"^nothing added to commit but untracked files present \(use",
-        r"^Your branch is up to date with '[^']+'\.$",
     ),
     # npm's request and cache log and timing lines (--loglevel http/verbose, --timing)
     "npm-chatter": (
@@ -96,22 +95,7 @@ def repeated_notes(lines: list[str]) -> set[int]:
     return dropped
 
 
-_ON_BRANCH = lazy(r"^On branch \S+$")
-_BRANCH_NEWS = lazy(r"^Your branch (?!is up to date with )")
-
-
-def quiet_branch(lines: list[str]) -> set[int]:
-    """git status's `On branch main` when nothing else is said about the branch: no
-    upstream, or up to date with it. Ahead, behind or diverged, the line stays."""
-    return {
-        index
-        for index, line in enumerate(lines)
-        if _ON_BRANCH.match(line) and not (index + 1 < len(lines) and _BRANCH_NEWS.match(lines[index + 1]))
-    }
-
-
 #: kind -> a test over all the lines, for noise no single-line pattern can tell.
 STRUCTURAL: dict[str, Callable[[list[str]], set[int]]] = {
     "compiler-notes": repeated_notes,
-    "git-advice": quiet_branch,
 }

@@ -32,7 +32,7 @@ from ..lazyre import lazy
 from ..record import record
 from ..rules.model import UNITS
 from ..text import clip_line, pluralize
-from .lines import Item, Omission, Pinned
+from .lines import Encoded, Item, Omission, Pinned, weight
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -56,6 +56,12 @@ class Unit:
     # Units of one family fail alike (a parametrized test's cases): the first of each
     # family keeps its form longest, the others are cut first.
     family: str = ""
+    # The same lines re-encoded without losing a fact (grep's path once per file, a
+    # directory's entries on one line): taken before any unit is shortened.
+    lossless: tuple[Item, ...] = ()
+    # Neighbours in their lossless form with the same `joins` (a line's start: git
+    # status's `\tmodified:   src/api/`) share one line: `\tmodified:   src/api/{a.py,b.py}`.
+    joins: str = ""
 
     @property
     def size(self) -> int:
@@ -70,12 +76,12 @@ def _size(items: Sequence[Item]) -> int:
 
 
 def _input_lines(items: Sequence[Item]) -> int:
-    return sum(i.count if isinstance(i, Omission) else 1 for i in items)
+    return sum(map(weight, items))
 
 
 # -- fitting ------------------------------------------------------------------------------
 
-FULL, SHORT, MINIMAL, DROPPED = 0, 1, 2, 3
+FULL, LOSSLESS, SHORT, MINIMAL, DROPPED = 0, 1, 2, 3, 4
 
 
 def fit(parsed: Parsed, available: int) -> list[Item]:
@@ -96,9 +102,23 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int) -> list[Item]:
     state = {index: FULL for index, _ in units}
     loose = sum(_size([part]) for part in parsed if not isinstance(part, Unit))
     sizes = {
-        index: [unit.size, _size(unit.short), _size(unit.minimal) if unit.minimal else 0, 0] for index, unit in units
+        index: [
+            unit.size,
+            _size(unit.lossless) if unit.lossless else unit.size,
+            _size(unit.short),
+            _size(unit.minimal) if unit.minimal else 0,
+            0,
+        ]
+        for index, unit in units
     }
     total = loose + sum(sizes[index][FULL] for index, _ in units)
+    if total > available:
+        # Lossless first: every unit that has a shorter re-encoding takes it, before
+        # any unit loses a line.
+        for index, unit in units:
+            if unit.lossless and sizes[index][LOSSLESS] < sizes[index][FULL]:
+                total -= sizes[index][FULL] - sizes[index][LOSSLESS]
+                state[index] = LOSSLESS
     positions = [index for index, _ in units]
     neighbours = {
         index: (positions[k - 1] if k else None, positions[k + 1] if k + 1 < len(positions) else None)
@@ -167,7 +187,17 @@ def _render(parsed: Parsed, state: dict[int, int]) -> list[Item]:
     # short (or minimal) forms that hide lines without a marker of their own, with what they keep
     shortened: list[tuple[Unit, int, str]] = []
 
+    joined: list[Unit] = []
+
+    def flush_joined() -> None:
+        if joined:
+            names = [str(unit.lossless[0])[:-1] for unit in joined]
+            listed = names[0] if len(names) == 1 else "{" + ",".join(names) + "}"
+            items.append(Encoded(joined[0].joins + listed, len(joined)))
+            joined.clear()
+
     def flush() -> None:
+        flush_joined()
         if dropped:
             items.append(_dropped_marker(dropped))
             dropped.clear()
@@ -191,7 +221,21 @@ def _render(parsed: Parsed, state: dict[int, int]) -> list[Item]:
             continue
         if dropped:
             flush()
-        shown = part.lines if form == FULL else part.short if form == SHORT else part.minimal
+        if form == LOSSLESS and part.joins:
+            if joined and joined[0].joins != part.joins:
+                flush_joined()
+            joined.append(part)
+            continue
+        flush_joined()
+        shown = (
+            part.lines
+            if form == FULL
+            else part.lossless
+            if form == LOSSLESS
+            else part.short
+            if form == SHORT
+            else part.minimal
+        )
         hidden = _input_lines(part.lines) - _input_lines(shown)
         if hidden > 0 and not any(isinstance(i, Omission) for i in shown):
             note = part.short_note if form == SHORT else part.minimal_note
@@ -278,7 +322,16 @@ def _paths(lines: list[str]) -> Parsed:
             parsed.append(line)
             continue
         priority = 3 if group in _CONFLICTS else 1 if group in ("untracked", "ignored") else 2
-        parsed.append(Unit("path", group, (line,), (line,), priority=priority))
+        found = entry or short
+        assert found is not None
+        path = found.group("path")
+        folder, _, name = path.rstrip("/").rpartition("/")
+        name += "/" if path.endswith("/") else ""
+        prefix = line[: found.start("path")] + (folder + "/" if folder else "")
+        joinable = " -> " not in path and _brace_safe(name)
+        joins = prefix if joinable else ""
+        lossless: tuple[Item, ...] = (Encoded(name + ",", 1),) if joinable else ()
+        parsed.append(Unit("path", group, (line,), (line,), priority=priority, lossless=lossless, joins=joins))
     return parsed
 
 
@@ -446,9 +499,8 @@ def _match_files(lines: list[str]) -> Parsed:
                 else ()
             )
             minimal = (Omission(len(current), f"{path}: {pluralize(matches, 'match')}"),)
-            parsed.append(
-                Unit("file with matches", "", tuple(clip_line(c, _LINE_LIMIT) for c in current), short, minimal)
-            )
+            full = tuple(clip_line(c, _LINE_LIMIT) for c in current)
+            parsed.append(Unit("file with matches", "", full, short, minimal, lossless=_factored(path, full)))
         current.clear()
 
     for line in lines:
@@ -462,6 +514,22 @@ def _match_files(lines: list[str]) -> Parsed:
             current.append(line)
     close()
     return parsed
+
+
+def _factored(path: str, lines: tuple[str, ...]) -> tuple[Item, ...]:
+    """A file's matches with its path said once: `path:` then `  12:text` (and
+    `  13-text` for context lines), every other character as grep printed it."""
+    if len(lines) < 2:
+        return ()
+    body: list[Item] = [Encoded(f"{path}:", 0)]
+    for line in lines:
+        if line == "--":
+            body.append(line)
+        elif line.startswith(path) and line[len(path) : len(path) + 1] in (":", "-"):
+            body.append(Encoded("  " + line[len(path) + 1 :], 1))
+        else:
+            return ()
+    return tuple(body)
 
 
 def _match_path(line: str) -> str | None:
@@ -550,7 +618,20 @@ def _dir_unit(directory: str, entries: list[str]) -> Unit:
         else ()
     )
     minimal = (Omission(len(entries), f"{directory}/: {pluralize(len(entries), 'entry')}"),)
-    return Unit("directory", "", tuple(entries), short, minimal)
+    names = [entry[len(directory) + 1 :] for entry in entries if entry.startswith(directory + "/")]
+    lossless: tuple[Item, ...] = ()
+    if len(entries) > 1 and len(names) == len(entries) and all(map(_brace_safe, names)):
+        lossless = (Encoded(f"{directory}/{{{','.join(names)}}}", len(entries)),)
+    return Unit("directory", "", tuple(entries), short, minimal, lossless=lossless)
+
+
+#: Characters that would make a name ambiguous inside a `dir/{a,b}` brace list.
+_BRACE_UNSAFE = frozenset(",{}\t\n\\'\" $*?[")
+
+
+def _brace_safe(name: str) -> bool:
+    """Can `name` stand in a brace list and be read back exactly (as bash expands it)?"""
+    return bool(name) and "/" not in name.rstrip("/") and not _BRACE_UNSAFE.intersection(name)
 
 
 def _ls_sections(lines: list[str]) -> Parsed:

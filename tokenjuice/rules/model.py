@@ -242,7 +242,14 @@ class Summarize:
 
     head: int = spec(COUNT, "Lines kept from the start.", 8, json_default=6)
     tail: int = spec(COUNT, "Lines kept from the end.", 8, json_default=6)
-    max_chars: int = spec(COUNT, "Size budget of the result, in characters.", 1200, camel="maxChars", minimum=200)
+    max_chars: int = spec(
+        COUNT,
+        "Size budget of the result, in characters; 0: the information budget "
+        "(settings output.max_chars, per family in output.family_max_chars).",
+        0,
+        camel="maxChars",
+        minimum=200,
+    )
 
 
 @record
@@ -259,7 +266,12 @@ class Failure:
     head: int = spec(COUNT, "Lines kept from the start of a failure.", 12, json_default=6)
     tail: int = spec(COUNT, "Lines kept from the end of a failure.", 16, json_default=12)
     max_chars: int = spec(
-        COUNT, "Size budget when the command failed.", 2400, json_default=1200, camel="maxChars", minimum=200
+        COUNT,
+        "Size budget when the command failed; 0: the information budget for failures "
+        "(settings output.failure_max_chars, per family in output.family_max_chars).",
+        0,
+        camel="maxChars",
+        minimum=200,
     )
 
 

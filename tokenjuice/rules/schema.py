@@ -143,8 +143,10 @@ class _Checker:
         if kind == model.COUNT:
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise RuleError(f"{where}: expected a non-negative integer")
-            if meta["minimum"] is not None and value < meta["minimum"]:
-                raise RuleError(f"{where}: budgets under {meta['minimum']} chars cannot hold a result")
+            if meta["minimum"] is not None and 0 < value < meta["minimum"]:
+                raise RuleError(
+                    f"{where}: budgets under {meta['minimum']} chars cannot hold a result (0 uses the information budget)"
+                )
             return value
         if kind == model.NUMBER:
             integer = field.type == "int"
@@ -295,7 +297,7 @@ def _field_schema(field: Field) -> dict[str, Any]:
         if kind == model.TEXT and not meta["allow_empty"]:
             schema["minLength"] = 1
         if kind == model.COUNT and meta["minimum"] is not None:
-            schema["minimum"] = meta["minimum"]
+            schema = {"anyOf": [{"const": 0}, {"type": "integer", "minimum": meta["minimum"]}]}
     elif kind in (model.WORDS, model.PATTERNS):
         item = {"type": "string", "minLength": 1} | ({"format": "regex"} if kind == model.PATTERNS else {})
         schema = {"type": "array", "items": item} | ({"minItems": 1} if meta["non_empty"] else {})
