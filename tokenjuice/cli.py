@@ -276,13 +276,17 @@ def install(
 @_ALL
 @_PROJECT
 @_DRY_RUN
+@click.option(
+    "--purge", is_flag=True, help="With --all: then remove tokenjuice's config, data, cache and temporary store."
+)
 @format_option
-def uninstall(host: str | None, every: bool, project: bool, dry_run: bool, output_format: str) -> None:
+def uninstall(host: str | None, every: bool, project: bool, dry_run: bool, purge: bool, output_format: str) -> None:
     """Remove tokenjuice's entry, and nothing else; a file install left untouched gets its
-    bytes from before install back."""
+    bytes from before install back (and install's backups of it go). With --all --purge,
+    then everything tokenjuice wrote for you (listed first; tokenjuice paths shows it)."""
     from .commands import hosts
 
-    emit(hosts.uninstall(host, every=every, project=project, dry_run=dry_run), output_format)
+    emit(hosts.uninstall(host, every=every, project=project, dry_run=dry_run, purge=purge), output_format)
 
 
 @cli.command(short_help="Check tokenjuice's health, or a host's hook.")

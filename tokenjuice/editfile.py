@@ -72,10 +72,15 @@ class LockedFile:
         self.create = create
         self._lock_fd: int | None = None
         self.text: str | None = None
+        self.created_dirs: list[str] = []  # folders this edit had to create, deepest first
 
     def __enter__(self) -> LockedFile:
         if not self.create and not os.path.isdir(self.directory):
             return self
+        folder = self.directory
+        while not os.path.exists(folder) and os.path.dirname(folder) != folder:
+            self.created_dirs.append(folder)
+            folder = os.path.dirname(folder)
         try:
             os.makedirs(self.directory, exist_ok=True)
             self._lock_fd = os.open(self.directory, os.O_RDONLY)

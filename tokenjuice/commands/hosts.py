@@ -14,6 +14,7 @@ from ..hosts import base, manage
 from ..hosts.hook import HOSTS, load
 from ..output import Output
 from ..paths import git_root
+from ..record import replace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -176,9 +177,11 @@ def _install_one(host: base.Host, *, project: bool, local: bool, dry_run: bool, 
     return Output(text="\n".join(out) + "\n", data=data)
 
 
-def uninstall(name: str | None, *, every: bool, project: bool, dry_run: bool) -> Output:
+def uninstall(name: str | None, *, every: bool, project: bool, dry_run: bool, purge: bool = False) -> Output:
     if name is None and not every:
         raise UsageError("name the host to remove (tokenjuice uninstall <host>) or use --all")
+    if purge and (name is not None or project):
+        raise UsageError("--purge removes everything of tokenjuice's: use it as tokenjuice uninstall --all --purge")
     if name is not None:
         host = _host(name)
         result = host.uninstall(host.config_path(project), dry_run=dry_run)
@@ -200,7 +203,34 @@ def uninstall(name: str | None, *, every: bool, project: bool, dry_run: bool) ->
             rows.append(Row(host_name, "nothing to remove", path))
         else:
             rows.append(Row(host_name, result.action, path, "", result, host))
-    return _batch("uninstall", rows, project=project, dry_run=dry_run)
+    output = _batch("uninstall", rows, project=project, dry_run=dry_run)
+    if not purge:
+        return output
+    if output.exit_code:  # a hook left behind would still run a tokenjuice without its folders
+        return replace(output, text=output.text + "nothing purged: remove every hook first\n")
+    return _purged(output, dry_run=dry_run)
+
+
+def _purged(output: Output, *, dry_run: bool) -> Output:
+    """`output` followed by the purge: the list of what goes, first, then the removal."""
+    from . import paths as locations
+
+    targets = locations.purge_targets()
+    lines = [f"{'would remove' if dry_run else 'removing'} what tokenjuice wrote for you:"]
+    lines += [f"  {target}" for target in targets] or ["  (nothing: no config, data, cache or temporary store)"]
+    done, failed = locations.purge(dry_run=dry_run)
+    lines += [f"failed: {problem}; remove it yourself" for problem in failed]
+    if not dry_run and not failed:
+        lines.append("purged: tokenjuice kept nothing else (remove the program with pipx, uv or install.sh)")
+    data = (
+        {"hosts": output.data, "purged": done, "failed": failed}
+        if not dry_run
+        else {
+            "hosts": output.data,
+            "wouldRemove": done,
+        }
+    )
+    return Output(text=output.text + "\n".join(lines) + "\n", data=data, exit_code=1 if failed else 0)
 
 
 def _uninstall_output(host: base.Host, result: manage.Result, project: bool, dry_run: bool) -> Output:

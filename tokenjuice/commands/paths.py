@@ -1,4 +1,5 @@
-"""`tokenjuice paths`: every folder and file tokenjuice reads or writes."""
+"""`tokenjuice paths`: every folder and file tokenjuice reads or writes, and
+`uninstall --all --purge`, which removes what tokenjuice wrote for this user."""
 
 from __future__ import annotations
 
@@ -9,11 +10,27 @@ from ..output import Output
 from ..settings import project_config_path, resolve, user_config_path
 from ..state import artifacts, ledger, spool
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
-def run() -> Output:
+
+def temp_store() -> str:
+    """`$TMPDIR/tokenjuice-<uid>` (paths.private_temp_dir, without creating it): the
+    private fallback store for full outputs when the data folder cannot be written."""
+    root = os.environ.get("TMPDIR", "").strip() or "/tmp"  # noqa: S108 - the same folder private_temp_dir checks
+    return os.path.join(root, f"{paths.APP}-{os.getuid()}")
+
+
+def rows() -> list[tuple[str, str, str]]:
+    """(name, path, what) for every location; "" when there is none."""
+    from .. import trust
+    from ..hosts import manage
+
     cwd = os.getcwd()
     settings = resolve(cwd)
-    rows = [
+    data = paths.data_dir()
+    found = [
         ("config", paths.config_dir(), "settings and your own rules"),
         ("user-config", user_config_path(), "your settings (TOKENJUICE_CONFIG moves it)"),
         ("project-config", project_config_path(cwd) or "", "this project's settings, if any"),
@@ -21,19 +38,106 @@ def run() -> Output:
             (f"user-rules{'' if i == 0 else '-' + str(i + 1)}", d, "your own rules")
             for i, d in enumerate(paths.user_rule_dirs())
         ],
-        ("cache", paths.cache_dir(), "rebuildable caches (safe to delete)"),
-        ("data", paths.data_dir(), "everything tokenjuice records (TOKENJUICE_HOME moves it)"),
+        ("cache", paths.cache_dir(), "rebuildable caches: the rule index, parsed settings (safe to delete)"),
+        ("data", data, "everything tokenjuice records (TOKENJUICE_HOME moves it)"),
         ("ledger", ledger.db_path(), "the savings ledger (tokenjuice stats)"),
         ("spool", spool.spool_path(), "runs not yet folded into the ledger"),
         ("artifacts", artifacts.Store.from_settings(settings).directory, "stored full outputs (tokenjuice cat)"),
+        ("temp-store", temp_store(), "full outputs kept when the data folder cannot be written"),
+        ("trust", os.path.join(data, trust.TRUST_FILE), "the projects you trusted (tokenjuice trust)"),
+        ("notices", os.path.join(data, "notices"), "stamps of notices already shown once"),
+        ("installs", os.path.join(data, "installs"), "what each host config held before install (for uninstall)"),
+        ("debug-log", os.path.join(data, "debug.log"), "internal errors, with TOKENJUICE_DEBUG=1"),
     ]
-    width = max(len(name) for name, _, _ in rows)
+    found += [("backup", b, "a host config before an install changed it") for b in manage.recorded_backups()]
+    return found
+
+
+def run() -> Output:
+    found = rows()
+    width = max(len(name) for name, _, _ in found)
     text = "".join(
         f"{name:<{width}}  {path or '-'}{'' if not path or os.path.exists(path) else '  (not created)'}\n"
-        for name, path, _ in rows
+        for name, path, _ in found
     )
-    data = {
-        name: {"path": path or None, "exists": bool(path) and os.path.exists(path), "what": what}
-        for name, path, what in rows
-    }
+    data: dict[str, Any] = {}
+    for name, path, what in found:
+        entry = {"path": path or None, "exists": bool(path) and os.path.exists(path), "what": what}
+        if name == "backup":
+            data.setdefault("backups", []).append(entry)
+        else:
+            data[name] = entry
     return Output(text=text, data=data)
+
+
+def purge_targets() -> list[str]:
+    """What `uninstall --all --purge` removes: the config, cache and data folders,
+    the fallback store, and a stored-output folder set elsewhere. A folder a
+    variable or setting moved (TOKENJUICE_HOME, artifacts.dir) goes whole only
+    when it is tokenjuice's own by name; otherwise only tokenjuice's files in it."""
+    from .. import trust
+
+    data = paths.data_dir()
+    store = artifacts.Store.from_settings(resolve(os.getcwd())).directory
+    targets = [paths.config_dir(), *paths.user_rule_dirs(), paths.cache_dir()]
+    if _ours_by_name(data):
+        targets.append(data)
+    else:
+        names = (ledger.DB_NAME, ledger.DB_NAME + "-wal", ledger.DB_NAME + "-shm", spool.SPOOL_NAME)
+        targets += [os.path.join(data, n) for n in (*names, trust.TRUST_FILE, "artifacts", "installs", "notices")]
+        targets.append(os.path.join(data, "debug.log"))
+    if _ours_by_name(store) or store == os.path.join(data, "artifacts"):
+        targets.append(store)
+    targets.append(temp_store())
+    home = os.path.realpath(os.path.expanduser("~"))
+    kept = []
+    for target in dict.fromkeys(targets):
+        real = os.path.realpath(target)
+        if real in ("/", home) or home.startswith(real + os.sep):
+            continue  # never a folder holding the home folder, whatever a variable says
+        if any(target.startswith(other + os.sep) for other in targets if other != target and _ours_by_name(other)):
+            continue  # inside a folder that goes whole
+        if os.path.lexists(target):
+            kept.append(target)
+    return kept
+
+
+def _ours_by_name(folder: str) -> bool:
+    return paths.APP in os.path.basename(os.path.normpath(folder))
+
+
+def purge(*, dry_run: bool) -> tuple[list[str], list[str]]:
+    """(removed or, in a dry run, to remove; failed with why)."""
+    import shutil
+
+    targets = purge_targets()
+    failed: list[str] = []
+    if dry_run:
+        return targets, failed
+    done: list[str] = []
+    for target in targets:
+        try:
+            if os.path.isdir(target) and not os.path.islink(target):
+                shutil.rmtree(target)
+            else:
+                os.unlink(target)
+            done.append(target)
+        except OSError as error:
+            failed.append(f"{target}: {error.strerror}")
+            continue
+        if target != temp_store():  # the temporary folder itself stays
+            _remove_empty_parents(target)
+    return done, failed
+
+
+def _remove_empty_parents(target: str) -> None:
+    """The folders above `target` that are empty now (~/.cache, ~/.local/share made
+    for tokenjuice's folders), up to the home folder and never it."""
+    home = os.path.realpath(os.path.expanduser("~"))
+    folder = os.path.dirname(os.path.realpath(target))
+    while folder.startswith(home + os.sep):
+        try:
+            os.rmdir(folder)  # only an empty folder goes
+        except OSError:
+            return
+        folder = os.path.dirname(folder)

@@ -93,7 +93,7 @@ def install_many(
         before = file.text
         change = file.save_json(data, edits, dry_run=dry_run)
         if not dry_run and change.changed:
-            remember_install(path, before, change.after, change.backup)
+            remember_install(path, before, change.after, change.backup, file.created_dirs)
     if dry_run:
         action = "would update" if had_ours else "would install"
     else:

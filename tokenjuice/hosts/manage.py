@@ -338,10 +338,12 @@ def _record_path(path: str, *, create: bool = True) -> str:
     return os.path.join(paths.private_dir(folder) if create else folder, key)
 
 
-def remember_install(path: str, before: str | None, after: str, backup: str | None = None) -> None:
+def remember_install(
+    path: str, before: str | None, after: str, backup: str | None = None, created_dirs: list[str] | None = None
+) -> None:
     """Keep (privately) the file's bytes from before our first install, a hash of
-    what install left, and the backups install made of it, so uninstall can put
-    the file back exactly and take those backups away with it."""
+    what install left, the backups install made of it and the folders it created
+    for it, so uninstall can put the file back exactly and take those away."""
     from .. import fastjson
     from ..atomic import write_atomically
 
@@ -354,6 +356,7 @@ def remember_install(path: str, before: str | None, after: str, backup: str | No
         "before": original,
         "after_sha256": _sha(after),
         "backups": list(dict.fromkeys(backups)),
+        "dirs": [d for d in existing.get("dirs", []) if isinstance(d, str)] + (created_dirs or []),
     }
     write_atomically(record_path + ".json", fastjson.dumps(data).encode("utf-8"), mode=0o600)
 
@@ -381,8 +384,9 @@ def text_before_install(path: str) -> tuple[bool, str | None]:
 def forget_install(path: str, *, drop_backups: bool = False) -> None:
     """Drop the install record of `path`; with `drop_backups` also the backups install
     made of it (uninstall gave the file its bytes from before install back, or
-    removed the file install created: they hold nothing the user lacks). Only
-    `<file>.bak` and `<file>.bak.N` beside the file are ever removed."""
+    removed the file install created: they hold nothing the user lacks), and the
+    folders install created for it that are empty now. Only `<file>.bak` and
+    `<file>.bak.N` beside the file are ever removed."""
     from ..paths import remove_quietly
 
     record_path = _record_path(path, create=False)
@@ -392,6 +396,12 @@ def forget_install(path: str, *, drop_backups: bool = False) -> None:
         for backup in data.get("backups", []):
             if isinstance(backup, str) and is_backup_of(backup, target):
                 remove_quietly(backup)
+        for folder in data.get("dirs", []):
+            if isinstance(folder, str) and target.startswith(folder + os.sep):
+                try:
+                    os.rmdir(folder)  # deepest first; only an empty folder goes
+                except OSError:
+                    pass
     remove_quietly(record_path + ".json")
 
 

@@ -63,6 +63,7 @@ def install(
             file._check_writable()  # refuse what the real run would refuse
         else:
             _write(file, content)
+            remember_install(path, current, content, None, file.created_dirs)
     if dry_run:
         action = "would update" if current is not None else "would install"
     else:
@@ -82,6 +83,8 @@ def uninstall(path: str, is_ours: Callable[[str], bool], *, dry_run: bool = Fals
                 "if you no longer want it"
             )
         change = file.remove(dry_run=dry_run)
+        if not dry_run:
+            forget_install(path, drop_backups=True)  # and the folders install created for it
     return Result(path, "would remove" if dry_run else "removed the file install created", change)
 
 
@@ -168,7 +171,7 @@ def install_block(
             after = ours
         change = file.save(after, dry_run=dry_run)
         if not dry_run and change.changed:
-            remember_install(path, current, after, change.backup)
+            remember_install(path, current, after, change.backup, file.created_dirs)
     if dry_run:
         action = "would update" if found else "would install"
     else:
