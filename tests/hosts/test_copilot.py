@@ -217,12 +217,16 @@ def test_install_writes_our_own_file_and_uninstall_removes_it(workdir, copilot_h
     other.parent.mkdir(parents=True)
     other.write_text('{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"./audit.sh"}]}}')
     before = sorted(p.name for p in copilot_home.rglob("*"))
-    done = tokenjuice("install", "copilot", "--local")
+    done = tokenjuice("install", "copilot", "--local", "--mode", "pre")
     assert done.returncode == 0, done.stderr
     assert b"--allow-all" in done.stdout  # the note on when Copilot rewrites
     data = json.loads((copilot_home / "hooks" / "tokenjuice.json").read_text())
     command = f"{HOOK_LAUNCHER} hook copilot --wrap-launcher '{LAUNCHER}' 2>/dev/null || true"
     assert data == {"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": command, "timeoutSec": 10}]}}
+    done = tokenjuice("install", "copilot", "--local")  # the default: compact after the command ran
+    assert done.returncode == 0 and b"--allow-all" not in done.stdout
+    data = json.loads((copilot_home / "hooks" / "tokenjuice.json").read_text())
+    assert data["hooks"] == {"postToolUse": [{"type": "command", "bash": command, "timeoutSec": 10}]}
     assert b"already up to date" in tokenjuice("install", "copilot", "--local").stdout
     done = tokenjuice("uninstall", "copilot")
     assert done.returncode == 0 and b"removed" in done.stdout
@@ -314,14 +318,16 @@ def model_server(tmp_path):
         yield server.port, server.log
 
 
-def run_copilot(tmp_path, port, log, prompt, *flags, hook_command=None):
+def run_copilot(tmp_path, port, log, prompt, *flags, hook_command=None, mode=None):
     home = tmp_path / "h"
     project = tmp_path / "p"
     project.mkdir(exist_ok=True)
+    fake_pytest(project)
     env = os.environ | {"HOME": str(home), "PYTHONPATH": str(REPO)}
     env.pop("COPILOT_HOME", None)
     if hook_command is None:
-        assert tokenjuice("install", "copilot", "--local", env=env).returncode == 0
+        modes = ("--mode", mode) if mode else ()
+        assert tokenjuice("install", "copilot", "--local", *modes, env=env).returncode == 0
     else:
         path = home / ".copilot" / "hooks" / "tokenjuice.json"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -348,11 +354,37 @@ def run_copilot(tmp_path, port, log, prompt, *flags, hook_command=None):
     return hostclis.chat_tool_messages(log), project
 
 
+def fake_pytest(project):
+    """`./pytest`: a recorded failing pytest run (2 failed, 120 passed), exit 1."""
+    script = project / "pytest"
+    script.write_text(f"#!/bin/sh\ncat {REPO}/tests/fixtures/hosts/pytest-failing.out.txt\nexit 1\n")
+    script.chmod(0o755)
+
+
+def test_real_copilot_compacts_after_the_run_with_allow_all_tools(tmp_path, model_server):
+    port, log = model_server
+    messages, _ = run_copilot(tmp_path, port, log, "RUN:seq 1 3000", "--allow-all-tools")
+    assert len(messages) == 1 and "2,984 of 3,000 lines omitted" in messages[0] and "tokenjuice cat" in messages[0]
+    assert messages[0].endswith("<shellId: 0 completed with exit code 0>")
+    messages, _ = run_copilot(tmp_path, port, log, "RUN:./pytest -v", "--allow-all-tools")
+    [text] = messages
+    assert text.startswith("exit 1\n") and text.endswith("completed with exit code 1>"), text
+    assert "FAILED test_many.py::test_fails_two - ValueError: broken thing at step 7" in text
+    assert "E       AssertionError: a should be two" in text and "tokenjuice cat" in text
+    assert len(text) < 1500  # Copilot's own compaction of this output: 1,505 characters
+    messages, _ = run_copilot(tmp_path, port, log, "RUN:seq 1 100000", "--allow-all-tools")
+    assert "99,984 of 100,000 lines omitted" in messages[0]  # read from the file Copilot saved it to
+    messages, _ = run_copilot(tmp_path, port, log, "RUN:echo hi", "--allow-all-tools")
+    assert messages[0] == "hi\n<shellId: 0 completed with exit code 0>"  # nothing to save: nothing added
+    messages, _ = run_copilot(tmp_path, port, log, "RUN:seq 1 3000")
+    assert messages[0].startswith("Permission denied")  # without flags -p denies, as without tokenjuice
+
+
 def test_real_copilot_runs_the_rewrite_with_allow_all_and_honours_deny_rules(tmp_path, model_server):
     port, log = model_server
-    messages, _ = run_copilot(tmp_path, port, log, "RUN:seq 1 300", "--allow-all")
+    messages, _ = run_copilot(tmp_path, port, log, "RUN:seq 1 3000", "--allow-all", mode="pre")
     assert len(messages) == 1 and "lines omitted" in messages[0] and "tokenjuice cat" in messages[0]
-    messages, project = run_copilot(tmp_path, port, log, "RUN:echo hi", "--allow-all-tools")
+    messages, project = run_copilot(tmp_path, port, log, "RUN:echo hi", "--allow-all-tools", mode="pre")
     assert messages[0].startswith("hi\n")  # left alone: Copilot would have asked about the wrapper's paths
     (project / "victim").write_text("x")
     messages, _ = run_copilot(tmp_path, port, log, "RUN:rm -f victim", "--yolo", "--deny-tool", "shell(rm)")
@@ -364,3 +396,64 @@ def test_real_copilot_runs_the_command_when_the_hook_interpreter_is_gone(tmp_pat
     gone = copilot.Copilot().hook_command(f"{tmp_path}/gone/python -m tokenjuice")
     messages, _ = run_copilot(tmp_path, port, log, "RUN:echo still-runs", "--allow-all", hook_command=gone)
     assert messages and messages[0].startswith("still-runs\n"), messages
+
+
+# -- post: compacting the output after the command ran -----------------------------------------
+
+
+def post_payload(command, text, cwd):
+    return {
+        "sessionId": "s-1",
+        "timestamp": 1795580473949,
+        "cwd": str(cwd),
+        "toolName": "bash",
+        "toolArgs": {"command": command},
+        "toolResult": {"resultType": "success", "textResultForLlm": text},
+    }
+
+
+def post_hook(data):
+    done = tokenjuice("hook", "copilot", input=json.dumps(data))
+    assert done.returncode == 0
+    return json.loads(done.stdout)
+
+
+SEQ = "".join(f"{i}\n" for i in range(1, 3001))
+
+
+def test_post_compacts_the_output_and_keeps_copilots_exit_line(workdir):
+    answer = post_hook(post_payload("seq 1 3000; exit 3", SEQ + "<shellId: 0 completed with exit code 3>", workdir))
+    text = answer["modifiedResult"]["textResultForLlm"]
+    assert answer["modifiedResult"]["resultType"] == "success"
+    assert text.startswith("exit 3\n") and text.endswith("\n<shellId: 0 completed with exit code 3>")
+    assert "lines omitted" in text and "tokenjuice cat" in text
+    artifact = text.split("tokenjuice cat ")[1].split(")")[0]
+    assert tokenjuice("cat", artifact).stdout.decode().rstrip() == SEQ.rstrip()
+
+
+def test_post_leaves_short_outputs_and_other_tools_alone(workdir):
+    for path in sorted((FIXTURES / "payloads").glob("posttooluse.*.input.json")):
+        data = json.loads(path.read_text())
+        data["cwd"] = str(workdir)
+        assert post_hook(data) == {}, path  # short, or saved to a file that no longer exists
+    assert post_hook(post_payload("echo hi", "hi\n<shellId: 0 completed with exit code 0>", workdir)) == {}
+    other = post_payload("seq 1 3000", SEQ, workdir) | {"toolName": "view"}
+    assert post_hook(other) == {}
+    failed = post_payload("seq 1 3000", SEQ, workdir)
+    failed["toolResult"]["resultType"] = "failure"
+    assert post_hook(failed) == {}
+
+
+def test_post_reads_the_whole_output_only_from_a_file_copilot_names_and_the_user_owns(workdir, tmp_path):
+    saved = tmp_path / "1795580499073-copilot-tool-output-1-2.txt"
+    saved.write_text(SEQ)
+    preview = f"Output too large to read at once (14.5 KB). Saved to: {saved}\nPreview (first 500 chars):\n1\n2\n"
+    answer = post_hook(post_payload("seq 1 3000", preview + "\n<shellId: 0 completed with exit code 0>", workdir))
+    assert "2,984 of 3,000 lines omitted" in answer["modifiedResult"]["textResultForLlm"]
+    link = tmp_path / "1795580499074-copilot-tool-output-1-2.txt"
+    link.symlink_to(saved)
+    linked = preview.replace(str(saved), str(link))
+    assert post_hook(post_payload("seq 1 3000", linked, workdir)) == {}  # a link is not followed
+    other = tmp_path / "notes.txt"
+    other.write_text(SEQ)
+    assert post_hook(post_payload("seq 1 3000", preview.replace(str(saved), str(other)), workdir)) == {}

@@ -163,6 +163,9 @@ class JsonHooksHost(Host):
     command_key: ClassVar[str] = "command"
     #: Top-level members the host needs, added when missing.
     required: ClassVar[dict[str, Any] | None] = None
+    #: The list our entry goes in for each mode (`modes`): install puts it in the
+    #: chosen mode's list and takes it out of the others. Empty: `list_path` only.
+    mode_lists: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = ()
 
     def entry(self, command: str) -> dict[str, Any]:
         """Our element of the list (a group when `nested`), exactly as the host wants it."""
@@ -191,7 +194,7 @@ class JsonHooksHost(Host):
         refuse_windows()
         return jsonhooks.install_many(
             path,
-            [(self.list_path, self.entry(command))],
+            self.placements(command),
             self._ours,
             skeleton=self.skeleton(),
             required=self.required,
@@ -201,6 +204,32 @@ class JsonHooksHost(Host):
             nested=self.nested,
             notes=self.install_notes(path),
         )
+
+    def placements(self, command: str) -> list[tuple[tuple[str, ...], dict[str, Any] | None]]:
+        """(list, our element or None to take ours out of it) for install."""
+        if not self.mode_lists:
+            return [(self.list_path, self.entry(command))]
+        mode = self.mode or self.modes[0]
+        return [(where, self.entry(command) if named == mode else None) for named, where in self.mode_lists]
+
+    def installed_modes(self, path: str) -> list[str]:
+        """The modes whose lists hold our hook in `path`."""
+        from ..editfile import EditError
+        from . import jsonhooks
+
+        try:
+            data = jsonhooks.read(path) or {}
+        except EditError:
+            return []
+        found = []
+        for named, where in self.mode_lists:
+            try:
+                elements = jsonhooks.entries(data, where, path)
+            except EditError:
+                continue
+            if jsonhooks.ours_found(elements, self._ours, self.nested):
+                found.append(named)
+        return found
 
     def uninstall(self, path: str, *, dry_run: bool = False) -> Result:
         from . import jsonhooks

@@ -25,7 +25,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 EVENT = "preToolUse"
+POST_EVENT = "postToolUse"
 LIST_PATH = ("hooks", EVENT)
+POST_LIST = ("hooks", POST_EVENT)
 FILE_NAME = "tokenjuice.json"
 TIMEOUT_SECONDS = 10
 #: A top-level payload field only `doctor --deep` sends (the model cannot set
@@ -36,7 +38,10 @@ PROBE_FIELD = "tokenjuiceDoctorProbe"
 class Copilot(JsonHooksHost):
     name = "copilot"
     title = "Copilot CLI"
+    modes = ("post", "pre")
     list_path = LIST_PATH
+    more_lists = (POST_LIST,)
+    mode_lists = (("post", POST_LIST), ("pre", LIST_PATH))
     command_key = "bash"
     project_file = (".github", "hooks", FILE_NAME)
     programs = ("copilot",)
@@ -44,7 +49,37 @@ class Copilot(JsonHooksHost):
     def __init__(self) -> None:
         self._probe = False
 
-    # -- the hook ----------------------------------------------------------------------
+    # -- post: compact the output of a command that ran -----------------------------------
+
+    def own_answer(self, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any] | None:
+        if "toolResult" not in payload:
+            return None
+        return self.compacted_output(payload, env)
+
+    def compacted_output(self, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
+        """The postToolUse answer: `modifiedResult` with the compacted text, Copilot's own
+        `<shellId: … exit code N>` line kept, or {} to leave the result as it is."""
+        if payload.get("toolName") != "bash" or os.name == "nt":
+            return {}
+        args, result = _tool_args(payload.get("toolArgs")), payload.get("toolResult")
+        if args is None or not isinstance(result, dict) or result.get("resultType") != "success":
+            return {}
+        command, text = args.get("command"), result.get("textResultForLlm")
+        if not isinstance(command, str) or not isinstance(text, str) or args.get("mode") == "async":
+            return {}
+        shown, status, exit_code = split_status(text)
+        saved, preview = saved_path(shown)
+        from .postrun import compact_output
+
+        cwd = existing_dir(payload.get("cwd"))
+        compacted = compact_output(
+            self.name, command, shown, cwd=cwd, env=env, exit_code=exit_code, saved=saved, preview=preview
+        )
+        if compacted is None:
+            return {}
+        return {"modifiedResult": {"resultType": "success", "textResultForLlm": compacted + status}}
+
+    # -- pre: rewrite the command before it runs -----------------------------------------
 
     def call(self, payload: dict[str, Any]) -> Call | None:
         if payload.get("toolName") != "bash" or os.name == "nt":
@@ -109,11 +144,13 @@ class Copilot(JsonHooksHost):
         return {"version": 1, "hooks": {}}
 
     def install_notes(self, path: str) -> list[str]:
-        notes = [
-            "Copilot rewrites only when started with --allow-all (or --allow-all-tools --allow-all-paths); "
-            "otherwise it would ask about every rewritten command, so tokenjuice leaves commands alone "
-            "(docs/hosts/copilot.md)"
-        ]
+        notes = []
+        if (self.mode or self.modes[0]) == "pre":
+            notes.append(
+                "with --mode pre, Copilot rewrites only when started with --allow-all (or --allow-all-tools "
+                "--allow-all-paths); otherwise it would ask about every rewritten command, so tokenjuice leaves "
+                "commands alone (the default mode compacts outputs after commands run, in every mode)"
+            )
         if os.sep + os.path.join(".github", "hooks") + os.sep in path:
             notes.append("Copilot loads repository hooks only in a folder you trust; trust this one when Copilot asks")
         return notes
@@ -131,6 +168,34 @@ class Copilot(JsonHooksHost):
 
     def handles_shell(self, entry: Any) -> bool:
         return isinstance(entry, dict) and entry.get("matcher") in (None, "bash", ".*", "*")
+
+
+def split_status(text: str) -> tuple[str, str, int | None]:
+    """(the output, Copilot's closing `\n<shellId: 0 completed with exit code N>` line
+    or "", N) of a bash result's text."""
+    head, newline, last = text.rpartition("\n")
+    words = last.split()
+    if last.startswith("<shellId: ") and last.endswith(">") and "exit code" in last and words[-1][:-1].isdigit():
+        return head, newline + last, int(words[-1][:-1])
+    return text, "", None
+
+
+#: How Copilot (1.0.102) names a bash output it saved to a file: a large one is only
+#: previewed; one it compacted itself keeps its original beside it.
+_SAVED = ("Output too large to read at once (", "Saved to: ", "-copilot-tool-output-", True)
+_COMPACTED = ("Shell output was automatically compacted.", "Original at ", "original-output-", False)
+
+
+def saved_path(shown: str) -> tuple[str | None, bool]:
+    """(the file Copilot saved the whole output to, named in its own first line when
+    the name is Copilot's, or None; whether `shown` is a mere preview of it)."""
+    first = shown.partition("\n")[0]
+    for opening, before, name, preview in (_SAVED, _COMPACTED):
+        if first.startswith(opening):
+            path = first.partition(before)[2].partition(".txt")[0] + ".txt"
+            if name in os.path.basename(path) and "/" in path:
+                return path, preview
+    return None, True
 
 
 def copilot_home() -> str:

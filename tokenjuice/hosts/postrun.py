@@ -1,0 +1,156 @@
+"""Post-run compaction shared by the hosts that let a hook replace a command's output
+after it ran (Codex `PostToolUse`, Gemini `AfterTool`, Copilot `postToolUse`,
+OpenCode `tool.execute.after`; Claude Code's `PostToolUse` has its own adapter code).
+
+The command ran natively: nothing about it was rewritten, so no permission rule of
+the host saw anything but the user's command. The adapter hands over what the host
+would show the model (its own envelope removed), the exit code when the host tells
+it, the file where the host saved the whole output when it saved one, and whether
+the host itself had cut the middle; this module runs the same engine as `wrap`
+(`compact.compact`) and answers the text to show instead, or None to leave the
+host's own output as it is (nothing worth saving, tokenjuice turned off, the
+command skipped by the user, or the output already compacted by a wrap).
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+#: Bytes read at most from a host's saved-output file.
+SAVED_LIMIT = 16 * 1024 * 1024
+
+
+def compact_output(
+    host: str,
+    command: str,
+    shown: str,
+    *,
+    cwd: str | None,
+    env: Mapping[str, str],
+    exit_code: int | None = None,
+    saved: str | None = None,
+    host_cut: str | None = None,
+    preview: bool = True,
+) -> str | None:
+    """The compacted text for `shown` (what the host would show of `command`), or None.
+
+    `saved` is the exact path the host named for the whole output: read only when it
+    is a regular file the user owns (not a link), else the host's own text stays.
+    `preview` says `shown` is only the host's preview of a saved output (the model
+    would need another call to see more): the compaction replaces it whenever it cut
+    anything; otherwise (`shown` is the host's own compaction) only when shorter.
+    `host_cut` names who cut the middle of `shown` before tokenjuice saw it (Codex
+    keeps a head+tail window): the trailer says so."""
+    from .claude_code import _settings, _shown_whole, _skipped, already_compacted
+
+    if not command.strip():
+        return None
+    settings = _settings(cwd, env)
+    if not settings["hook.enabled"] or _skipped(command, settings):
+        return None
+    if saved is not None:
+        data = read_saved(saved, max(settings["capture.max_bytes"] or 0, SAVED_LIMIT))
+        if data is None:
+            return None  # the whole output cannot be seen: the host's own preview and file stay
+        output = data.decode("utf-8", errors="replace")
+    else:
+        data = shown.encode("utf-8", errors="surrogatepass")
+        output = shown
+    if not output.strip() or already_compacted(command, output, host, settings):
+        return None
+    if saved is None and host_cut is None and _shown_whole(shown, settings):
+        return None  # shown whole anyway: spare the engine (and the stats) the run
+    from ..compact import compact
+
+    def note_cut(stored: object, hint: str | None) -> str | None:
+        if host_cut is None:
+            return hint
+        return f"{hint}; {host_cut}" if hint else host_cut
+
+    compacted = compact(
+        command,
+        data,
+        exit_code=exit_code,
+        cwd=cwd,
+        source=host,
+        settings=settings,
+        warn=False,
+        after_store=note_cut,
+    )
+    if not compacted.cut and saved is None and compacted.text.rstrip("\n") == shown.rstrip("\n"):
+        return None
+    if (saved is None or not preview) and len(compacted.text) >= len(shown):
+        return None  # never longer than what the host shows
+    if saved is not None and preview and not compacted.cut:
+        return None
+    return compacted.text
+
+
+def read_saved(path: str, limit: int) -> bytes | None:
+    """The bytes of the file a host saved an output to, or None unless `path` is an
+    absolute path to a regular file (not a link) owned by this user, at most `limit`
+    bytes: another local user could otherwise plant the text the model reads."""
+    if not os.path.isabs(path) or "\x00" in path:
+        return None
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        import stat
+
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_size > limit:
+            return None
+        chunks = []
+        size = 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                return None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
+def tail_lines(path: str, limit: int) -> list[bytes]:
+    """The last lines of a file this user owns (at most `limit` bytes from its end; the
+    first, maybe partial, line dropped), newest last; [] when it cannot be read."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    if not os.path.isabs(path):
+        return []
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return []
+    try:
+        import stat
+
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
+            return []
+        start = max(0, info.st_size - limit)
+        os.lseek(fd, start, os.SEEK_SET)
+        chunks = []
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    except OSError:
+        return []
+    finally:
+        os.close(fd)
+    lines = b"".join(chunks).split(b"\n")
+    return lines[1:] if start > 0 else lines
