@@ -6,17 +6,23 @@
 #   sh install/install.sh --all-hosts     ... then every agent host found on this machine
 #   sh install/install.sh --uninstall     remove every host's hook, the link and the environment
 #
-# Options: --source SPEC   what pip installs (default: this checkout if run from one, else "tokenjuice")
+# Options: --source PATH   the checkout (or a wheel or sdist built from it) to install
+#                          (default: the checkout this script is in; tokenjuice is not on
+#                          the package index, so a name there is never installed)
 #          --python PATH   the Python (>= 3.11) to build the environment with (default: python3)
 #          --host NAME     cursor, claude-code, codex, gemini, copilot, opencode, windsurf or cline
 #                          (repeatable; --cursor is short for --host cursor)
-# Environment: TOKENJUICE_PREFIX (default ${XDG_DATA_HOME:-~/.local/share}/tokenjuice),
+# Environment: TOKENJUICE_PREFIX (default ~/.local/lib/tokenjuice: the environment, kept
+#              apart from tokenjuice's data so wiping the data never breaks the hook),
 #              TOKENJUICE_BIN_DIR (default ~/.local/bin).
 # Running it again upgrades in place; it never touches anything outside those two places
-# except through `tokenjuice install <host>` / `uninstall`, which keep backups.
+# except through `tokenjuice install <host>` / `uninstall`, and it never replaces a
+# `tokenjuice` another installer put in the bin folder.
 set -eu
 
-prefix="${TOKENJUICE_PREFIX:-${XDG_DATA_HOME:-$HOME/.local/share}/tokenjuice}"
+prefix="${TOKENJUICE_PREFIX:-$HOME/.local/lib/tokenjuice}"
+# where earlier versions of this script kept the environment: inside the data folder
+old_venv="${XDG_DATA_HOME:-$HOME/.local/share}/tokenjuice/venv"
 bin_dir="${TOKENJUICE_BIN_DIR:-$HOME/.local/bin}"
 venv="$prefix/venv"
 link="$bin_dir/tokenjuice"
@@ -37,24 +43,37 @@ while [ $# -gt 0 ]; do
         --uninstall) action=uninstall ;;
         --source) [ $# -ge 2 ] || fail "--source needs a value"; source="$2"; shift ;;
         --python) [ $# -ge 2 ] || fail "--python needs a value"; python="$2"; shift ;;
-        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,/^set -eu$/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) fail "unknown option $1 (see --help)" ;;
     esac
     shift
 done
 
+# Is the bin folder's tokenjuice a link this script made (to this or the old environment)?
+ours() {
+    [ -L "$link" ] && { [ "$(readlink "$link")" = "$venv/bin/tokenjuice" ] \
+        || [ "$(readlink "$link")" = "$old_venv/bin/tokenjuice" ]; }
+}
+
 if [ "$action" = uninstall ]; then
-    if [ -x "$venv/bin/tokenjuice" ]; then
-        "$venv/bin/tokenjuice" uninstall --all || fail "could not remove every host's hook; see the message above"
-    fi
-    if [ -L "$link" ] && [ "$(readlink "$link")" = "$venv/bin/tokenjuice" ]; then
+    for env_dir in "$venv" "$old_venv"; do
+        if [ -x "$env_dir/bin/tokenjuice" ]; then
+            "$env_dir/bin/tokenjuice" uninstall --all \
+                || fail "could not remove every host's hook; see the message above"
+            break
+        fi
+    done
+    if ours; then
         rm -f "$link"
         say "removed $link"
     fi
-    if [ -d "$venv" ]; then
-        rm -rf "$venv"
-        say "removed $venv"
-    fi
+    for env_dir in "$venv" "$old_venv"; do
+        if [ -d "$env_dir" ]; then
+            rm -rf "$env_dir"
+            say "removed $env_dir"
+        fi
+    done
+    rmdir "$prefix" 2>/dev/null || true
     say "tokenjuice is uninstalled (settings and statistics in your config and data dirs were left alone)"
     exit 0
 fi
@@ -64,8 +83,16 @@ if [ -z "$source" ]; then
     if [ -f "$here/pyproject.toml" ] && grep -q '^name = "tokenjuice"' "$here/pyproject.toml"; then
         source="$here"
     else
-        source="tokenjuice"
+        fail "run this script from a clone of the tokenjuice repository (sh path/to/tokenjuice/install/install.sh), or pass --source with a checkout, wheel or sdist; tokenjuice is not published on the package index, so it is never installed from there"
     fi
+fi
+[ -e "$source" ] || fail "--source $source is not a checkout, wheel or sdist on this machine; tokenjuice is never installed from the package index"
+# an absolute path, so pip never reads it as a name to look up on the package index
+source="$(cd "$(dirname "$source")" && pwd)/$(basename "$source")"
+
+mkdir -p "$bin_dir"
+if [ -e "$link" ] || [ -L "$link" ]; then
+    ours || fail "$link is not a link this script made (another installer's tokenjuice?); remove that installation or move $link away, then run again"
 fi
 
 command -v "$python" >/dev/null 2>&1 || fail "$python not found; install Python 3.11 or newer, or pass --python"
@@ -82,11 +109,10 @@ say "installing tokenjuice from $source"
 "$venv/bin/python" -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
 "$venv/bin/python" -m pip install --quiet --upgrade "$source" || fail "pip could not install $source"
 
-mkdir -p "$bin_dir"
-if [ -e "$link" ] && [ ! -L "$link" ]; then
-    fail "$link exists and is not a link made by this script; move it away and run again"
-fi
 ln -sfn "$venv/bin/tokenjuice" "$link"
+if [ -d "$old_venv" ] && [ "$old_venv" != "$venv" ]; then
+    say "note: hooks installed before still run the old environment $old_venv; run tokenjuice install <host> for each (tokenjuice doctor hooks lists them), then rm -rf $old_venv"
+fi
 say "linked $link -> $venv/bin/tokenjuice ($("$link" --version))"
 case ":$PATH:" in
     *":$bin_dir:"*) ;;

@@ -6,8 +6,10 @@ Every edit tokenjuice makes to a settings file — a host's hook config, the use
 - A symlinked file (dotfiles repositories do this) is edited through the link:
   the target changes, the link stays a link.
 - Before a change, the original bytes are copied to `<file>.bak` (the first
-  backup, kept for good: the file as it was before tokenjuice touched it) or the
-  next `<file>.bak.N`; only the newest `KEEP_NUMBERED` numbered backups are kept.
+  backup: the file as it was before tokenjuice touched it) or the next
+  `<file>.bak.N`; only the newest `KEEP_NUMBERED` numbered backups are kept. An
+  uninstall that gives the file its bytes from before install back, or removes
+  the file install created, deletes the backups install made (hosts/manage.py).
 - The new content is written to a temporary file beside the target, fsynced and
   renamed over it with the target's mode (`atomic.write_atomically`), so a crash
   leaves either the old or the new file.
@@ -82,6 +84,11 @@ class LockedFile:
             self.created_dirs.append(folder)
             folder = os.path.dirname(folder)
         try:
+            for created in reversed(self.created_dirs):  # writable by no one else, whatever the umask
+                try:
+                    os.mkdir(created, 0o755)
+                except FileExistsError:
+                    pass
             os.makedirs(self.directory, exist_ok=True)
             self._lock_fd = os.open(self.directory, os.O_RDONLY)
             fcntl.flock(self._lock_fd, fcntl.LOCK_EX)

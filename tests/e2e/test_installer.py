@@ -5,7 +5,6 @@ import os
 import subprocess
 
 import pytest
-
 from conftest import REPO
 
 
@@ -26,13 +25,14 @@ def test_installer_round_trip(tmp_path):
     )
     assert done.returncode == 0, done.stdout + done.stderr
     link = home / ".local" / "bin" / "tokenjuice"
-    assert os.readlink(link) == str(home / ".local" / "share" / "tokenjuice" / "venv" / "bin" / "tokenjuice")
+    venv = home / ".local" / "lib" / "tokenjuice" / "venv"  # not in the data folder, which a user may wipe
+    assert os.readlink(link) == str(venv / "bin" / "tokenjuice")
     assert done.stdout.count("deep check: passed") == 2  # each host's hook proved to work
     assert (home / ".codeium" / "windsurf" / "memories" / "global_rules.md").exists()
     hooks = json.loads((home / ".cursor" / "hooks.json").read_text())
     command = hooks["hooks"]["preToolUse"][0]["command"]
     # The venv's interpreter starts the hook itself; rewritten commands use the link.
-    assert command.startswith(str(home / ".local" / "share" / "tokenjuice" / "venv" / "bin" / "python"))
+    assert command.startswith(str(venv / "bin"))
     assert " -P -c " in command and command.endswith(f"hook cursor --wrap-launcher {link}")
 
     again = subprocess.run(["sh", script], env=env, capture_output=True, text=True, timeout=600)
@@ -40,7 +40,7 @@ def test_installer_round_trip(tmp_path):
 
     gone = subprocess.run(["sh", script, "--uninstall"], env=env, capture_output=True, text=True, timeout=120)
     assert gone.returncode == 0, gone.stderr
-    assert not link.exists() and not (home / ".local" / "share" / "tokenjuice" / "venv").exists()
+    assert not link.exists() and not venv.exists()
     assert not (home / ".cursor" / "hooks.json").exists()  # install created it: uninstall leaves no trace
     assert not (home / ".codeium" / "windsurf" / "memories" / "global_rules.md").exists()  # every host, not only Cursor
 
@@ -53,3 +53,40 @@ def test_installer_rejects_unknown_options(tmp_path):
         env=os.environ | {"HOME": str(tmp_path)},
     )
     assert done.returncode == 1 and "unknown option --frobnicate" in done.stderr
+
+
+def installer(*args, home, cwd=None, script=None):
+    return subprocess.run(
+        ["sh", str(script or REPO / "install" / "install.sh"), *args],
+        capture_output=True,
+        text=True,
+        env=os.environ | {"HOME": str(home), "TOKENJUICE_PREFIX": "", "TOKENJUICE_BIN_DIR": ""},
+        cwd=cwd,
+        timeout=60,
+    )
+
+
+def test_installer_help_prints_help_only(tmp_path):
+    done = installer("--help", home=tmp_path)
+    assert done.returncode == 0 and done.stdout.startswith("Install tokenjuice")
+    assert "set -eu" not in done.stdout and not done.stdout.endswith("\n\n") and not list(tmp_path.iterdir())
+
+
+def test_installer_outside_a_checkout_refuses_the_package_index(tmp_path):
+    copy = tmp_path / "install.sh"
+    copy.write_text((REPO / "install" / "install.sh").read_text())
+    done = installer(home=tmp_path, script=copy)
+    assert done.returncode == 1 and "never installed from there" in done.stderr
+    done = installer("--source", "tokenjuice", home=tmp_path, script=copy, cwd=tmp_path)
+    assert done.returncode == 1 and "never installed from the package index" in done.stderr
+    assert not (tmp_path / ".local").exists()
+
+
+def test_installer_never_replaces_another_installers_link(tmp_path):
+    bin_dir = tmp_path / ".local" / "bin"
+    bin_dir.mkdir(parents=True)
+    other = tmp_path / ".local" / "pipx" / "venvs" / "tokenjuice" / "bin" / "tokenjuice"
+    (bin_dir / "tokenjuice").symlink_to(other)
+    done = installer(home=tmp_path)
+    assert done.returncode == 1 and "not a link this script made" in done.stderr
+    assert os.readlink(bin_dir / "tokenjuice") == str(other)
