@@ -13,7 +13,7 @@ from pathlib import Path
 import hostclis
 import jsonschema
 import pytest
-from conftest import git, tokenjuice
+from conftest import REPO, git, tokenjuice
 from helpers import HOOK_LAUNCHER
 from test_rewrite import LEFT_ALONE, OUTSIDE, WRAPPED
 
@@ -82,7 +82,7 @@ def test_every_captured_payload_gets_a_schema_valid_answer(codex_home, workdir, 
         assert answer["hookSpecificOutput"]["permissionDecision"] == "allow"
         assert rewritten(answer).startswith(f"{LAUNCHER} wrap --source codex --keep-path -- ")
     else:
-        assert answer == {}  # only PreToolUse is ours
+        assert answer == {}  # the transcript that holds the exit code is gone: Codex's own output stays
 
 
 def test_the_pinned_answers_are_what_the_schema_says():
@@ -263,7 +263,7 @@ def our_group(data):
 
 
 def test_install_into_a_fresh_home(codex_home, workdir):
-    done = tokenjuice("install", "codex", "--local")
+    done = tokenjuice("install", "codex", "--local", "--mode", "pre")
     assert done.returncode == 0, done.stderr
     assert b"approve the tokenjuice hook" in done.stdout
     data = json.loads((codex_home / "hooks.json").read_text())
@@ -288,7 +288,7 @@ def test_install_into_a_fresh_home(codex_home, workdir):
 def test_install_keeps_every_other_byte_and_uninstall_restores_it(codex_home, workdir):
     path = codex_home / "hooks.json"
     path.write_text(ORIGINAL)
-    assert tokenjuice("install", "codex", "--local").returncode == 0
+    assert tokenjuice("install", "codex", "--local", "--mode", "pre").returncode == 0
     text = path.read_text()
     assert '"description": "the team\'s hooks, 2.50 é"' in text
     assert '{"matcher": "Bash", "hooks": [{"type": "command", "command": "./audit.sh", "timeout": 5}]}' in text
@@ -318,7 +318,7 @@ def test_our_hook_inside_a_foreign_group_is_moved_out_and_removed_alone(codex_ho
     path.write_text(json.dumps(mixed, indent=2))
     report = json.loads(tokenjuice("doctor", "codex", "--local", "--format", "json").stdout)
     assert any("sits in a group with other hooks" in i for i in report["issues"])
-    assert tokenjuice("install", "codex", "--local").returncode == 0
+    assert tokenjuice("install", "codex", "--local", "--mode", "pre").returncode == 0
     groups = json.loads(path.read_text())["hooks"]["PreToolUse"]
     assert groups[0] == {"matcher": "Bash", "hooks": [{"type": "command", "command": "./audit.sh"}]}
     assert len(groups) == 2 and groups[1]["matcher"] == "^Bash$"
@@ -334,7 +334,7 @@ def test_a_foreign_hook_that_mentions_tokenjuice_is_never_ours(codex_home, workd
     path = codex_home / "hooks.json"
     path.write_text(json.dumps({"hooks": {"PreToolUse": [foreign]}}))
     assert b"nothing to remove" in tokenjuice("uninstall", "codex").stdout
-    assert tokenjuice("install", "codex", "--local").returncode == 0
+    assert tokenjuice("install", "codex", "--local", "--mode", "pre").returncode == 0
     assert json.loads(path.read_text())["hooks"]["PreToolUse"][0] == foreign
 
 
@@ -342,7 +342,7 @@ def test_project_install_goes_to_the_git_root(tmp_path, codex_home):
     repo = tmp_path / "repo"
     (repo / "src").mkdir(parents=True)
     git("init", "-q", cwd=repo)
-    done = tokenjuice("install", "codex", "--project", "--local", cwd=repo / "src")
+    done = tokenjuice("install", "codex", "--project", "--local", "--mode", "pre", cwd=repo / "src")
     assert done.returncode == 0, done.stderr
     assert b"trust the project" in done.stdout
     assert our_group(json.loads((repo / ".codex" / "hooks.json").read_text()))
@@ -353,7 +353,7 @@ def test_files_it_cannot_understand_are_never_rewritten(codex_home, workdir):
     path = codex_home / "hooks.json"
     for content in ("{not json", '{"hooks": []}', '{"hooks": {"PreToolUse": {}}}'):
         path.write_text(content)
-        assert tokenjuice("install", "codex", "--local").returncode == 2
+        assert tokenjuice("install", "codex", "--local", "--mode", "pre").returncode == 2
         assert path.read_text() == content
 
 
@@ -361,7 +361,7 @@ def test_files_it_cannot_understand_are_never_rewritten(codex_home, workdir):
 
 
 def test_doctor_flags_type_errors_that_make_codex_drop_every_hook(codex_home, workdir):
-    tokenjuice("install", "codex", "--local")
+    tokenjuice("install", "codex", "--local", "--mode", "pre")
     path = codex_home / "hooks.json"
     data = json.loads(path.read_text())
     data["hooks"]["PostToolUse"] = json.loads((FIXTURES / "hooks-list" / "hooks.type-error.json").read_text())["hooks"][
@@ -394,7 +394,7 @@ def test_the_trust_hash_is_codexs():
 
 
 def test_doctor_reads_the_approval_offline(codex_home, workdir):
-    tokenjuice("install", "codex", "--local")
+    tokenjuice("install", "codex", "--local", "--mode", "pre")
     report = json.loads(tokenjuice("doctor", "codex", "--local", "--format", "json").stdout)
     trust = [c for c in report["checks"] if c["name"] == "trust"]
     assert trust[0]["status"] == "warn" and "approve" in trust[0]["message"]
@@ -417,7 +417,7 @@ def test_doctor_reads_the_approval_offline(codex_home, workdir):
 
 
 def test_doctor_deep_runs_the_probe_and_says_when_codex_is_missing(codex_home, workdir, tmp_path):
-    tokenjuice("install", "codex", "--local")
+    tokenjuice("install", "codex", "--local", "--mode", "pre")
     env = os.environ | {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
     if shutil.which("codex", path=env["PATH"]):
         pytest.skip("a codex on /usr/bin or /bin")
@@ -433,7 +433,7 @@ def test_codex_loads_our_entry_without_a_warning(codex_home, workdir):
     program = hostclis.need_codex()
     path = codex_home / "hooks.json"
     path.write_text(ORIGINAL)
-    tokenjuice("install", "codex", "--local")
+    tokenjuice("install", "codex", "--local", "--mode", "pre")
     listed = hostclis.hooks_list(program, codex_home, workdir, dict(os.environ))
     assert listed["warnings"] == []
     ours = [h for h in listed["hooks"] if h["command"] and " hook codex " in h["command"]]
@@ -453,7 +453,7 @@ def test_codex_loads_our_entry_without_a_warning(codex_home, workdir):
 
 def test_doctor_deep_asks_codex_and_sees_the_approval(codex_home, workdir, tmp_path):
     program = hostclis.need_codex()
-    tokenjuice("install", "codex", "--local")
+    tokenjuice("install", "codex", "--local", "--mode", "pre")
     env = os.environ | {"PATH": f"{Path(program).parent}:{os.environ['PATH']}"}
     report = json.loads(tokenjuice("doctor", "codex", "--local", "--deep", "--format", "json", env=env).stdout)
     checks = {c["name"]: c for c in report["checks"]}
@@ -483,7 +483,7 @@ def test_codex_runs_the_rewritten_command_and_leaves_a_forbidden_one_alone(codex
     (codex_home / "config.toml").write_text(hostclis.codex_config(model.port))
     project = tmp_path / "proj"
     project.mkdir()
-    tokenjuice("install", "codex", "--local")
+    tokenjuice("install", "codex", "--local", "--mode", "pre")
     env = os.environ | {"HOME": str(tmp_path / "home")}
     (item,) = hostclis.codex_exec(program, codex_home, project, "RUN:printf 'one\\ntwo\\n'; sh -c 'exit 3'", env)
     assert f"{LAUNCHER} wrap --source codex --keep-path -- " in item["command"]
@@ -505,7 +505,7 @@ def test_codex_runs_the_rewritten_command_and_leaves_a_forbidden_one_alone(codex
 def test_the_hook_answers_within_codexs_timeout_while_codex_waits(codex_home, workdir):
     """The probe as Codex starts it (through a shell, with CODEX_HOME set) answers
     with a rewrite well within the 10 s the entry gives it."""
-    tokenjuice("install", "codex", "--local")
+    tokenjuice("install", "codex", "--local", "--mode", "pre")
     command = our_group(json.loads((codex_home / "hooks.json").read_text()))[0]["hooks"][0]["command"]
     done = subprocess.run(
         ["/bin/sh", "-c", command], input=json.dumps(payload("ls", workdir)).encode(), capture_output=True, timeout=10
@@ -521,7 +521,7 @@ def test_codex_loads_a_project_hook_only_in_a_trusted_project(codex_home, tmp_pa
     repo = tmp_path / "repo"
     (repo / "sub").mkdir(parents=True)
     git("init", "-q", cwd=repo)
-    assert tokenjuice("install", "codex", "--project", "--local", cwd=repo / "sub").returncode == 0
+    assert tokenjuice("install", "codex", "--project", "--local", "--mode", "pre", cwd=repo / "sub").returncode == 0
     assert hostclis.hooks_list(program, codex_home, repo / "sub", dict(os.environ))["hooks"] == []
     (codex_home / "config.toml").write_text(f'[projects."{repo}"]\ntrust_level = "trusted"\n')
     listed = hostclis.hooks_list(program, codex_home, repo / "sub", dict(os.environ))
@@ -548,3 +548,124 @@ def test_an_edited_rule_file_is_read_again(codex_home, workdir):
     rules.write_text('prefix_rule(pattern=["make"], decision="forbidden")\n')
     assert codex_rules.decision("make", None, os.environ) == "deny"
     assert hook(payload("make", workdir)) == {}
+
+
+# -- post: compacting the output after the command ran -------------------------------------------
+
+SEQ = "".join(f"{i}\n" for i in range(1, 3001))
+
+
+def transcript(path, call_id, exit_code, output):
+    """A session transcript as Codex 0.169.0 writes it by the time PostToolUse runs."""
+    item = {"type": "CommandExecution", "id": call_id, "status": "failed" if exit_code else "completed"}
+    item |= {"aggregated_output": output, "exit_code": exit_code}
+    lines = [
+        {"type": "session_meta", "payload": {"id": "s"}},
+        {"type": "event_msg", "payload": {"type": "item_completed", "item": item}},
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+def post_payload(command, response, cwd, transcript_path, call_id="call_7"):
+    return {
+        "session_id": "s",
+        "turn_id": "t",
+        "transcript_path": str(transcript_path),
+        "cwd": str(cwd),
+        "hook_event_name": "PostToolUse",
+        "model": "mock-model",
+        "permission_mode": "bypassPermissions",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+        "tool_response": response,
+        "tool_use_id": call_id,
+    }
+
+
+def post_hook(data):
+    done = tokenjuice("hook", "codex", input=json.dumps(data))
+    assert done.returncode == 0
+    answer = json.loads(done.stdout)
+    jsonschema.validate(answer, schema("post-tool-use.command.output.schema.json"))
+    return answer
+
+
+def test_post_compacts_with_the_exit_code_from_codexs_transcript(codex_home, workdir, tmp_path):
+    path = transcript(tmp_path / "rollout.jsonl", "call_7", 3, SEQ)
+    answer = post_hook(post_payload("seq 1 3000; exit 3", SEQ[:9000], workdir, path))
+    assert answer["decision"] == "block"
+    text = answer["reason"]
+    assert text.startswith("exit 3\n") and "lines omitted" in text and "tokenjuice cat" in text
+    assert "Codex had cut" not in text
+    artifact = text.split("tokenjuice cat ")[1].split(")")[0]
+    assert tokenjuice("cat", artifact).stdout.decode() == SEQ  # the transcript's whole output, not the window
+
+
+def test_post_says_when_codex_had_cut_the_middle(codex_home, workdir, tmp_path):
+    window = SEQ[:30000] + "\n... command output truncated for persistence ...\n" + SEQ[-30000:]
+    path = transcript(tmp_path / "rollout.jsonl", "call_7", 0, window)
+    text = post_hook(post_payload("seq 1 3000", window[:9000], workdir, path))["reason"]
+    assert text.endswith("; Codex had cut the middle)") and not text.startswith("exit")
+
+
+def test_post_leaves_the_output_alone_without_the_exit_code_or_anything_to_save(codex_home, workdir, tmp_path):
+    path = transcript(tmp_path / "rollout.jsonl", "call_7", 3, SEQ)
+    assert post_hook(post_payload("seq 1 3000", SEQ, workdir, path, call_id="call_8")) == {}  # another call
+    assert post_hook(post_payload("seq 1 3000", SEQ, workdir, tmp_path / "missing.jsonl")) == {}
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(path)
+    assert post_hook(post_payload("seq 1 3000", SEQ, workdir, link)) == {}  # a link is not followed
+    short = transcript(tmp_path / "short.jsonl", "call_7", 1, "no such file\n")
+    assert post_hook(post_payload("cat x", "no such file\n", workdir, short)) == {}  # nothing to save
+
+
+def test_install_defaults_to_post_and_moves_the_entry_between_modes(codex_home, workdir):
+    assert tokenjuice("install", "codex", "--local").returncode == 0
+    hooks = json.loads((codex_home / "hooks.json").read_text())["hooks"]
+    assert list(hooks) == ["PostToolUse"] and hooks["PostToolUse"][0]["matcher"] == "^Bash$"
+    assert tokenjuice("install", "codex", "--local", "--mode", "pre").returncode == 0
+    assert list(json.loads((codex_home / "hooks.json").read_text())["hooks"]) == ["PreToolUse"]
+    assert tokenjuice("uninstall", "codex").returncode == 0
+
+
+def test_codex_shows_the_model_the_compacted_output_after_the_run(codex_home, tmp_path, model):
+    """As installed, in the approval and sandbox modes people run: noisy success and a
+    failing test run reach the model compacted, with the failure and the exit code."""
+    program = hostclis.need_codex()
+    project = tmp_path / "proj"
+    project.mkdir()
+    script = project / "pytest"
+    script.write_text(f"#!/bin/sh\ncat {REPO}/tests/fixtures/hosts/pytest-failing.out.txt\nexit 1\n")
+    script.chmod(0o755)
+    assert tokenjuice("install", "codex", "--local").returncode == 0
+    env = os.environ | {"HOME": str(tmp_path / "home")}
+    for policy in ("", 'approval_policy = "on-request"\nsandbox_mode = "workspace-write"\n'):
+        config = hostclis.codex_config(model.port).replace(
+            'approval_policy = "never"\nsandbox_mode = "danger-full-access"\n', policy
+        )
+        (codex_home / "config.toml").write_text(config)
+        for prompt, expected in (
+            ("RUN:seq 1 3000", "2,984 of 3,000 lines omitted"),
+            ("RUN:./pytest -v", "FAILED test_many.py::test_fails_two - ValueError: broken thing at step 7"),
+            ("RUN:seq 1 100000", "Codex had cut the middle"),
+        ):
+            model.log.write_text("")
+            (item,) = hostclis.codex_exec(program, codex_home, project, prompt, env)
+            assert "tokenjuice" not in item["command"]  # the command ran as the model wrote it
+            [output] = function_call_outputs(model.log)
+            assert expected in output and "tokenjuice cat" in output, output[:300]
+            assert output.startswith("exit 1\n") == (item["exit_code"] == 1)
+    model.log.write_text("")
+    hostclis.codex_exec(program, codex_home, project, "RUN:echo hi", env)
+    [output] = function_call_outputs(model.log)
+    assert output.startswith("Chunk ID: ") and output.endswith("Output:\nhi\n")  # nothing to save: Codex's own
+
+
+def function_call_outputs(log):
+    seen = []
+    for line in log.read_text().splitlines():
+        for item in (json.loads(line).get("body") or {}).get("input") or []:
+            if isinstance(item, dict) and item.get("type") == "function_call_output" and item["output"] not in seen:
+                seen.append(item["output"])
+    return seen

@@ -47,13 +47,21 @@ if TYPE_CHECKING:
     from .manage import Report, Result
 
 EVENT = "PreToolUse"
+POST_EVENT = "PostToolUse"
 LIST_PATH = ("hooks", EVENT)
+POST_LIST = ("hooks", POST_EVENT)
 #: Codex matches this regex against the tool name; every shell call is named "Bash".
 MATCHER = "^Bash$"
 #: Seconds (Codex's unit). The hook answers in tens of milliseconds.
 TIMEOUT_SECONDS = 10
-#: Codex's key label for the event in `hooks.state` keys and trust hashes.
+#: Codex's key label for each event in `hooks.state` keys and trust hashes.
 EVENT_KEY = "pre_tool_use"
+EVENT_KEYS = {EVENT: EVENT_KEY, POST_EVENT: "post_tool_use"}
+#: Bytes read from the end of the session's transcript to find the command's exit code.
+TRANSCRIPT_TAIL = 4 * 1024 * 1024
+#: Codex's marker where it cut the middle of a command's output (0.169.0).
+CUT_MARKERS = ("\n... command output truncated for persistence ...\n", "chars truncated…")
+HOST_CUT = "Codex had cut the middle"
 #: Every event Codex 0.169 knows; a wrong type under one of them drops the whole file.
 KNOWN_EVENTS = (
     "PreModelRequest",
@@ -77,7 +85,10 @@ TRUST_NOTE = f"Codex runs the hook only once you approve it (until then it skips
 class Codex(JsonHooksHost):
     name = "codex"
     title = "Codex CLI"
+    modes = ("post", "pre")
     list_path = LIST_PATH
+    more_lists = (POST_LIST,)
+    mode_lists = (("post", POST_LIST), ("pre", LIST_PATH))
     nested = "hooks"
     project_file = (".codex", "hooks.json")
     programs = ("codex",)
@@ -85,7 +96,40 @@ class Codex(JsonHooksHost):
     def __init__(self) -> None:
         self._rules: Any = None  # the rules `permission` read, for `answer` (one call per process)
 
-    # -- the hook ----------------------------------------------------------------------
+    # -- post: compact the output of a command that ran -----------------------------------
+
+    def own_answer(self, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any] | None:
+        if payload.get("hook_event_name") != POST_EVENT:
+            return None
+        return self.compacted_output(payload, env)
+
+    def compacted_output(self, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
+        """The PostToolUse answer `{"decision": "block", "reason": TEXT}` (Codex then hands
+        the model exactly TEXT instead of its own output), or {} to leave it as it is.
+
+        Codex's payload carries no exit code and at most a head+tail window of ~10 k
+        characters; the session transcript it names already holds the finished command
+        (`exit_code`, and `aggregated_output`: a 64 KiB head+tail window). The output is
+        replaced only when that exit code is found, so the model keeps seeing it."""
+        found = shell_tool_input(payload, POST_EVENT, "Bash")
+        response = payload.get("tool_response")
+        if found is None or not isinstance(response, str):
+            return {}
+        _, command = found
+        executed = finished_command(payload.get("transcript_path"), payload.get("tool_use_id"))
+        if executed is None:
+            return {}  # no exit code to show: Codex's own output (which shows it) stays
+        exit_code, aggregated = executed
+        shown = aggregated if aggregated is not None else response
+        cut = HOST_CUT if any(marker in shown for marker in CUT_MARKERS) else None
+        from .postrun import compact_output
+
+        text = compact_output(
+            self.name, command, shown, cwd=existing_dir(payload.get("cwd")), env=env, exit_code=exit_code, host_cut=cut
+        )
+        return {} if text is None else {"decision": "block", "reason": text}
+
+    # -- pre: rewrite the command before it runs -----------------------------------------
 
     def call(self, payload: dict[str, Any]) -> Call | None:
         found = shell_tool_input(payload, EVENT, "Bash")
@@ -155,6 +199,11 @@ class Codex(JsonHooksHost):
 
     def install_notes(self, path: str) -> list[str]:
         notes = [TRUST_NOTE]
+        if (self.mode or self.modes[0]) == "pre":
+            notes.append(
+                "with --mode pre the rewritten command runs in Codex's sandbox, where tokenjuice cannot keep the "
+                "full output outside the workspace; the default mode compacts outputs after commands ran"
+            )
         if path != self.config_path(False):
             notes.append(
                 "Codex reads a project's .codex folder only once you trust the project "
@@ -293,16 +342,45 @@ def trust_hash(event_key: str, matcher: str | None, hook: dict[str, Any]) -> str
 
 def hook_keys(path: str, data: dict[str, Any], ours: Any) -> list[tuple[str, str]]:
     """(Codex's `hooks.state` key, current trust hash) for each hook of ours."""
-    groups = data.get("hooks", {}).get(EVENT) if isinstance(data.get("hooks"), dict) else None
     found = []
-    for g_index, group in enumerate(groups if isinstance(groups, list) else []):
-        hooks = group.get("hooks") if isinstance(group, dict) else None
-        for h_index, hook in enumerate(hooks if isinstance(hooks, list) else []):
-            if ours(hook):
-                matcher = group.get("matcher")
-                key = f"{os.path.abspath(path)}:{EVENT_KEY}:{g_index}:{h_index}"
-                found.append((key, trust_hash(EVENT_KEY, matcher if isinstance(matcher, str) else None, hook)))
+    for event, label in EVENT_KEYS.items():
+        groups = data.get("hooks", {}).get(event) if isinstance(data.get("hooks"), dict) else None
+        for g_index, group in enumerate(groups if isinstance(groups, list) else []):
+            hooks = group.get("hooks") if isinstance(group, dict) else None
+            for h_index, hook in enumerate(hooks if isinstance(hooks, list) else []):
+                if ours(hook):
+                    matcher = group.get("matcher")
+                    key = f"{os.path.abspath(path)}:{label}:{g_index}:{h_index}"
+                    found.append((key, trust_hash(label, matcher if isinstance(matcher, str) else None, hook)))
     return found
+
+
+def finished_command(transcript: object, call_id: object) -> tuple[int, str | None] | None:
+    """(exit code, aggregated output or None) of the command `call_id` as the session
+    transcript Codex names records it (`item_completed` of a `CommandExecution`), or
+    None when it is not there."""
+    if not isinstance(transcript, str) or not isinstance(call_id, str) or not call_id:
+        return None
+    from .. import fastjson
+    from .postrun import tail_lines
+
+    needle = fastjson.dumps(call_id).encode()
+    for line in reversed(tail_lines(transcript, TRANSCRIPT_TAIL)):
+        if needle not in line or b"CommandExecution" not in line:
+            continue
+        try:
+            event = fastjson.loads(line)
+        except ValueError:
+            continue
+        payload = event.get("payload") if isinstance(event, dict) else None
+        item = payload.get("item") if isinstance(payload, dict) else None
+        if not isinstance(item, dict) or item.get("type") != "CommandExecution" or item.get("id") != call_id:
+            continue
+        code, output = item.get("exit_code"), item.get("aggregated_output")
+        if not isinstance(code, int) or isinstance(code, bool):
+            return None
+        return code, output if isinstance(output, str) else None
+    return None
 
 
 def trust_check(report: Report, path: str, data: dict[str, Any], ours: Any) -> None:
