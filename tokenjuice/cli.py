@@ -27,7 +27,6 @@ import click
 from . import __version__
 from .errors import TokenjuiceError, UsageError
 from .output import Output, json_text
-from .record import replace
 
 F = TypeVar("F", bound=Callable[..., Any])
 _PASSTHROUGH = {"ignore_unknown_options": True, "allow_extra_args": True, "help_option_names": []}
@@ -366,16 +365,20 @@ def list_artifacts(output_format: str) -> None:
 @click.argument("artifact_id", metavar="ID")
 @click.option("--lines", metavar="A:B", help="Only lines A to B (1-based; A: or :B leave an end open).")
 @click.option("--grep", metavar="PATTERN", help="Only the lines matching PATTERN, with their line numbers.")
+@click.option("--shown", is_flag=True, help="What the agent was shown for that run, instead of the full output.")
 @format_option
-def cat(artifact_id: str, lines: str | None, grep: str | None, output_format: str) -> None:
+def cat(artifact_id: str, lines: str | None, grep: str | None, shown: bool, output_format: str) -> None:
     """Print the full output stored as ID (the trailer of a cut output names it; tokenjuice ls lists them)
-    exactly as it was kept; --format json prints what it came from instead."""
+    exactly as it was kept; --shown prints what the agent was shown instead; --format json prints what it
+    came from. Each read is recorded in the ledger (tokenjuice stats shows how often each rule's cuts are
+    read back)."""
     from .commands import artifacts
 
     if lines is not None and grep is not None:
         raise UsageError("use --lines or --grep, not both")
-    output = artifacts.cat(artifact_id, lines=lines, grep=grep)
-    emit(replace(output, raw=None) if output_format == "json" else output, output_format)
+    emit(
+        artifacts.cat(artifact_id, lines=lines, grep=grep, shown=shown, as_json=output_format == "json"), output_format
+    )
 
 
 @cli.command(short_help="Delete old stored outputs.")

@@ -197,7 +197,7 @@ def record_run(
             "passthrough": reduction.passthrough,
             "artifact_id": stored[0] if stored else None,
             "cut": int(reduction.cut),
-            "bounded": int(bool(getattr(info, "bounded", False))),  # TEMP until CommandInfo.bounded lands
+            "bounded": int(info.bounded),
             "raw_lines": combined.count("\n") + (bool(combined) and not combined.endswith("\n")),
         },
         debug=settings["debug.enabled"],

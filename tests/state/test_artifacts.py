@@ -10,7 +10,10 @@ import sys
 import time
 
 from conftest import tokenjuice
-from helpers import NOISY_FAILURE, runs, stored_id
+from helpers import runs, stored_id
+
+#: A failure whose output is cut whatever the budget, with a secret in it.
+NOISY_FAILURE = ("sh", "-c", "seq 1 40000; echo 'token=ghp_abcdefghijklmnopqrstuvwxyz0123456789'; exit 3")
 
 
 def test_a_cut_output_is_kept_whole_redacted_and_named_in_the_trailer(home):
@@ -66,7 +69,7 @@ def test_capture_limits_are_counted_exactly_in_the_trailer(home):
 def test_store_modes(home):
     tokenjuice("wrap", "--", "sh", "-c", "echo short; exit 1")
     assert not (home / "artifacts").exists()  # nothing was cut: nothing to keep
-    done = tokenjuice("wrap", "--", "seq", "1", "2000")
+    done = tokenjuice("wrap", "--", "seq", "1", "40000")
     assert len(list((home / "artifacts").glob("*.out.gz"))) == 1 and stored_id(done.stdout)
     payload = json.loads(tokenjuice("wrap", "--store", "--format", "json", "--", "echo", "hi").stdout)
     assert len(payload["result"]["rawRef"]["id"]) == 8  # --store: kept even when shown whole
@@ -216,3 +219,34 @@ def test_artifact_dir_override_and_redaction_off(home, tmp_path):
     stored = gzip.decompress((elsewhere / f"{artifact_id}.out.gz").read_bytes())
     assert b"token=ghp_abcdefghijklmnopqrstuvwxyz0123456789" in stored  # kept as it was: redaction is off
     assert not (home / "artifacts").exists()
+
+
+def test_what_was_shown_is_kept_private_beside_the_output_and_pruned_with_it(home, tmp_path):
+    from tokenjuice.state import artifacts
+
+    done = tokenjuice("wrap", "--", "sh", "-c", "seq 1 40000; echo token=ghp_abcdefghijklmnopqrstuvwxyz0123456789")
+    artifact_id = stored_id(done.stdout)
+    shown = home / "artifacts" / f"{artifact_id}.shown.gz"
+    assert stat.S_IMODE(os.stat(shown).st_mode) == 0o600
+    assert gzip.decompress(shown.read_bytes()) == done.stdout and b"ghp_" not in done.stdout
+    # Never written through, nor read through, a symlink planted where it goes.
+    secret = tmp_path / "secret.gz"
+    secret.write_bytes(gzip.compress(b"private\n"))
+    shown.unlink()
+    shown.symlink_to(secret)
+    read = tokenjuice("cat", artifact_id, "--shown")
+    assert read.returncode == 2 and b"private" not in read.stdout
+    assert not artifacts.keep_shown(str(home / "artifacts" / f"{artifact_id}.out.gz"), "overwritten?\n")
+    assert gzip.decompress(secret.read_bytes()) == b"private\n"
+    # Pruned with its output.
+    shown.unlink()
+    assert artifacts.keep_shown(
+        str(home / "artifacts" / f"{artifact_id}.out.gz"),
+        "token=ghp_abcdefghijklmnopqrstuvwxyz0123456789\n",
+        redact=True,
+    )
+    assert gzip.decompress(shown.read_bytes()) == b"token=[REDACTED:github-token]\n"
+    old = time.time() - 30 * 86400
+    os.utime(home / "artifacts" / f"{artifact_id}.out.gz", (old, old))
+    tokenjuice("prune")
+    assert not list((home / "artifacts").glob(f"{artifact_id}.*"))

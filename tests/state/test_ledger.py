@@ -1,6 +1,7 @@
 """The ledger (tokenjuice.state.ledger): every wrap is recorded once, without argument values,
 and a ledger that cannot be written never fails a wrap."""
 
+import json
 import os
 import sqlite3
 import stat
@@ -10,7 +11,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from conftest import tokenjuice
-from helpers import runs
+from helpers import runs, stored_id
+
+from tokenjuice.state import ledger
+
+#: Enough output to be cut whatever the budget (a stored output to read back).
+BIG = ("sh", "-c", "seq 1 40000; echo 'token=ghp_abcdefghijklmnopqrstuvwxyz0123456789'; exit 3")
 
 
 def test_wrap_records_a_run_without_the_command_line(home):
@@ -30,7 +36,7 @@ def test_wrap_records_a_run_without_the_command_line(home):
     assert b"example.com" not in database
     connection = sqlite3.connect(home / "tokenjuice.db")
     assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert connection.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == len(ledger.MIGRATIONS)
     assert stat.S_IMODE(os.stat(home).st_mode) == 0o700
     assert stat.S_IMODE(os.stat(home / "tokenjuice.db").st_mode) == 0o600
 
@@ -60,7 +66,9 @@ def test_a_new_ledger_opened_by_many_at_once_is_created_once(home):
     processes = [subprocess.Popen([sys.executable, "-c", opener], stderr=subprocess.PIPE) for _ in range(8)]
     failures = [p.stderr.read() for p in processes if p.wait() != 0]
     assert not failures, failures
-    assert sqlite3.connect(home / "tokenjuice.db").execute("PRAGMA user_version").fetchone()[0] == 1
+    assert sqlite3.connect(home / "tokenjuice.db").execute("PRAGMA user_version").fetchone()[0] == len(
+        ledger.MIGRATIONS
+    )
 
 
 def test_ingesting_twice_counts_nothing_twice(home):
@@ -107,3 +115,50 @@ def test_a_ledger_from_a_newer_version_is_refused(home):
     connection.commit()
     done = tokenjuice("stats")
     assert done.returncode == 1 and b"newer tokenjuice" in done.stderr
+
+
+def _ledger_of_schema_1(home):
+    """A ledger as the first schema wrote it, with one run that stored an output."""
+    home.mkdir(mode=0o700)
+    connection = sqlite3.connect(home / "tokenjuice.db")
+    for statement in filter(str.strip, ledger.MIGRATIONS[0].split(";")):
+        connection.execute(statement)
+    connection.execute("PRAGMA user_version = 1")
+    connection.execute(
+        "INSERT INTO runs (record_id, created_at, source, argv0, rule_id, family, exit_code, raw_chars, "
+        "reduced_chars, artifact_id) VALUES ('old', ?, 'cli', 'seq', 'generic/fallback', 'generic', 0, 9000, 400, "
+        "'0123abcd')",
+        (time.time(),),
+    )
+    connection.commit()
+    connection.close()
+
+
+def test_a_ledger_of_the_first_schema_is_read_as_it_is_then_migrated_with_its_runs(home):
+    _ledger_of_schema_1(home)
+    stats = json.loads(tokenjuice("stats", "--format", "json").stdout)
+    # Read without being changed: an old run with a stored output that showed less counts as cut.
+    assert stats["totals"]["runs"] == 1 and stats["totals"]["cutRuns"] == 1
+    assert sqlite3.connect(home / "tokenjuice.db").execute("PRAGMA user_version").fetchone()[0] == 1
+    tokenjuice("wrap", "--", *BIG)
+    recorded = runs(home)  # prune folds the spool in, migrating first
+    connection = sqlite3.connect(home / "tokenjuice.db")
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == len(ledger.MIGRATIONS) == 2
+    assert (recorded[0]["record_id"], recorded[0]["cut"], recorded[0]["bounded"]) == ("old", None, 0)
+    assert (recorded[1]["cut"], recorded[1]["bounded"], recorded[1]["raw_lines"]) == (1, 0, 40001)
+    assert connection.execute("SELECT count(*) FROM readbacks").fetchone()[0] == 0
+    assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_read_backs_are_spooled_by_cat_and_folded_into_the_ledger_once(home):
+    artifact_id = stored_id(tokenjuice("wrap", "--", *BIG).stdout)
+    assert tokenjuice("cat", artifact_id, "--lines", "1:3").stdout == b"1\n2\n3\n"
+    spooled = (home / "ledger-spool.jsonl").read_text().splitlines()
+    assert json.loads(spooled[-1])["kind"] == "readback"
+    # Seen before the spool is folded in (stats reads both), and after, counted once.
+    assert json.loads(tokenjuice("stats", "--format", "json").stdout)["totals"]["readBacks"] == 1
+    runs(home)
+    runs(home)
+    rows = sqlite3.connect(home / "tokenjuice.db").execute("SELECT artifact_id, options, printed_chars FROM readbacks")
+    assert rows.fetchall() == [(artifact_id, "lines", 6)]
+    assert json.loads(tokenjuice("stats", "--format", "json").stdout)["totals"]["readBacks"] == 1

@@ -1,4 +1,11 @@
-"""`tokenjuice ls`, `tokenjuice cat <id>`, `tokenjuice prune`: stored raw output."""
+"""`tokenjuice ls`, `tokenjuice cat <id>`, `tokenjuice prune`: stored raw output.
+
+Every `cat` that prints something is recorded in the ledger as a read-back (its
+time, the artifact id, the names of its options and how many characters it
+printed; never a pattern or a range): `stats` and `discover` tie it to the run
+that stored the output, and so to the rule that cut it. `wrap` records nothing of
+the kind, so its cost is untouched.
+"""
 
 from __future__ import annotations
 
@@ -8,22 +15,29 @@ import time
 from typing import Any
 
 from ..errors import TokenjuiceError, UsageError
-from ..output import Output
-from ..settings import resolve
+from ..output import Output, json_text
+from ..settings import Settings, resolve
 from ..state import artifacts, ledger, report
 
+#: How much of a command line `ls` shows (the rest is clipped with `…`).
+COMMAND_WIDTH = 64
 
-def _store() -> artifacts.Store:
-    return artifacts.Store.from_settings(resolve(os.getcwd()))
+
+def _store(settings: Settings | None = None) -> artifacts.Store:
+    return artifacts.Store.from_settings(settings or resolve(os.getcwd()))
 
 
 def listing() -> Output:
     store = _store()
     runs = _runs_by_artifact()
-    rows: list[dict[str, Any]] = [
-        {"id": a.id, "createdAt": a.created, "storedBytes": a.size, "path": a.path} | runs.get(a.id, {})
-        for a in store.listing()
-    ]
+    rows: list[dict[str, Any]] = []
+    for a in store.listing():
+        meta = artifacts.read_meta(a.path)
+        command = command_line(str(meta.get("command") or ""), redact=store.redact)
+        rows.append(
+            {"id": a.id, "createdAt": a.created, "storedBytes": a.size, "path": a.path, "command": command}
+            | runs.get(a.id, {})
+        )
     if not rows:
         return Output(
             text=f"nothing stored in {store.directory} (the full output of every cut run is kept there)\n", data=rows
@@ -31,7 +45,7 @@ def listing() -> Output:
     lines = []
     for row in rows:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row["createdAt"]))
-        command = " ".join(filter(None, (row.get("argv0"), row.get("subcommand")))) or "?"
+        command = row["command"] or " ".join(filter(None, (row.get("argv0"), row.get("subcommand")))) or "?"
         exit_code = row.get("exitCode")
         lines.append(
             f"{row['id']}  {when}  {report.compact(row['storedBytes']):>6}B  "
@@ -44,26 +58,107 @@ def _runs_by_artifact() -> dict[str, dict[str, object]]:
     try:
         rows = (
             ledger.snapshot()
-            .execute("SELECT artifact_id, argv0, subcommand, exit_code FROM runs WHERE artifact_id IS NOT NULL")
+            .execute(
+                "SELECT artifact_id, argv0, subcommand, exit_code, rule_id FROM runs WHERE artifact_id IS NOT NULL"
+            )
             .fetchall()
         )
     except (ledger.LedgerError, sqlite3.Error):  # the listing works without the ledger
         return {}
-    return {r[0]: {"argv0": r[1], "subcommand": r[2], "exitCode": r[3]} for r in rows}
+    return {r[0]: {"argv0": r[1], "subcommand": r[2], "exitCode": r[3], "rule": r[4]} for r in rows}
 
 
-def cat(artifact_id: str, *, lines: str | None = None, grep: str | None = None) -> Output:
+def command_line(command: str, *, redact: bool = True, width: int = COMMAND_WIDTH) -> str:
+    """A stored command line as one line of `ls`: the body of a hook's `bash -lc
+    '<body>'`, whitespace folded, secrets redacted, controls escaped, clipped."""
+    import shlex
+
+    from ..argv import launcher_body
+    from ..text import sanitize
+
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = []
+    found = launcher_body(words) if words else None
+    if found and found[0] < len(words):
+        command = words[found[0]]
+    command = " ".join(command.split())
+    if redact and command:
+        from ..state.redact import redact as redact_text
+
+        command = redact_text(command)[0]
+    command = sanitize(command)
+    return command if len(command) <= width else command[: width - 1] + "…"
+
+
+def cat(
+    artifact_id: str,
+    *,
+    lines: str | None = None,
+    grep: str | None = None,
+    shown: bool = False,
+    as_json: bool = False,
+) -> Output:
     """The stored output exactly as it was kept; `--lines A:B` (1-based, inclusive,
     either end may be left open) or `--grep PATTERN` (matching lines, numbered) for
-    big ones; `--json` for what it came from."""
+    big ones; `--shown` for what the agent was shown instead; `--json` for what it
+    came from. Records the read-back (unless stats are off)."""
+    settings = resolve(os.getcwd())
     try:
-        stored = _store().read(artifact_id)
+        stored = _store(settings).read(artifact_id)
     except artifacts.ArtifactError as error:
         raise UsageError(str(error)) from None
-    data = {"id": stored.id, **stored.meta, "lateOutput": stored.late, "bytesStored": len(stored.output)}
+    data: dict[str, Any] = {
+        "id": stored.id,
+        **stored.meta,
+        "lateOutput": stored.late,
+        "bytesStored": len(stored.output),
+        "shownKept": stored.shown is not None,
+    }
+    if shown and stored.shown is None:
+        raise UsageError(
+            f"what the agent was shown for {artifact_id} was not kept (it was stored by an older tokenjuice); "
+            f"tokenjuice cat {artifact_id} prints the full output"
+        )
+    source = stored.shown if shown and stored.shown is not None else stored.output
+    if shown:
+        data["shown"] = source.decode("utf-8", errors="replace")
+    output = _select(source, data, lines, grep)
+    if as_json:
+        output = Output(data=data, exit_code=output.exit_code)
+        printed = len(json_text(data))
+    else:
+        printed = len((output.raw or b"").decode("utf-8", errors="replace"))
+    options = [name for name, used in (("lines", lines), ("grep", grep), ("shown", shown), ("json", as_json)) if used]
+    _record_read_back(settings, artifact_id, options, printed)
+    return output
+
+
+def _record_read_back(settings: Settings, artifact_id: str, options: list[str], printed: int) -> None:
+    """One line in the ledger's spool; never fails the read."""
+    if not settings["stats.enabled"]:
+        return
+    from ..state import spool
+
+    spool.record(
+        {
+            "kind": ledger.READBACK,
+            "record_id": os.urandom(8).hex(),
+            "created_at": time.time(),
+            "artifact_id": artifact_id,
+            "options": ",".join(options),
+            "printed_chars": printed,
+        },
+        debug=settings["debug.enabled"],
+    )
+
+
+def _select(source: bytes, data: dict[str, Any], lines: str | None, grep: str | None) -> Output:
+    """All of `source`, a range of its lines, or its lines matching a pattern."""
     if lines is None and grep is None:
-        return Output(raw=stored.output, data=data)
-    text_lines = stored.output.split(b"\n")
+        return Output(raw=source, data=data)
+    text_lines = source.split(b"\n")
     if text_lines and text_lines[-1] == b"":
         text_lines.pop()
     if lines is not None:

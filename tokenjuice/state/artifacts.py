@@ -16,8 +16,10 @@ facts), and the trailer names it: `tokenjuice cat 7f3a2c1d`.
   trailer says so.
 - Ids are 8 lower-case hex digits, validated before any file is touched.
 
-Layout: `<id>.out.gz` (the output), `<id>.json` (what it came from), and
-`<id>.late` for output a background job wrote after the command returned.
+Layout: `<id>.out.gz` (the output), `<id>.json` (what it came from),
+`<id>.shown.gz` (what the agent was shown for that run, `tokenjuice cat ID
+--shown`), and `<id>.late` for output a background job wrote after the command
+returned.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ ID_LENGTH = 8
 OUTPUT_SUFFIX = ".out.gz"
 META_SUFFIX = ".json"
 LATE_SUFFIX = ".late"
+SHOWN_SUFFIX = ".shown.gz"
 _PRUNE_STAMP = ".last-prune"
 _PRUNE_EVERY_SECONDS = 24 * 3600
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -73,6 +76,7 @@ class Stored:
     output: bytes  # the output as captured (redacted), with any late background output after it
     meta: dict[str, Any]
     late: bool = False  # a background job wrote more after the command returned
+    shown: bytes | None = None  # what the agent was shown for the run (None: not kept)
 
 
 class Store:
@@ -191,7 +195,7 @@ class Store:
         late = self._late(path.removesuffix(OUTPUT_SUFFIX) + LATE_SUFFIX)
         if late:
             data += late
-        return Stored(artifact_id, data, meta, bool(late))
+        return Stored(artifact_id, data, meta, bool(late), _read_shown(path.removesuffix(OUTPUT_SUFFIX) + SHOWN_SUFFIX))
 
     def _late(self, late_path: str) -> bytes:
         """What a background job wrote after the command returned, redacted."""
@@ -243,7 +247,7 @@ class Store:
             too_old = days and artifact.created < now - days * 86400
             too_big = megabytes and kept_size + artifact.size > limit
             if too_old or too_big:
-                for suffix in (OUTPUT_SUFFIX, META_SUFFIX, LATE_SUFFIX):
+                for suffix in (OUTPUT_SUFFIX, META_SUFFIX, LATE_SUFFIX, SHOWN_SUFFIX):
                     try:
                         os.unlink(os.path.join(os.path.dirname(artifact.path), artifact.id + suffix))
                     except OSError:
@@ -270,6 +274,42 @@ class Store:
             os.close(os.open(stamp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600))
         except OSError:
             pass
+
+
+def keep_shown(output_path: str, text: str, *, redact: bool = False) -> bool:
+    """Keep beside the stored output at `output_path` what the agent was shown for
+    that run (already redacted, as everything shown is, unless `redact` asks for it:
+    `wrap --raw` shows the bytes as written). Written like the output: gzip, 0600,
+    a new file never following a symlink. False when it could not be kept; the run
+    goes on either way (`cat --shown` then says it was not kept)."""
+    import gzip
+
+    if redact:
+        from .redact import redact as redact_text
+
+        text = redact_text(text)[0]
+    try:
+        data = gzip.compress(text.encode("utf-8", errors="surrogateescape"), compresslevel=1, mtime=0)
+        _write_new(output_path.removesuffix(OUTPUT_SUFFIX) + SHOWN_SUFFIX, data)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def read_meta(output_path: str) -> dict[str, Any]:
+    """What the stored output at `output_path` came from ({} when unknown)."""
+    return _read_json(output_path.removesuffix(OUTPUT_SUFFIX) + META_SUFFIX)
+
+
+def _read_shown(path: str) -> bytes | None:
+    import gzip
+
+    try:
+        with open(path, "rb", opener=_no_follow) as handle, gzip.open(handle, "rb") as unpacked:
+            shown: bytes = unpacked.read()
+    except (OSError, EOFError):
+        return None
+    return shown
 
 
 def _no_follow(path: str, flags: int) -> int:

@@ -3,9 +3,14 @@
 What a run records: when, who ran it (source), the command's name and
 subcommand (never the command line, arguments or output), the rule and family
 that reduced it, the exit code, raw and reduced sizes, duration, whether the
-capture was truncated, why output was left whole, and the id of a stored raw
-artifact. The schema is versioned (`PRAGMA user_version`) and migrated forward.
-The database runs in WAL mode so readers never block writers.
+capture was truncated, why output was left whole, the id of a stored raw
+artifact, whether anything was cut, whether the command bounded its own output
+(`| head -50`) and how many lines it wrote. A read-back records when a stored
+output was printed again (`tokenjuice cat ID`): its time, the artifact id, the
+names of the options used (never their values) and how many characters it
+printed; the artifact id ties it to the run that stored it, and so to the rule
+that cut it. The schema is versioned (`PRAGMA user_version`) and migrated
+forward. The database runs in WAL mode so readers never block writers.
 """
 
 from __future__ import annotations
@@ -43,6 +48,23 @@ MIGRATIONS = [
     CREATE INDEX runs_created_at ON runs (created_at);
     CREATE INDEX runs_rule ON runs (rule_id);
     """,
+    # 2: read-backs (`tokenjuice cat`), and what honest savings need of a run.
+    # `cut` stays NULL for runs recorded before it was (see `report.was_cut`).
+    """
+    ALTER TABLE runs ADD COLUMN cut INTEGER;
+    ALTER TABLE runs ADD COLUMN bounded INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE runs ADD COLUMN raw_lines INTEGER;
+    CREATE INDEX runs_artifact ON runs (artifact_id);
+    CREATE TABLE readbacks (
+        id INTEGER PRIMARY KEY,
+        record_id TEXT NOT NULL UNIQUE,
+        created_at REAL NOT NULL,
+        artifact_id TEXT NOT NULL,
+        options TEXT NOT NULL DEFAULT '',
+        printed_chars INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX readbacks_artifact ON readbacks (artifact_id);
+    """,
 ]
 _COLUMNS = (
     "record_id",
@@ -59,7 +81,16 @@ _COLUMNS = (
     "capture_truncated",
     "passthrough",
     "artifact_id",
+    "cut",
+    "bounded",
+    "raw_lines",
 )
+#: A spool line with `"kind": "readback"` is a read-back, not a run.
+READBACK = "readback"
+_READBACK_COLUMNS = ("record_id", "created_at", "artifact_id", "options", "printed_chars")
+#: Columns a row must have: a run's record id and rule, a read-back's record id and artifact.
+_RUN_REQUIRED = (0, 5)
+_READBACK_REQUIRED = (0, 2)
 
 
 class LedgerError(Exception):
@@ -187,17 +218,12 @@ def _ingest_file(connection: sqlite3.Connection, path: str) -> int:
             return 0  # another reader ingested and removed it while we waited
         with os.fdopen(os.dup(fd), "rb") as handle:
             raw = handle.read()
-        rows = []
-        for line in raw.splitlines():
-            try:
-                run = json.loads(line)
-                rows.append(tuple(run.get(column) for column in _COLUMNS))
-            except (ValueError, AttributeError):
-                continue  # a torn or foreign line: skip it, keep the rest
+        runs, readbacks = _parse(raw)
         with connection:
             before = connection.total_changes
-            _insert(connection, [row for row in rows if row[0] and row[5]])
+            _insert(connection, runs)
             added = connection.total_changes - before
+            _insert(connection, readbacks, "readbacks", _READBACK_COLUMNS)
         os.unlink(path)
         return added
     except sqlite3.DatabaseError as error:
@@ -206,16 +232,37 @@ def _ingest_file(connection: sqlite3.Connection, path: str) -> int:
         os.close(fd)
 
 
+def _parse(raw: bytes) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    """The runs and the read-backs of spool lines; a torn or foreign line is skipped."""
+    runs: list[tuple[object, ...]] = []
+    readbacks: list[tuple[object, ...]] = []
+    for line in raw.splitlines():
+        try:
+            record = json.loads(line)
+            readback = record.get("kind") == READBACK
+            columns, required, rows = (
+                (_READBACK_COLUMNS, _READBACK_REQUIRED, readbacks) if readback else (_COLUMNS, _RUN_REQUIRED, runs)
+            )
+            row = tuple(record.get(column) for column in columns)
+        except (ValueError, AttributeError):
+            continue
+        if all(row[index] for index in required):
+            rows.append(row)
+    return runs, readbacks
+
+
 def pending_runs() -> int:
     """Runs waiting in the spool (not yet in the database)."""
-    return len(_spooled_rows())
+    return len(_spooled_rows()[0])
 
 
-def _spooled_rows() -> list[tuple[object, ...]]:
+def _spooled_rows() -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    """The runs and the read-backs waiting in the spool."""
     directory = os.path.dirname(spool.spool_path())
-    rows: list[tuple[object, ...]] = []
+    runs: list[tuple[object, ...]] = []
+    readbacks: list[tuple[object, ...]] = []
     if not os.path.isdir(directory):
-        return rows
+        return runs, readbacks
     for name in sorted(os.listdir(directory)):
         if not name.startswith(spool.SPOOL_NAME):
             continue
@@ -224,15 +271,10 @@ def _spooled_rows() -> list[tuple[object, ...]]:
                 raw = handle.read()
         except OSError:
             continue
-        for line in raw.splitlines():
-            try:
-                run = json.loads(line)
-                row = tuple(run.get(column) for column in _COLUMNS)
-            except (ValueError, AttributeError):
-                continue  # a torn or foreign line
-            if row[0] and row[5]:
-                rows.append(row)
-    return rows
+        found = _parse(raw)
+        runs += found[0]
+        readbacks += found[1]
+    return runs, readbacks
 
 
 def snapshot() -> sqlite3.Connection:
@@ -251,14 +293,21 @@ def snapshot() -> sqlite3.Connection:
             disk = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
             try:
                 version = _user_version(disk)
-                if version != len(MIGRATIONS):
+                if version > len(MIGRATIONS) or version < 1:
                     newer = version > len(MIGRATIONS)
                     raise LedgerError(
                         f"the ledger at {path} was written by a "
                         f"{'newer' if newer else 'older'} tokenjuice; "
                         + ("upgrade tokenjuice" if newer else "run tokenjuice prune once to migrate it")
                     )
-                rows = disk.execute(f"SELECT {', '.join(_COLUMNS)} FROM runs").fetchall()  # noqa: S608 - our own columns
+                # An older schema is read as it is (the next write migrates it):
+                # the columns it lacks keep their defaults.
+                for table, wanted in (("runs", _COLUMNS), ("readbacks", _READBACK_COLUMNS)):
+                    present = {row[1] for row in disk.execute(f"PRAGMA table_info({table})")}
+                    columns = tuple(column for column in wanted if column in present)
+                    if columns:
+                        query = f"SELECT {', '.join(columns)} FROM {table}"  # noqa: S608 - our own names
+                        _insert(memory, disk.execute(query).fetchall(), table, columns)
             finally:
                 disk.close()
         except sqlite3.DatabaseError as error:
@@ -266,14 +315,20 @@ def snapshot() -> sqlite3.Connection:
                 f"the ledger at {path} is damaged or locked ({error}); move it aside "
                 f"(mv {path} {path}.broken) and tokenjuice starts a new one"
             ) from None
-        _insert(memory, rows)
-    _insert(memory, _spooled_rows())
+    runs, readbacks = _spooled_rows()
+    _insert(memory, runs)
+    _insert(memory, readbacks, "readbacks", _READBACK_COLUMNS)
     return memory
 
 
-def _insert(connection: sqlite3.Connection, rows: list[tuple[object, ...]]) -> None:
-    columns, places = ", ".join(_COLUMNS), ", ".join("?" * len(_COLUMNS))  # our own names; values are parameters
-    connection.executemany(f"INSERT OR IGNORE INTO runs ({columns}) VALUES ({places})", rows)  # noqa: S608
+def _insert(
+    connection: sqlite3.Connection,
+    rows: list[tuple[object, ...]],
+    table: str = "runs",
+    names: tuple[str, ...] = _COLUMNS,
+) -> None:
+    columns, places = ", ".join(names), ", ".join("?" * len(names))  # our own names; values are parameters
+    connection.executemany(f"INSERT OR IGNORE INTO {table} ({columns}) VALUES ({places})", rows)  # noqa: S608
 
 
 def ingest_now() -> int:
