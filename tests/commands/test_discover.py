@@ -1,9 +1,10 @@
 """`tokenjuice discover` (tokenjuice.commands.discover): commands no rule knows, rules that
-save too little, one saved log."""
+save too little, rules whose cuts are read back too often, one saved log."""
 
 import json
 
 from conftest import tokenjuice
+from helpers import stored_id
 
 
 def test_discover_finds_fallback_commands_and_weak_rules(home):
@@ -39,3 +40,27 @@ def test_discover_one_saved_log(home, workdir):
     done = tokenjuice("discover", "build.log", "--source-command", "cat build.log", "--format", "json")
     found = json.loads(done.stdout)
     assert found["passthrough"] == "file-content" and found["advice"] == []
+
+
+def test_discover_flags_rules_whose_cuts_are_read_back_after_more_than_one_run_in_five(home):
+    ids = [stored_id(tokenjuice("wrap", "--", "seq", "1", "40000").stdout) for _ in range(10)]
+    for artifact_id in ids[:2]:
+        tokenjuice("cat", artifact_id, "--lines", "100:120")
+    for artifact_id in ids[2:6]:  # reading what was shown, or where it came from, is no sign of a cut that hurt
+        tokenjuice("cat", artifact_id, "--shown")
+        tokenjuice("cat", artifact_id, "--json")
+    found = json.loads(tokenjuice("discover", "--format", "json").stdout)
+    assert found["cutsTooMuch"] == []  # 2 of 10 is one in five: not more
+    tokenjuice("cat", ids[9], "--grep", "^4000$")
+    found = json.loads(tokenjuice("discover", "--format", "json").stdout)
+    [rule] = found["cutsTooMuch"]
+    assert (rule["name"], rule["cutRuns"], rule["readBackRuns"], rule["readBackRate"]) == (
+        "generic/fallback",
+        10,
+        3,
+        0.3,
+    )
+    assert rule["readBackIds"] == [ids[9], ids[1], ids[0]]  # the latest first, to compare both sides
+    assert f"tokenjuice cat {ids[9]} --shown" in rule["advice"]
+    text = tokenjuice("discover").stdout.decode()
+    assert "Rules that cut too much" in text and "3 of 10 cut runs read back (30%)" in text

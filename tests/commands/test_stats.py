@@ -1,9 +1,11 @@
-"""`tokenjuice stats` (tokenjuice.commands.stats)."""
+"""`tokenjuice stats` (tokenjuice.commands.stats): totals by source, family, rule and day,
+savings counted against what each host would have shown, read-backs per rule."""
 
 import json
 import time
 
 from conftest import tokenjuice
+from helpers import stored_id
 
 
 def test_stats_text_json_csv_and_time_zones(home):
@@ -22,3 +24,56 @@ def test_stats_text_json_csv_and_time_zones(home):
     assert done.returncode == 2 and b"unknown time zone" in done.stderr
     done = tokenjuice("stats", "--since", "last tuesday")
     assert done.returncode == 2 and b"--since" in done.stderr
+
+
+def _csv_rows():
+    lines = tokenjuice("stats", "--format", "csv").stdout.decode().splitlines()
+    header = lines[0].split(",")
+    return [dict(zip(header, line.split(","), strict=True)) for line in lines[1:]]
+
+
+def test_savings_count_only_what_the_host_would_have_shown_less_what_was_read_back(home):
+    big = ("seq", "1", "40000")  # 228,894 chars in 40,000 lines: past every host's own limit
+    codex = stored_id(tokenjuice("wrap", "--source", "codex", "--", *big).stdout)
+    tokenjuice("wrap", "--source", "opencode", "--", *big)
+    tokenjuice("wrap", "--source", "cursor", "--", *big)
+    tokenjuice("wrap", "--", "sh", "-c", "seq 1 40000 | head -n 30000")  # the command bounded its output
+    read = tokenjuice("cat", codex, "--lines", "1:500").stdout
+    rows = {r["source"] + (" bounded" if r["bounded"] == "1" else ""): r for r in _csv_rows()}
+    assert set(rows) == {"codex", "opencode", "cursor", "cli bounded"}
+    raw, shown = int(rows["codex"]["raw_chars"]), int(rows["codex"]["reduced_chars"])
+    assert raw == 228_894 and 0 < shown < 10_000
+    # Codex would have shown 10,000 chars; a read-back costs what it printed.
+    assert (
+        int(rows["codex"]["saved_chars"]) == 10_000 - shown - len(read) and rows["codex"]["read_back_chars"] == str(len(read)) == "1892"
+    )
+    # OpenCode shows 2,000 lines: at this output's average line length, 11,444 chars.
+    assert int(rows["opencode"]["saved_chars"]) == raw * 2000 // 40_000 - int(rows["opencode"]["reduced_chars"])
+    assert int(rows["cursor"]["saved_chars"]) == raw - int(rows["cursor"]["reduced_chars"])  # no published limit
+    assert rows["cli bounded"]["saved_chars"] == "0"
+    data = json.loads(tokenjuice("stats", "--format", "json").stdout)
+    totals = data["totals"]
+    assert totals["savedChars"] == sum(int(r["saved_chars"]) for r in rows.values())
+    assert totals["savedChars"] < totals["rawMinusShownChars"] // 3  # raw minus shown would overstate it 3x
+    assert (totals["readBacks"], totals["readBackChars"], totals["boundedRuns"]) == (1, len(read), 1)
+    assert data["counting"].startswith("counted: ")
+    text = tokenjuice("stats").stdout.decode()
+    assert data["counting"] in text.splitlines()  # how it counts, in one line
+    assert f"read back: 1/{totals['cutRuns']} cut runs (" in text
+
+
+def test_stats_shows_per_rule_how_often_its_cuts_were_read_back(home):
+    ids = [stored_id(tokenjuice("wrap", "--", "seq", "1", "40000").stdout) for _ in range(4)]
+    tokenjuice("wrap", "--", "seq", "1", "3")  # not cut: not counted either way
+    tokenjuice("cat", ids[0])
+    tokenjuice("cat", ids[0], "--grep", "^7$")  # the same run read back twice counts once
+    tokenjuice("cat", ids[1], "--shown")  # what was shown is no sign that a cut hid anything
+    tokenjuice("cat", ids[2], "--json")
+    rule = json.loads(tokenjuice("stats", "--format", "json").stdout)["rules"][0]
+    assert rule["name"] == "generic/fallback"
+    assert (rule["runs"], rule["cutRuns"], rule["readBackRuns"], rule["readBackRate"]) == (5, 4, 1, 0.25)
+    assert rule["readBacks"] == 4
+    assert "generic/fallback" in (
+        line := next(x for x in tokenjuice("stats").stdout.decode().splitlines() if "generic/fallback" in x)
+    )
+    assert line.endswith("read back 1/4 cut runs (25%)")

@@ -22,6 +22,8 @@ def run(*, since: str | None) -> Output:
         command["advice"] = _rule_advice(command["argv0"], command["subcommand"])
     for rule in found["weakRules"]:
         rule["advice"] = _override_advice(rule["name"])
+    for rule in found["cutsTooMuch"]:
+        rule["advice"] = _read_back_advice(rule["name"], rule["readBackIds"])
     lines = []
     if found["fallbackCommands"]:
         lines.append("Commands no rule knows (they fell back to generic/fallback):")
@@ -38,6 +40,17 @@ def run(*, since: str | None) -> Output:
             lines.append(
                 f"  {r['name']:<28} {r['runs']:>5} runs  {report.compact(r['rawChars']):>7} chars raw, "
                 f"keeps {round(r['ratio'] * 100)}%"
+            )
+            lines.append(f"      -> {r['advice']}")
+    if found["cutsTooMuch"]:
+        lines.append(
+            f"Rules that cut too much (their cut output was read back with tokenjuice cat after more than "
+            f"1 run in {round(1 / report.READBACK_MAX_RATE)}):"
+        )
+        for r in found["cutsTooMuch"][:15]:
+            lines.append(
+                f"  {r['name']:<28} {r['readBackRuns']:>5} of {r['cutRuns']} cut runs read back "
+                f"({round(100 * r['readBackRate'])}%)"
             )
             lines.append(f"      -> {r['advice']}")
     if not lines:
@@ -95,4 +108,17 @@ def _override_advice(rule_id: str) -> str:
     return (
         f"override it for this project in .tokenjuice/rules/{rule_id}.toml (copy the built-in rule, add "
         "skip_patterns for the noise you see; tokenjuice verify --show checks it)"
+    )
+
+
+def _read_back_advice(rule_id: str, artifact_ids: list[str]) -> str:
+    compare = (
+        f"compare what the agent was shown with what it read back (tokenjuice cat {artifact_ids[0]} --shown, "
+        f"then tokenjuice cat {artifact_ids[0]}), then "
+        if artifact_ids
+        else ""
+    )
+    return (
+        f"{compare}keep what it needed: override {rule_id} for this project in .tokenjuice/rules/{rule_id}.toml "
+        "(pin_patterns for the lines it needed, a larger summarize.max_chars; tokenjuice verify --show checks it)"
     )

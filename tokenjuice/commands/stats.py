@@ -24,13 +24,14 @@ def run(*, since: str | None, zone_name: str, csv_format: bool = False) -> Outpu
     except ledger.LedgerError as error:
         raise TokenjuiceError(str(error)) from None
     data = report.savings(connection, start, zone)
-    rows = data.pop("rows")
+    rows, reads = data.pop("rows"), data.pop("reads")
     if csv_format:
-        return Output(text=_csv(rows, zone))
+        return Output(text=_csv(rows, reads, zone))
     return Output(text=_text(data, since, zone_name, zone), data={"since": start, "timezone": zone_name} | data)
 
 
-def _csv(rows: list[sqlite3.Row], zone: tzinfo | None) -> str:
+def _csv(rows: list[sqlite3.Row], reads: dict[str, report.ReadBacks], zone: tzinfo | None) -> str:
+    """One row per run; saved_chars is counted as `stats` counts it (report.COUNTING)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(
@@ -46,9 +47,14 @@ def _csv(rows: list[sqlite3.Row], zone: tzinfo | None) -> str:
             "reduced_chars",
             "saved_chars",
             "duration_ms",
+            "cut",
+            "bounded",
+            "read_backs",
+            "read_back_chars",
         ]
     )
     for r in rows:
+        read = reads.get(r["artifact_id"]) or report.ReadBacks()
         writer.writerow(
             [
                 report.day_of(r["created_at"], zone),
@@ -60,8 +66,12 @@ def _csv(rows: list[sqlite3.Row], zone: tzinfo | None) -> str:
                 r["exit_code"],
                 r["raw_chars"],
                 r["reduced_chars"],
-                r["raw_chars"] - min(r["reduced_chars"], r["raw_chars"]),
+                report.credited(r) - read.chars,
                 r["duration_ms"],
+                int(report.was_cut(r)),
+                int(bool(r["bounded"])),
+                read.count,
+                read.chars,
             ]
         )
     return out.getvalue()
@@ -79,8 +89,15 @@ def _text(data: dict[str, Any], since: str | None, zone_name: str, zone: tzinfo 
         f"tokenjuice savings{' since ' + since if since else ''} (days in {zone_name} time)",
         f"runs:   {totals['runs']}  (" + ", ".join(f"{s['name']} {s['runs']}" for s in data["sources"]) + ")",
         f"output: {report.compact(totals['rawChars'])} chars raw -> {report.compact(totals['reducedChars'])} shown; "
-        f"saved {report.compact(totals['savedChars'])} chars ({totals['savedPercent']}%), "
+        f"saved {report.compact(totals['savedChars'])} chars ({totals['savedPercent']}% of raw), "
         f"about {report.compact(totals['approxTokensSaved'])} tokens",
+        f"read back: {_read_back(totals)}"
+        + (
+            f", {totals['readBacks']} reads printing {report.compact(totals['readBackChars'])} chars"
+            if totals["readBacks"]
+            else ""
+        ),
+        data["counting"],
         "",
     ]
     for title, groups in (("by family", data["families"][:10]), ("by rule (top 10)", data["rules"][:10])):
@@ -88,7 +105,8 @@ def _text(data: dict[str, Any], since: str | None, zone_name: str, zone: tzinfo 
         width = max(len(g["name"]) for g in groups)
         lines += [
             f"  {g['name']:<{width}}  {g['runs']:>6} runs  {report.compact(g['rawChars']):>7} -> "
-            f"{report.compact(g['reducedChars']):>7}  saved {g['savedPercent']}%"
+            f"{report.compact(g['reducedChars']):>7}  saved {report.compact(g['savedChars']):>7} "
+            f"({g['savedPercent']}%)  read back {_read_back(g)}"
             for g in groups
         ]
         lines.append("")
@@ -101,3 +119,10 @@ def _text(data: dict[str, Any], since: str | None, zone_name: str, zone: tzinfo 
         for d in days
     ]
     return "\n".join(lines) + "\n"
+
+
+def _read_back(group: dict[str, Any]) -> str:
+    """`2/9 cut runs (22%)`: cut runs whose stored output was read back with tokenjuice cat."""
+    if not group["cutRuns"]:
+        return "no cut runs"
+    return f"{group['readBackRuns']}/{group['cutRuns']} cut runs ({round(100 * group['readBackRate'])}%)"
