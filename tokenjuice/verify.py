@@ -151,8 +151,9 @@ def check_example(rule: loader.LoadedRule, example: Example, catalogue: Catalogu
         errors.append(f"classified as {matched}, not {rule_id}")
     if not example.keep and rule.layer == loader.BUILTIN and example.output.strip():
         errors.append("keep: list at least one fact the reduction must keep")
-    errors += [f"keep: {snippet!r} is missing from the output" for snippet in example.keep if snippet not in text]
-    errors += [f"drop: {snippet!r} is still in the output" for snippet in example.drop if snippet in text]
+    readable = decoded(text)  # what a lossless re-encoding shows counts as shown
+    errors += [f"keep: {snippet!r} is missing from the output" for snippet in example.keep if snippet not in readable]
+    errors += [f"drop: {snippet!r} is still in the output" for snippet in example.drop if snippet in readable]
     facts = reduction.facts or {}
     for name, expected in (example.expect_facts or {}).items():
         if name not in facts:
@@ -191,7 +192,7 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
         input_lines += split_lines(pretty_json(stripped))
     document = structured.document(stripped)
     if document is not None:
-        input_lines += structured.indented(document)
+        input_lines += structured.indented(document) + structured.compact(document)
     vocabulary = _json_vocabulary(stripped)
     if vocabulary:
         input_lines += vocabulary[2]
@@ -205,8 +206,18 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
             messages.add(rule.on_empty)
     hashes = [found.group(1) for found in map(_COMMIT_LINE.match, input_lines) if found]
     unexplained = []
+    factored_path: str | None = None  # the file of grep matches factored under a `path:` heading
     for line in split_lines(reduced_text):
         core = line.strip()
+        if _is_factored_heading(core, input_lines):
+            factored_path = core[:-1]
+            continue
+        if factored_path is not None and line.startswith("  ") and _unfactored(factored_path, line) in inputs:
+            continue
+        if not line.startswith("  ") and core != "--":
+            factored_path = None
+        if _is_brace_list(core, inputs):
+            continue
         if not core or core in inputs or core in messages or (document is not None and core.rstrip(",") in inputs):
             continue
         if _EXIT_HEADER.match(core) or _FACTS_LINE.match(core) or _MARKER.match(core) or _TRAILER.match(core):
@@ -221,6 +232,63 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
             continue
         unexplained.append(line)
     return unexplained
+
+
+_FACTORED_MATCH = re.compile(r"^\d+(?::\d+)?[:-]")
+_BRACES = re.compile(r"^(?P<prefix>.*?)\{(?P<names>[^{}\s'\"]*,[^{}\s'\"]*)\}$")
+
+
+def decoded(text: str) -> str:
+    """`text` with its lossless re-encodings spelled out as the tool printed them
+    (grep's factored matches as `path:12:text`, `dir/{a,b}` as `dir/a` and `dir/b`),
+    so that a fact is found whichever form shows it."""
+    out: list[str] = []
+    path: str | None = None
+    for line in text.split("\n"):
+        core = line.strip()
+        if line.endswith(":") and not line.startswith(" ") and len(line) > 1:
+            path = line[:-1]
+            out.append(line)
+            continue
+        if path is not None and line.startswith("  ") and _FACTORED_MATCH.match(line[2:]):
+            out.append(_unfactored(path, line))
+            continue
+        if not line.startswith("  ") and core != "--":
+            path = None
+        braces = _BRACES.match(line)
+        if braces:
+            out.extend(braces.group("prefix") + name for name in braces.group("names").split(","))
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def _is_factored_heading(line: str, input_lines: list[str]) -> bool:
+    """`path:` standing for the path grep printed before each match of one file."""
+    if not line.endswith(":") or len(line) < 2:
+        return False
+    head = line[:-1]
+    return any(source.startswith(line) and _FACTORED_MATCH.match(source[len(line) :]) for source in input_lines) or any(
+        source.startswith(head + "-") and _FACTORED_MATCH.match(source[len(head) + 1 :]) for source in input_lines
+    )
+
+
+def _unfactored(path: str, line: str) -> str:
+    """A factored match line (`  12:text`, `  13-text`) as grep printed it."""
+    rest = line[2:]
+    number = _FACTORED_MATCH.match(rest)
+    separator = "-" if number and number.group().endswith("-") else ":"
+    return (path + separator + rest).strip()
+
+
+def _is_brace_list(line: str, inputs: set[str]) -> bool:
+    """`prefix{a,b,c}`: every `prefix` + name is an input line (a directory's entries,
+    git status paths of one folder, re-encoded by reduce/units.py)."""
+    found = _BRACES.match(line)
+    if not found:
+        return False
+    prefix = found.group("prefix")
+    return all((prefix + name).strip() in inputs for name in found.group("names").split(","))
 
 
 def _is_short_commit(line: str, hashes: list[str], inputs: set[str]) -> bool:

@@ -48,6 +48,8 @@ EXACT_BUDGET = 16 * 1024
 LINE_LIMIT = 400
 _MARKER_COST = 24  # room for the omission marker a dropped run may leave
 _ALWAYS_SHOW_FACTS = ("search",)
+#: An output shown whole with more lines than this gets its counts line on top.
+COUNTS_LINES = 12
 
 
 @record
@@ -194,6 +196,10 @@ def _fits(
     denoised = outcome.denoised
     if outcome.summary is not None and not any(isinstance(i, str) and i.strip() for i in denoised):
         return None  # nothing but noise: the rule's own summary says it best
+    # A long output shown whole still gets its counts on top (`33 warnings`): a reader
+    # should not have to count them.
+    counts = _counts(outcome, start.classification, start.execution.exit_code) if len(denoised) > COUNTS_LINES else ()
+    header = header + counts
     if _size(list(header) + [_shown(i) for i in denoised]) > budget - TRAILER_RESERVE:
         return None
     if len(denoised) == len(whole) and all(a is b or a == b for a, b in zip(denoised, whole, strict=True)):

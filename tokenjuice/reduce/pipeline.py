@@ -121,6 +121,8 @@ def apply_rule(
         if len(deduped) != len(items):
             kinds.append("dedupe")
         items = deduped
+    if formatter:  # the rule's own encoding of the output is what fits whole (gh: records, not raw JSON)
+        denoised = list(items)
 
     if not any(isinstance(i, str) and i.strip() for i in items) and rule.on_empty:
         return RuleOutcome((), facts, (*kinds, "summary"), rule.on_empty, total, note, tuple(denoised))

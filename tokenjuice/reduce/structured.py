@@ -55,22 +55,69 @@ def indented(value: Any) -> list[str]:
     return json.dumps(value, indent=2, ensure_ascii=False).split("\n")
 
 
+#: A container whose one-line JSON is at most this wide stays on one line in the
+#: compact form (a record of an array: one element per line).
+COMPACT_WIDTH = 160
+
+
+def compact(value: Any, indent: int = 0) -> list[str]:
+    """`value` as valid JSON, losslessly: containers that fit COMPACT_WIDTH on one
+    line, the others one member per line; keys in their order, nothing dropped."""
+    import json
+
+    one = json.dumps(value, ensure_ascii=False)
+    pad = " " * indent
+    if not isinstance(value, dict | list) or not value or len(one) + indent <= COMPACT_WIDTH:
+        return [pad + one]
+    members = list(value.items()) if isinstance(value, dict) else [(None, item) for item in value]
+    lines = [pad + ("{" if isinstance(value, dict) else "[")]
+    for position, (key, member) in enumerate(members):
+        sub = compact(member, indent + 2)
+        if key is not None:
+            sub[0] = f"{pad}  {json.dumps(key, ensure_ascii=False)}: {sub[0].lstrip()}"
+        if position < len(members) - 1:
+            sub[-1] += ","
+        lines += sub
+    lines.append(pad + ("}" if isinstance(value, dict) else "]"))
+    return lines
+
+
+def _first_items(value: Any, limit: int) -> Any:
+    """`value` with every array cut to its first `limit` elements (and a marker
+    element counting the rest); objects keep every key, in order."""
+    if isinstance(value, list):
+        kept = [_first_items(item, limit) for item in value[:limit]]
+        if len(value) > limit:
+            kept.append(f"{MARKER_PREFIX}{len(value) - limit} more items omitted")
+        return kept
+    if isinstance(value, dict):
+        return {key: _first_items(member, limit) for key, member in value.items()}
+    return clip_line(value, _STRING_LIMIT) if isinstance(value, str) else value
+
+
 def fit_document(value: Any, room: int) -> list[str]:
-    """Indented lines of `value`, pruned to fit `room` characters: of the prunings
-    that fit (depth and items per container), the one that shows most."""
-    best: list[str] = []
-    best_size = -1
-    for depth in _DEPTHS:
-        for keys in _KEY_LIMITS:
-            for limit in _ITEM_LIMITS:  # the most items per container that fit
+    """`value` in `room` characters: whole in its compact form when that fits; else
+    whole elements, the first ones (at least five) of each array, with a marker for
+    the rest (every key and value of what is shown); else pruned in depth and keys
+    too: of the prunings that fit, the one that shows most."""
+    whole = compact(value)
+    if sum(len(line) + 1 for line in whole) <= room:
+        return whole
+    # Whole elements while at least five of each array fit; fewer would hide most
+    # records, and a record's identifying keys for all of them say more.
+    for limit in (1000, 500, 200, 100, 50, 30, 20, 10, 5):
+        lines = compact(_first_items(value, limit))
+        if sum(len(line) + 1 for line in lines) <= room:
+            return lines
+    # Pruned: as many elements as can be shown, each with as many of its keys (those
+    # that identify a record and say how it is doing first) and as deep as room allows.
+    for limit in _ITEM_LIMITS:
+        for depth in _DEPTHS:
+            for keys in _KEY_LIMITS:
                 lines = indented(_prune(value, limit, depth, keys))
-                size = sum(len(line) + 1 for line in lines)
-                if size <= room:
-                    if size > best_size:
-                        best, best_size = lines, size
-                    break
-            if best_size >= 0.8 * room:
-                return best
+                if sum(len(line) + 1 for line in lines) <= room:
+                    return lines
+    best: list[str] = []
     return best or indented(_prune(value, 1, 0, 1))
 
 

@@ -145,7 +145,8 @@ class _Checker:
                 raise RuleError(f"{where}: expected a non-negative integer")
             if meta["minimum"] is not None and 0 < value < meta["minimum"]:
                 raise RuleError(
-                    f"{where}: budgets under {meta['minimum']} chars cannot hold a result (0 uses the information budget)"
+                    f"{where}: budgets under {meta['minimum']} chars cannot hold a result "
+                    "(0 uses the information budget)"
                 )
             return value
         if kind == model.NUMBER:
