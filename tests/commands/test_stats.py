@@ -45,7 +45,8 @@ def test_savings_count_only_what_the_host_would_have_shown_less_what_was_read_ba
     assert raw == 228_894 and 0 < shown < 10_000
     # Codex would have shown 10,000 chars; a read-back costs what it printed.
     assert (
-        int(rows["codex"]["saved_chars"]) == 10_000 - shown - len(read) and rows["codex"]["read_back_chars"] == str(len(read)) == "1892"
+        int(rows["codex"]["saved_chars"]) == 10_000 - shown - len(read)
+        and rows["codex"]["read_back_chars"] == str(len(read)) == "1892"
     )
     # OpenCode shows 2,000 lines: at this output's average line length, 11,444 chars.
     assert int(rows["opencode"]["saved_chars"]) == raw * 2000 // 40_000 - int(rows["opencode"]["reduced_chars"])
@@ -59,7 +60,7 @@ def test_savings_count_only_what_the_host_would_have_shown_less_what_was_read_ba
     assert data["counting"].startswith("counted: ")
     text = tokenjuice("stats").stdout.decode()
     assert data["counting"] in text.splitlines()  # how it counts, in one line
-    assert f"read back: 1/{totals['cutRuns']} cut runs (" in text
+    assert f"cuts:   read back 1/{totals['cutRuns']} cut runs (" in text
 
 
 def test_stats_shows_per_rule_how_often_its_cuts_were_read_back(home):

@@ -91,7 +91,7 @@ def _text(data: dict[str, Any], since: str | None, zone_name: str, zone: tzinfo 
         f"output: {report.compact(totals['rawChars'])} chars raw -> {report.compact(totals['reducedChars'])} shown; "
         f"saved {report.compact(totals['savedChars'])} chars ({totals['savedPercent']}% of raw), "
         f"about {report.compact(totals['approxTokensSaved'])} tokens",
-        f"read back: {_read_back(totals)}"
+        f"cuts:   {_read_back(totals)}"
         + (
             f", {totals['readBacks']} reads printing {report.compact(totals['readBackChars'])} chars"
             if totals["readBacks"]
@@ -106,7 +106,7 @@ def _text(data: dict[str, Any], since: str | None, zone_name: str, zone: tzinfo 
         lines += [
             f"  {g['name']:<{width}}  {g['runs']:>6} runs  {report.compact(g['rawChars']):>7} -> "
             f"{report.compact(g['reducedChars']):>7}  saved {report.compact(g['savedChars']):>7} "
-            f"({g['savedPercent']}%)  read back {_read_back(g)}"
+            f"({g['savedPercent']}%)  {_read_back(g)}"
             for g in groups
         ]
         lines.append("")
@@ -122,7 +122,7 @@ def _text(data: dict[str, Any], since: str | None, zone_name: str, zone: tzinfo 
 
 
 def _read_back(group: dict[str, Any]) -> str:
-    """`2/9 cut runs (22%)`: cut runs whose stored output was read back with tokenjuice cat."""
+    """`read back 2/9 cut runs (22%)`: cut runs whose stored output was read back with tokenjuice cat."""
     if not group["cutRuns"]:
         return "no cut runs"
-    return f"{group['readBackRuns']}/{group['cutRuns']} cut runs ({round(100 * group['readBackRate'])}%)"
+    return f"read back {group['readBackRuns']}/{group['cutRuns']} cut runs ({round(100 * group['readBackRate'])}%)"
