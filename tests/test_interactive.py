@@ -3,10 +3,12 @@
 Each category has its near-misses next to it: commands that look alike but end on
 their own and must be wrapped (None)."""
 
+import json
+
 import pytest
+from conftest import REPO
 from helpers import modules_loaded_by
 
-from tokenjuice import interactive
 from tokenjuice.interactive import matches_user_pattern, why_not_wrapped, why_not_wrapped_script
 from tokenjuice.shellsyntax import split_words
 
@@ -840,13 +842,53 @@ def test_user_patterns():
     assert matches_user_pattern("git commit -m 'a b'", ["git", "commit", "-m", "a b"], ["*'a b'"]) == "*'a b'"
 
 
-def test_more_rules_are_where_the_core_says():
-    from tokenjuice import interactive_dev, interactive_ops, interactive_system
+def test_the_compiled_catalogue_is_current():
+    """tokenjuice/neverwrap_data.py is what `python -m tokenjuice.neverwrap_schema` builds from the
+    data files, and docs/neverwrap.schema.json what it derives from the declarations."""
+    from tokenjuice import neverwrap_schema
 
-    homes = {"dev": interactive_dev.RULES, "system": interactive_system.RULES, "ops": interactive_ops.RULES}
-    for home, rules in homes.items():
-        assert {name for name, where in interactive._MORE_RULES.items() if where == home} == set(rules)
-    assert not set(interactive._MORE_RULES) & set(interactive._RULES)
+    generic, tools = neverwrap_schema.load()
+    with open(neverwrap_schema.LITERAL, encoding="utf-8") as handle:
+        assert handle.read() == neverwrap_schema.literal(generic, tools), "run: python -m tokenjuice.neverwrap_schema"
+    schema = json.loads((REPO / "docs" / "neverwrap.schema.json").read_text(encoding="utf-8"))
+    assert schema == neverwrap_schema.json_schema(), "run: python -m tokenjuice.neverwrap_schema"
+
+
+def test_the_catalogue_examples_hold():
+    from tokenjuice import neverwrap_schema
+
+    _, tools = neverwrap_schema.load()
+    assert len(neverwrap_schema.examples(tools)) >= 300
+    assert neverwrap_schema.check_examples(tools) == []
+
+
+def test_every_entry_has_examples():
+    from tokenjuice import neverwrap_schema
+
+    _, tools = neverwrap_schema.load()
+    bare = [t.names[0] for t in tools if not t.examples and not t.names[0].endswith(":")]
+    assert bare == [], "every [[tool]] shows at least one command and its decision"
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ('[[tool]]\nnames = ["x"]\ncases = [{ has = ["-f"] }]\n', "a case needs one decision"),
+        ('[[tool]]\nnames = ["x"]\ncases = [{ hsa = ["-f"], wrap = true }]\n', "cases[0].hsa: unknown field"),
+        ('[[tool]]\nnames = ["x"]\nsub = "second"\n', "tool[0].sub: expected one of"),
+        ('[[tool]]\nnames = ["x"]\ncases = [{ call = "nope" }]\n', "cases[0].call: expected one of"),
+        ("[[tool]]\nnames = []\n", "tool[0].names: expected at least one string"),
+    ],
+)
+def test_a_bad_catalogue_file_is_named_with_its_field(tmp_path, text, problem):
+    from tokenjuice import neverwrap_schema
+    from tokenjuice.rules.schema import RuleError
+
+    (tmp_path / "core.toml").write_text('[generic]\neditors = ["vi"]\n', encoding="utf-8")
+    (tmp_path / "bad.toml").write_text(text, encoding="utf-8")
+    with pytest.raises(RuleError, match=r"bad\.toml") as raised:
+        neverwrap_schema.load(str(tmp_path))
+    assert problem in str(raised.value)
 
 
 def test_import_stays_light():
@@ -857,7 +899,7 @@ def test_import_stays_light():
         "[why_not_wrapped(a) for a in (['git', 'status'], ['npm', 'run', 'dev'], ['pytest', '-x'], ['ls'])]",
         setup="import tokenjuice.command",
     )
-    assert loaded == {"tokenjuice.interactive"}
+    assert loaded == {"tokenjuice.interactive", "tokenjuice.neverwrap_data"}
 
 
 def test_decisions_match_the_pin():

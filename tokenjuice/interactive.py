@@ -7,40 +7,31 @@ terminal the agent cannot see), and for detached jobs (they keep the pipe open).
 The host hooks ask `why_not_wrapped` about each simple command before rewriting it.
 
 Detection reads argv, not text: flags anywhere and in any form (`-n20 -f`, `-fn`,
-`--follow=name`), subcommands behind global options (`git -C x commit`,
-`kubectl -n prod logs -f`, `pnpm --filter web dev`), and what wrappers and
-runners run (`sudo`, `env A=1`, `time`, `npx`, `pnpm exec`, `uv run`, `python -m`,
-`bash -lc '…'`, `ssh host '…'`, `docker exec c …`). `timeout N cmd` ends, so a
-command that would only run forever is fine behind it; one that needs a terminal
-is not. docs/never-wrapped.md lists every case and the near-misses that are wrapped.
+`--follow=name`), subcommands behind global options, and what wrappers and runners
+run (`sudo`, `env A=1`, `npx`, `uv run`, `python -m`, `bash -lc '…'`, `ssh host '…'`).
+`timeout N cmd` ends, so a command that would only run forever is fine behind it.
 
-This runs on every hook call: stdlib only (no `re`), tables and small functions.
-The rules for the most common tools live here; the long tail lives in
-interactive_dev.py, interactive_system.py and interactive_ops.py, each imported
-only when a command names one of its tools.
+What each tool does is data: tokenjuice/neverwrap/*.toml (the format: neverwrap_schema.py,
+docs/never-wrapped.md), compiled into the literal module neverwrap_data.py. This module
+is the small engine that reads it, the driver (pipelines, wrappers, runners), and the
+few named predicates a declaration cannot express. Stdlib only, no `re`: it runs on
+every hook call.
 """
 
 from __future__ import annotations
 
-from .argv import (
-    GLOBAL_VALUE_OPTIONS,
-    OWN_COMMANDS,
-    RUNNERS,
-    SHELLS,
-    WRAPPERS,
-    basename,
-    is_python,
-    launcher_body,
-    strip_runner,
-)
+from . import neverwrap_data as _data
+from .argv import GLOBAL_VALUE_OPTIONS, OWN_COMMANDS, RUNNERS, SHELLS, WRAPPERS, basename, is_python, launcher_body
+from .argv import strip_runner as _argv_strip_runner
 from .shellsyntax import join, parse, star_match
 
 TYPE_CHECKING = False  # `typing` costs milliseconds to import; type checkers know this name
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
+    from typing import Any
 
     Reason = tuple[str, str]
-    Rule = Callable[[list[str], "_Context"], Reason | None]
+    Entry = dict[str, Any]
 
 __all__ = ["matches_user_pattern", "why_not_wrapped", "why_not_wrapped_script"]
 
@@ -51,12 +42,11 @@ DETACHED = "detached"  # leaves a process behind that keeps the output pipe open
 
 _MAX_DEPTH = 6
 _EMPTY: frozenset[str] = frozenset()
-_FALSE = frozenset({"false", "0", "no", "off", "never"})
-_EDITORS = frozenset(
-    {"vi", "vim", "nvim", "view", "vimdiff", "gvim", "nano", "pico", "emacs", "emacsclient", "micro", "hx", "helix"}
-    | {"kak", "joe", "jed", "mcedit", "ne", "code", "cursor", "subl", "mate", "zed", "gedit", "kate", "notepad"}
-)
-_PAGERS = frozenset({"less", "more", "most", "pg"})
+_G = {key: frozenset(value) for key, value in _data.GENERIC.items() if key != "start_subcommands"}
+_FALSE = _G["false_values"]
+_START = {group[0]: group[1:] for group in _data.GENERIC["start_subcommands"]}
+_NO_GENERIC = _G["no_generic"] | {prefix[0] for prefix in RUNNERS}
+_DASHDASH = {group[0]: group[1:] for group in _data.GENERIC["dashdash_runners"]}
 
 
 class _Context:
@@ -79,36 +69,27 @@ class _Context:
 
 
 def why_not_wrapped(argv: Sequence[str], *, stdin_supplied: bool = False) -> str | None:
-    """A short human reason (e.g. "follows output forever (tail -f)", "dev server (npm run dev)",
-    "opens an editor (git commit without -m)") when the command (one simple command's argv, after
-    wrappers/runners like sudo, env, npx, uv run, pnpm exec, python -m are understood) is interactive
-    or long-running; None when it is safe to wrap.
-
-    Pass the simple command's own words, assignments and wrappers included (`GIT_EDITOR=true`,
-    `nohup`, `timeout 10` all change the answer). `stdin_supplied`: its standard input comes from a
-    pipe, a file or a here-doc (`… | psql`, `sqlite3 db < x.sql`), so a REPL or prompt reads that
-    and ends; editors, pagers and TUIs still need the terminal."""
+    """A short human reason (e.g. "follows output forever (tail -f)", "dev server (npm run dev)")
+    when the command (one simple command's argv, assignments and wrappers included) is
+    interactive or long-running; None when it is safe to wrap. `stdin_supplied`: its standard
+    input is a pipe, file or here-doc, so a REPL or prompt reads that and ends."""
     found = _check([w for w in argv if isinstance(w, str)], _Context(stdin=stdin_supplied))
     return found[1] if found else None
 
 
 def why_not_wrapped_script(command: str, dialect: str = "posix", *, waited: bool = False) -> str | None:
     """`why_not_wrapped` for a whole command line: every simple command of every pipeline,
-    with its stdin taken from the syntax (a later pipe stage, `<`, `<<`, `<<<`), shell
-    launchers' bodies (`bash -lc '…'`) looked into, and a background job (`cmd &`) or an
-    endless loop (`while true`) reported too — but for `waited` lines, whose background
-    jobs a `wait` at the end collects (`a & b & wait`): there each job is judged itself."""
+    stdin taken from the syntax, launchers' bodies (`bash -lc '…'`) looked into, and a
+    background job (`cmd &`) or endless loop reported — but for `waited` lines (`a & b & wait`),
+    whose background jobs are each judged themselves."""
     found = _script(command, dialect, _Context(), waited)
     return found[1] if found else None
 
 
 def matches_user_pattern(command_text: str, argv: Sequence[str], patterns: Sequence[str]) -> str | None:
-    """User-configured extra patterns (glob over the normalized command text, `*` = any run of chars,
-    as today) — returns the pattern that matched.
-
-    A pattern matches the whole command text, or the argv written back as a command line (also with
-    the program's directory dropped: `make deploy*` matches `/usr/bin/make deploy`). Matching is
-    case-sensitive; blank patterns never match."""
+    """The first of the user's `hook.skip` glob patterns (`*` = any run of characters) that
+    matches the whole command text, or the argv written back as a command line (also with
+    the program's directory dropped). Case-sensitive; blank patterns never match."""
     targets = [command_text.strip()]
     words = [w for w in argv if isinstance(w, str)]
     if words:
@@ -216,12 +197,11 @@ def _peel(argv: list[str], ctx: _Context) -> list[str] | Reason:
             continue
         tool = basename(word)
         if tool in ("nohup", "setsid"):
-            args = _scan(argv, index + 1, stop_at_operand=True)
-            if args.stop < len(argv):
+            if _scan(argv, index + 1, stop_at_operand=True).stop < len(argv):
                 return DETACHED, f"keeps running after the shell exits ({tool})"
             return argv[index:]
         if tool == "sudo":
-            args = _scan(argv, index + 1, _SUDO_SHORT, _SUDO_LONG, stop_at_operand=True)
+            args = _scan(argv, index + 1, *_WRAPPER_OPTIONS["sudo"], stop_at_operand=True)
             if args.has("-e", "--edit"):
                 return TERMINAL, "opens an editor (sudo -e)"
             if args.stop >= len(argv):
@@ -237,9 +217,8 @@ def _peel(argv: list[str], ctx: _Context) -> list[str] | Reason:
             ctx.bounded = True
             index = args.stop + 1
             continue
-        if tool in WRAPPERS or tool in _EXTRA_WRAPPERS:
-            short, long = _WRAPPER_OPTIONS.get(tool, ("", _EMPTY))
-            args = _scan(argv, index + 1, short, long, stop_at_operand=True)
+        if tool in WRAPPERS or tool in _G["extra_wrappers"]:
+            args = _scan(argv, index + 1, *_WRAPPER_OPTIONS.get(tool, ("", _EMPTY)), stop_at_operand=True)
             if args.stop >= len(argv) or (tool == "command" and args.has("-v", "-V")):
                 return argv[index:]  # the wrapper alone (`env`, `time`) is itself the command
             index = args.stop
@@ -253,19 +232,17 @@ def _wrapper_options(options: frozenset[str]) -> tuple[str, frozenset[str]]:
     return short, frozenset(o for o in options if o.startswith("--"))
 
 
-_EXTRA_WRAPPERS = frozenset({"xvfb-run", "chronic", "unbuffer"})
 _WRAPPER_OPTIONS = {name: _wrapper_options(options) for name, options in WRAPPERS.items()}
 _WRAPPER_OPTIONS["xvfb-run"] = (
     "nsfewp",
     frozenset({"--server-num", "--server-args", "--error-file", "--xauth-protocol"}),
 )
-_SUDO_SHORT, _SUDO_LONG = _WRAPPER_OPTIONS["sudo"]
 
 
 def _strip_runner(argv: list[str]) -> list[str] | None:
-    """What a runner runs: tokenjuice.command's runners, and a few more that take `--`."""
+    """What a runner runs: argv.py's runners, and a few more that take `--`."""
     name = _tool(argv[0])
-    if name in _DASHDASH_RUNNERS and (len(argv) > 1 and argv[1] in _DASHDASH_RUNNERS[name]):
+    if name in _DASHDASH and (len(argv) > 1 and argv[1] in _DASHDASH[name]):
         if "--" in argv:
             return argv[argv.index("--") + 1 :]
         return argv[_scan(argv, 2, stop_at_operand=True).stop :]
@@ -278,19 +255,7 @@ def _strip_runner(argv: list[str]) -> list[str] | None:
         while rest and "=" in rest[0] and not rest[0].startswith("-"):
             rest = rest[1:]
         return rest
-    return strip_runner(argv)
-
-
-#: Runners whose command follows `--` (or their options): tool -> their run subcommands.
-_DASHDASH_RUNNERS = {
-    "op": ("run",),
-    "doppler": ("run",),
-    "infisical": ("run",),
-    "dotenvx": ("run",),
-    "mise": ("exec", "x"),
-    "aws-vault": ("exec",),
-    "devbox": ("run",),
-}
+    return _argv_strip_runner(argv)
 
 
 # -- option scanning -------------------------------------------------------------------
@@ -318,15 +283,14 @@ def _scan(
     argv: Sequence[str],
     start: int = 1,
     short_values: str = "",
-    long_values: frozenset[str] = _EMPTY,
-    *,
+    long_values: frozenset[str] | tuple[str, ...] = _EMPTY,
     attached: str = "",
+    *,
     stop_at_operand: bool = False,
 ) -> _Args:
-    """Read options the getopt way: `-abc` is `-a -b -c`, a short option that takes a value
-    takes the rest of its word or the next word (`-n20`, `-n 20`, `-fn 20`), and
-    `--long=value` or `--long value` (for `long_values`). `attached` short options take
-    only the rest of their word (`mysql -pSECRET`, but `-p` alone asks). `--` ends options."""
+    """Read options the getopt way: `-abc` is `-a -b -c`; a short option in `short_values` takes
+    the rest of its word or the next word (`-n20`, `-n 20`), one in `attached` only the rest of
+    its word; `--long=value` or `--long value` (for `long_values`). `--` ends options."""
     args = _Args()
     index, count = start, len(argv)
     while index < count:
@@ -368,14 +332,13 @@ def _scan(
 
 
 def _tool(word: str) -> str:
-    """The program a word names: `/usr/bin/git` -> `git`, `create-vite@latest` -> `create-vite`,
-    `@scope/cli@2` -> `cli`."""
+    """The program a word names: `/usr/bin/git` -> `git`, `create-vite@latest` -> `create-vite`."""
     name = basename(word)
     at = name.find("@", 1)
     return name[:at] if at > 0 else name
 
 
-def _first_operand(argv: Sequence[str], start: int, values: frozenset[str] = _EMPTY) -> tuple[int, str | None]:
+def _first_operand(argv: Sequence[str], start: int, values: Sequence[str] = ()) -> tuple[int, str | None]:
     """(index, word) of the first word from `start` that is not an option or an option's value."""
     index = start
     while index < len(argv):
@@ -392,13 +355,6 @@ def _truthy(value: str | None) -> bool:
     return value is not None and value.strip().lower() not in _FALSE and value.strip() != ""
 
 
-def _scripted_editor(value: str | None) -> bool:
-    """An editor variable set to a command that needs no terminal (`true`, `sed -i …`)."""
-    if value is None or not value.strip():
-        return False
-    return _tool(value.split()[0]) not in _EDITORS
-
-
 # -- dispatch --------------------------------------------------------------------------
 
 
@@ -406,28 +362,22 @@ def _dispatch(argv: list[str], ctx: _Context) -> Reason | None:
     name = _tool(argv[0])
     if _asks_for_help(argv):
         return None
-    rule = _RULES.get(name)
-    if rule is None:
-        home = _MORE_RULES.get(name)
-        if home is not None:
-            rule = _more_rules(home)[name]
-        elif is_python(name):
-            rule = _python
-        elif name in SHELLS or name in _MORE_SHELLS:
-            rule = _shell
-        elif name.startswith("create-"):
-            rule = _create
-    if rule is not None:
-        found = rule(argv, ctx)
-        if found or name in _NO_GENERIC:
-            return found
-        return _watch_flags(name, argv)  # its rule knows its subcommands; `--watch` still means watch
-    simple = _SIMPLE.get(name)
-    if simple:
-        return simple[0], f"{simple[1]} ({name})"
-    if name in _NO_GENERIC or name in _OPERAND_TOOLS:
+    index = _data.INDEX.get(name)
+    if index is not None:
+        found = _decide(_entry(index), argv, ctx, name)
+    elif is_python(name):
+        found = _python(argv, ctx)
+    elif name in SHELLS or name in _G["more_shells"]:
+        found = _shell(name, argv, ctx)
+    elif name.startswith("create-"):
+        found = None if _yes(argv) or ctx.stdin else (TERMINAL, f"prompts for answers ({name} without --yes)")
+    elif name in _NO_GENERIC or name in _G["operand_tools"]:
         return None
-    return _watch_flags(name, argv) or _subcommand(name, argv)
+    else:
+        return _watch_flags(name, argv) or _subcommand(name, argv)
+    if found or name in _NO_GENERIC:
+        return found
+    return _watch_flags(name, argv)  # its entry knows its subcommands; `--watch` still means watch
 
 
 def _asks_for_help(argv: list[str]) -> bool:
@@ -447,358 +397,289 @@ def _watch_flags(name: str, argv: list[str]) -> Reason | None:
     args = _scan(argv)
     for flag in ("--watch", "--watchAll", "--watch-all"):
         if args.on(flag):
-            return ENDLESS, f"{_WATCH} ({name} {flag})"
-    if name in _SHORT_W_WATCH and args.has("-w"):
-        return ENDLESS, f"{_WATCH} ({name} -w)"
+            return ENDLESS, f"watch mode ({name} {flag})"
+    if name in _G["short_w_watch"] and args.has("-w"):
+        return ENDLESS, f"watch mode ({name} -w)"
     return None
 
 
 def _subcommand(name: str, argv: list[str]) -> Reason | None:
-    """A `watch` / `dev` / `serve` subcommand of a tool without a rule of its own (`cargo watch`,
+    """A `watch` / `dev` / `serve` subcommand of a tool without an entry of its own (`cargo watch`,
     `wrangler dev`, `mkdocs serve`, `make dev`), and `login` / `auth login`."""
     sub = argv[1] if len(argv) > 1 else ""
     if sub == "watch":
-        return ENDLESS, f"{_WATCH} ({name} watch)"
+        return ENDLESS, f"watch mode ({name} watch)"
     if sub == "dev":
-        return ENDLESS, f"{_SERVER} ({name} dev)"
-    if sub == "serve" and (len(argv) == 2 or argv[2] not in _SERVE_VERBS):
-        return ENDLESS, f"{_SERVER} ({name} serve)"
-    if sub in ("server", "s") and name in _SERVER_SUBCOMMAND:
-        return ENDLESS, f"{_SERVER} ({name} {sub})"
-    if sub in _START_SUBCOMMAND.get(name, ()):
-        return ENDLESS, f"{_SERVER} ({name} {sub})"
+        return ENDLESS, f"dev server ({name} dev)"
+    if sub == "serve" and (len(argv) == 2 or argv[2] not in _G["serve_verbs"]):
+        return ENDLESS, f"dev server ({name} serve)"
+    if (sub in ("server", "s") and name in _G["server_subcommand"]) or sub in _START.get(name, ()):
+        return ENDLESS, f"dev server ({name} {sub})"
     if sub == "login" or (sub == "auth" and argv[2:3] == ["login"]):
         return _login(name, argv, 2 if sub == "login" else 3)
     return None
 
 
-#: Tools whose `-w` means watch (elsewhere `grep -w`, `wc -w`, `ls -w 80`, `jest -w 4` do not).
-_SHORT_W_WATCH = frozenset(
-    {"tsc", "mocha", "rollup", "sass", "tailwindcss", "postcss", "babel", "swc", "pyright", "ava", "coffee"}
-    | {"stylus", "dune", "rescript", "tsup", "tap"}
-)
-#: `<tool> serve <verb>` manages a server rather than running one (`tailscale serve status`).
-_SERVE_VERBS = frozenset({"status", "reset", "list", "ls", "off", "stop", "help", "get", "show"})
-#: Tools whose `server` (or `s`) subcommand runs a server (`openstack server list` does not).
-_SERVER_SUBCOMMAND = frozenset({"hexo", "vault", "minio", "json-server", "mlflow"})
-#: Tools whose `start` / `develop` / `preview` subcommand runs a server (`docker start` does not).
-_START_SUBCOMMAND: dict[str, tuple[str, ...]] = {
-    "expo": ("start",),
-    "react-native": ("start",),
-    "docusaurus": ("start",),
-    "electron-forge": ("start",),
-    "func": ("start",),
-    "thin": ("start",),
-    "foreman": ("start",),
-    "overmind": ("start",),
-    "honcho": ("start",),
-    "passenger": ("start",),
-    "strapi": ("develop", "start"),
-    "medusa": ("develop", "start"),
-    "gatsby": ("develop",),
-    "astro": ("preview",),
-    "nuxt": ("preview", "start"),
-    "nuxi": ("preview", "start"),
-    "vitepress": ("preview",),
-    "remix-serve": ("start",),
-    "localstack": ("start",),
-}
-#: Runners (their command is looked at instead) and tools whose rule is the whole story:
-#: no generic `--watch` / `dev` / `login` reading for them.
-_NO_GENERIC = frozenset(
-    {prefix[0] for prefix in RUNNERS}
-    | {"gh", "watchman", "kubectl", "oc", "git", "ssh", "autossh", "conda", "mamba", "micromamba", "pipenv"}
-    | {"cross-env", "env-cmd", "dotenv", "op", "doppler", "infisical", "dotenvx", "aws-vault", "xargs"}
-)
-#: Tools whose first argument is a file, host or the like: `ls dev`, `cat serve`, `rm -r watch`
-#: are not subcommands.
-_OPERAND_TOOLS = frozenset(
-    {"ls", "cat", "cd", "mkdir", "rmdir", "touch", "ln", "chmod", "chown", "chgrp", "stat", "file", "du", "df"}
-    | {"find", "fd", "grep", "egrep", "fgrep", "rg", "ag", "ack", "head", "wc", "sort", "uniq", "diff", "cmp"}
-    | {"comm", "tar", "zip", "unzip", "gzip", "gunzip", "bzip2", "xz", "zstd", "echo", "printf", "test", "["}
-    | {"scp", "rsync", "curl", "wget", "http", "https", "open", "xdg-open", "realpath", "readlink", "basename"}
-    | {"dirname", "tree", "bat", "batcat", "jq", "yq", "sed", "awk", "gawk", "cut", "tr", "paste", "which"}
-    | {"type", "whereis", "kill", "pkill", "pgrep", "killall", "host", "dig", "nslookup", "traceroute", "tee"}
-    | {"truncate", "install", "mount", "umount", "source", ".", "pushd", "export", "unset", "alias", "date"}
-    | {"md5sum", "sha1sum", "sha256sum", "shasum", "cksum", "base64", "xxd", "hexdump", "od", "strings", "nl"}
-    | {"tac", "fold", "fmt", "column", "iconv", "split", "join", "shuf", "seq", "expr", "mktemp", "lsof", "ps"}
-    | {"unlink", "dd", "mkfifo", "shred", "cmake", "ninja", "tmuxp", "id", "groups", "getent", "printenv"}
-)
+def _login(name: str, argv: list[str], start: int) -> Reason | None:
+    args = _scan(argv, start, "", _G["login_values"])
+    if args.has(*_G["login_ok"]) or (name in _G["login_operand"] and args.operands):
+        return None
+    if name == "vault" and any(w.startswith("-method") for w in argv):
+        return TERMINAL, "asks for a password (vault login -method)"
+    return TERMINAL, f"logs in interactively ({name} {' '.join(argv[1:start])})"
 
 
-# -- one-word tables -------------------------------------------------------------------
+# -- the engine: a tool's entry of the catalogue ----------------------------------------
 
-_TUI = "full-screen terminal UI"
-_MONITOR = "live monitor"
-_SERVER = "dev server"
-_WATCH = "watch mode"
-
-#: Programs that are what they are whatever their arguments (but --help/--version).
-_SIMPLE: dict[str, tuple[str, str]] = {}
-for _names, _entry in (
-    (
-        ("htop", "btop", "bpytop", "gtop", "nvtop", "btm", "bottom", "zenith", "ctop", "glances", "bmon"),
-        (TERMINAL, _MONITOR),
-    ),
-    (("nload", "iftop", "nethogs", "bandwhich", "atop", "powertop", "s-tui"), (TERMINAL, _MONITOR)),
-    (("k9s", "lazydocker", "lazygit", "gitui", "tig", "mc", "ranger", "nnn", "lf", "yazi", "vifm"), (TERMINAL, _TUI)),
-    (
-        ("broot", "cmatrix", "ncmpcpp", "newsboat", "mutt", "neomutt", "aerc", "irssi", "weechat", "calcurse"),
-        (TERMINAL, _TUI),
-    ),
-    (("byobu", "minicom", "picocom", "telnet"), (TERMINAL, "interactive session")),
-    (
-        ("nano", "pico", "micro", "hx", "helix", "kak", "joe", "jed", "mcedit", "ne", "vimdiff", "view"),
-        (TERMINAL, "opens an editor"),
-    ),
-    (("vipw", "vigr", "sudoedit", "edquota"), (TERMINAL, "opens an editor")),
-    (("less", "more", "most", "pg"), (TERMINAL, "opens a pager")),
-    (
-        ("bpython", "ptpython", "ptipython", "pry", "utop", "pgcli", "groovysh", "spark-shell", "iex"),
-        (TERMINAL, "interactive REPL"),
-    ),
-    (("cgdb", "pdb", "ipdb", "ipdb3", "pudb", "pudb3", "rdbg", "byebug", "jdb"), (TERMINAL, "interactive debugger")),
-    (
-        ("uvicorn", "hypercorn", "daphne", "waitress-serve", "granian", "http-server", "live-server", "serve"),
-        (ENDLESS, _SERVER),
-    ),
-    (("browser-sync", "json-server", "webpack-dev-server", "start-storybook", "sphinx-autobuild"), (ENDLESS, _SERVER)),
-    (
-        ("jupyter-lab", "jupyter-notebook", "voila", "tensorboard", "sanic", "puma", "rackup", "gradio"),
-        (ENDLESS, _SERVER),
-    ),
-    (("dev",), (ENDLESS, _SERVER)),  # Rails' and others' bin/dev
-    (
-        ("redis-server", "valkey-server", "mongod", "memcached", "etcd", "localtunnel", "lt"),
-        (ENDLESS, "server that runs until stopped"),
-    ),
-    (("sidekiq", "dramatiq", "huey_consumer"), (ENDLESS, "worker that runs until stopped")),
-    (
-        ("nodemon", "ts-node-dev", "tsc-watch", "watchexec", "entr", "ghcid", "watchman-make", "reflex", "modd"),
-        (ENDLESS, _WATCH),
-    ),
-    (("ptw", "pytest-watch", "pytest-watcher", "bacon", "air", "fswatch", "chokidar", "onchange"), (ENDLESS, _WATCH)),
-    (("su", "chsh", "chfn"), (TERMINAL, "asks for a password")),
-    (("disown",), (DETACHED, "detaches background jobs")),
-):
-    for _name in _names:
-        _SIMPLE[_name] = _entry
+_BUILT: dict[int, Entry] = {}
 
 
-# -- the common tools (the rest live in interactive_tools) -----------------------------
+def _entry(index: int) -> Entry:
+    """The catalogue entry at `index`, turned from its literal pairs into dicts on first use."""
+    entry = _BUILT.get(index)
+    if entry is None:
+        entry = _BUILT[index] = _table(_data.ENTRIES[index])
+    return entry
 
 
-def _tail(argv: list[str], ctx: _Context) -> Reason | None:
-    long = frozenset({"--lines", "--bytes", "--sleep-interval", "--pid", "--max-unchanged-stats"})
-    args = _scan(argv, 1, "cns", long)
-    for flag in ("-f", "-F", "--follow"):
-        if flag in args.flags:
-            return ENDLESS, f"follows output forever (tail {flag})"
+def _table(pairs: tuple[tuple[str, Any], ...]) -> Entry:
+    table = dict(pairs)
+    for key in ("cases", "otherwise", "subs"):
+        if key in table:
+            table[key] = [_table(item) for item in table[key]]
+    return table
+
+
+class _Eval:
+    """One entry applied to one argv (argv[0] is the tool, or the subcommand of a `subs` entry)."""
+
+    def __init__(self, entry: Entry, argv: list[str], ctx: _Context, name: str, parent: _Eval | None) -> None:
+        self.entry, self.argv, self.ctx, self.name, self.parent = entry, argv, ctx, name, parent
+        self.args = _scan_with(argv, entry)
+        self.index, self.sub, self.words = _find_sub(entry, argv, self.args)
+        self.scans: dict[int, _Args] = {}
+
+    def scan(self, case: Entry) -> _Args:
+        if not any(key in case for key in _SCAN_KEYS):
+            return self.args
+        found = self.scans.get(id(case))
+        if found is None:
+            found = self.scans[id(case)] = _scan_with(self.argv, case, self.index)
+        return found
+
+    def holds(self, case: Entry) -> bool:
+        return all(test(self, case, want) for key, want in case.items() if (test := _CONDITIONS.get(key)))
+
+    def outcome(self, case: Entry) -> Reason | None:
+        if "call" in case:
+            return _CALLS[case["call"]](self, case)
+        for kind in (ENDLESS, TERMINAL, DETACHED):
+            if kind in case:
+                args = self.scan(case)
+                flags = [f for f in (*case.get("has", ()), *case.get("on", ())) if f in args.flags]
+                words = self.words
+                return kind, case[kind].format(
+                    name=self.name,
+                    cmd=self.argv[0],
+                    sub=self.sub or "",
+                    flag=flags[0] if flags else "",
+                    words=" ".join(words),
+                    words2=" ".join(words[:2]),
+                )
+        return None  # wrap = true
+
+
+def _decide(entry: Entry, argv: list[str], ctx: _Context, name: str, parent: _Eval | None = None) -> Reason | None:
+    """The first case that holds decides; then the entry of its subcommand; then `otherwise`."""
+    ev = _Eval(entry, argv, ctx, name, parent)
+    for case in entry.get("cases", ()):
+        if ev.holds(case):
+            return ev.outcome(case)
+    if ev.index is not None and ev.sub is not None:
+        for sub in entry.get("subs", ()):
+            if ev.sub in sub["names"]:
+                return _decide(sub, argv[ev.index :], ctx, name, ev)
+    for case in entry.get("otherwise", ()):
+        if ev.holds(case):
+            return ev.outcome(case)
     return None
 
 
-# -- git -------------------------------------------------------------------------------
+_SCAN_KEYS = ("short", "long", "attached", "stop", "from", "after_sub")
 
 
-def _git(argv: list[str], ctx: _Context) -> Reason | None:
+def _scan_with(argv: list[str], spec: Entry, sub_index: int | None = None) -> _Args:
+    start = spec.get("from", 1)
+    if spec.get("after_sub"):
+        start = len(argv) if sub_index is None else sub_index + 1
+    long = spec.get("long", ())
+    return _scan(
+        argv, start, spec.get("short", ""), long, spec.get("attached", ""), stop_at_operand=spec.get("stop", False)
+    )
+
+
+def _values(entry: Entry) -> tuple[str, ...]:
+    """The options that take a value before the subcommand (`sub_values`, argv.py's `global_values`)."""
+    values: tuple[str, ...] = entry.get("sub_values", ())
+    return (*values, *GLOBAL_VALUE_OPTIONS[entry["global_values"]]) if "global_values" in entry else values
+
+
+def _find_sub(entry: Entry, argv: list[str], args: _Args) -> tuple[int | None, str | None, list[str]]:
+    """Where the subcommand is (its index, when the entry's `sub` mode knows it), the word, and
+    the leading words (`words` and `leading` modes)."""
+    mode, values = entry.get("sub"), _values(entry)
+    if mode == "self":  # a part of another tool's entry, handed [subcommand, …]
+        return 0, argv[0], []
+    if mode == "first":
+        return (1, argv[1], []) if len(argv) > 1 else (None, None, [])
+    if mode == "operand":
+        index, sub = _first_operand(argv, 1, values)
+        return index, sub, []
+    if mode == "options":  # options up to the first word that is not one (git, docker)
+        index = 1
+        while index < len(argv) and argv[index].startswith("-"):
+            index += 2 if argv[index] in values else 1
+        return (index, argv[index], []) if index < len(argv) else (None, None, [])
+    if mode == "scanned":
+        if entry.get("stop"):
+            return (args.stop, argv[args.stop], []) if args.stop < len(argv) else (None, None, [])
+        return (
+            None,
+            (args.operands[0].lower() if entry.get("lower") else args.operands[0]) if args.operands else None,
+            [],
+        )
+    if mode == "words":  # the words that are not options among the next `window`
+        words = [w for w in argv[1 : 1 + entry.get("window", 1)] if not w.startswith("-")]
+        return None, words[0] if words else None, words
+    if mode == "leading":  # the first `window` words that are neither options nor their values
+        words, index = [], 1
+        while index < len(argv) and len(words) < entry.get("window", 1):
+            if argv[index].startswith("-"):
+                index += 2 if argv[index] in values else 1
+                continue
+            words.append(argv[index])
+            index += 1
+        return None, words[0] if words else None, words
+    return None, None, []
+
+
+def _rest(ev: _Eval) -> list[str]:
+    return ev.argv[ev.index + 1 :] if ev.index is not None else []
+
+
+def _operand_count(ev: _Eval, case: Entry) -> int:
+    args = ev.scan(case)
+    return len(ev.argv) - args.stop if case.get("stop", ev.entry.get("stop")) else len(args.operands)
+
+
+def _value(ev: _Eval, case: Entry, wants: Sequence[str], prefix: bool) -> bool:
+    flags = ev.scan(case).flags
+    for want in wants:
+        flag, _, value = want.partition("=")
+        if flag in flags and (flags[flag].startswith(value) if prefix else flags[flag] == value):
+            return True
+    return False
+
+
+_CONDITIONS: dict[str, Callable[[_Eval, Entry, Any], bool]] = {
+    "tool": lambda ev, case, want: ev.name in want,
+    "sub": lambda ev, case, want: ev.sub in want,
+    "no_sub": lambda ev, case, want: (ev.sub is None) == want,
+    "sub_suffix": lambda ev, case, want: (ev.sub or "").endswith(tuple(want)),
+    "words": lambda ev, case, want: any(ev.words[: len(g)] == list(g) for g in want),
+    "words_end": lambda ev, case, want: any(ev.words[-len(g) :] == list(g) for g in want),
+    "words_max": lambda ev, case, want: len(ev.words) <= want,
+    "rest": lambda ev, case, want: any(_rest(ev)[: len(g)] == list(g) for g in want),
+    "rest_min": lambda ev, case, want: len(_rest(ev)) >= want,
+    "rest_max": lambda ev, case, want: len(_rest(ev)) <= want,
+    "has": lambda ev, case, want: ev.scan(case).has(*want),
+    "and_has": lambda ev, case, want: ev.scan(case).has(*want),
+    "all": lambda ev, case, want: all(ev.scan(case).has(w) for w in want),
+    "lacks": lambda ev, case, want: not ev.scan(case).has(*want),
+    "on": lambda ev, case, want: ev.scan(case).on(*want),
+    "off": lambda ev, case, want: any(w in ev.scan(case).flags and not ev.scan(case).on(w) for w in want),
+    "value": lambda ev, case, want: _value(ev, case, want, False),
+    "value_starts": lambda ev, case, want: _value(ev, case, want, True),
+    "args_any": lambda ev, case, want: any(w in want for w in ev.argv[1:]),
+    "args_all": lambda ev, case, want: all(w in ev.argv[1:] for w in want),
+    "args_none": lambda ev, case, want: not any(w in want for w in ev.argv[1:]),
+    "starts_any": lambda ev, case, want: any(w.startswith(tuple(want)) for w in ev.argv[1:]),
+    "ends_any": lambda ev, case, want: any(not w.startswith("-") and w.endswith(tuple(want)) for w in ev.argv[1:]),
+    "operand_ends": lambda ev, case, want: any(o.endswith(tuple(want)) for o in ev.scan(case).operands),
+    "operand_contains": lambda ev, case, want: any(p in o for o in ev.scan(case).operands for p in want),
+    "operands_min": lambda ev, case, want: _operand_count(ev, case) >= want,
+    "operands_max": lambda ev, case, want: _operand_count(ev, case) <= want,
+    "options_only": lambda ev, case, want: all(w.startswith("-") for w in ev.argv[1:]) == want,
+    "args_min": lambda ev, case, want: len(ev.argv) - 1 >= want,
+    "args_max": lambda ev, case, want: len(ev.argv) - 1 <= want,
+    "stdin": lambda ev, case, want: ev.ctx.stdin == want,
+    "env": lambda ev, case, want: any(_truthy(ev.ctx.env.get(name)) for name in want),
+    "test": lambda ev, case, want: _TESTS[want](ev),
+    "unless": lambda ev, case, want: not _TESTS[want](ev),
+}
+
+
+# -- named predicates: what a declaration cannot say --------------------------------------
+
+
+def _git_config(ev: _Eval) -> dict[str, str]:
+    """`git -c key=value` given before the subcommand."""
+    while ev.parent is not None:
+        ev = ev.parent
     config: dict[str, str] = {}
-    index = 1
-    values = GLOBAL_VALUE_OPTIONS["git"]
+    argv, index, values = ev.argv, 1, GLOBAL_VALUE_OPTIONS["git"]
     while index < len(argv) and argv[index].startswith("-"):
-        word = argv[index]
-        if word == "-c" and index + 1 < len(argv):
+        if argv[index] == "-c" and index + 1 < len(argv):
             key, _, value = argv[index + 1].partition("=")
             config[key.lower()] = value
-        index += 2 if word in values else 1
-    if index >= len(argv):
-        return None
-    sub, rest = argv[index], argv[index + 1 :]
-    editor = ctx.env.get("GIT_EDITOR", config.get("core.editor"))
-    scripted = _scripted_editor(editor)
-    check = _GIT_RULES.get(sub)
-    return check(rest, scripted, ctx, config) if check else None
+        index += 2 if argv[index] in values else 1
+    return config
 
 
-def _git_commit(rest: list[str], scripted: bool, ctx: _Context, config: dict[str, str]) -> Reason | None:
-    long = frozenset({"--message", "--file", "--reuse-message", "--reedit-message", "--fixup", "--squash"})
-    long |= frozenset({"--template", "--author", "--date", "--trailer", "--cleanup", "--pathspec-from-file"})
-    args = _scan(rest, 0, "mFCct", long, attached="Su")
-    if args.has("-p", "--patch", "--interactive"):
-        return TERMINAL, "picks hunks interactively (git commit -p)"
-    if scripted or args.has("--dry-run"):
-        return None
-    fixup = args.flags.get("--fixup", "")
-    if args.has("-e", "--edit", "-c", "--reedit-message") or fixup.startswith(("amend:", "reword:")):
-        return TERMINAL, "opens an editor (git commit --edit)"
-    if args.has("-m", "--message", "-F", "--file", "-C", "--reuse-message", "--no-edit", "--fixup"):
-        return None
-    if args.has("--amend"):
-        return TERMINAL, "opens an editor (git commit --amend without --no-edit or -m)"
-    return TERMINAL, "opens an editor (git commit without -m)"
+def _scripted_editor(value: str | None) -> bool:
+    """An editor variable set to a command that needs no terminal (`true`, `sed -i …`)."""
+    return bool(value and value.strip()) and _tool(str(value).split()[0]) not in _G["editors"]
 
 
-def _git_rebase(rest: list[str], scripted: bool, ctx: _Context, config: dict[str, str]) -> Reason | None:
-    args = _scan(rest, 0, "sxXC", frozenset({"--onto", "--strategy", "--strategy-option", "--exec"}))
-    if args.has("--edit-todo") and not scripted:
-        return TERMINAL, "opens an editor (git rebase --edit-todo)"
-    if args.has("-i", "--interactive"):
-        sequence = ctx.env.get("GIT_SEQUENCE_EDITOR", config.get("sequence.editor"))
-        if _scripted_editor(sequence) or (sequence is None and scripted):
-            return None  # the todo list is edited by a script
-        return TERMINAL, "opens an editor (git rebase -i)"
-    return None
+def _editor(ev: _Eval, variable: str, key: str) -> str | None:
+    return ev.ctx.env.get(variable, _git_config(ev).get(key))
 
 
-def _git_patch(sub: str) -> Callable[[list[str], bool, _Context, dict[str, str]], Reason | None]:
-    """checkout/reset/restore/stash with `-p`: hunk selection."""
-
-    def rule(rest: list[str], scripted: bool, ctx: _Context, config: dict[str, str]) -> Reason | None:
-        args = _scan(rest, 0, "bBsmUe", frozenset({"--source", "--message", "--pathspec-from-file"}))
-        if args.has("-p", "--patch"):
-            return TERMINAL, f"picks hunks interactively (git {sub} -p)"
-        return None
-
-    return rule
+def _scripted(ev: _Eval) -> bool:
+    return _scripted_editor(_editor(ev, "GIT_EDITOR", "core.editor"))
 
 
-def _git_add(rest: list[str], scripted: bool, ctx: _Context, config: dict[str, str]) -> Reason | None:
-    args = _scan(rest, 0, "", frozenset({"--chmod", "--pathspec-from-file"}))
-    if args.has("-p", "--patch"):
-        return TERMINAL, "picks hunks interactively (git add -p)"
-    if args.has("-i", "--interactive"):
-        return TERMINAL, "interactive menu (git add -i)"
-    if args.has("-e", "--edit") and not scripted:
-        return TERMINAL, "opens an editor (git add -e)"
-    return None
+def _sequence_scripted(ev: _Eval) -> bool:
+    sequence = _editor(ev, "GIT_SEQUENCE_EDITOR", "sequence.editor")
+    return _scripted_editor(sequence) or (sequence is None and _scripted(ev))
 
 
-def _git_clean(rest: list[str], scripted: bool, ctx: _Context, config: dict[str, str]) -> Reason | None:
-    if _scan(rest, 0, "e", frozenset({"--exclude"})).has("-i", "--interactive"):
-        return TERMINAL, "interactive menu (git clean -i)"
-    return None
+def _yes(argv: Sequence[str]) -> bool:
+    return any(w in ("-y", "--yes") or w.startswith("--yes=") for w in argv)
 
 
-def _git_tag(rest: list[str], scripted: bool, ctx: _Context, config: dict[str, str]) -> Reason | None:
-    args = _scan(rest, 0, "mFu", frozenset({"--message", "--file", "--local-user", "--contains", "--points-at"}))
-    if scripted or args.has("-l", "--list", "-d", "--delete", "-v", "--verify"):
-        return None
-    if args.has("-e", "--edit"):
-        return TERMINAL, "opens an editor (git tag -e)"
-    annotated = args.has("-a", "--annotate", "-s", "--sign", "-u", "--local-user")
-    if annotated and not args.has("-m", "--message", "-F", "--file"):
-        return TERMINAL, "opens an editor (git tag -a without -m)"
-    return None
-
-
-def _git_merge(rest: list[str], scripted: bool, ctx: _Context, config: dict[str, str]) -> Reason | None:
-    # Without --edit, git opens an editor for a merge commit only when stdin and stdout are
-    # the same terminal; wrapped, stdout is a pipe, so `git merge x` / `git pull` never do.
-    if not scripted and _scan(rest, 0, "msX", frozenset({"--message", "--strategy"})).has("-e", "--edit"):
-        return TERMINAL, "opens an editor (git merge --edit)"
-    return None
-
-
-def _git_pull(rest: list[str], scripted: bool, ctx: _Context, config: dict[str, str]) -> Reason | None:
-    args = _scan(rest, 0, "sXr", frozenset({"--strategy", "--rebase"}))
-    if args.flags.get("--rebase", args.flags.get("-r", "")) in ("i", "interactive"):
-        return TERMINAL, "opens an editor (git pull --rebase=interactive)"
-    return _git_merge(rest, scripted, ctx, config)
-
-
-def _git_revert(rest: list[str], scripted: bool, ctx: _Context, config: dict[str, str]) -> Reason | None:
-    # git revert edits the message by default when run from a terminal (its stdin is one).
-    args = _scan(rest, 0, "mX", frozenset({"--mainline", "--strategy", "--strategy-option"}))
-    done = ("--no-edit", "-n", "--no-commit", "--abort", "--quit", "--skip")
-    if scripted or (args.has(*done) and not args.has("-e", "--edit")):
-        return None
-    return TERMINAL, "opens an editor (git revert without --no-edit)"
-
-
-def _git_cherry_pick(rest: list[str], scripted: bool, ctx: _Context, config: dict[str, str]) -> Reason | None:
-    if not scripted and _scan(rest, 0, "mX").has("-e", "--edit"):
-        return TERMINAL, "opens an editor (git cherry-pick --edit)"
-    return None
-
-
-def _git_notes(rest: list[str], scripted: bool, ctx: _Context, config: dict[str, str]) -> Reason | None:
-    index, sub = _first_operand(rest, 0, frozenset({"--ref"}))
-    if scripted or sub not in ("add", "append", "edit"):
-        return None
-    args = _scan(rest, index + 1, "mFCc", frozenset({"--message", "--file", "--reuse-message", "--reedit-message"}))
-    if sub == "edit" or not args.has("-m", "--message", "-F", "--file", "-C", "--reuse-message"):
-        return TERMINAL, f"opens an editor (git notes {sub})"
-    return None
-
-
-def _git_config(rest: list[str], scripted: bool, ctx: _Context, config: dict[str, str]) -> Reason | None:
-    if not scripted and (
-        rest[:1] == ["edit"] or _scan(rest, 0, "f", frozenset({"--file", "--blob"})).has("-e", "--edit")
-    ):
-        return TERMINAL, "opens an editor (git config --edit)"
-    return None
-
-
-def _git_tool(rest: list[str], scripted: bool, ctx: _Context, config: dict[str, str]) -> Reason | None:
-    return None if "--tool-help" in rest else (TERMINAL, "launches a diff/merge tool (git difftool)")
-
-
-def _git_gui(rest: list[str], scripted: bool, ctx: _Context, config: dict[str, str]) -> Reason | None:
-    return TERMINAL, "opens a window (git gui)"
-
-
-_GIT_RULES: dict[str, Callable[[list[str], bool, _Context, dict[str, str]], Reason | None]] = {
-    "commit": _git_commit,
-    "rebase": _git_rebase,
-    "add": _git_add,
-    "stage": _git_add,
-    "checkout": _git_patch("checkout"),
-    "reset": _git_patch("reset"),
-    "restore": _git_patch("restore"),
-    "stash": _git_patch("stash"),
-    "clean": _git_clean,
-    "tag": _git_tag,
-    "merge": _git_merge,
-    "pull": _git_pull,
-    "revert": _git_revert,
-    "cherry-pick": _git_cherry_pick,
-    "notes": _git_notes,
-    "config": _git_config,
-    "difftool": _git_tool,
-    "mergetool": _git_tool,
-    "gui": _git_gui,
-    "citool": _git_gui,
+_TESTS: dict[str, Callable[[_Eval], bool]] = {
+    "scripted-editor": _scripted,
+    "scripted-sequence-editor": _sequence_scripted,
+    "yes": lambda ev: _yes(ev.argv),
+    "own-command": lambda ev: ev.sub in OWN_COMMANDS.get(ev.name, ()),
 }
 
 
-# -- package managers and their scripts ------------------------------------------------
-
-_DEV_SCRIPT_HEADS = frozenset({"dev", "start", "serve", "server", "watch", "develop", "preview", "storybook"})
-_ONE_SHOT_HEADS = frozenset({"build", "compile", "bundle", "test", "lint", "typecheck", "check", "format", "fmt"})
-_ONE_SHOT_HEADS |= frozenset({"generate", "gen", "clean", "install", "setup", "migrate", "db", "e2e", "ci", "deps"})
-
-
-def _script_kind(script: str) -> str | None:
-    """'server' / 'watch' for package.json script names that run until stopped:
-    `dev`, `start:prod`, `web:dev`, `docs:serve`, `test:watch`, `build-watch`;
-    not `build:dev` or `db:start`, which end."""
+def _script_reason(runner: str, script: str | None) -> Reason | None:
+    """'dev server' / 'watch mode' for package.json script names that run until stopped:
+    `dev`, `start:prod`, `web:dev`, `docs:serve`, `test:watch`; not `build:dev`, `db:start`."""
+    if script is None:
+        return None
     parts = script.lower().replace("-", ":").replace("_", ":").split(":")
     if "watch" in parts:
-        return "watch"
-    if any(part in _ONE_SHOT_HEADS for part in parts[1:]):
+        return ENDLESS, f"watch mode ({runner} {script})"
+    if any(part in _G["one_shot_heads"] for part in parts[1:]):
         return None  # `dev:setup`, `start-db`
-    if parts[0] in _DEV_SCRIPT_HEADS:
-        return "server"
-    if parts[0] not in _ONE_SHOT_HEADS and {"dev", "serve", "server", "start"} & set(parts[1:]):
-        return "server"
-    return None
-
-
-def _script_reason(runner: str, script: str) -> Reason | None:
-    kind = _script_kind(script)
-    if kind == "watch":
-        return ENDLESS, f"{_WATCH} ({runner} {script})"
-    if kind == "server":
-        return ENDLESS, f"{_SERVER} ({runner} {script})"
+    if parts[0] in _G["dev_script_heads"] or (
+        parts[0] not in _G["one_shot_heads"] and {"dev", "serve", "server", "start"} & set(parts[1:])
+    ):
+        return ENDLESS, f"dev server ({runner} {script})"
     return None
 
 
@@ -807,194 +688,100 @@ def _passthrough_watch(runner: str, rest: list[str]) -> Reason | None:
     args = _scan([w for w in rest if w != "--"], 0)  # after `--` or not, they reach the script
     for flag in ("--watch", "--watchAll"):
         if args.on(flag):
-            return ENDLESS, f"{_WATCH} ({runner} {flag})"
+            return ENDLESS, f"watch mode ({runner} {flag})"
     return None
 
 
-def _yes(argv: Sequence[str]) -> bool:
-    return any(w in ("-y", "--yes") or w.startswith("--yes=") for w in argv)
-
-
-def _run_script(tool: str, rest: list[str], values: frozenset[str]) -> Reason | None:
-    """`<tool> run SCRIPT …` (npm, pnpm, yarn): what the script is known to do (a dev
-    server, a watcher), else a watch flag passed through to it."""
-    position, script = _first_operand(rest, 0, values)
+def _run_script(ev: _Eval, case: Entry) -> Reason | None:
+    """`<tool> run SCRIPT …`: what the script is known to do, else a watch flag passed to it."""
+    rest = _rest(ev)
+    position, script = _first_operand(rest, 0, _values(ev.entry))
     if script is None:
         return None
-    return _script_reason(f"{tool} run", script) or _passthrough_watch(f"{tool} run {script}", rest[position + 1 :])
+    found = _script_reason(f"{ev.name} run", script)
+    return found or _passthrough_watch(f"{ev.name} run {script}", rest[position + 1 :])
 
 
-def _prompts_without_yes(what: str, argv: Sequence[str], ctx: _Context) -> Reason | None:
-    """A package manager's `init`/`create`: it asks questions unless told -y or fed stdin."""
-    return None if _yes(argv) or ctx.stdin else (TERMINAL, f"prompts for answers ({what} without -y)")
+def _after_options(ev: _Eval, case: Entry) -> Reason | None:
+    """`npm exec`, `pnpm dlx`, `yarn dlx`…: the command after the runner's options (`values`)."""
+    rest = _rest(ev)
+    position, _ = _first_operand(rest, 0, case.get("values", ()))
+    return _check(rest[position:], ev.ctx.inner()) if position < len(rest) else None
 
 
-def _package_runner(rest: list[str], values: frozenset[str], ctx: _Context) -> Reason | None:
-    """`npm exec`, `pnpm dlx`, `yarn dlx`…: the command after the runner's own options,
-    checked as any command."""
-    position, _ = _first_operand(rest, 0, values)
-    return _check(rest[position:], ctx.inner()) if position < len(rest) else None
+def _script_or_bin(ev: _Eval, case: Entry) -> Reason | None:
+    """`pnpm dev`: a script of that name; `pnpm vite`: a package's binary."""
+    return _script_reason(ev.name, ev.sub) or _check([str(ev.sub), *_rest(ev)], ev.ctx.inner())
 
 
-_NPM_VALUES = GLOBAL_VALUE_OPTIONS["npm"] | {"--loglevel", "--otp", "--tag", "--access"}
+def _check_rest(ev: _Eval, case: Entry) -> Reason | None:
+    """`yarn workspace web dev` is `yarn dev`: the tool again, `skip` words (and then options
+    taking `values`, when given) later."""
+    rest, position = _rest(ev), case.get("skip", 0)
+    if "values" in case:
+        position = _first_operand(rest, position, case["values"])[0]
+    return _check([ev.name, *rest[position:]], ev.ctx.inner()) if position < len(rest) else None
 
 
-def _npm(argv: list[str], ctx: _Context) -> Reason | None:
-    index, sub = _first_operand(argv, 1, _NPM_VALUES)
-    if sub is None:
+def _bun_run(ev: _Eval, case: Entry) -> Reason | None:
+    rest = _rest(ev)
+    position, script = _first_operand(rest, 0)
+    if script is None:
         return None
-    rest = argv[index + 1 :]
-    if sub in ("start", "restart"):
-        return ENDLESS, f"{_SERVER} (npm {sub})"
-    if sub in ("run", "run-script", "rum", "urn"):
-        return _run_script("npm", rest, _NPM_VALUES)
-    if sub in ("test", "t", "tst"):
-        return _passthrough_watch("npm test", rest)
-    if sub in ("init", "create", "innit"):
-        return _prompts_without_yes(f"npm {sub}", argv, ctx)
-    if sub in ("exec", "x"):
-        return _package_runner(rest, frozenset({"-p", "--package", "-c", "--call"}), ctx)
-    if sub in ("login", "adduser", "add-user"):
-        return TERMINAL, f"logs in interactively (npm {sub})"
-    if sub == "edit":
-        return TERMINAL, "opens an editor (npm edit)"
-    if sub == "explore":
-        return TERMINAL, "interactive shell (npm explore)"
-    return None
+    return _script_reason("bun run", script) or _check(rest[position:], ev.ctx.inner())
 
 
-_PNPM_VALUES = GLOBAL_VALUE_OPTIONS["pnpm"] | {"--reporter", "--loglevel", "--workspace-concurrency", "--filter-prod"}
-_PNPM_VALUES |= {"--test-pattern", "--changed-files-ignore-pattern", "--resume-from"}
+def _task_script(ev: _Eval, case: Entry) -> Reason | None:
+    """`deno task dev`: the task after the subcommand's options (`values`), by its name."""
+    _, script = _first_operand(ev.argv, (ev.index or 0) + 1, case.get("values", ()))
+    return _script_reason(f"{ev.name} {ev.sub}", script)
 
 
-def _pnpm(argv: list[str], ctx: _Context) -> Reason | None:
-    index, sub = _first_operand(argv, 1, _PNPM_VALUES)
-    if sub is None:
+def _task_runner(ev: _Eval, case: Entry) -> Reason | None:
+    """turbo run dev, turbo dev, nx serve web, nx run web:serve, nx run-many -t serve, lerna run dev."""
+    name, argv, sub = ev.name, ev.argv, ev.sub
+    if sub == "run" or (sub == "run-many" and name == "nx"):
+        values = ("--filter", "-F", "--scope", "-t", "--target")
+        _, task = _first_operand(argv, (ev.index or 0) + 1, values)
+        if task is None and sub == "run-many":
+            given = [w.partition("=")[2] for w in argv if w.startswith(("--target=", "-t="))]
+            task = given[0] if given else (argv[argv.index("-t") + 1] if "-t" in argv[:-1] else None)
+        found = _script_reason(f"{name} {sub}", task.rpartition(":")[2]) if task else None
+        return (found[0], f"{found[1].rpartition('(')[0]}({name} {sub} {task})") if found else None
+    return None if name == "lerna" else _script_reason(name, sub)
+
+
+def _run_after(ev: _Eval, case: Entry, skip: int) -> Reason | None:
+    """The command after the options (and `skip` operands) is checked as any command."""
+    command = ev.argv[ev.scan(case).stop + skip :]
+    return _check(command, ev.ctx.inner()) if command else None
+
+
+def _as_tool(ev: _Eval, case: Entry) -> Reason | None:
+    """`clickhouse client …` is `clickhouse-client …`; `php artisan …` is `artisan …`."""
+    tool = case["values"][0]
+    if case.get("base") and basename(str(ev.sub)) != tool:
         return None
-    rest = argv[index + 1 :]
-    if sub in ("start", "restart"):
-        return ENDLESS, f"{_SERVER} (pnpm {sub})"
-    if sub in ("run", "run-script"):
-        return _run_script("pnpm", rest, _PNPM_VALUES)
-    if sub in ("test", "t", "tst"):
-        return _passthrough_watch("pnpm test", rest)
-    if sub == "create":
-        return _prompts_without_yes("pnpm create", argv, ctx)
-    if sub in ("exec", "dlx"):
-        return _package_runner(rest, frozenset({"--package", "-c"}), ctx)
-    if sub in ("login", "adduser"):
-        return TERMINAL, f"logs in interactively (pnpm {sub})"
-    if sub == "server":
-        return ENDLESS, "server that runs until stopped (pnpm server)"
-    if sub in OWN_COMMANDS["pnpm"]:
+    return _decide(_entry(_data.INDEX[tool]), [tool, *_rest(ev)], ev.ctx, tool)
+
+
+def _interval(ev: _Eval, case: Entry) -> Reason | None:
+    """vmstat/iostat/sar [interval [count]]: an interval alone repeats forever."""
+    numbers = [w for w in ev.args.operands if w.isdigit()]
+    return (ENDLESS, f"repeats forever ({ev.name} {numbers[0]} without a count)") if len(numbers) == 1 else None
+
+
+def _man(ev: _Eval, case: Entry) -> Reason | None:
+    pager = (
+        ev.args.flags.get("-P", ev.args.flags.get("--pager")) or ev.ctx.env.get("MANPAGER") or ev.ctx.env.get("PAGER")
+    )
+    if pager and _tool(pager.split()[0]) not in _G["pagers"]:
         return None
-    # `pnpm dev`: a script of that name; `pnpm vite`: a package's binary
-    return _script_reason("pnpm", sub) or _check([sub, *rest], ctx.inner())
-
-
-_YARN_VALUES = frozenset(
-    {"--cwd", "--modules-folder", "--cache-folder", "--global-folder", "--mutex", "--network-timeout"}
-)
-
-
-def _yarn(argv: list[str], ctx: _Context) -> Reason | None:
-    index, sub = _first_operand(argv, 1, _YARN_VALUES)
-    if sub is None:
-        return None  # `yarn` installs
-    rest = argv[index + 1 :]
-    if sub == "start":
-        return ENDLESS, f"{_SERVER} (yarn start)"
-    if sub == "run":
-        return _run_script("yarn", rest, _YARN_VALUES)
-    if sub == "test":
-        return _passthrough_watch("yarn test", rest)
-    if sub in ("init", "create"):
-        return _prompts_without_yes(f"yarn {sub}", argv, ctx)
-    if sub == "upgrade-interactive":
-        return TERMINAL, "interactive menu (yarn upgrade-interactive)"
-    if sub == "workspace" and len(rest) > 1:
-        return _check(["yarn", *rest[1:]], ctx.inner())
-    if sub == "workspaces" and rest[:1] == ["foreach"]:
-        values = frozenset({"--from", "--include", "--exclude", "-j", "--jobs", "--since"})
-        position, _ = _first_operand(rest, 1, values)
-        return _check(["yarn", *rest[position:]], ctx.inner()) if position < len(rest) else None
-    if sub in ("dlx", "exec"):
-        return _package_runner(rest, frozenset({"-p", "--package"}), ctx)
-    if sub == "login" or (sub == "npm" and rest[:1] == ["login"]):
-        return TERMINAL, "logs in interactively (yarn login)"
-    if sub in OWN_COMMANDS["yarn"]:
-        return None
-    return _script_reason("yarn", sub) or _check([sub, *rest], ctx.inner())
-
-
-_BUN_OWN = frozenset(
-    {"test", "x", "exec", "install", "i", "add", "a", "remove", "rm", "update", "outdated", "link", "unlink", "pm"}
-    | {"build", "upgrade", "publish", "patch", "audit", "info", "why", "completions", "help", "c"}
-)
-
-
-def _bun(argv: list[str], ctx: _Context) -> Reason | None:
-    args = _scan(argv)
-    if args.has("--hot"):
-        return ENDLESS, f"{_WATCH} (bun --hot)"
-    if args.on("--watch"):
-        return ENDLESS, f"{_WATCH} (bun --watch)"
-    index, sub = _first_operand(argv, 1, frozenset({"--cwd", "-r", "--preload", "--config", "-c", "--env-file"}))
-    if sub is None:
-        return None
-    rest = argv[index + 1 :]
-    if sub == "repl":
-        return TERMINAL, "interactive REPL (bun repl)"
-    if sub in ("init", "create", "c"):
-        return _prompts_without_yes(f"bun {sub}", argv, ctx)
-    if sub == "run":
-        position, script = _first_operand(rest, 0)
-        if script is None:
-            return None
-        return _script_reason("bun run", script) or _check(rest[position:], ctx.inner())
-    if sub in _BUN_OWN:
-        return None
-    return _script_reason("bun", sub)
-
-
-# -- JavaScript tools ------------------------------------------------------------------
-
-
-def _node(argv: list[str], ctx: _Context) -> Reason | None:
-    values = frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions"})
-    values |= {"--input-type", "--title", "--env-file", "--watch-path", "--inspect-port", "--stack-size"}
-    args = _scan(argv, 1, "rC", values, stop_at_operand=True)
-    if args.has("--inspect-brk", "--inspect-wait"):
-        return TERMINAL, "waits for a debugger (node --inspect-brk)"
-    if args.on("--watch") or args.has("--watch-path"):
-        return ENDLESS, f"{_WATCH} (node --watch)"
-    if args.has("-i", "--interactive"):
-        return TERMINAL, "interactive REPL (node -i)"
-    if args.has("-e", "--eval", "-p", "--print", "-c", "--check", "--test", "--run", "-v"):
-        return None
-    script = argv[args.stop] if args.stop < len(argv) else None
-    if script == "inspect":
-        return TERMINAL, "interactive debugger (node inspect)"
-    if script is None and not ctx.stdin:
-        return TERMINAL, "interactive REPL (node without a script)"
-    return None
-
-
-def _create(argv: list[str], ctx: _Context) -> Reason | None:
-    """`create-vite`, `create-next-app`, …: scaffolders ask questions unless told --yes."""
-    name = _tool(argv[0])
-    if _yes(argv) or ctx.stdin:
-        return None
-    return TERMINAL, f"prompts for answers ({name} without --yes)"
-
-
-# -- Python tools ----------------------------------------------------------------------
+    return TERMINAL, "opens a pager (man)"
 
 
 def _python(argv: list[str], ctx: _Context) -> Reason | None:
-    name = _tool(argv[0])
-    interactive = False
-    index = 1
+    name, interactive, index = _tool(argv[0]), False, 1
     while index < len(argv):
         word = argv[index]
         if word == "--" or not word.startswith("-") or word == "-":
@@ -1009,10 +796,14 @@ def _python(argv: list[str], ctx: _Context) -> Reason | None:
             elif letter in "cm":
                 if interactive:
                     return TERMINAL, f"interactive REPL ({name} -i)"
-                if letter == "m":
-                    module = word[position + 1 :] or (argv[index + 1] if index + 1 < len(argv) else "")
-                    return _python_module(name, module, ctx)
-                return None  # `-c code` ends
+                if letter == "c":
+                    return None  # `-c code` ends
+                module = word[position + 1 :] or (argv[index + 1] if index + 1 < len(argv) else "")
+                if module in ("http.server", "SimpleHTTPServer"):
+                    return ENDLESS, f"dev server ({name} -m {module})"
+                if module in ("code", "asyncio", "IPython", "idlelib", "sqlite3") and not ctx.stdin:
+                    return TERMINAL, f"interactive REPL ({name} -m {module})"
+                return None  # any other module is the tool it is once stripped (`python -m pytest --pdb`)
             elif letter in "WXQ":
                 index += 0 if word[position + 1 :] else 1
                 break
@@ -1031,345 +822,170 @@ def _python(argv: list[str], ctx: _Context) -> Reason | None:
     return None
 
 
-def _python_module(name: str, module: str, ctx: _Context) -> Reason | None:
-    """`python -m <module>`: the modules that are themselves servers or REPLs. Any other module
-    is looked at as the tool it is (`python -m pytest --pdb`, `python -m uvicorn`) once stripped."""
-    if module in ("http.server", "SimpleHTTPServer"):
-        return ENDLESS, f"{_SERVER} ({name} -m {module})"
-    if module in ("code", "asyncio", "IPython", "idlelib", "sqlite3") and not ctx.stdin:
-        return TERMINAL, f"interactive REPL ({name} -m {module})"
-    return None
-
-
-def _pytest(argv: list[str], ctx: _Context) -> Reason | None:
-    name = _tool(argv[0])
-    args = _scan(argv, 1, "kmpcnor", frozenset({"--pdbcls", "--rootdir", "--maxfail", "--deselect", "--ignore"}))
-    for flag in ("--pdb", "--trace", "--pdbcls"):
-        if flag in args.flags:
-            return TERMINAL, f"interactive debugger ({name} {flag})"
-    if args.has("-f", "--looponfail"):
-        return ENDLESS, f"{_WATCH} ({name} --looponfail)"
-    return None
-
-
-# -- logins ----------------------------------------------------------------------------
-
-_LOGIN_OK: tuple[str, ...] = (
-    "--with-token",
-    "--token",
-    "--password-stdin",
-    "--password",
-    "-p",
-    "--service-principal",
-    "--identity",
-)
-_LOGIN_OK += ("--cred-file", "--apikey", "--access-token", "--key", "--local", "-t", "--federated-token")
-#: Tools whose `login <argument>` is the token or URL itself (`cargo login TOKEN`, `pulumi login file://…`).
-_LOGIN_OPERAND = frozenset({"cargo", "wandb", "vault", "pulumi", "huggingface-cli", "hf"})
-
-
-def _login(name: str, argv: list[str], start: int) -> Reason | None:
-    args = _scan(argv, start, "", frozenset({"--hostname", "--registry", "--scopes", "--username", "--server"}))
-    if args.has(*_LOGIN_OK) or (name in _LOGIN_OPERAND and args.operands):
-        return None
-    if name == "vault" and any(w.startswith("-method") for w in argv):
-        return TERMINAL, "asks for a password (vault login -method)"
-    words = " ".join(argv[1:start])
-    return TERMINAL, f"logs in interactively ({name} {words})"
-
-
-# -- shells ----------------------------------------------------------------------------
-
-_MORE_SHELLS = frozenset({"tcsh", "csh", "nu", "elvish", "xonsh", "pwsh", "powershell", "osh"})
-
-
-def _shell(argv: list[str], ctx: _Context) -> Reason | None:
-    name = _tool(argv[0])
+def _shell(name: str, argv: list[str], ctx: _Context) -> Reason | None:
     found = launcher_body(argv)
     if found is not None:
-        position, dialect, _ = found
-        return _script(argv[position], dialect, ctx.inner())
+        return _script(argv[found[0]], found[1], ctx.inner())
     if name in ("pwsh", "powershell"):
         lowered = [w.lower() for w in argv[1:]]
-        if any(w in ("-c", "-command", "-f", "-file", "-encodedcommand") for w in lowered) or any(
-            not w.startswith("-") for w in lowered
-        ):
+        if any(w in ("-c", "-command", "-f", "-file", "-encodedcommand") or not w.startswith("-") for w in lowered):
             return None if "-noexit" not in lowered else (TERMINAL, f"interactive shell ({name} -NoExit)")
         return None if ctx.stdin else (TERMINAL, f"interactive shell ({name})")
     args = _scan(argv, 1, "oOC", frozenset({"--rcfile", "--init-file", "--init-command"}), stop_at_operand=True)
     if args.has("-i", "--interactive"):
         return TERMINAL, f"interactive shell ({name} -i)"
-    if args.stop < len(argv):
-        return None  # a script
-    if ctx.stdin:
-        return None  # commands from a pipe or file
+    if args.stop < len(argv) or ctx.stdin:
+        return None  # a script, or commands from a pipe or file
     return TERMINAL, f"interactive shell ({name} without -c or a script)"
 
 
-_RULES: dict[str, Rule] = {
-    "tail": _tail,
-    "gtail": _tail,
-    "git": _git,
-    "npm": _npm,
-    "pnpm": _pnpm,
-    "yarn": _yarn,
-    "bun": _bun,
-    "node": _node,
-    "nodejs": _node,
-    "pytest": _pytest,
-    "py.test": _pytest,
-}
-#: Where the other tools' rules live: tokenjuice/interactive_<home>.py, imported on first use so
-#: the common case loads none of them (a test keeps this in step with their RULES).
-_DEV_TOOLS = (
-    "R",
-    "artisan",
-    "cabal",
-    "caddy",
-    "cargo",
-    "celery",
-    "clj",
-    "clojure",
-    "conda",
-    "deno",
-    "django",
-    "django-admin",
-    "dlv",
-    "dotnet",
-    "eleventy",
-    "ember",
-    "erl",
-    "esbuild",
-    "fastapi",
-    "flask",
-    "flutter",
-    "gdb",
-    "ghci",
-    "gradle",
-    "gradlew",
-    "guile",
-    "gunicorn",
-    "hugo",
-    "iperf",
-    "iperf3",
-    "ipython",
-    "ipython3",
-    "irb",
-    "jekyll",
-    "jshell",
-    "julia",
-    "jupyter",
-    "karma",
-    "kotlin",
-    "kotlinc",
-    "latexmk",
-    "lein",
-    "lerna",
-    "litestar",
-    "lldb",
-    "lua",
-    "luajit",
-    "mamba",
-    "manage.py",
-    "marimo",
-    "micromamba",
-    "mix",
-    "mlflow",
-    "mongod",
-    "mysqld",
-    "next",
-    "ng",
-    "nx",
-    "ocaml",
-    "ollama",
-    "parcel",
-    "perl",
-    "php",
-    "pip",
-    "pip3",
-    "poetry",
-    "postgres",
-    "prisma",
-    "pyspark",
-    "quart",
-    "racket",
-    "rails",
-    "react-scripts",
-    "remix",
-    "rq",
-    "ruby",
-    "sbcl",
-    "sbt",
-    "scala",
-    "stack",
-    "storybook",
-    "streamlit",
-    "swipl",
-    "symfony",
-    "ts-node",
-    "tsx",
-    "turbo",
-    "vite",
-    "vitest",
-    "webpack",
-    "webpack-cli",
-)
-_SYSTEM_TOOLS = (
-    "adb",
-    "ansible-vault",
-    "beeline",
-    "caffeinate",
-    "clickhouse",
-    "clickhouse-client",
-    "code",
-    "cp",
-    "cqlsh",
-    "crontab",
-    "cursor",
-    "dmesg",
-    "duckdb",
-    "elinks",
-    "emacs",
-    "emacsclient",
-    "ex",
-    "free",
-    "fzf",
-    "gvim",
-    "inotifywait",
-    "iostat",
-    "iotop",
-    "journalctl",
-    "keydb-cli",
-    "links",
-    "litecli",
-    "log",
-    "ltrace",
-    "lynx",
-    "man",
-    "mariadb",
-    "mate",
-    "mongo",
-    "mongosh",
-    "mosh",
-    "mpstat",
-    "mtr",
-    "mv",
-    "mycli",
-    "mysql",
-    "ncdu",
-    "nvidia-smi",
-    "nvim",
-    "passwd",
-    "perf",
-    "pidstat",
-    "ping",
-    "ping6",
-    "psql",
-    "read",
-    "redis-cli",
-    "rm",
-    "sar",
-    "screen",
-    "sleep",
-    "sops",
-    "sqlcmd",
-    "sqlite",
-    "sqlite3",
-    "sqlplus",
-    "stern",
-    "strace",
-    "subl",
-    "systemctl",
-    "tcpdump",
-    "termshark",
-    "tmux",
-    "top",
-    "tshark",
-    "usql",
-    "valkey-cli",
-    "vi",
-    "vim",
-    "visudo",
-    "vmstat",
-    "w3m",
-    "watch",
-    "zed",
-    "zellij",
-)
-_OPS_TOOLS = (
-    "amplify",
-    "apt",
-    "apt-get",
-    "aptitude",
-    "autossh",
-    "aws",
-    "az",
-    "chroot",
-    "cloudflared",
-    "composer",
-    "devbox",
-    "devenv",
-    "distrobox",
-    "dnf",
-    "docker",
-    "docker-compose",
-    "eb",
-    "firebase",
-    "fly",
-    "flyctl",
-    "ftp",
-    "gcloud",
-    "gh",
-    "gpg",
-    "gpg2",
-    "hatch",
-    "heroku",
-    "kubectl",
-    "lftp",
-    "limactl",
-    "microdnf",
-    "minikube",
-    "multipass",
-    "nc",
-    "ncat",
-    "nerdctl",
-    "netcat",
-    "ngrok",
-    "nix",
-    "nix-shell",
-    "oc",
-    "pacman",
-    "paru",
-    "pipenv",
-    "pm2",
-    "podman",
-    "podman-compose",
-    "pulumi",
-    "sam",
-    "sftp",
-    "ssh",
-    "ssh-keygen",
-    "terraform",
-    "tofu",
-    "toolbox",
-    "vagrant",
-    "wsl",
-    "yay",
-    "yum",
-    "zypper",
-)
-_MORE_RULES: dict[str, str] = {
-    **dict.fromkeys(_DEV_TOOLS, "dev"),
-    **dict.fromkeys(_SYSTEM_TOOLS, "system"),
-    **dict.fromkeys(_OPS_TOOLS, "ops"),
-}
+def _sqlite(ev: _Eval, case: Entry) -> Reason | None:
+    """sqlite3/duckdb [options] [DB [SQL]]: a SQL argument (or duckdb -c) runs and exits."""
+    name, argv, operands, index = ev.name, ev.argv, 0, 1
+    while index < len(argv):
+        word = argv[index]
+        option = word.lstrip("-")
+        if word.startswith("-") and word != "-":
+            if option in ("version", "help", "c", "f", "s") and (option != "c" or name == "duckdb"):
+                return None  # duckdb -c/-f/-s SQL, -version, -help
+            index += 2 if option in case["values"] else 1
+            continue
+        operands += 1
+        index += 1
+    return None if operands >= 2 or ev.ctx.stdin else (TERMINAL, f"interactive REPL ({name} without SQL)")
 
 
-def _more_rules(home: str) -> dict[str, Rule]:
-    if home == "dev":
-        from .interactive_dev import RULES
-    elif home == "system":
-        from .interactive_system import RULES
-    else:
-        from .interactive_ops import RULES
-    return RULES
+_SSH_VALUES = "BbcDEeFIiJLlmOoPpQRSWw"
+
+
+def _ssh(ev: _Eval, case: Entry) -> Reason | None:
+    argv, ctx = ev.argv, ev.ctx
+    args = _scan(argv, 1, _SSH_VALUES, stop_at_operand=True)
+    if args.has("-G", "-Q", "-V", "-O"):
+        return None  # print config, query, version, control an existing master
+    if args.has("-f"):
+        return DETACHED, "goes to the background (ssh -f)"
+    if args.has("-N"):
+        return ENDLESS, "forwards ports until stopped (ssh -N)"
+    if args.has("-W"):
+        return ENDLESS, "forwards stdio until stopped (ssh -W)"
+    if args.stop >= len(argv):
+        return None  # no host: a usage error
+    after = _scan(argv, args.stop + 1, _SSH_VALUES, stop_at_operand=True)  # OpenSSH reads options after the host too
+    flags = {**args.flags, **after.flags}
+    if "-N" in flags:
+        return ENDLESS, "forwards ports until stopped (ssh -N)"
+    remote = argv[after.stop :]
+    if not remote:
+        return None if ctx.stdin or "-n" in flags else (TERMINAL, "interactive session (ssh without a remote command)")
+    # the remote command reads this side's stdin unless -n; ssh joins its words for the remote shell
+    return _script(" ".join(remote), "posix", ctx.inner(stdin=ctx.stdin or "-n" in flags))
+
+
+def _docker(ev: _Eval, case: Entry) -> Reason | None:
+    """docker/podman/nerdctl: groups (`docker container run`), `run`, `exec`, then the data."""
+    name, ctx = ev.name, ev.ctx
+    if ev.index is None:
+        return None
+    sub, rest = ev.argv[ev.index], ev.argv[ev.index + 1 :]
+    if sub in _G["docker_groups"] and rest:
+        group, sub, rest = sub, rest[0], rest[1:]
+        if sub == "prune" and not _scan(rest, 0, "", ("--filter",)).has("-f", "--force") and not ctx.stdin:
+            return TERMINAL, f"asks for confirmation ({name} {group} prune without -f)"
+        if group not in ("container", "system"):
+            return None
+    if sub == "compose":
+        return _compose(f"{name} compose", rest, ctx)
+    if sub in ("run", "exec"):
+        values = case["values"] if sub == "run" else ("--env", "--env-file", "--user", "--workdir", "--detach-keys")
+        args = _scan(rest, 0, "evpwulhmca" if sub == "run" else "euw", values, stop_at_operand=True)
+        if args.on("-d", "--detach"):
+            return None
+        interactive = args.has("-i", "--interactive")
+        if interactive and args.has("-t", "--tty"):
+            return TERMINAL, f"interactive container ({name} {sub} -it)"
+        command = rest[args.stop + 1 :]
+        found = _check(command, ctx.inner(stdin=not interactive or (sub == "exec" and ctx.stdin))) if command else None
+        if found or sub == "exec" or not args.has("-p", "--publish", "-P", "--publish-all"):
+            return found
+        return ENDLESS, f"server container in the foreground ({name} run -p without -d)"
+    return _decide(_entry(_data.PARTS["docker:"]), [sub, *rest], ctx, name, ev)
+
+
+def _compose(label: str, argv: list[str], ctx: _Context) -> Reason | None:
+    return _decide(_entry(_data.PARTS["compose:"]), ["compose", *argv], ctx, label)
+
+
+def _compose_command(ev: _Eval, case: Entry) -> Reason | None:
+    """`docker compose exec|run SERVICE CMD…`: CMD decides; it reads stdin with -T."""
+    command = ev.argv[ev.args.stop + 1 :]
+    stdin = ev.args.has("-T", "--no-TTY", "--no-tty") or ev.ctx.stdin
+    return _check(command, ev.ctx.inner(stdin=stdin)) if command else None
+
+
+def _gcloud(ev: _Eval, case: Entry) -> Reason | None:
+    words, has = ev.words, ev.args.has
+    if words[:1] == ["init"]:
+        return TERMINAL, "prompts for answers (gcloud init)"
+    login = words[:2] == ["auth", "login"] or words[:3] == ["auth", "application-default", "login"]
+    if login and not has("--cred-file"):
+        return TERMINAL, "logs in through a browser (gcloud auth login)"
+    if "ssh" in words[:3] and not has("--command"):
+        return TERMINAL, "interactive session (gcloud compute ssh without --command)"
+    if ("tail" in words and ("logs" in words or "logging" in words)) or ("emulators" in words and "start" in words):
+        return ENDLESS, f"runs until stopped (gcloud {' '.join(words)})"
+    if words[:1] == ["interactive"] or words[1:2] == ["interactive"]:
+        return TERMINAL, "interactive shell (gcloud interactive)"
+    return None
+
+
+def _terraform(ev: _Eval, case: Entry) -> Reason | None:
+    rest = _rest(ev)
+    options = {w.lstrip("-") for w in rest if w.startswith("-")}
+    no_input = {"input=false", "input=0"} & options or ev.ctx.env.get("TF_INPUT", "").lower() in ("0", "false")
+    if "auto-approve" in options or "auto-approve=true" in options or no_input or ev.ctx.stdin:
+        return None
+    if ev.sub == "apply" and any(not w.startswith("-") for w in rest):
+        return None  # a saved plan is applied without asking
+    return TERMINAL, f"asks for confirmation ({ev.name} {ev.sub} without -auto-approve)"
+
+
+def _kubectl_exec(ev: _Eval, case: Entry) -> Reason | None:
+    rest = ev.argv[1:]
+    if "--" not in rest:
+        return None
+    command = rest[rest.index("--") + 1 :]
+    return _check(command, ev.ctx.inner(stdin=not ev.args.has("-i", "--stdin"))) if command else None
+
+
+def _login_call(ev: _Eval, case: Entry) -> Reason | None:
+    start = ev.index + 1 if ev.index is not None else ev.argv.index(str(ev.sub)) + 1
+    return _login(ev.name, ev.argv, start)
+
+
+_CALLS: dict[str, Callable[[_Eval, Entry], Reason | None]] = {
+    "run-script": _run_script,
+    "test-watch": lambda ev, case: _passthrough_watch(f"{ev.name} test", _rest(ev)),
+    "after-options": _after_options,
+    "script-or-bin": _script_or_bin,
+    "script-name": lambda ev, case: _script_reason(ev.name, ev.sub),
+    "bun-run": _bun_run,
+    "task-script": _task_script,
+    "task-runner": _task_runner,
+    "check-rest": _check_rest,
+    "run-after-options": lambda ev, case: _run_after(ev, case, 0),
+    "run-after-operand": lambda ev, case: _run_after(ev, case, 1),
+    "as-tool": _as_tool,
+    "interval": _interval,
+    "man": _man,
+    "sqlite": _sqlite,
+    "ssh": _ssh,
+    "docker": _docker,
+    "compose": lambda ev, case: _compose(ev.name, ev.argv[1:], ev.ctx),
+    "compose-command": _compose_command,
+    "gcloud": _gcloud,
+    "terraform": _terraform,
+    "kubectl-exec": _kubectl_exec,
+    "login": _login_call,
+    "subcommand": lambda ev, case: _subcommand(ev.name, ev.argv),
+}
