@@ -20,6 +20,8 @@ every hook call.
 
 from __future__ import annotations
 
+import marshal
+
 from . import neverwrap_data as _data
 from .argv import GLOBAL_VALUE_OPTIONS, OWN_COMMANDS, RUNNERS, SHELLS, WRAPPERS, basename, is_python, launcher_body
 from .argv import strip_runner as _argv_strip_runner
@@ -42,11 +44,12 @@ DETACHED = "detached"  # leaves a process behind that keeps the output pipe open
 
 _MAX_DEPTH = 6
 _EMPTY: frozenset[str] = frozenset()
-_G = {key: frozenset(value) for key, value in _data.GENERIC.items() if key != "start_subcommands"}
+_GENERIC = marshal.loads(_data.GENERIC)  # noqa: S302 - the package's own data, as trusted as its code
+_G = {key: frozenset(value) for key, value in _GENERIC.items()}
 _FALSE = _G["false_values"]
-_START = {group[0]: group[1:] for group in _data.GENERIC["start_subcommands"]}
+_START = {group[0]: group[1:] for group in _GENERIC["start_subcommands"]}
 _NO_GENERIC = _G["no_generic"] | {prefix[0] for prefix in RUNNERS}
-_DASHDASH = {group[0]: group[1:] for group in _data.GENERIC["dashdash_runners"]}
+_DASHDASH = {group[0]: group[1:] for group in _GENERIC["dashdash_runners"]}
 
 
 class _Context:
@@ -435,19 +438,11 @@ _BUILT: dict[int, Entry] = {}
 
 
 def _entry(index: int) -> Entry:
-    """The catalogue entry at `index`, turned from its literal pairs into dicts on first use."""
+    """The catalogue entry at `index`, unmarshalled on first use."""
     entry = _BUILT.get(index)
     if entry is None:
-        entry = _BUILT[index] = _table(_data.ENTRIES[index])
+        entry = _BUILT[index] = marshal.loads(_data.ENTRIES[index])  # noqa: S302 - our own data
     return entry
-
-
-def _table(pairs: tuple[tuple[str, Any], ...]) -> Entry:
-    table = dict(pairs)
-    for key in ("cases", "otherwise", "subs"):
-        if key in table:
-            table[key] = [_table(item) for item in table[key]]
-    return table
 
 
 class _Eval:
