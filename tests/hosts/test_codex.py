@@ -14,7 +14,7 @@ import hostclis
 import jsonschema
 import pytest
 from conftest import REPO, git, tokenjuice
-from helpers import HOOK_LAUNCHER
+from helpers import HOOK_SCRIPT
 from test_rewrite import LEFT_ALONE, OUTSIDE, WRAPPED
 
 from tokenjuice.hosts import codex, codex_rules, manage
@@ -23,7 +23,7 @@ from tokenjuice.shellsyntax import quote
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "hosts" / "codex"
 SCHEMAS = FIXTURES / "schemas"
 LAUNCHER = f"{sys.executable} -m tokenjuice"
-LOCATION_WARNINGS = manage.launcher_warnings(HOOK_LAUNCHER)
+LOCATION_WARNINGS = manage.launcher_warnings(HOOK_SCRIPT)
 BASH = shutil.which("bash") or "/bin/bash"
 
 
@@ -259,7 +259,7 @@ ORIGINAL = """{
 
 
 def our_group(data):
-    return [g for g in data["hooks"]["PreToolUse"] if " hook codex " in g["hooks"][0]["command"]]
+    return [g for g in data["hooks"]["PreToolUse"] if "hook codex " in g["hooks"][0]["command"]]
 
 
 def test_install_into_a_fresh_home(codex_home, workdir):
@@ -275,7 +275,7 @@ def test_install_into_a_fresh_home(codex_home, workdir):
                     "hooks": [
                         {
                             "type": "command",
-                            "command": f"{HOOK_LAUNCHER} hook codex --wrap-launcher '{LAUNCHER}'",
+                            "command": f"{HOOK_SCRIPT} codex --wrap-launcher '{LAUNCHER}'",
                             "timeout": 10,
                         }
                     ],

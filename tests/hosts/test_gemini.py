@@ -13,8 +13,8 @@ from pathlib import Path
 
 import hostclis
 import pytest
-from conftest import git, tokenjuice
-from helpers import HOOK_LAUNCHER
+from conftest import REPO, git, tokenjuice
+from helpers import HOOK_SCRIPT
 from test_rewrite import LEFT_ALONE, OUTSIDE, WRAPPED
 
 from tokenjuice.hosts import gemini, gemini_policy, manage
@@ -22,7 +22,7 @@ from tokenjuice.shellsyntax import quote
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "hosts" / "gemini-cli"
 LAUNCHER = f"{sys.executable} -m tokenjuice"
-LOCATION_WARNINGS = manage.launcher_warnings(HOOK_LAUNCHER)
+LOCATION_WARNINGS = manage.launcher_warnings(HOOK_SCRIPT)
 BASH = shutil.which("bash") or "/bin/bash"
 HOOK = f"{sys.executable} -m tokenjuice hook gemini --wrap-launcher {quote(LAUNCHER)}"
 
@@ -344,11 +344,11 @@ PLAIN = "\n".join(line for line in ORIGINAL.splitlines() if "//" not in line) + 
 
 
 def our_group(data):
-    return [g for g in data["hooks"]["BeforeTool"] if " hook gemini " in g["hooks"][0]["command"]]
+    return [g for g in data["hooks"]["BeforeTool"] if "hook gemini " in g["hooks"][0]["command"]]
 
 
 def test_install_into_a_fresh_home(gemini_home, workdir):
-    done = tokenjuice("install", "gemini", "--local")
+    done = tokenjuice("install", "gemini", "--local", "--mode", "pre")
     assert done.returncode == 0, done.stderr
     assert b"YOLO mode" in done.stdout
     data = json.loads((gemini_home / ".gemini" / "settings.json").read_text())
@@ -361,7 +361,7 @@ def test_install_into_a_fresh_home(gemini_home, workdir):
                         {
                             "type": "command",
                             "name": "tokenjuice",
-                            "command": f"{HOOK_LAUNCHER} hook gemini --wrap-launcher '{LAUNCHER}' 2>/dev/null || true",
+                            "command": f"{HOOK_SCRIPT} gemini --wrap-launcher '{LAUNCHER}' 2>/dev/null || true",
                             "timeout": 10000,
                         }
                     ],
@@ -374,11 +374,11 @@ def test_install_into_a_fresh_home(gemini_home, workdir):
 def test_install_keeps_every_other_byte_and_uninstall_restores_it(gemini_home, workdir):
     path = gemini_home / ".gemini" / "settings.json"
     path.write_text(ORIGINAL)
-    done = tokenjuice("install", "gemini", "--local")
+    done = tokenjuice("install", "gemini", "--local", "--mode", "pre")
     assert done.returncode == 2 and b"is not valid JSON" in done.stderr
     assert path.read_text() == ORIGINAL
     path.write_text(PLAIN)
-    assert tokenjuice("install", "gemini", "--local").returncode == 0
+    assert tokenjuice("install", "gemini", "--local", "--mode", "pre").returncode == 0
     text = path.read_text()
     assert '"ui": {"theme": "GitHub", "ratio": 2.50}' in text
     assert (
@@ -405,7 +405,7 @@ def test_our_hook_inside_a_foreign_group_is_moved_out(gemini_home, workdir):
         }
     }
     path.write_text(json.dumps(mixed))
-    assert tokenjuice("install", "gemini", "--local").returncode == 0
+    assert tokenjuice("install", "gemini", "--local", "--mode", "pre").returncode == 0
     groups = json.loads(path.read_text())["hooks"]["BeforeTool"]
     assert groups[0]["hooks"] == [{"type": "command", "command": "./audit.sh"}] and len(groups) == 2
     assert json.loads(tokenjuice("uninstall", "gemini", "--format", "json").stdout)["action"] == "restored"
@@ -420,7 +420,7 @@ def test_project_install_goes_to_the_git_root(tmp_path, gemini_home):
     repo = tmp_path / "repo"
     (repo / "src").mkdir(parents=True)
     git("init", "-q", cwd=repo)
-    done = tokenjuice("install", "gemini", "--project", "--local", cwd=repo / "src")
+    done = tokenjuice("install", "gemini", "--project", "--local", "--mode", "pre", cwd=repo / "src")
     assert done.returncode == 0, done.stderr
     assert our_group(json.loads((repo / ".gemini" / "settings.json").read_text()))
 
@@ -430,7 +430,7 @@ def test_project_install_goes_to_the_git_root(tmp_path, gemini_home):
 
 def test_doctor_states(gemini_home, workdir):
     assert json.loads(tokenjuice("doctor", "gemini", "--local", "--format", "json").stdout)["status"] == "disabled"
-    tokenjuice("install", "gemini", "--local")
+    tokenjuice("install", "gemini", "--local", "--mode", "pre")
     report = json.loads(tokenjuice("doctor", "gemini", "--local", "--deep", "--format", "json").stdout)
     assert report["status"] == ("warn" if LOCATION_WARNINGS else "ok"), report
     assert report["deep"]["ok"] and report["deep"]["commandExitCode"] == 7
@@ -453,7 +453,7 @@ def test_doctor_states(gemini_home, workdir):
 
 
 def test_doctor_warns_about_a_rule_that_allows_every_tokenjuice_command(gemini_home, workdir):
-    tokenjuice("install", "gemini", "--local")
+    tokenjuice("install", "gemini", "--local", "--mode", "pre")
     policy(
         gemini_home,
         '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = ["tokenjuice"]\ndecision = "allow"\n',
@@ -540,7 +540,7 @@ def real_home(tmp_path):
 
 
 def install_into(home):
-    done = tokenjuice("install", "gemini", "--local", env=os.environ | {"GEMINI_CLI_HOME": str(home)})
+    done = tokenjuice("install", "gemini", "--local", "--mode", "pre", env=os.environ | {"GEMINI_CLI_HOME": str(home)})
     assert done.returncode == 0, done.stderr
 
 
@@ -626,3 +626,117 @@ def test_an_edited_policy_file_is_read_again(gemini_home, workdir):
     assert rewritten(hook(payload("make", workdir)))
     policy(gemini_home, '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "make"\ndecision = "deny"\n')
     assert hook(payload("make", workdir)) == {}
+
+
+# -- post: compacting the output after the command ran -------------------------------------------
+
+SEQ = "".join(f"{i}\n" for i in range(1, 3001))
+
+
+def after_payload(command, output, cwd, transcript, exit_code=0):
+    sections = [f"Output: {output.rstrip(chr(10)) or '(empty)'}"]
+    if exit_code:
+        sections.append(f"Exit Code: {exit_code}")
+    sections.append("Process Group PGID: 4242")
+    content = "<untrusted_context>\n" + "\n".join(sections) + "\n</untrusted_context>"
+    return {
+        "session_id": "s",
+        "transcript_path": str(transcript),
+        "cwd": str(cwd),
+        "hook_event_name": "AfterTool",
+        "timestamp": "2026-11-27T00:00:00.000Z",
+        "tool_name": "run_shell_command",
+        "tool_input": {"command": command, "description": "probe"},
+        "tool_response": {"llmContent": content, "returnDisplay": output},
+    }
+
+
+def after_hook(data, home):
+    done = tokenjuice("hook", "gemini", input=json.dumps(data), env=os.environ | {"GEMINI_CLI_HOME": str(home)})
+    assert done.returncode == 0
+    return json.loads(done.stdout)
+
+
+def test_parse_result_reads_geminis_shell_result():
+    content = "<untrusted_context>\nOutput: a\nExit Code: 3\nb\nExit Code: 4\nSignal: 9\nProcess Group PGID: 1\n</untrusted_context>"
+    assert gemini.parse_result(content) == ("a\nExit Code: 3\nb", 4, ["Signal: 9"])
+    assert gemini.parse_result("Output: (empty)\nProcess Group PGID: 1") == ("", 0, [])
+    assert gemini.parse_result("Command moved to background (PID: 7). Output hidden.") is None
+    assert gemini.parse_result("Output: x\nError: spawn failed\nExit Code: 1") is None
+
+
+def test_post_answers_a_read_file_tail_call_in_geminis_own_temporary_folder(tmp_path, workdir):
+    home = tmp_path / "gh"
+    chats = home / ".gemini" / "tmp" / "proj" / "chats"
+    chats.mkdir(parents=True)
+    answer = after_hook(after_payload("seq 1 3000; exit 3", SEQ, workdir, chats / "session-1.jsonl", 3), home)
+    request = answer["hookSpecificOutput"]["tailToolCallRequest"]
+    assert answer["hookSpecificOutput"]["hookEventName"] == "AfterTool" and request["name"] == "read_file"
+    path = Path(request["args"]["file_path"])
+    assert path.parent == chats.parent and path.stat().st_mode & 0o777 == 0o600
+    text = path.read_text()
+    assert text.startswith("<untrusted_context>\nOutput: exit 3\n") and text.endswith("\n</untrusted_context>")
+    assert "lines omitted" in text and "tokenjuice cat" in text and "PGID" not in text
+
+
+def test_post_falls_back_to_block_outside_geminis_folder_and_leaves_short_output_alone(tmp_path, workdir):
+    home = tmp_path / "gh"
+    elsewhere = tmp_path / "elsewhere" / "chats"
+    elsewhere.mkdir(parents=True)
+    answer = after_hook(after_payload("seq 1 3000", SEQ, workdir, elsewhere / "s.jsonl"), home)
+    assert answer["decision"] == "block" and "lines omitted" in answer["reason"]
+    assert not list(elsewhere.parent.glob("tokenjuice-output-*"))
+    assert after_hook(after_payload("echo hi", "hi\n", workdir, elsewhere / "s.jsonl"), home) == {}
+    for path in sorted((FIXTURES / "payloads").glob("aftertool.*.input.json")):
+        data = json.loads(path.read_text())
+        data["cwd"] = str(workdir)
+        assert after_hook(data, home) == {}, path  # short outputs
+
+
+def test_install_defaults_to_post(gemini_home, workdir):
+    assert tokenjuice("install", "gemini", "--local").returncode == 0
+    hooks = json.loads((gemini_home / ".gemini" / "settings.json").read_text())["hooks"]
+    assert list(hooks) == ["AfterTool"] and hooks["AfterTool"][0]["hooks"][0]["timeout"] == 10000
+
+
+@pytest.mark.parametrize("flags", [["--allowed-tools", "run_shell_command"], ["--yolo"]], ids=["allowed", "yolo"])
+def test_gemini_shows_the_model_the_compacted_output_after_the_run(real_home, tmp_path, flags):
+    """What the model receives (logged by the stand-in Gemini API), outside YOLO and in it."""
+    script = hostclis.need_gemini()
+    home, project = real_home
+    assert tokenjuice("install", "gemini", "--local", env=os.environ | {"GEMINI_CLI_HOME": str(home)}).returncode == 0
+    script_path = project / "pytest"
+    script_path.write_text(f"#!/bin/sh\ncat {REPO}/tests/fixtures/hosts/pytest-failing.out.txt\nexit 1\n")
+    script_path.chmod(0o755)
+    env = os.environ | {"HOME": str(home), "GEMINI_CLI_HOME": str(home), "GEMINI_API_KEY": "x"}
+    with hostclis.MockModel(tmp_path / "model.jsonl", "mock_gemini.py") as server:
+        env["GOOGLE_GEMINI_BASE_URL"] = f"http://127.0.0.1:{server.port}"
+        for prompt, expected in (
+            ("RUN:seq 1 3000", "2,984 of 3,000 lines omitted"),
+            ("RUN:./pytest -v", "FAILED test_many.py::test_fails_two - ValueError: broken thing at step 7"),
+            ("RUN:echo hi", None),
+        ):
+            server.log.write_text("")
+            subprocess.run(
+                ["node", script, "-p", prompt, *flags, "--skip-trust", "-o", "text"],
+                cwd=project,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                timeout=180,
+            )
+            responses = [
+                part["functionResponse"]["response"]
+                for line in server.log.read_text().splitlines()
+                for content in (json.loads(line).get("body") or {}).get("contents") or []
+                for part in content.get("parts") or []
+                if "functionResponse" in part
+            ]
+            assert responses, prompt
+            output = responses[-1]["output"]  # an output, not an error
+            assert output.startswith("<untrusted_context>\nOutput: ")
+            if expected is None:
+                assert "tokenjuice" not in output and "hi\n" in output
+                continue
+            assert expected in output and "tokenjuice cat" in output, output[:300]
+            assert ("Output: exit 1\n" in output) == ("pytest" in prompt)

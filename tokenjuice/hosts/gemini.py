@@ -46,22 +46,31 @@ if TYPE_CHECKING:
     from .manage import Report
 
 EVENT = "BeforeTool"
+POST_EVENT = "AfterTool"
 LIST_PATH = ("hooks", EVENT)
+POST_LIST = ("hooks", POST_EVENT)
+#: The sections Gemini (0.61.0) closes a shell result with, one line each, after `Output: …`.
+TRAILING_SECTIONS = ("Exit Code: ", "Signal: ", "Background PIDs: ", "Process Group PGID: ")
+#: Sections worth keeping for the model (the process group id is not).
+KEPT_SECTIONS = ("Signal: ", "Background PIDs: ")
 TOOL = "run_shell_command"
 #: Milliseconds (Gemini's unit).
 TIMEOUT_MS = 10_000
 #: The hook's name in Gemini's logs and in `/hooks disable <name>`.
 HOOK_NAME = "tokenjuice"
 YOLO_NOTE = (
-    "tokenjuice rewrites Gemini's shell commands only in YOLO mode (gemini --approval-mode=yolo) in a trusted "
-    "folder; in other modes Gemini would ask you about the rewritten command, so it leaves them alone"
+    "with --mode pre, tokenjuice rewrites Gemini's shell commands only in YOLO mode (gemini --approval-mode=yolo) "
+    "in a trusted folder; in other modes Gemini would ask you about the rewritten command, so it leaves them alone"
 )
 
 
 class Gemini(JsonHooksHost):
     name = "gemini"
     title = "Gemini CLI"
+    modes = ("post", "pre")
     list_path = LIST_PATH
+    more_lists = (POST_LIST,)
+    mode_lists = (("post", POST_LIST), ("pre", LIST_PATH))
     nested = "hooks"
     project_file = (".gemini", "settings.json")
     programs = ("gemini",)
@@ -72,7 +81,54 @@ class Gemini(JsonHooksHost):
         self._tool_input: dict[str, Any] = {}
         self._policy: Any = None
 
-    # -- the hook ----------------------------------------------------------------------
+    # -- post: compact the output of a command that ran -----------------------------------
+
+    def own_answer(self, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any] | None:
+        if payload.get("hook_event_name") != POST_EVENT:
+            return None
+        return self.compacted_output(payload, env)
+
+    def compacted_output(self, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
+        """The AfterTool answer that makes the model read the compacted text, or {} to
+        leave the output as it is.
+
+        Measured with Gemini 0.61.0: `{"decision": "block", "reason": TEXT}` hands the
+        model `{"error": TEXT}` in place of `{"output": …}` (an error, for a command that
+        may well have succeeded). A `tailToolCallRequest` for `read_file` replaces the
+        result with the file's text under the shell call's own name and id, as
+        `{"output": TEXT}`: so the text is written to a file in Gemini's own temporary
+        folder for the project (which read_file may read without asking) and read back
+        through it; `block` is the fallback when that folder cannot be used."""
+        found = shell_tool_input(payload, POST_EVENT, TOOL)
+        response = payload.get("tool_response")
+        if found is None or not isinstance(response, dict) or found[0].get("is_background") not in (None, False):
+            return {}
+        tool_input, command = found
+        parsed = parse_result(response.get("llmContent"))
+        if parsed is None:
+            return {}
+        output, exit_code, kept = parsed
+        project = existing_dir(payload.get("cwd"))
+        dir_path = tool_input.get("dir_path")
+        cwd = project
+        if project and isinstance(dir_path, str) and dir_path:
+            candidate = os.path.normpath(os.path.join(project, dir_path))
+            cwd = candidate if os.path.isdir(candidate) else project
+        from .postrun import compact_output
+
+        text = compact_output(self.name, command, output, cwd=cwd, env=env, exit_code=exit_code)
+        if text is None:
+            return {}
+        text = "Output: " + text + "".join("\n" + line for line in kept)
+        if response["llmContent"].startswith("<untrusted_context>\n"):
+            text = f"<untrusted_context>\n{text}\n</untrusted_context>"  # Gemini's mark on what a command printed
+        written = write_for_read_file(payload.get("transcript_path"), text, env)
+        if written is not None:
+            request = {"name": "read_file", "args": {"file_path": written}}
+            return {"hookSpecificOutput": {"hookEventName": POST_EVENT, "tailToolCallRequest": request}}
+        return {"decision": "block", "reason": text}
+
+    # -- pre: rewrite the command before it runs -----------------------------------------
 
     def call(self, payload: dict[str, Any]) -> Call | None:
         found = shell_tool_input(payload, EVENT, TOOL)
@@ -156,7 +212,7 @@ class Gemini(JsonHooksHost):
         }
 
     def install_notes(self, path: str) -> list[str]:
-        notes = [YOLO_NOTE]
+        notes = [YOLO_NOTE] if (self.mode or self.modes[0]) == "pre" else []
         if path != self.config_path(False):
             notes.append(
                 "Gemini reads a project's .gemini/settings.json only in a folder you trust, and warns once about "
@@ -202,6 +258,78 @@ class Gemini(JsonHooksHost):
             report.fix = install_hint
         _allow_all_rules(report)
         return report
+
+
+#: Seconds a compacted text written for read_file is kept (it is read at once).
+READ_FILE_KEEP_SECONDS = 3600
+READ_FILE_PREFIX = "tokenjuice-output-"
+
+
+def write_for_read_file(transcript: object, text: str, env: Mapping[str, str]) -> str | None:
+    """Write `text` to a new private file in Gemini's temporary folder for the project
+    (the folder holding the session's `chats/`, below `<gemini home>/.gemini/tmp/`,
+    which read_file reads without a prompt) and return its path; None when the folder
+    is not exactly that, not the user's own, or cannot be written. Older files of ours
+    there are removed."""
+    import stat
+    import time
+
+    from .gemini_policy import gemini_home
+
+    if not isinstance(transcript, str) or not os.path.isabs(transcript):
+        return None
+    chats = os.path.dirname(transcript)
+    folder = os.path.dirname(chats)
+    root = os.path.join(gemini_home(env), ".gemini", "tmp")
+    if os.path.basename(chats) != "chats" or os.path.dirname(folder) != root:
+        return None
+    try:
+        info = os.lstat(folder)
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
+            return None
+        now = time.time()
+        for name in os.listdir(folder):
+            if name.startswith(READ_FILE_PREFIX) and name.endswith(".txt"):
+                old = os.path.join(folder, name)
+                try:
+                    if now - os.lstat(old).st_mtime > READ_FILE_KEEP_SECONDS:
+                        os.unlink(old)
+                except OSError:
+                    pass
+        path = os.path.join(folder, f"{READ_FILE_PREFIX}{os.urandom(6).hex()}.txt")
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(path, flags, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as handle:
+            handle.write(text)
+    except OSError:
+        return None
+    return path
+
+
+def parse_result(content: object) -> tuple[str, int, list[str]] | None:
+    """(the output, the exit code, the closing lines worth keeping) of a shell result's
+    `llmContent` (`<untrusted_context>\nOutput: …\n[Exit Code: N]\n…</untrusted_context>`),
+    or None for anything else (a cancelled or background command, a spawn error)."""
+    if not isinstance(content, str):
+        return None
+    body = content.removeprefix("<untrusted_context>\n").removesuffix("\n</untrusted_context>")
+    if not body.startswith("Output: "):
+        return None
+    lines = body[len("Output: ") :].split("\n")
+    exit_code, kept = 0, list[str]()
+    while len(lines) > 1 and lines[-1].startswith(TRAILING_SECTIONS):
+        line = lines.pop()
+        if line.startswith("Exit Code: "):
+            code = line[len("Exit Code: ") :]
+            if not code.lstrip("-").isdigit():
+                return None
+            exit_code = int(code)
+        elif line.startswith(KEPT_SECTIONS):
+            kept.insert(0, line)
+    if lines[-1].startswith("Error: "):
+        return None  # Gemini's own error message: not the command's output
+    output = "\n".join(lines)
+    return ("" if output == "(empty)" else output), exit_code, kept
 
 
 def _allow_all_rules(report: Report) -> None:
