@@ -935,3 +935,22 @@ def test_decisions_match_the_pin():
         if got != expected:
             wrong.append((command, expected, got))
     assert not wrong, f"{len(wrong)} decisions changed, e.g. {wrong[:5]}"
+
+
+def test_verify_checks_the_catalogue_and_its_examples(tmp_path, monkeypatch):
+    """`tokenjuice verify` reports a never-wrap file that does not load, and an example the
+    catalogue does not decide as it says."""
+    from tokenjuice import neverwrap_schema, verify
+
+    assert verify._never_wrap_problems(True) == []
+    core = (REPO / "tokenjuice" / "neverwrap" / "core.toml").read_text(encoding="utf-8")
+    (tmp_path / "core.toml").write_text(
+        core + '\n[[tool]]\nnames = ["zz"]\nexamples = [{ command = "zz", expect = "dev server (zz)" }]\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(neverwrap_schema, "DATA_DIR", str(tmp_path))
+    messages = [p.message for p in verify._never_wrap_problems(True)]
+    assert messages == ["never-wrap zz: 'zz' gives '', expected 'dev server (zz)'"]
+    (tmp_path / "bad.toml").write_text('[[tool]]\nnames = ["x"]\nsub = "second"\n', encoding="utf-8")
+    errors = [p.message for p in verify.verify(str(tmp_path), run_examples=False).errors]
+    assert any("bad.toml" in message and "tool[0].sub" in message for message in errors)

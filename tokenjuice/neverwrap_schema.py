@@ -242,10 +242,11 @@ class _Check(_Checker):
         return tuple(cls(**self.table(cls, v, f"{where}[{i}].")) for i, v in enumerate(value))
 
 
-def load(directory: str = DATA_DIR) -> tuple[Generic, list[Tool]]:
+def load(directory: str | None = None) -> tuple[Generic, list[Tool]]:
     """Every file of the catalogue, validated: (the generic tables, the entries in file order)."""
     import tomllib
 
+    directory = directory or DATA_DIR
     generic: Generic | None = None
     tools: list[Tool] = []
     for name in sorted(os.listdir(directory), key=lambda n: (n != "core.toml", n)):

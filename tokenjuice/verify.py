@@ -14,7 +14,7 @@ import re
 from .model import Execution
 from .record import record
 from .reduce import structured
-from .reduce.engine import Options, reduce
+from .reduce.engine import Options, reduce, squeeze
 from .reduce.lines import CLIP, MARKER_PATTERN
 from .reduce.render import shown, shown_chars, text_of
 from .rules import loader
@@ -114,6 +114,8 @@ def verify(cwd: str | None = None, *, run_examples: bool = True, only: str | Non
                     "examples: a built-in rule needs at least one [[examples]] entry with real output",
                 )
             )
+    if not only:
+        report.problems += _never_wrap_problems(run_examples)
     if not run_examples:
         return report
     builtin_rules = Catalogue.of(_effective([r for r in report.rules if r.layer == loader.BUILTIN]))
@@ -125,6 +127,20 @@ def verify(cwd: str | None = None, *, run_examples: bool = True, only: str | Non
         for example in rule.examples:
             report.examples.append(check_example(rule, example, catalogue))
     return report
+
+
+def _never_wrap_problems(run_examples: bool) -> list[loader.Problem]:
+    """The never-wrap catalogue (tokenjuice/neverwrap/*.toml): it loads, and (`run_examples`)
+    every example there is decided as it says."""
+    from . import neverwrap_schema
+    from .rules.schema import RuleError
+
+    try:
+        _, tools = neverwrap_schema.load()
+    except (RuleError, OSError, ValueError) as error:  # tomllib's errors are ValueErrors
+        return [loader.Problem(loader.BUILTIN, neverwrap_schema.DATA_DIR, str(error))]
+    failures = neverwrap_schema.check_examples(tools) if run_examples else []
+    return [loader.Problem(loader.BUILTIN, neverwrap_schema.DATA_DIR, failure) for failure in failures]
 
 
 def _effective(loaded: list[loader.LoadedRule]) -> list[Rule]:
@@ -197,6 +213,7 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
     if vocabulary:
         input_lines += vocabulary[2]
     inputs = {line.strip() for line in input_lines}
+    inputs |= {str(squeeze(line)).strip() for line in input_lines}  # padding shortened (reduce/engine.py)
     if document is not None:  # a pruned document may move a member's comma
         inputs |= {line.strip().rstrip(",") for line in input_lines}
     messages = set()
