@@ -13,6 +13,63 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
+#: Programs the tests expect the hooks to wrap. The rewrite leaves alone a command whose
+#: name is neither a builtin nor on PATH (probably a function or alias of the agent's
+#: shell: docs/never-wrapped.md), so each must be a program on PATH: any this machine
+#: lacks gets a stub (exit 127, as "not found") in a folder appended to PATH for the
+#: session — installed programs still come first.
+STUBBED_PROGRAMS = [
+    "git",
+    "npm",
+    "pnpm",
+    "yarn",
+    "npx",
+    "pytest",
+    "make",
+    "env",
+    "sort",
+    "sleep",
+    "python",
+    "python3",
+    "sh",
+    "ls",
+    "tail",
+    "docker",
+    "head",
+    "cat",
+    "touch",
+    "stat",
+    "curl",
+    "server",
+    "node",
+    "vite",
+    "vitest",
+    "mytool",
+    "jest",
+    "tsc",
+    "cargo",
+    "go",
+]
+
+
+def _stub_missing_programs() -> None:
+    import shutil
+    import tempfile
+
+    missing = [name for name in STUBBED_PROGRAMS if shutil.which(name) is None]
+    if not missing:
+        return
+    folder = tempfile.mkdtemp(prefix="tokenjuice-test-bin-")
+    for name in missing:
+        path = os.path.join(folder, name)
+        with open(path, "w") as handle:
+            handle.write(f"#!/bin/sh\necho '{name}: not installed (a tokenjuice test stub)' >&2\nexit 127\n")
+        os.chmod(path, 0o755)
+    os.environ["PATH"] = os.environ.get("PATH", os.defpath) + os.pathsep + folder
+
+
+_stub_missing_programs()
+
 
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path_factory, monkeypatch):

@@ -23,7 +23,22 @@ import os
 
 from .argv import SHELLS, basename, is_python, strip_wrappers
 from .record import record
-from .shellsyntax import Pipeline, SimpleCommand, fits_in_argv, parse, quote_for, split_words
+from .shellsyntax import (
+    MAX_ARG_STRLEN,
+    CommandList,
+    Item,
+    Node,
+    PipelineNode,
+    Tree,
+    Unreadable,
+    arithmetic_names,
+    expansions,
+    fits_in_argv,
+    parse,
+    parse_tree,
+    quote_for,
+    split_words,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -72,6 +87,7 @@ STATE_BUILTINS = frozenset(
         "pushd",
         "read",
         "readarray",
+        "coproc",
         "readonly",
         "rehash",
         "return",
@@ -149,8 +165,9 @@ _GRAMMAR = frozenset(
 )
 #: fish's `and`/`or` read the status of the step before: they go outside with it.
 _FISH_JOINERS = ("and", "or")
-#: Operators after which the next step runs in the same shell whatever happened.
-_SEQUENCE = frozenset({"&&", ";", "\n"})
+#: Shells that run every stage of a pipeline in a subshell (zsh and ksh run the last
+#: one in the shell itself, fish its builtins).
+_SUBSHELL_PIPES = frozenset({"bash", "dash", "sh", "ash"})
 
 
 @record
@@ -175,9 +192,13 @@ def plan(
     launcher: str,
     settings: Settings,
     env: Mapping[str, str] | None = None,
+    cwd: str | None = None,
 ) -> Plan:
-    """The plan for `command`, which the host runs with `shell` (an absolute path).
-    `launcher` is how to start tokenjuice, shell-quoted for that shell."""
+    """The plan for `command`, which the host runs with `shell` (an absolute path)
+    in `cwd` with `env` (the hook's own when not given). `launcher` is how to
+    start tokenjuice, shell-quoted for that shell."""
+    if len(command) >= MAX_ARG_STRLEN:  # decided before reading it: one argument cannot hold it
+        return Plan.leave(command, "too long to pass as one argument")
     if not command.strip():
         return Plan.leave(command, "empty")
     if "\0" in command or not _encodable(command):
@@ -186,34 +207,46 @@ def plan(
     if shell_name not in LOGIN_SHELLS:
         return Plan.leave(command, f"unsupported shell {shell_name}")
     dialect = "fish" if shell_name == "fish" else "posix"
-    pipelines, complete = parse(command, dialect)
-    if not complete or not pipelines:
-        return Plan.leave(command, "incomplete or unreadable shell syntax")
     if _defines_function(command, dialect):
         return Plan.leave(command, "defines a shell function")
-    steps = _steps(pipelines)
-    if any(_runs_tokenjuice(simple.argv) for step in steps for pipeline in step for simple in pipeline.commands):
+    try:
+        tree = parse_tree(command, dialect)
+    except Unreadable:
+        return Plan.leave(command, "incomplete or unreadable shell syntax")
+    if not tree.root.items:
+        return Plan.leave(command, "incomplete or unreadable shell syntax")
+    nodes = tree.walk("all" if dialect == "fish" else "none" if shell_name in _SUBSHELL_PIPES else "last")
+    if any(node.kind == "simple" and _runs_tokenjuice(node.argv) for node, _ in nodes):
         return Plan.leave(command, "already runs tokenjuice")
-    outside_end = _state_prefix_end(steps)
-    rest_steps = steps[_count_prefix_steps(steps) :]
-    if not rest_steps:
+    environment = os.environ if env is None else env
+    outside_end, prefix = _state_prefix(tree)
+    rest = [(node, here) for node, here in nodes if node.start >= outside_end]
+    if not rest:
         return Plan.leave(command, "only changes the shell's state")
-    changed = _state_change(rest_steps)
+    changed = _state_change(tree, rest, outside_end)
     if changed:
         return Plan.leave(command, f"changes the shell's state ({changed})")
-    background = _background(rest_steps)
+    background = _background(tree, outside_end)
     if background:
         return Plan.leave(command, background)
-    if outside_end and dialect == "fish":
-        first = rest_steps[0][0].commands[0]
-        if first.words and first.words[0].value in _FISH_JOINERS and first.depth == 0:
-            outside_end = first.words[0].end  # `cd x; and make`: `and` tests the cd
     body = _trim(command[outside_end:] if outside_end else command)
-    why = _never_wrapped(body, dialect, any(step[-1].op == "&" for step in rest_steps), settings)
-    if why:
-        return Plan.leave(command, why)
     if body.startswith("-"):
         return Plan.leave(command, "starts with '-' (a shell would read it as an option)")
+    reads = _reads_outer_state(tree, rest, outside_end, prefix, environment)
+    if reads:
+        return Plan.leave(command, reads)
+    unknown = _not_a_program(rest, prefix, environment, cwd)
+    if unknown:
+        return Plan.leave(command, unknown)
+    waited = any(item.sep == "&" for item in tree.root.items)
+    why = _never_wrapped(body, dialect, waited, settings)
+    if why:
+        return Plan.leave(command, why)
+    # the body keeps its line numbers (error messages, $LINENO) under the lines that stay outside
+    if outside_end:
+        rest_text = command[outside_end:]
+        lead = len(rest_text) - len(rest_text.lstrip())
+        body = "\n" * command.count("\n", 0, outside_end + lead) + body
     try:
         quote_word = quote_for(shell)
     except ValueError:
@@ -222,8 +255,8 @@ def plan(
     launch = " ".join(quote_word(word) for word in launcher_words)  # the host's shell parses it
     options = ["wrap", "--source", host, "--keep-path", "--"]
     wrapped = f"{launch} {' '.join(options)} {quote_word(shell)} -lc {quote_word(body)}"
-    grown = _after_profile_cost(env) + body  # what wrap --keep-path runs: PATH, cd and a marker first
-    if not fits_in_argv(wrapped, words=[*launcher_words, *options, shell, "-lc", grown]):
+    grown = _after_profile_cost(environment, cwd) + body  # what wrap --keep-path runs: PATH, cd and a marker first
+    if not fits_in_argv(wrapped, words=[*launcher_words, *options, shell, "-lc", grown], environ=environment):
         return Plan.leave(command, "too long to pass as one argument")
     outside = command[:outside_end] if outside_end else ""
     if outside:
@@ -242,11 +275,11 @@ def _trim(text: str) -> str:
     return trimmed
 
 
-def _after_profile_cost(env: Mapping[str, str] | None) -> str:
+def _after_profile_cost(env: Mapping[str, str], cwd: str | None) -> str:
     """A stand-in as long as the prefix `wrap --keep-path` puts before the body
     (`PATH=…; export PATH; cd -- …; printf …` in commands/wrap.py `after_profile`)."""
-    path = (os.environ if env is None else env).get("PATH", "")
-    return "x" * (2 * len(path) + 2 * len(os.getcwd()) + 256)
+    path = env.get("PATH", "")
+    return "x" * (2 * len(path) + 2 * len(cwd or os.getcwd()) + 256)
 
 
 def _encodable(text: str) -> bool:
@@ -271,46 +304,31 @@ def _defines_function(command: str, dialect: str) -> bool:
     return False
 
 
-def _steps(pipelines: list[Pipeline]) -> list[list[Pipeline]]:
-    """The top-level steps: runs of pipelines joined by operators inside subshells,
-    each step ending at an operator of the shell itself."""
-    steps: list[list[Pipeline]] = []
-    current: list[Pipeline] = []
-    for pipeline in pipelines:
-        current.append(pipeline)
-        if pipeline.op_depth == 0:
-            steps.append(current)
-            current = []
-    if current:
-        steps.append(current)
-    return steps
-
-
-def _words(simple: SimpleCommand) -> list[str]:
-    """The command's words without the grammar around it (`if`, `do`, `!`, `time`)."""
-    return _words_of(simple.argv)
-
-
 def _is_assignment(word: str) -> bool:
     name, equals, _ = word.partition("=")
+    name = name.removesuffix("+")
     return bool(equals) and bool(name) and (name[0].isalpha() or name[0] == "_") and name.replace("_", "a").isalnum()
 
 
-def _changes_state(simple: SimpleCommand, dialect_fish: bool = False) -> str | None:
+def _changes_state(argv: Sequence[str]) -> str | None:
     """The state-changing word of a command that runs in the shell itself, or None."""
-    words = _words(simple)
+    words = _words_of(argv)
     index = 0
     while index < len(words) and _is_assignment(words[index]):
         index += 1
     if index == len(words):
         return "=" if words else None  # a bare assignment persists
     name = words[index]
-    if name in ("builtin", "command") and index + 1 < len(words):
+    while name in ("builtin", "command") and index + 1 < len(words):
         index += 1
+        while index + 1 < len(words) and words[index] in ("-p", "--"):
+            index += 1  # `command -p cd`
         name = words[index]
     following = words[index + 1] if index + 1 < len(words) else None
     if name in STATE_BUILTINS:
         return name
+    if name == "printf" and any(word == "-v" or word.startswith("-v") for word in words[index + 1 : index + 3]):
+        return "printf -v"
     if following is not None and (name, following) in STATE_FUNCTIONS:
         return f"{name} {following}"
     if (name, None) in STATE_FUNCTIONS:
@@ -320,80 +338,329 @@ def _changes_state(simple: SimpleCommand, dialect_fish: bool = False) -> str | N
     return None
 
 
-def _single(step: list[Pipeline]) -> SimpleCommand | None:
-    if len(step) == 1 and len(step[0].commands) == 1 and step[0].commands[0].depth == 0:
-        return step[0].commands[0]
+class _Joined:
+    """A top-level and-or list, with fish's `; and …` / `; or …` steps joined in as
+    `&&` / `||` (they test the step before, as `&&` and `||` do)."""
+
+    __slots__ = ("op_ends", "ops", "pipelines", "sep", "sep_end")
+
+    def __init__(self, item: Item) -> None:
+        self.pipelines = list(item.and_or.pipelines)
+        self.ops = list(item.and_or.ops)
+        self.op_ends = list(item.and_or.op_ends)
+        self.sep = item.sep
+        self.sep_end = item.sep_end
+
+
+def _joined(tree: Tree) -> list[_Joined]:
+    joined: list[_Joined] = []
+    for item in tree.root.items:
+        first = item.and_or.pipelines[0]
+        joiner = first.prefix[0].value if first.prefix else ""
+        if tree.dialect == "fish" and joiner in _FISH_JOINERS and joined and joined[-1].sep != "&":
+            previous = joined[-1]
+            previous.ops.append("&&" if joiner == "and" else "||")
+            previous.op_ends.append(first.prefix[0].end)
+            previous.pipelines.extend(item.and_or.pipelines)
+            previous.ops.extend(item.and_or.ops)
+            previous.op_ends.extend(item.and_or.op_ends)
+            previous.sep, previous.sep_end = item.sep, item.sep_end
+            continue
+        joined.append(_Joined(item))
+    return joined
+
+
+def _prefix_step(pipeline: PipelineNode) -> Node | None:
+    """The command, if `pipeline` is one simple command that may run outside the
+    wrap: it changes only what a child inherits, or sets variables."""
+    if pipeline.prefix or len(pipeline.stages) != 1 or pipeline.stages[0].kind != "simple":
+        return None
+    node = pipeline.stages[0]
+    changed = _changes_state(node.argv)
+    return node if changed in INHERITED_STATE or changed in VARIABLE_STATE else None
+
+
+def _all_items(commands: CommandList) -> list[Item]:
+    items: list[Item] = []
+    for item in commands.items:
+        items.append(item)
+        for pipeline in item.and_or.pipelines:
+            for stage in pipeline.stages:
+                for body in stage.body:
+                    items.extend(_all_items(body))
+    return items
+
+
+def _state_prefix(tree: Tree) -> tuple[int, list[Node]]:
+    """Where the leading steps that can run outside the wrap end, and those steps.
+
+    Only whole commands of the grammar go outside: complete top-level and-or lists
+    of such steps (`cd a && cd b; …`), or — in the last and-or list only — its
+    leading `&&` steps, when no `||` follows (`cd x && a || b` is `(cd x && a) || b`,
+    and `cd x && a; b` runs `b` even when `cd` fails)."""
+    if any(item.sep == "&" for item in _all_items(tree.root)):
+        return 0, []  # `cd x && cmd &` sends the whole list, cd included, to a subshell
+    items = _joined(tree)
+    end = 0
+    prefix: list[Node] = []
+    for index, item in enumerate(items):
+        steps = [_prefix_step(pipeline) for pipeline in item.pipelines]
+        if all(steps):
+            prefix += [step for step in steps if step is not None]
+            end = item.sep_end
+            continue
+        if index == len(items) - 1:
+            count = 0
+            while count < len(item.ops) and item.ops[count] == "&&" and steps[count] is not None:
+                count += 1
+            if count and "||" not in item.ops[count:]:
+                prefix += [step for step in steps[:count] if step is not None]
+                end = item.op_ends[count - 1]
+        break
+    if any(_changes_state(step.argv) in VARIABLE_STATE for step in prefix):
+        rest = tree.source[end:]
+        if "$" in rest or "`" in rest:
+            return 0, []  # the wrapped part may expand a variable only the outer shell would have
+    return end, prefix
+
+
+def _state_change(tree: Tree, rest: list[tuple[Node, bool]], start: int) -> str | None:
+    """The first command after `start` that would change the shell if it ran there."""
+    for node, here in rest:
+        if not here:
+            continue
+        if node.kind == "simple":
+            found = _changes_state(node.argv)
+            if found == "wait" and _background_before(tree, node):
+                continue
+            if found:
+                return found
+        elif node.kind == "arith" and any(kind == "assign" for kind, _, _ in arithmetic_names(node.words[0].value)):
+            return "((…=…))"
+        elif node.kind == "loop" and node.words[0].value == "select":
+            return "select"
+    for kind, name, _ in _rest_expansions(tree, start):
+        if kind == "assign":
+            return f"assigns {name} in an expansion"
     return None
 
 
-def _count_prefix_steps(steps: list[list[Pipeline]]) -> int:
-    """How many leading steps can run outside the wrap with the same effect: they
-    change only what the wrapped part inherits anyway (or set variables it never
-    expands)."""
-    if any(pipeline.op == "&" for step in steps for pipeline in step):
-        return 0  # `cd x && cmd &` sends the whole list, cd included, to a subshell
-    count = 0
-    for step in steps:
-        simple = _single(step)
-        if simple is None or step[-1].op not in (*_SEQUENCE, None) or _words(simple) != simple.argv:
-            break  # `if cd x; then` is grammar, not a prefix
-        changed = _changes_state(simple)
-        if changed not in INHERITED_STATE and changed not in VARIABLE_STATE:
-            break
-        count += 1
-    if any(_changes_state(simple) in VARIABLE_STATE for step in steps[:count] for simple in step[0].commands):
-        rest = steps[count:]
-        if rest and any("$" in c.text or "`" in c.text for step in rest for p in step for c in p.commands):
-            return 0  # the wrapped part may expand a variable only the outer shell would have
-    return count
+def _rest_expansions(tree: Tree, start: int) -> list[tuple[str, str, int]]:
+    """What the text after `start` expands (here-document bodies by their own rules)."""
+    source = tree.source
+    found: list[tuple[str, str, int]] = []
+    position = start
+    for body_start, body_end, expands in sorted(tree.bodies):
+        if body_end <= start:
+            continue
+        found += [(k, n, o + position) for k, n, o in expansions(source[position:body_start], tree.dialect)]
+        if expands:
+            body = source[body_start:body_end]
+            found += [(k, n, o + body_start) for k, n, o in expansions(body, tree.dialect, here_doc=True)]
+        position = body_end
+    found += [(k, n, o + position) for k, n, o in expansions(source[position:], tree.dialect)]
+    return found
 
 
-def _state_prefix_end(steps: list[list[Pipeline]]) -> int:
-    """Where the leading state-changing steps end (after their operator), or 0."""
-    count = _count_prefix_steps(steps)
-    return steps[count - 1][-1].op_end if count else 0
+def _background_before(tree: Tree, target: Node) -> bool:
+    """Is a top-level step before `target` sent to the background (so `wait` waits for it)?"""
+    return any(item.sep == "&" and item.sep_end <= target.start for item in tree.root.items)
 
 
-def _state_change(steps: list[list[Pipeline]]) -> str | None:
-    """The first command among `steps` that would change the shell if it ran there."""
-    for step in steps:
-        for pipeline in step:
-            for simple in pipeline.commands:
-                if simple.depth:
-                    continue  # inside `( … )`: a subshell already
-                if len(pipeline.commands) > 1 and simple is not pipeline.commands[-1]:
-                    continue  # bash runs each stage in a subshell, zsh the last in the shell itself
-                found = _changes_state(simple)
-                if found == "wait" and _background_before(steps, simple):
-                    continue
-                if found:
-                    return found
-    return None
-
-
-def _background_before(steps: list[list[Pipeline]], target: SimpleCommand) -> bool:
-    """Is some step before `target` sent to the background (so `wait` waits for it)?"""
-    for step in steps:
-        for pipeline in step:
-            if target in pipeline.commands:
-                return False
-            if pipeline.op == "&" and pipeline.op_depth == 0:
-                return True
-    return False
-
-
-def _background(steps: list[list[Pipeline]]) -> str | None:
+def _background(tree: Tree, start: int) -> str | None:
     """Why background jobs make this command unsafe to wrap, or None: `cmd &` alone
     detaches (wrapping would hold the job's output); `a & b & wait` is one unit."""
-    background = [step for step in steps if step[-1].op == "&"]
-    if not background:
+    top = [item for item in tree.root.items if item.and_or.end > start]
+    nested = [item for item in _all_items(tree.root) if item.sep == "&" and item not in tree.root.items]
+    if nested:
+        return "leaves a background job running"
+    if not any(item.sep == "&" for item in top):
         return None
-    if steps[-1][-1].op == "&":
+    if top[-1].sep == "&":
         return "runs in the background (trailing &)"
-    last = _single(steps[-1])
-    if last is None or _words(last)[:1] != ["wait"]:
+    last = top[-1].and_or
+    stages = last.pipelines[0].stages
+    if len(last.pipelines) != 1 or len(stages) != 1 or stages[0].kind != "simple" or stages[0].argv[:1] != ["wait"]:
         return "leaves a background job running"
     return None
+
+
+def _first_pipeline_end(commands: CommandList, start: int) -> int:
+    """Where the first pipeline to run after `start` ends: a `$?` before that reads
+    the status of whatever ran before it."""
+    for item in commands.items:
+        for pipeline in item.and_or.pipelines:
+            if pipeline.end <= start:
+                continue
+            stage = pipeline.stages[0]
+            for body in stage.body:
+                inner = _first_pipeline_end(body, start)
+                if inner:
+                    return inner
+            return pipeline.end
+    return 0
+
+
+#: Commands whose plain word arguments name variables they set.
+_SETTERS = frozenset(
+    {"read", "mapfile", "readarray", "getopts", "export", "declare", "local", "typeset", "readonly", "unset", "printf"}
+    | {"let", "vared", "set"}
+)
+#: Variables every shell sets for itself, the same in the wrapped child as in the agent's shell.
+SHELL_VARIABLES = frozenset(
+    {"PWD", "HOME", "IFS", "RANDOM", "SRANDOM", "LINENO", "BASH", "BASH_VERSION", "BASH_VERSINFO", "HOSTNAME"}
+    | {"HOSTTYPE", "OSTYPE", "MACHTYPE", "UID", "EUID", "GROUPS", "EPOCHSECONDS", "EPOCHREALTIME", "REPLY"}
+    | {"ZSH_VERSION", "ZSH_NAME", "ZSH_PATCHLEVEL", "FISH_VERSION", "version", "hostname"}
+)
+#: Special parameters of the agent's shell that a fresh child has its own of.
+_POSITIONAL = frozenset("0123456789@*#$-") | {"argv", "fish_pid", "last_pid"}
+#: Statuses of the command that ran just before.
+_LAST_STATUS = frozenset({"?", "_", "status", "pipestatus", "PIPESTATUS"})
+
+
+def _assigned_names(rest: list[tuple[Node, bool]], prefix: list[Node]) -> set[str]:
+    """Variables the command sets before it could read them, or that the steps
+    outside set in the environment the wrap inherits (`export X=1`, `unset X`)."""
+    names: set[str] = set()
+    for node in prefix:
+        if node.argv[:1] in (["export"], ["unset"]):
+            names.update(word.partition("=")[0] for word in node.argv[1:])
+    for node, _ in rest:
+        argv = node.argv
+        if node.kind == "loop" and len(argv) > 1:
+            names.add(argv[1])
+            if argv[1].startswith("(("):
+                names.update(name for kind, name, _ in arithmetic_names(argv[1]) if kind == "assign")
+        if node.kind != "simple":
+            continue
+        index = 0
+        while index < len(argv) and _is_assignment(argv[index]):
+            names.add(argv[index].partition("=")[0].removesuffix("+"))
+            index += 1
+        if index < len(argv) and argv[index] in _SETTERS:
+            names.update(word.partition("=")[0].removesuffix("+") for word in argv[index + 1 :])
+    return names
+
+
+def _reads_outer_state(
+    tree: Tree, rest: list[tuple[Node, bool]], start: int, prefix: list[Node], env: Mapping[str, str]
+) -> str | None:
+    """Why the command reads state of the agent's shell that a fresh child has its
+    own of (or lacks), or None: `$?` before anything ran, `$1`, `$$`, `$-`, or a
+    variable that is neither in the environment nor set by the command itself
+    (a variable the agent's shell set without exporting it)."""
+    found = _rest_expansions(tree, start)
+    for node, _ in rest:  # `((x > 1))`, `for ((i = 0; i < n; i++))` read names without `$`
+        for word in node.words:
+            if word.value.startswith("((") and node.kind in ("arith", "loop"):
+                found += arithmetic_names(word.value[2:-2], word.start + 2)
+    if not found:
+        return None
+    first_end = _first_pipeline_end(tree.root, start)
+    background = [item.sep_end for item in tree.root.items if item.sep == "&"]
+    assigned = _assigned_names(rest, prefix)
+    for kind, name, offset in found:
+        if kind != "read":
+            continue
+        if name in _LAST_STATUS:
+            if offset < first_end:
+                return f"reads ${name} of the command that ran before it"
+            continue
+        if name == "!":
+            if not any(end <= offset for end in background):
+                return "reads $! (a background job of the agent's shell)"
+            continue
+        if name in _POSITIONAL:
+            return f"reads ${name} of the agent's shell"
+        if name in env or name in assigned or name in SHELL_VARIABLES:
+            continue
+        return f"reads ${name}, which is not in the environment (a variable the agent's shell did not export?)"
+    return None
+
+
+#: Builtins and reserved words of bash, dash, zsh and fish: never looked up on PATH.
+_BUILTIN_TEXT = (
+    "! - . : [ [[ ]] _ abbr alias and argparse autoload begin bg bind bindkey block break breakpoint builtin "
+    "bye caller case cd chdir command commandline compadd comparguments compcall compctl compdescribe "
+    "compfiles compgen compgroups complete compopt compquote compset comptags comptry compvalues contains "
+    "continue coproc count declare dirs disable disown do done echo echotc echoti elif else emit emulate "
+    "enable end esac eval exec exit export false fc fg fi float for foreach function functions getln getopts "
+    "hash help history if in integer jobs kill let limit local log logout mapfile math nocorrect noglob not "
+    "or path popd print printf private pushd pushln pwd r random read readarray readonly realpath rehash "
+    "repeat return sched select set set_color setopt shift shopt source status string suspend switch test "
+    "then time times trap true ttyctl type typeset ulimit umask unalias unfunction unhash unlimit unset "
+    "unsetopt until vared wait whence where which while zcompile zformat zle zmodload zparseopts zregexparse "
+    "zstyle { }"
+)
+BUILTIN_NAMES = frozenset(_BUILTIN_TEXT.split())
+
+
+def _search_path(env: Mapping[str, str], prefix: list[Node], cwd: str) -> list[str]:
+    """The directories the command's programs are found in: PATH, as the steps
+    outside change it (`export PATH=…:$PATH`, a virtualenv's `bin/activate`)."""
+    directories = env.get("PATH", os.defpath).split(os.pathsep)
+    for node in prefix:
+        argv = node.argv
+        if (
+            argv[:1]
+            in (
+                [
+                    ".",
+                ],
+                ["source"],
+            )
+            and len(argv) > 1
+            and basename(argv[1]).startswith("activate")
+        ):
+            directories.insert(0, os.path.dirname(argv[1]))  # a virtualenv's programs sit beside its activate
+            continue
+        for word in argv[1:] if argv[:1] == ["export"] else argv:
+            if word.startswith("PATH="):
+                grown: list[str] = []
+                for entry in word[5:].split(os.pathsep):
+                    if entry in ("$PATH", "${PATH}"):
+                        grown += directories
+                    elif "$" not in entry and "`" not in entry:
+                        grown.append(os.path.expanduser(entry))
+                directories = grown
+    return [os.path.join(cwd, directory) for directory in directories if directory]
+
+
+def _not_a_program(
+    rest: list[tuple[Node, bool]], prefix: list[Node], env: Mapping[str, str], cwd: str | None
+) -> str | None:
+    """Why a command name is probably a function or alias of the agent's shell, or
+    None: a name that is neither a builtin nor an executable on the PATH it will
+    run with (a wrapped child shell has none of the functions and aliases the
+    agent's shell has defined or sourced: `nvm`, `conda`, a user's own)."""
+    directories: list[str] | None = None
+    checked: set[str] = set()
+    for node, _ in rest:
+        if node.kind != "simple":
+            continue
+        argv = node.argv
+        index = 0
+        while index < len(argv) and _is_assignment(argv[index]):
+            index += 1
+        if index == len(argv):
+            continue
+        name = argv[index]
+        if name in checked or name in BUILTIN_NAMES or not name or any(c in name for c in "/$`*?[~("):
+            continue
+        checked.add(name)
+        if directories is None:
+            directories = _search_path(env, prefix, cwd or os.getcwd())
+        if not any(_is_program(os.path.join(directory, name)) for directory in directories):
+            return f"runs {name}, which is neither a builtin nor a program on PATH (a function or alias?)"
+    return None
+
+
+def _is_program(path: str) -> bool:
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return mode & 0o170000 == 0o100000 and bool(mode & 0o111)
 
 
 def _never_wrapped(body: str, dialect: str, waited: bool, settings: Settings) -> str | None:

@@ -12,7 +12,7 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
 WORD = "word"
 OP = "op"
@@ -68,27 +68,37 @@ class Token:
 class Lexed:
     """The tokens of one command line plus whether the line was complete."""
 
-    __slots__ = ("complete", "source", "tokens")
+    __slots__ = ("bodies", "complete", "source", "tokens")
 
     def __init__(self, tokens: list[Token], complete: bool, source: str) -> None:
         self.tokens = tokens
         self.complete = complete
         self.source = source
+        self.bodies: list[tuple[int, int, bool]] = []  # here-document bodies, and whether they expand `$`
 
 
-def lex(source: str, dialect: str = "posix") -> Lexed:
-    """Split `source` into tokens; `dialect` is "posix" or "fish"."""
-    return _Lexer(source, dialect == "fish").run()
+def lex(source: str, dialect: str = "posix", *, compound: bool = False) -> Lexed:
+    """Split `source` into tokens; `dialect` is "posix" or "fish". With `compound`
+    (what `parse_tree` needs), `((…))` and `[[ … ]]` where a command starts are one
+    word each, as bash and zsh read them, and `Lexed.bodies` holds the spans of
+    here-document bodies that expand `$` (an unquoted delimiter)."""
+    return _Lexer(source, dialect == "fish", compound).run()
+
+
+#: Words after which a command starts (so `((` and `[[` open arithmetic and tests there).
+_COMMAND_STARTERS = frozenset({"if", "then", "elif", "else", "while", "until", "do", "!", "{", "time"})
 
 
 class _Lexer:
-    def __init__(self, source: str, fish: bool) -> None:
+    def __init__(self, source: str, fish: bool, compound: bool = False) -> None:
         self.src = source
         self.fish = fish
+        self.compound = compound and not fish
         self.pos = 0
         self.complete = True
         self.tokens: list[Token] = []
-        self.pending_heredocs: list[tuple[str, bool]] = []
+        self.pending_heredocs: list[tuple[str, bool, bool]] = []
+        self.bodies: list[tuple[int, int, bool]] = []
         self.operators = _FISH_OPERATORS if fish else _POSIX_OPERATORS
 
     def run(self) -> Lexed:
@@ -112,6 +122,8 @@ class _Lexer:
                 if self.pending_heredocs:
                     self._skip_heredoc_bodies()
                 continue
+            if self.compound and ch in "([" and self._compound_word():
+                continue
             redirect = self._match_redirect()
             if redirect:
                 self._read_redirect(redirect)
@@ -126,7 +138,51 @@ class _Lexer:
             self.tokens.append(Token(WORD, value, start, self.pos))
         if self.pending_heredocs:
             self.complete = False
-        return Lexed(self.tokens, self.complete, src)
+        lexed = Lexed(self.tokens, self.complete, src)
+        lexed.bodies = self.bodies
+        return lexed
+
+    def _compound_word(self) -> bool:
+        """`((…))` or `[[ … ]]` where a command starts (or `for ((…))`): one word, so
+        that its `<`, `&&` and `;` are not read as redirections and operators."""
+        src, pos = self.src, self.pos
+        previous = self.tokens[-1] if self.tokens else None
+        starts = (
+            previous is None
+            or (previous.kind == OP and previous.value != ")")
+            or (previous.kind == WORD and previous.value in _COMMAND_STARTERS)
+        )
+        if src.startswith("((", pos) and (starts or (previous is not None and previous.value == "for")):
+            self._skip_balanced()
+            self.tokens.append(Token(WORD, src[pos : self.pos], pos, self.pos))
+            return True
+        if starts and src.startswith("[[", pos) and src[pos + 2 : pos + 3] in (" ", "\t", "\n"):
+            self.pos += 2
+            while self.pos < len(src):
+                ch = src[self.pos]
+                if ch in " \t\n" and src.startswith("]]", self.pos + 1):
+                    after = src[self.pos + 3 : self.pos + 4]
+                    if after in ("", " ", "\t", "\n", ";", "&", "|", ")"):
+                        self.pos += 3
+                        self.tokens.append(Token(WORD, src[pos : self.pos], pos, self.pos))
+                        return True
+                if ch == "\\":
+                    self.pos += 2
+                elif ch == "'":
+                    self._single_quoted()
+                elif ch == '"':
+                    self._double_quoted()
+                elif ch == "`":
+                    self._skip_backticks()
+                elif ch == "$" and src[self.pos + 1 : self.pos + 2] in ("(", "{"):
+                    self.pos += 1
+                    self._skip_balanced()
+                else:
+                    self.pos += 1
+            self.complete = False
+            self.tokens.append(Token(WORD, src[pos:], pos, len(src)))
+            return True
+        return False
 
     # -- operators and redirections -------------------------------------------------
 
@@ -168,15 +224,18 @@ class _Lexer:
             target = "-"
             self.pos += 1
         elif self.pos < len(self.src) and self.src[self.pos] not in "\n;&|()<>":
+            target_start = self.pos
             target = self._read_word()
             if op in ("<<", "<<-"):
-                self.pending_heredocs.append((target, op == "<<-"))
+                quoted = any(c in "'\"\\" for c in self.src[target_start : self.pos])
+                self.pending_heredocs.append((target, op == "<<-", not quoted))
         value = self.src[start : start + prefix_len] + op
         self.tokens.append(Token(REDIRECT, value, start, self.pos, target))
 
     def _skip_heredoc_bodies(self) -> None:
         src = self.src
-        for delimiter, strip_tabs in self.pending_heredocs:
+        for delimiter, strip_tabs, expands in self.pending_heredocs:
+            body_start = self.pos
             while True:
                 if self.pos >= len(src):
                     self.complete = False
@@ -186,6 +245,7 @@ class _Lexer:
                 self.pos = len(src) if end < 0 else end + 1
                 if (line.lstrip("\t") if strip_tabs else line) == delimiter:
                     break
+            self.bodies.append((body_start, self.pos, expands))
         self.pending_heredocs = []
 
     # -- words --------------------------------------------------------------------
@@ -459,6 +519,404 @@ def parse(source: str, dialect: str = "posix") -> tuple[list[Pipeline], bool]:
     return pipelines, lexed.complete
 
 
+# -- the grammar: lists, and-or lists, pipelines, compound commands ---------------------
+
+#: Words that open a compound command where a command starts.
+_POSIX_OPENERS = frozenset({"{", "if", "while", "until", "for", "select", "case", "function"})
+_FISH_OPENERS = frozenset({"begin", "if", "while", "for", "switch", "function"})
+#: Words that only continue or close a compound command: a command cannot start with one.
+_POSIX_RESERVED = frozenset({"}", "then", "elif", "else", "fi", "do", "done", "esac", "in"})
+_FISH_RESERVED = frozenset({"end", "else", "case"})
+
+
+class Unreadable(Exception):
+    """The command line is not one `parse_tree` can read with certainty."""
+
+
+class Node:
+    """A command in the grammar. `kind` is "simple", "brace" (`{ …; }`), "subshell"
+    (`( … )`), "if", "loop" (`while`/`until`/`for`/`select`), "case", "arith"
+    (`((…))`), "block" (fish's `begin`/`if`/`while`/`for`/`switch`), or "function"
+    (a definition). `words` are a simple command's words (a compound's header
+    words: `for x in a b`); `body` the lists a compound runs; `redirects` the
+    redirections that apply to it; `start`/`end` its span in the source."""
+
+    __slots__ = ("body", "end", "kind", "redirects", "start", "words")
+
+    def __init__(self, kind: str, words: list[Token], body: list[CommandList], redirects: list[Token]) -> None:
+        self.kind = kind
+        self.words = words
+        self.body = body
+        self.redirects = redirects
+        self.start = 0
+        self.end = 0
+
+    @property
+    def argv(self) -> list[str]:
+        return [word.value for word in self.words]
+
+
+class PipelineNode:
+    """`[!|time|and|or|not] a | b | …`: `prefix` holds those leading words."""
+
+    __slots__ = ("end", "prefix", "stages", "start")
+
+    def __init__(self, prefix: list[Token], stages: list[Node]) -> None:
+        self.prefix = prefix
+        self.stages = stages
+        self.start = prefix[0].start if prefix else stages[0].start
+        self.end = stages[-1].end
+
+
+class AndOr:
+    """Pipelines joined by `&&` and `||` (left-associative, equal precedence);
+    `ops[i]` joins `pipelines[i]` and `pipelines[i + 1]` and ends at `op_ends[i]`."""
+
+    __slots__ = ("op_ends", "ops", "pipelines")
+
+    def __init__(self, pipelines: list[PipelineNode], ops: list[str], op_ends: list[int]) -> None:
+        self.pipelines = pipelines
+        self.ops = ops
+        self.op_ends = op_ends
+
+    @property
+    def start(self) -> int:
+        return self.pipelines[0].start
+
+    @property
+    def end(self) -> int:
+        return self.pipelines[-1].end
+
+
+class Item:
+    """One and-or list of a list and the separator that ends it (`;`, newline, `&`,
+    or None), with where the separator ends in the source."""
+
+    __slots__ = ("and_or", "sep", "sep_end")
+
+    def __init__(self, and_or: AndOr, sep: str | None, sep_end: int) -> None:
+        self.and_or = and_or
+        self.sep = sep
+        self.sep_end = sep_end
+
+
+class CommandList:
+    __slots__ = ("items",)
+
+    def __init__(self, items: list[Item]) -> None:
+        self.items = items
+
+
+class Tree:
+    """A parsed command line: its top-level list, and the spans of its here-document
+    bodies with whether each expands `$`."""
+
+    __slots__ = ("bodies", "dialect", "root", "source")
+
+    def __init__(self, root: CommandList, source: str, dialect: str, bodies: list[tuple[int, int, bool]]) -> None:
+        self.root = root
+        self.source = source
+        self.dialect = dialect
+        self.bodies = bodies
+
+    def walk(self, pipes: str = "last") -> list[tuple[Node, bool]]:
+        """Every command in source order, with whether it runs in the shell that
+        reads the line: False inside `( … )`, after `&`, and in a pipeline stage
+        that runs in a subshell. `pipes` says which stages run in the shell itself:
+        "none" (bash, dash), "last" (zsh, ksh) or "all" (fish runs builtins in it)."""
+        found: list[tuple[Node, bool]] = []
+        _walk(self.root, True, pipes, found)
+        return found
+
+
+def _walk(commands: CommandList, in_shell: bool, pipes: str, found: list[tuple[Node, bool]]) -> None:
+    for item in commands.items:
+        here = in_shell and item.sep != "&"
+        for pipeline in item.and_or.pipelines:
+            last = len(pipeline.stages) - 1
+            for index, stage in enumerate(pipeline.stages):
+                alone = last == 0
+                stage_here = here and (alone or pipes == "all" or (pipes == "last" and index == last))
+                found.append((stage, stage_here))
+                inner = stage_here and stage.kind != "subshell"
+                for body in stage.body:
+                    _walk(body, inner, pipes, found)
+
+
+def parse_tree(source: str, dialect: str = "posix") -> Tree:
+    """Parse `source` into the shell grammar: lists of and-or lists of pipelines of
+    simple and compound commands. Raises `Unreadable` for anything it cannot read
+    with certainty (an incomplete line, a syntax error, a construct it does not
+    model): the caller must then leave the command alone."""
+    lexed = lex(source, dialect, compound=True)
+    if not lexed.complete:
+        raise Unreadable("incomplete")
+    parser = _TreeParser(lexed.tokens, source, dialect == "fish")
+    root = parser.parse_list(frozenset())
+    if parser.index != len(parser.tokens):
+        raise Unreadable("unexpected token")
+    return Tree(root, source, dialect, lexed.bodies)
+
+
+class _TreeParser:
+    def __init__(self, tokens: list[Token], source: str, fish: bool) -> None:
+        self.tokens = tokens
+        self.source = source
+        self.fish = fish
+        self.index = 0
+        self.openers = _FISH_OPENERS if fish else _POSIX_OPENERS
+        self.reserved = _FISH_RESERVED if fish else _POSIX_RESERVED
+
+    def peek(self) -> Token | None:
+        return self.tokens[self.index] if self.index < len(self.tokens) else None
+
+    def keyword(self, token: Token | None, names: frozenset[str] | tuple[str, ...]) -> bool:
+        """An unquoted word among `names` (a quoted `'if'` is a command name)."""
+        return (
+            token is not None
+            and token.kind == WORD
+            and token.value in names
+            and self.source[token.start : token.end] == token.value
+        )
+
+    def is_op(self, token: Token | None, *values: str) -> bool:
+        return token is not None and token.kind == OP and token.value in values
+
+    def skip_newlines(self) -> None:
+        while self.is_op(self.peek(), "\n"):
+            self.index += 1
+
+    def expect_word(self, names: tuple[str, ...]) -> Token:
+        self.skip_newlines()
+        token = self.peek()
+        if not self.keyword(token, names):
+            raise Unreadable(f"expected {names[0]}")
+        assert token is not None
+        self.index += 1
+        return token
+
+    def parse_list(self, closers: frozenset[str]) -> CommandList:
+        items: list[Item] = []
+        while True:
+            self.skip_newlines()
+            token = self.peek()
+            if token is None or self.is_op(token, ")", ";;") or self.keyword(token, closers):
+                break
+            and_or = self.parse_and_or()
+            token = self.peek()
+            if self.is_op(token, ";", "\n", "&"):
+                assert token is not None
+                self.index += 1
+                items.append(Item(and_or, token.value, token.end))
+                continue
+            items.append(Item(and_or, None, and_or.end))
+            if not (token is None or self.is_op(token, ")", ";;") or self.keyword(token, closers)):
+                raise Unreadable("unexpected token after a command")
+            break
+        return CommandList(items)
+
+    def parse_and_or(self) -> AndOr:
+        pipelines = [self.parse_pipeline()]
+        ops: list[str] = []
+        op_ends: list[int] = []
+        while self.is_op(self.peek(), "&&", "||"):
+            ops.append(self.tokens[self.index].value)
+            op_ends.append(self.tokens[self.index].end)
+            self.index += 1
+            self.skip_newlines()
+            pipelines.append(self.parse_pipeline())
+        return AndOr(pipelines, ops, op_ends)
+
+    def parse_pipeline(self) -> PipelineNode:
+        prefix: list[Token] = []
+        names = ("and", "or", "not", "time", "!") if self.fish else ("!", "time")
+        while self.keyword(self.peek(), names):
+            prefix.append(self.tokens[self.index])
+            self.index += 1
+            if prefix[-1].value == "time" and not self.fish:
+                while self.peek() is not None and self.tokens[self.index].value in ("-p", "--"):
+                    prefix.append(self.tokens[self.index])
+                    self.index += 1
+        stages = [self.parse_command()]
+        while self.is_op(self.peek(), "|", "|&"):
+            self.index += 1
+            self.skip_newlines()
+            stages.append(self.parse_command())
+        return PipelineNode(prefix, stages)
+
+    def parse_command(self) -> Node:
+        token = self.peek()
+        if token is None:
+            raise Unreadable("a command is missing")
+        start = token.start
+        if self.is_op(token, "("):
+            self.index += 1
+            body = self.parse_list(frozenset())
+            self.close_op(")")
+            node = Node("subshell", [], [body], [])
+        elif token.kind == OP or self.keyword(token, self.reserved):
+            raise Unreadable(f"unexpected {token.value!r}")
+        elif self.keyword(token, self.openers):
+            node = self.parse_fish_block() if self.fish else self.parse_compound()
+        elif not self.fish and token.kind == WORD and token.value.startswith("((") and token.value.endswith("))"):
+            self.index += 1
+            node = Node("arith", [token], [], [])
+        else:
+            return self.parse_simple()
+        node.start = start
+        node.end = self.tokens[self.index - 1].end
+        while self.peek() is not None and self.tokens[self.index].kind == REDIRECT:
+            node.redirects.append(self.tokens[self.index])
+            node.end = self.tokens[self.index].end
+            self.index += 1
+        following = self.peek()
+        if following is not None and following.kind == WORD:
+            raise Unreadable("a word after a compound command")
+        return node
+
+    def close_op(self, value: str) -> None:
+        self.skip_newlines()
+        if not self.is_op(self.peek(), value):
+            raise Unreadable(f"expected {value!r}")
+        self.index += 1
+
+    def header(self) -> list[Token]:
+        """The words up to a `;` or newline (`for x in a b`, fish's `switch $x`)."""
+        words: list[Token] = []
+        while True:
+            token = self.peek()
+            if token is None or token.kind == OP:
+                break
+            if not self.fish and words and self.keyword(token, ("do",)):
+                break
+            if token.kind != WORD:
+                raise Unreadable("a redirection in a header")
+            words.append(token)
+            self.index += 1
+        if self.is_op(self.peek(), ";", "\n"):
+            self.index += 1
+        elif self.peek() is not None and not self.keyword(self.peek(), ("do",)):
+            raise Unreadable("unexpected operator in a header")
+        return words
+
+    def parse_compound(self) -> Node:
+        token = self.tokens[self.index]
+        name = token.value
+        self.index += 1
+        if name == "{":
+            body = self.parse_list(frozenset({"}"}))
+            self.expect_word(("}",))
+            return Node("brace", [], [body], [])
+        if name == "if":
+            lists = [self.parse_list(frozenset({"then"}))]
+            self.expect_word(("then",))
+            while True:
+                lists.append(self.parse_list(frozenset({"elif", "else", "fi"})))
+                closing = self.expect_word(("fi", "elif", "else"))
+                if closing.value == "fi":
+                    break
+                if closing.value == "elif":
+                    lists.append(self.parse_list(frozenset({"then"})))
+                    self.expect_word(("then",))
+                else:
+                    lists.append(self.parse_list(frozenset({"fi"})))
+                    self.expect_word(("fi",))
+                    break
+            return Node("if", [token], lists, [])
+        if name in ("while", "until"):
+            condition = self.parse_list(frozenset({"do"}))
+            self.expect_word(("do",))
+            body = self.parse_list(frozenset({"done"}))
+            self.expect_word(("done",))
+            return Node("loop", [token], [condition, body], [])
+        if name in ("for", "select"):
+            words = [token, *self.header()]
+            self.expect_word(("do",))
+            body = self.parse_list(frozenset({"done"}))
+            self.expect_word(("done",))
+            return Node("loop", words, [body], [])
+        if name == "case":
+            return self.parse_case(token)
+        raise Unreadable("a function definition")  # `function f …`: lives in the shell that reads it
+
+    def parse_case(self, token: Token) -> Node:
+        subject = self.peek()
+        if subject is None or subject.kind != WORD:
+            raise Unreadable("case without a word")
+        self.index += 1
+        self.expect_word(("in",))
+        lists: list[CommandList] = []
+        while True:
+            self.skip_newlines()
+            if self.keyword(self.peek(), ("esac",)):
+                self.index += 1
+                break
+            if self.is_op(self.peek(), "("):
+                self.index += 1
+            while True:  # the patterns: words joined by `|`, closed by `)`
+                pattern = self.peek()
+                if pattern is None or pattern.kind != WORD:
+                    raise Unreadable("a case pattern")
+                self.index += 1
+                if self.is_op(self.peek(), "|"):
+                    self.index += 1
+                    continue
+                break
+            self.close_op(")")
+            lists.append(self.parse_list(frozenset({"esac"})))
+            if self.is_op(self.peek(), ";;"):
+                self.index += 1
+            elif not self.keyword(self.peek(), ("esac",)):
+                raise Unreadable("case item not closed")
+        return Node("case", [token, subject], lists, [])
+
+    def parse_fish_block(self) -> Node:
+        token = self.tokens[self.index]
+        self.index += 1
+        if token.value == "function":
+            raise Unreadable("a function definition")
+        words = [token]
+        if token.value in ("for", "switch"):
+            words += self.header()
+        lists: list[CommandList] = []
+        if token.value == "begin" and self.is_op(self.peek(), ";"):
+            self.index += 1  # `begin; …`
+        while True:
+            lists.append(self.parse_list(frozenset({"end", "else", "case"})))
+            closing = self.expect_word(("end", "else", "case"))
+            if closing.value == "end":
+                break
+            if closing.value == "case":
+                self.header()
+            elif self.keyword(self.peek(), ("if",)):
+                self.index += 1  # `else if cond`: the condition is the next list's first command
+            elif self.is_op(self.peek(), ";"):
+                self.index += 1  # `else; …`
+        return Node("block", words, lists, [])
+
+    def parse_simple(self) -> Node:
+        words: list[Token] = []
+        redirects: list[Token] = []
+        while True:
+            token = self.peek()
+            if token is None or token.kind == OP:
+                break
+            if token.kind == REDIRECT:
+                redirects.append(token)
+            else:
+                words.append(token)
+            self.index += 1
+        if words and not self.fish and self.is_op(self.peek(), "("):
+            raise Unreadable("a function definition")  # `f() { …; }`
+        if not words and not redirects:
+            raise Unreadable("a command is missing")
+        node = Node("simple", words, [], redirects)
+        spans = words + redirects
+        node.start = min(t.start for t in spans)
+        node.end = max(t.end for t in spans)
+        return node
+
+
 def star_match(text: str, parts: Sequence[str], gap_ok: Callable[[str, int, int], bool] | None = None) -> bool:
     """Does `text` match a pattern whose literal pieces are `parts` (the pattern split
     at its `*`s: each `*` any run of characters)? The one wildcard matcher behind
@@ -576,7 +1034,7 @@ _ARG_MAX_CAP = 6 * 1024 * 1024
 _ARG_MAX_FALLBACK = 128 * 1024
 
 
-def fits_in_argv(rewritten: str, *, words: Sequence[str]) -> bool:
+def fits_in_argv(rewritten: str, *, words: Sequence[str], environ: Mapping[str, str] | None = None) -> bool:
     """Can the rewritten line be run? The host hands it to a shell as one argument
     (`<shell> -c <rewritten>`), and that shell execs `words` (launcher, `wrap`, …,
     `<shell>`, `-lc`, the command): each argument must be under MAX_ARG_STRLEN bytes
@@ -586,7 +1044,8 @@ def fits_in_argv(rewritten: str, *, words: Sequence[str]) -> bool:
     that has no bytes (a lone surrogate): such a command must be left alone.
 
     Pass as `words` every argv the line leads to, as it will be exec'd (if the
-    launcher grows the command, as `wrap --keep-path` prefixes PATH, the grown one).
+    launcher grows the command, as `wrap --keep-path` prefixes PATH, the grown one),
+    and as `environ` the environment it runs with (ours when not given).
     """
     try:
         line = rewritten.encode("utf-8", "surrogateescape")
@@ -601,13 +1060,13 @@ def fits_in_argv(rewritten: str, *, words: Sequence[str]) -> bool:
             return False
         argv_cost += len(arg) + 1 + _POINTER
     line_cost = len(line) + 1 + _POINTER + _HOST_SHELL_COST
-    return max(line_cost, argv_cost) + _environ_cost() + _EXEC_HEADROOM <= _arg_max()
+    return max(line_cost, argv_cost) + _environ_cost(environ) + _EXEC_HEADROOM <= _arg_max()
 
 
-def _environ_cost() -> int:
-    """The bytes exec copies for our environment: `NAME=value` strings and pointers."""
+def _environ_cost(environ: Mapping[str, str] | None = None) -> int:
+    """The bytes exec copies for an environment: `NAME=value` strings and pointers."""
     cost = _POINTER
-    for name, value in os.environ.items():
+    for name, value in (os.environ if environ is None else environ).items():
         cost += len(name.encode("utf-8", "surrogateescape")) + len(value.encode("utf-8", "surrogateescape")) + 2
         cost += _POINTER
     return cost
@@ -619,3 +1078,191 @@ def _arg_max() -> int:
     except (AttributeError, ValueError, OSError):  # no sysconf (Windows) or no such name
         value = -1
     return min(value, _ARG_MAX_CAP) if value > 0 else _ARG_MAX_FALLBACK
+
+
+# -- expansions ------------------------------------------------------------------------
+
+_NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+_NAME_CHARS = _NAME_START | frozenset("0123456789")
+#: One-character special parameters: `$?`, `$#`, `$@`, `$*`, `$!`, `$$`, `$-`, `$0`…`$9`.
+_SPECIAL = frozenset("?#@*!$-0123456789")
+
+
+def expansions(text: str, dialect: str = "posix", *, here_doc: bool = False) -> list[tuple[str, str, int]]:
+    """The parameters `text` expands, as `(kind, name, offset)`: kind "read" for
+    `$X`, `${X…}`, `$1`, `$?` and a name inside arithmetic (`$((x + 1))`), "assign"
+    for one an expansion assigns (`${X:=v}`, `${X=v}`, `$((X=1))`, `$((X++))`).
+    Single-quoted text expands nothing (in a `here_doc` body quotes are
+    literal); command substitutions and backticks are looked into. Never
+    expands anything itself."""
+    found: list[tuple[str, str, int]] = []
+    _scan(text, 0, len(text), dialect == "fish", here_doc, found)
+    return found
+
+
+def arithmetic_names(text: str, offset: int = 0) -> list[tuple[str, str, int]]:
+    """The names an arithmetic expression reads and assigns (`((x = y + 1))`)."""
+    found: list[tuple[str, str, int]] = []
+    _arithmetic(text, offset, found)
+    return found
+
+
+def _scan(text: str, pos: int, end: int, fish: bool, here_doc: bool, found: list[tuple[str, str, int]]) -> None:
+    quoted = False  # inside "…"
+    word_start = True
+    while pos < end:
+        ch = text[pos]
+        if ch == "\\":
+            pos += 2
+            word_start = False
+            continue
+        if ch == "'" and not quoted and not here_doc:
+            if fish:
+                pos += 1
+                while pos < end and text[pos] != "'":
+                    pos += 2 if text[pos] == "\\" else 1
+                pos += 1
+            else:
+                close = text.find("'", pos + 1, end)
+                pos = end if close < 0 else close + 1
+            word_start = False
+            continue
+        if ch == '"' and not here_doc:
+            quoted = not quoted
+            pos += 1
+            word_start = False
+            continue
+        if ch == "#" and word_start and not quoted and not here_doc:
+            newline = text.find("\n", pos, end)
+            pos = end if newline < 0 else newline
+            continue
+        if ch == "`" and not fish:
+            close = pos + 1
+            while close < end and text[close] != "`":
+                close += 2 if text[close] == "\\" else 1
+            _scan(text, pos + 1, min(close, end), fish, False, found)
+            pos = close + 1
+            word_start = False
+            continue
+        if ch == "$" and pos + 1 < end:
+            pos = _dollar(text, pos, end, fish, found)
+            word_start = False
+            continue
+        word_start = ch in " \t\n;&|()"
+        pos += 1
+
+
+def _balanced(text: str, pos: int, end: int) -> int:
+    """Where the `(…)` or `{…}` opening at `pos` closes (after it), quotes respected."""
+    opener = text[pos]
+    closer = ")" if opener == "(" else "}"
+    depth = 0
+    while pos < end:
+        ch = text[pos]
+        if ch == "\\":
+            pos += 2
+            continue
+        if ch == "'":
+            close = text.find("'", pos + 1, end)
+            pos = end if close < 0 else close + 1
+            continue
+        if ch == '"':
+            pos += 1
+            while pos < end and text[pos] != '"':
+                pos += 2 if text[pos] == "\\" else 1
+            pos += 1
+            continue
+        if ch == opener:
+            depth += 1
+        elif ch == closer:
+            depth -= 1
+            if depth == 0:
+                return pos + 1
+        pos += 1
+    return end
+
+
+def _dollar(text: str, pos: int, end: int, fish: bool, found: list[tuple[str, str, int]]) -> int:
+    nxt = text[pos + 1]
+    if fish:
+        if nxt in _NAME_START or nxt.isdigit():
+            stop = pos + 1
+            while stop < end and text[stop] in _NAME_CHARS:
+                stop += 1
+            found.append(("read", text[pos + 1 : stop], pos))
+            return stop
+        return pos + 1
+    if nxt == "'":  # $'…': no expansion inside
+        close = pos + 2
+        while close < end and text[close] != "'":
+            close += 2 if text[close] == "\\" else 1
+        return close + 1
+    if text.startswith("$((", pos):
+        close = _balanced(text, pos + 1, end)
+        _arithmetic(text[pos + 3 : max(pos + 3, close - 2)], pos + 3, found)
+        return close
+    if nxt == "(":
+        close = _balanced(text, pos + 1, end)
+        _scan(text, pos + 2, max(pos + 2, close - 1), fish, False, found)
+        return close
+    if nxt == "{":
+        close = _balanced(text, pos + 1, end)
+        inner = pos + 2
+        if inner < end and text[inner] in "#!" and inner + 1 < close - 1:
+            inner += 1  # ${#X}, ${!X}
+        stop = inner
+        if stop < end and text[stop] in _NAME_START:
+            while stop < end and text[stop] in _NAME_CHARS:
+                stop += 1
+        elif stop < end and text[stop] in _SPECIAL:
+            stop += 1
+        name = text[inner:stop]
+        if name:
+            rest = text[stop : close - 1]
+            kind = "assign" if rest.startswith((":=", "=")) else "read"
+            found.append((kind, name, pos))
+            _scan(text, stop, max(stop, close - 1), fish, False, found)
+        return close
+    if nxt in _NAME_START:
+        stop = pos + 1
+        while stop < end and text[stop] in _NAME_CHARS:
+            stop += 1
+        found.append(("read", text[pos + 1 : stop], pos))
+        return stop
+    if nxt in _SPECIAL:
+        found.append(("read", nxt, pos))
+        return pos + 2
+    return pos + 1
+
+
+def _arithmetic(expression: str, offset: int, found: list[tuple[str, str, int]]) -> None:
+    """Names read and assigned in an arithmetic expression: `x = 1`, `x += 1`,
+    `x++`, `--x` assign; every other name (with or without `$`) is read."""
+    index = 0
+    n = len(expression)
+    while index < n:
+        ch = expression[index]
+        if ch == "$":
+            index += 1
+            continue
+        if ch in _NAME_START:
+            stop = index
+            while stop < n and expression[stop] in _NAME_CHARS:
+                stop += 1
+            name = expression[index:stop]
+            after = expression[stop:].lstrip()
+            before = expression[:index].rstrip()
+            assigns = (
+                (after.startswith("=") and not after.startswith("=="))
+                or after[:2] in ("++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=")
+                or after[:3] in ("<<=", ">>=")
+                or before.endswith(("++", "--"))
+            )
+            found.append(("assign" if assigns else "read", name, offset + index))
+            index = stop
+            continue
+        if ch.isdigit():
+            while index < n and (expression[index].isalnum() or expression[index] == "#"):
+                index += 1  # 0x1f, 2#101
+            continue
+        index += 1
