@@ -954,3 +954,36 @@ def test_verify_checks_the_catalogue_and_its_examples(tmp_path, monkeypatch):
     (tmp_path / "bad.toml").write_text('[[tool]]\nnames = ["x"]\nsub = "second"\n', encoding="utf-8")
     errors = [p.message for p in verify.verify(str(tmp_path), run_examples=False).errors]
     assert any("bad.toml" in message and "tool[0].sub" in message for message in errors)
+
+
+def test_user_entries_in_the_catalogue_format():
+    """A `hook.skip` entry may be a `[[tool]]` table: richer than a glob (options anywhere,
+    wrappers looked through, `timeout` respected), with its reason returned."""
+    docs = {
+        "names": ["make"],
+        "sub": "first",
+        "cases": [{"sub": ["serve-docs"], "endless": "docs server (make {sub})"}],
+    }
+    deploy = {"names": ["./deploy.sh", "deploy.sh"], "cases": [{"lacks": ["-y", "--yes"], "terminal": "asks (deploy)"}]}
+    patterns = ["make lint*", docs, deploy]
+    assert matches_user_pattern("make lint x", ["make", "lint", "x"], patterns) == "make lint*"
+    assert matches_user_pattern("make serve-docs", ["make", "serve-docs"], patterns) == "docs server (make serve-docs)"
+    assert (
+        matches_user_pattern("", ["sudo", "-u", "x", "make", "serve-docs"], patterns) == "docs server (make serve-docs)"
+    )
+    assert matches_user_pattern("", ["timeout", "5", "make", "serve-docs"], patterns) is None  # it ends
+    assert matches_user_pattern("", ["make", "build"], patterns) is None
+    assert matches_user_pattern("", ["make", "serve-docs", "--help"], patterns) is None
+    assert matches_user_pattern("", ["./deploy.sh", "prod"], patterns) == "asks (deploy)"
+    assert matches_user_pattern("", ["./deploy.sh", "-y", "prod"], patterns) is None
+    invalid = {"names": ["make"], "cases": [{"sub": ["x"]}]}  # no decision: never matches
+    assert matches_user_pattern("", ["make", "x"], [invalid]) is None
+
+
+def test_user_entry_problems_name_the_field():
+    from tokenjuice.neverwrap_schema import user_entry_problem
+
+    assert user_entry_problem({"names": ["make"], "cases": [{"sub": ["x"], "wrap": True}]}) is None
+    assert "a case needs one decision" in user_entry_problem({"names": ["make"], "cases": [{"sub": ["x"]}]})
+    assert "hook.skip: cases[0].hsa: unknown field" in user_entry_problem({"names": ["m"], "cases": [{"hsa": ["-f"]}]})
+    assert "hook.skip: names: required" in user_entry_problem({"cases": []})

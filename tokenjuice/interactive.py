@@ -89,10 +89,14 @@ def why_not_wrapped_script(command: str, dialect: str = "posix", *, waited: bool
     return found[1] if found else None
 
 
-def matches_user_pattern(command_text: str, argv: Sequence[str], patterns: Sequence[str]) -> str | None:
+def matches_user_pattern(command_text: str, argv: Sequence[str], patterns: Sequence[str | Entry]) -> str | None:
     """The first of the user's `hook.skip` glob patterns (`*` = any run of characters) that
     matches the whole command text, or the argv written back as a command line (also with
-    the program's directory dropped). Case-sensitive; blank patterns never match."""
+    the program's directory dropped). Case-sensitive; blank patterns never match.
+
+    A pattern may also be a table in the catalogue's `[[tool]]` format (docs/never-wrapped.md):
+    it matches when it decides the argv is not to be wrapped, read as the built-in entries are
+    (wrappers and runners looked through), and its reason is returned. An invalid table never matches."""
     targets = [command_text.strip()]
     words = [w for w in argv if isinstance(w, str)]
     if words:
@@ -101,10 +105,29 @@ def matches_user_pattern(command_text: str, argv: Sequence[str], patterns: Seque
             targets.append(join([basename(words[0]), *words[1:]]))
     targets = [t for t in targets if t]
     for pattern in patterns:
+        if isinstance(pattern, dict):
+            entry = _user_entry(pattern)
+            found = _check(words, _Context(), entry) if entry and words else None
+            if found:
+                return found[1]
+            continue
         glob = pattern.strip() if isinstance(pattern, str) else ""
         if glob and any(glob_match(target, glob) for target in targets):
             return pattern  # as configured, surrounding blanks and all
     return None
+
+
+_USER_ENTRIES: dict[str, Entry | None] = {}
+
+
+def _user_entry(table: Entry) -> Entry | None:
+    """A user's `[[tool]]` table as the engine reads it, validated once (None when invalid)."""
+    key = repr(table)
+    if key not in _USER_ENTRIES:
+        from .neverwrap_schema import user_entry
+
+        _USER_ENTRIES[key] = user_entry(table)
+    return _USER_ENTRIES[key]
 
 
 def glob_match(text: str, pattern: str) -> bool:
@@ -160,8 +183,9 @@ def _short(text: str) -> str:
     return text if len(text) <= 40 else text[:37] + "…"
 
 
-def _check(argv: list[str], ctx: _Context) -> Reason | None:
-    """The reason for one simple command, wrappers and runners included."""
+def _check(argv: list[str], ctx: _Context, only: Entry | None = None) -> Reason | None:
+    """The reason for one simple command, wrappers and runners included (`only`: as this
+    entry alone decides it)."""
     if ctx.depth > _MAX_DEPTH:
         return None
     peeled = _peel(argv, ctx)
@@ -171,7 +195,11 @@ def _check(argv: list[str], ctx: _Context) -> Reason | None:
     for _ in range(_MAX_DEPTH):
         if not argv:
             return None
-        found = _dispatch(argv, ctx)
+        if only is None:
+            found = _dispatch(argv, ctx)
+        else:
+            name = _tool(argv[0])
+            found = _decide(only, argv, ctx, name) if name in only["names"] and not _asks_for_help(argv) else None
         if found:
             return None if found[0] == ENDLESS and ctx.bounded else found
         stripped = _strip_runner(argv)

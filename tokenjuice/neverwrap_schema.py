@@ -268,6 +268,22 @@ def load(directory: str | None = None) -> tuple[Generic, list[Tool]]:
     return generic, tools
 
 
+def user_entry(table: dict[str, Any]) -> dict[str, Any] | None:
+    """A `[[tool]]` table from a user's `hook.skip`, as the engine reads it; None when invalid
+    (`tokenjuice config` and verify report why: `user_entry_problem`)."""
+    return None if user_entry_problem(table) else plain(Tool(**_Check().table(Tool, table, "")))
+
+
+def user_entry_problem(table: dict[str, Any]) -> str | None:
+    """Why a `hook.skip` table is not a valid `[[tool]]` entry, or None."""
+    try:
+        tool = Tool(**_Check().table(Tool, table, "hook.skip: "))
+        _check_tool(tool)
+    except RuleError as error:
+        return str(error)
+    return None
+
+
 def _check_tool(tool: Tool) -> None:
     for case in (*tool.cases, *tool.otherwise):
         decisions = [k for k in ("endless", "terminal", "detached", "wrap", "call") if getattr(case, k) is not None]
