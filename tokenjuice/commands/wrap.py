@@ -314,6 +314,7 @@ def after_profile(argv: list[str], path: str, cwd: str, marker: str | None) -> l
     if not found or not found[2]:
         return argv
     index, dialect, _ = found
+    cwd = _logical(cwd)
     shell = next((basename(word) for word in argv if basename(word) in SHELLS), "sh")
     if dialect == "fish":
         # fish echoes the failing command line in its errors, so keep the body
@@ -331,6 +332,18 @@ def after_profile(argv: list[str], path: str, cwd: str, marker: str | None) -> l
         steps.append(f"{own} printf '%s\\n' {quote(marker)}")
         steps.append(f"{own} printf '%s\\n' {quote(marker)} >&2")
     return argv[:index] + ["; ".join(steps) + "; " + argv[index]] + argv[index + 1 :]
+
+
+def _logical(cwd: str) -> str:
+    """The directory as the caller's shell names it ($PWD, through any symlink) when
+    $PWD is `cwd`, so `pwd` and $PWD inside the wrap read as they do outside it."""
+    logical = os.environ.get("PWD", "")
+    if not logical.startswith("/") or logical == cwd:
+        return cwd
+    try:
+        return logical if os.path.samefile(logical, cwd) else cwd
+    except (OSError, ValueError):
+        return cwd
 
 
 def _signal_marker(signum: int, exit_code: int) -> bytes:

@@ -117,7 +117,10 @@ def respond(host: Host, payload: object, launcher: str, env: Mapping[str, str]) 
         return dict(host.neutral)
     if not rewrite.launcher_usable(_launcher_words(launcher), env):
         return dict(host.neutral)  # the installation the hook points at is gone: run commands as they are
-    plan = rewrite.plan(call.command, host=host.name, shell=shell, launcher=launcher, settings=settings, env=env)
+    cwd = call.cwd if call.cwd and os.path.isabs(call.cwd) else None
+    plan = rewrite.plan(
+        call.command, host=host.name, shell=shell, launcher=launcher, settings=settings, env=env, cwd=cwd
+    )
     if not plan.wrapped:
         return dict(host.neutral)
     permission = host.permission(call, env)
@@ -145,12 +148,15 @@ def _launcher_words(launcher: str) -> list[str]:
 def resolve_shell(requested: object, configured: str, env: Mapping[str, str]) -> str | None:
     """The shell rewritten commands run in: the host's, `hook.shell`, $SHELL, the
     login shell of the password database, the shell shellingham detects, then sh —
-    as an absolute path to an executable. A host that names a shell tokenjuice
-    cannot drive (nu, pwsh, xonsh, elvish) gets None: the command runs unchanged
-    rather than under another shell."""
+    as an absolute path to an executable. A host, `hook.shell` or $SHELL that
+    names a shell tokenjuice cannot drive (nu, pwsh, xonsh, elvish, csh) gets
+    None: the command runs unchanged rather than rewritten into another shell's
+    syntax."""
     if isinstance(requested, str) and requested.strip():
         return _usable_shell(requested, env)
     for candidate in (configured, env.get("SHELL")):
+        if _foreign_shell(candidate):
+            return None
         found = _usable_shell(candidate, env)
         if found:
             return found
@@ -179,6 +185,18 @@ def _detected_shell(env: Mapping[str, str]) -> str | None:
     except Exception:  # noqa: BLE001 - any failure to detect means "not known"
         return None
     return _usable_shell(path, env) or _usable_shell(name, env)
+
+
+def _foreign_shell(value: object) -> bool:
+    """Does `value` name a shell outside the family tokenjuice quotes for (bash, zsh,
+    sh, dash, ksh, fish…)? `-bash`, `zsh-5.9` and `bash.exe` are of the family."""
+    from ..argv import basename
+    from ..rewrite import LOGIN_SHELLS
+
+    if not isinstance(value, str) or not value.strip():
+        return False
+    name = basename(value.strip()).lower().lstrip("-").removesuffix(".exe")
+    return name.rstrip("0123456789.").rstrip("-") not in LOGIN_SHELLS
 
 
 def _usable_shell(value: object, env: Mapping[str, str]) -> str | None:
