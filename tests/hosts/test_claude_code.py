@@ -72,8 +72,10 @@ def updated_output(answer):
 
 
 def spooled(home):
+    """The runs in the ledger's spool (not the read-backs `tokenjuice cat` adds there)."""
     path = home / ".local" / "share" / "tokenjuice" / "ledger-spool.jsonl"
-    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+    records = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+    return [record for record in records if record.get("kind") != "readback"]
 
 
 @pytest.fixture
