@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from ..classify import IMPLICIT_FALLBACK_RULE, Classification, classify, sniff, sniffable
 from ..command import CommandInfo, analyze
+from ..lazyre import lazy
 from ..model import Execution, Reduction
 from ..record import record
 from ..rules.index import Catalogue
@@ -201,13 +202,31 @@ def _fits(
     counts = _counts(outcome, start.classification, start.execution.exit_code) if len(denoised) > COUNTS_LINES else ()
     header = header + counts
     if _size(list(header) + [_shown(i) for i in denoised]) > budget - TRAILER_RESERVE:
-        return None
+        # Lossless first: columns padded for a terminal (`git diff --stat`, tables)
+        # read the same with their runs of spaces shortened.
+        squeezed = tuple(squeeze(i) for i in denoised)
+        if _size(list(header) + [_shown(i) for i in squeezed]) > budget - TRAILER_RESERVE:
+            return None
+        return start.made(rule, header, squeezed, len(whole), outcome.facts, ("squeeze",), None, None)
     if len(denoised) == len(whole) and all(a is b or a == b for a, b in zip(denoised, whole, strict=True)):
         return start.whole(header, whole, outcome.facts, "fits", rule)
     made = start.made(rule, header, denoised, len(whole), outcome.facts, ("filter",), None, None)
     if len(text_of(made)) >= _size(whole):  # the trailer would cost more than the noise saved
         return start.whole(header, whole, outcome.facts, "fits", rule)
     return made
+
+
+#: Three or more spaces inside a line: terminal padding, shown as two.
+_PADDING = lazy(r"(?<=\S) {3,}(?=\S)")
+
+
+def squeeze(item: Item) -> Item:
+    """`item` with its padding shortened (runs of three spaces or more between words
+    become two: columns stay apart, nothing is lost); markers unchanged."""
+    if isinstance(item, Omission) or "   " not in item.strip():
+        return item
+    squeezed = _PADDING.sub("  ", item)
+    return Pinned(squeezed) if isinstance(item, Pinned) else squeezed
 
 
 def choose(

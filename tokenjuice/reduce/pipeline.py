@@ -2,7 +2,7 @@
 
 Order: pretty-print JSON → split lines → trim edges → `match_output` short-circuit →
 (counter snapshot for `pre_skip`) → skip filters → (snapshot for `pre_keep`) →
-keep filters → counters →
+keep filters → trim filters → counters →
 formatter → adjacent de-duplication → `on_empty` → pins → head/tail (wider on
 failure; pinned lines in the middle survive).
 Every step is linear in the number of lines; patterns are compiled once per run.
@@ -97,6 +97,11 @@ def apply_rule(
         if kept and len(kept) != len(lines):
             kinds.append("filter")
             lines = [line for i, line in enumerate(lines) if i in kept]
+    if not no_omit and filters.trim_patterns:  # least-worth content: gone on the cut path only
+        trim_hits = matcher(filters.trim_patterns).matching(Lines(lines))
+        if trim_hits and len(trim_hits) != len(lines):
+            kinds.append("filter")
+            lines = [line for i, line in enumerate(lines) if i not in trim_hits]
     if transforms.trim_empty_edges:
         lines = trim_empty_edges(lines)
         counter_lines = trim_empty_edges(counter_lines)

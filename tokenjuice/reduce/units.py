@@ -686,10 +686,25 @@ _FRAME = lazy(r"^\s*(?:at\s|\d+:\s|>?\s*\d*\s*\|)|^(?:stack backtrace:|note: )")
 _MESSAGE_LINES = 4
 
 
+#: pytest's explanation lines (`E       assert 1 == 2`, `E       KeyError: 'x'`).
+_E_LINE = lazy(r"^E {2,}\S")
+#: Where pytest says a failure was raised: `tests/helpers.py:8: KeyError`, `app.py:12: in load`.
+_RAISE_SITE = lazy(r"^\S+:\d+: (?:\w[\w.]*|in \S+)?$")
+_E_LINES = 8
+
+
 def _message(body: list[str]) -> list[str]:
-    """A failure's message: its assertion line (or, when none says so, its first line
-    that is not a stack frame) and the lines right after it up to the next frame:
-    jest's `Expected:` and `Received:`, cargo's `left:` and `right:`, pytest's `E` lines."""
+    """A failure's message. For pytest, its `E` lines (the assertion or exception and
+    what pytest explains of it) and the raise site (`tests/helpers.py:8: KeyError`),
+    even when the exception came from deep inside library code. Otherwise its
+    assertion line (or, when none says so, its first line that is not a stack frame)
+    and the lines right after it up to the next frame: jest's `Expected:` and
+    `Received:`, cargo's `left:` and `right:`."""
+    explained = [k for k, line in enumerate(body) if _E_LINE.match(line)]
+    if explained:
+        sites = [k for k, line in enumerate(body) if _RAISE_SITE.match(line) and k > explained[0]]
+        picked = explained[:_E_LINES] + sites[-1:]
+        return [body[k] for k in sorted(picked)]
     start = next((k for k, line in enumerate(body) if _ASSERTION.search(line) and not _FRAME.match(line)), None)
     if start is None:
         start = next((k for k, line in enumerate(body) if line.strip() and not _FRAME.match(line)), None)
@@ -743,6 +758,7 @@ def _tests(lines: list[str]) -> Parsed:
     parsed: Parsed = []
     current: list[str] = []
     listed = _listed(lines) if any(line.startswith(("FAILED ", "ERROR ")) for line in lines) else set()
+    kinds_seen: set[str] = set()
 
     def close() -> None:
         if current:
@@ -752,17 +768,26 @@ def _tests(lines: list[str]) -> Parsed:
             short = (Pinned(title),) + tuple(Pinned(clip_line(line, _LINE_LIMIT)) for line in message)
             name = next((found.group("name") for found in map(lambda b: b.match(title), _TEST_BLOCKS) if found), "")
             in_summary = _PYTEST_ERROR.sub("", name) in listed
+            # Failures raised at one site with one exception fail alike, whatever their
+            # names: the first of each kind keeps its message longest.
+            site = next((line for line in reversed(message) if _RAISE_SITE.match(line)), None)
+            # A block the summary names may go whole, but for the first of each kind
+            # (raise site and exception): its message says what the summary's clipped line cannot.
+            kind = site.rpartition(": ")[2] or site if site is not None else None
+            first_of_kind = kind is not None and kind not in kinds_seen
+            if kind is not None:
+                kinds_seen.add(kind)
             parsed.append(
                 Unit(
                     "failing test",
                     "listed in the summary" if in_summary else "",
                     tuple(current),
                     short,
-                    () if in_summary else (Pinned(title),),
+                    (short if first_of_kind else ()) if in_summary else (Pinned(title),),
                     priority=3,
                     short_note="beyond their title and message" if assertion else "beyond their title",
                     minimal_note="beyond their title",
-                    family=_family(name),
+                    family=site or _family(name),
                 )
             )
             current.clear()

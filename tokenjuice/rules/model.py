@@ -200,6 +200,13 @@ class Filters:
     keep_patterns: tuple[str, ...] = spec(
         PATTERNS, "Then keep only lines matching any of these (if none matches, keep all).", (), camel="keepPatterns"
     )
+    trim_patterns: tuple[str, ...] = spec(
+        PATTERNS,
+        "Content worth least (source excerpts, context): shown while the output fits the information budget, "
+        "dropped before anything else when it does not.",
+        (),
+        camel="trimPatterns",
+    )
     pin_patterns: tuple[str, ...] = spec(
         PATTERNS,
         "Lines that carry a failure's reason: they survive head/tail cuts and the size budget.",
