@@ -98,7 +98,7 @@ OUTSIDE = [
     ("cd api && npm test", "cd api &&", "npm test"),
     ("cd api && export X=1 && npm test", "cd api && export X=1 &&", "npm test"),
     ("cd /tmp; ls -la", "cd /tmp;", "ls -la"),
-    ("export NODE_ENV=test\nnpm test", "export NODE_ENV=test", "\nnpm test"),  # npm test stays on line 2
+    ("export NODE_ENV=test\nnpm test", "export NODE_ENV=test\n", "\nnpm test"),  # npm test stays on line 2
     ("pushd web && pnpm build", "pushd web &&", "pnpm build"),
     ("source .venv/bin/activate && pytest -q", "source .venv/bin/activate &&", "pytest -q"),
     ("X=1 && make", "X=1 &&", "make"),  # make sees no $X: an unexported X cannot reach it anyway

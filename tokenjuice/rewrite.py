@@ -177,7 +177,9 @@ class Plan:
     command: str  # the rewritten command, or the original when it is left alone
     wrapped: bool
     reason: str  # "wrapped", or why not ("interactive: tail -f", "already wrapped", …)
-    outside: str = ""  # leading steps kept outside the wrap because they change the shell
+    outside: str = (
+        ""  # leading steps kept outside the wrap because they change the shell (with a newline that ends them)
+    )
 
     @classmethod
     def leave(cls, command: str, reason: str) -> Plan:
@@ -258,10 +260,10 @@ def plan(
     grown = _after_profile_cost(environment, cwd) + body  # what wrap --keep-path runs: PATH, cd and a marker first
     if not fits_in_argv(wrapped, words=[*launcher_words, *options, shell, "-lc", grown], environ=environment):
         return Plan.leave(command, "too long to pass as one argument")
-    outside = command[:outside_end] if outside_end else ""
-    if outside:
-        outside = outside.rstrip() + " "
-    return Plan(outside + wrapped, True, "wrapped", outside.strip())
+    outside = command[:outside_end].rstrip() if outside_end else ""
+    if outside and "\n" in command[len(outside) : outside_end] and not outside.endswith((";", "&&", "||", "|")):
+        outside += "\n"  # the newline is what ends the last step outside: `cd x\nmake`
+    return Plan(f"{outside} {wrapped}" if outside else wrapped, True, "wrapped", outside)
 
 
 def _trim(text: str) -> str:
