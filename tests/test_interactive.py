@@ -987,3 +987,33 @@ def test_user_entry_problems_name_the_field():
     assert "a case needs one decision" in user_entry_problem({"names": ["make"], "cases": [{"sub": ["x"]}]})
     assert "hook.skip: cases[0].hsa: unknown field" in user_entry_problem({"names": ["m"], "cases": [{"hsa": ["-f"]}]})
     assert "hook.skip: names: required" in user_entry_problem({"cases": []})
+
+
+def test_a_hook_skip_table_in_the_config_leaves_its_commands_alone(workdir, isolated_home):
+    """Through the real Cursor hook: a [[tool]] table in `hook.skip` beside a glob; an invalid
+    table is reported by `tokenjuice config` and leaves the layer's skip list out."""
+    import sys
+
+    from conftest import tokenjuice
+
+    config = isolated_home / ".config" / "tokenjuice" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text(
+        '[hook]\nskip = ["make deploy*", { names = ["make"], sub = "operand", sub_values = ["-C", "-f"], '
+        'cases = [{ sub = ["serve-docs"], endless = "docs server (make {sub})" }] }]\n'
+    )
+
+    def hook(command):
+        payload = {"hook_event_name": "preToolUse", "tool_name": "Shell", "tool_input": {"command": command}}
+        done = tokenjuice(
+            "cursor-pre-tool-use", "--wrap-launcher", f"{sys.executable} -m tokenjuice", input=json.dumps(payload)
+        )
+        assert done.returncode == 0 and b"Traceback" not in done.stderr
+        return json.loads(done.stdout)
+
+    assert hook("make serve-docs") == {}
+    assert hook("make -C docs serve-docs") == {}  # options before it: a glob would need a pattern per spelling
+    assert hook("make deploy prod") == {}
+    assert hook("git status")["permission"] == "allow"
+    config.write_text('[hook]\nskip = ["git *", { names = ["make"], cases = [{ sub = ["x"] }] }]\n')
+    assert hook("git status")["permission"] == "allow"  # the invalid layer value is left out whole

@@ -387,6 +387,13 @@ def check(setting: Setting, value: Any) -> str | None:
             if isinstance(value, int) and not isinstance(value, bool) and value >= 0
             else "must be a non-negative integer"
         )
+    if kind == WORDS and setting.key == "hook.skip" and isinstance(value, list):
+        # a pattern may be a [[tool]] table in the never-wrap catalogue's format (docs/never-wrapped.md)
+        if not all(isinstance(v, (str, dict)) for v in value):
+            return "must be a list of glob patterns and [[tool]] tables"
+        from .neverwrap_schema import user_entry_problem  # loaded only when a table is there
+
+        return next((p for v in value if isinstance(v, dict) and (p := user_entry_problem(v))), None)
     if kind == WORDS:
         return (
             None if isinstance(value, list) and all(isinstance(v, str) for v in value) else "must be a list of strings"
