@@ -10,7 +10,7 @@ the validation (errors name the file and the field), the JSON Schema
     python -m tokenjuice.neverwrap_schema   # validate, rebuild neverwrap_data.py and the schema
 
 Each entry's `examples` (a command and the reason expected, "" for wrapped) are checked by
-the tests and by `tokenjuice verify`.
+the tests and by `tokenjuice verify` (verify.py: this module never imports the engine).
 """
 
 from __future__ import annotations
@@ -356,19 +356,6 @@ def examples(tools: list[Tool]) -> list[tuple[str, Example]]:
         found += [(tool.names[0], example) for example in tool.examples]
         found += examples(list(tool.subs))
     return found
-
-
-def check_examples(tools: list[Tool]) -> list[str]:
-    """One line per example whose decision is not the expected one."""
-    from .interactive import why_not_wrapped
-    from .shellsyntax import split_words
-
-    failures = []
-    for tool, example in examples(tools):
-        got = why_not_wrapped(split_words(example.command), stdin_supplied=example.stdin) or ""
-        if got != example.expect:
-            failures.append(f"never-wrap {tool}: {example.command!r} gives {got!r}, expected {example.expect!r}")
-    return failures
 
 
 def build(docs: str | None = None) -> None:

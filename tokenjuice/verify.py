@@ -139,8 +139,18 @@ def _never_wrap_problems(run_examples: bool) -> list[loader.Problem]:
         _, tools = neverwrap_schema.load()
     except (RuleError, OSError, ValueError) as error:  # tomllib's errors are ValueErrors
         return [loader.Problem(loader.BUILTIN, neverwrap_schema.DATA_DIR, str(error))]
-    failures = neverwrap_schema.check_examples(tools) if run_examples else []
-    return [loader.Problem(loader.BUILTIN, neverwrap_schema.DATA_DIR, failure) for failure in failures]
+    if not run_examples:
+        return []
+    from .interactive import why_not_wrapped
+    from .shellsyntax import split_words
+
+    problems = []
+    for tool, example in neverwrap_schema.examples(tools):
+        got = why_not_wrapped(split_words(example.command), stdin_supplied=example.stdin) or ""
+        if got != example.expect:
+            message = f"never-wrap {tool}: {example.command!r} gives {got!r}, expected {example.expect!r}"
+            problems.append(loader.Problem(loader.BUILTIN, neverwrap_schema.DATA_DIR, message))
+    return problems
 
 
 def _effective(loaded: list[loader.LoadedRule]) -> list[Rule]:
