@@ -989,6 +989,8 @@ def test_user_entry_problems_name_the_field():
     assert "a case needs one decision" in user_entry_problem({"names": ["make"], "cases": [{"sub": ["x"]}]})
     assert "hook.skip: cases[0].hsa: unknown field" in user_entry_problem({"names": ["m"], "cases": [{"hsa": ["-f"]}]})
     assert "hook.skip: names: required" in user_entry_problem({"cases": []})
+    assert "cannot" in user_entry_problem({"names": ["m"], "cases": [{"call": "as-tool"}]})
+    assert "a reason may name" in user_entry_problem({"names": ["m"], "cases": [{"endless": "x ({tool})"}]})
 
 
 def test_a_hook_skip_table_in_the_config_leaves_its_commands_alone(workdir, isolated_home):

@@ -278,21 +278,36 @@ def user_entry_problem(table: dict[str, Any]) -> str | None:
     """Why a `hook.skip` table is not a valid `[[tool]]` entry, or None."""
     try:
         tool = Tool(**_Check().table(Tool, table, "hook.skip: "))
-        _check_tool(tool)
+        _check_tool(tool, user=True)
     except RuleError as error:
         return str(error)
     return None
 
 
-def _check_tool(tool: Tool) -> None:
+def _check_tool(tool: Tool, user: bool = False) -> None:
+    """What the field declarations cannot say: one decision per case, reasons whose `{…}` name
+    what the engine fills in, argv.py's tables named, and no Python predicate in a user's table."""
+    from .argv import GLOBAL_VALUE_OPTIONS
+
+    where = f"tool {tool.names[0]}"
+    if tool.global_values is not None and tool.global_values not in GLOBAL_VALUE_OPTIONS:
+        raise RuleError(f"{where}: global_values: argv.py has no options for {tool.global_values!r}")
     for case in (*tool.cases, *tool.otherwise):
         decisions = [k for k in ("endless", "terminal", "detached", "wrap", "call") if getattr(case, k) is not None]
         if len(decisions) != 1:
+            raise RuleError(f"{where}: a case needs one decision (endless, terminal, detached, wrap or call)")
+        if user and (case.call or case.test or case.unless):
+            raise RuleError(f"{where}: call, test and unless name built-in predicates; a hook.skip table cannot")
+        reason = case.endless or case.terminal or case.detached
+        try:
+            (reason or "").format(name="", cmd="", sub="", flag="", words="", words2="")
+        except (KeyError, IndexError, ValueError) as error:
             raise RuleError(
-                f"tool {tool.names[0]}: a case needs one decision (endless, terminal, detached, wrap or call)"
-            )
+                f"{where}: {reason!r}: a reason may name {{name}}, {{cmd}}, {{sub}}, "
+                f"{{flag}}, {{words}} and {{words2}} ({error})"
+            ) from None
     for sub in tool.subs:
-        _check_tool(sub)
+        _check_tool(sub, user)
 
 
 def plain(item: Any) -> Any:
