@@ -887,6 +887,8 @@ def test_every_entry_has_examples():
         ('[[tool]]\nnames = ["x"]\nsub = "second"\n', "tool[0].sub: expected one of"),
         ('[[tool]]\nnames = ["x"]\ncases = [{ call = "nope" }]\n', "cases[0].call: expected one of"),
         ("[[tool]]\nnames = []\n", "tool[0].names: expected at least one string"),
+        ('[[tool]]\nnames = ["x"]\nglobal_values = "nope"\n', "argv.py has no options for 'nope'"),
+        ('[[tool]]\nnames = ["x"]\ncases = [{ endless = "x ({tool})" }]\n', "a reason may name"),
     ],
 )
 def test_a_bad_catalogue_file_is_named_with_its_field(tmp_path, text, problem):
