@@ -1023,3 +1023,46 @@ def test_a_hook_skip_table_in_the_config_leaves_its_commands_alone(workdir, isol
     assert hook("git status")["permission"] == "allow"
     config.write_text('[hook]\nskip = ["git *", { names = ["make"], cases = [{ sub = ["x"] }] }]\n')
     assert hook("git status")["permission"] == "allow"  # the invalid layer value is left out whole
+
+
+def test_the_never_wrap_modules_are_in_no_import_cycle():
+    """interactive.py, neverwrap_schema.py and neverwrap_data.py: no cycle through them, counting
+    imports inside functions too (but not a `__main__` block's)."""
+    import ast
+
+    package = REPO / "tokenjuice"
+
+    def module_of(path):
+        parts = path.relative_to(REPO).with_suffix("").parts
+        return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+    graph = {}
+    for path in package.rglob("*.py"):
+        name, tree = module_of(path), ast.parse(path.read_text(encoding="utf-8"))
+        main_blocks = [n for n in tree.body if isinstance(n, ast.If) and "__main__" in ast.unparse(n.test)]
+        skipped = {id(n) for block in main_blocks for n in ast.walk(block)}
+        targets = set()
+        for node in ast.walk(tree):
+            if id(node) in skipped or not isinstance(node, ast.ImportFrom) or not node.level:
+                continue
+            base = name.split(".")[: (len(name.split(".")) - node.level + (path.stem == "__init__"))]
+            prefix = ".".join([*base, *(node.module.split(".") if node.module else [])])
+            for alias in node.names:
+                candidate = f"{prefix}.{alias.name}"
+                targets.add(candidate if (REPO / (candidate.replace(".", "/") + ".py")).exists() else prefix)
+        graph[name] = targets
+
+    def reaches(start, goal):
+        seen, stack = set(), list(graph.get(start, ()))
+        while stack:
+            current = stack.pop()
+            if current == goal:
+                return True
+            if current not in seen:
+                seen.add(current)
+                stack.extend(graph.get(current, ()))
+        return False
+
+    for module in ("tokenjuice.interactive", "tokenjuice.neverwrap_schema", "tokenjuice.neverwrap_data"):
+        assert not reaches(module, module), f"{module} is in an import cycle"
+    assert graph["tokenjuice.neverwrap_data"] == set()
