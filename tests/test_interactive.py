@@ -1066,3 +1066,34 @@ def test_the_never_wrap_modules_are_in_no_import_cycle():
     for module in ("tokenjuice.interactive", "tokenjuice.neverwrap_schema", "tokenjuice.neverwrap_data"):
         assert not reaches(module, module), f"{module} is in an import cycle"
     assert graph["tokenjuice.neverwrap_data"] == set()
+
+
+def test_random_command_lines_never_raise():
+    """The hook never breaks a command: 20,000 random argv made of the catalogue's own words
+    (programs, subcommands, options) behind random wrappers, with and without stdin."""
+    import random
+
+    from tokenjuice import neverwrap_data, neverwrap_schema
+
+    words = set()
+
+    def collect(value):
+        if isinstance(value, str):
+            words.add(value)
+        elif isinstance(value, (tuple, list)):
+            for item in value:
+                collect(item)
+        elif isinstance(value, dict):
+            for item in value.values():
+                collect(item)
+
+    for entry in neverwrap_schema.compiled(*neverwrap_schema.load())["ENTRIES"]:
+        collect(entry)
+    vocabulary = sorted(w for w in words if " " not in w) + ["x", "1", "--", "-", "a=b", "CI=1", "GIT_EDITOR=vim"]
+    programs = [*sorted(neverwrap_data.INDEX), "python3", "bash", "pwsh", "create-x", "make", "wrangler"]
+    wrappers = [[], ["sudo"], ["timeout", "5"], ["env", "A=1"], ["npx"], ["uv", "run"], ["ssh", "h"], ["nohup"]]
+    rng = random.Random(24)
+    for _ in range(20000):
+        argv = [*rng.choice(wrappers), rng.choice(programs)] + rng.choices(vocabulary, k=rng.randint(0, 5))
+        found = why_not_wrapped(argv, stdin_supplied=rng.random() < 0.3)
+        assert found is None or isinstance(found, str)
