@@ -174,10 +174,10 @@ def test_external_directory(workdir):
 # -- the plugin file ------------------------------------------------------------------------
 
 
-def plugin_file(tmp_path, command=None):
+def plugin_file(tmp_path, command=None, mode="pre"):
     command = command or opencode.OpenCode().hook_command(LAUNCHER)
     path = tmp_path / "tokenjuice.mjs"
-    path.write_text(opencode.plugin_source(command))
+    path.write_text(opencode.plugin_source(command, mode))
     return path
 
 
@@ -199,10 +199,10 @@ def test_node_accepts_the_plugin_syntax(tmp_path):
     assert done.returncode == 0, done.stderr
 
 
-def run_plugin(tmp_path, call, mode="real", command=None):
+def run_plugin(tmp_path, call, mode="real", command=None, plugin_mode="pre"):
     env = os.environ | {"PYTHONPATH": str(REPO)}
     done = subprocess.run(
-        [NODE, str(HARNESS), str(plugin_file(tmp_path, command)), json.dumps(call), mode],
+        [NODE, str(HARNESS), str(plugin_file(tmp_path, command, plugin_mode)), json.dumps(call), mode],
         capture_output=True,
         text=True,
         timeout=60,
@@ -240,6 +240,57 @@ def test_the_plugin_with_a_missing_interpreter_leaves_the_command(tmp_path, work
     assert result["args"]["command"] == "git status" and not result["threw"]
 
 
+SEQ = "".join(f"{i}\n" for i in range(1, 3001))
+
+
+def after_call(command, output, directory, **metadata):
+    return {
+        "event": "after",
+        "tool": "bash",
+        "args": {"command": command, "description": "d"},
+        "directory": str(directory),
+        "output": output,
+        "metadata": {"output": output, "exit": 0, "truncated": False, **metadata},
+    }
+
+
+@needs_node
+def test_the_post_plugin_replaces_the_output_after_the_run(tmp_path, workdir):
+    result = run_plugin(tmp_path, after_call("seq 1 3000; exit 3", SEQ, workdir, exit=3), plugin_mode="post")
+    assert not result["threw"] and result["shellCalls"] == 1
+    assert result["output"].startswith("exit 3\n") and "lines omitted" in result["output"]
+    assert "tokenjuice cat" in result["output"]
+    assert run_plugin(tmp_path, after_call("echo hi", "hi\n", workdir), plugin_mode="post")["output"] == "hi\n"
+    before = run_plugin(tmp_path, payload("git status", workdir), plugin_mode="post")
+    assert before["args"]["command"] == "git status" and before["shellCalls"] == 0  # post mode never rewrites
+    after = run_plugin(tmp_path, after_call("seq 1 3000", SEQ, workdir), plugin_mode="pre")
+    assert after["output"] == SEQ and after["shellCalls"] == 0  # pre mode never replaces output
+
+
+@needs_node
+@pytest.mark.parametrize("mode", ["throw", "garbage", "nodollar", "hang"])
+def test_the_post_plugin_never_fails_a_call(tmp_path, workdir, mode):
+    result = run_plugin(tmp_path, after_call("seq 1 3000", SEQ, workdir), mode, plugin_mode="post")
+    assert result["output"] == SEQ and not result["threw"]
+
+
+def test_post_reads_the_file_opencode_saved_only_when_it_is_opencodes_and_the_users(tmp_path, workdir):
+    saved = tmp_path / "share" / "opencode" / "tool-output" / "tool_1"
+    saved.parent.mkdir(parents=True)
+    saved.write_text(SEQ)
+    shown = f"...output truncated...\n\nFull output saved to: {saved}\n\n" + SEQ[-2000:]
+
+    def answer(text, path):
+        call = after_call("seq 1 3000", text, workdir)  # as the plugin sends it: metadata's fields on top
+        call |= {"exit": 0, "truncated": True, "outputPath": str(path)}
+        return host_hook.respond(opencode.OpenCode(), call, LAUNCHER, os.environ).get("output", "")
+
+    assert "2,984 of 3,000 lines omitted" in answer(shown, saved)
+    other = tmp_path / "notes"
+    other.write_text(SEQ)
+    assert "2,984 of 3,000" not in answer(shown.replace(str(saved), str(other)), other)  # not OpenCode's
+
+
 # -- install / uninstall / doctor ----------------------------------------------------------------
 
 
@@ -247,10 +298,14 @@ def test_install_round_trip_and_refusals(workdir, isolated_home):
     path = isolated_home / ".config" / "opencode" / "plugins" / "tokenjuice.js"
     done = tokenjuice("install", "opencode", "--local")
     assert done.returncode == 0 and b"restart OpenCode" in done.stdout
-    assert opencode.OpenCode()._ours(path.read_text())
+    assert opencode.OpenCode()._ours(path.read_text()) and opencode.plugin_mode(path.read_text()) == "post"
+    assert tokenjuice("install", "opencode", "--local", "--mode", "pre").returncode == 0
+    assert opencode.plugin_mode(path.read_text()) == "pre"
+    assert tokenjuice("install", "opencode", "--local").returncode == 0
     assert b"already up to date" in tokenjuice("install", "opencode", "--local").stdout
     assert tokenjuice("uninstall", "opencode").returncode == 0
-    assert not path.exists() and sorted(os.listdir(path.parent)) == []
+    assert not path.exists() and (not path.parent.exists() or sorted(os.listdir(path.parent)) == [])
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("export const Mine = async () => ({})\n")
     done = tokenjuice("install", "opencode", "--local")
     assert done.returncode == 2 and b"not written by tokenjuice" in done.stderr
@@ -315,9 +370,27 @@ def opencode_run(isolated_home, tmp_path, port, log, prompt, permission=None):
     return hostclis.chat_tool_messages(log), project
 
 
-def test_real_opencode_loads_the_plugin_and_honours_deny_rules(isolated_home, tmp_path, model_server, workdir):
+def test_real_opencode_compacts_after_the_run_by_default(isolated_home, tmp_path, model_server, workdir):
     port, log = model_server
     assert tokenjuice("install", "opencode", "--local").returncode == 0
+    script = tmp_path / "pytest"
+    script.write_text(f"#!/bin/sh\ncat {REPO}/tests/fixtures/hosts/pytest-failing.out.txt\nexit 1\n")
+    script.chmod(0o755)
+    messages, _ = opencode_run(isolated_home, tmp_path, port, log, "RUN:seq 1 3000")
+    assert len(messages) == 1 and "2,984 of 3,000 lines omitted" in messages[0] and "tokenjuice cat" in messages[0]
+    messages, _ = opencode_run(isolated_home, tmp_path, port, log, "RUN:seq 1 100000")
+    assert "99,984 of 100,000 lines omitted" in messages[0]  # from the file OpenCode saved the whole output to
+    messages, _ = opencode_run(isolated_home, tmp_path, port, log, f"RUN:{script} -v")
+    [text] = messages
+    assert text.startswith("exit 1\n") and "tokenjuice cat" in text and len(text) < 1200, text
+    assert "FAILED test_many.py::test_fails_two - ValueError: broken thing at step 7" in text
+    messages, _ = opencode_run(isolated_home, tmp_path, port, log, "RUN:echo hi")
+    assert messages == ["hi\n"]  # nothing to save: nothing added
+
+
+def test_real_opencode_loads_the_plugin_and_honours_deny_rules(isolated_home, tmp_path, model_server, workdir):
+    port, log = model_server
+    assert tokenjuice("install", "opencode", "--local", "--mode", "pre").returncode == 0
     messages, _ = opencode_run(isolated_home, tmp_path, port, log, "RUN:seq 1 3000")
     assert len(messages) == 1 and "lines omitted" in messages[0] and "tokenjuice cat" in messages[0], messages
     (tmp_path / "proj" / "victim").write_text("x")

@@ -47,10 +47,50 @@ _REFUSED_SHELLS = ("fish", "nu")
 class OpenCode(Host):
     name = "opencode"
     title = "OpenCode"
+    modes = ("post", "pre")
     project_file = (".opencode", "plugins", FILE_NAME)
     programs = ("opencode",)
 
-    # -- the hook ----------------------------------------------------------------------
+    # -- post: compact the output of a command that ran -----------------------------------
+
+    def own_answer(self, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any] | None:
+        if payload.get("event") != "after":
+            return None
+        return self.compacted_output(payload, env)
+
+    def compacted_output(self, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
+        """The plugin's `tool.execute.after` answer `{"output": TEXT}`, or {} to leave the
+        output as it is. OpenCode keeps the last 2,000 lines / 50 KB of a long output
+        and the whole of it in a file it names (`metadata.outputPath`): that file is
+        compacted instead, when it is one of OpenCode's and the user's own."""
+        if payload.get("tool") != "bash" or os.name == "nt":
+            return {}
+        args, shown, code = payload.get("args"), payload.get("output"), payload.get("exit")
+        if not isinstance(args, dict) or not isinstance(shown, str):
+            return {}
+        command = args.get("command")
+        if not isinstance(command, str):
+            return {}
+        exit_code = code if isinstance(code, int) and not isinstance(code, bool) else None
+        saved = payload.get("outputPath")
+        if not (
+            payload.get("truncated") is True
+            and isinstance(saved, str)
+            and f"{os.sep}tool-output{os.sep}" in saved
+            and f"Full output saved to: {saved}" in shown[:4096]
+        ):
+            saved = None
+        directory = existing_dir(payload.get("directory"))
+        workdir = args.get("workdir")
+        cwd = existing_dir(workdir) if isinstance(workdir, str) and os.path.isabs(workdir) else directory
+        from .postrun import compact_output
+
+        text = compact_output(
+            self.name, command, shown, cwd=cwd or directory, env=env, exit_code=exit_code, saved=saved
+        )
+        return {} if text is None else {"output": text}
+
+    # -- pre: rewrite the command before it runs -----------------------------------------
 
     def call(self, payload: dict[str, Any]) -> Call | None:
         if payload.get("tool") != "bash" or os.name == "nt":
@@ -111,7 +151,7 @@ class OpenCode(Host):
         notes = ["restart OpenCode so it loads the plugin"]
         return ownfile.install(
             path,
-            plugin_source(command),
+            plugin_source(command, self.mode or self.modes[0]),
             self._ours,
             dry_run=dry_run,
             command=command,
@@ -164,10 +204,22 @@ class OpenCode(Host):
         from .manage import is_our_command
 
         command = hook_command_of(text)
-        return command is not None and is_our_command(command, self.name) and text == plugin_source(command)
+        return (
+            command is not None
+            and is_our_command(command, self.name)
+            and any(text == plugin_source(command, mode) for mode in self.modes)
+        )
 
 
-def plugin_source(command: str) -> str:
+def plugin_mode(text: str) -> str | None:
+    """The mode a plugin file of ours runs in ("post" or "pre")."""
+    for line in text.splitlines():
+        if line.startswith("const MODE = "):
+            return line[len("const MODE = ") :].strip('"')
+    return None
+
+
+def plugin_source(command: str, mode: str = "post") -> str:
     """The plugin file for the hook `command` (its words embedded as a JSON array,
     so Bun's shell passes each as one argument with no shell in between)."""
     from .. import fastjson
@@ -176,7 +228,8 @@ def plugin_source(command: str) -> str:
     with open(_TEMPLATE, encoding="utf-8") as handle:
         template = handle.read()
     words = fastjson.dumps(split_words(command), strict=True)
-    return template.replace("__HOOK__", words).replace("__TIMEOUT_MS__", str(TIMEOUT_MS))
+    source = template.replace("__HOOK__", words).replace("__TIMEOUT_MS__", str(TIMEOUT_MS))
+    return source.replace("__MODE__", fastjson.dumps(mode, strict=True))
 
 
 def hook_command_of(text: str) -> str | None:
