@@ -62,6 +62,23 @@ class Unit:
     # Neighbours in their lossless form with the same `joins` (a line's start: git
     # status's `\tmodified:   src/api/`) share one line: `\tmodified:   src/api/{a.py,b.py}`.
     joins: str = ""
+    # A unit that can be shown in part (a file's matches, a directory's entries): `lead`
+    # always, then the first lines of `body`, then one marker counting the rest as
+    # `more` says (`{n} more matches in src/a.py`). Room left once every unit is cut as
+    # far as it must be goes to these, first units first.
+    body: tuple[Item, ...] = ()
+    lead: tuple[Item, ...] = ()
+    more: str = ""
+    folder: str | None = None  # where a path is (`src/core/`; "" at the top), for drop markers
+    # Minimal forms of neighbours in one folder share one marker: `src/api/: a.py 3, b.py 1`.
+    tally: str = ""
+
+    def partial(self, count: int) -> tuple[Item, ...]:
+        """`lead`, the first `count` lines of `body`, a marker for the rest."""
+        shown = self.body[:count]
+        rest = len(self.body) - count
+        hidden = _input_lines(self.lines) - _input_lines(self.lead) - _input_lines(shown)
+        return self.lead + shown + ((Omission(hidden, self.more.format(n=rest)),) if rest > 0 else ())
 
     @property
     def size(self) -> int:
@@ -106,7 +123,8 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int) -> list[Item]:
             unit.size,
             _size(unit.lossless) if unit.lossless else unit.size,
             _size(unit.short),
-            _size(unit.minimal) if unit.minimal else 0,
+            # a tallied minimal form costs its tally in its folder's shared marker
+            (len(unit.tally) + 2 if unit.tally else _size(unit.minimal)) if unit.minimal else 0,
             0,
         ]
         for index, unit in units
@@ -132,9 +150,21 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int) -> list[Item]:
     for index, unit in units:
         first[index] = not unit.family or unit.family not in seen
         seen.add(unit.family)
+    # Within a kind, each group loses its last members in turn, so that no group (the
+    # untracked files, the rows of one status) goes whole while another keeps many.
+    rank: dict[int, int] = {}
+    members: dict[tuple[str, str], int] = {}
+    for index, unit in units:
+        key = (unit.kind, unit.group)
+        rank[index] = members.get(key, 0)
+        members[key] = rank[index] + 1
     order = sorted(
         units,
-        key=lambda pair: (pair[1].priority, first[pair[0]], -pair[1].size if pair[1].kind in _BY_SIZE else -pair[0]),
+        key=lambda pair: (
+            pair[1].priority,
+            first[pair[0]],
+            -pair[1].size if pair[1].kind in _BY_SIZE else (-rank[pair[0]], -pair[0]),
+        ),
     )
     # Minimal forms save about as much each, and so do dropped names: the last units
     # go first, so the first ones keep their short forms in one piece.
@@ -150,6 +180,9 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int) -> list[Item]:
         for target, limit, named in ((SHORT, available, True), (MINIMAL, available, True), (DROPPED, available, False))
     ]
     steps.append((None, DROPPED, names_limit, True))
+    # Of many units with minimal forms, the first LEADING keep at least their short forms.
+    named_units = [index for index, unit in units if unit.minimal]
+    leading = set(named_units[:LEADING]) if len(named_units) > 3 * LEADING else set()
     for tier, target, limit, named in steps:
         if total <= limit:
             continue
@@ -160,6 +193,8 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int) -> list[Item]:
                 continue
             if (target == MINIMAL and not unit.minimal) or (target == DROPPED and bool(unit.minimal) != named):
                 continue
+            if target == MINIMAL and index in leading:
+                continue  # the first units keep their short form: what the output starts with
             current = state[index]
             if current >= target or (target != DROPPED and sizes[index][target] >= sizes[index][current]):
                 continue  # a short or minimal form no smaller than what is shown saves nothing
@@ -167,10 +202,39 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int) -> list[Item]:
             state[index] = target
             if target == DROPPED and not _next_to_dropped(index, neighbours, state):
                 total += _MARKER_COST  # a new run of dropped units: one more marker
-    return _render(parsed, state)
+    partial = _refill(units, state, sizes, available - total)
+    return _render(parsed, state, partial)
+
+
+def _refill(
+    units: list[tuple[int, Unit]], state: dict[int, int], sizes: dict[int, list[int]], room: int
+) -> dict[int, tuple[Item, ...]]:
+    """Give the room the cuts left to units shown short that can be shown in part:
+    the most important and the first ones first, each as many of its lines as fit."""
+    partial: dict[int, tuple[Item, ...]] = {}
+    for index, unit in sorted(units, key=lambda pair: (-pair[1].priority, pair[0])):
+        if room < 80:
+            break
+        if not unit.body or state[index] not in (SHORT, MINIMAL):
+            continue
+        shown = sizes[index][state[index]]
+        best: tuple[Item, ...] | None = None
+        low, high = 1, len(unit.body) - 1
+        while low <= high:  # the most lines whose form fits the room this unit may take
+            middle = (low + high) // 2
+            form = unit.partial(middle)
+            if _size(form) - shown <= room:
+                best, low = form, middle + 1
+            else:
+                high = middle - 1
+        if best is not None and _size(best) > shown:
+            room -= _size(best) - shown
+            partial[index] = best
+    return partial
 
 
 _MARKER_COST = 12
+LEADING = 3
 _BY_SIZE = ("file", "directory")
 #: How far past the budget the names of units (files that matched, directories) go
 #: before some of them are dropped too.
@@ -181,15 +245,26 @@ def _next_to_dropped(index: int, neighbours: dict[int, tuple[int | None, int | N
     return any(other is not None and state[other] == DROPPED for other in neighbours[index])
 
 
-def _render(parsed: Parsed, state: dict[int, int]) -> list[Item]:
+def _render(parsed: Parsed, state: dict[int, int], partial: dict[int, tuple[Item, ...]] | None = None) -> list[Item]:
     items: list[Item] = []
     dropped: list[Unit] = []
     # short (or minimal) forms that hide lines without a marker of their own, with what they keep
     shortened: list[tuple[Unit, int, str]] = []
 
     joined: list[Unit] = []
+    tallied: list[Unit] = []
+
+    def flush_tallied() -> None:
+        if len(tallied) == 1:
+            items.extend(tallied[0].minimal)
+        elif tallied:
+            count = sum(_input_lines(unit.lines) for unit in tallied)
+            listed = ", ".join(unit.tally for unit in tallied)
+            items.append(Omission(count, f"{tallied[0].folder or './'}: {listed}"))
+        tallied.clear()
 
     def flush_joined() -> None:
+        flush_tallied()
         if joined:
             names = [str(unit.lossless[0])[:-1] for unit in joined]
             listed = names[0] if len(names) == 1 else "{" + ",".join(names) + "}"
@@ -226,7 +301,19 @@ def _render(parsed: Parsed, state: dict[int, int]) -> list[Item]:
                 flush_joined()
             joined.append(part)
             continue
+        if form == MINIMAL and part.tally:
+            if tallied and tallied[0].folder != part.folder:
+                flush_tallied()
+            flush_joined_only = joined
+            if flush_joined_only:
+                flush_joined()
+            tallied.append(part)
+            continue
         flush_joined()
+        if partial and index in partial:
+            flush()
+            items.extend(partial[index])
+            continue
         shown = (
             part.lines
             if form == FULL
@@ -253,15 +340,32 @@ def _render(parsed: Parsed, state: dict[int, int]) -> list[Item]:
 def _dropped_marker(dropped: list[Unit]) -> Omission:
     count = sum(_input_lines(unit.lines) for unit in dropped)
     kinds: dict[str, dict[str, int]] = {}
+    folders: dict[tuple[str, str], dict[str, int]] = {}
     for unit in dropped:
         groups = kinds.setdefault(unit.kind, {})
         groups[unit.group] = groups.get(unit.group, 0) + 1
+        if unit.folder is not None:
+            where = folders.setdefault((unit.kind, unit.group), {})
+            where[unit.folder] = where.get(unit.folder, 0) + 1
     parts = []
     for kind, groups in kinds.items():
         number = sum(groups.values())
-        detail = ", ".join(f"{n} {g}" for g, n in groups.items() if g)
+        detail = ", ".join(f"{n} {g}{_in_folders(folders.get((kind, g)))}" for g, n in groups.items() if g)
         parts.append(pluralize(number, f"more {kind}") + (f" ({detail})" if detail else ""))
     return Omission(count, ", ".join(parts))
+
+
+_FOLDERS_NAMED = 12
+
+
+def _in_folders(where: dict[str, int] | None) -> str:
+    """` in src/core/ 60, tools/ 40, ./ 2`: where dropped paths were, the most first."""
+    if not where:
+        return ""
+    ranked = sorted(where.items(), key=lambda pair: -pair[1])
+    named = ", ".join(f"{folder or './'} {n}" for folder, n in ranked[:_FOLDERS_NAMED])
+    rest = len(ranked) - _FOLDERS_NAMED
+    return f" in {named}" + (f" and {pluralize(rest, 'more folder')}" if rest > 0 else "")
 
 
 # -- parsers ------------------------------------------------------------------------------
@@ -321,7 +425,8 @@ def _paths(lines: list[str]) -> Parsed:
         else:
             parsed.append(line)
             continue
-        priority = 3 if group in _CONFLICTS else 1 if group in ("untracked", "ignored") else 2
+        # Untracked files are often the agent's own new files: they matter as much as changes.
+        priority = 3 if group in _CONFLICTS else 1 if group == "ignored" else 2
         found = entry or short
         assert found is not None
         path = found.group("path")
@@ -331,7 +436,18 @@ def _paths(lines: list[str]) -> Parsed:
         joinable = " -> " not in path and _brace_safe(name)
         joins = prefix if joinable else ""
         lossless: tuple[Item, ...] = (Encoded(name + ",", 1),) if joinable else ()
-        parsed.append(Unit("path", group, (line,), (line,), priority=priority, lossless=lossless, joins=joins))
+        parsed.append(
+            Unit(
+                "path",
+                group,
+                (line,),
+                (line,),
+                priority=priority,
+                lossless=lossless,
+                joins=joins,
+                folder=folder + "/" if folder else "",
+            )
+        )
     return parsed
 
 
@@ -500,7 +616,22 @@ def _match_files(lines: list[str]) -> Parsed:
             )
             minimal = (Omission(len(current), f"{path}: {pluralize(matches, 'match')}"),)
             full = tuple(clip_line(c, _LINE_LIMIT) for c in current)
-            parsed.append(Unit("file with matches", "", full, short, minimal, lossless=_factored(path, full)))
+            factored = _factored(path, full)
+            parsed.append(
+                Unit(
+                    "file with matches",
+                    "",
+                    full,
+                    short,
+                    minimal,
+                    lossless=factored,
+                    body=factored[1:] if factored else full,
+                    lead=factored[:1],
+                    more=f"{{n}} more lines of matches in {path}",
+                    folder=path.rpartition("/")[0] + "/" if "/" in path else "",
+                    tally=f"{path.rpartition('/')[2]} {matches}",
+                )
+            )
         current.clear()
 
     for line in lines:
@@ -622,7 +753,16 @@ def _dir_unit(directory: str, entries: list[str]) -> Unit:
     lossless: tuple[Item, ...] = ()
     if len(entries) > 1 and len(names) == len(entries) and all(map(_brace_safe, names)):
         lossless = (Encoded(f"{directory}/{{{','.join(names)}}}", len(entries)),)
-    return Unit("directory", "", tuple(entries), short, minimal, lossless=lossless)
+    return Unit(
+        "directory",
+        "",
+        tuple(entries),
+        short,
+        minimal,
+        lossless=lossless,
+        body=tuple(entries),
+        more=f"{{n}} more entries in {directory}/",
+    )
 
 
 #: Characters that would make a name ambiguous inside a `dir/{a,b}` brace list.
