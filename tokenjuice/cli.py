@@ -255,19 +255,35 @@ _DRY_RUN = click.option("--dry-run", is_flag=True, help="Print the change as a d
 @_DRY_RUN
 @click.option(
     "--mode",
-    type=click.Choice(["post", "pre"]),
-    help="Claude Code: compact output after a command ran (post, 2.1.121+) or rewrite it before (pre); "
-    "default: what the installed version supports.",
+    type=click.Choice(["post", "pre", "auto"]),
+    help="post: compact a command's output after it ran (the default where the host can); pre: rewrite the "
+    "command to run through tokenjuice wrap; auto (Claude Code): both, the rewrite only for commands your "
+    "permission rules already allow, so that failing ones are compacted too.",
+)
+@click.option(
+    "--approve",
+    is_flag=True,
+    help="Codex: also record your approval of the hook through codex app-server (what /hooks would write).",
 )
 @format_option
 def install(
-    host: str | None, every: bool, project: bool, local: bool, dry_run: bool, mode: str | None, output_format: str
+    host: str | None,
+    every: bool,
+    project: bool,
+    local: bool,
+    dry_run: bool,
+    mode: str | None,
+    approve: bool,
+    output_format: str,
 ) -> None:
     """Add tokenjuice's hook to a host's config (backup, atomic write, nothing else touched).
     Without HOST, list the hosts found on this machine and what install would do."""
     from .commands import hosts
 
-    emit(hosts.install(host, every=every, project=project, local=local, dry_run=dry_run, mode=mode), output_format)
+    emit(
+        hosts.install(host, every=every, project=project, local=local, dry_run=dry_run, mode=mode, approve=approve),
+        output_format,
+    )
 
 
 @cli.command(short_help="Remove the hook from an agent host.")

@@ -669,3 +669,43 @@ def function_call_outputs(log):
             if isinstance(item, dict) and item.get("type") == "function_call_output" and item["output"] not in seen:
                 seen.append(item["output"])
     return seen
+
+
+def test_install_approve_records_the_approval_through_codex_and_codex_runs_the_hook(codex_home, tmp_path, model):
+    """`install codex --approve` stores what /hooks would; without it nothing is trusted
+    and Codex skips the hook without a word (no --dangerously-bypass-hook-trust here)."""
+    program = hostclis.need_codex()
+    (codex_home / "config.toml").write_text(hostclis.codex_config(model.port))
+    project = tmp_path / "proj"
+    project.mkdir()
+    env = os.environ | {"PATH": f"{Path(program).parent}:{os.environ['PATH']}", "HOME": str(tmp_path / "home")}
+    done = tokenjuice("install", "codex", "--local", "--format", "json", env=env)
+    assert "trusted_hash" not in (codex_home / "config.toml").read_text()  # never trust not asked for
+    report = json.loads(tokenjuice("doctor", "codex", "--local", "--format", "json", env=env).stdout)
+    assert any(c["name"] == "trust" and c["status"] == "warn" for c in report["checks"])
+
+    def exec_without_bypass(prompt):
+        model.log.write_text("")
+        subprocess.run(
+            [program, "exec", "--skip-git-repo-check", "--json", prompt],
+            cwd=project,
+            env=env | {"CODEX_HOME": str(codex_home), "MOCK_API_KEY": "x"},
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=120,
+        )
+        return function_call_outputs(model.log)
+
+    [output] = exec_without_bypass("RUN:seq 1 3000")
+    assert "tokenjuice" not in output  # skipped: not approved
+    done = tokenjuice("install", "codex", "--local", "--approve", "--format", "json", env=env)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["notes"][0].startswith("Codex will run the hook") and not data.get("warnings"), data
+    assert "trusted_hash" in (codex_home / "config.toml").read_text()
+    report = json.loads(tokenjuice("doctor", "codex", "--local", "--format", "json", env=env).stdout)
+    assert any(c["name"] == "trust" and c["status"] == "ok" for c in report["checks"]), report
+    [output] = exec_without_bypass("RUN:seq 1 3000")
+    assert "2,984 of 3,000 lines omitted" in output and "tokenjuice cat" in output
+    done = tokenjuice("install", "gemini", "--local", "--approve", env=env)
+    assert done.returncode == 2 and b"--approve is for codex only" in done.stderr

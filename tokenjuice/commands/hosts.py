@@ -33,10 +33,19 @@ def _host(name: str) -> base.Host:
 
 
 def install(
-    name: str | None, *, every: bool, project: bool, local: bool, dry_run: bool, mode: str | None = None
+    name: str | None,
+    *,
+    every: bool,
+    project: bool,
+    local: bool,
+    dry_run: bool,
+    mode: str | None = None,
+    approve: bool = False,
 ) -> Output:
     if name is None and not every:
         return detected_hosts(project=project)
+    if approve and name != "codex":
+        raise UsageError("--approve is for codex only: tokenjuice install codex --approve")
     if mode is not None:
         if name is None:
             raise UsageError("--mode needs the host it is for: tokenjuice install <host> --mode <mode>")
@@ -45,7 +54,7 @@ def install(
             known = f"one of: {', '.join(modes)}" if modes else "it has only one way to be hooked"
             raise UsageError(f"{name} has no mode {mode!r}; {known}")
     if name is not None:
-        output = _install_one(_host(name), project=project, local=local, dry_run=dry_run, mode=mode)
+        output = _install_one(_host(name), project=project, local=local, dry_run=dry_run, mode=mode, approve=approve)
         if not dry_run:
             _after_install()
         return output
@@ -151,8 +160,11 @@ def _batch(verb: str, rows: list[Row], *, project: bool, dry_run: bool) -> Outpu
     return Output(text="\n".join(out) + "\n", data=data, exit_code=1 if failed else 0)
 
 
-def _install_one(host: base.Host, *, project: bool, local: bool, dry_run: bool, mode: str | None = None) -> Output:
+def _install_one(
+    host: base.Host, *, project: bool, local: bool, dry_run: bool, mode: str | None = None, approve: bool = False
+) -> Output:
     host.mode = mode
+    host.approve = approve
     path = host.config_path(project)
     command = host.hook_command(manage.launcher(local))
     result = host.install(path, command, dry_run=dry_run)

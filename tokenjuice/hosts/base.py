@@ -55,6 +55,8 @@ class Host:
     modes: ClassVar[tuple[str, ...]] = ()
     #: The mode asked for on the command line (None: the host decides).
     mode: str | None = None
+    #: Record the host's own approval of the hook at install (`install codex --approve`).
+    approve: bool = False
 
     # -- the hook ----------------------------------------------------------------------
 

@@ -78,7 +78,7 @@ KNOWN_EVENTS = (
     "SubagentStop",
     "Interrupt",
 )
-APPROVE = "start codex and approve the tokenjuice hook when it asks, or in /hooks"
+APPROVE = "run tokenjuice install codex --approve, or approve it in codex's /hooks"
 TRUST_NOTE = f"Codex runs the hook only once you approve it (until then it skips it without a word): {APPROVE}"
 
 
@@ -217,6 +217,15 @@ class Codex(JsonHooksHost):
         result = super().install(path, command, dry_run=dry_run)
         existing = jsonhooks.read(path) if not dry_run else None
         result.warnings += schema_problems(existing or {})
+        if not dry_run and (self.approve or _asked_to_approve()):
+            from .codex_trust import approve
+
+            problem = approve(path, self._ours)
+            if problem is None:
+                result.notes = [n for n in result.notes if n != TRUST_NOTE]
+                result.notes.insert(0, "Codex will run the hook: your approval is recorded, as /hooks records it")
+            else:
+                result.warnings.append(problem)
         return result
 
     def shape_problems(self, group: Any) -> list[str]:
@@ -251,6 +260,19 @@ class Codex(JsonHooksHost):
 
             deep_check(report, path, self._ours)
         return report
+
+
+def _asked_to_approve() -> bool:
+    """Ask, in a terminal, whether to approve the hook in Codex now (never otherwise)."""
+    import sys
+
+    if not (sys.stdin and sys.stdin.isatty() and sys.stdout.isatty()):
+        return False
+    try:
+        answer = input("Codex runs the hook only once you approve it. Approve it now? [y/N] ")
+    except (EOFError, OSError):
+        return False
+    return answer.strip().lower() in ("y", "yes")
 
 
 def schema_problems(data: dict[str, Any]) -> list[str]:

@@ -144,3 +144,57 @@ def deep_check(report: Report, path: str, ours: Any) -> None:
         report.check("codex", OK, f"Codex loads the hook ({status})")
     else:
         report.check("codex", WARN, f"Codex loads the hook but skips it ({status}); approve it in codex's /hooks")
+
+
+def approve(path: str, ours: Any, env: Mapping[str, str] | None = None) -> str | None:
+    """Record the user's approval of our hook in `path` exactly as Codex's `/hooks`
+    does: `hooks/list` gives each hook's key and current hash, `config/batchWrite`
+    stores `hooks.state."<key>".trusted_hash` in Codex's config.toml. Only our own
+    hooks are approved, only when asked (`install codex --approve`). None when Codex
+    lists the hook as approved afterwards, else what went wrong, as a sentence."""
+    program = shutil.which("codex", path=(env or os.environ).get("PATH"))
+    if program is None:
+        return f"codex is not on PATH, so the hook was not approved: {MANUAL}"
+    target = os.path.abspath(path)
+    folder = os.path.dirname(target)
+    cwd = os.path.dirname(folder) if os.path.basename(folder) == ".codex" else os.getcwd()
+    sources = {target, os.path.realpath(target)}
+
+    def ours_listed() -> list[dict[str, Any]] | None:
+        listed = hooks_list(program, cwd, env)
+        if listed is None:
+            return None
+        return [
+            h
+            for h in listed.get("hooks") or []
+            if isinstance(h, dict) and h.get("sourcePath") in sources and ours({"command": h.get("command")})
+        ]
+
+    mine = ours_listed()
+    if mine is None:
+        return f"{program} app-server did not answer, so the hook was not approved: {MANUAL}"
+    if not mine:
+        return f"Codex does not load {path} here, so the hook was not approved: {MANUAL}"
+    edits = [
+        {
+            "keyPath": f"hooks.state.{json.dumps(h['key'])}.trusted_hash",
+            "value": h["currentHash"],
+            "mergeStrategy": "upsert",
+        }
+        for h in mine
+        if h.get("trustStatus") not in ("trusted", "managed")
+        and isinstance(h.get("key"), str)
+        and isinstance(h.get("currentHash"), str)
+    ]
+    if edits:
+        answers = app_server(program, cwd, [{"id": 1, "method": "config/batchWrite", "params": {"edits": edits}}], env)
+        result = ((answers or {}).get(1) or {}).get("result") or {}
+        if result.get("status") != "ok":
+            return f"Codex did not record the approval: {MANUAL}"
+    again = ours_listed() or []
+    if not again or any(h.get("trustStatus") not in ("trusted", "managed") for h in again):
+        return f"Codex still lists the hook as not approved: {MANUAL}"
+    return None
+
+
+MANUAL = "start codex and approve the tokenjuice hook in /hooks"
