@@ -16,6 +16,9 @@ from tokenjuice.hosts import launch
 #: What install writes to start the hook of the installation under test
 #: (hosts/launch.py): this interpreter without `site`, this checkout on sys.path.
 HOOK_LAUNCHER = f"{sys.executable} -S -P -c '{launch.entry_without_site(str(REPO))}'"
+#: What install writes into a host's config for it: the `tokenjuice-hook` launcher beside
+#: this interpreter, whose shebang starts it the same way (`tokenjuice-hook <host> …`).
+HOOK_SCRIPT = os.path.join(os.path.dirname(sys.executable), launch.HOOK_SCRIPT)
 
 # -- reducing with one rule (tests/reduce) ---------------------------------------------
 

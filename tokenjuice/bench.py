@@ -8,8 +8,9 @@ it asserts nothing.
 
 Figures:
 - floor_ms: `python -c pass`
-- hook_ms: the hook as `install cursor` writes it (the venv's interpreter calling
-  the entry point, see hosts/launch.py) answering one Shell payload;
+- hook_ms: the hook as `install cursor` writes it (the `tokenjuice-hook` launcher
+  whose shebang starts the venv's interpreter on the entry point, see
+  hosts/launch.py) answering one Shell payload;
   hook_script_ms: the same through the console script, for comparison
 - wrap_true_ms: `tokenjuice wrap -- true`
 - reduce_<size>: `tokenjuice reduce-json` on a real-shaped log (test runner, compiler
@@ -172,7 +173,11 @@ def measure(sizes: list[int], runs: int, flood_mib: int, raw_mib: int, against: 
     ).encode()
     hook_args = ["hook", "cursor", "--wrap-launcher", join(tj)]
     hook_script = tj + hook_args
-    hook = (launch.direct_argv(join(tj)) or tj) + hook_args
+    script = launch.write_hook_script(join(tj))  # the tokenjuice-hook launcher, as install writes it
+    if script:
+        hook = [script, "cursor", "--wrap-launcher", join(tj)]
+    else:
+        hook = (launch.direct_argv(join(tj)) or tj) + hook_args
     wrap_true = tj + ["wrap", "--", "true"]
 
     commands = {

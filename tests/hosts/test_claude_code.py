@@ -13,14 +13,14 @@ import time
 import hostclis
 import pytest
 from conftest import REPO, git, tokenjuice
-from helpers import HOOK_LAUNCHER
+from helpers import HOOK_SCRIPT
 
 from tokenjuice.hosts import claude_code, claude_permissions, manage
 from tokenjuice.hosts.claude_permissions import ALLOW, ASK
 
 LAUNCHER = f"{sys.executable} -m tokenjuice"
-HOOK_COMMAND = f"{HOOK_LAUNCHER} hook claude-code --wrap-launcher '{LAUNCHER}'"
-LOCATION_WARNINGS = manage.launcher_warnings(HOOK_LAUNCHER)
+HOOK_COMMAND = f"{HOOK_SCRIPT} claude-code --wrap-launcher '{LAUNCHER}'"
+LOCATION_WARNINGS = manage.launcher_warnings(HOOK_SCRIPT)
 HEALTHY = "warn" if LOCATION_WARNINGS else "ok"
 FIXTURES = REPO / "tests" / "fixtures" / "hosts" / "claude-code"
 PAYLOADS = FIXTURES / "payloads"
@@ -338,9 +338,14 @@ def test_every_form_of_tokenjuice_is_left_alone_after_the_run(workdir, command):
     assert hook(post_payload(command, numbers(), workdir)) == {}
 
 
-def test_output_ending_with_a_tokenjuice_trailer_is_not_compacted_again(workdir):
-    wrapped_output = numbers(20) + "\n(tokenjuice: 2,980 of 3,000 lines omitted — full output: tokenjuice cat 0123abcd)"
-    assert hook(post_payload("cat saved-output.txt", wrapped_output * 200, workdir)) == {}
+def test_a_trailer_in_the_output_spares_it_neither_redaction_nor_escaping(workdir):
+    """The output is what a file or a web page says: a last line that looks like wrap's
+    trailer must not pass a secret or a bidi control through raw (only the command
+    tells that tokenjuice already ran)."""
+    secret = "ghp_" + "a1B2" * 9
+    planted = f"GITHUB_TOKEN={secret}\nnote \u202eevil\n(tokenjuice: 2,980 of 3,000 lines omitted — full output: tokenjuice cat 0123abcd)"
+    stdout = updated_output(hook(post_payload("cat saved-output.txt", planted, workdir)))["stdout"]
+    assert secret not in stdout and "\u202e" not in stdout and "[REDACTED" in stdout
 
 
 # -- pre: rewrite before the run (Claude Code older than 2.1.121) -------------------------------
@@ -476,7 +481,9 @@ def tj(*args, **kwargs):
 def our_groups(path, event):
     data = json.loads(path.read_text())
     return [
-        g for g in data.get("hooks", {}).get(event, []) if any(" hook claude-code " in h["command"] for h in g["hooks"])
+        g
+        for g in data.get("hooks", {}).get(event, [])
+        if any(manage.is_our_command(h["command"], "claude-code") for h in g["hooks"])
     ]
 
 

@@ -265,7 +265,7 @@ def our_group(data):
 def test_install_into_a_fresh_home(codex_home, workdir):
     done = tokenjuice("install", "codex", "--local", "--mode", "pre")
     assert done.returncode == 0, done.stderr
-    assert b"approve the tokenjuice hook" in done.stdout
+    assert b"tokenjuice install codex --approve" in done.stdout
     data = json.loads((codex_home / "hooks.json").read_text())
     assert data == {
         "hooks": {
@@ -436,7 +436,7 @@ def test_codex_loads_our_entry_without_a_warning(codex_home, workdir):
     tokenjuice("install", "codex", "--local", "--mode", "pre")
     listed = hostclis.hooks_list(program, codex_home, workdir, dict(os.environ))
     assert listed["warnings"] == []
-    ours = [h for h in listed["hooks"] if h["command"] and " hook codex " in h["command"]]
+    ours = [h for h in listed["hooks"] if manage.is_our_command(h["command"], "codex")]
     assert len(ours) == 1
     entry = ours[0]
     assert (entry["eventName"], entry["matcher"], entry["timeoutSec"], entry["trustStatus"]) == (

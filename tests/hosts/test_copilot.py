@@ -11,7 +11,7 @@ import sys
 import hostclis
 import pytest
 from conftest import REPO, git, tokenjuice
-from helpers import HOOK_LAUNCHER
+from helpers import HOOK_SCRIPT
 from test_rewrite import LEFT_ALONE, WRAPPED
 
 from tokenjuice.hosts import copilot, manage
@@ -221,7 +221,7 @@ def test_install_writes_our_own_file_and_uninstall_removes_it(workdir, copilot_h
     assert done.returncode == 0, done.stderr
     assert b"--allow-all" in done.stdout  # the note on when Copilot rewrites
     data = json.loads((copilot_home / "hooks" / "tokenjuice.json").read_text())
-    command = f"{HOOK_LAUNCHER} hook copilot --wrap-launcher '{LAUNCHER}' 2>/dev/null || true"
+    command = f"{HOOK_SCRIPT} copilot --wrap-launcher '{LAUNCHER}' 2>/dev/null || true"
     assert data == {"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": command, "timeoutSec": 10}]}}
     done = tokenjuice("install", "copilot", "--local")  # the default: compact after the command ran
     assert done.returncode == 0 and b"--allow-all" not in done.stdout

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from conftest import git, tokenjuice
-from helpers import HOOK_LAUNCHER
+from helpers import HOOK_LAUNCHER, HOOK_SCRIPT
 
 from tokenjuice import interactive
 from tokenjuice.hosts import cursor, launch, manage
@@ -15,7 +15,7 @@ from tokenjuice.hosts import hook as host_hook
 
 LAUNCHER = f"{sys.executable} -m tokenjuice"
 #: A checkout under /tmp (as CI may clone it) is rightly flagged as a volatile launcher.
-LOCATION_WARNINGS = manage.launcher_warnings(HOOK_LAUNCHER)
+LOCATION_WARNINGS = manage.launcher_warnings(HOOK_SCRIPT)
 HEALTHY = "warn" if LOCATION_WARNINGS else "ok"
 
 
@@ -293,7 +293,7 @@ def entries(path):
     return [
         e
         for e in json.loads(path.read_text())["hooks"].get("preToolUse", [])
-        if " hook cursor " in e.get("command", "")
+        if manage.is_our_command(e.get("command"), "cursor")
     ]
 
 
@@ -317,7 +317,7 @@ def test_install_into_a_fresh_home(workdir, cursor_home):
         {
             "type": "command",
             "matcher": "Shell",
-            "command": f"{HOOK_LAUNCHER} hook cursor --wrap-launcher '{LAUNCHER}'",
+            "command": f"{HOOK_SCRIPT} cursor --wrap-launcher '{LAUNCHER}'",
         }
     ]
     assert not list(cursor_home.glob("*.bak*"))
@@ -348,7 +348,7 @@ def test_uninstall_after_the_user_edited_the_file_removes_only_our_entry(workdir
     done = tj("uninstall", "cursor", "--format", "json")
     assert json.loads(done.stdout)["action"] == "removed"
     text = path.read_text()
-    assert "./format-v2.sh" in text and " hook cursor " not in text
+    assert "./format-v2.sh" in text and "tokenjuice-hook cursor" not in text
     assert json.loads(text)["hooks"]["preToolUse"] == [{"type": "command", "matcher": "Read", "command": "./audit.sh"}]
 
 
@@ -383,7 +383,7 @@ def test_reinstall_replaces_a_stale_entry_and_is_idempotent(workdir, cursor_home
         )
     )
     assert tj("install", "cursor", "--local").returncode == 0
-    assert len(entries(path)) == 1 and entries(path)[0]["command"].startswith(HOOK_LAUNCHER)
+    assert len(entries(path)) == 1 and entries(path)[0]["command"].startswith(HOOK_SCRIPT)
     before = path.read_text()
     done = tj("install", "cursor", "--local")
     assert b"already up to date" in done.stdout and path.read_text() == before
@@ -636,7 +636,7 @@ def test_scripts_without_a_plain_venv_shebang_keep_their_launcher(tmp_path, sheb
 def test_the_direct_hook_answers_like_the_script(workdir, cursor_home):
     tj("install", "cursor", "--local")
     command = entries(cursor_home / "hooks.json")[0]["command"]
-    assert command.startswith(HOOK_LAUNCHER)
+    assert command.startswith(HOOK_SCRIPT)
     done = subprocess.run(
         ["/bin/sh", "-c", command],
         input=json.dumps(shell_payload("git status")).encode(),
@@ -713,7 +713,7 @@ def test_a_symlinked_hooks_file_is_edited_through_the_link(workdir, cursor_home,
     link.symlink_to(dotfiles)
     assert tj("install", "cursor", "--local").returncode == 0
     assert link.is_symlink() and os.readlink(link) == str(dotfiles)
-    assert " hook cursor " in dotfiles.read_text()
+    assert "tokenjuice-hook cursor " in dotfiles.read_text()
     assert tj("uninstall", "cursor").returncode == 0
     assert link.is_symlink() and dotfiles.read_bytes() == ORIGINAL.encode()
 

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import REPO, make_rule
@@ -122,3 +123,66 @@ def test_claude_codes_compaction_with_a_users_rule_runs_without_site(workdir, is
     assert strip(fast) == strip(normal)
     shown = fast["hookSpecificOutput"]["updatedToolOutput"]["stdout"]
     assert "\n2999\n" in f"\n{shown}\n" and "\n1999\n" not in f"\n{shown}\n"  # the user's rule shaped it
+
+
+# -- the tokenjuice-hook launcher install writes -------------------------------------------
+
+
+def test_the_launcher_carries_the_flags_in_its_shebang_and_answers_like_the_direct_start(workdir):
+    path = launch.write_hook_script(LAUNCHER)
+    assert path == os.path.join(os.path.dirname(sys.executable), "tokenjuice-hook")
+    first = Path(path).read_text().splitlines()[0]
+    assert first == f"#!{sys.executable} -SP"  # -S: no site on every shell command; -P: no project folder
+    assert os.access(path, os.X_OK)
+    entry = launch.hook_entry(LAUNCHER, "cursor")
+    assert entry == f"{path} cursor --wrap-launcher '{LAUNCHER}'"
+    assert manage.is_our_command(entry, "cursor") and not manage.is_our_command(entry, "codex")
+    for host in sorted(PAYLOADS):
+        payload = hook_payload(host, workdir)
+        via_launcher = through_shell(launch.hook_entry(LAUNCHER, host), payload, workdir)
+        assert via_launcher == through_shell(
+            f"{HOOK_LAUNCHER} hook {host} --wrap-launcher '{LAUNCHER}'", payload, workdir
+        )
+
+
+def test_the_launcher_runs_without_site_and_without_the_project_folder(workdir):
+    path = launch.write_hook_script(LAUNCHER)
+    (workdir / "tokenjuice").mkdir()  # a project's own folder of that name must not shadow the package
+    (workdir / "tokenjuice" / "__init__.py").write_text("raise SystemExit('shadowed')\n")
+    probe = "import sys;print('site' in sys.modules, sys.flags.no_site, sys.flags.safe_path)"
+    code = Path(path).read_text().replace('sys.argv[1:1] = ["hook"]\nrun()\n', f"{probe}\n")
+    script = workdir / "probe-hook"
+    script.write_text(code)
+    script.chmod(0o755)
+    done = subprocess.run([str(script)], capture_output=True, text=True, cwd=workdir)
+    assert done.stdout == "False 1 True\n", done.stderr
+
+
+def test_no_launcher_where_its_folder_cannot_be_written_or_the_shebang_is_too_long(tmp_path):
+    other = tmp_path / ("v" * 120) / "bin"
+    other.mkdir(parents=True)
+    os.symlink(sys.executable, other / "python")
+    assert launch.hook_script(f"{other / 'python'} -m tokenjuice") is None  # another installation: no -S start
+    assert launch.hook_entry("tokenjuice", "cursor") == "tokenjuice hook cursor"  # PATH-relative: as it is
+
+
+def test_a_project_install_writes_a_path_relative_entry_that_fails_open(workdir, tmp_path):
+    import conftest
+
+    conftest.git("init", "-q", cwd=workdir)
+    done = conftest.tokenjuice("install", "cursor", "--project")
+    assert done.returncode == 0, done.stderr
+    assert b"tokenjuice from PATH" in done.stdout
+    entry = json.loads((workdir / ".cursor" / "hooks.json").read_text())["hooks"]["preToolUse"][0]["command"]
+    assert entry == "tokenjuice hook cursor"  # nobody's home folder in a file the team commits
+    gemini = conftest.tokenjuice("install", "gemini", "--project")
+    assert gemini.returncode == 0
+    events = json.loads((workdir / ".gemini" / "settings.json").read_text())["hooks"]
+    command = next(group["hooks"][0] for groups in events.values() for group in groups)  # BeforeTool or AfterTool
+    assert command["command"] == "tokenjuice hook gemini 2>/dev/null || true"
+    # where tokenjuice is not installed the entry fails open: no output, exit 0 (Gemini) or 127 (Cursor: runs it)
+    empty = {"PATH": str(tmp_path / "nothing"), "HOME": os.environ["HOME"]}
+    ran = subprocess.run(["/bin/sh", "-c", command["command"]], capture_output=True, env=empty, input=b"{}")
+    assert ran.returncode == 0 and ran.stdout == b""
+    doctor = conftest.tokenjuice("doctor", "cursor", "--project")
+    assert b"differs from what install would write" not in doctor.stdout

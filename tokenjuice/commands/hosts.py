@@ -11,6 +11,7 @@ import os
 
 from ..errors import TokenjuiceError, UsageError
 from ..hosts import base, manage
+from ..hosts import launch as launch_module
 from ..hosts.hook import HOSTS, load
 from ..output import Output
 from ..paths import git_root
@@ -74,7 +75,7 @@ def install(
             continue
         try:
             path = host.config_path(project)
-            launch = manage.launcher(local)
+            launch = _launcher(project, local, dry_run)
             result = host.install(path, host.hook_command(launch), dry_run=dry_run)
         except (TokenjuiceError, OSError) as error:
             rows.append(Row(host_name, "failed", "", _error_text(error)))
@@ -83,6 +84,18 @@ def install(
     if not dry_run and any(row.result is not None and row.result.action != "unchanged" for row in rows):
         _after_install()
     return _batch("install", rows, project=project, dry_run=dry_run)
+
+
+def _launcher(project: bool, local: bool, dry_run: bool) -> str:
+    """What the hook starts tokenjuice with: for a project's config (a file teams
+    commit) plain `tokenjuice`, found on PATH; otherwise this installation
+    (manage.launcher), whose `tokenjuice-hook` launcher a real install writes."""
+    if project and not local:
+        return "tokenjuice"
+    launch = manage.launcher(local)
+    if not dry_run:
+        launch_module.write_hook_script(launch)
+    return launch
 
 
 def _after_install() -> None:
@@ -166,8 +179,13 @@ def _install_one(
     host.mode = mode
     host.approve = approve
     path = host.config_path(project)
-    command = host.hook_command(manage.launcher(local))
+    command = host.hook_command(_launcher(project, local, dry_run))
     result = host.install(path, command, dry_run=dry_run)
+    if project and not local and not host.advisory:
+        result.notes.append(
+            "the entry runs tokenjuice from PATH, so it names no one's folders and works for everyone on the "
+            "team who installed tokenjuice; where it is missing the host runs commands unchanged"
+        )
     data = _result_data(host, result, dry_run)
     if dry_run:
         return Output(text=result.diff or f"{path} already has this entry; nothing to change\n", data=data)
@@ -320,7 +338,7 @@ def _safe_report(host: base.Host, path: str, *, project: bool, local: bool, deep
 
 def _report(host: base.Host, path: str, *, project: bool, local: bool, deep: bool) -> manage.Report:
     try:
-        expected: str | None = host.hook_command(manage.launcher(local))
+        expected: str | None = host.hook_command(_launcher(project, local, True))
     except manage.HostError:
         expected = None  # tokenjuice not found: the entry is judged on its own
     return host.doctor(path, expected, f"tokenjuice install {host.name}{_flags(project, local)}", deep=deep)

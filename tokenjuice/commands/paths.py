@@ -49,8 +49,18 @@ def rows() -> list[tuple[str, str, str]]:
         ("installs", os.path.join(data, "installs"), "what each host config held before install (for uninstall)"),
         ("debug-log", os.path.join(data, "debug.log"), "internal errors, with TOKENJUICE_DEBUG=1"),
     ]
+    found.append(("hook-launcher", hook_launcher(), "the hook's launcher, written by install beside the interpreter"))
     found += [("backup", b, "a host config before an install changed it") for b in manage.recorded_backups()]
     return found
+
+
+def hook_launcher() -> str:
+    """This installation's `tokenjuice-hook` (hosts/launch.py)."""
+    import sys
+
+    from ..hosts.launch import HOOK_SCRIPT
+
+    return os.path.join(os.path.dirname(os.path.abspath(sys.executable)), HOOK_SCRIPT)
 
 
 def run() -> Output:
@@ -89,6 +99,10 @@ def purge_targets() -> list[str]:
     if _ours_by_name(store) or store == os.path.join(data, "artifacts"):
         targets.append(store)
     targets.append(temp_store())
+    from ..hosts.launch import current_script
+
+    if "tokenjuice's hook launcher" in (current_script(hook_launcher()) or ""):
+        targets.append(hook_launcher())  # a pip uninstall would leave it; pipx and uv remove the venv
     home = os.path.realpath(os.path.expanduser("~"))
     kept = []
     for target in dict.fromkeys(targets):

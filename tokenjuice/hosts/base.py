@@ -121,11 +121,10 @@ class Host:
         return in_use(os.path.dirname(self.user_config_path()), *self.programs)
 
     def hook_command(self, launch: str) -> str:
-        """The command the host runs as our hook."""
-        from ..shellsyntax import quote
-        from .launch import direct
+        """The command the host runs as our hook (launch.hook_entry)."""
+        from .launch import hook_entry
 
-        return f"{direct(launch) or launch} hook {self.name} --wrap-launcher {quote(launch)}"
+        return hook_entry(launch, self.name)
 
     def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
         raise NotImplementedError

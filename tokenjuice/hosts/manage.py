@@ -14,6 +14,7 @@ import sys
 from ..errors import UsageError
 from ..shellsyntax import quote, split_words
 from .base import BROKEN, DISABLED, OK, WARN
+from .launch import HOOK_SCRIPT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -234,15 +235,24 @@ def _runnable_script(path: str) -> bool:
 
 
 def path_launcher_differs(expected: str | None) -> str | None:
-    """A warning when `tokenjuice` on PATH is another installation than the hook's."""
+    """A note when `tokenjuice` on PATH is another installation than the hook's. The
+    hook's installation is its `--wrap-launcher` program (what rewritten commands
+    run), else its first word; two programs are one installation when they resolve
+    into the same folder (pipx's and uv's ~/.local/bin links lead into the tool's
+    venv, where the hook's interpreter and launcher live too)."""
     import shutil
 
     found = shutil.which("tokenjuice")
     words = split_words(expected or "")
-    if not found or not words or not words[0].startswith("/"):
+    if not found or not words:
         return None
     hook_program = words[0]
-    if os.path.realpath(found) == os.path.realpath(hook_program):
+    if "--wrap-launcher" in words[:-1]:
+        wrap = split_words(words[words.index("--wrap-launcher") + 1])
+        hook_program = wrap[0] if wrap else hook_program
+    if not hook_program.startswith("/"):
+        return None  # found on PATH, like the note's own program: the same by construction
+    if os.path.dirname(os.path.realpath(found)) == os.path.dirname(os.path.realpath(hook_program)):
         return None
     return (
         f"tokenjuice on your PATH ({found}) is not the installation the hook runs ({hook_program}); "
@@ -290,6 +300,8 @@ def is_our_command(command: object, host: str) -> bool:
     if not isinstance(command, str):
         return False
     words = split_words(command.removesuffix(FAIL_OPEN))
+    if len(words) >= 2 and os.path.basename(words[0]) == HOOK_SCRIPT and words[1] == host:
+        return _only_our_options(words[2:])  # the launcher install writes: tokenjuice-hook <host>
     for index in range(len(words)):
         tail = words[index:]
         if tail[:2] == ["hook", host] or (host == "cursor" and tail[:1] == ["cursor-pre-tool-use"]):
