@@ -199,11 +199,6 @@ class Codex(JsonHooksHost):
 
     def install_notes(self, path: str) -> list[str]:
         notes = [TRUST_NOTE]
-        if (self.mode or self.modes[0]) == "pre":
-            notes.append(
-                "with --mode pre the rewritten command runs in Codex's sandbox, where tokenjuice cannot keep the "
-                "full output outside the workspace; the default mode compacts outputs after commands ran"
-            )
         if path != self.config_path(False):
             notes.append(
                 "Codex reads a project's .codex folder only once you trust the project "
