@@ -211,3 +211,14 @@ def test_uninstall_after_an_edit_takes_away_the_objects_install_added(workdir):
     path.write_text(path.read_text().replace("{\n", '{\n  "model": "z",\n', 1))
     assert tokenjuice("uninstall", "claude-code").returncode == 0
     assert json.loads(path.read_text()) == {"model": "z", "hooks": {}}
+
+
+def test_install_builds_the_rule_index_so_the_first_call_does_not(workdir):
+    config_path("cursor").parent.mkdir(parents=True)
+    assert tokenjuice("install", "cursor", "--local").returncode == 0
+    cache = Path(os.environ["XDG_CACHE_HOME"], "tokenjuice")
+    built = {p: p.stat().st_mtime_ns for p in cache.rglob("*") if p.is_file() and "index" in str(p)}
+    assert built, list(cache.rglob("*"))
+    assert tokenjuice("wrap", "--", "seq", "1", "3000").returncode == 0
+    after = {p: p.stat().st_mtime_ns for p in cache.rglob("*") if p.is_file() and "index" in str(p)}
+    assert after == built  # the first wrap read the index install built

@@ -100,8 +100,17 @@ def _launcher(project: bool, local: bool, dry_run: bool) -> str:
 
 def _after_install() -> None:
     """What every install leaves behind besides the hook: byte code for the hook's
-    modules, and the rule index (built here so no shell command pays for it)."""
+    modules, and the rule index (built here, not by the first shell command after
+    an install or an upgrade, which would pay 1-2 s for it; every folder without a
+    project layer of rules uses this one). Best effort: a cache that cannot be
+    written costs the first call that time, nothing else."""
     manage.compile_bytecode()
+    from ..rules import index
+
+    try:
+        index.load(os.path.abspath(os.sep))
+    except (TokenjuiceError, OSError):
+        pass
 
 
 class Row:

@@ -47,7 +47,9 @@ if TYPE_CHECKING:
     from .manage import Report, Result
 
 PRE, POST, POST_FAILURE = "PreToolUse", "PostToolUse", "PostToolUseFailure"
-EVENTS = {"pre": PRE, "post": POST}
+#: The events each mode hooks: auto rewrites before the run only what the user's rules
+#: already allow (so a failing command is compacted too) and compacts the rest after.
+EVENTS = {"pre": (PRE,), "post": (POST,), "auto": (PRE, POST)}
 LISTS = {PRE: ("hooks", PRE), POST: ("hooks", POST), POST_FAILURE: ("hooks", POST_FAILURE)}
 #: Seconds Claude waits for the hook; past it the command (or its output) goes on unchanged.
 TIMEOUTS = {PRE: 10, POST: 30}
@@ -68,7 +70,7 @@ HOOK_TYPES = frozenset({"command", "prompt", "agent", "http", "mcp_tool", "callb
 class ClaudeCode(JsonHooksHost):
     name = "claude-code"
     title = "Claude Code"
-    modes = ("post", "pre")
+    modes = ("post", "pre", "auto")
     list_path = LISTS[PRE]
     more_lists = (LISTS[POST], LISTS[POST_FAILURE])
     nested = "hooks"
@@ -224,16 +226,21 @@ class ClaudeCode(JsonHooksHost):
                     "rewrites commands before they run; after upgrading Claude Code, run tokenjuice install "
                     "claude-code again"
                 )
-        elif mode == "post" and version is not None and version < POST_SINCE:
+        elif mode in ("post", "auto") and version is not None and version < POST_SINCE:
             notes.append(
                 f"Claude Code {_shown(version)} ignores output replacement (2.1.121+ has it): upgrade Claude Code, "
                 "or run tokenjuice install claude-code --mode pre"
             )
-        event = EVENTS[mode]
-        group = {"matcher": "Bash", "hooks": [{"type": "command", "command": command, "timeout": TIMEOUTS[event]}]}
+        events = EVENTS[mode]
+
+        def group(event: str) -> dict[str, Any] | None:
+            if event not in events:
+                return None
+            return {"matcher": "Bash", "hooks": [{"type": "command", "command": command, "timeout": TIMEOUTS[event]}]}
+
         placements: list[tuple[tuple[str, ...], dict[str, Any] | None]] = [
-            (LISTS[PRE], group if event == PRE else None),
-            (LISTS[POST], group if event == POST else None),
+            (LISTS[PRE], group(PRE)),
+            (LISTS[POST], group(POST)),
             (LISTS[POST_FAILURE], None),
         ]
         result = jsonhooks.install_many(
