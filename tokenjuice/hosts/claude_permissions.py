@@ -84,6 +84,8 @@ UNCERTAIN_FLAGS = frozenset(
         "--permission-prompt-tool",
     }
 )
+#: Launch flags that add allow rules for the session (`claude -p … --allowedTools Bash`).
+ALLOW_FLAGS = frozenset({"--allowedTools", "--allowed-tools"})
 #: Programs whose runs Claude checks beyond its rules (paths they write, `-i`, `-exec`):
 #: a hook's `allow` would skip those checks, so they are never "allow".
 CHECKED_PROGRAMS = frozenset(
@@ -422,6 +424,8 @@ def load_rules(project_dir: str | None, env: Mapping[str, str], *, launch_flags:
         if flag:
             rules.files.append(("the launch command line", f"uses {flag}"))
             rules.uncertain = True
+        elif not managed_only:
+            rules.allow += _rules(launch_allow_rules())
     return rules
 
 
@@ -450,6 +454,55 @@ def uncertain_launch_flag(start: int | None = None, levels: int = 4) -> str | No
             return None  # Claude Code itself: its parents do not decide its rules
         pid = parent
     return None
+
+
+def launch_allow_rules(start: int | None = None, levels: int = 4) -> list[str]:
+    """The rules `--allowedTools` gave the Claude Code process running this hook
+    (values after the flag up to the next option, each split at commas and spaces
+    outside parentheses, as Claude reads them); [] when it cannot be told."""
+    pid = os.getppid() if start is None else start
+    for _ in range(levels):
+        if pid <= 1:
+            return []
+        found = _process(pid)
+        if found is None:
+            return []
+        args, parent = found
+        if any(basename(arg).startswith("claude") for arg in args[:2]):
+            return allowed_in(args)
+        pid = parent
+    return []
+
+
+def allowed_in(args: list[str]) -> list[str]:
+    """The `--allowedTools` entries of a Claude Code command line."""
+    values: list[str] = []
+    index = 0
+    while index < len(args):
+        name, equals, value = args[index].partition("=")
+        index += 1
+        if name not in ALLOW_FLAGS:
+            continue
+        if equals:
+            values.append(value)
+            continue
+        while index < len(args) and not args[index].startswith("-"):
+            values.append(args[index])
+            index += 1
+    entries: list[str] = []
+    for value in values:
+        depth, current = 0, ""
+        for char in value:
+            if char in ", " and depth == 0:
+                if current:
+                    entries.append(current)
+                current = ""
+                continue
+            depth += (char == "(") - (char == ")")
+            current += char
+        if current:
+            entries.append(current)
+    return entries
 
 
 def _process(pid: int) -> tuple[list[str], int] | None:

@@ -280,7 +280,7 @@ def _object_schema(cls: type) -> dict[str, Any]:
             required.append(field.name)
     schema: dict[str, Any] = {
         "type": "object",
-        "description": (cls.__doc__ or "").split("\n")[0],
+        "description": " ".join((cls.__doc__ or "").split("\n\n")[0].split()),  # the first paragraph, whole
         "properties": properties,
         "additionalProperties": False,
     }
