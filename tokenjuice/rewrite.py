@@ -372,14 +372,30 @@ def _joined(tree: Tree) -> list[_Joined]:
     return joined
 
 
-def _prefix_step(pipeline: PipelineNode) -> Node | None:
+def _prefix_step(pipeline: PipelineNode, fish: bool) -> Node | None:
     """The command, if `pipeline` is one simple command that may run outside the
     wrap: it changes only what a child inherits, or sets variables."""
     if pipeline.prefix or len(pipeline.stages) != 1 or pipeline.stages[0].kind != "simple":
         return None
     node = pipeline.stages[0]
-    changed = _changes_state(node.argv)
+    changed = _step_kind(node.argv, fish)
     return node if changed in INHERITED_STATE or changed in VARIABLE_STATE else None
+
+
+def _step_kind(argv: Sequence[str], fish: bool) -> str | None:
+    """What a step changes (`_changes_state`), with fish's `set`: exporting or
+    erasing (`set -gx X 1`, `set -e X`) is what a child inherits ("export"), any
+    other `set X 1` a shell variable ("="); a query (`set -q X`) is neither."""
+    changed = _changes_state(argv)
+    if not (fish and changed == "set" and argv[:1] == ["set"] and len(argv) > 1):
+        return changed
+    flags = "".join(word[1:] for word in argv[1:] if word.startswith("-") and not word.startswith("--"))
+    longs = {word for word in argv[1:] if word.startswith("--")}
+    if "q" in flags or "n" in flags or "S" in flags or longs & {"--query", "--names", "--show"}:
+        return "set"
+    if "x" in flags or "e" in flags or longs & {"--export", "--erase"}:
+        return "export"
+    return "="
 
 
 def _all_items(commands: CommandList) -> list[Item]:
@@ -406,7 +422,7 @@ def _state_prefix(tree: Tree) -> tuple[int, list[Node]]:
     end = 0
     prefix: list[Node] = []
     for index, item in enumerate(items):
-        steps = [_prefix_step(pipeline) for pipeline in item.pipelines]
+        steps = [_prefix_step(pipeline, tree.dialect == "fish") for pipeline in item.pipelines]
         if all(steps):
             prefix += [step for step in steps if step is not None]
             end = item.sep_end
@@ -419,7 +435,7 @@ def _state_prefix(tree: Tree) -> tuple[int, list[Node]]:
                 prefix += [step for step in steps[:count] if step is not None]
                 end = item.op_ends[count - 1]
         break
-    if any(_changes_state(step.argv) in VARIABLE_STATE for step in prefix):
+    if any(_step_kind(step.argv, tree.dialect == "fish") in VARIABLE_STATE for step in prefix):
         rest = tree.source[end:]
         if "$" in rest or "`" in rest:
             return 0, []  # the wrapped part may expand a variable only the outer shell would have
@@ -527,6 +543,8 @@ def _assigned_names(rest: list[tuple[Node, bool]], prefix: list[Node]) -> set[st
     for node in prefix:
         if node.argv[:1] in (["export"], ["unset"]):
             names.update(word.partition("=")[0] for word in node.argv[1:])
+        elif node.argv[:1] == ["set"]:  # fish: `set -gx X 1` (a posix `set` is never a prefix)
+            names.update(word for word in node.argv[1:] if not word.startswith("-"))
     for node, _ in rest:
         argv = node.argv
         if node.kind == "loop" and len(argv) > 1:

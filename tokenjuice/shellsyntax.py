@@ -695,6 +695,13 @@ class _TreeParser:
         self.index += 1
         return token
 
+    def parse_body(self, closers: frozenset[str]) -> CommandList:
+        """A compound command's list: a POSIX shell refuses an empty one (`( )`, `{ ; }`)."""
+        body = self.parse_list(closers)
+        if not body.items and not self.fish:
+            raise Unreadable("an empty compound command")
+        return body
+
     def parse_list(self, closers: frozenset[str]) -> CommandList:
         items: list[Item] = []
         while True:
@@ -731,6 +738,8 @@ class _TreeParser:
         prefix: list[Token] = []
         names = ("and", "or", "not", "time", "!") if self.fish else ("!", "time")
         while self.keyword(self.peek(), names):
+            if not self.fish and self.tokens[self.index].value == "!" and any(t.value == "!" for t in prefix):
+                raise Unreadable("`! !`")  # dash and zsh refuse it: nothing would run as typed
             prefix.append(self.tokens[self.index])
             self.index += 1
             if prefix[-1].value == "time" and not self.fish:
@@ -751,7 +760,7 @@ class _TreeParser:
         start = token.start
         if self.is_op(token, "("):
             self.index += 1
-            body = self.parse_list(frozenset())
+            body = self.parse_body(frozenset())
             self.close_op(")")
             node = Node("subshell", [], [body], [])
         elif token.kind == OP or self.keyword(token, self.reserved):
@@ -804,35 +813,35 @@ class _TreeParser:
         name = token.value
         self.index += 1
         if name == "{":
-            body = self.parse_list(frozenset({"}"}))
+            body = self.parse_body(frozenset({"}"}))
             self.expect_word(("}",))
             return Node("brace", [], [body], [])
         if name == "if":
-            lists = [self.parse_list(frozenset({"then"}))]
+            lists = [self.parse_body(frozenset({"then"}))]
             self.expect_word(("then",))
             while True:
-                lists.append(self.parse_list(frozenset({"elif", "else", "fi"})))
+                lists.append(self.parse_body(frozenset({"elif", "else", "fi"})))
                 closing = self.expect_word(("fi", "elif", "else"))
                 if closing.value == "fi":
                     break
                 if closing.value == "elif":
-                    lists.append(self.parse_list(frozenset({"then"})))
+                    lists.append(self.parse_body(frozenset({"then"})))
                     self.expect_word(("then",))
                 else:
-                    lists.append(self.parse_list(frozenset({"fi"})))
+                    lists.append(self.parse_body(frozenset({"fi"})))
                     self.expect_word(("fi",))
                     break
             return Node("if", [token], lists, [])
         if name in ("while", "until"):
-            condition = self.parse_list(frozenset({"do"}))
+            condition = self.parse_body(frozenset({"do"}))
             self.expect_word(("do",))
-            body = self.parse_list(frozenset({"done"}))
+            body = self.parse_body(frozenset({"done"}))
             self.expect_word(("done",))
             return Node("loop", [token], [condition, body], [])
         if name in ("for", "select"):
             words = [token, *self.header()]
             self.expect_word(("do",))
-            body = self.parse_list(frozenset({"done"}))
+            body = self.parse_body(frozenset({"done"}))
             self.expect_word(("done",))
             return Node("loop", words, [body], [])
         if name == "case":

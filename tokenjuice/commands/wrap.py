@@ -41,8 +41,9 @@ options:
                            this PATH rather than the one the profile sets
   --no-omit                never cut lines (ANSI is still stripped, counts shown)
   --store                  keep the raw output (secrets redacted) as an artifact
-                           even if the command succeeded; see tokenjuice cat
-                           (by default only failed commands' output is kept)
+                           even when nothing was cut; see tokenjuice cat (by
+                           default it is kept only when the output shown was
+                           cut: artifacts.mode = "cut")
   --classifier RULE_ID     use this rule instead of classifying the command
   -h, --help               show this help
 """
