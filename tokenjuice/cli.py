@@ -240,14 +240,16 @@ def _host_names() -> list[str]:
     return list(HOSTS)
 
 
-_HOST = click.argument("host", required=False, type=click.Choice(_host_names()))
+_HOST = click.argument("host", required=False, type=click.Choice(_host_names()), metavar="[HOST]")
+#: Under --help of the commands taking a host (a metavar keeps click from wrapping the list mid-word).
+_HOSTS_EPILOG = "HOST is one of: " + ", ".join(_host_names()) + "."
 _ALL = click.option("--all", "every", is_flag=True, help="Every host found on this machine.")
 _PROJECT = click.option("--project", is_flag=True, help="Use the project's config (at the git root), not your own.")
 _LOCAL = click.option("--local", is_flag=True, help="Use this interpreter and checkout (python -m tokenjuice).")
 _DRY_RUN = click.option("--dry-run", is_flag=True, help="Print the change as a diff; write nothing.")
 
 
-@cli.command(short_help="Install the hook for an agent host (or list them).")
+@cli.command(short_help="Install the hook for an agent host (or list them).", epilog=_HOSTS_EPILOG)
 @_HOST
 @_ALL
 @_PROJECT
@@ -286,7 +288,7 @@ def install(
     )
 
 
-@cli.command(short_help="Remove the hook from an agent host.")
+@cli.command(short_help="Remove the hook from an agent host.", epilog=_HOSTS_EPILOG)
 @_HOST
 @_ALL
 @_PROJECT
@@ -304,8 +306,8 @@ def uninstall(host: str | None, every: bool, project: bool, dry_run: bool, purge
     emit(hosts.uninstall(host, every=every, project=project, dry_run=dry_run, purge=purge), output_format)
 
 
-@cli.command(short_help="Check tokenjuice's health, or a host's hook.")
-@click.argument("target", required=False, type=click.Choice([*_host_names(), "hooks"]))
+@cli.command(short_help="Check tokenjuice's health, or a host's hook.", epilog=_HOSTS_EPILOG)
+@click.argument("target", required=False, type=click.Choice([*_host_names(), "hooks"]), metavar="[HOST|hooks]")
 @_PROJECT
 @_LOCAL
 @click.option("--deep", is_flag=True, help="Run the installed hook and a probe command for real.")
@@ -510,6 +512,14 @@ def config_unset(key: str, project: bool, output_format: str) -> None:
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def hook(args: tuple[str, ...]) -> None:
     """A host's hook: reads its JSON payload on stdin, answers JSON (tokenjuice hook HOST)."""
+    if args[:1] in (("-h",), ("--help",)):
+        click.echo(
+            "Usage: tokenjuice hook HOST [--wrap-launcher LAUNCHER]\n\n"
+            "  What an agent host runs as its hook (tokenjuice install writes it): reads the\n"
+            "  host's JSON payload on stdin and answers JSON on stdout, always exiting 0.\n\n"
+            f"{_HOSTS_EPILOG}"
+        )
+        sys.exit(0)
     from .hosts.hook import main
 
     sys.exit(main(list(args)))

@@ -70,7 +70,7 @@ HOOK_TYPES = frozenset({"command", "prompt", "agent", "http", "mcp_tool", "callb
 class ClaudeCode(JsonHooksHost):
     name = "claude-code"
     title = "Claude Code"
-    modes = ("post", "pre", "auto")
+    modes = ("auto", "post", "pre")
     list_path = LISTS[PRE]
     more_lists = (LISTS[POST], LISTS[POST_FAILURE])
     nested = "hooks"
@@ -214,7 +214,7 @@ class ClaudeCode(JsonHooksHost):
         version = installed_version()
         mode = self.mode
         if mode is None:
-            mode = "pre" if version is not None and version < POST_SINCE else "post"
+            mode = "pre" if version is not None and version < POST_SINCE else "auto"
             if version is None:
                 notes.append(
                     "claude --version did not answer, so the hook compacts output after commands run "
