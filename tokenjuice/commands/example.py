@@ -44,7 +44,8 @@ def run(command: list[str], *, name: str | None, source: str | None, append: str
         "name": name or command_text,
         "command": command_text,
         "exit_code": result.exit_code,
-        "source": source or f"captured with tokenjuice example on {platform.system()} {platform.release()}",
+        # the documented form (docs/rules.md): captured: <tool> on <OS>
+        "source": source or f"captured: {os.path.basename(command[0])} on {platform.system()} {platform.release()}",
         "output": output,
         "keep": [],
         "drop": [],
