@@ -142,7 +142,10 @@ def test_fish_keeps_and_or_with_the_step_they_test():
         pytest.skip("fish is not installed")
     result = plan("cd /tmp; and ls", shell=fish)
     assert result.wrapped and result.outside == "cd /tmp; and"
-    assert plan("set -x FOO 1", shell=fish).reason == "changes the shell's state (set)"
+    assert plan("set -x FOO 1", shell=fish).reason == "only changes the shell's state"
+    assert plan("set -gx FOO 1; and make", shell=fish).outside == "set -gx FOO 1; and"  # exported: make sees it
+    assert plan("set FOO 1; echo $FOO", shell=fish).reason == "changes the shell's state (set)"  # not exported
+    assert plan("cd /tmp; and make; echo done", shell=fish).reason == "changes the shell's state (cd)"
 
 
 @pytest.mark.parametrize("shell", ["nu", "pwsh", "xonsh", "elvish", "/usr/bin/powershell"])
