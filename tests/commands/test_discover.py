@@ -64,3 +64,13 @@ def test_discover_flags_rules_whose_cuts_are_read_back_after_more_than_one_run_i
     assert f"tokenjuice cat {ids[9]} --shown" in rule["advice"]
     text = tokenjuice("discover").stdout.decode()
     assert "Rules that cut too much" in text and "3 of 10 cut runs read back (30%)" in text
+
+
+def test_discover_never_suggests_a_rule_for_an_exact_read(home, workdir):
+    (workdir / "big.log").write_text("".join(f"line {i} of a log nobody wrote a rule for\n" for i in range(3000)))
+    for _ in range(3):
+        tokenjuice("wrap", "--", "cat", "big.log")
+        tokenjuice("wrap", "--", "sh", "-c", "seq 1 2000")
+    found = json.loads(tokenjuice("discover", "--format", "json").stdout)
+    names = [c["argv0"] for c in found["fallbackCommands"]]
+    assert "seq" in names and "cat" not in names  # rules never apply to what cat shows

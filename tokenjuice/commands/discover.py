@@ -18,6 +18,10 @@ def run(*, since: str | None) -> Output:
         found = report.discoveries(ledger.snapshot(), start)
     except ledger.LedgerError as error:
         raise TokenjuiceError(str(error)) from None
+    from ..command import is_file_read
+
+    # an exact read (cat, head, sed -n …) is shown as the file holds it whatever a rule says: no advice to write one
+    found["fallbackCommands"] = [c for c in found["fallbackCommands"] if not is_file_read([c["argv0"]])]
     for command in found["fallbackCommands"]:
         command["advice"] = _rule_advice(command["argv0"], command["subcommand"])
     for rule in found["weakRules"]:
