@@ -51,6 +51,16 @@ PRE, POST, POST_FAILURE = "PreToolUse", "PostToolUse", "PostToolUseFailure"
 #: already allow (so a failing command is compacted too) and compacts the rest after.
 EVENTS = {"pre": (PRE,), "post": (POST,), "auto": (PRE, POST)}
 LISTS = {PRE: ("hooks", PRE), POST: ("hooks", POST), POST_FAILURE: ("hooks", POST_FAILURE)}
+#: What each mode does in Claude Code (doctor's mode line; measured with 2.1.331 in -p mode).
+MODE_EFFECTS = {
+    "auto": "commands your permission rules allow are rewritten, so their output is compacted whether they "
+    "succeed or fail; every other successful command is compacted after it ran; other failures reach the model "
+    "as Claude Code shows them",
+    "post": "successful commands are compacted after they ran; failing ones reach the model as Claude Code shows "
+    "them (a hook cannot replace a failure's output)",
+    "pre": "commands your permission rules allow (every command in bypassPermissions mode) are rewritten and "
+    "compacted, successful or failing; the rest run and show as typed",
+}
 #: Seconds Claude waits for the hook; past it the command (or its output) goes on unchanged.
 TIMEOUTS = {PRE: 10, POST: 30}
 #: The first version whose PostToolUse `updatedToolOutput` replaces a Bash output.
@@ -261,9 +271,9 @@ class ClaudeCode(JsonHooksHost):
 
     def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
         from . import jsonhooks
-        from .base import BROKEN, DISABLED, WARN
+        from .base import BROKEN, DISABLED, OK, WARN
 
-        report = super().doctor(path, expected, install_hint, deep=False)  # the probe is ours, per event
+        report = self._entry_report(path, expected, install_hint)
         if report.status == DISABLED or any(c["name"] == "file" and c["status"] == BROKEN for c in report.checks):
             return report
         data = jsonhooks.read(path) or {}
@@ -273,6 +283,9 @@ class ClaudeCode(JsonHooksHost):
             report.check("settings", WARN, problem)
         events = self.installed_events(data)
         version = installed_version()
+        mode = next((m for m, wanted in EVENTS.items() if set(wanted) == set(events) - {POST_FAILURE}), None)
+        if mode is not None:
+            report.check("mode", OK, f"{mode}: {MODE_EFFECTS[mode]}")
         if POST_FAILURE in events:
             report.check("mode", WARN, "the hook sits in PostToolUseFailure, which cannot replace output")
             report.fix = install_hint
@@ -288,6 +301,32 @@ class ClaudeCode(JsonHooksHost):
             found = self.deep_probe(report.detected or "", events)
             report.check_probe(found, found.get("summary", "the hook answered as Claude Code expects"))
         return report
+
+    def _entry_report(self, path: str, expected: str | None, install_hint: str) -> Report:
+        """The shared checks of our entry; in auto mode the PreToolUse and PostToolUse
+        entries are one installation (not two entries where one is enough)."""
+        from ..editfile import EditError
+        from . import jsonhooks
+
+        try:
+            events = self.installed_events(jsonhooks.read(path) or {})
+        except EditError:
+            events = []
+        if {PRE, POST} <= set(events):
+            return jsonhooks.doctor(
+                self,
+                path,
+                LISTS[POST],
+                self._ours,
+                expected,
+                install_hint,
+                command_of=self.command_of,
+                shape_problems=self.shape_problems,
+                others_conflict=self.handles_shell,
+                more_lists=(LISTS[POST_FAILURE],),
+                nested=self.nested,
+            )
+        return super().doctor(path, expected, install_hint, deep=False)  # the probe is ours, per event
 
     def installed_events(self, data: dict[str, Any]) -> list[str]:
         """The events whose lists hold our hook."""
