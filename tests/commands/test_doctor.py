@@ -30,3 +30,10 @@ def test_doctor_reports_broken_user_rules(home, isolated_home):
     catalogue = data["sections"]["catalogue"]
     assert catalogue["status"] == "warn"
     assert any("match.argv0" in line for line in catalogue["lines"])
+
+
+def test_a_ledger_not_created_yet_is_not_reported_as_runs_of_zero_bytes(home, workdir):
+    assert b"tokenjuice.db (not created yet: no run yet)" in tokenjuice("doctor").stdout
+    tokenjuice("wrap", "--", "seq", "1", "3")
+    out = tokenjuice("doctor").stdout.decode()
+    assert "(not created yet: 1 runs waiting in the spool" in out and "0B" not in out

@@ -500,7 +500,7 @@ ORIGINAL = """{
 
 
 def test_install_writes_a_post_tool_use_group_claude_accepts(workdir, claude_home, fake_claude):
-    done = tj("install", "claude-code", "--local")
+    done = tj("install", "claude-code", "--local", "--mode", "post")
     assert done.returncode == 0, done.stderr
     data = json.loads((claude_home / "settings.json").read_text())
     assert data == {
@@ -521,6 +521,9 @@ def test_the_installed_version_picks_the_mode(workdir, claude_home, fake_claude)
     assert our_groups(path, "PreToolUse")[0]["hooks"][0]["timeout"] == 10
     fake_claude("2.1.121 (Claude Code)")
     assert json.loads(tj("install", "claude-code", "--local", "--format", "json").stdout)["action"] == "updated"
+    assert our_groups(path, "PostToolUse") and our_groups(path, "PreToolUse")  # auto: both
+    assert doctor()["status"] == HEALTHY and any(c["message"].startswith("auto: ") for c in doctor()["checks"])
+    assert tj("install", "claude-code", "--local", "--mode", "post").returncode == 0
     assert our_groups(path, "PostToolUse") and not our_groups(path, "PreToolUse")
     assert "PreToolUse" not in json.loads(path.read_text())["hooks"]
     assert tj("install", "claude-code", "--local", "--mode", "pre").returncode == 0
@@ -538,13 +541,13 @@ def test_mode_is_for_hosts_that_have_modes(workdir, claude_home):
 def test_install_and_uninstall_leave_every_other_byte_alone(workdir, claude_home, fake_claude):
     path = claude_home / "settings.json"
     path.write_text(ORIGINAL)
-    assert tj("install", "claude-code", "--local").returncode == 0
+    assert tj("install", "claude-code", "--local", "--mode", "post").returncode == 0
     text = path.read_text()
     assert '"permissions": {"allow": ["Bash(npm test)"],   "deny": ["Bash(rm:*)"]},' in text
     assert '"env": {"FOO": "1", "RATIO": 2.50},' in text
     data = json.loads(text)
     assert data["hooks"]["PreToolUse"] == json.loads(ORIGINAL)["hooks"]["PreToolUse"]
-    assert tj("install", "claude-code", "--local").stdout.startswith(b"the Claude Code hook in")  # up to date
+    assert tj("install", "claude-code", "--local", "--mode", "post").stdout.startswith(b"the Claude Code hook in")
     assert tj("uninstall", "claude-code").returncode == 0
     assert path.read_bytes() == ORIGINAL.encode()
 
@@ -650,7 +653,7 @@ def doctor(*args, env=None):
 
 def test_doctor_states(workdir, claude_home, fake_claude):
     assert doctor()["status"] == "disabled"
-    tj("install", "claude-code", "--local")
+    tj("install", "claude-code", "--local", "--mode", "post")
     assert doctor()["status"] == HEALTHY
     path = claude_home / "settings.json"
     data = json.loads(path.read_text())
@@ -828,8 +831,45 @@ def test_the_real_claude_shows_the_model_compacted_output(claude, model, isolate
     log.write_text("")
     ask_claude(claude, isolated_home, project, port, "seq 1 3000; exit 3", "--allowedTools", "Bash")
     [result] = tool_results(log)
+    assert "Exit code 3" in result and "lines omitted" in result  # auto: the allowed command was rewritten
+    assert [r["source"] for r in spooled(isolated_home)] == ["claude-code"] * 3
+    assert tj("install", "claude-code", "--local", "--mode", "post", env=env).returncode == 0
+    log.write_text("")
+    ask_claude(claude, isolated_home, project, port, "seq 1 3000; exit 3", "--allowedTools", "Bash")
+    [result] = tool_results(log)
     assert "Exit code 3" in result and "lines omitted" not in result  # PostToolUseFailure: not replaceable
-    assert [r["source"] for r in spooled(isolated_home)] == ["claude-code", "claude-code"]
+
+
+def test_the_real_claude_in_auto_mode_compacts_a_failing_test_run_its_rules_allow(claude, model, isolated_home, tmp_path):
+    """Claude -p with an allow rule for Bash (in settings, or --allowedTools): a failing
+    pytest run reaches the model compacted with its failures and exit code, and the
+    model's own tool call in the history still reads as it wrote it."""
+    port, log = model
+    project = tmp_path / "proj"
+    project.mkdir()
+    script = project / "pytest"
+    script.write_text(f"#!/bin/sh\ncat {REPO}/tests/fixtures/hosts/pytest-failing.out.txt\nexit 1\n")
+    script.chmod(0o755)
+    env = os.environ | {"PATH": f"{link_claude(claude, tmp_path)}:{os.environ['PATH']}"}
+    assert tj("install", "claude-code", "--local", env=env).returncode == 0
+    for args in (("--allowedTools", "Bash"), ()):
+        if not args:
+            write_settings(isolated_home / ".claude", permissions={"allow": ["Bash(./pytest:*)"]})
+        log.write_text("")
+        ask_claude(claude, isolated_home, project, port, "./pytest -v", *args)
+        [result] = tool_results(log)
+        assert "Exit code 1" in result and "exit 1" in result and "tokenjuice cat" in result, result[:300]
+        assert "FAILED test_many.py::test_fails_two - ValueError: broken thing at step 7" in result
+        assert len(result) < 2000  # Claude Code's own: 11,357 characters
+        uses = [
+            block["input"]["command"]
+            for line in log.read_text().splitlines()
+            for message in json.loads(line).get("body", {}).get("messages") or []
+            if isinstance(message.get("content"), list)
+            for block in message["content"]
+            if block.get("type") == "tool_use"
+        ]
+        assert set(uses) == {"./pytest -v"}  # the wrapper never shows in the model's history
 
 
 def test_the_real_old_claude_runs_the_rewrite_only_where_its_rules_allow(old_claude, model, isolated_home, tmp_path):

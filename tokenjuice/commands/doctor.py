@@ -83,9 +83,10 @@ def _ledger() -> dict[str, Any]:
         check = _integrity(path)
     except (ledger.LedgerError, sqlite3.Error) as error:
         return _section(base.BROKEN, [str(error)])
-    if not os.path.exists(path) and not pending:
-        return _section(base.OK, [f"{path} (not created yet; the first wrap records there)"])
-    size = os.path.getsize(path) if os.path.exists(path) else 0
+    if not os.path.exists(path):
+        waiting = f"{pending} runs waiting in the spool; tokenjuice prune moves them in" if pending else "no run yet"
+        return _section(base.OK, [f"{path} (not created yet: {waiting})"], runs=runs)
+    size = os.path.getsize(path)
     lines = [f"{path}: {runs} runs ({pending} waiting in the spool), {report.compact(size)}B", f"integrity: {check}"]
     if paths.read_only(os.path.dirname(path)):
         lines.append("the data folder is read-only: new runs are not recorded")
