@@ -840,7 +840,7 @@ def test_the_real_claude_shows_the_model_compacted_output(claude, model, isolate
     assert "Exit code 3" in result and "lines omitted" not in result  # PostToolUseFailure: not replaceable
 
 
-def test_the_real_claude_in_auto_mode_compacts_a_failing_test_run_its_rules_allow(claude, model, isolated_home, tmp_path):
+def test_the_real_claude_in_auto_mode_compacts_a_failing_run_its_rules_allow(claude, model, isolated_home, tmp_path):
     """Claude -p with an allow rule for Bash (in settings, or --allowedTools): a failing
     pytest run reaches the model compacted with its failures and exit code, and the
     model's own tool call in the history still reads as it wrote it."""
