@@ -10,7 +10,8 @@ behind wrappers and runners. Each command is kept with three decisions: the whol
 (`why_not_wrapped_script`), its words (`why_not_wrapped`), and its words with stdin supplied.
 
 The pin was made from the Python rules (tokenjuice/interactive*.py before the catalogue
-became data); rerun it only to pin a deliberate change, and review the diff.
+became data), and the data reproduces it exactly; rerun this only to pin a deliberate
+change, and review the diff (the generated part now takes its words from the catalogue).
 """
 
 from __future__ import annotations
@@ -70,98 +71,37 @@ def from_docs() -> set[str]:
     return found
 
 
-#: The driver: what it reaches is every rule, not this tool's words.
-DRIVER = frozenset(
-    {"_check", "_dispatch", "_script", "_peel", "_strip_runner", "_package_runner", "_more_rules", "_RULES"}
-)
-
-
 def tool_vocabulary() -> dict[str, set[str]]:
-    """Each tool of the Python rules -> the words its rule (and the tables it names) mention."""
-    from tokenjuice import interactive, interactive_dev, interactive_ops, interactive_system
+    """Each program of the catalogue -> the words its entry mentions (subcommands, options),
+    and the generic tables' programs. (The pin of 2026-11 was made the same way from the Python
+    rules, interactive*.py, before they became tokenjuice/neverwrap/*.toml.)"""
+    from tokenjuice import neverwrap_schema
 
-    modules = [interactive, interactive_dev, interactive_ops, interactive_system]
-    trees = {m.__name__: ast.parse(Path(m.__file__).read_text()) for m in modules}
-    top: dict[str, set[str]] = {}  # module-level name -> its strings
-    funcs: dict[str, ast.AST] = {}
-    for tree in trees.values():
-        for node in tree.body:
-            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for target in targets:
-                    if isinstance(target, ast.Name):
-                        top.setdefault(target.id, set()).update(
-                            n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)
-                        )
-            elif isinstance(node, ast.FunctionDef):
-                funcs[node.name] = node
+    generic, tools = neverwrap_schema.load()
 
-    def words_of(node: ast.AST, seen: set[str]) -> set[str]:
-        out = set()
-        for n in ast.walk(node):
-            if isinstance(n, ast.Constant) and isinstance(n.value, str):
-                out.add(n.value)
-            elif isinstance(n, ast.Name) and n.id not in seen and n.id not in DRIVER:
-                seen.add(n.id)
-                if n.id in funcs:
-                    out |= words_of(funcs[n.id], seen)
-                elif n.id in top and n.id not in ("_MORE_RULES", "_DEV_TOOLS", "_SYSTEM_TOOLS", "_OPS_TOOLS"):
-                    out |= top[n.id]
-        return out
+    def words_of(value: object) -> set[str]:
+        if isinstance(value, str):
+            return {value} if value and " " not in value and "{" not in value and len(value) < 30 else set()
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, (list, tuple)):
+            return set().union(*(words_of(item) for item in value)) if value else set()
+        return set()
 
     vocab: dict[str, set[str]] = {}
-    rules = dict(interactive._RULES)
-    rules.update(interactive_dev.RULES)
-    rules.update(interactive_system.RULES)
-    rules.update(interactive_ops.RULES)
-    for name, rule in rules.items():
-        fn = funcs.get(getattr(rule, "__name__", ""))
-        if fn is None:  # a closure made by a factory: its factory's words and the call's
-            qual = getattr(rule, "__qualname__", "").split(".")[0]
-            fn = funcs.get(qual)
-        words = words_of(fn, set()) if fn is not None else set()
-        for m in modules:
-            for node in ast.walk(trees[m.__name__]):
-                if isinstance(node, ast.Dict):
-                    for k, v in zip(node.keys, node.values, strict=True):
-                        if isinstance(k, ast.Constant) and k.value == name:
-                            words |= {
-                                n.value for n in ast.walk(v) if isinstance(n, ast.Constant) and isinstance(n.value, str)
-                            }
-        vocab[name] = {w for w in words if w and " " not in w and "{" not in w and len(w) < 30}
-    for table in ("_SIMPLE",):
-        for name in getattr(interactive, table):
-            vocab.setdefault(name, set())
-    for name, subs in interactive._START_SUBCOMMAND.items():
-        vocab.setdefault(name, set()).update(subs)
-    for name in interactive._SERVER_SUBCOMMAND | interactive._SHORT_W_WATCH:
+    for tool, entry in zip(tools, neverwrap_schema.compiled(generic, tools)["ENTRIES"], strict=True):
+        for name in tool.names:
+            if not name.endswith(":"):
+                vocab.setdefault(name, set()).update(words_of(entry) - {name})
+    for group in generic.start_subcommands:
+        vocab.setdefault(group[0], set()).update(group[1:])
+    for name in (*generic.server_subcommand, *generic.short_w_watch):
         vocab.setdefault(name, set()).update({"server", "s", "-w", "--watch"})
-    for name in interactive._OPERAND_TOOLS:
+    for name in generic.operand_tools:
         vocab.setdefault(name, set())
-    for name in (
-        "python",
-        "python3",
-        "bash",
-        "sh",
-        "zsh",
-        "fish",
-        "pwsh",
-        "dash",
-        "tcsh",
-        "nu",
-        "create-vite",
-        "make",
-        "just",
-        "wrangler",
-        "mkdocs",
-        "tailscale",
-        "openstack",
-        "jest",
-        "eslint",
-        "cargo",
-        "glab",
-        "vercel",
-    ):
+    for name in ("python", "python3", "bash", "sh", "zsh", "fish", "pwsh", "dash", "tcsh", "nu", "create-vite"):
+        vocab.setdefault(name, set())
+    for name in ("make", "just", "wrangler", "mkdocs", "tailscale", "openstack", "jest", "eslint", "glab", "vercel"):
         vocab.setdefault(name, set())
     return vocab
 
