@@ -24,6 +24,7 @@ import os
 from .argv import SHELLS, basename, is_python, strip_wrappers
 from .record import record
 from .shellsyntax import (
+    FUNCTION_DEFINITION,
     MAX_ARG_STRLEN,
     CommandList,
     Item,
@@ -31,8 +32,6 @@ from .shellsyntax import (
     PipelineNode,
     Tree,
     Unreadable,
-    arithmetic_names,
-    expansions,
     fits_in_argv,
     parse,
     parse_tree,
@@ -209,11 +208,11 @@ def plan(
     if shell_name not in LOGIN_SHELLS:
         return Plan.leave(command, f"unsupported shell {shell_name}")
     dialect = "fish" if shell_name == "fish" else "posix"
-    if _defines_function(command, dialect):
-        return Plan.leave(command, "defines a shell function")
     try:
         tree = parse_tree(command, dialect)
-    except Unreadable:
+    except Unreadable as error:
+        if str(error) == FUNCTION_DEFINITION:
+            return Plan.leave(command, "defines a shell function")
         return Plan.leave(command, "incomplete or unreadable shell syntax")
     if not tree.root.items:
         return Plan.leave(command, "incomplete or unreadable shell syntax")
@@ -225,7 +224,8 @@ def plan(
     rest = [(node, here) for node, here in nodes if node.start >= outside_end]
     if not rest:
         return Plan.leave(command, "only changes the shell's state")
-    changed = _state_change(tree, rest, outside_end)
+    found = _rest_expansions(tree, outside_end)
+    changed = _state_change(tree, rest, found)
     if changed:
         return Plan.leave(command, f"changes the shell's state ({changed})")
     background = _background(tree, outside_end)
@@ -234,7 +234,7 @@ def plan(
     body = _trim(command[outside_end:] if outside_end else command)
     if body.startswith("-"):
         return Plan.leave(command, "starts with '-' (a shell would read it as an option)")
-    reads = _reads_outer_state(tree, rest, outside_end, prefix, environment)
+    reads = _reads_outer_state(tree, rest, outside_end, prefix, environment, found)
     if reads:
         return Plan.leave(command, reads)
     unknown = _not_a_program(rest, prefix, environment, cwd)
@@ -290,20 +290,6 @@ def _encodable(text: str) -> bool:
     except UnicodeEncodeError:  # lone surrogates
         return False
     return True
-
-
-def _defines_function(command: str, dialect: str) -> bool:
-    """`f() { …; }` or `function f …` (a definition lives in the shell that reads it)."""
-    from .shellsyntax import lex
-
-    tokens = lex(command, dialect).tokens
-    for index, token in enumerate(tokens):
-        if token.kind == "word" and token.value == "function" and (index == 0 or tokens[index - 1].kind == "op"):
-            return True
-        opens_body = token.value == "(" and index + 1 < len(tokens) and tokens[index + 1].value == ")"
-        if opens_body and index > 0 and tokens[index - 1].kind == "word":
-            return True
-    return False
 
 
 def _is_assignment(word: str) -> bool:
@@ -442,22 +428,26 @@ def _state_prefix(tree: Tree) -> tuple[int, list[Node]]:
     return end, prefix
 
 
-def _state_change(tree: Tree, rest: list[tuple[Node, bool]], start: int) -> str | None:
-    """The first command after `start` that would change the shell if it ran there."""
+def _state_change(tree: Tree, rest: list[tuple[Node, bool]], found: list[tuple[str, str, int]]) -> str | None:
+    """The first command of `rest` that would change the shell if it ran there (or
+    an expansion among `found` that assigns)."""
     for node, here in rest:
         if not here:
             continue
         if node.kind == "simple":
-            found = _changes_state(node.argv)
-            if found == "wait" and _background_before(tree, node):
+            changed = _changes_state(node.argv)
+            if changed == "wait" and _background_before(tree, node):
                 continue
-            if found:
-                return found
-        elif node.kind == "arith" and any(kind == "assign" for kind, _, _ in arithmetic_names(node.words[0].value)):
-            return "((…=…))"
+            if changed:
+                return changed
+        elif node.kind == "arith":
+            from .shellexpand import arithmetic_names
+
+            if any(kind == "assign" for kind, _, _ in arithmetic_names(node.words[0].value)):
+                return "((…=…))"
         elif node.kind == "loop" and node.words[0].value == "select":
             return "select"
-    for kind, name, _ in _rest_expansions(tree, start):
+    for kind, name, _ in found:
         if kind == "assign":
             return f"assigns {name} in an expansion"
     return None
@@ -466,6 +456,10 @@ def _state_change(tree: Tree, rest: list[tuple[Node, bool]], start: int) -> str 
 def _rest_expansions(tree: Tree, start: int) -> list[tuple[str, str, int]]:
     """What the text after `start` expands (here-document bodies by their own rules)."""
     source = tree.source
+    if "$" not in source[start:] and "`" not in source[start:]:
+        return []
+    from .shellexpand import expansions
+
     found: list[tuple[str, str, int]] = []
     position = start
     for body_start, body_end, expands in sorted(tree.bodies):
@@ -550,6 +544,8 @@ def _assigned_names(rest: list[tuple[Node, bool]], prefix: list[Node]) -> set[st
         if node.kind == "loop" and len(argv) > 1:
             names.add(argv[1])
             if argv[1].startswith("(("):
+                from .shellexpand import arithmetic_names
+
                 names.update(name for kind, name, _ in arithmetic_names(argv[1]) if kind == "assign")
         if node.kind != "simple":
             continue
@@ -563,16 +559,23 @@ def _assigned_names(rest: list[tuple[Node, bool]], prefix: list[Node]) -> set[st
 
 
 def _reads_outer_state(
-    tree: Tree, rest: list[tuple[Node, bool]], start: int, prefix: list[Node], env: Mapping[str, str]
+    tree: Tree,
+    rest: list[tuple[Node, bool]],
+    start: int,
+    prefix: list[Node],
+    env: Mapping[str, str],
+    found: list[tuple[str, str, int]],
 ) -> str | None:
     """Why the command reads state of the agent's shell that a fresh child has its
     own of (or lacks), or None: `$?` before anything ran, `$1`, `$$`, `$-`, or a
     variable that is neither in the environment nor set by the command itself
     (a variable the agent's shell set without exporting it)."""
-    found = _rest_expansions(tree, start)
+    found = list(found)
     for node, _ in rest:  # `((x > 1))`, `for ((i = 0; i < n; i++))` read names without `$`
         for word in node.words:
             if word.value.startswith("((") and node.kind in ("arith", "loop"):
+                from .shellexpand import arithmetic_names
+
                 found += arithmetic_names(word.value[2:-2], word.start + 2)
     if not found:
         return None

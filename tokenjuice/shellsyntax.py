@@ -529,6 +529,11 @@ _POSIX_RESERVED = frozenset({"}", "then", "elif", "else", "fi", "do", "done", "e
 _FISH_RESERVED = frozenset({"end", "else", "case"})
 
 
+#: What `Unreadable` says for a function definition (`f() { …; }`, `function f`): it
+#: lives in the shell that reads it.
+FUNCTION_DEFINITION = "a function definition"
+
+
 class Unreadable(Exception):
     """The command line is not one `parse_tree` can read with certainty."""
 
@@ -846,7 +851,7 @@ class _TreeParser:
             return Node("loop", words, [body], [])
         if name == "case":
             return self.parse_case(token)
-        raise Unreadable("a function definition")  # `function f …`: lives in the shell that reads it
+        raise Unreadable(FUNCTION_DEFINITION)  # `function f …`: lives in the shell that reads it
 
     def parse_case(self, token: Token) -> Node:
         subject = self.peek()
@@ -883,7 +888,7 @@ class _TreeParser:
         token = self.tokens[self.index]
         self.index += 1
         if token.value == "function":
-            raise Unreadable("a function definition")
+            raise Unreadable(FUNCTION_DEFINITION)
         words = [token]
         if token.value in ("for", "switch"):
             words += self.header()
@@ -916,7 +921,7 @@ class _TreeParser:
                 words.append(token)
             self.index += 1
         if words and not self.fish and self.is_op(self.peek(), "("):
-            raise Unreadable("a function definition")  # `f() { …; }`
+            raise Unreadable(FUNCTION_DEFINITION)  # `f() { …; }`
         if not words and not redirects:
             raise Unreadable("a command is missing")
         node = Node("simple", words, [], redirects)
@@ -1087,191 +1092,3 @@ def _arg_max() -> int:
     except (AttributeError, ValueError, OSError):  # no sysconf (Windows) or no such name
         value = -1
     return min(value, _ARG_MAX_CAP) if value > 0 else _ARG_MAX_FALLBACK
-
-
-# -- expansions ------------------------------------------------------------------------
-
-_NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
-_NAME_CHARS = _NAME_START | frozenset("0123456789")
-#: One-character special parameters: `$?`, `$#`, `$@`, `$*`, `$!`, `$$`, `$-`, `$0`…`$9`.
-_SPECIAL = frozenset("?#@*!$-0123456789")
-
-
-def expansions(text: str, dialect: str = "posix", *, here_doc: bool = False) -> list[tuple[str, str, int]]:
-    """The parameters `text` expands, as `(kind, name, offset)`: kind "read" for
-    `$X`, `${X…}`, `$1`, `$?` and a name inside arithmetic (`$((x + 1))`), "assign"
-    for one an expansion assigns (`${X:=v}`, `${X=v}`, `$((X=1))`, `$((X++))`).
-    Single-quoted text expands nothing (in a `here_doc` body quotes are
-    literal); command substitutions and backticks are looked into. Never
-    expands anything itself."""
-    found: list[tuple[str, str, int]] = []
-    _scan(text, 0, len(text), dialect == "fish", here_doc, found)
-    return found
-
-
-def arithmetic_names(text: str, offset: int = 0) -> list[tuple[str, str, int]]:
-    """The names an arithmetic expression reads and assigns (`((x = y + 1))`)."""
-    found: list[tuple[str, str, int]] = []
-    _arithmetic(text, offset, found)
-    return found
-
-
-def _scan(text: str, pos: int, end: int, fish: bool, here_doc: bool, found: list[tuple[str, str, int]]) -> None:
-    quoted = False  # inside "…"
-    word_start = True
-    while pos < end:
-        ch = text[pos]
-        if ch == "\\":
-            pos += 2
-            word_start = False
-            continue
-        if ch == "'" and not quoted and not here_doc:
-            if fish:
-                pos += 1
-                while pos < end and text[pos] != "'":
-                    pos += 2 if text[pos] == "\\" else 1
-                pos += 1
-            else:
-                close = text.find("'", pos + 1, end)
-                pos = end if close < 0 else close + 1
-            word_start = False
-            continue
-        if ch == '"' and not here_doc:
-            quoted = not quoted
-            pos += 1
-            word_start = False
-            continue
-        if ch == "#" and word_start and not quoted and not here_doc:
-            newline = text.find("\n", pos, end)
-            pos = end if newline < 0 else newline
-            continue
-        if ch == "`" and not fish:
-            close = pos + 1
-            while close < end and text[close] != "`":
-                close += 2 if text[close] == "\\" else 1
-            _scan(text, pos + 1, min(close, end), fish, False, found)
-            pos = close + 1
-            word_start = False
-            continue
-        if ch == "$" and pos + 1 < end:
-            pos = _dollar(text, pos, end, fish, found)
-            word_start = False
-            continue
-        word_start = ch in " \t\n;&|()"
-        pos += 1
-
-
-def _balanced(text: str, pos: int, end: int) -> int:
-    """Where the `(…)` or `{…}` opening at `pos` closes (after it), quotes respected."""
-    opener = text[pos]
-    closer = ")" if opener == "(" else "}"
-    depth = 0
-    while pos < end:
-        ch = text[pos]
-        if ch == "\\":
-            pos += 2
-            continue
-        if ch == "'":
-            close = text.find("'", pos + 1, end)
-            pos = end if close < 0 else close + 1
-            continue
-        if ch == '"':
-            pos += 1
-            while pos < end and text[pos] != '"':
-                pos += 2 if text[pos] == "\\" else 1
-            pos += 1
-            continue
-        if ch == opener:
-            depth += 1
-        elif ch == closer:
-            depth -= 1
-            if depth == 0:
-                return pos + 1
-        pos += 1
-    return end
-
-
-def _dollar(text: str, pos: int, end: int, fish: bool, found: list[tuple[str, str, int]]) -> int:
-    nxt = text[pos + 1]
-    if fish:
-        if nxt in _NAME_START or nxt.isdigit():
-            stop = pos + 1
-            while stop < end and text[stop] in _NAME_CHARS:
-                stop += 1
-            found.append(("read", text[pos + 1 : stop], pos))
-            return stop
-        return pos + 1
-    if nxt == "'":  # $'…': no expansion inside
-        close = pos + 2
-        while close < end and text[close] != "'":
-            close += 2 if text[close] == "\\" else 1
-        return close + 1
-    if text.startswith("$((", pos):
-        close = _balanced(text, pos + 1, end)
-        _arithmetic(text[pos + 3 : max(pos + 3, close - 2)], pos + 3, found)
-        return close
-    if nxt == "(":
-        close = _balanced(text, pos + 1, end)
-        _scan(text, pos + 2, max(pos + 2, close - 1), fish, False, found)
-        return close
-    if nxt == "{":
-        close = _balanced(text, pos + 1, end)
-        inner = pos + 2
-        if inner < end and text[inner] in "#!" and inner + 1 < close - 1:
-            inner += 1  # ${#X}, ${!X}
-        stop = inner
-        if stop < end and text[stop] in _NAME_START:
-            while stop < end and text[stop] in _NAME_CHARS:
-                stop += 1
-        elif stop < end and text[stop] in _SPECIAL:
-            stop += 1
-        name = text[inner:stop]
-        if name:
-            rest = text[stop : close - 1]
-            kind = "assign" if rest.startswith((":=", "=")) else "read"
-            found.append((kind, name, pos))
-            _scan(text, stop, max(stop, close - 1), fish, False, found)
-        return close
-    if nxt in _NAME_START:
-        stop = pos + 1
-        while stop < end and text[stop] in _NAME_CHARS:
-            stop += 1
-        found.append(("read", text[pos + 1 : stop], pos))
-        return stop
-    if nxt in _SPECIAL:
-        found.append(("read", nxt, pos))
-        return pos + 2
-    return pos + 1
-
-
-def _arithmetic(expression: str, offset: int, found: list[tuple[str, str, int]]) -> None:
-    """Names read and assigned in an arithmetic expression: `x = 1`, `x += 1`,
-    `x++`, `--x` assign; every other name (with or without `$`) is read."""
-    index = 0
-    n = len(expression)
-    while index < n:
-        ch = expression[index]
-        if ch == "$":
-            index += 1
-            continue
-        if ch in _NAME_START:
-            stop = index
-            while stop < n and expression[stop] in _NAME_CHARS:
-                stop += 1
-            name = expression[index:stop]
-            after = expression[stop:].lstrip()
-            before = expression[:index].rstrip()
-            assigns = (
-                (after.startswith("=") and not after.startswith("=="))
-                or after[:2] in ("++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=")
-                or after[:3] in ("<<=", ">>=")
-                or before.endswith(("++", "--"))
-            )
-            found.append(("assign" if assigns else "read", name, offset + index))
-            index = stop
-            continue
-        if ch.isdigit():
-            while index < n and (expression[index].isalnum() or expression[index] == "#"):
-                index += 1  # 0x1f, 2#101
-            continue
-        index += 1
