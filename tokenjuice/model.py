@@ -97,6 +97,13 @@ class Reduction:
     hint: str | None = None  # where the full output is (`full output: tokenjuice cat 7f3a2c1d`), or why it is not
     redact: bool = True  # secrets in the shown text are replaced (redaction.enabled)
     capture_note: str | None = None  # what the capture itself could not keep, exactly
+    # The preservation guard (reduce/guard.py): anchors found, anchors the shown text
+    # carries, and how many times the budget was widened to carry them.
+    guard: tuple[int, int, int] | None = None
+    budget: int = 0  # the size budget the reduction was made for (characters)
+    # Regions recognised by their content in the output of a compound or unknown
+    # command (reduce/units.py `regions`): (kind, lines).
+    regions: tuple[tuple[str, int], ...] = ()
 
     @property
     def cut(self) -> bool:

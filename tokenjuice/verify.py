@@ -14,8 +14,9 @@ import re
 from .model import Execution
 from .record import record
 from .reduce import structured
-from .reduce.engine import Options, reduce, squeeze
+from .reduce.engine import Options, reduce
 from .reduce.lines import CLIP, MARKER_PATTERN
+from .reduce.reencode import decoded, is_brace_list, is_factored_heading, shows, squeeze, unfactored
 from .reduce.render import shown, shown_chars, text_of
 from .rules import loader
 from .rules.index import Catalogue
@@ -41,6 +42,7 @@ class ExampleResult:
     reduced_chars: int
     text: str  # the reduced output
     passthrough: str | None  # why the output was left whole, if it was
+    widened: int = 0  # how many times the preservation guard widened the budget
 
     @property
     def ok(self) -> bool:
@@ -199,6 +201,7 @@ def check_example(rule: loader.LoadedRule, example: Example, catalogue: Catalogu
         shown_chars(reduction, text),
         text,
         reduction.passthrough,
+        reduction.guard[2] if reduction.guard else 0,
     )
 
 
@@ -238,14 +241,14 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
     factored_path: str | None = None  # the file of grep matches factored under a `path:` heading
     for line in split_lines(reduced_text):
         core = line.strip()
-        if _is_factored_heading(core, input_lines):
+        if is_factored_heading(core, input_lines):
             factored_path = core[:-1]
             continue
-        if factored_path is not None and line.startswith("  ") and _unfactored(factored_path, line) in inputs:
+        if factored_path is not None and line.startswith("  ") and unfactored(factored_path, line) in inputs:
             continue
         if not line.startswith("  ") and core != "--":
             factored_path = None
-        if _is_brace_list(core, inputs):
+        if is_brace_list(core, inputs):
             continue
         if not core or core in inputs or core in messages or (document is not None and core.rstrip(",") in inputs):
             continue
@@ -261,72 +264,6 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
             continue
         unexplained.append(line)
     return unexplained
-
-
-_FACTORED_MATCH = re.compile(r"^\d+(?::\d+)?[:-]")
-_BRACES = re.compile(r"^(?P<prefix>.*?)\{(?P<names>[^{}\s'\"]*,[^{}\s'\"]*)\}$")
-
-
-def shows(readable: str, snippet: str) -> bool:
-    """Does `readable` (a `decoded` shown text) hold `snippet`, as it is or with its
-    padding shortened as the reduction shortens it?"""
-    if snippet in readable:
-        return True
-    squeezed = "\n".join(str(squeeze(line)) for line in snippet.split("\n"))
-    return squeezed != snippet and squeezed in readable
-
-
-def decoded(text: str) -> str:
-    """`text` with its lossless re-encodings spelled out as the tool printed them
-    (grep's factored matches as `path:12:text`, `dir/{a,b}` as `dir/a` and `dir/b`),
-    so that a fact is found whichever form shows it."""
-    out: list[str] = []
-    path: str | None = None
-    for line in text.split("\n"):
-        core = line.strip()
-        if line.endswith(":") and not line.startswith(" ") and len(line) > 1:
-            path = line[:-1]
-            out.append(line)
-            continue
-        if path is not None and line.startswith("  ") and _FACTORED_MATCH.match(line[2:]):
-            out.append(_unfactored(path, line))
-            continue
-        if not line.startswith("  ") and core != "--":
-            path = None
-        braces = _BRACES.match(line)
-        if braces:
-            out.extend(braces.group("prefix") + name for name in braces.group("names").split(","))
-            continue
-        out.append(line)
-    return "\n".join(out)
-
-
-def _is_factored_heading(line: str, input_lines: list[str]) -> bool:
-    """`path:` standing for the path grep printed before each match of one file."""
-    if not line.endswith(":") or len(line) < 2:
-        return False
-    head = line[:-1]
-    return any(source.startswith(line) and _FACTORED_MATCH.match(source[len(line) :]) for source in input_lines) or any(
-        source.startswith(head + "-") and _FACTORED_MATCH.match(source[len(head) + 1 :]) for source in input_lines
-    )
-
-
-def _unfactored(path: str, line: str) -> str:
-    """A factored match line (`  12:text`, `  13-text`) as grep printed it."""
-    rest = line[2:]
-    number = _FACTORED_MATCH.match(rest)
-    separator = "-" if number and number.group().endswith("-") else ":"
-    return (path + separator + rest).strip()
-
-
-def _is_brace_list(line: str, inputs: set[str]) -> bool:
-    """`prefix{a,b,c}`: every `prefix` + name is an input line (a directory's entries,
-    git status paths of one folder, re-encoded by reduce/units.py)."""
-    found = _BRACES.match(line)
-    if not found:
-        return False
-    prefix = found.group("prefix")
-    return all((prefix + name).strip() in inputs for name in found.group("names").split(","))
 
 
 def _is_short_commit(line: str, hashes: list[str], inputs: set[str]) -> bool:

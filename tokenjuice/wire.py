@@ -167,6 +167,15 @@ def trace_to_wire(reduction: Reduction) -> dict[str, Any]:
     rule = reduction.rule
     if rule is not None and rule.layer != "builtin":
         trace["ruleSource"] = f"{rule.layer} {rule.path}"
+    if reduction.budget:
+        trace["budgetChars"] = reduction.budget
+    if reduction.command.bounded:
+        trace["bounded"] = True
+    if reduction.guard is not None:
+        found, kept, widened = reduction.guard
+        trace["guard"] = {"anchors": found, "kept": kept, "widened": widened}
+    if reduction.regions:
+        trace["regions"] = [{"kind": kind, "lines": count} for kind, count in reduction.regions]
     return trace
 
 

@@ -7,8 +7,8 @@ from conftest import tokenjuice
 
 
 def test_reduce_from_stdin_and_file(workdir):
-    output = "".join(f"line {i}\n" for i in range(500))
-    done = tokenjuice("reduce", "--command", "seq 500", input=output)
+    output = "".join(f"line {i}\n" for i in range(2000))  # past the information budget
+    done = tokenjuice("reduce", "--command", "seq 2000", input=output)
     assert done.returncode == 0
     assert "lines omitted" in done.stdout.decode()
     (workdir / "log.txt").write_text(output)

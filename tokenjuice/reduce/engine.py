@@ -19,14 +19,14 @@ from __future__ import annotations
 
 from ..classify import IMPLICIT_FALLBACK_RULE, Classification, classify, sniff, sniffable
 from ..command import CommandInfo, analyze
-from ..lazyre import lazy
 from ..model import Execution, Reduction
-from ..record import record
+from ..record import record, replace
 from ..rules.index import Catalogue
 from ..rules.loader import FALLBACK_ID
 from ..rules.model import Rule
 from ..text import clip_line, pluralize, split_lines, strip_ansi, trim_empty_edges
 from .lines import CLIP, Encoded, Item, Omission, Pinned, keep_only, shown_lines
+from .reencode import squeeze
 from .render import TRAILER_RESERVE, text_of
 
 # The rule machinery (pipeline, units, structured cutting, pattern budgets) is
@@ -112,6 +112,7 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
             stripped_lines=lines,
             no_omit=options.no_omit,
             budget=patterns,
+            structure=info.multiple or rule.id == FALLBACK_ID,
         )
     except PatternTimeout:
         note = f"rule {rule.id} ({rule.path or rule.layer}) timed out; output left unreduced"
@@ -131,13 +132,70 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
         )
     if tiny:
         return start.whole(header, whole, outcome.facts, "tiny", rule)
-    fits = _fits(start, rule, outcome, header, whole, budget)
+    made = _within(start, rule, outcome, header, whole, budget, patterns)
+    if not made.cut or options.max_inline_chars:
+        return made  # whole, or the size the caller asked for
+    return _guarded(made, start, rule, outcome, header, whole, budget, patterns, lines)
+
+
+def _within(
+    start: _Start,
+    rule: Rule,
+    outcome: RuleOutcome,
+    header: tuple[str, ...],
+    whole: list[str],
+    budget: int,
+    patterns: Budget,
+    widened: bool = False,
+) -> Reduction:
+    """The reduction for one budget: whole but for noise if it fits, structured
+    output cut between values, otherwise the rule's result cut between units. A
+    budget the guard widened keeps the rule's own filtering (keep and trim patterns):
+    the wider room goes to what the rule keeps."""
+    fits = None if widened else _fits(start, rule, outcome, header, whole, budget)
     if fits is not None:
-        return fits
+        return replace(fits, budget=budget, regions=outcome.regions)
     shaped = _structured(start, rule, outcome, header, whole, budget)
     if shaped is not None:
-        return shaped
-    return choose(start, rule, outcome, header, whole, budget, patterns)
+        return replace(shaped, budget=budget)
+    made = choose(start, rule, outcome, header, whole, budget, patterns)
+    return replace(made, budget=budget, regions=outcome.regions)
+
+
+def _guarded(
+    made: Reduction,
+    start: _Start,
+    rule: Rule,
+    outcome: RuleOutcome,
+    header: tuple[str, ...],
+    whole: list[str],
+    budget: int,
+    patterns: Budget,
+    lines: list[str],
+) -> Reduction:
+    """The preservation guard (reduce/guard.py): widen the budget while the shown text
+    carries too few of the output's anchors, up to a hard cap."""
+    from . import guard
+    from .reencode import decoded
+
+    found = guard.anchors(lines, guard.watched(start.classification.rule.family, start.execution.failed))
+    if not found:
+        return made
+    kept = guard.share(found, decoded(text_of(made)))
+    steps = 0
+    widened = budget
+    while kept < guard.THRESHOLD and widened < budget * guard.HARD_CAP_FACTOR:
+        widened = min(widened * guard.WIDEN, budget * guard.HARD_CAP_FACTOR)
+        steps += 1
+        wider = _within(start, rule, outcome, header, whole, widened, patterns, widened=True)
+        kept = guard.share(found, decoded(text_of(wider)))
+        made = wider
+        if kept < guard.THRESHOLD:  # the rule's filtering lost them: the output with only noise removed
+            whole_enough = _fits(start, rule, outcome, header, whole, widened)
+            share = guard.share(found, decoded(text_of(whole_enough))) if whole_enough is not None else 0.0
+            if whole_enough is not None and share > kept:
+                made, kept = replace(whole_enough, budget=widened, regions=outcome.regions), share
+    return replace(made, guard=(len(found), round(kept * len(found)), steps))
 
 
 def information_budget(
@@ -214,19 +272,6 @@ def _fits(
     if len(text_of(made)) >= _size(whole):  # the trailer would cost more than the noise saved
         return start.whole(header, whole, outcome.facts, "fits", rule)
     return made
-
-
-#: Three or more spaces inside a line: terminal padding, shown as two.
-_PADDING = lazy(r"(?<=\S) {3,}(?=\S)")
-
-
-def squeeze(item: Item) -> Item:
-    """`item` with its padding shortened (runs of three spaces or more between words
-    become two: columns stay apart, nothing is lost); markers unchanged."""
-    if isinstance(item, Omission) or "   " not in item.strip():
-        return item
-    squeezed = _PADDING.sub("  ", item)
-    return Pinned(squeezed) if isinstance(item, Pinned) else squeezed
 
 
 def choose(

@@ -17,7 +17,7 @@ from ..text import split_lines, trim_empty_edges
 from . import noise
 from .formatters import FORMATTERS
 from .lines import Item, Omission, Pinned, dedupe_adjacent, head_tail
-from .units import Parsed, Unit, parse
+from .units import Parsed, Unit, parse, regions
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,6 +44,8 @@ class RuleOutcome:
     denoised: tuple[Item, ...] = ()
     # The filtered lines split into units (the rule's `unit`), for cutting between them.
     units: tuple[Item | Unit, ...] = ()
+    # For a compound or unknown command: the regions recognised by their content.
+    regions: tuple[tuple[str, int], ...] = ()
 
 
 def apply_rule(
@@ -55,6 +57,7 @@ def apply_rule(
     stripped_lines: list[str] | None = None,
     no_omit: bool = False,
     budget: Budget | None = None,
+    structure: bool = False,
 ) -> RuleOutcome:
     """`stripped_lines`, when given, is `split_lines(stripped_text)`, already computed."""
     matcher = matcher_factory(rule, budget or Budget())
@@ -141,6 +144,17 @@ def apply_rule(
             if rule.unit == "match-file":
                 facts = (facts or {}) | {"file": sum(1 for part in parsed if isinstance(part, Unit))}
             return RuleOutcome(tuple(items), facts, tuple(kinds), None, total, note, tuple(denoised), tuple(parsed))
+    elif structure:  # a compound or unknown command: structure recognised in the output itself
+        lines_only = [i for i in items if isinstance(i, str)]
+        if len(lines_only) == len(items):
+            found, recognised = regions(lines_only)
+            if recognised:
+                failed = bool(exit_code) and exit_code != 0
+                table = rule.failure if failed and rule.failure.preserve_on_failure else rule.summarize
+                parsed = loose_head_tail(found, table.head, table.tail, rule, matcher)
+                return RuleOutcome(
+                    tuple(items), facts, tuple(kinds), None, total, note, tuple(denoised), tuple(parsed), recognised
+                )
 
     items = pin(rule, items, matcher)
     failed = bool(exit_code) and exit_code != 0

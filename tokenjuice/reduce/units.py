@@ -959,3 +959,73 @@ _PARSERS: dict[str, Callable[[list[str]], Parsed]] = {
     "test": _tests,
 }
 assert set(_PARSERS) == set(UNITS)
+
+
+# -- regions: structure by content, for compound and unknown commands ---------------------
+
+#: What starts a region of a kind, and what may continue it (a line that does not ends it).
+_REGION_STARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("diff", lazy(r"^diff --(?:git|cc|combined) ")),
+    ("commits", lazy(r"^commit [0-9a-f]{7,64}\b")),
+    (
+        "status",
+        lazy(
+            r"^(?:On branch \S|HEAD detached at |Changes to be committed:$|Changes not staged for commit:$"
+            r"|Untracked files:$)"
+        ),
+    ),
+    ("tests", lazy(r"^=+ (?:test session starts|FAILURES|ERRORS) =+$")),
+    ("matches", lazy(r"^[^\s:]+:\d+(?::\d+)?:")),
+)
+_REGION_GOES_ON: dict[str, re.Pattern[str]] = {
+    "diff": lazy(
+        r"^(?:[ +\-@\\]|diff --|index |--- |\+\+\+ |(?:old|new|deleted file|new file) mode |(?:dis)?similarity index "
+        r"|rename |copy |Binary files |$)"
+    ),
+    "commits": lazy(
+        r"^(?:commit [0-9a-f]{7,64}\b|Author:|AuthorDate:|Commit:|CommitDate:|Date:|Merge:|    |\s*$| \S.*\|)"
+    ),
+    "status": lazy(
+        r"^(?:\t|  \(|On branch |Your branch |HEAD detached |Changes |Untracked files:|Unmerged paths:|no changes added"
+        r"|nothing (?:to commit|added)|\s*$)"
+    ),
+    "tests": lazy(r"^(?!=+ .*\b(?:passed|failed|errors?|no tests ran)\b.* =+$)"),
+    "matches": lazy(r"^(?:[^\s:]+:\d+(?::\d+)?:|[^\s:]+-\d+-|--$)"),
+}
+_REGION_PARSERS: dict[str, Callable[[list[str]], Parsed]] = {
+    "diff": _diff_files,
+    "commits": _commits,
+    "status": _paths,
+    "tests": _tests,
+    "matches": _match_files,
+}
+
+
+def regions(lines: list[str]) -> tuple[Parsed, tuple[tuple[str, int], ...]]:
+    """Split an output made of several tools' outputs (`git status && git log -n 5`,
+    `grep -c x f; git diff`) into regions recognised by their content — diffs, commit
+    logs, git status, test sessions, search matches — each parsed into its units;
+    other lines stay loose. Returns the parsed output and (kind, lines) per region."""
+    parsed: Parsed = []
+    found: list[tuple[str, int]] = []
+    position = 0
+    count = len(lines)
+    while position < count:
+        line = lines[position]
+        kind = next((name for name, start in _REGION_STARTS if start.match(line)), None)
+        if kind == "matches" and not (position + 1 < count and _REGION_STARTS[-1][1].match(lines[position + 1])):
+            kind = None  # one `path:12:` line is not a search's output
+        if kind is None:
+            parsed.append(line)
+            position += 1
+            continue
+        end = position + 1
+        goes_on = _REGION_GOES_ON[kind]
+        while end < count and goes_on.match(lines[end]):
+            end += 1
+        if kind == "tests" and end < count:
+            end += 1  # the closing `=== 2 failed, 3 passed in 0.1s ===` line belongs to the session
+        parsed.extend(_REGION_PARSERS[kind](lines[position:end]))
+        found.append((kind, end - position))
+        position = end
+    return parsed, tuple(found)

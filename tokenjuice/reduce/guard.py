@@ -1,0 +1,89 @@
+"""The preservation guard: check a reduction against the output it came from.
+
+A reduction is judged by what the agent can still act on, not by its size. The
+guard finds the output's anchors — what a reader acts on after a failure — and
+counts how many the shown text still carries, directly or in a lossless
+re-encoding (`verify.decoded`):
+
+- error, failure and exception lines, by what follows their marker
+  (`KeyError: 'mango20'`, `error[E0308]: mismatched types`);
+- failing test ids (`FAILED tests/a.py::test_b`, `--- FAIL: TestX`);
+- the `file:line` locations on those lines and right after them (where it was raised);
+- verdict and summary lines with their numbers (`3 failed, 120 passed`).
+
+Listings (matches, paths, rows) are content, and the information budget decides
+how much of them is shown; the guard watches only what a failure is made of. When
+the share kept falls below THRESHOLD, the engine widens the budget step by step
+(WIDEN, up to HARD_CAP_FACTOR times the budget) and keeps the first reduction that
+carries enough; past the cap, the widest one. The trace reports anchors found and
+kept and the steps taken.
+"""
+
+from __future__ import annotations
+
+from ..lazyre import lazy
+
+#: Share of anchors a reduction must carry: below it the budget is widened. Chosen on
+#: the scenario corpus (tests/scenarios): the reductions that lost what an agent
+#: needed carried 20-70 % of their anchors, those that did not 95 % or more.
+THRESHOLD = 0.9
+#: Each step multiplies the budget by WIDEN, at most up to HARD_CAP_FACTOR times it.
+WIDEN = 2
+HARD_CAP_FACTOR = 4
+#: Only the first anchors are counted: a run with thousands of failures cannot show
+#: them all, and the guard is not meant to make it try.
+MAX_ANCHORS = 200
+_CLIP = 80
+
+_ERROR = lazy(r"(?i)(?<![\w-])(?:\w*(?:error|exception)\b|fatal\b|panic(?:ked)?\b|failed\b|failure\b|ERR!)[^\n]*")
+_TEST_ID = lazy(r"^(?:FAILED|ERROR) (\S+)|^--- FAIL: (\S+)|^\s*(?:✗|×|✕) (\S.*)$|^not ok \d+ (?:- )?(\S.*)$")
+_LOCATION = lazy(r"(?<![\w/.-])((?:[\w.@+-]+/)*[\w.@+-]+\.[A-Za-z]\w{0,7}):(\d+)")
+_SUMMARY = lazy(r"(?i)\b\d+ (?:passed|failed|failures?|errors?|warnings?|tests?|problems?|skipped|examples?|issues?)\b")
+#: Quoted source, not a diagnostic: a compiler's or linter's excerpt (`12 | x = 1`,
+#: `  |     ^^^`), a diff's changed line, a traceback's code line under its frame.
+_QUOTED = lazy(r"^\s*(?:\d+\s*)?[|│┃╭╰]|^[+-](?![+-])|^\s+\^|^ {4}\S")
+#: Mentions that are not failures: `0 errors`, `no errors`, `error-free`, option names.
+_HARMLESS = lazy(r"(?i)\b(?:0|no|zero) (?:errors?|failures?)\b|--\w*(?:error|fail)")
+
+
+def watched(family: str, failed: bool) -> bool:
+    """Are error lines anchors here? In a failure, and in what diagnoses code (tests,
+    linters, builds) even when it exits 0; a search or a listing that matched the word
+    `error` is content, which the information budget rules."""
+    return failed or family in ("test-results", "lint-results", "generic") or family.startswith("build")
+
+
+def anchors(lines: list[str], errors: bool = True) -> list[str]:
+    """The anchors of an output (ANSI-stripped lines), each an exact substring of it,
+    in order, without repeats, at most MAX_ANCHORS; error lines only when `errors`."""
+    found: dict[str, None] = {}
+    near = 0  # lines after an error line whose locations are its raise site
+    for line in lines:
+        if len(found) >= MAX_ANCHORS:
+            break
+        if len(line) > 2000:
+            continue
+        test = _TEST_ID.search(line)
+        if test:
+            found[next(group for group in test.groups() if group)[:_CLIP]] = None
+        error = _ERROR.search(line) if errors and not _QUOTED.match(line) else None
+        if error and not _HARMLESS.search(line):
+            found[error.group().strip()[:_CLIP]] = None
+            near = 3
+        if near:
+            for location in _LOCATION.finditer(line):
+                found[location.group()] = None
+            near -= 1
+        summary = _SUMMARY.search(line)
+        if summary and not error:
+            found[summary.group()] = None
+    return list(found)
+
+
+def share(found: list[str], readable: str) -> float:
+    """The share of `found` that `readable` (a shown text, decoded) carries."""
+    if not found:
+        return 1.0
+    from .reencode import shows
+
+    return sum(1 for anchor in found if shows(readable, anchor)) / len(found)

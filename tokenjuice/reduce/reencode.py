@@ -1,0 +1,92 @@
+"""Lossless re-encodings, and reading them back.
+
+The reduction may show content in a shorter form that loses no fact (reduce/units.py
+makes them): grep's path said once per file (`path:` then `  12:text`), a folder's
+entries or git status paths in one brace list (`src/api/{a.py,b.py}`), terminal
+padding shortened (`squeeze`). `decoded` spells a shown text back out as the tool
+printed it, so that `verify`, the example checks, the preservation guard and the
+scenario scorer find a fact whichever form shows it.
+"""
+
+from __future__ import annotations
+
+from ..lazyre import lazy
+from .lines import Item, Omission, Pinned
+
+#: Three or more spaces inside a line: terminal padding, shown as two.
+_PADDING = lazy(r"(?<=\S) {3,}(?=\S)")
+
+
+def squeeze(item: Item) -> Item:
+    """`item` with its padding shortened (runs of three spaces or more between words
+    become two: columns stay apart, nothing is lost); markers unchanged."""
+    if isinstance(item, Omission) or "   " not in item.strip():
+        return item
+    squeezed = _PADDING.sub("  ", item)
+    return Pinned(squeezed) if isinstance(item, Pinned) else squeezed
+
+
+_FACTORED_MATCH = lazy(r"^\d+(?::\d+)?[:-]")
+_BRACES = lazy(r"^(?P<prefix>.*?)\{(?P<names>[^{}\s'\"]*,[^{}\s'\"]*)\}$")
+
+
+def shows(readable: str, snippet: str) -> bool:
+    """Does `readable` (a `decoded` shown text) hold `snippet`, as it is or with its
+    padding shortened as the reduction shortens it?"""
+    if snippet in readable:
+        return True
+    squeezed = "\n".join(str(squeeze(line)) for line in snippet.split("\n"))
+    return squeezed != snippet and squeezed in readable
+
+
+def decoded(text: str) -> str:
+    """`text` with its lossless re-encodings spelled out as the tool printed them
+    (grep's factored matches as `path:12:text`, `dir/{a,b}` as `dir/a` and `dir/b`),
+    so that a fact is found whichever form shows it."""
+    out: list[str] = []
+    path: str | None = None
+    for line in text.split("\n"):
+        core = line.strip()
+        if line.endswith(":") and not line.startswith(" ") and len(line) > 1:
+            path = line[:-1]
+            out.append(line)
+            continue
+        if path is not None and line.startswith("  ") and _FACTORED_MATCH.match(line[2:]):
+            out.append(unfactored(path, line))
+            continue
+        if not line.startswith("  ") and core != "--":
+            path = None
+        braces = _BRACES.match(line)
+        if braces:
+            out.extend(braces.group("prefix") + name for name in braces.group("names").split(","))
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def is_factored_heading(line: str, input_lines: list[str]) -> bool:
+    """`path:` standing for the path grep printed before each match of one file."""
+    if not line.endswith(":") or len(line) < 2:
+        return False
+    head = line[:-1]
+    return any(source.startswith(line) and _FACTORED_MATCH.match(source[len(line) :]) for source in input_lines) or any(
+        source.startswith(head + "-") and _FACTORED_MATCH.match(source[len(head) + 1 :]) for source in input_lines
+    )
+
+
+def unfactored(path: str, line: str) -> str:
+    """A factored match line (`  12:text`, `  13-text`) as grep printed it."""
+    rest = line[2:]
+    number = _FACTORED_MATCH.match(rest)
+    separator = "-" if number and number.group().endswith("-") else ":"
+    return (path + separator + rest).strip()
+
+
+def is_brace_list(line: str, inputs: set[str]) -> bool:
+    """`prefix{a,b,c}`: every `prefix` + name is an input line (a directory's entries,
+    git status paths of one folder, re-encoded by reduce/units.py)."""
+    found = _BRACES.match(line)
+    if not found:
+        return False
+    prefix = found.group("prefix")
+    return all((prefix + name).strip() in inputs for name in found.group("names").split(","))
