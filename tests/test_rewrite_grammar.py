@@ -345,3 +345,23 @@ def test_nvm_from_its_real_nvm_sh_is_left_alone(stage):
     for command in (f". {path} && nvm --version", f"source {path}; nvm ls", "nvm install 20", "nvm use 20 && node -v"):
         result = plan(command, launcher=launcher, env=env, cwd=str(work))
         assert not result.wrapped, (command, result)
+
+
+def test_the_largest_command_the_rewrite_accepts_under_a_long_path_really_runs(tmp_path):
+    """With a 40 KiB PATH (wrap --keep-path puts it back inside the body), find the
+    longest `echo` the rewrite still wraps: run for real, it must exec (not 126)."""
+    long_path = os.pathsep.join([str(tmp_path / f"missing{index:04d}") for index in range(1000)] + ["/usr/bin", "/bin"])
+    env = os.environ | {"PATH": os.path.dirname(sys.executable) + os.pathsep + long_path, "HOME": str(tmp_path)}
+    launcher = f"{sys.executable} -m tokenjuice"
+    low, high = 1_000, 130_000
+    while high - low > 1_000:
+        middle = (low + high) // 2
+        if plan("echo " + "x" * middle, launcher=launcher, env=env).wrapped:
+            low = middle
+        else:
+            high = middle
+    command = "echo " + "x" * low
+    result = plan(command, launcher=launcher, env=env)
+    raw = result.command.replace(" wrap --source cursor", " wrap --raw --source cursor", 1)
+    done = subprocess.run([BASH, "-c", raw], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60)
+    assert done.returncode == 0 and done.stdout == "x" * low + "\n", (low, done.returncode, done.stderr[-300:])

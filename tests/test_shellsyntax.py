@@ -113,3 +113,112 @@ def test_join_round_trips_through_our_lexer(argv):
 def test_fish_quote_round_trips_through_real_fish(word):
     out = subprocess.run(["fish", "-c", f"printf '%s\\0' {quote_fish(word)}"], capture_output=True, check=True).stdout
     assert out.decode("utf-8", "surrogateescape") == word + "\0"
+
+
+# -- the grammar (parse_tree) and expansions (shellexpand) ---------------------------------
+
+from tokenjuice.shellexpand import arithmetic_names, expansions  # noqa: E402
+from tokenjuice.shellsyntax import Unreadable, parse_tree  # noqa: E402
+
+
+def shape(source, dialect="posix"):
+    """Each top-level item as (separator, and-or operators, [(kind, argv) per stage])."""
+    tree = parse_tree(source, dialect)
+    return [
+        (item.sep, item.and_or.ops, [[(st.kind, st.argv) for st in p.stages] for p in item.and_or.pipelines])
+        for item in tree.root.items
+    ]
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        (
+            "cd x && a; b",
+            [(";", ["&&"], [[("simple", ["cd", "x"])], [("simple", ["a"])]]), (None, [], [[("simple", ["b"])]])],
+        ),
+        ("{ cd sub && ls; } 2>&1 | tail -5", [(None, [], [[("brace", []), ("simple", ["tail", "-5"])]])]),
+        ("( a ) > f &", [("&", [], [[("subshell", [])]])]),
+        ("if a; then b; elif c; then d; else e; fi", [(None, [], [[("if", ["if"])]])]),
+        (
+            "for i in 1 2; do a; done | cat",
+            [(None, [], [[("loop", ["for", "i", "in", "1", "2"]), ("simple", ["cat"])]])],
+        ),
+        ("case $x in a|b) c;; (d) ;; esac", [(None, [], [[("case", ["case", "$x"])]])]),
+        ("((x > 1)) && [[ a && b ]]", [(None, ["&&"], [[("arith", ["((x > 1))"])], [("simple", ["[[ a && b ]]"])]])]),
+        ("echo {a,b} } 'if'", [(None, [], [[("simple", ["echo", "{a,b}", "}", "if"])]])]),
+        ("a\nb", [("\n", [], [[("simple", ["a"])]]), (None, [], [[("simple", ["b"])]])]),
+    ],
+)
+def test_parse_tree_models_lists_precedence_and_compound_commands(source, expected):
+    assert shape(source) == expected
+
+
+def test_parse_tree_fish_blocks_and_joiners():
+    assert shape("begin; cd x; end 2>&1 | tail", "fish") == [(None, [], [[("block", ["begin"]), ("simple", ["tail"])]])]
+    tree = parse_tree("cd x; and make", "fish")
+    assert [
+        item.and_or.pipelines[0].prefix[:1] and item.and_or.pipelines[0].prefix[0].value for item in tree.root.items
+    ] == [
+        [],
+        "and",
+    ]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "{ a }",
+        "{ ; }",
+        "( )",
+        "if a; then fi",
+        "a &&",
+        "f() { a; }",
+        "function f { a; }",
+        "! ! a",
+        "echo 'x",
+        "}",
+        "a; ; b",
+    ],
+)
+def test_parse_tree_refuses_what_it_cannot_read_with_certainty(source):
+    with pytest.raises(Unreadable):
+        parse_tree(source)
+
+
+def test_walk_says_which_commands_run_in_the_shell_itself():
+    tree = parse_tree("{ cd a; } | cat; (cd b); cd c | cat; x & cd d")
+    here = {
+        node.argv[1] if len(node.argv) > 1 else node.argv[0]: inside
+        for node, inside in tree.walk("none")
+        if node.kind == "simple"
+    }
+    assert here == {"a": False, "cat": False, "b": False, "c": False, "x": False, "d": True}
+    assert dict((n.argv[-1], h) for n, h in parse_tree("ls | cd z").walk("last") if n.kind == "simple")["z"] is True
+
+
+def test_expansions_read_assign_and_skip_single_quotes():
+    found = expansions("echo $X ${Y:-a} '$Z' \"$W $1\" $? ${Q:=v} $((a+b)) $((c=1)) $(echo $D) `echo $E` # $F")
+    assert [(kind, name) for kind, name, _ in found] == [
+        ("read", "X"),
+        ("read", "Y"),
+        ("read", "W"),
+        ("read", "1"),
+        ("read", "?"),
+        ("assign", "Q"),
+        ("read", "a"),
+        ("read", "b"),
+        ("assign", "c"),
+        ("read", "D"),
+        ("read", "E"),
+    ]
+    assert expansions("awk '{print $1}' f") == []
+    assert [name for _, name, _ in expansions("$x\n'$y'", here_doc=True)] == ["x", "y"]  # quotes are literal there
+    assert [(k, n) for k, n, _ in expansions("echo $x (echo $y) '$z'", "fish")] == [("read", "x"), ("read", "y")]
+    assert [(k, n) for k, n, _ in arithmetic_names("i++ + j < n; k += 2; m == 3")] == [
+        ("assign", "i"),
+        ("read", "j"),
+        ("read", "n"),
+        ("assign", "k"),
+        ("read", "m"),
+    ]

@@ -662,10 +662,10 @@ def test_doctor_states(workdir, claude_home, fake_claude):
     report = doctor()
     assert report["status"] == "warn" and any("Claude Code ignores the whole file" in i for i in report["issues"])
     del data["hooks"]["Stop"]
-    data["hooks"]["PreToolUse"] = data["hooks"]["PostToolUse"]
+    data["hooks"]["PostToolUse"] *= 2
     path.write_text(json.dumps(data))
     assert any("2 tokenjuice entries" in i for i in doctor()["issues"])
-    del data["hooks"]["PreToolUse"]
+    del data["hooks"]["PostToolUse"][1]
     path.write_text(json.dumps(data))
     fake_claude("2.1.120 (Claude Code)")
     report = doctor()
