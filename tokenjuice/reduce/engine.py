@@ -87,7 +87,10 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
         whole_lines = trim_empty_edges(split_lines(stripped))
         header = (f"exit {format_number(execution.exit_code)}",) if execution.failed else ()
         rule = catalogue.body(FALLBACK_ID) or IMPLICIT_FALLBACK_RULE
-        return start.clamped(header, whole_lines, EXACT_BUDGET, keep_raw + "-cut", None, rule)
+        from .guard import pin_trouble
+
+        # head and tail, and from the middle its warnings, errors and tracebacks (pinned)
+        return start.clamped(header, pin_trouble(whole_lines), EXACT_BUDGET, keep_raw + "-cut", None, rule)
 
     header = (f"exit {format_number(execution.exit_code)}",) if execution.failed else ()
     lines = split_lines(stripped)
