@@ -365,3 +365,17 @@ def test_the_largest_command_the_rewrite_accepts_under_a_long_path_really_runs(t
     raw = result.command.replace(" wrap --source cursor", " wrap --raw --source cursor", 1)
     done = subprocess.run([BASH, "-c", raw], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60)
     assert done.returncode == 0 and done.stdout == "x" * low + "\n", (low, done.returncode, done.stderr[-300:])
+
+
+@pytest.mark.parametrize(
+    "command, shell",
+    [("echo $(myfn)", "bash"), ("echo `ll`", "bash"), ('echo "$(greet x)"', "bash"), ("echo (myfn)", "fish")],
+)
+def test_a_function_inside_a_command_substitution_is_left_alone(command, shell, stage):
+    path = shutil.which(shell)
+    if path is None:
+        pytest.skip(f"{shell} is not installed")
+    work, launcher, env = stage
+    result = plan(command, shell=path, launcher=launcher, env=env, cwd=str(work))
+    assert not result.wrapped and result.reason.startswith("runs "), result
+    assert plan("echo $(git --version)", launcher=launcher, env=env, cwd=str(work)).wrapped

@@ -199,7 +199,8 @@ def test_walk_says_which_commands_run_in_the_shell_itself():
 
 def test_expansions_read_assign_and_skip_single_quotes():
     found = expansions("echo $X ${Y:-a} '$Z' \"$W $1\" $? ${Q:=v} $((a+b)) $((c=1)) $(echo $D) `echo $E` # $F")
-    assert [(kind, name) for kind, name, _ in found] == [
+    assert [text for kind, text, _ in found if kind == "command"] == ["echo $D", "echo $E"]
+    assert [(kind, name) for kind, name, _ in found if kind != "command"] == [
         ("read", "X"),
         ("read", "Y"),
         ("read", "W"),
@@ -214,7 +215,11 @@ def test_expansions_read_assign_and_skip_single_quotes():
     ]
     assert expansions("awk '{print $1}' f") == []
     assert [name for _, name, _ in expansions("$x\n'$y'", here_doc=True)] == ["x", "y"]  # quotes are literal there
-    assert [(k, n) for k, n, _ in expansions("echo $x (echo $y) '$z'", "fish")] == [("read", "x"), ("read", "y")]
+    assert [(k, n) for k, n, _ in expansions("echo $x (echo $y) '$z'", "fish")] == [
+        ("read", "x"),
+        ("command", "echo $y"),
+        ("read", "y"),
+    ]
     assert [(k, n) for k, n, _ in arithmetic_names("i++ + j < n; k += 2; m == 3")] == [
         ("assign", "i"),
         ("read", "j"),

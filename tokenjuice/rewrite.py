@@ -237,7 +237,10 @@ def plan(
     reads = _reads_outer_state(tree, rest, outside_end, prefix, environment, found)
     if reads:
         return Plan.leave(command, reads)
-    unknown = _not_a_program(rest, prefix, environment, cwd)
+    inner = _substituted(found, dialect)
+    if inner is None:
+        return Plan.leave(command, "incomplete or unreadable shell syntax")
+    unknown = _not_a_program(rest + inner, prefix, environment, cwd)
     if unknown:
         return Plan.leave(command, unknown)
     waited = any(item.sep == "&" for item in tree.root.items)
@@ -456,7 +459,8 @@ def _state_change(tree: Tree, rest: list[tuple[Node, bool]], found: list[tuple[s
 def _rest_expansions(tree: Tree, start: int) -> list[tuple[str, str, int]]:
     """What the text after `start` expands (here-document bodies by their own rules)."""
     source = tree.source
-    if "$" not in source[start:] and "`" not in source[start:]:
+    rest = source[start:]
+    if "$" not in rest and "`" not in rest and (tree.dialect != "fish" or "(" not in rest):
         return []
     from .shellexpand import expansions
 
@@ -647,6 +651,19 @@ def _search_path(env: Mapping[str, str], prefix: list[Node], cwd: str) -> list[s
                         grown.append(os.path.expanduser(entry))
                 directories = grown
     return [os.path.join(cwd, directory) for directory in directories if directory]
+
+
+def _substituted(found: list[tuple[str, str, int]], dialect: str) -> list[tuple[Node, bool]] | None:
+    """The commands inside command substitutions (`$(myfn)` runs `myfn` too), or
+    None when one cannot be read."""
+    commands: list[tuple[Node, bool]] = []
+    for kind, text, _ in found:
+        if kind == "command" and text.strip():
+            try:
+                commands += parse_tree(text, dialect).walk()
+            except Unreadable:
+                return None
+    return commands
 
 
 def _not_a_program(

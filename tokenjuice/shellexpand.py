@@ -15,7 +15,8 @@ _SPECIAL = frozenset("?#@*!$-0123456789")
 def expansions(text: str, dialect: str = "posix", *, here_doc: bool = False) -> list[tuple[str, str, int]]:
     """The parameters `text` expands, as `(kind, name, offset)`: kind "read" for
     `$X`, `${X…}`, `$1`, `$?` and a name inside arithmetic (`$((x + 1))`), "assign"
-    for one an expansion assigns (`${X:=v}`, `${X=v}`, `$((X=1))`, `$((X++))`).
+    for one an expansion assigns (`${X:=v}`, `${X=v}`, `$((X=1))`, `$((X++))`),
+    "command" for the text of a command substitution (`$(…)`, backticks, fish's `(…)`).
     Single-quoted text expands nothing (in a `here_doc` body quotes are
     literal); command substitutions and backticks are looked into. Never
     expands anything itself."""
@@ -64,12 +65,20 @@ def _scan(text: str, pos: int, end: int, fish: bool, here_doc: bool, found: list
             close = pos + 1
             while close < end and text[close] != "`":
                 close += 2 if text[close] == "\\" else 1
+            found.append(("command", text[pos + 1 : min(close, end)], pos))
             _scan(text, pos + 1, min(close, end), fish, False, found)
             pos = close + 1
             word_start = False
             continue
         if ch == "$" and pos + 1 < end:
             pos = _dollar(text, pos, end, fish, found)
+            word_start = False
+            continue
+        if ch == "(" and fish and not here_doc:  # fish's command substitution
+            close = _balanced(text, pos, end)
+            found.append(("command", text[pos + 1 : max(pos + 1, close - 1)], pos))
+            _scan(text, pos + 1, max(pos + 1, close - 1), fish, False, found)
+            pos = close
             word_start = False
             continue
         word_start = ch in " \t\n;&|()"
@@ -127,6 +136,7 @@ def _dollar(text: str, pos: int, end: int, fish: bool, found: list[tuple[str, st
         return close
     if nxt == "(":
         close = _balanced(text, pos + 1, end)
+        found.append(("command", text[pos + 2 : max(pos + 2, close - 1)], pos))
         _scan(text, pos + 2, max(pos + 2, close - 1), fish, False, found)
         return close
     if nxt == "{":
