@@ -31,9 +31,10 @@ def test_installer_round_trip(tmp_path):
     assert (home / ".codeium" / "windsurf" / "memories" / "global_rules.md").exists()
     hooks = json.loads((home / ".cursor" / "hooks.json").read_text())
     command = hooks["hooks"]["preToolUse"][0]["command"]
-    # The venv's interpreter starts the hook itself; rewritten commands use the link.
+    # The venv's launcher starts the hook (its #! line: the venv's interpreter); rewritten commands use the link.
     assert command.startswith(str(venv / "bin"))
-    assert " -P -c " in command and command.endswith(f"hook cursor --wrap-launcher {link}")
+    assert command == f"{venv / 'bin' / 'tokenjuice-hook'} cursor --wrap-launcher {link}"
+    assert (venv / "bin" / "tokenjuice-hook").read_text().startswith(f"#!{venv / 'bin'}/python")
 
     again = subprocess.run(["sh", script], env=env, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0 and "linked" in again.stdout
