@@ -66,7 +66,7 @@ SETTINGS: tuple[Setting, ...] = (
         "hook.skip",
         WORDS,
         [],
-        "extra commands every host hook leaves alone (glob patterns, * matches anything)",
+        "extra commands every host hook leaves alone (glob patterns, * matches anything, or [[tool]] tables)",
         "TOKENJUICE_HOOK_SKIP",
     ),
     Setting(
