@@ -11,8 +11,9 @@ from .paths import remove_quietly
 
 def write_atomically(path: str, data: bytes, *, mode: int | None = None) -> None:
     """Write `data` to a temporary file beside `path`, fsync it, give it `mode` (by
-    default the mode `path` has, or the umask's default for a new file) and rename
-    it over `path`. Raises OSError; the temporary file never outlives a failure."""
+    default the mode `path` has, or for a new file the umask's default without
+    write access for group and others) and rename it over `path`. Raises OSError;
+    the temporary file never outlives a failure."""
     directory = os.path.dirname(path) or "."
     if mode is None:
         try:
@@ -20,7 +21,7 @@ def write_atomically(path: str, data: bytes, *, mode: int | None = None) -> None
         except FileNotFoundError:
             umask = os.umask(0)
             os.umask(umask)
-            mode = 0o666 & ~umask
+            mode = 0o644 & ~umask  # never writable by others, whatever the umask (000 on some services)
     fd, temporary = tempfile.mkstemp(prefix=".tokenjuice-", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as handle:

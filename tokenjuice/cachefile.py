@@ -47,11 +47,19 @@ def write_current(path: str, signature: object, entry: dict[str, Any]) -> None:
     write(path, {"version": __version__, "signature": signature} | entry)
 
 
+#: A cache file larger than this is not one of ours (the rule index is ~200 KiB).
+MAX_CACHE_BYTES = 64 * 1024 * 1024
+
+
 def read(path: str) -> Any:
-    """The JSON value stored at `path`, or None if missing or unreadable."""
+    """The JSON value stored at `path`, or None if missing or unreadable, and also
+    when another user could have written it: the cache folder must pass
+    `paths.secure_root`, and the opened file must be a regular file of this user's
+    that no one else may write (a cache decides settings and rules)."""
+    if not paths.secure_root(paths.cache_dir()):
+        return None
     try:
-        with open(path, "rb") as handle:
-            return fastjson.loads(handle.read())
+        return fastjson.loads(paths.read_regular(path, MAX_CACHE_BYTES, follow=False, own=True))
     except (OSError, ValueError):
         return None
 

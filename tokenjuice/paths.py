@@ -19,8 +19,10 @@ APP = "tokenjuice"
 
 
 def _xdg(variable: str, fallback: str) -> str:
+    """`$VARIABLE/tokenjuice`; a relative value is ignored, as the XDG specification
+    says (it would put tokenjuice's files into whatever folder a command runs in)."""
     value = os.environ.get(variable, "").strip()
-    return os.path.join(value if value else os.path.expanduser(fallback), APP)
+    return os.path.join(value if os.path.isabs(value) else os.path.expanduser(fallback), APP)
 
 
 def config_dir() -> str:
@@ -71,8 +73,11 @@ def read_only(path: str) -> bool:
 def private_dir(path: str) -> str:
     """Create `path` readable by the owner only (0700), and every folder between
     tokenjuice's own data or cache folder and it; a symlink among them is refused
-    (a link planted in our folders must not redirect what we write)."""
+    (a link planted in our folders must not redirect what we write), and so is a
+    folder another user owns or a base another user could replace (`secure_root`)."""
     base = next((root for root in (data_dir(), cache_dir()) if path == root or path.startswith(root + os.sep)), path)
+    if not secure_root(base):
+        raise PermissionError(1, "another user could replace this folder or one above it", base)
     parts = [] if path == base else os.path.relpath(path, base).split(os.sep)
     chain = [base] + [os.path.join(base, *parts[: depth + 1]) for depth in range(len(parts))]
     for directory in chain:
@@ -81,9 +86,123 @@ def private_dir(path: str) -> str:
         if read_only(directory):
             raise PermissionError(13, "read-only folder", directory)
         os.makedirs(directory, mode=0o700, exist_ok=True)
-        if os.stat(directory).st_mode & 0o077:
+        info = os.lstat(directory)
+        if info.st_uid != os.geteuid() or not _is_dir(info.st_mode):
+            raise PermissionError(1, "not a folder of this user's", directory)
+        if info.st_mode & 0o077:
             os.chmod(directory, 0o700)
     return path
+
+
+def _is_dir(mode: int) -> bool:
+    return mode & 0o170000 == 0o040000
+
+
+def others_can_write(info: os.stat_result) -> bool:
+    """Could users other than the owner write this file or folder? World-writable,
+    or group-writable by a group other than this user's own (the private group
+    most systems give each user, whose umask 002 makes its folders 0775)."""
+    return bool(info.st_mode & 0o002 or (info.st_mode & 0o020 and info.st_gid != os.getegid()))
+
+
+#: Roots `secure_root` found safe in this process (what makes them safe cannot change).
+_SECURE: set[str] = set()
+
+
+def secure_root(root: str) -> bool:
+    """Can no other local user replace `root` (one of tokenjuice's folders, which
+    may not exist yet) or what is in it? `root` itself, when it exists, must be a
+    real folder of this user's (`private_dir` makes it 0700); every folder above it
+    must belong to root or this user and be writable by no one else, unless it is
+    sticky like /tmp (others cannot rename what is ours there); every symlink above
+    it must belong to root or this user, and so must the folders it leads to.
+    `HOME=/tmp` or `XDG_CACHE_HOME=/tmp/cache` pass only as long as what tokenjuice
+    finds there is its user's."""
+    if root in _SECURE:
+        return True
+    uid = os.geteuid()
+    try:
+        info = os.lstat(root)
+    except FileNotFoundError:
+        info = None
+    except OSError:
+        return False
+    if info is not None and (not _is_dir(info.st_mode) or info.st_uid != uid):
+        return False
+    if not _safe_above(os.path.dirname(os.path.abspath(root)), uid, 0):
+        return False
+    _SECURE.add(root)
+    return True
+
+
+def _safe_above(path: str, uid: int, depth: int) -> bool:
+    """`path` and every folder above it: see `secure_root`."""
+    if depth > 8:  # a loop of links
+        return False
+    for directory in ancestors(path):
+        try:
+            info = os.lstat(directory)
+        except FileNotFoundError:
+            continue  # created by us, 0700, when needed
+        except OSError:
+            return False
+        if info.st_uid not in (0, uid):
+            return False
+        if info.st_mode & 0o170000 == 0o120000:  # a symlink: where it leads must be as safe
+            if not _safe_above(os.path.realpath(directory), uid, depth + 1):
+                return False
+        elif others_can_write(info) and not info.st_mode & 0o1000:
+            return False
+    return True
+
+
+def regular_only(path: str, flags: int) -> int:
+    """An `open()` opener for files a project or another user may have put there:
+    it never blocks (a FIFO at `.cursor/cli.json` would hang the hook) and raises
+    OSError (EINVAL) for anything but a regular file."""
+    import errno
+
+    fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    if os.fstat(fd).st_mode & 0o170000 != 0o100000:
+        os.close(fd)
+        raise OSError(errno.EINVAL, "not a regular file", path)
+    return fd
+
+
+def read_regular(path: str, limit: int, *, follow: bool = True, own: bool = False) -> bytes:
+    """The bytes of the regular file at `path`, checked on the opened descriptor:
+    a FIFO, device or folder raises OSError (EINVAL) without blocking, a file over
+    `limit` bytes raises OSError (EFBIG) without being read, a symlink raises
+    unless `follow`; with `own`, a file that is not this user's or that others may
+    write raises PermissionError. For every file a project or another user could
+    have put where tokenjuice reads."""
+    import errno
+
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    if not follow:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)
+        if info.st_mode & 0o170000 != 0o100000:
+            raise OSError(errno.EINVAL, "not a regular file", path)
+        if own and (info.st_uid != os.geteuid() or others_can_write(info)):
+            raise PermissionError(errno.EPERM, "not this user's, or writable by others", path)
+        if info.st_size > limit:
+            raise OSError(errno.EFBIG, f"larger than {limit} bytes", path)
+        chunks = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:  # it grew while being read
+            raise OSError(errno.EFBIG, f"larger than {limit} bytes", path)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def private_temp_dir() -> str:
@@ -99,12 +218,24 @@ def private_temp_dir() -> str:
     except FileExistsError:
         pass
     info = os.lstat(path)
-    import stat
-
-    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+    if not _is_dir(info.st_mode) or info.st_uid != os.getuid():
         raise PermissionError(1, "not a folder of this user's", path)
     if info.st_mode & 0o077:
         os.chmod(path, 0o700)
+    return path
+
+
+def owned_temp_dir() -> str | None:
+    """`private_temp_dir`'s folder if it exists and is this user's, private and
+    no link; None otherwise (another user may have made it: nothing in it is read)."""
+    root = os.environ.get("TMPDIR", "").strip() or "/tmp"  # noqa: S108 - checked below
+    path = os.path.join(root, f"{APP}-{os.getuid()}")
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    if not _is_dir(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        return None
     return path
 
 

@@ -100,10 +100,11 @@ class Store:
         self.fallback = fallback
 
     def _directories(self) -> list[str]:
-        """Where outputs may be: the store's folder, then the fallback's."""
-        found = [self.directory]
-        if self.fallback:
-            temp = os.path.join(os.environ.get("TMPDIR", "").strip() or "/tmp", f"tokenjuice-{os.getuid()}")  # noqa: S108
+        """Where outputs may be: the store's folder, then the fallback's; only
+        folders no other user could have made or written (`_private`)."""
+        found = [self.directory] if _private(self.directory) else []
+        temp = paths.owned_temp_dir() if self.fallback else None
+        if temp and _private(os.path.join(temp, "artifacts")):
             found.append(os.path.join(temp, "artifacts"))
         return found
 
@@ -144,7 +145,8 @@ class Store:
         if self.redact:
             from .redact import redact as redact_text
 
-            data = redact_text(data.decode("utf-8", errors="replace"))[0].encode("utf-8")
+            # surrogateescape: bytes that are not UTF-8 are kept as they were (`cat` is byte-exact)
+            data = redact_text(data.decode("utf-8", errors="surrogateescape"))[0].encode("utf-8", "surrogateescape")
             meta = meta | {"command": redact_text(str(meta.get("command") or ""))[0]}
         compressed = gzip.compress(data, compresslevel=1, mtime=0)
         limit = self.max_total_mb * 1024 * 1024
@@ -162,10 +164,10 @@ class Store:
             first = error
         try:
             temp = os.path.join(paths.private_temp_dir(), "artifacts")
-            if not os.path.isdir(temp):
+            if not os.path.lexists(temp):
                 os.mkdir(temp, 0o700)
-            if os.path.islink(temp):
-                raise PermissionError(40, "a symlink where a folder of tokenjuice's should be", temp)
+            if not _private(temp):
+                raise PermissionError(1, "not a private folder of this user's", temp)
             return self._write(temp, artifact_id, compressed, meta)
         except OSError:
             raise ArtifactError(f"it cannot be written to {self.directory} ({first.strerror or first})") from None
@@ -183,13 +185,12 @@ class Store:
         self.path_of(artifact_id)  # validates the id before any file is looked up
         path = os.path.join(self._locate(artifact_id), artifact_id + OUTPUT_SUFFIX)
         try:
-            with open(path, "rb", opener=_no_follow) as handle, gzip.open(handle, "rb") as unpacked:
-                data: bytes = unpacked.read()
+            data = gzip.decompress(_read_own(path))
         except FileNotFoundError:
             raise ArtifactError(
                 f"no stored output {artifact_id}; it may have been pruned (tokenjuice ls lists what is kept)"
             ) from None
-        except (OSError, EOFError) as error:
+        except (OSError, EOFError, ValueError) as error:
             raise ArtifactError(f"stored output {artifact_id} cannot be read ({error})") from None
         meta = _read_json(path.removesuffix(OUTPUT_SUFFIX) + META_SUFFIX)
         late = self._late(path.removesuffix(OUTPUT_SUFFIX) + LATE_SUFFIX)
@@ -200,14 +201,13 @@ class Store:
     def _late(self, late_path: str) -> bytes:
         """What a background job wrote after the command returned, redacted."""
         try:
-            with open(late_path, "rb", opener=_no_follow) as handle:
-                late = handle.read()
+            late = _read_own(late_path)
         except OSError:
             return b""
         if late and self.redact:
             from .redact import redact as redact_text
 
-            late = redact_text(late.decode("utf-8", errors="replace"))[0].encode("utf-8")
+            late = redact_text(late.decode("utf-8", errors="surrogateescape"))[0].encode("utf-8", "surrogateescape")
         return late
 
     def listing(self) -> list[Artifact]:
@@ -226,6 +226,8 @@ class Store:
             if not is_id(stem) or not entry.is_file(follow_symlinks=False):
                 continue
             stat = entry.stat(follow_symlinks=False)
+            if stat.st_uid != os.geteuid() or paths.others_can_write(stat):
+                continue  # not written by tokenjuice for this user
             sizes[stem] = sizes.get(stem, 0) + stat.st_size
             if name.endswith(OUTPUT_SUFFIX):
                 found[stem] = Artifact(stem, entry.path, 0, stat.st_mtime)
@@ -259,7 +261,7 @@ class Store:
 
     def _maybe_prune(self) -> None:
         stamp = os.path.join(self.directory, _PRUNE_STAMP)
-        if not os.path.isdir(self.directory):
+        if not _private(self.directory):  # a symlink or a folder another user could write
             return
         try:
             if time.time() - os.lstat(stamp).st_mtime < _PRUNE_EVERY_SECONDS:
@@ -312,6 +314,25 @@ def _read_shown(path: str) -> bytes | None:
     return shown
 
 
+#: A stored file larger than this was not written by the store (its whole limit is smaller).
+_MAX_READ = 1 << 40
+
+
+def _read_own(path: str) -> bytes:
+    """A stored file's bytes: a regular file (no link) of this user's that no one
+    else may write, checked on the opened descriptor."""
+    return paths.read_regular(path, _MAX_READ, follow=False, own=True)
+
+
+def _private(directory: str) -> bool:
+    """A real folder (no symlink) of this user's that no one else may write."""
+    try:
+        info = os.lstat(directory)
+    except OSError:
+        return False
+    return info.st_mode & 0o170000 == 0o040000 and info.st_uid == os.geteuid() and not paths.others_can_write(info)
+
+
 def _no_follow(path: str, flags: int) -> int:
     """An `open()` opener that refuses to follow a symlink at `path`."""
     return os.open(path, flags | _NOFOLLOW)
@@ -325,8 +346,7 @@ def _write_new(path: str, data: bytes) -> None:
 
 def _read_json(path: str) -> dict[str, Any]:
     try:
-        with open(path, "rb", opener=_no_follow) as handle:
-            data = fastjson.loads(handle.read())
+        data = fastjson.loads(_read_own(path))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
