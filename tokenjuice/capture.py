@@ -370,7 +370,9 @@ def _exit_code(status: int | None) -> tuple[int, int | None]:
 def _spawn_failure(name: str, error: OSError) -> tuple[int, str]:
     code = 127 if isinstance(error, FileNotFoundError) else 126
     reason = "command not found" if code == 127 else (error.strerror or str(error))
-    return code, f"tokenjuice: {name}: {reason}"
+    from .text import one_line
+
+    return code, f"tokenjuice: {one_line(name)}: {reason}"
 
 
 def _pump(pid: int, fds: dict[int, int], buffer: _Buffer, tee: bool) -> tuple[int, set[int]]:
@@ -434,7 +436,12 @@ def _pump(pid: int, fds: dict[int, int], buffer: _Buffer, tee: bool) -> tuple[in
 
 
 def drain_detached(
-    capture: Capture, path: str | None = None, *, max_bytes: int | None = None, max_seconds: float = DRAIN_MAX_SECONDS
+    capture: Capture,
+    path: str | None = None,
+    *,
+    max_bytes: int | None = None,
+    max_seconds: float = DRAIN_MAX_SECONDS,
+    transform: Callable[[bytes], bytes] | None = None,
 ) -> int | None:
     """Hand the pipes background jobs still hold (`capture.held`) to a detached
     process that reads them until EOF, and close them here so the caller can exit.
@@ -449,8 +456,10 @@ def drain_detached(
     writes at most `max_bytes` (default: the capture limit) and keeps reading and
     discarding past that, so the job is not killed by SIGPIPE, until EOF or
     `max_seconds`, then exits; a last line in the file says what it discarded or
-    that it gave up. Returns the drainer's pid, or None when there was nothing
-    to drain or it could not be started (the pipes are closed either way).
+    that it gave up. With `transform` (redaction), what it writes goes through it
+    first, whole lines at a time (a line longer than 64 KiB in pieces). Returns
+    the drainer's pid, or None when there was nothing to drain or it could not be
+    started (the pipes are closed either way).
     """
     fds, capture.held = capture.held, []
     if not fds:
@@ -475,7 +484,7 @@ def drain_detached(
                 drainer = os.fork()
                 if drainer == 0:
                     os.close(report_w)
-                    _drainer(fds, out, limit, time.monotonic() + max_seconds)
+                    _drainer(fds, out, limit, time.monotonic() + max_seconds, transform)
                 os.write(report_w, str(drainer).encode())
             finally:
                 os._exit(0)
@@ -493,7 +502,9 @@ def drain_detached(
             _close(out)
 
 
-def _drainer(fds: list[int], out: int | None, limit: int, deadline: float) -> None:  # pragma: no cover - forked
+def _drainer(  # pragma: no cover - forked
+    fds: list[int], out: int | None, limit: int, deadline: float, transform: Callable[[bytes], bytes] | None
+) -> None:
     """The detached drainer's whole life (never returns)."""
     try:
         import gc
@@ -512,6 +523,21 @@ def _drainer(fds: list[int], out: int | None, limit: int, deadline: float) -> No
             poller.register(fd, select.POLLIN)
         open_fds = set(fds)
         written = discarded = 0
+        pending = b""  # kept bytes not yet written: the unfinished line, when transformed
+
+        def flush(final: bool) -> None:
+            nonlocal pending, out
+            cut = len(pending) if final or transform is None else pending.rfind(b"\n") + 1
+            if not cut and len(pending) > _PARTIAL_LINE_LIMIT:
+                cut = len(pending)
+            if out is None or not cut:
+                return
+            piece, pending = pending[:cut], pending[cut:]
+            try:
+                write_all(out, transform(piece) if transform is not None else piece)
+            except OSError:
+                out = None  # disk full or the like: keep draining, discard
+
         while open_fds:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -527,13 +553,12 @@ def _drainer(fds: list[int], out: int | None, limit: int, deadline: float) -> No
                     continue
                 if out is not None and written < limit:
                     piece = chunk[: limit - written]
-                    try:
-                        write_all(out, piece)
-                        written += len(piece)
-                        chunk = chunk[len(piece) :]
-                    except OSError:
-                        out = None  # disk full or the like: keep draining, discard
+                    pending += piece
+                    written += len(piece)
+                    chunk = chunk[len(piece) :]
+                    flush(False)
                 discarded += len(chunk)
+        flush(True)
         if out is not None and (discarded or open_fds):
             notes = []
             if discarded:

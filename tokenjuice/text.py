@@ -47,6 +47,13 @@ def sanitize(text: str) -> str:
     return re.sub(_HIDING, _escape, text)
 
 
+def one_line(text: str) -> str:
+    """`text` safe inside one line of tokenjuice's own messages: escaped like
+    `sanitize`, and a newline too (a folder's name must not start a line of its own
+    that reads like a trailer)."""
+    return sanitize(text).replace("\n", "\\n").replace("\t", "\\t")
+
+
 def _escape(found: re.Match[str]) -> str:
     code = ord(found.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
@@ -132,11 +139,61 @@ def _plural(phrase: str) -> str:
     return phrase + "s"
 
 
+#: What a token (a key, a password, base64) is made of: a cut never leaves part of one
+#: in view, where redaction, which needs the whole token, would not recognise it.
+_TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+/=.%")
+
+
 def clip_line(line: str, limit: int) -> str:
-    """Shorten one overlong line, keeping its start and end and saying how much went."""
+    """Shorten one overlong line, keeping its start and end and saying how much went.
+    A token the cut would split is left out whole, on either side of the cut, when
+    it may be a secret (redaction, which needs the whole token, could not see it)."""
     if len(line) <= limit:
         return line
     head = max(20, int(limit * 0.6))
-    tail = max(20, limit - head)
-    omitted = len(line) - head - tail
-    return f"{line[:head]} …[{omitted} chars omitted]… {line[-tail:]}"
+    tail_start = len(line) - max(20, limit - head)
+    if head < tail_start:
+        head = _token_start(line, head)
+        tail_start = _token_end(line, tail_start)
+    omitted = tail_start - head
+    return f"{line[:head]} …[{omitted} chars omitted]… {line[tail_start:]}"
+
+
+#: A run of token characters longer than this is a blob (base64 data, minified
+#: code), not a secret: a cut through it stays where it is.
+_LONGEST_TOKEN = 256
+
+
+def _token_run(line: str, cut: int) -> tuple[int, int] | None:
+    """The token `cut` would split (start, end), or None: no token there, or a run
+    longer than `_LONGEST_TOKEN` (a blob)."""
+    if not (0 < cut < len(line) and line[cut] in _TOKEN_CHARS and line[cut - 1] in _TOKEN_CHARS):
+        return None
+    start, end = cut, cut
+    while start > 0 and line[start - 1] in _TOKEN_CHARS and end - start <= _LONGEST_TOKEN:
+        start -= 1
+    while end < len(line) and line[end] in _TOKEN_CHARS and end - start <= _LONGEST_TOKEN:
+        end += 1
+    return None if end - start > _LONGEST_TOKEN else (start, end)
+
+
+def _secret_run(line: str, cut: int) -> tuple[int, int] | None:
+    """The token `cut` would split, when it (with what precedes it: `KEY=`) may hold a secret."""
+    run = _token_run(line, cut)
+    if run is None:
+        return None
+    from .state.redact import might_hold_secrets
+
+    return run if might_hold_secrets(line[max(0, run[0] - 64) : run[1]]) else None
+
+
+def _token_start(line: str, cut: int) -> int:
+    """`cut`, or the start of the secret-like token it would split."""
+    run = _secret_run(line, cut)
+    return cut if run is None else run[0]
+
+
+def _token_end(line: str, cut: int) -> int:
+    """`cut`, or the end of the secret-like token it would split."""
+    run = _secret_run(line, cut)
+    return cut if run is None else run[1]

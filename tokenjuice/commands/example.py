@@ -40,6 +40,18 @@ def run(command: list[str], *, name: str | None, source: str | None, append: str
         )
     output = capture.decode(result.combined())
     command_text = _display_command(command)
+    # Examples are committed (discover says so): secrets in the output or the command never are.
+    from ..settings import resolve
+
+    redacted: dict[str, int] = {}
+    if resolve(os.getcwd())["redaction.enabled"]:
+        from ..state.redact import redact
+
+        output, found = redact(output)
+        command_text, found_in_command = redact(command_text)
+        name = redact(name)[0] if name else name
+        for kind, count in (*found.items(), *found_in_command.items()):
+            redacted[kind] = redacted.get(kind, 0) + count
     table = {
         "name": name or command_text,
         "command": command_text,
@@ -59,6 +71,9 @@ def run(command: list[str], *, name: str | None, source: str | None, append: str
         f"currently classified as {reduction.classification.rule.id}, ratio "
         f"{_ratio(reduction.raw_chars, len(text_of(reduction))):.2f}; the reduction reads:\n{preview}\n"
     )
+    if redacted:
+        kinds = ", ".join(f"{count} {kind}" for kind, count in sorted(redacted.items()))
+        note += f"secrets redacted in the example ({kinds}): check it holds none before you commit it\n"
     if not append:
         return Output(text=snippet, data=table, notes=note)
     info = analyze(command_text)

@@ -17,6 +17,8 @@ from ..shellsyntax import join, quote, quote_fish
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..settings import Settings
 
 USAGE = """\
@@ -163,15 +165,21 @@ def main(args: list[str]) -> int:
 
     streaming = options.raw and options.format == "text"
     marker = None if streaming else f"\x1etokenjuice: login profile done {os.urandom(6).hex()}"
+    try:
+        cwd = os.getcwd()
+    except OSError:  # the folder was deleted: the command still runs in it, as a shell would run it
+        sys.stderr.write(
+            "tokenjuice: the current folder no longer exists; the command runs there without project rules\n"
+        )
+        cwd = os.sep
     child = command
     if options.keep_path:  # a hook's wrap: the shell is a login shell the host did not ask for
-        child = after_profile(command, os.environ.get("PATH", ""), os.getcwd(), marker)
+        child = after_profile(command, os.environ.get("PATH", ""), cwd if cwd != os.sep else ".", marker)
     if streaming:
         # Exactly what the command writes, as it writes it: the child inherits our
         # stdout and stderr (no pipes, no size limit); only the exit code is ours to pass on.
         return capture_mod.stream(child)
 
-    cwd = os.getcwd()
     settings = _settings(cwd, options)
     # One pipe keeps stdout and stderr in order; JSON needs them apart.
     separate = options.raw or options.format == "json"
@@ -238,7 +246,11 @@ def present(run: capture_mod.Capture, command: list[str], cwd: str, options: Wra
         raw=options.raw,
         facts=options.format == "json",
         announce_store_errors=options.store,
-        after_store=(lambda stored, hint: _follow_background(run, stored, hint)) if run.held else None,
+        after_store=(
+            (lambda stored, hint: _follow_background(run, stored, hint, settings["redaction.enabled"]))
+            if run.held
+            else None
+        ),
     )
     reduction, text = compacted.reduction, compacted.text
 
@@ -254,6 +266,8 @@ def present(run: capture_mod.Capture, command: list[str], cwd: str, options: Wra
             "stdout": capture_mod.decode(run.stream(capture_mod.STDOUT)),
             "stderr": capture_mod.decode(run.stream(capture_mod.STDERR)),
         }
+        if settings["redaction.enabled"]:  # every string out, not only the compacted text
+            payload = _redacted(payload)
         capture_mod.write_out(json_text(payload).encode("utf-8", errors="surrogateescape"))
     elif reduction.exact is not None:
         # Exact reads stay exact: the bytes as written, no newline added, unless
@@ -263,6 +277,25 @@ def present(run: capture_mod.Capture, command: list[str], cwd: str, options: Wra
     else:
         capture_mod.write_out((text + "\n" if text else "").encode("utf-8", errors="surrogateescape"))
     return run.exit_code
+
+
+def _redact_bytes(data: bytes) -> bytes:
+    from ..state.redact import redact
+
+    return redact(data.decode("utf-8", "surrogateescape"))[0].encode("utf-8", "surrogateescape")
+
+
+def _redacted(value: Any) -> Any:
+    """`value` (JSON-able) with every string in it redacted."""
+    if isinstance(value, str):
+        from ..state.redact import might_hold_secrets, redact
+
+        return redact(value)[0] if might_hold_secrets(value) else value
+    if isinstance(value, dict):
+        return {key: _redacted(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_redacted(item) for item in value]
+    return value
 
 
 def last_resort(run: capture_mod.Capture, error: BaseException) -> int:
@@ -277,7 +310,9 @@ def last_resort(run: capture_mod.Capture, error: BaseException) -> int:
     return run.exit_code
 
 
-def _follow_background(run: capture_mod.Capture, stored: tuple[str, str] | None, hint: str | None) -> str:
+def _follow_background(
+    run: capture_mod.Capture, stored: tuple[str, str] | None, hint: str | None, redact: bool = True
+) -> str:
     """Hand the pipes a background job still holds to a detached drainer that appends
     what it writes next to the stored output (`tokenjuice cat ID` shows it); the
     trailer says so. Without a stored output the job's later output is discarded,
@@ -287,7 +322,8 @@ def _follow_background(run: capture_mod.Capture, stored: tuple[str, str] | None,
     if stored is not None:
         late_path = stored[1].removesuffix(artifacts.OUTPUT_SUFFIX) + artifacts.LATE_SUFFIX
         try:
-            if capture_mod.drain_detached(run, late_path) is not None:
+            transform = _redact_bytes if redact else None  # redacted before it reaches the disk
+            if capture_mod.drain_detached(run, late_path, transform=transform) is not None:
                 return f"what it writes next: tokenjuice cat {stored[0]}"
         except OSError:
             pass

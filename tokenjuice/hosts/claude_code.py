@@ -72,7 +72,6 @@ TINY_OUTPUT = 240
 #: a header naming the file and the first 2 KB (2,321 characters measured).
 CLAUDE_PREVIEW_CHARS = 2300
 #: The last line of `tokenjuice wrap`'s output when it cut something.
-TRAILER_START = "(tokenjuice: "
 #: Hook entry types Claude Code knows (2.1.331); another type makes the file invalid.
 HOOK_TYPES = frozenset({"command", "prompt", "agent", "http", "mcp_tool", "callback", "function"})
 
@@ -434,10 +433,9 @@ def _shown_whole(output: str, settings: Settings) -> bool:
 def already_compacted(command: str, output: str, host: str, settings: Settings) -> bool:
     """Did tokenjuice already compact this output? The command ran tokenjuice (a
     PreToolUse rewrite by this or another host's hook: Cursor also runs Claude Code's
-    hooks), or the output ends with wrap's trailer."""
-    last = output.rstrip().rpartition("\n")[2]
-    if last.startswith(TRAILER_START) and last.endswith(")"):
-        return True
+    hooks). Only the command decides: text in the output (a line that looks like
+    wrap's trailer) is what a file or a web page can say, and must never spare an
+    output redaction or escaping."""
     if "tokenjuice" not in command:
         return False  # nothing in it can start tokenjuice (the engine's check is not needed)
     from .. import rewrite
@@ -450,8 +448,8 @@ def already_compacted(command: str, output: str, host: str, settings: Settings) 
 
 
 def _read_persisted(path: str, limit: int) -> bytes | None:
-    """The whole output Claude saved to `path` (a regular file, at most `limit` bytes),
-    or None when it cannot be read whole."""
+    """The whole output Claude saved to `path` (a regular file of this user's, at most
+    `limit` bytes), or None when it cannot be read whole."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags)
@@ -461,8 +459,8 @@ def _read_persisted(path: str, limit: int) -> bytes | None:
         import stat
 
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-            return None
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_size > limit:
+            return None  # another local user's file: they could plant the text the model reads
         chunks = []
         size = 0
         while True:

@@ -476,11 +476,52 @@ def might_hold_secrets(text: str) -> bool:
         import re
 
         _suspect = re.compile(_SUSPECT)
-    return _suspect.search(text) is not None
+    if _suspect.search(text) is not None:
+        return True
+    plain = _without_escapes(text)
+    return plain is not text and _suspect.search(plain) is not None
+
+
+#: Terminal escape sequences, raw (ESC) or as `sanitize` shows them (the four
+#: characters `\x1b`): a colour code right before a token (`\e[1mghp_…`) or
+#: between a setting's name and its `=` hides the secret from the rules above.
+_ESCAPES = (
+    r"\x1b(?:\][^\x07\x1b\n]*(?:\x07|\x1b\\)|\[[0-?]*[ -/]*(?:[@-~]|\Z)|[ -/]*[0-~]|)"
+    r"|\\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\n]*?(?:\\x07|\\x1b\\\\))?|\\x07"
+)
+_escapes: Any = None
+
+
+def _without_escapes(text: str) -> str:
+    """`text` without terminal escapes (the same object when it holds none)."""
+    if "\x1b" not in text and "\\x1b" not in text:
+        return text
+    global _escapes
+    if _escapes is None:
+        import re
+
+        _escapes = re.compile(_ESCAPES)
+    return str(_escapes.sub("", text))
 
 
 def redact(text: str) -> tuple[str, dict[str, int]]:
-    """`text` with every secret replaced, and how many of each kind were found."""
+    """`text` with every secret replaced, and how many of each kind were found.
+
+    Text with terminal escapes is also redacted without them: when that finds a
+    secret the escapes hid, the escape-free redacted text is the answer (its
+    colours are lost; its secret is not shown)."""
+    redacted, found = _redact(text)
+    plain = _without_escapes(redacted)
+    if plain is not redacted:
+        again, more = _redact(plain)
+        if more:
+            for kind, count in more.items():
+                found[kind] = found.get(kind, 0) + count
+            return again, found
+    return redacted, found
+
+
+def _redact(text: str) -> tuple[str, dict[str, int]]:
     found: dict[str, int] = {}
     folded = text.lower()  # for the word prefilter: a rule none of whose words occur is skipped
     for kind, pattern, required, decide in _compiled():
