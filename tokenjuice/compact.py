@@ -82,8 +82,9 @@ def compact(
     from .model import Execution
     from .reduce.budget import from_settings
     from .reduce.engine import Options, reduce
-    from .reduce.render import shown_chars, text_of
+    from .reduce.render import shown_chars, text_of, trailer_of
     from .rules import index
+    from .settings import project_shaping
 
     execution = Execution(
         tool_name="exec",
@@ -121,6 +122,10 @@ def compact(
     if after_store is not None:
         hint = after_store(stored, hint)
     reduction = replace(reduction, hint=hint)
+    shaping = project_shaping(settings)
+    if shaping and trailer_of(reduction) is not None:  # a project's limits are named where they cut
+        note = f"{reduction.capture_note}; {shaping}" if reduction.capture_note else shaping
+        reduction = replace(reduction, capture_note=note)
     text = text_of(reduction)
     if stored is not None:  # what the agent was shown, beside the full output (`tokenjuice cat ID --shown`)
         from .state.artifacts import keep_shown
@@ -159,7 +164,9 @@ def keep_full_output(
         path = artifacts.Store.from_settings(settings).store(artifact_id, combined, meta)
     except artifacts.ArtifactError as error:
         if announce or settings["debug.enabled"]:
-            sys.stderr.write(f"tokenjuice: the full output was not kept: {error}\n")
+            from .text import one_line
+
+            sys.stderr.write(f"tokenjuice: the full output was not kept: {one_line(str(error))}\n")
         return None, f"full output not kept: {error}"
     return (artifact_id, path), f"full output: tokenjuice cat {artifact_id}"
 
@@ -213,10 +220,13 @@ def name_or_none(
 
 def warn_problems(problems: list[Problem], config_warnings: tuple[str, ...]) -> None:
     """Broken rule files are skipped and a broken config falls back to defaults,
-    never fatally; say so on stderr."""
+    never fatally; say so on stderr (escaped: file names and messages are the
+    project's words)."""
+    from .text import one_line
+
     for problem in problems[:3]:
-        sys.stderr.write(f"tokenjuice: skipped rule {problem} (check with: tokenjuice verify)\n")
+        sys.stderr.write(f"tokenjuice: skipped rule {one_line(str(problem))} (check with: tokenjuice verify)\n")
     if len(problems) > 3:
         sys.stderr.write(f"tokenjuice: {len(problems) - 3} more rule files skipped (tokenjuice verify)\n")
     for warning in config_warnings[:8]:  # every refusal of a project setting is worth a line
-        sys.stderr.write(f"tokenjuice: {warning} (check with: tokenjuice config list)\n")
+        sys.stderr.write(f"tokenjuice: {one_line(warning)} (check with: tokenjuice config list)\n")

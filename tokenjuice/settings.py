@@ -51,6 +51,7 @@ class Setting:
     cap: int | None = None  # INT settings: the most any layer may set (0 means the default)
     zero_is_unlimited: bool = False  # INT settings where 0 means "no limit"
     minimum: int | None = None  # INT settings: the least any layer may set, but 0 (the default)
+    project_floor: int | None = None  # LOWER settings: the least a project may lower them to
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -138,6 +139,7 @@ SETTINGS: tuple[Setting, ...] = (
         "TOKENJUICE_MAX_CAPTURE_BYTES",
         project=LOWER,
         cap=256 * 1024 * 1024,
+        project_floor=1024 * 1024,
     ),
     Setting(
         "stats.enabled", BOOL, True, "record each wrap in the local savings ledger", "TOKENJUICE_STATS", project=False
@@ -155,6 +157,7 @@ SETTINGS: tuple[Setting, ...] = (
         "delete stored outputs older than this many days (0: never)",
         project=LOWER,
         zero_is_unlimited=True,
+        project_floor=1,
     ),
     Setting(
         "artifacts.max_total_mb",
@@ -163,6 +166,7 @@ SETTINGS: tuple[Setting, ...] = (
         "keep stored outputs under this many MiB (0: no limit)",
         project=LOWER,
         zero_is_unlimited=True,
+        project_floor=20,
     ),
     Setting(
         "artifacts.dir",
@@ -224,11 +228,30 @@ def user_config_path() -> str:
 
 
 def project_config_path(cwd: str | None) -> str | None:
+    """The project layer's config.toml; never through a symlink (the layer or the
+    file), which could lead anywhere, also after the layer was trusted."""
     root = paths.project_root_with(".tokenjuice", cwd or os.getcwd())
     if root is None:
         return None
-    path = os.path.join(root, ".tokenjuice", "config.toml")
+    layer = os.path.join(root, ".tokenjuice")
+    path = os.path.join(layer, "config.toml")
+    if os.path.islink(layer) or os.path.islink(path):
+        return None
     return path if os.path.isfile(path) else None
+
+
+def others_may_write(path: str) -> bool:
+    """Could another user (root aside) have written the file at `path`: it or its
+    folder belongs to someone else, or others can write it (`paths.others_can_write`)?"""
+    uid = os.geteuid()
+    for place in (path, os.path.dirname(os.path.abspath(path))):
+        try:
+            info = os.stat(place)
+        except OSError:
+            return False
+        if info.st_uid not in (0, uid) or paths.others_can_write(info):
+            return True
+    return False
 
 
 def resolve(
@@ -246,7 +269,9 @@ def resolve(
     origins = dict.fromkeys(values, DEFAULT)
     warnings: list[str] = []
     user = user_config_path()
-    if os.path.isfile(user):
+    if os.path.isfile(user) and others_may_write(user):
+        warnings.append(f"{user}: ignored, other users may write it or its folder (chmod go-w it and its folder)")
+    elif os.path.isfile(user):
         found, problems = _file_layer(user)
         warnings += problems
         for key, value in found.items():
@@ -284,6 +309,20 @@ def resolve(
     return Settings(values, origins, tuple(warnings))
 
 
+def project_shaping(settings: Settings) -> str | None:
+    """The words the trailer adds when a (trusted) project's settings shaped what
+    is shown: which file and which keys; None when no project setting did."""
+    keys = [
+        key
+        for key, origin in settings.origins.items()
+        if origin.startswith("project:") and key.startswith(("output.", "capture."))
+    ]
+    if not keys:
+        return None
+    where = settings.origins[keys[0]].removeprefix("project:")
+    return f"shaped by the project's settings {', '.join(sorted(keys))} ({where})"
+
+
 def _trusted(cwd: str | None, env: Mapping[str, str]) -> bool:
     from . import trust
 
@@ -307,7 +346,12 @@ def project_refusal(setting: Setting, value: Any, current: Any) -> str | None:
             higher = (value == 0 and current != 0) or (current != 0 and value > current)
         else:
             higher = value > (current or setting.default)
-        return f"= {value} would raise your limit ({current}); a project may only lower it" if higher else None
+        if higher:
+            return f"= {value} would raise your limit ({current}); a project may only lower it"
+        floor = setting.project_floor
+        if floor is not None and value != 0 and value < floor and value < (current or setting.default):
+            return f"= {value} is below what a project may lower it to ({floor})"
+        return None
     if value != policy:
         return f"= {str(value).lower()} would weaken what you set; a project may only set it to {str(policy).lower()}"
     return None
@@ -334,13 +378,17 @@ def _file_layer(path: str) -> tuple[dict[str, Any], list[str]]:
 
 def parse_file(path: str) -> tuple[dict[str, Any], list[str]]:
     """The valid settings in one file (flattened keys) and a warning per problem."""
+    import errno
     import tomllib
 
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_CONFIG_BYTES + 1)
-        if len(raw) > MAX_CONFIG_BYTES:
+        # A regular file only (a FIFO would hang every command), read up to the cap.
+        raw = paths.read_regular(path, MAX_CONFIG_BYTES)
+    except OSError as error:
+        if error.errno == errno.EFBIG:
             return {}, [f"{path}: ignored, it is larger than {MAX_CONFIG_BYTES // 1024} KiB; defaults are used"]
+        return {}, [f"{path}: ignored, it cannot be read ({error.strerror}); defaults are used"]
+    try:
         data = tomllib.loads(raw.decode("utf-8"))
     except (OSError, ValueError, UnicodeDecodeError, RecursionError) as error:
         return {}, [f"{path}: ignored, it is not readable TOML ({error}); defaults are used"]

@@ -67,7 +67,11 @@ def layer_for(start: str | None, env: Mapping[str, str] | None = None, *, projec
         return Layer(project, "trusted")
     files = _digests(project)
     if files == record_.get("files"):
-        return Layer(project, "trusted")  # touched, not changed
+        try:  # touched, not changed: the new stat is recorded, so the next check only stats again
+            trust(project)
+        except OSError:
+            pass
+        return Layer(project, "trusted")
     return Layer(project, "changed", _differences(record_.get("files") or {}, files))
 
 
@@ -94,20 +98,27 @@ def trusted_projects() -> dict[str, dict[str, Any]]:
 
 
 def layer_files(project: str) -> list[str]:
-    """The layer's files that can change what tokenjuice does, relative to the
-    project: its config.toml and every rule file (symlinks are never followed)."""
+    """The layer's entries that can change what tokenjuice does, relative to the
+    project: its config.toml and every rule file. Symlinks are never followed, but
+    they are listed (the rules folder too), so adding one ends trust."""
     from .rules.loader import RULE_SUFFIXES
 
     root = os.path.join(project, LAYER)
     found = []
     config = os.path.join(root, "config.toml")
-    if os.path.isfile(config) and not os.path.islink(config):
+    if os.path.lexists(config):
         found.append(os.path.join(LAYER, "config.toml"))
-    for directory, folders, files in os.walk(os.path.join(root, "rules")):
+    rules = os.path.join(root, "rules")
+    if os.path.islink(rules) or os.path.islink(root):
+        return [*found, os.path.join(LAYER, "rules")]
+    for directory, folders, files in os.walk(rules):
+        for name in sorted(folders):
+            if os.path.islink(os.path.join(directory, name)):
+                found.append(os.path.relpath(os.path.join(directory, name), project))
         folders[:] = sorted(f for f in folders if not os.path.islink(os.path.join(directory, f)))
         for name in sorted(files):
             path = os.path.join(directory, name)
-            if name.endswith(RULE_SUFFIXES) and not os.path.islink(path):
+            if name.endswith(RULE_SUFFIXES):
                 found.append(os.path.relpath(path, project))
     return found
 
@@ -123,7 +134,11 @@ def notice_untrusted(layer: Layer) -> None:
     except OSError:
         pass
     what = "changed since you trusted them" if layer.status == "changed" else "untrusted"
-    sys.stderr.write(f"tokenjuice: ignoring {what} project rules in {layer.project} (run: tokenjuice trust)\n")
+    from .text import one_line
+
+    sys.stderr.write(
+        f"tokenjuice: ignoring {what} project rules in {one_line(layer.project)} (run: tokenjuice trust)\n"
+    )
     try:
         paths.private_dir(os.path.dirname(stamp))
         try:
@@ -142,26 +157,43 @@ def _key(project: str) -> str:
 
 
 def _signature(project: str) -> list[list[Any]]:
+    """What `stat` says of each entry: any difference (ctime too, which no one can
+    set back: `touch -d`, `cp -p` and `tar -x` keep size and mtime) means hashing."""
     rows = []
     for relative in layer_files(project):
         try:
             stat = os.lstat(os.path.join(project, relative))
         except OSError:
             continue
-        rows.append([relative, stat.st_size, stat.st_mtime_ns])
+        rows.append([relative, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino, stat.st_mode])
     return rows
 
 
+#: The most of one layer file that is hashed: a larger one is never loaded (the
+#: caps in docs/security.md), so its size stands for its content.
+_MAX_HASHED = 1024 * 1024
+
+
 def _digests(project: str) -> dict[str, str]:
+    import errno
     import hashlib
 
     files = {}
     for relative in layer_files(project):
+        path = os.path.join(project, relative)
         try:
-            with open(os.path.join(project, relative), "rb", opener=_no_follow) as handle:
-                files[relative] = hashlib.sha256(handle.read()).hexdigest()
-        except OSError:
-            files[relative] = "unreadable"
+            # never through a link, never blocking on a FIFO, never more than the cap
+            files[relative] = hashlib.sha256(paths.read_regular(path, _MAX_HASHED, follow=False)).hexdigest()
+        except OSError as error:
+            try:
+                if os.path.islink(path):
+                    files[relative] = "symlink to " + os.readlink(path)
+                elif error.errno == errno.EFBIG:
+                    files[relative] = f"too large ({os.lstat(path).st_size} bytes)"
+                else:
+                    files[relative] = "unreadable"
+            except OSError:
+                files[relative] = "unreadable"
     return files
 
 
@@ -172,18 +204,21 @@ def _differences(before: dict[str, str], after: dict[str, str]) -> tuple[str, ..
     return tuple(changes)
 
 
-def _no_follow(path: str, flags: int) -> int:
-    return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0))
-
-
 def _path() -> str:
     return os.path.join(paths.data_dir(), TRUST_FILE)
 
 
+#: trusted-projects.json is never this large (~300 bytes a project).
+_MAX_RECORDS = 16 * 1024 * 1024
+
+
 def _records() -> dict[str, dict[str, Any]]:
+    """The trust records; none when another user could have written them (the data
+    folder must pass `paths.secure_root`, the file be this user's and theirs alone)."""
+    if not paths.secure_root(paths.data_dir()):
+        return {}
     try:
-        with open(_path(), "rb", opener=_no_follow) as handle:
-            data = fastjson.loads(handle.read())
+        data = fastjson.loads(paths.read_regular(_path(), _MAX_RECORDS, follow=False, own=True))
     except (OSError, ValueError):
         return {}
     projects = data.get("projects") if isinstance(data, dict) else None

@@ -60,7 +60,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .. import fastjson
+from .. import fastjson, paths
 from ..argv import basename, shell_scripts, substitutions, variants
 from ..shellsyntax import parse, star_match
 from .base import ALLOW, ASK, DENY, NONE, config_home
@@ -364,7 +364,7 @@ def read_settings(path: str) -> tuple[str, dict[str, Any] | None]:
     """(status, the file's object or None); status "ok" means read exactly, "missing"
     that there is no file."""
     try:
-        with open(path, "rb") as handle:
+        with open(path, "rb", opener=paths.regular_only) as handle:
             data = handle.read(MAX_CONFIG_BYTES + 1)
     except FileNotFoundError:
         return "missing", None

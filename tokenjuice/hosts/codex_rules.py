@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import os
 
+from .. import paths
 from ..argv import basename
 from ..shellsyntax import parse
 from .base import ALLOW, ASK, DENY, NONE, config_home
@@ -159,7 +160,7 @@ def read_rules(path: str) -> tuple[list[Rule], str | None]:
 
 def _parse_file(path: str, into: list[Rule]) -> str | None:
     try:
-        with open(path, "rb") as handle:
+        with open(path, "rb", opener=paths.regular_only) as handle:
             data = handle.read(MAX_RULES_BYTES + 1)
     except OSError as error:
         return f"unreadable ({type(error).__name__})"

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import os
 
-from .. import fastjson
+from .. import fastjson, paths
 from .base import ALLOW, ASK, DENY
 from .jsonc import strip_jsonc
 
@@ -287,7 +287,7 @@ def config_denied_urls(project_dir: str | None, env: Mapping[str, str]) -> tuple
     uncertain = False
     for path in files:
         try:
-            with open(path, "rb") as handle:
+            with open(path, "rb", opener=paths.regular_only) as handle:
                 data = handle.read(MAX_CONFIG_BYTES + 1)
         except FileNotFoundError:
             continue

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from .. import fastjson
 from ..argv import basename, shell_scripts, substitutions, variants
+from ..paths import regular_only
 from ..shellsyntax import SimpleCommand, Token, parse, star_match
 from .base import ALLOW, ASK, DENY, NONE
 from .cursor import project_config_paths, user_config_paths
@@ -209,7 +210,7 @@ class Rules:
 def _read_permissions(path: str) -> tuple[str, dict[str, Any] | None]:
     """(status, permissions object or None). Status "ok" means read exactly."""
     try:
-        with open(path, "rb") as handle:
+        with open(path, "rb", opener=regular_only) as handle:
             data = handle.read(MAX_CONFIG_BYTES + 1)
     except FileNotFoundError:
         return "missing", None

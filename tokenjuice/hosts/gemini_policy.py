@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import os
 
-from .. import fastjson
+from .. import fastjson, paths
 from .base import ALLOW, ASK, DENY, NONE
 
 TYPE_CHECKING = False
@@ -218,7 +218,7 @@ def read_json(path: str) -> tuple[Any, str | None]:
     """(value, None), or (None, "missing" / why it cannot be read). Gemini's settings
     allow comments (strip-json-comments): they are removed first."""
     try:
-        with open(path, "rb") as handle:
+        with open(path, "rb", opener=paths.regular_only) as handle:
             raw = handle.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         return None, "missing"
@@ -410,7 +410,7 @@ def read_toml(path: str) -> tuple[Any, str | None]:
 
     data, problem = None, None
     try:
-        with open(path, "rb") as handle:
+        with open(path, "rb", opener=paths.regular_only) as handle:
             raw = handle.read(MAX_FILE_BYTES + 1)
         if len(raw) > MAX_FILE_BYTES:
             raise ValueError("larger than 1 MiB")

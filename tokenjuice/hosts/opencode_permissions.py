@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import os
 
-from .. import fastjson
+from .. import fastjson, paths
 from .base import ALLOW, ASK, DENY, NONE
 from .jsonc import strip_jsonc
 
@@ -113,7 +113,7 @@ def _substitute_env(text: str, env: Mapping[str, str]) -> str:
 
 def _read(path: str) -> str | None:
     try:
-        with open(path, "rb") as handle:
+        with open(path, "rb", opener=paths.regular_only) as handle:
             data = handle.read(MAX_CONFIG_BYTES + 1)
     except FileNotFoundError:
         return None

@@ -94,6 +94,8 @@ def project_rule_dir(cwd: str | None, *, untrusted: bool = False) -> str | None:
         trust.notice_untrusted(layer)
         return None
     rules = os.path.join(layer.directory, "rules")
+    if os.path.islink(layer.directory) or os.path.islink(rules):
+        return None  # a link could lead anywhere, also after the layer was trusted
     return rules if os.path.isdir(rules) else None
 
 
@@ -126,6 +128,8 @@ def rule_files(root: str) -> list[tuple[str, str, int, int]]:
         for entry in entries:
             if entry.is_symlink() or entry.name.startswith("."):
                 continue
+            if not entry.is_dir(follow_symlinks=False) and not entry.is_file(follow_symlinks=False):
+                continue  # a FIFO, socket or device is no rule file
             if entry.is_dir():
                 walk(entry.path, prefix + entry.name + "/")
             elif entry.name.endswith(RULE_SUFFIXES) and not entry.name.endswith(_IGNORED_SUFFIXES):
@@ -137,14 +141,19 @@ def rule_files(root: str) -> list[tuple[str, str, int, int]]:
     return found
 
 
+def _regular_no_follow(path: str, flags: int) -> int:
+    return paths.regular_only(path, flags | getattr(os, "O_NOFOLLOW", 0))
+
+
 def load_file(layer: str, rule_id: str, path: str) -> LoadedRule:
     """Parse and validate one rule file; raises RuleError (`field: problem`, with the
     line of the field when it can be found)."""
-    from .patterns import compile_checked
+    from .patterns import USER_PATTERN_BUDGET_SECONDS, Budget, PatternTimeout, compile_checked
     from .schema import RuleError, parse_rule
 
     try:
-        with open(path, "rb") as handle:
+        # never a link, never a FIFO or device (they would hang every wrap), checked on the descriptor
+        with open(path, "rb", opener=_regular_no_follow) as handle:
             raw = handle.read(MAX_RULE_FILE_BYTES + 1)
     except OSError as error:
         raise RuleError(f"file: cannot read ({error.strerror})") from None
@@ -165,10 +174,22 @@ def load_file(layer: str, rule_id: str, path: str) -> LoadedRule:
         raise RuleError(f"file: not valid {kind} ({error})") from None
     except RecursionError:
         raise RuleError("file: nested too deeply to be a rule") from None
+    # A user's or project's patterns compile within the time budget of a reduction:
+    # a file of 20,000 of them is refused rather than stalling every index rebuild.
+    budget = None if layer == BUILTIN else Budget()
+
+    def compile_pattern(pattern: str, flags: str) -> object:
+        if budget is not None:
+            try:
+                budget.remaining()
+            except PatternTimeout:
+                raise RuleError(
+                    f"file: its patterns take more than {USER_PATTERN_BUDGET_SECONDS:g} s to compile; use fewer"
+                ) from None
+        return compile_checked(pattern, flags, json_style)
+
     try:
-        rule, examples = parse_rule(
-            data, rule_id, json_style=json_style, compile_pattern=lambda p, f: compile_checked(p, f, json_style)
-        )
+        rule, examples = parse_rule(data, rule_id, json_style=json_style, compile_pattern=compile_pattern)
     except RuleError as error:
         if not json_style:
             error.line = field_line(raw.decode("utf-8"), str(error).split(":", 1)[0])

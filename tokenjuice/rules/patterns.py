@@ -273,6 +273,8 @@ def _compile_trusted(source: str | None, patterns: list[str], flags: str, ascii:
 
 
 def _compile_bounded(source: str | None, patterns: list[str], flags: str, ascii: bool, budget: Budget) -> Search:
+    # Compiling spends the same budget as matching: a rule of 20,000 counters must not stall every wrap.
+    budget.remaining()
     compiled = None
     if source is not None:
         try:
@@ -280,7 +282,10 @@ def _compile_bounded(source: str | None, patterns: list[str], flags: str, ascii:
         except Exception:  # noqa: BLE001 - a combination regex refuses: compile one by one
             compiled = None
     if compiled is None:
-        compiled = [compile_checked(p, flags, ascii) for p in patterns]
+        compiled = []
+        for pattern in patterns:
+            budget.remaining()
+            compiled.append(compile_checked(pattern, flags, ascii))
 
     def search(line: str) -> object:
         """The first pattern's match on `line` (a counter reads its groups), or None."""
