@@ -99,10 +99,8 @@ def purge_targets() -> list[str]:
     if _ours_by_name(store) or store == os.path.join(data, "artifacts"):
         targets.append(store)
     targets.append(temp_store())
-    from ..hosts.launch import current_script
-
-    if "tokenjuice's hook launcher" in (current_script(hook_launcher()) or ""):
-        targets.append(hook_launcher())  # a pip uninstall would leave it; pipx and uv remove the venv
+    # not the hook launcher: it belongs to the installation (other users' hooks may run it),
+    # and goes with it (pipx and uv uninstall remove the venv)
     home = os.path.realpath(os.path.expanduser("~"))
     kept = []
     for target in dict.fromkeys(targets):
