@@ -457,3 +457,12 @@ def test_post_reads_the_whole_output_only_from_a_file_copilot_names_and_the_user
     other = tmp_path / "notes.txt"
     other.write_text(SEQ)
     assert post_hook(post_payload("seq 1 3000", preview.replace(str(saved), str(other)), workdir)) == {}
+
+
+def test_doctor_names_the_mode_in_force(workdir, copilot_home):
+    for mode in ("post", "pre"):
+        assert tokenjuice("install", "copilot", "--local", "--mode", mode).returncode == 0
+        report = json.loads(tokenjuice("doctor", "copilot", "--local", "--format", "json").stdout)
+        [line] = [c["message"] for c in report["checks"] if c["name"] == "mode"]
+        assert line.startswith(f"{mode}: ")
+        assert f"mode: {line}" in tokenjuice("doctor", "copilot", "--local").stdout.decode()

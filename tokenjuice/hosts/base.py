@@ -167,6 +167,8 @@ class JsonHooksHost(Host):
     #: The list our entry goes in for each mode (`modes`): install puts it in the
     #: chosen mode's list and takes it out of the others. Empty: `list_path` only.
     mode_lists: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = ()
+    #: What each mode does in this host, in the mode people run it (doctor's mode line).
+    mode_effects: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     def entry(self, command: str) -> dict[str, Any]:
         """Our element of the list (a group when `nested`), exactly as the host wants it."""
@@ -241,7 +243,7 @@ class JsonHooksHost(Host):
     def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
         from . import jsonhooks
 
-        return jsonhooks.doctor(
+        report = jsonhooks.doctor(
             self,
             path,
             self.list_path,
@@ -255,6 +257,17 @@ class JsonHooksHost(Host):
             more_lists=self.more_lists,
             nested=self.nested,
         )
+        if report.detected is not None and self.mode_lists:
+            self.check_mode(report, self.installed_modes(path))
+        return report
+
+    def check_mode(self, report: Report, modes: list[str]) -> None:
+        """One line naming the mode in force and what the host then lets tokenjuice do."""
+        from .base import OK
+
+        effects = dict(self.mode_effects)
+        for mode in modes:
+            report.check("mode", OK, f"{mode}: {effects.get(mode, 'installed')}")
 
     def _ours(self, hook: object) -> bool:
         """Is this hook exactly ours? (never a foreign hook that mentions tokenjuice)"""

@@ -89,6 +89,18 @@ class Codex(JsonHooksHost):
     list_path = LIST_PATH
     more_lists = (POST_LIST,)
     mode_lists = (("post", POST_LIST), ("pre", LIST_PATH))
+    mode_effects = (
+        (
+            "post",
+            "every command's output is compacted after it ran, successful or failing, in every approval and "
+            "sandbox mode, once Codex runs the hook (see trust)",
+        ),
+        (
+            "pre",
+            "commands are rewritten to run through tokenjuice wrap when your exec-policy rules would not "
+            "deny or ask about them, once Codex runs the hook (see trust)",
+        ),
+    )
     nested = "hooks"
     project_file = (".codex", "hooks.json")
     programs = ("codex",)

@@ -42,6 +42,14 @@ class Copilot(JsonHooksHost):
     list_path = LIST_PATH
     more_lists = (POST_LIST,)
     mode_lists = (("post", POST_LIST), ("pre", LIST_PATH))
+    mode_effects = (
+        ("post", "every bash output is compacted after it ran, successful or failing, whatever the approval flags"),
+        (
+            "pre",
+            "commands are rewritten only under --allow-all (or --allow-all-tools --allow-all-paths); "
+            "otherwise they run as typed",
+        ),
+    )
     command_key = "bash"
     project_file = (".github", "hooks", FILE_NAME)
     programs = ("copilot",)

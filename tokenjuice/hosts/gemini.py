@@ -71,6 +71,13 @@ class Gemini(JsonHooksHost):
     list_path = LIST_PATH
     more_lists = (POST_LIST,)
     mode_lists = (("post", POST_LIST), ("pre", LIST_PATH))
+    mode_effects = (
+        (
+            "post",
+            "every shell command's output is compacted after it ran, successful or failing, in every approval mode",
+        ),
+        ("pre", "commands are rewritten only in YOLO mode in a trusted folder; in other modes they run as typed"),
+    )
     nested = "hooks"
     project_file = (".gemini", "settings.json")
     programs = ("gemini",)

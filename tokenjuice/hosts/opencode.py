@@ -48,6 +48,10 @@ class OpenCode(Host):
     name = "opencode"
     title = "OpenCode"
     modes = ("post", "pre")
+    mode_effects = (
+        ("post", "every bash output is compacted after it ran, successful or failing"),
+        ("pre", "commands your permission.bash rules neither deny nor ask about are rewritten"),
+    )
     project_file = (".opencode", "plugins", FILE_NAME)
     programs = ("opencode",)
 
@@ -183,6 +187,10 @@ class OpenCode(Host):
             report.fix = f"delete {path}, then run {install_hint}"
             return report
         report.check("file", OK, f"{path} is the plugin tokenjuice wrote")
+        mode = plugin_mode(text)
+        effects = dict(self.mode_effects)
+        if mode in effects:
+            report.check("mode", OK, f"{mode}: {effects[mode]}")
         report.check_launcher("the hook's programs exist")
         if expected is not None and split_words(report.detected) != split_words(expected):
             report.check("entry", WARN, f"the plugin runs another command than install writes now ({install_hint})")
