@@ -520,7 +520,7 @@ class _Eval:
 
 
 def _decide(entry: Entry, argv: list[str], ctx: _Context, name: str, parent: _Eval | None = None) -> Reason | None:
-    """The first case that holds decides; then the entry of its subcommand; then `otherwise`."""
+    """The first case that holds decides; else the entry of its subcommand, if it has one."""
     ev = _Eval(entry, argv, ctx, name, parent)
     for case in entry.get("cases", ()):
         if ev.holds(case):
@@ -529,9 +529,6 @@ def _decide(entry: Entry, argv: list[str], ctx: _Context, name: str, parent: _Ev
         for sub in entry.get("subs", ()):
             if ev.sub in sub["names"]:
                 return _decide(sub, argv[ev.index :], ctx, name, ev)
-    for case in entry.get("otherwise", ()):
-        if ev.holds(case):
-            return ev.outcome(case)
     return None
 
 

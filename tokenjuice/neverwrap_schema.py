@@ -175,7 +175,6 @@ class Tool:
     subs: tuple[Tool, ...] = spec(
         TABLES, "The subcommands' own entries, read with [subcommand, …].", (), table_type="Tool"
     )
-    otherwise: tuple[Case, ...] = spec(TABLES, "Read when no `subs` entry names the subcommand.", (), table_type="Case")
     examples: tuple[Example, ...] = spec(TABLES, "Commands and the decision expected.", (), table_type="Example")
 
 
@@ -293,7 +292,7 @@ def _check_tool(tool: Tool, user: bool = False) -> None:
     where = f"tool {tool.names[0]}"
     if tool.global_values is not None and tool.global_values not in GLOBAL_VALUE_OPTIONS:
         raise RuleError(f"{where}: global_values: argv.py has no options for {tool.global_values!r}")
-    for case in (*tool.cases, *tool.otherwise):
+    for case in tool.cases:
         decisions = [k for k in ("endless", "terminal", "detached", "wrap", "call") if getattr(case, k) is not None]
         if len(decisions) != 1:
             raise RuleError(f"{where}: a case needs one decision (endless, terminal, detached, wrap or call)")
