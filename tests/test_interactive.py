@@ -1098,3 +1098,11 @@ def test_random_command_lines_never_raise():
         argv = [*rng.choice(wrappers), rng.choice(programs)] + rng.choices(vocabulary, k=rng.randint(0, 5))
         found = why_not_wrapped(argv, stdin_supplied=rng.random() < 0.3)
         assert found is None or isinstance(found, str)
+
+
+def test_tokenjuice_schema_neverwrap_prints_the_schema():
+    from conftest import tokenjuice
+
+    done = tokenjuice("schema", "neverwrap")
+    assert done.returncode == 0
+    assert json.loads(done.stdout) == json.loads((REPO / "docs" / "neverwrap.schema.json").read_text(encoding="utf-8"))

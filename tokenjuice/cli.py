@@ -225,10 +225,16 @@ def example(name: str | None, source: str | None, append: str | None, command: t
     emit(run(list(command), name=name, source=source, append=append))
 
 
-@cli.command(short_help="Print the JSON Schema of rule files.")
-@click.argument("what", type=click.Choice(["rule"]))
+@cli.command(short_help="Print the JSON Schema of rule files or never-wrap files.")
+@click.argument("what", type=click.Choice(["rule", "neverwrap"]))
 def schema(what: str) -> None:
-    """Print the JSON Schema of a TOML rule file (also in docs/rule.schema.json)."""
+    """Print the JSON Schema of a TOML rule file (also in docs/rule.schema.json), or of a
+    never-wrap catalogue file and a hook.skip table (docs/neverwrap.schema.json)."""
+    if what == "neverwrap":
+        from .neverwrap_schema import json_schema as neverwrap_schema
+
+        emit(Output(data=neverwrap_schema()), "json")
+        return
     from .rules.schema import json_schema
 
     emit(Output(data=json_schema()), "json")
