@@ -383,3 +383,21 @@ def test_a_function_inside_a_command_substitution_is_left_alone(command, shell, 
     result = plan(command, shell=path, launcher=launcher, env=env, cwd=str(work))
     assert not result.wrapped and result.reason.startswith("runs "), result
     assert plan("echo $(git --version)", launcher=launcher, env=env, cwd=str(work)).wrapped
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ":;" * 65_000,  # 130,000 characters of separate commands: ~20 s to read before the cap
+        "echo " + "x " * 65_000,
+        "{ " * 30_000 + ":;" + " }" * 30_000,
+        "$(" * 40_000 + ")" * 40_000,
+        "echo " + "$(echo " * 30 + "x" + ")" * 30,
+    ],
+    ids=["many-commands", "many-words", "deep-braces", "deep-substitutions", "nested-substitutions"],
+)
+def test_hostile_lines_under_the_size_limit_are_answered_quickly(command):
+    started = time.perf_counter()
+    result = plan(command)
+    assert time.perf_counter() - started < 2.0
+    assert not result.wrapped and result.reason == "incomplete or unreadable shell syntax"

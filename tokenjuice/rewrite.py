@@ -224,7 +224,10 @@ def plan(
     rest = [(node, here) for node, here in nodes if node.start >= outside_end]
     if not rest:
         return Plan.leave(command, "only changes the shell's state")
-    found = _rest_expansions(tree, outside_end)
+    try:
+        found = _rest_expansions(tree, outside_end)
+    except ValueError:  # substitutions nested too deeply to read in the hook's time
+        return Plan.leave(command, "incomplete or unreadable shell syntax")
     changed = _state_change(tree, rest, found)
     if changed:
         return Plan.leave(command, f"changes the shell's state ({changed})")
@@ -653,12 +656,20 @@ def _search_path(env: Mapping[str, str], prefix: list[Node], cwd: str) -> list[s
     return [os.path.join(cwd, directory) for directory in directories if directory]
 
 
+#: How much substitution text (summed over nesting levels) is read for names.
+_SUBSTITUTION_BUDGET = 65536
+
+
 def _substituted(found: list[tuple[str, str, int]], dialect: str) -> list[tuple[Node, bool]] | None:
     """The commands inside command substitutions (`$(myfn)` runs `myfn` too), or
     None when one cannot be read."""
     commands: list[tuple[Node, bool]] = []
+    budget = _SUBSTITUTION_BUDGET
     for kind, text, _ in found:
         if kind == "command" and text.strip():
+            budget -= len(text)
+            if budget < 0:
+                return None  # nested substitutions: each level would be read again
             try:
                 commands += parse_tree(text, dialect).walk()
             except Unreadable:

@@ -18,8 +18,8 @@ def expansions(text: str, dialect: str = "posix", *, here_doc: bool = False) -> 
     for one an expansion assigns (`${X:=v}`, `${X=v}`, `$((X=1))`, `$((X++))`),
     "command" for the text of a command substitution (`$(…)`, backticks, fish's `(…)`).
     Single-quoted text expands nothing (in a `here_doc` body quotes are
-    literal); command substitutions and backticks are looked into. Never
-    expands anything itself."""
+    literal); command substitutions and backticks are looked into (ValueError when
+    they nest deeper than MAX_DEPTH). Never expands anything itself."""
     found: list[tuple[str, str, int]] = []
     _scan(text, 0, len(text), dialect == "fish", here_doc, found)
     return found
@@ -32,7 +32,16 @@ def arithmetic_names(text: str, offset: int = 0) -> list[tuple[str, str, int]]:
     return found
 
 
-def _scan(text: str, pos: int, end: int, fish: bool, here_doc: bool, found: list[tuple[str, str, int]]) -> None:
+#: How deep command substitutions may nest (`$( $( … ) )`): deeper is refused (ValueError),
+#: so that a hostile line cannot make the hook scan it once per level.
+MAX_DEPTH = 16
+
+
+def _scan(
+    text: str, pos: int, end: int, fish: bool, here_doc: bool, found: list[tuple[str, str, int]], depth: int = 0
+) -> None:
+    if depth > MAX_DEPTH:
+        raise ValueError("command substitutions nested too deeply")
     quoted = False  # inside "…"
     word_start = True
     while pos < end:
@@ -66,18 +75,18 @@ def _scan(text: str, pos: int, end: int, fish: bool, here_doc: bool, found: list
             while close < end and text[close] != "`":
                 close += 2 if text[close] == "\\" else 1
             found.append(("command", text[pos + 1 : min(close, end)], pos))
-            _scan(text, pos + 1, min(close, end), fish, False, found)
+            _scan(text, pos + 1, min(close, end), fish, False, found, depth + 1)
             pos = close + 1
             word_start = False
             continue
         if ch == "$" and pos + 1 < end:
-            pos = _dollar(text, pos, end, fish, found)
+            pos = _dollar(text, pos, end, fish, found, depth)
             word_start = False
             continue
         if ch == "(" and fish and not here_doc:  # fish's command substitution
             close = _balanced(text, pos, end)
             found.append(("command", text[pos + 1 : max(pos + 1, close - 1)], pos))
-            _scan(text, pos + 1, max(pos + 1, close - 1), fish, False, found)
+            _scan(text, pos + 1, max(pos + 1, close - 1), fish, False, found, depth + 1)
             pos = close
             word_start = False
             continue
@@ -115,7 +124,7 @@ def _balanced(text: str, pos: int, end: int) -> int:
     return end
 
 
-def _dollar(text: str, pos: int, end: int, fish: bool, found: list[tuple[str, str, int]]) -> int:
+def _dollar(text: str, pos: int, end: int, fish: bool, found: list[tuple[str, str, int]], depth: int) -> int:
     nxt = text[pos + 1]
     if fish:
         if nxt in _NAME_START or nxt.isdigit():
@@ -137,7 +146,7 @@ def _dollar(text: str, pos: int, end: int, fish: bool, found: list[tuple[str, st
     if nxt == "(":
         close = _balanced(text, pos + 1, end)
         found.append(("command", text[pos + 2 : max(pos + 2, close - 1)], pos))
-        _scan(text, pos + 2, max(pos + 2, close - 1), fish, False, found)
+        _scan(text, pos + 2, max(pos + 2, close - 1), fish, False, found, depth + 1)
         return close
     if nxt == "{":
         close = _balanced(text, pos + 1, end)
@@ -155,7 +164,7 @@ def _dollar(text: str, pos: int, end: int, fish: bool, found: list[tuple[str, st
             rest = text[stop : close - 1]
             kind = "assign" if rest.startswith((":=", "=")) else "read"
             found.append((kind, name, pos))
-            _scan(text, stop, max(stop, close - 1), fish, False, found)
+            _scan(text, stop, max(stop, close - 1), fish, False, found, depth + 1)
         return close
     if nxt in _NAME_START:
         stop = pos + 1

@@ -85,12 +85,18 @@ def lex(source: str, dialect: str = "posix", *, compound: bool = False) -> Lexed
     return _Lexer(source, dialect == "fish", compound).run()
 
 
+#: The most words, operators and redirections `parse_tree` reads: beyond, the line is
+#: refused (incomplete) rather than read for seconds (a line of 64,000 `:;` took ~20 s).
+MAX_TOKENS = 4096
+#: The deepest nesting of compound commands `parse_tree` reads.
+MAX_NESTING = 64
 #: Words after which a command starts (so `((` and `[[` open arithmetic and tests there).
 _COMMAND_STARTERS = frozenset({"if", "then", "elif", "else", "while", "until", "do", "!", "{", "time"})
 
 
 class _Lexer:
     def __init__(self, source: str, fish: bool, compound: bool = False) -> None:
+        self.limit = MAX_TOKENS if compound else -1
         self.src = source
         self.fish = fish
         self.compound = compound and not fish
@@ -105,6 +111,9 @@ class _Lexer:
         src = self.src
         n = len(src)
         while self.pos < n:
+            if len(self.tokens) == self.limit:
+                self.complete = False  # more than a hook can read in its time: see MAX_TOKENS
+                break
             ch = src[self.pos]
             if ch in " \t\r":
                 self.pos += 1
@@ -657,7 +666,10 @@ def parse_tree(source: str, dialect: str = "posix") -> Tree:
     if not lexed.complete:
         raise Unreadable("incomplete")
     parser = _TreeParser(lexed.tokens, source, dialect == "fish")
-    root = parser.parse_list(frozenset())
+    try:
+        root = parser.parse_list(frozenset())
+    except RecursionError:
+        raise Unreadable("nested too deeply") from None
     if parser.index != len(parser.tokens):
         raise Unreadable("unexpected token")
     return Tree(root, source, dialect, lexed.bodies)
@@ -669,6 +681,7 @@ class _TreeParser:
         self.source = source
         self.fish = fish
         self.index = 0
+        self.depth = 0
         self.openers = _FISH_OPENERS if fish else _POSIX_OPENERS
         self.reserved = _FISH_RESERVED if fish else _POSIX_RESERVED
 
@@ -762,6 +775,15 @@ class _TreeParser:
         token = self.peek()
         if token is None:
             raise Unreadable("a command is missing")
+        self.depth += 1  # how many commands enclose this one
+        if self.depth > MAX_NESTING:
+            raise Unreadable("nested too deeply")
+        try:
+            return self.compound(token)
+        finally:
+            self.depth -= 1
+
+    def compound(self, token: Token) -> Node:
         start = token.start
         if self.is_op(token, "("):
             self.index += 1
