@@ -181,24 +181,27 @@ def _guarded(
     from . import guard
     from .reencode import decoded
 
-    found = guard.anchors(lines, guard.watched(start.classification.rule.family, start.execution.failed))
+    # Anchors of the content: what the rule names as noise is no anchor.
+    content = [item for item in outcome.denoised if isinstance(item, str)] or lines
+    found = guard.anchors(content, guard.watched(start.classification.rule.family, start.execution.failed))
     if not found:
         return made
     kept = guard.share(found, decoded(text_of(made)))
-    steps = 0
+    steps = best_steps = 0
+    best, best_kept = made, kept
     widened = budget
-    while kept < guard.THRESHOLD and widened < budget * guard.HARD_CAP_FACTOR:
+    while best_kept < guard.THRESHOLD and widened < budget * guard.HARD_CAP_FACTOR:
         widened = min(widened * guard.WIDEN, budget * guard.HARD_CAP_FACTOR)
         steps += 1
-        wider = _within(start, rule, outcome, header, whole, widened, patterns, widened=True)
-        kept = guard.share(found, decoded(text_of(wider)))
-        made = wider
-        if kept < guard.THRESHOLD:  # the rule's filtering lost them: the output with only noise removed
-            whole_enough = _fits(start, rule, outcome, header, whole, widened)
-            share = guard.share(found, decoded(text_of(whole_enough))) if whole_enough is not None else 0.0
-            if whole_enough is not None and share > kept:
-                made, kept = replace(whole_enough, budget=widened, regions=outcome.regions), share
-    return replace(made, guard=(len(found), round(kept * len(found)), steps))
+        candidates = [_within(start, rule, outcome, header, whole, widened, patterns, widened=True)]
+        whole_enough = _fits(start, rule, outcome, header, whole, widened)  # only noise removed
+        if whole_enough is not None:
+            candidates.append(replace(whole_enough, budget=widened, regions=outcome.regions))
+        for candidate in candidates:  # the rule's own cut first; the whole only if it carries more
+            share = guard.share(found, decoded(text_of(candidate)))
+            if share > best_kept:
+                best, best_kept, best_steps = candidate, share, steps
+    return replace(best, guard=(len(found), round(best_kept * len(found)), best_steps))
 
 
 def information_budget(
@@ -272,6 +275,9 @@ def _fits(
     if len(denoised) == len(whole) and all(a is b or a == b for a, b in zip(denoised, whole, strict=True)):
         return start.whole(header, whole, outcome.facts, "fits", rule)
     made = start.made(rule, header, denoised, len(whole), outcome.facts, ("filter",), None, None)
+    if counts and len(text_of(made)) >= _size(whole):  # the counts line is the first to give way
+        header = header[: len(header) - len(counts)]
+        made = start.made(rule, header, denoised, len(whole), outcome.facts, ("filter",), None, None)
     if len(text_of(made)) >= _size(whole):  # the trailer would cost more than the noise saved
         return start.whole(header, whole, outcome.facts, "fits", rule)
     return made
