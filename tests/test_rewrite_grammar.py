@@ -401,3 +401,47 @@ def test_hostile_lines_under_the_size_limit_are_answered_quickly(command):
     result = plan(command)
     assert time.perf_counter() - started < 2.0
     assert not result.wrapped and result.reason == "incomplete or unreadable shell syntax"
+
+
+def test_the_hook_looks_programs_up_from_the_hosts_working_directory(tmp_path):
+    """`source .venv/bin/activate && tool`: the virtualenv is the one in the folder the
+    host runs the command in (tool_input.cwd), not the hook's own."""
+    import json
+
+    project = tmp_path / "project"
+    bin_dir = project / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "activate").write_text("VIRTUAL_ENV=x\n")
+    (bin_dir / "tool-only-in-venv").write_text("#!/bin/sh\necho ok\n")
+    (bin_dir / "tool-only-in-venv").chmod(0o755)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    command = "source .venv/bin/activate && tool-only-in-venv"
+    env = os.environ | {"SHELL": BASH, "TOKENJUICE_HOOK_SHELL": ""}
+
+    def answer(cwd):
+        payload = {
+            "hook_event_name": "preToolUse",
+            "tool_name": "Shell",
+            "tool_input": {"command": command, "cwd": str(cwd)},
+        }
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "tokenjuice",
+                "hook",
+                "cursor",
+                "--wrap-launcher",
+                f"{sys.executable} -m tokenjuice",
+            ],
+            input=json.dumps(payload).encode(),
+            capture_output=True,
+            env=env,
+            cwd=elsewhere,
+            timeout=60,
+        )
+        return json.loads(done.stdout)
+
+    assert answer(project)["updated_input"]["command"].startswith("source .venv/bin/activate && ")
+    assert answer(elsewhere) == {}  # no such virtualenv there: the name is no program
