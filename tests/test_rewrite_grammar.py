@@ -240,6 +240,12 @@ def test_a_shell_variable_naming_a_usable_shell_is_used():
     assert host_hook.resolve_shell(None, "", {"PATH": os.environ.get("PATH", ""), "SHELL": BASH}) == BASH
 
 
+@pytest.mark.parametrize("shell", ["/usr/sbin/nologin", "/bin/false"])
+def test_an_account_without_a_shell_falls_back_to_the_next_candidate(shell):
+    found = host_hook.resolve_shell(None, "", {"PATH": os.environ.get("PATH", ""), "SHELL": shell})
+    assert found is not None and os.path.basename(found) in rewrite.LOGIN_SHELLS
+
+
 def test_the_cursor_hook_leaves_a_command_alone_under_nu(tmp_path):
     import json
 

@@ -187,6 +187,10 @@ def _detected_shell(env: Mapping[str, str]) -> str | None:
     return _usable_shell(path, env) or _usable_shell(name, env)
 
 
+#: What $SHELL holds for an account that has no shell.
+_NO_SHELL = frozenset({"nologin", "false", "true"})
+
+
 def _foreign_shell(value: object) -> bool:
     """Does `value` name a shell outside the family tokenjuice quotes for (bash, zsh,
     sh, dash, ksh, fish…)? `-bash`, `zsh-5.9` and `bash.exe` are of the family."""
@@ -196,6 +200,8 @@ def _foreign_shell(value: object) -> bool:
     if not isinstance(value, str) or not value.strip():
         return False
     name = basename(value.strip()).lower().lstrip("-").removesuffix(".exe")
+    if name in _NO_SHELL:
+        return False  # an account without a login shell: the next candidate decides
     return name.rstrip("0123456789.").rstrip("-") not in LOGIN_SHELLS
 
 
