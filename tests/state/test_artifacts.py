@@ -246,6 +246,10 @@ def test_what_was_shown_is_kept_private_beside_the_output_and_pruned_with_it(hom
         redact=True,
     )
     assert gzip.decompress(shown.read_bytes()) == b"token=[REDACTED:github-token]\n"
+    shown.chmod(0o666)  # a file others could have written is not what tokenjuice kept
+    assert tokenjuice("cat", artifact_id, "--shown").returncode == 2
+    shown.chmod(0o600)
+    assert tokenjuice("cat", artifact_id, "--shown").stdout == b"token=[REDACTED:github-token]\n"
     old = time.time() - 30 * 86400
     os.utime(home / "artifacts" / f"{artifact_id}.out.gz", (old, old))
     tokenjuice("prune")

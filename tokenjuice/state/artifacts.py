@@ -304,14 +304,14 @@ def read_meta(output_path: str) -> dict[str, Any]:
 
 
 def _read_shown(path: str) -> bytes | None:
+    """What the agent was shown (None when it was not kept, or the file is not one
+    tokenjuice wrote for this user: read like the output, `_read_own`)."""
     import gzip
 
     try:
-        with open(path, "rb", opener=_no_follow) as handle, gzip.open(handle, "rb") as unpacked:
-            shown: bytes = unpacked.read()
-    except (OSError, EOFError):
+        return gzip.decompress(_read_own(path))
+    except (OSError, EOFError, ValueError):
         return None
-    return shown
 
 
 #: A stored file larger than this was not written by the store (its whole limit is smaller).
