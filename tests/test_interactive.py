@@ -994,6 +994,10 @@ def test_user_entry_problems_name_the_field():
     assert "hook.skip: names: required" in user_entry_problem({"cases": []})
     assert "cannot" in user_entry_problem({"names": ["m"], "cases": [{"call": "as-tool"}]})
     assert "a reason may name" in user_entry_problem({"names": ["m"], "cases": [{"endless": "x ({tool})"}]})
+    deep = {"names": ["x"]}
+    for _ in range(5):
+        deep = {"names": ["x"], "sub": "first", "subs": [deep]}
+    assert "subs nested more than 3 deep" in user_entry_problem(deep)
 
 
 def test_a_hook_skip_table_in_the_config_leaves_its_commands_alone(workdir, isolated_home):

@@ -60,6 +60,7 @@ CALLS = (
     "login",
     "subcommand",
 )
+MAX_SUBS_DEPTH = 3
 TESTS = ("scripted-editor", "scripted-sequence-editor", "yes", "own-command")
 
 
@@ -239,6 +240,8 @@ class _Check(_Checker):
             return cls(**self.table(cls, value, where + "."))
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
             raise RuleError(f"{where}: expected an array of tables")
+        if where.count("subs") > MAX_SUBS_DEPTH:  # a project's hook.skip table must not cost the hook
+            raise RuleError(f"{where}: subs nested more than {MAX_SUBS_DEPTH} deep")
         return tuple(cls(**self.table(cls, v, f"{where}[{i}].")) for i, v in enumerate(value))
 
 
