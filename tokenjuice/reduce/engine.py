@@ -275,10 +275,9 @@ def _fits(
     if len(denoised) == len(whole) and all(a is b or a == b for a, b in zip(denoised, whole, strict=True)):
         return start.whole(header, whole, outcome.facts, "fits", rule)
     made = start.made(rule, header, denoised, len(whole), outcome.facts, ("filter",), None, None)
-    if counts and len(text_of(made)) >= _size(whole):  # the counts line is the first to give way
-        header = header[: len(header) - len(counts)]
-        made = start.made(rule, header, denoised, len(whole), outcome.facts, ("filter",), None, None)
-    if len(text_of(made)) >= _size(whole):  # the trailer would cost more than the noise saved
+    # The net-win gate: the trailer would cost more than the noise saved (the counts
+    # line is information, not cost: it stays either way).
+    if len(text_of(made)) - _size(counts) >= _size(whole):
         return start.whole(header, whole, outcome.facts, "fits", rule)
     return made
 
