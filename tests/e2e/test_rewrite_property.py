@@ -53,6 +53,9 @@ POSIX_LEAVES = [
     "sh -c 'exit 4'",
     "echo $HOME >/dev/null",
     "ls sub | wc -l",
+    'echo "$(ls sub)"',
+    "cat <<EOF\nhome=$HOME\nEOF",
+    "while false; do :; done",
     "myfn",
     "ll",
     "exit 3",
@@ -89,6 +92,8 @@ FISH_LEAVES = [
     "echo X=$X",
     "test -d sub",
     "ls sub | wc -l",
+    "echo (pwd)",
+    "count (ls sub)",
     "myfn",
     "exit 3",
     "set X 5",
@@ -151,7 +156,7 @@ def line(shell: str) -> st.SearchStrategy[str]:
     prefixes = FISH_PREFIXES if fish else POSIX_PREFIXES + (BASH_ZSH_PREFIXES if shell in ("bash", "zsh") else [])
     leaves = FISH_LEAVES if fish else POSIX_LEAVES
     # mostly ordinary commands: what an agent runs, and what the rewrite wraps
-    common = st.sampled_from(leaves[:14] if fish else leaves[:15])
+    common = st.sampled_from(leaves[: leaves.index("myfn")])
     leaf = st.one_of(common, common, common, st.sampled_from(leaves))
     command = fish_command(leaf) if fish else posix_command(leaf)
     joiners = ["&&", ";", "\n", "||"] + (["; and"] if fish else [])
