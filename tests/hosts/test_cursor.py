@@ -728,3 +728,24 @@ def test_backups_are_bounded_and_the_first_one_is_kept(workdir, cursor_home):
     backups = sorted(p.name for p in cursor_home.glob("hooks.json.bak*"))
     assert len(backups) == 5 and "hooks.json.bak" in backups  # the original, and the newest four edits
     assert (cursor_home / "hooks.json.bak").read_text() == ORIGINAL
+
+
+def test_install_and_doctor_name_the_allowlist_entry_the_rewrite_needs(workdir, cursor_home, isolated_home):
+    """An allowlist in force that does not allow the wrapper makes every rewrite fall back
+    to leaving the command alone: install and doctor say so and name the entry to add."""
+    config = isolated_home / ".cursor" / "cli-config.json"
+    config.parent.mkdir(exist_ok=True)
+    config.write_text('{"permissions": {"allow": ["Shell(git)"]}}')
+    done = tj("install", "cursor", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    [warning] = [w for w in json.loads(done.stdout)["warnings"] if "allowlist" in w]
+    entry = warning.split('add "')[1].split('"')[0]
+    assert entry.startswith("Shell(") and "tokenjuice" in entry and str(config) in warning
+    report = json.loads(tj("doctor", "cursor", "--format", "json").stdout)
+    assert any(c["name"] == "allowlist" and c["status"] == "warn" for c in report["checks"])
+    config.write_text(json.dumps({"permissions": {"allow": ["Shell(git)", entry]}}))
+    report = json.loads(tj("doctor", "cursor", "--format", "json").stdout)
+    assert not any(c["name"] == "allowlist" for c in report["checks"])
+    assert any(c["name"] == "mode" and c["message"].startswith("pre: ") for c in report["checks"])
+    done = tj("install", "cursor", "--local", "--format", "json")
+    assert not any('add "Shell(' in w and "python" in w for w in json.loads(done.stdout)["warnings"])
