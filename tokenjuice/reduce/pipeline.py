@@ -17,7 +17,7 @@ from ..text import split_lines, trim_empty_edges
 from . import noise
 from .formatters import FORMATTERS
 from .lines import Item, Omission, Pinned, dedupe_adjacent, head_tail
-from .units import Parsed, Unit, parse, regions
+from .units import Parsed, Unit, parse, region_noise, regions
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -79,6 +79,8 @@ def apply_rule(
         dropped = matcher(skips).matching(Lines(lines))
     if not no_omit and filters.noise:
         dropped |= noise.structural(filters.noise, lines)
+    if not no_omit and structure:  # a compound command: each region's own noise (git's advice…)
+        dropped |= region_noise(lines)
     kept_lines = [line for i, line in enumerate(lines) if i not in dropped] if dropped else lines
     if transforms.trim_empty_edges:
         kept_lines = trim_empty_edges(kept_lines)

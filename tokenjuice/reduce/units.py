@@ -1001,13 +1001,9 @@ _REGION_PARSERS: dict[str, Callable[[list[str]], Parsed]] = {
 }
 
 
-def regions(lines: list[str]) -> tuple[Parsed, tuple[tuple[str, int], ...]]:
-    """Split an output made of several tools' outputs (`git status && git log -n 5`,
-    `grep -c x f; git diff`) into regions recognised by their content — diffs, commit
-    logs, git status, test sessions, search matches — each parsed into its units;
-    other lines stay loose. Returns the parsed output and (kind, lines) per region."""
-    parsed: Parsed = []
-    found: list[tuple[str, int]] = []
+def _spans(lines: list[str]) -> list[tuple[str, int, int]]:
+    """(kind, start, end) of each region recognised by its content."""
+    spans: list[tuple[str, int, int]] = []
     position = 0
     count = len(lines)
     while position < count:
@@ -1016,7 +1012,6 @@ def regions(lines: list[str]) -> tuple[Parsed, tuple[tuple[str, int], ...]]:
         if kind == "matches" and not (position + 1 < count and _REGION_STARTS[-1][1].match(lines[position + 1])):
             kind = None  # one `path:12:` line is not a search's output
         if kind is None:
-            parsed.append(line)
             position += 1
             continue
         end = position + 1
@@ -1025,7 +1020,42 @@ def regions(lines: list[str]) -> tuple[Parsed, tuple[tuple[str, int], ...]]:
             end += 1
         if kind == "tests" and end < count:
             end += 1  # the closing `=== 2 failed, 3 passed in 0.1s ===` line belongs to the session
-        parsed.extend(_REGION_PARSERS[kind](lines[position:end]))
-        found.append((kind, end - position))
+        spans.append((kind, position, end))
         position = end
+    return spans
+
+
+#: The noise each kind of region carries, by the noise kinds rules name (reduce/noise.py).
+_REGION_NOISE = {"status": ("git-advice",), "diff": ("diff-index",), "tests": ("pytest-header",)}
+
+
+def region_noise(lines: list[str]) -> set[int]:
+    """Lines of the regions recognised in a compound command's output that are noise
+    for their kind (git's advice in a git status, blob ids in a diff)."""
+    from . import noise
+
+    dropped: set[int] = set()
+    for kind, start, end in _spans(lines):
+        kinds = _REGION_NOISE.get(kind)
+        if not kinds:
+            continue
+        patterns = [re.compile(p) for p in noise.patterns(kinds)]
+        dropped |= {k for k in range(start, end) if any(p.search(lines[k]) for p in patterns)}
+    return dropped
+
+
+def regions(lines: list[str]) -> tuple[Parsed, tuple[tuple[str, int], ...]]:
+    """Split an output made of several tools' outputs (`git status && git log -n 5`,
+    `grep -c x f; git diff`) into regions recognised by their content — diffs, commit
+    logs, git status, test sessions, search matches — each parsed into its units;
+    other lines stay loose. Returns the parsed output and (kind, lines) per region."""
+    parsed: Parsed = []
+    found: list[tuple[str, int]] = []
+    position = 0
+    for kind, start, end in _spans(lines):
+        parsed.extend(lines[position:start])
+        parsed.extend(_REGION_PARSERS[kind](lines[start:end]))
+        found.append((kind, end - start))
+        position = end
+    parsed.extend(lines[position:])
     return parsed, tuple(found)
