@@ -77,6 +77,7 @@ def install(
             path = host.config_path(project)
             launch = _launcher(project, local, dry_run)
             result = host.install(path, host.hook_command(launch), dry_run=dry_run)
+            _note_project(host, result, project=project, local=local)
         except (TokenjuiceError, OSError) as error:
             rows.append(Row(host_name, "failed", "", _error_text(error)))
             continue
@@ -96,6 +97,14 @@ def _launcher(project: bool, local: bool, dry_run: bool) -> str:
     if not dry_run:
         launch_module.write_hook_script(launch)
     return launch
+
+
+def _note_project(host: base.Host, result: manage.Result, *, project: bool, local: bool) -> None:
+    if project and not local and not host.advisory:
+        result.notes.append(
+            "the entry runs tokenjuice from PATH, so it names no one's folders and works for everyone on the "
+            "team who installed tokenjuice; where it is missing the host runs commands unchanged"
+        )
 
 
 def _after_install() -> None:
@@ -190,11 +199,7 @@ def _install_one(
     path = host.config_path(project)
     command = host.hook_command(_launcher(project, local, dry_run))
     result = host.install(path, command, dry_run=dry_run)
-    if project and not local and not host.advisory:
-        result.notes.append(
-            "the entry runs tokenjuice from PATH, so it names no one's folders and works for everyone on the "
-            "team who installed tokenjuice; where it is missing the host runs commands unchanged"
-        )
+    _note_project(host, result, project=project, local=local)
     data = _result_data(host, result, dry_run)
     if dry_run:
         return Output(text=result.diff or f"{path} already has this entry; nothing to change\n", data=data)
