@@ -3,9 +3,9 @@
 Each scenario's output goes through a real `tokenjuice reduce` process with its
 command and exit code, as `wrap` would reduce it. A must-keep string counts as kept
 when the shown text holds it, directly or in a lossless re-encoding (read back by
-`tokenjuice.verify.decoded`); the strings were chosen from the raw output before any
+`tokenjuice.reduce.reencode`); the strings were chosen from the raw output before any
 tokenjuice output was seen (README.md). Prints one line; `--details` lists every
-string lost, per scenario.
+string lost, per scenario. tests/e2e/test_scenarios.py holds the floor.
 
     .venv/bin/python tests/scenarios/score.py [--details] [--tokenjuice PATH]
 """
@@ -18,10 +18,26 @@ import re
 import subprocess
 import sys
 import tomllib
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
+#: Raw outputs up to this size are modest: an agent should get them whole but for noise.
+MODEST_CHARS = 10_000
+
+
+@dataclass
+class Result:
+    name: str
+    meta: dict[str, object]
+    raw_chars: int
+    shown: str
+    lost: list[str]
+    must: int
+    noise_kept: list[str]
+    noise: int
 
 
 def scenarios() -> list[tuple[str, dict[str, object], bytes]]:
@@ -35,49 +51,70 @@ def scenarios() -> list[tuple[str, dict[str, object], bytes]]:
     return found
 
 
+def score_one(tokenjuice: str, name: str, meta: dict[str, object], raw: bytes) -> Result:
+    from tokenjuice.reduce.reencode import decoded, shows
+
+    done = subprocess.run(
+        [tokenjuice, "reduce", "--command", str(meta["command"]), "--exit-code", str(meta["exit_code"])],
+        input=raw,
+        capture_output=True,
+        check=False,
+    )
+    text = done.stdout.decode("utf-8", "replace")
+    readable = decoded(text)
+    must = [str(s) for s in meta.get("must_keep", [])]  # type: ignore[attr-defined]
+    noisy = [str(s) for s in meta.get("noise", [])]  # type: ignore[attr-defined]
+    source = ANSI.sub("", raw.decode("utf-8", "replace"))
+    return Result(
+        name,
+        meta,
+        len(source),
+        text,
+        [s for s in must if not shows(readable, s)],
+        len(must),
+        [s for s in noisy if shows(readable, s)],
+        len(noisy),
+    )
+
+
+def score(tokenjuice: str) -> list[Result]:
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return list(pool.map(lambda s: score_one(tokenjuice, *s), scenarios()))
+
+
+def summary(results: list[Result]) -> str:
+    total = sum(r.must for r in results)
+    kept = total - sum(len(r.lost) for r in results)
+    modest = [r for r in results if r.raw_chars <= MODEST_CHARS]
+    modest_total = sum(r.must for r in modest)
+    modest_kept = modest_total - sum(len(r.lost) for r in modest)
+    noise = sum(r.noise for r in results)
+    dropped = noise - sum(len(r.noise_kept) for r in results)
+    raw = sum(r.raw_chars for r in results)
+    shown = sum(len(r.shown) for r in results)
+    return (
+        f"scenarios={len(results)} must-keep={kept}/{total} ({kept / max(total, 1):.1%}) "
+        f"modest-must-keep={modest_kept}/{modest_total} ({modest_kept / max(modest_total, 1):.1%}) "
+        f"noise-dropped={dropped}/{noise} ({dropped / max(noise, 1):.1%}) "
+        f"size-ratio={shown / max(raw, 1):.3f} (raw {raw:,} -> shown {shown:,} chars)"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--details", action="store_true", help="list every must-keep lost, per scenario")
     parser.add_argument("--tokenjuice", default=str(Path(sys.executable).parent / "tokenjuice"))
     args = parser.parse_args(argv)
-    from tokenjuice.verify import decoded, shows
-
-    kept = total = dropped = noise = raw_chars = shown_chars = 0
-    whole_kept = whole_total = 0
-    lines = []
-    for name, meta, raw in scenarios():
-        done = subprocess.run(
-            [args.tokenjuice, "reduce", "--command", str(meta["command"]), "--exit-code", str(meta["exit_code"])],
-            input=raw,
-            capture_output=True,
-            check=False,
-        )
-        text = done.stdout.decode("utf-8", "replace")
-        readable = decoded(text)
-        source = ANSI.sub("", raw.decode("utf-8", "replace"))
-        must = [str(s) for s in meta.get("must_keep", [])]  # type: ignore[attr-defined]
-        lost = [s for s in must if not shows(readable, s)]
-        noisy = [str(s) for s in meta.get("noise", [])]  # type: ignore[attr-defined]
-        kept += len(must) - len(lost)
-        total += len(must)
-        dropped += sum(1 for s in noisy if not shows(readable, s))
-        noise += len(noisy)
-        raw_chars += len(source)
-        shown_chars += len(text)
-        if len(source) <= 10_000:  # modest: what the information budget must keep whole
-            whole_kept += len(must) - len(lost)
-            whole_total += len(must)
-        if lost and args.details:
-            lines.append(f"{name} ({len(source):,} -> {len(text):,} chars): lost {len(lost)}/{len(must)}")
-            lines += [f"    {s!r}" for s in lost]
+    results = score(args.tokenjuice)
     if args.details:
-        print("\n".join(lines))
-    print(
-        f"scenarios={len(scenarios())} must-keep={kept}/{total} ({kept / max(total, 1):.1%}) "
-        f"modest-must-keep={whole_kept}/{whole_total} ({whole_kept / max(whole_total, 1):.1%}) "
-        f"noise-dropped={dropped}/{noise} ({dropped / max(noise, 1):.1%}) "
-        f"size-ratio={shown_chars / max(raw_chars, 1):.3f} (raw {raw_chars:,} -> shown {shown_chars:,} chars)"
-    )
+        for result in results:
+            if result.lost or result.noise_kept:
+                print(
+                    f"{result.name} ({result.raw_chars:,} -> {len(result.shown):,} chars): lost {len(result.lost)}/{result.must}"
+                )
+                print("\n".join(f"    lost {s!r}" for s in result.lost))
+                print("\n".join(f"    noise kept {s!r}" for s in result.noise_kept))
+    print(summary(results))
     return 0
 
 

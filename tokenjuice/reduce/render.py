@@ -58,8 +58,16 @@ def trailer_of(reduction: Reduction) -> str | None:
     rule = reduction.rule
     if rule is not None and rule.layer != "builtin":  # a human can see when their own or a project's rule cut
         notes.append(f"cut by the {rule.layer} rule {rule.id} ({rule.path})")
-    where = f" — {reduction.hint}" if reduction.hint else ""
+    hint = reduction.hint
+    if hint and hint.startswith(_STORED) and reduction.total_lines >= LARGE_LINES:
+        hint += " (--grep RE or --lines A:B for a part)"  # a large output: the part the agent needs
+    where = f" — {hint}" if hint else ""
     return f"(tokenjuice: {'; '.join(notes)}{where})"
+
+
+_STORED = "full output: tokenjuice cat "
+#: A stored output this many lines long or more: the trailer says how to read a part of it.
+LARGE_LINES = 1000
 
 
 def shown_chars(reduction: Reduction, text: str) -> int:
