@@ -125,8 +125,7 @@ def shape(source, dialect="posix"):
     """Each top-level item as (separator, and-or operators, [(kind, argv) per stage])."""
     tree = parse_tree(source, dialect)
     return [
-        (item.sep, item.and_or.ops, [[(st.kind, st.argv) for st in p.stages] for p in item.and_or.pipelines])
-        for item in tree.root.items
+        (item.sep, item.ops, [[(st.kind, st.argv) for st in p.stages] for p in item.pipelines]) for item in tree.root
     ]
 
 
@@ -157,9 +156,7 @@ def test_parse_tree_models_lists_precedence_and_compound_commands(source, expect
 def test_parse_tree_fish_blocks_and_joiners():
     assert shape("begin; cd x; end 2>&1 | tail", "fish") == [(None, [], [[("block", ["begin"]), ("simple", ["tail"])]])]
     tree = parse_tree("cd x; and make", "fish")
-    assert [
-        item.and_or.pipelines[0].prefix[:1] and item.and_or.pipelines[0].prefix[0].value for item in tree.root.items
-    ] == [
+    assert [item.pipelines[0].prefix[:1] and item.pipelines[0].prefix[0].value for item in tree.root] == [
         [],
         "and",
     ]

@@ -26,8 +26,8 @@ from .record import record
 from .shellsyntax import (
     FUNCTION_DEFINITION,
     MAX_ARG_STRLEN,
+    AndOr,
     CommandList,
-    Item,
     Node,
     PipelineNode,
     Tree,
@@ -214,7 +214,7 @@ def plan(
         if str(error) == FUNCTION_DEFINITION:
             return Plan.leave(command, "defines a shell function")
         return Plan.leave(command, "incomplete or unreadable shell syntax")
-    if not tree.root.items:
+    if not tree.root:
         return Plan.leave(command, "incomplete or unreadable shell syntax")
     nodes = tree.walk("all" if dialect == "fish" else "none" if shell_name in _SUBSHELL_PIPES else "last")
     if any(node.kind == "simple" and _runs_tokenjuice(node.argv) for node, _ in nodes):
@@ -246,7 +246,7 @@ def plan(
     unknown = _not_a_program(rest + inner, prefix, environment, cwd)
     if unknown:
         return Plan.leave(command, unknown)
-    waited = any(item.sep == "&" for item in tree.root.items)
+    waited = any(item.sep == "&" for item in tree.root)
     why = _never_wrapped(body, dialect, waited, settings)
     if why:
         return Plan.leave(command, why)
@@ -332,35 +332,25 @@ def _changes_state(argv: Sequence[str]) -> str | None:
     return None
 
 
-class _Joined:
-    """A top-level and-or list, with fish's `; and …` / `; or …` steps joined in as
-    `&&` / `||` (they test the step before, as `&&` and `||` do)."""
-
-    __slots__ = ("op_ends", "ops", "pipelines", "sep", "sep_end")
-
-    def __init__(self, item: Item) -> None:
-        self.pipelines = list(item.and_or.pipelines)
-        self.ops = list(item.and_or.ops)
-        self.op_ends = list(item.and_or.op_ends)
-        self.sep = item.sep
-        self.sep_end = item.sep_end
-
-
-def _joined(tree: Tree) -> list[_Joined]:
-    joined: list[_Joined] = []
-    for item in tree.root.items:
-        first = item.and_or.pipelines[0]
+def _joined(tree: Tree) -> list[AndOr]:
+    """The top-level and-or lists, with fish's `; and …` / `; or …` steps joined in
+    as `&&` / `||` (they test the step before, as `&&` and `||` do)."""
+    joined: list[AndOr] = []
+    for item in tree.root:
+        first = item.pipelines[0]
         joiner = first.prefix[0].value if first.prefix else ""
         if tree.dialect == "fish" and joiner in _FISH_JOINERS and joined and joined[-1].sep != "&":
             previous = joined[-1]
             previous.ops.append("&&" if joiner == "and" else "||")
             previous.op_ends.append(first.prefix[0].end)
-            previous.pipelines.extend(item.and_or.pipelines)
-            previous.ops.extend(item.and_or.ops)
-            previous.op_ends.extend(item.and_or.op_ends)
+            previous.pipelines.extend(item.pipelines)
+            previous.ops.extend(item.ops)
+            previous.op_ends.extend(item.op_ends)
             previous.sep, previous.sep_end = item.sep, item.sep_end
             continue
-        joined.append(_Joined(item))
+        copy = AndOr(list(item.pipelines), list(item.ops), list(item.op_ends))
+        copy.sep, copy.sep_end = item.sep, item.sep_end
+        joined.append(copy)
     return joined
 
 
@@ -390,11 +380,11 @@ def _step_kind(argv: Sequence[str], fish: bool) -> str | None:
     return "="
 
 
-def _all_items(commands: CommandList) -> list[Item]:
-    items: list[Item] = []
-    for item in commands.items:
+def _all_items(commands: CommandList) -> list[AndOr]:
+    items: list[AndOr] = []
+    for item in commands:
         items.append(item)
-        for pipeline in item.and_or.pipelines:
+        for pipeline in item.pipelines:
             for stage in pipeline.stages:
                 for body in stage.body:
                     items.extend(_all_items(body))
@@ -483,21 +473,21 @@ def _rest_expansions(tree: Tree, start: int) -> list[tuple[str, str, int]]:
 
 def _background_before(tree: Tree, target: Node) -> bool:
     """Is a top-level step before `target` sent to the background (so `wait` waits for it)?"""
-    return any(item.sep == "&" and item.sep_end <= target.start for item in tree.root.items)
+    return any(item.sep == "&" and item.sep_end <= target.start for item in tree.root)
 
 
 def _background(tree: Tree, start: int) -> str | None:
     """Why background jobs make this command unsafe to wrap, or None: `cmd &` alone
     detaches (wrapping would hold the job's output); `a & b & wait` is one unit."""
-    top = [item for item in tree.root.items if item.and_or.end > start]
-    nested = [item for item in _all_items(tree.root) if item.sep == "&" and item not in tree.root.items]
+    top = [item for item in tree.root if item.end > start]
+    nested = [item for item in _all_items(tree.root) if item.sep == "&" and item not in tree.root]
     if nested:
         return "leaves a background job running"
     if not any(item.sep == "&" for item in top):
         return None
     if top[-1].sep == "&":
         return "runs in the background (trailing &)"
-    last = top[-1].and_or
+    last = top[-1]
     stages = last.pipelines[0].stages
     if len(last.pipelines) != 1 or len(stages) != 1 or stages[0].kind != "simple" or stages[0].argv[:1] != ["wait"]:
         return "leaves a background job running"
@@ -507,8 +497,8 @@ def _background(tree: Tree, start: int) -> str | None:
 def _first_pipeline_end(commands: CommandList, start: int) -> int:
     """Where the first pipeline to run after `start` ends: a `$?` before that reads
     the status of whatever ran before it."""
-    for item in commands.items:
-        for pipeline in item.and_or.pipelines:
+    for item in commands:
+        for pipeline in item.pipelines:
             if pipeline.end <= start:
                 continue
             stage = pipeline.stages[0]
@@ -587,7 +577,7 @@ def _reads_outer_state(
     if not found:
         return None
     first_end = _first_pipeline_end(tree.root, start)
-    background = [item.sep_end for item in tree.root.items if item.sep == "&"]
+    background = [item.sep_end for item in tree.root if item.sep == "&"]
     assigned = _assigned_names(rest, prefix)
     for kind, name, offset in found:
         if kind != "read":

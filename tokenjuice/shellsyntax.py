@@ -584,14 +584,18 @@ class PipelineNode:
 
 class AndOr:
     """Pipelines joined by `&&` and `||` (left-associative, equal precedence);
-    `ops[i]` joins `pipelines[i]` and `pipelines[i + 1]` and ends at `op_ends[i]`."""
+    `ops[i]` joins `pipelines[i]` and `pipelines[i + 1]` and ends at `op_ends[i]`.
+    `sep` is the separator that ends it in its list (`;`, newline, `&`, or None)
+    and `sep_end` where that ends in the source. A list of them is a command list."""
 
-    __slots__ = ("op_ends", "ops", "pipelines")
+    __slots__ = ("op_ends", "ops", "pipelines", "sep", "sep_end")
 
     def __init__(self, pipelines: list[PipelineNode], ops: list[str], op_ends: list[int]) -> None:
         self.pipelines = pipelines
         self.ops = ops
         self.op_ends = op_ends
+        self.sep: str | None = None
+        self.sep_end = 0
 
     @property
     def start(self) -> int:
@@ -602,23 +606,8 @@ class AndOr:
         return self.pipelines[-1].end
 
 
-class Item:
-    """One and-or list of a list and the separator that ends it (`;`, newline, `&`,
-    or None), with where the separator ends in the source."""
-
-    __slots__ = ("and_or", "sep", "sep_end")
-
-    def __init__(self, and_or: AndOr, sep: str | None, sep_end: int) -> None:
-        self.and_or = and_or
-        self.sep = sep
-        self.sep_end = sep_end
-
-
-class CommandList:
-    __slots__ = ("items",)
-
-    def __init__(self, items: list[Item]) -> None:
-        self.items = items
+#: A list: and-or lists, each ended by its `sep`.
+CommandList = list[AndOr]
 
 
 class Tree:
@@ -644,9 +633,9 @@ class Tree:
 
 
 def _walk(commands: CommandList, in_shell: bool, pipes: str, found: list[tuple[Node, bool]]) -> None:
-    for item in commands.items:
+    for item in commands:
         here = in_shell and item.sep != "&"
-        for pipeline in item.and_or.pipelines:
+        for pipeline in item.pipelines:
             last = len(pipeline.stages) - 1
             for index, stage in enumerate(pipeline.stages):
                 alone = last == 0
@@ -716,12 +705,12 @@ class _TreeParser:
     def parse_body(self, closers: frozenset[str]) -> CommandList:
         """A compound command's list: a POSIX shell refuses an empty one (`( )`, `{ ; }`)."""
         body = self.parse_list(closers)
-        if not body.items and not self.fish:
+        if not body and not self.fish:
             raise Unreadable("an empty compound command")
         return body
 
     def parse_list(self, closers: frozenset[str]) -> CommandList:
-        items: list[Item] = []
+        items: list[AndOr] = []
         while True:
             self.skip_newlines()
             token = self.peek()
@@ -732,13 +721,15 @@ class _TreeParser:
             if self.is_op(token, ";", "\n", "&"):
                 assert token is not None
                 self.index += 1
-                items.append(Item(and_or, token.value, token.end))
+                and_or.sep, and_or.sep_end = token.value, token.end
+                items.append(and_or)
                 continue
-            items.append(Item(and_or, None, and_or.end))
+            and_or.sep_end = and_or.end
+            items.append(and_or)
             if not (token is None or self.is_op(token, ")", ";;") or self.keyword(token, closers)):
                 raise Unreadable("unexpected token after a command")
             break
-        return CommandList(items)
+        return items
 
     def parse_and_or(self) -> AndOr:
         pipelines = [self.parse_pipeline()]
