@@ -427,7 +427,7 @@ def test_post_compacts_the_output_and_keeps_copilots_exit_line(workdir):
     assert answer["modifiedResult"]["resultType"] == "success"
     assert text.startswith("exit 3\n") and text.endswith("\n<shellId: 0 completed with exit code 3>")
     assert "lines omitted" in text and "tokenjuice cat" in text
-    artifact = text.split("tokenjuice cat ")[1].split(")")[0]
+    artifact = text.split("tokenjuice cat ")[1].split()[0].rstrip(");")
     assert tokenjuice("cat", artifact).stdout.decode().rstrip() == SEQ.rstrip()
 
 
