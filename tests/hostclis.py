@@ -114,6 +114,7 @@ def install(host: str) -> str | None:
                 capture_output=True,
                 text=True,
                 timeout=INSTALL_TIMEOUT,
+                env=os.environ | {"npm_config_cache": str(target.parent / "npm-cache")},  # not the test's own HOME
                 check=False,
             )
         except subprocess.TimeoutExpired:
