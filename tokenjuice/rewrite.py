@@ -11,10 +11,14 @@ A wrapped command runs in a child shell. Whatever it does to *that* shell's
 state (its directory, variables, options, functions, jobs) is lost when the
 child exits, so a command that changes the agent's shell is never wrapped as a
 whole: its leading state-changing steps (`cd api && export X=1 && …`) stay
-outside the wrap, and a command with state changes anywhere else is left
-alone. So are commands that never end or need a terminal (`interactive.py`),
-commands already wrapped, and anything the engine cannot read with certainty —
-when in doubt the hook leaves the command alone.
+outside the wrap — only whole commands of the shell's grammar (`parse_tree`) —
+and a command with state changes anywhere else is left alone. The child also
+lacks what the agent's shell has: its functions and aliases (a command name that
+is neither a builtin nor on PATH), its unexported variables, `$?`, `$1`, `$$`.
+A command that needs them is left alone too. So are commands that never end or
+need a terminal (`interactive.py`), commands already wrapped, and anything the
+engine cannot read with certainty — when in doubt the hook leaves the command
+alone. docs/never-wrapped.md states the rules.
 """
 
 from __future__ import annotations
