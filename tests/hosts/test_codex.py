@@ -705,6 +705,8 @@ def test_install_approve_records_the_approval_through_codex_and_codex_runs_the_h
     assert "trusted_hash" in (codex_home / "config.toml").read_text()
     report = json.loads(tokenjuice("doctor", "codex", "--local", "--format", "json", env=env).stdout)
     assert any(c["name"] == "trust" and c["status"] == "ok" for c in report["checks"]), report
+    text = tokenjuice("doctor", "codex", "--local", env=env).stdout.decode()
+    assert "trust: Codex will run the hook: you approved it\n" in text and "mode: post: " in text
     [output] = exec_without_bypass("RUN:seq 1 3000")
     assert "2,984 of 3,000 lines omitted" in output and "tokenjuice cat" in output
     done = tokenjuice("install", "gemini", "--local", "--approve", env=env)

@@ -371,7 +371,11 @@ def render(found: manage.Report, indent: str) -> str:
         out.append(f"expected command:   {found.expected}")
     if found.detected:
         out.append(f"configured command: {found.detected}")
-    out += [f"mode: {c['message']}" for c in found.checks if c["name"] == "mode" and c["status"] == base.OK]
+    out += [
+        f"{c['name']}: {c['message']}"
+        for c in found.checks
+        if c["name"] in ("mode", "trust") and c["status"] == base.OK
+    ]
     problems = [c for c in found.checks if c["status"] in (base.WARN, base.BROKEN)]
     if problems:
         out.append("issues:")

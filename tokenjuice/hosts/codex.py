@@ -439,7 +439,7 @@ def trust_check(report: Report, path: str, data: dict[str, Any], ours: Any) -> N
         if entry.get("enabled") is False:
             report.check("trust", WARN, f"the hook is turned off in {config}; turn it on in codex's /hooks")
         elif entry.get("trusted_hash") == current:
-            report.check("trust", OK, "Codex has approved the hook")
+            report.check("trust", OK, "Codex will run the hook: you approved it")
         elif entry.get("trusted_hash"):
             report.check("trust", WARN, f"the hook changed since you approved it, so Codex skips it: {APPROVE}")
         else:
