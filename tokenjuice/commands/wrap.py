@@ -34,8 +34,8 @@ options:
                            {"result": ..., "exitCode": N, "stdout": ..., "stderr": ...}
   --trace                  add the classification trace to JSON output
   --source NAME            who ran the command (cursor, cli, ...); default cli
-  --max-inline-chars N     size budget for the compacted text
-                           (default 1200, or 2400 when the command failed)
+  --max-inline-chars N     size budget for the compacted text (default: the information
+                           budget, output.max_chars and output.failure_max_chars)
   --max-capture-bytes N    output kept in memory (default 4194304: the first 3/4
                            and the last 1/4 of the output; the middle is counted)
   --tee                    also stream the raw output to stderr while it runs

@@ -60,7 +60,7 @@ def trailer_of(reduction: Reduction) -> str | None:
         notes.append(f"cut by the {rule.layer} rule {rule.id} ({rule.path})")
     hint = reduction.hint
     if hint and hint.startswith(_STORED) and reduction.total_lines >= LARGE_LINES:
-        hint += " (--grep RE or --lines A:B for a part)"  # a large output: the part the agent needs
+        notes.append("cat --grep RE or --lines A:B reads a part")  # a large output: the part the agent needs
     where = f" — {hint}" if hint else ""
     return f"(tokenjuice: {'; '.join(notes)}{where})"
 
