@@ -59,6 +59,9 @@ class Unit:
     # The same lines re-encoded without losing a fact (grep's path once per file, a
     # directory's entries on one line): taken before any unit is shortened.
     lossless: tuple[Item, ...] = ()
+    # The unit without the lines worth least, each run of them counted by a marker
+    # (a diff file without its context lines): taken before the short form.
+    trimmed: tuple[Item, ...] = ()
     # Neighbours in their lossless form with the same `joins` (a line's start: git
     # status's `\tmodified:   src/api/`) share one line: `\tmodified:   src/api/{a.py,b.py}`.
     joins: str = ""
@@ -98,7 +101,7 @@ def _input_lines(items: Sequence[Item]) -> int:
 
 # -- fitting ------------------------------------------------------------------------------
 
-FULL, LOSSLESS, SHORT, MINIMAL, DROPPED = 0, 1, 2, 3, 4
+FULL, LOSSLESS, TRIMMED, SHORT, MINIMAL, DROPPED = 0, 1, 2, 3, 4, 5
 
 
 def fit(parsed: Parsed, available: int) -> list[Item]:
@@ -122,6 +125,7 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int) -> list[Item]:
         index: [
             unit.size,
             _size(unit.lossless) if unit.lossless else unit.size,
+            _size(unit.trimmed) if unit.trimmed else unit.size,
             _size(unit.short),
             # a tallied minimal form costs its tally in its folder's shared marker
             (len(unit.tally) + 2 if unit.tally else _size(unit.minimal)) if unit.minimal else 0,
@@ -177,7 +181,12 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int) -> list[Item]:
     steps: list[tuple[int | None, int, int, bool]] = [
         (tier, target, limit, named)
         for tier in sorted({unit.priority for _, unit in units})
-        for target, limit, named in ((SHORT, available, True), (MINIMAL, available, True), (DROPPED, available, False))
+        for target, limit, named in (
+            (TRIMMED, available, True),
+            (SHORT, available, True),
+            (MINIMAL, available, True),
+            (DROPPED, available, False),
+        )
     ]
     steps.append((None, DROPPED, names_limit, True))
     # Of many units with minimal forms, the first LEADING keep at least their short forms.
@@ -192,6 +201,8 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int) -> list[Item]:
             if tier is not None and unit.priority != tier:
                 continue
             if (target == MINIMAL and not unit.minimal) or (target == DROPPED and bool(unit.minimal) != named):
+                continue
+            if target == TRIMMED and not unit.trimmed:
                 continue
             if target == MINIMAL and index in leading:
                 continue  # the first units keep their short form: what the output starts with
@@ -319,6 +330,8 @@ def _render(parsed: Parsed, state: dict[int, int], partial: dict[int, tuple[Item
             if form == FULL
             else part.lossless
             if form == LOSSLESS
+            else part.trimmed
+            if form == TRIMMED
             else part.short
             if form == SHORT
             else part.minimal
@@ -546,7 +559,29 @@ def _file_unit(lines: list[str]) -> Unit:
     changes = f"{hunk_count} (+{total_added} -{total_removed})" if hunks else pluralize(len(lines), "line")
     # Even its minimal form names the file: a diff never loses a file header unnamed.
     minimal = (Omission(len(lines), f"{_diff_path(lines)}{_diff_state(lines)}: {changes}"),)
-    return Unit("file", "", tuple(clip_line(line, _LINE_LIMIT) for line in lines), shown_short, minimal)
+    full = tuple(clip_line(line, _LINE_LIMIT) for line in lines)
+    return Unit("file", "", full, shown_short, minimal, trimmed=_changes_only(full))
+
+
+def _changes_only(lines: tuple[str, ...]) -> tuple[Item, ...]:
+    """A diff file's headers, hunk headers and changed lines, each run of context
+    lines counted by one marker: changed lines go last. () when it has no context."""
+    kept: list[Item] = []
+    context = 0
+    in_hunk = False
+    for line in lines:
+        if line.startswith("@@"):
+            in_hunk = True
+        elif in_hunk and line[:1] in (" ", "\\", ""):
+            context += 1
+            continue
+        if context:
+            kept.append(Omission(context, pluralize(context, "context line")))
+            context = 0
+        kept.append(line)
+    if context:
+        kept.append(Omission(context, pluralize(context, "context line")))
+    return tuple(kept) if len(kept) < len(lines) - 1 else ()
 
 
 def _diff_path(lines: list[str]) -> str:
