@@ -87,7 +87,7 @@ def private_dir(path: str) -> str:
             raise PermissionError(13, "read-only folder", directory)
         os.makedirs(directory, mode=0o700, exist_ok=True)
         info = os.lstat(directory)
-        if info.st_uid != os.geteuid() or not _is_dir(info.st_mode):
+        if (POSIX_OWNERS and info.st_uid != os.geteuid()) or not _is_dir(info.st_mode):
             raise PermissionError(1, "not a folder of this user's", directory)
         if info.st_mode & 0o077:
             os.chmod(directory, 0o700)
@@ -98,10 +98,21 @@ def _is_dir(mode: int) -> bool:
     return mode & 0o170000 == 0o040000
 
 
+#: POSIX owners and modes exist (not on Windows, where none of these checks apply).
+POSIX_OWNERS = hasattr(os, "geteuid")
+
+
+def euid() -> int:
+    """This process's effective user id (-1 where there is none: Windows)."""
+    return os.geteuid() if POSIX_OWNERS else -1
+
+
 def others_can_write(info: os.stat_result) -> bool:
     """Could users other than the owner write this file or folder? World-writable,
     or group-writable by a group other than this user's own (the private group
     most systems give each user, whose umask 002 makes its folders 0775)."""
+    if not POSIX_OWNERS:
+        return False
     return bool(info.st_mode & 0o002 or (info.st_mode & 0o020 and info.st_gid != os.getegid()))
 
 
@@ -118,7 +129,7 @@ def secure_root(root: str) -> bool:
     it must belong to root or this user, and so must the folders it leads to.
     `HOME=/tmp` or `XDG_CACHE_HOME=/tmp/cache` pass only as long as what tokenjuice
     finds there is its user's."""
-    if root in _SECURE:
+    if root in _SECURE or not POSIX_OWNERS:
         return True
     uid = os.geteuid()
     try:
@@ -186,7 +197,7 @@ def read_regular(path: str, limit: int, *, follow: bool = True, own: bool = Fals
         info = os.fstat(fd)
         if info.st_mode & 0o170000 != 0o100000:
             raise OSError(errno.EINVAL, "not a regular file", path)
-        if own and (info.st_uid != os.geteuid() or others_can_write(info)):
+        if own and POSIX_OWNERS and (info.st_uid != os.geteuid() or others_can_write(info)):
             raise PermissionError(errno.EPERM, "not this user's, or writable by others", path)
         if info.st_size > limit:
             raise OSError(errno.EFBIG, f"larger than {limit} bytes", path)

@@ -243,6 +243,8 @@ def project_config_path(cwd: str | None) -> str | None:
 def others_may_write(path: str) -> bool:
     """Could another user (root aside) have written the file at `path`: it or its
     folder belongs to someone else, or others can write it (`paths.others_can_write`)?"""
+    if not paths.POSIX_OWNERS:
+        return False
     uid = os.geteuid()
     for place in (path, os.path.dirname(os.path.abspath(path))):
         try:

@@ -226,7 +226,7 @@ class Store:
             if not is_id(stem) or not entry.is_file(follow_symlinks=False):
                 continue
             stat = entry.stat(follow_symlinks=False)
-            if stat.st_uid != os.geteuid() or paths.others_can_write(stat):
+            if (paths.POSIX_OWNERS and stat.st_uid != paths.euid()) or paths.others_can_write(stat):
                 continue  # not written by tokenjuice for this user
             sizes[stem] = sizes.get(stem, 0) + stat.st_size
             if name.endswith(OUTPUT_SUFFIX):
@@ -330,7 +330,8 @@ def _private(directory: str) -> bool:
         info = os.lstat(directory)
     except OSError:
         return False
-    return info.st_mode & 0o170000 == 0o040000 and info.st_uid == os.geteuid() and not paths.others_can_write(info)
+    owned = info.st_uid == paths.euid() or not paths.POSIX_OWNERS
+    return info.st_mode & 0o170000 == 0o040000 and owned and not paths.others_can_write(info)
 
 
 def _no_follow(path: str, flags: int) -> int:
