@@ -135,6 +135,13 @@ REGRESSIONS = [
     ("background-then-its-pid", "sleep 0 & wait $!", True, ""),
     ("exported-by-the-prefix", 'export X=1 && echo "$X"', True, "export X=1 &&"),
     ("virtualenv-activate", "source ./venv/bin/activate && mytool-in-venv", True, "source ./venv/bin/activate &&"),
+    (
+        "virtualenv-after-cd",
+        "cd sub && . ../venv/bin/activate && mytool-in-venv",
+        True,
+        "cd sub && . ../venv/bin/activate &&",
+    ),
+    ("virtualenv-elsewhere", "cd sub && . venv/bin/activate && mytool-in-venv", False, "runs mytool-in-venv"),
 ]
 
 

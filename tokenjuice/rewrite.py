@@ -621,22 +621,20 @@ BUILTIN_NAMES = frozenset(_BUILTIN_TEXT.split())
 
 def _search_path(env: Mapping[str, str], prefix: list[Node], cwd: str) -> list[str]:
     """The directories the command's programs are found in: PATH, as the steps
-    outside change it (`export PATH=…:$PATH`, a virtualenv's `bin/activate`)."""
+    outside change it (`export PATH=…:$PATH`, a virtualenv's `bin/activate`, read
+    from the directory the `cd`s before it lead to)."""
     directories = env.get("PATH", os.defpath).split(os.pathsep)
+    here: str | None = cwd  # None once a `cd` goes somewhere this cannot follow (`cd -`, `cd $X`)
     for node in prefix:
         argv = node.argv
-        if (
-            argv[:1]
-            in (
-                [
-                    ".",
-                ],
-                ["source"],
-            )
-            and len(argv) > 1
-            and basename(argv[1]).startswith("activate")
-        ):
-            directories.insert(0, os.path.dirname(argv[1]))  # a virtualenv's programs sit beside its activate
+        if argv[:1] in (["cd"], ["pushd"]):
+            target = argv[1] if len(argv) == 2 else None
+            literal = target is not None and not target.startswith("-") and not any(c in target for c in "$`~*?[")
+            here = os.path.join(here, target) if here is not None and literal and target else None
+            continue
+        if argv[:1] in (["."], ["source"]) and len(argv) > 1 and basename(argv[1]).startswith("activate"):
+            if here is not None or os.path.isabs(argv[1]):  # a virtualenv's programs sit beside its activate
+                directories.insert(0, os.path.join(here or "/", os.path.dirname(argv[1])))
             continue
         for word in argv[1:] if argv[:1] == ["export"] else argv:
             if word.startswith("PATH="):
@@ -647,7 +645,7 @@ def _search_path(env: Mapping[str, str], prefix: list[Node], cwd: str) -> list[s
                     elif "$" not in entry and "`" not in entry:
                         grown.append(os.path.expanduser(entry))
                 directories = grown
-    return [os.path.join(cwd, directory) for directory in directories if directory]
+    return [os.path.join(here or cwd, directory) for directory in directories if directory]
 
 
 #: How much substitution text (summed over nesting levels) is read for names.
