@@ -458,3 +458,26 @@ def test_the_hook_looks_programs_up_from_the_hosts_working_directory(tmp_path):
 
     assert answer(project)["updated_input"]["command"].startswith("source .venv/bin/activate && ")
     assert answer(elsewhere) == {}  # no such virtualenv there: the name is no program
+
+
+@pytest.mark.parametrize(
+    "folder",
+    ["node_modules/.bin", ".venv/bin", "HOME/.nvm/versions/node/v20.11.0/bin", "HOME/.local/bin", "HOME/.cargo/bin"],
+)
+def test_a_program_the_agents_shell_may_have_on_its_path_is_still_a_program(folder, stage):
+    """A session that ran `source .venv/bin/activate` or `nvm use` earlier has those
+    folders on its PATH, the host's environment (and so the hook's) may not: a name
+    found there is a program, not a function, and the wrapped command (whose PATH
+    is the agent shell's) finds it as the original would."""
+    work, launcher, env = stage
+    home = env["HOME"]
+    place = os.path.join(home, folder[5:]) if folder.startswith("HOME/") else os.path.join(work, folder)
+    os.makedirs(place)
+    tool = os.path.join(place, "tool-elsewhere-xyz")
+    with open(tool, "w") as handle:
+        handle.write("#!/bin/sh\necho ok\n")
+    os.chmod(tool, 0o755)
+    env = env | {"PATH": "/usr/bin:/bin"}
+    assert plan("tool-elsewhere-xyz --version", launcher=launcher, env=env, cwd=str(work)).wrapped
+    os.unlink(tool)
+    assert not plan("tool-elsewhere-xyz --version", launcher=launcher, env=env, cwd=str(work)).wrapped

@@ -619,10 +619,10 @@ _BUILTIN_TEXT = (
 BUILTIN_NAMES = frozenset(_BUILTIN_TEXT.split())
 
 
-def _search_path(env: Mapping[str, str], prefix: list[Node], cwd: str) -> list[str]:
+def _search_path(env: Mapping[str, str], prefix: list[Node], cwd: str) -> tuple[list[str], str]:
     """The directories the command's programs are found in: PATH, as the steps
     outside change it (`export PATH=…:$PATH`, a virtualenv's `bin/activate`, read
-    from the directory the `cd`s before it lead to)."""
+    from the directory the `cd`s before it lead to), and that directory."""
     directories = env.get("PATH", os.defpath).split(os.pathsep)
     here: str | None = cwd  # None once a `cd` goes somewhere this cannot follow (`cd -`, `cd $X`)
     for node in prefix:
@@ -645,7 +645,34 @@ def _search_path(env: Mapping[str, str], prefix: list[Node], cwd: str) -> list[s
                     elif "$" not in entry and "`" not in entry:
                         grown.append(os.path.expanduser(entry))
                 directories = grown
-    return [os.path.join(here or cwd, directory) for directory in directories if directory]
+    where = here or cwd
+    return [os.path.join(where, directory) for directory in directories if directory], where
+
+
+#: Where programs live that a login profile, an activation or a version manager puts
+#: on the PATH of the agent's shell — which the host's own environment, and so the
+#: hook's, may lack (a session that ran `source .venv/bin/activate` or `nvm use`).
+_HOME_BINS = (".local/bin", ".cargo/bin", "go/bin", ".bun/bin", ".deno/bin", ".volta/bin", ".pyenv/shims")
+_MORE_BINS = (".rbenv/shims", ".nodenv/shims", ".asdf/shims", ".local/share/mise/shims", "miniconda3/bin")
+_SYSTEM_BINS = ("/usr/local/bin", "/opt/homebrew/bin", "/snap/bin", "/opt/conda/bin")
+
+
+def _program_homes(env: Mapping[str, str], where: str) -> list[str]:
+    """The folders `_HOME_BINS` and friends name, the project's `.venv/bin`,
+    `venv/bin` and `node_modules/.bin`, $VIRTUAL_ENV's, and nvm's node versions."""
+    home = env.get("HOME") or os.path.expanduser("~")
+    found = [os.path.join(where, ".venv", "bin"), os.path.join(where, "venv", "bin")]
+    found.append(os.path.join(where, "node_modules", ".bin"))
+    if env.get("VIRTUAL_ENV"):
+        found.append(os.path.join(env["VIRTUAL_ENV"], "bin"))
+    found += [os.path.join(home, folder) for folder in (*_HOME_BINS, *_MORE_BINS)]
+    found += _SYSTEM_BINS
+    versions = os.path.join(env.get("NVM_DIR") or os.path.join(home, ".nvm"), "versions", "node")
+    try:
+        found += [os.path.join(versions, version, "bin") for version in sorted(os.listdir(versions))[:16]]
+    except OSError:
+        pass
+    return found
 
 
 #: How much substitution text (summed over nesting levels) is read for names.
@@ -674,9 +701,12 @@ def _not_a_program(
 ) -> str | None:
     """Why a command name is probably a function or alias of the agent's shell, or
     None: a name that is neither a builtin nor an executable on the PATH it will
-    run with (a wrapped child shell has none of the functions and aliases the
-    agent's shell has defined or sourced: `nvm`, `conda`, a user's own)."""
+    run with, nor in a folder that the agent's shell may have on its PATH
+    (`_program_homes`). A wrapped child shell has none of the functions and
+    aliases the agent's shell has defined or sourced: `nvm`, `sdk`, a user's own."""
     directories: list[str] | None = None
+    homes: list[str] | None = None
+    where = cwd or os.getcwd()
     checked: set[str] = set()
     for node, _ in rest:
         if node.kind != "simple":
@@ -692,8 +722,12 @@ def _not_a_program(
             continue
         checked.add(name)
         if directories is None:
-            directories = _search_path(env, prefix, cwd or os.getcwd())
-        if not any(_is_program(os.path.join(directory, name)) for directory in directories):
+            directories, where = _search_path(env, prefix, where)
+        if any(_is_program(os.path.join(directory, name)) for directory in directories):
+            continue
+        if homes is None:
+            homes = _program_homes(env, where)
+        if not any(_is_program(os.path.join(directory, name)) for directory in homes):
             return f"runs {name}, which is neither a builtin nor a program on PATH (a function or alias?)"
     return None
 
