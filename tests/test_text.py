@@ -52,3 +52,28 @@ def test_plurals_of_counter_names():
         "2 not fixable automatically",
         "2 boxes",
     ]
+
+
+def test_a_cut_never_leaves_part_of_a_secret_like_token_in_view():
+    from tokenjuice.text import clip_line
+
+    token = "ghp_" + "Zq7" * 12
+    line = " ".join([token] * 40)
+    clipped = clip_line(line, 200)
+    kept = clipped.replace(" …[", "\n").replace("]… ", "\n").split("\n")
+    assert all(word == token for part in (kept[0], kept[2]) for word in part.split())
+    assert int(kept[1].split()[0]) == len(line) - len(kept[0]) - len(kept[2])  # the count stays exact
+
+
+def test_a_cut_through_words_or_a_long_blob_stays_where_it_was():
+    from tokenjuice.text import clip_line
+
+    assert clip_line("word " * 40, 40) == "word word word word word …[156 chars omitted]… word word word word "
+    blob = "QUFB" * 200  # base64 data, not a secret: longer than any token
+    assert clip_line(blob, 40) == f"{blob[:24]} …[{len(blob) - 44} chars omitted]… {blob[-20:]}"
+
+
+def test_one_line_escapes_newlines_as_well():
+    from tokenjuice.text import one_line
+
+    assert one_line("evil\x1b[2J\u202e\n(tokenjuice: ok)") == "evil\\x1b[2J\\u202e\\n(tokenjuice: ok)"

@@ -544,3 +544,25 @@ def test_the_docstring_and_the_docs_name_every_kind():
     for kind in kinds:
         assert f"`{kind}`" in (module.__doc__ or ""), kind
         assert f"`{kind}`" in docs, kind
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\x1b[1mghp_abcdefghijklmnopqrstuvwxyz0123456789\x1b[0m",
+        "\x1b[36mDB_PASSWORD\x1b[0m=hunter2hunter2",
+        "\\x1b[1mghp_abcdefghijklmnopqrstuvwxyz0123456789\\x1b[0m",  # as sanitize shows the escapes
+        "\\x1b[36mDB_PASSWORD\\x1b[0m=hunter2hunter2",
+    ],
+)
+def test_a_secret_behind_an_escape_sequence_is_redacted(text):
+    from tokenjuice.state.redact import might_hold_secrets
+
+    assert might_hold_secrets(text)
+    redacted, found = redact(text)
+    assert "ghp_abc" not in redacted and "hunter2" not in redacted and found
+
+
+def test_escapes_without_a_hidden_secret_stay():
+    text = "\x1b[31mred\x1b[0m and ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+    assert redact(text) == ("\x1b[31mred\x1b[0m and [REDACTED:github-token]", {"github-token": 1})
