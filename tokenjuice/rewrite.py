@@ -241,10 +241,14 @@ def plan(
     body = _trim(command[outside_end:] if outside_end else command)
     if body.startswith("-"):
         return Plan.leave(command, "starts with '-' (a shell would read it as an option)")
-    reads = _reads_outer_state(tree, rest, outside_end, prefix, environment, found)
-    if reads:
-        return Plan.leave(command, reads)
-    inner = _substituted(found, dialect)
+    inner: list[tuple[Node, bool]] | None = []
+    if found or any(word.value.startswith("((") for node, _ in rest for word in node.words[:2]):
+        from .shellexpand import reads_outer_state, substituted  # only for a line with $, ` or ((…))
+
+        reads = reads_outer_state(tree, rest, outside_end, prefix, environment, found)
+        if reads:
+            return Plan.leave(command, reads)
+        inner = substituted(found, dialect)
     if inner is None:
         return Plan.leave(command, "incomplete or unreadable shell syntax")
     unknown = _not_a_program(rest + inner, prefix, environment, cwd)
@@ -498,110 +502,6 @@ def _background(tree: Tree, start: int) -> str | None:
     return None
 
 
-def _first_pipeline_end(commands: CommandList, start: int) -> int:
-    """Where the first pipeline to run after `start` ends: a `$?` before that reads
-    the status of whatever ran before it."""
-    for item in commands:
-        for pipeline in item.pipelines:
-            if pipeline.end <= start:
-                continue
-            stage = pipeline.stages[0]
-            for body in stage.body:
-                inner = _first_pipeline_end(body, start)
-                if inner:
-                    return inner
-            return pipeline.end
-    return 0
-
-
-#: Commands whose plain word arguments name variables they set.
-_SETTERS = frozenset(
-    {"read", "mapfile", "readarray", "getopts", "export", "declare", "local", "typeset", "readonly", "unset", "printf"}
-    | {"let", "vared", "set"}
-)
-#: Variables every shell sets for itself, the same in the wrapped child as in the agent's shell.
-SHELL_VARIABLES = frozenset(
-    {"PWD", "HOME", "IFS", "RANDOM", "SRANDOM", "LINENO", "BASH", "BASH_VERSION", "BASH_VERSINFO", "HOSTNAME"}
-    | {"HOSTTYPE", "OSTYPE", "MACHTYPE", "UID", "EUID", "GROUPS", "EPOCHSECONDS", "EPOCHREALTIME", "REPLY"}
-    | {"ZSH_VERSION", "ZSH_NAME", "ZSH_PATCHLEVEL", "FISH_VERSION", "version", "hostname"}
-)
-#: Special parameters of the agent's shell that a fresh child has its own of.
-_POSITIONAL = frozenset("0123456789@*#$-") | {"argv", "fish_pid", "last_pid"}
-#: Statuses of the command that ran just before.
-_LAST_STATUS = frozenset({"?", "_", "status", "pipestatus", "PIPESTATUS"})
-
-
-def _assigned_names(rest: list[tuple[Node, bool]], prefix: list[Node]) -> set[str]:
-    """Variables the command sets before it could read them, or that the steps
-    outside set in the environment the wrap inherits (`export X=1`, `unset X`)."""
-    names: set[str] = set()
-    for node in prefix:
-        if node.argv[:1] in (["export"], ["unset"]):
-            names.update(word.partition("=")[0] for word in node.argv[1:])
-        elif node.argv[:1] == ["set"]:  # fish: `set -gx X 1` (a posix `set` is never a prefix)
-            names.update(word for word in node.argv[1:] if not word.startswith("-"))
-    for node, _ in rest:
-        argv = node.argv
-        if node.kind == "loop" and len(argv) > 1:
-            names.add(argv[1])
-            if argv[1].startswith("(("):
-                from .shellexpand import arithmetic_names
-
-                names.update(name for kind, name, _ in arithmetic_names(argv[1]) if kind == "assign")
-        if node.kind != "simple":
-            continue
-        index = 0
-        while index < len(argv) and _is_assignment(argv[index]):
-            names.add(argv[index].partition("=")[0].removesuffix("+"))
-            index += 1
-        if index < len(argv) and argv[index] in _SETTERS:
-            names.update(word.partition("=")[0].removesuffix("+") for word in argv[index + 1 :])
-    return names
-
-
-def _reads_outer_state(
-    tree: Tree,
-    rest: list[tuple[Node, bool]],
-    start: int,
-    prefix: list[Node],
-    env: Mapping[str, str],
-    found: list[tuple[str, str, int]],
-) -> str | None:
-    """Why the command reads state of the agent's shell that a fresh child has its
-    own of (or lacks), or None: `$?` before anything ran, `$1`, `$$`, `$-`, or a
-    variable that is neither in the environment nor set by the command itself
-    (a variable the agent's shell set without exporting it)."""
-    found = list(found)
-    for node, _ in rest:  # `((x > 1))`, `for ((i = 0; i < n; i++))` read names without `$`
-        for word in node.words:
-            if word.value.startswith("((") and node.kind in ("arith", "loop"):
-                from .shellexpand import arithmetic_names
-
-                found += arithmetic_names(word.value[2:-2], word.start + 2)
-    if not found:
-        return None
-    first_end = _first_pipeline_end(tree.root, start)
-    background = [item.sep_end for item in tree.root if item.sep == "&"]
-    assigned = _assigned_names(rest, prefix)
-    for kind, name, offset in found:
-        if kind != "read":
-            continue
-        if name in _LAST_STATUS:
-            if offset < first_end:
-                return f"reads ${name} of the command that ran before it"
-            continue
-        if name == "!":
-            if not any(end <= offset for end in background):
-                return "reads $! (a background job of the agent's shell)"
-            continue
-        if name in _POSITIONAL:
-            return f"reads ${name} of the agent's shell"
-        if name in env or name in assigned or name in SHELL_VARIABLES:
-            continue
-        return f"reads ${name}, which is not in the environment (a variable the agent's shell did not export?)"
-    return None
-
-
 #: Builtins and reserved words of bash, dash, zsh and fish: never looked up on PATH.
 _BUILTIN_TEXT = (
     "! - . : [ [[ ]] _ abbr alias and argparse autoload begin bg bind bindkey block break breakpoint builtin "
@@ -673,27 +573,6 @@ def _program_homes(env: Mapping[str, str], where: str) -> list[str]:
     except OSError:
         pass
     return found
-
-
-#: How much substitution text (summed over nesting levels) is read for names.
-_SUBSTITUTION_BUDGET = 65536
-
-
-def _substituted(found: list[tuple[str, str, int]], dialect: str) -> list[tuple[Node, bool]] | None:
-    """The commands inside command substitutions (`$(myfn)` runs `myfn` too), or
-    None when one cannot be read."""
-    commands: list[tuple[Node, bool]] = []
-    budget = _SUBSTITUTION_BUDGET
-    for kind, text, _ in found:
-        if kind == "command" and text.strip():
-            budget -= len(text)
-            if budget < 0:
-                return None  # nested substitutions: each level would be read again
-            try:
-                commands += parse_tree(text, dialect).walk()
-            except Unreadable:
-                return None
-    return commands
 
 
 def _not_a_program(
