@@ -146,6 +146,25 @@ def secure_root(root: str) -> bool:
     return True
 
 
+def safe_place(path: str) -> bool:
+    """Could no other user (root aside) have put or replaced what is at `path`: it
+    (when it exists) and every folder above it belong to root or this user, and
+    others cannot write them unless sticky (`secure_root`'s rule for folders
+    above). For the user's own config and rules, which decide what runs."""
+    if not POSIX_OWNERS:
+        return True
+    uid = os.geteuid()
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        info = None
+    except OSError:
+        return False
+    if info is not None and (info.st_uid not in (0, uid) or others_can_write(info)):
+        return False
+    return _safe_above(os.path.dirname(os.path.abspath(path)), uid, 0)
+
+
 def _safe_above(path: str, uid: int, depth: int) -> bool:
     """`path` and every folder above it: see `secure_root`."""
     if depth > 8:  # a loop of links

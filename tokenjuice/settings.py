@@ -241,19 +241,9 @@ def project_config_path(cwd: str | None) -> str | None:
 
 
 def others_may_write(path: str) -> bool:
-    """Could another user (root aside) have written the file at `path`: it or its
-    folder belongs to someone else, or others can write it (`paths.others_can_write`)?"""
-    if not paths.POSIX_OWNERS:
-        return False
-    uid = os.geteuid()
-    for place in (path, os.path.dirname(os.path.abspath(path))):
-        try:
-            info = os.stat(place)
-        except OSError:
-            return False
-        if info.st_uid not in (0, uid) or paths.others_can_write(info):
-            return True
-    return False
+    """Could another user (root aside) have written the file at `path`: it or a
+    folder above it belongs to someone else, or others can write it (`paths.safe_place`)?"""
+    return not paths.safe_place(path)
 
 
 def resolve(
@@ -272,7 +262,7 @@ def resolve(
     warnings: list[str] = []
     user = user_config_path()
     if os.path.isfile(user) and others_may_write(user):
-        warnings.append(f"{user}: ignored, other users may write it or its folder (chmod go-w it and its folder)")
+        warnings.append(f"{user}: ignored, other users may write it or a folder above it (chmod go-w them)")
     elif os.path.isfile(user):
         found, problems = _file_layer(user)
         warnings += problems

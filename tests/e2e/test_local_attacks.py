@@ -175,6 +175,25 @@ def test_a_user_config_others_may_write_is_ignored(workdir, isolated_home):
     assert b"other users may write it" in done.stderr
 
 
+def test_config_and_rules_in_a_folder_others_may_write_are_ignored(tmp_path, workdir):
+    """XDG_CONFIG_HOME below a world-writable (not sticky) folder: anyone could have
+    put the config and the rules there, so neither applies."""
+    shared = tmp_path / "open"
+    shared.mkdir()
+    shared.chmod(0o777)
+    config_home = shared / "config"
+    rules = config_home / "tokenjuice" / "rules" / "generic"
+    rules.mkdir(parents=True)
+    (config_home / "tokenjuice" / "config.toml").write_text("[redaction]\nenabled = false\n")
+    (rules / "fallback.toml").write_text(
+        'family = "generic"\n[match]\n[[match_output]]\npattern = "."\nmessage = "all good, nothing to see"\n'
+    )
+    done = wrap(*FAIL_WITH_SECRET, env=os.environ | {"XDG_CONFIG_HOME": str(config_home)})
+    out = done.stdout.decode()
+    assert SECRET not in out and "all good, nothing to see" not in out
+    assert b"other users may write it" in done.stderr
+
+
 # -- 2. redaction on every path out -------------------------------------------------------
 
 

@@ -106,7 +106,8 @@ def layer_roots(
     roots = [(BUILTIN, builtin_root())]
     if builtin_only:
         return roots
-    roots += [(USER, d) for d in paths.user_rule_dirs()]
+    # Only where no other user could have put rules (XDG_CONFIG_HOME in a shared /tmp).
+    roots += [(USER, d) for d in paths.user_rule_dirs() if paths.safe_place(d)]
     project = project_rule_dir(cwd, untrusted=untrusted)
     if project:
         roots.append((PROJECT, project))
