@@ -118,7 +118,10 @@ def wrap(args: tuple[str, ...]) -> None:
 
 _CLASSIFIER = click.option("--classifier", metavar="RULE_ID", help="Use this rule instead of classifying.")
 _MAX_INLINE = click.option(
-    "--max-inline-chars", type=click.IntRange(min=1), metavar="N", help="Size budget for the compacted text (default: the information budget, output.max_chars)."
+    "--max-inline-chars",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Size budget for the compacted text (default: the information budget, output.max_chars).",
 )
 _TRACE = click.option("--trace", is_flag=True, help="Include the classification trace (JSON).")
 _RAW = click.option("--raw", "--full", "raw", is_flag=True, help="Return the input unchanged.")

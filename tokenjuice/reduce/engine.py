@@ -197,6 +197,11 @@ def _guarded(
         whole_enough = _fits(start, rule, outcome, header, whole, widened)  # only noise removed
         if whole_enough is not None:
             candidates.append(replace(whole_enough, budget=widened, regions=outcome.regions))
+        elif not outcome.units:  # too big whole, no units to weigh: cut around the lines that carry anchors
+            pinned = guard.pin_anchors(list(outcome.denoised), found)
+            counts = _counts(outcome, start.classification, start.execution.exit_code)
+            around = start.clamped(header + counts, pinned, widened, None, outcome.facts, rule, kinds=("guard",))
+            candidates.append(replace(around, budget=widened))
         for candidate in candidates:  # the rule's own cut first; the whole only if it carries more
             share = guard.share(found, decoded(text_of(candidate)))
             if share > best_kept:
@@ -384,7 +389,7 @@ class _Start:
         header: tuple[str, ...],
         lines: Sequence[Item],
         budget: int,
-        reason: str,
+        reason: str | None,
         facts: dict[str, int] | None,
         rule: Rule,
         note: str | None = None,

@@ -23,6 +23,10 @@ from __future__ import annotations
 
 from ..lazyre import lazy
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .lines import Item
+
 #: Share of anchors a reduction must carry: below it the budget is widened. Chosen on
 #: the scenario corpus (tests/scenarios, reduced at the plain budget): where every
 #: must-keep string survived, the reductions carried 97-100 % of their anchors; a
@@ -38,7 +42,10 @@ MAX_ANCHORS = 200
 _CLIP = 80
 
 _ERROR = lazy(r"(?i)(?<![\w-])(?:\w*(?:error|exception)\b|fatal\b|panic(?:ked)?\b|failed\b|failure\b|ERR!)[^\n]*")
-_TEST_ID = lazy(r"^(?:FAILED|ERROR) (\S+)|^--- FAIL: (\S+)|^\s*(?:✗|×|✕) (\S.*)$|^not ok \d+ (?:- )?(\S.*)$")
+_TEST_ID = lazy(
+    r"^(?:FAILED|ERROR) (\S+::\S+|\S+\.\w+(?:::\S+)?)(?= |$)|^--- FAIL: (\S+)"
+    r"|^\s*(?:✗|×|✕) (\S.*)$|^not ok \d+ (?:- )?(\S.*)$"
+)
 _LOCATION = lazy(r"(?<![\w/.-])((?:[\w.@+-]+/)*[\w.@+-]+\.[A-Za-z]\w{0,7}):(\d+)")
 _SUMMARY = lazy(r"(?i)\b\d+ (?:passed|failed|failures?|errors?|warnings?|tests?|problems?|skipped|examples?|issues?)\b")
 #: Quoted source, not a diagnostic: a compiler's or linter's excerpt (`12 | x = 1`,
@@ -75,17 +82,17 @@ def anchors(lines: list[str], errors: bool = True) -> list[str]:
         test = _TEST_ID.search(line)
         if test:
             found[next(group for group in test.groups() if group)[:_CLIP]] = None
-        error = _ERROR.search(line) if errors else None
-        if error and not _HARMLESS.search(line):
+        summary = _SUMMARY.search(line)
+        error = _ERROR.search(line) if errors and not summary else None
+        if summary:
+            found[summary.group()] = None
+        elif error and not _HARMLESS.search(line):
             found[error.group().strip()[:_CLIP]] = None
             near = 3
         if near:
             for location in _LOCATION.finditer(line):
                 found[location.group()] = None
             near -= 1
-        summary = _SUMMARY.search(line)
-        if summary and not error:
-            found[summary.group()] = None
     return list(found)
 
 
@@ -131,3 +138,15 @@ def pin_trouble(lines: list[str]) -> list[str]:
         else:
             result.append(line)
     return result
+
+
+def pin_anchors(items: list[Item], found: list[str]) -> list[Item]:
+    """`items` with every line that carries an anchor pinned, so that a cut to the
+    budget goes around them."""
+    from .lines import Omission, Pinned
+
+    telling = [anchor for anchor in found if len(anchor) >= 6]  # `1 failed` yes, a bare word no
+    return [
+        Pinned(item) if not isinstance(item, Omission | Pinned) and any(a in item for a in telling) else item
+        for item in items
+    ]

@@ -1,0 +1,85 @@
+"""The information budget (tokenjuice/reduce/budget.py) and how the engine uses it."""
+
+import os
+
+import pytest
+from conftest import tokenjuice
+from helpers import make, run
+
+from tokenjuice.command import analyze
+from tokenjuice.reduce.budget import BOUNDED_MAX_CHARS, FAILURE_CHARS, SUCCESS_CHARS, Budgets, from_settings
+
+
+def test_failures_get_more_room_than_successes_and_families_their_own():
+    budgets = Budgets(families=(("search", 8000, 9000),))
+    assert budgets.of("git-status", failed=False) == SUCCESS_CHARS < FAILURE_CHARS == budgets.of("x", failed=True)
+    assert (budgets.of("search", False), budgets.of("search", True)) == (8000, 9000)
+
+
+def test_settings_give_the_budgets_and_refuse_bad_family_entries():
+    budgets, problems = from_settings(
+        {
+            "output.max_chars": 3000,
+            "output.failure_max_chars": 0,  # 0: the default
+            "output.family_max_chars": ["search=8000", "test-results=6000/16000", "bad", "x=10", "y=abc/1"],
+        }
+    )
+    assert (budgets.success, budgets.failure) == (3000, FAILURE_CHARS)
+    assert budgets.families == (("search", 8000, 8000), ("test-results", 6000, 16000))
+    assert len(problems) == 3 and all("output.family_max_chars" in p for p in problems)
+
+
+@pytest.mark.parametrize(
+    ("command", "bounded"),
+    [
+        ("grep -rn def src | head -50", True),
+        ("git log --oneline | tail -n 20", True),
+        ("cat big.log | sed -n 10,80p", True),
+        ("git log -n 5", True),
+        ("git log -5 --stat", True),
+        ("git log --max-count=3", True),
+        ("grep -m 3 error app.log", True),
+        ("rg --max-count 2 TODO", True),
+        ("journalctl -u api -n 100", True),
+        ("kubectl logs api --tail 50", True),
+        ("docker logs --tail=100 web", True),
+        ("tail -f app.log | grep x", False),  # follows: never bounded
+        ("grep -rn def src | tail -f", False),
+        ("git log", False),
+        ("git diff -n", False),  # not a log
+        ("grep -rn def src", False),
+        ("cat big.log | sed -n '/start/,/end/p'", False),  # not a line range
+        ("pytest -q | grep FAILED", False),
+    ],
+)
+def test_output_the_agent_bounded_itself(command, bounded):
+    assert analyze(command).bounded is bounded
+
+
+def test_bounded_output_is_shown_whole_up_to_its_cap():
+    output = "".join(f"src/module_{i:04d}.py:{i}:    def function_{i}(argument): pass\n" for i in range(300))
+    assert len(output) > 2 * SUCCESS_CHARS
+    unbounded = run(output, make(), command="grep -rn def src")["inlineText"]
+    bounded = run(output, make(), command="grep -rn def src | head -300")["inlineText"]
+    assert "omitted" in unbounded and "omitted" not in bounded
+    too_big = "".join(f"line {i:06d} " + "x" * 200 + "\n" for i in range(400))
+    assert len(run(too_big, make(), command="cat f | head -400")["inlineText"]) <= BOUNDED_MAX_CHARS
+
+
+def test_a_rules_own_budget_and_the_callers_win_over_the_information_budget():
+    output = "".join(f"line {i:05d} with some padding to look like real output\n" for i in range(100))
+    assert "omitted" not in run(output, make())["inlineText"]  # 5.5 kB: within the information budget
+    assert "omitted" in run(output, make(summarize={"max_chars": 1200}))["inlineText"]
+    assert len(run(output, make(), max_inline_chars=800)["inlineText"]) <= 800
+
+
+def test_the_settings_reach_wrap(workdir):
+    script = 'for i in $(seq 1 400); do echo "line $i with some padding to look like real output"; done'
+    default = tokenjuice("wrap", "--", "sh", "-c", script).stdout.decode()
+    assert "omitted" in default and len(default) <= SUCCESS_CHARS
+    wide = tokenjuice(
+        "wrap", "--", "sh", "-c", script, env=os.environ | {"TOKENJUICE_MAX_CHARS": "40000"}
+    ).stdout.decode()
+    assert "omitted" not in wide and "line 400 with" in wide
+    refused = tokenjuice("wrap", "--", "sh", "-c", "echo hi", env=os.environ | {"TOKENJUICE_MAX_CHARS": "10"})
+    assert refused.returncode == 0 and b"hi" in refused.stdout

@@ -1,0 +1,85 @@
+"""The preservation guard (tokenjuice/reduce/guard.py) and its widening in the engine."""
+
+from helpers import make, run
+
+from tokenjuice.reduce import guard
+from tokenjuice.reduce.lines import Pinned
+
+
+def test_anchors_are_failures_their_raise_sites_and_summaries():
+    lines = [
+        "============ FAILURES ============",
+        "E       KeyError: 'mango20'",
+        "",
+        "tests/shop_helpers.py:8: KeyError",
+        "FAILED tests/test_cart.py::test_price - KeyError: 'mango20'",
+        "    error = compute()  # quoted source is no anchor",
+        "  12 | let x: i64 = error_count;",
+        "1 failed, 12 passed in 0.31s",
+        "ERROR worker 3: gave up",  # a log level, not a pytest id
+    ]
+    found = guard.anchors(lines)
+    assert "KeyError: 'mango20'" in found
+    assert "tests/shop_helpers.py:8" in found
+    assert "tests/test_cart.py::test_price" in found
+    assert "1 failed" in found
+    assert not any("compute" in a or "error_count" in a for a in found)
+    assert "worker" not in found and "ERROR worker 3: gave up" in found
+
+
+def test_error_words_in_a_search_or_a_diff_are_content_not_anchors():
+    assert guard.anchors(["src/a.py:3: raise ValueError('x')"], errors=False) == []
+    diff = ["diff --git a/a.py b/a.py", "@@ -1,2 +1,2 @@", "-    raise KeyError(x)", "+    raise ValueError(x)"]
+    assert guard.anchors(diff) == []
+    assert not guard.watched("search", failed=False) and guard.watched("search", failed=True)
+    assert guard.watched("test-results", failed=False)
+
+
+def test_the_share_counts_anchors_in_lossless_forms_too():
+    found = ["src/a.py:12", "TypeError: bad"]
+    assert guard.share(found, "src/a.py:12: x\nTypeError: bad") == 1.0
+    assert guard.share(found, "nothing here") == 0.0
+    assert guard.share([], "anything") == 1.0
+
+
+def test_the_engine_widens_the_budget_until_failures_survive():
+    """A rule that keeps only the head and tail of a long failing run would drop the
+    errors in its middle; the guard widens the budget until they are carried."""
+    errors = [f"ERROR worker {i}: TimeoutError: job {i} exceeded 30s" for i in range(0, 600, 40)]
+    lines = []
+    for i in range(600):
+        lines.append(f"INFO worker {i}: job {i} done in 12ms with a long enough line of padding")
+        if i % 40 == 0:
+            lines.append(errors[i // 40])
+    output = "\n".join(lines) + "\n"
+    rule = make(family="generic", summarize={"head": 5, "tail": 5}, failure={"head": 5, "tail": 5})
+    result = run(output, rule, exit_code=1, trace=True)
+    text = result["inlineText"]
+    assert all(error in text for error in errors), text
+    assert result["trace"]["guard"]["kept"] == result["trace"]["guard"]["anchors"] > 0
+    assert len(text) < len(output) / 2
+
+
+def test_an_exact_read_too_big_keeps_what_went_wrong_in_its_middle():
+    lines = [
+        f"2026-11-25 09:{i // 60:02d}:{i % 60:02d} INFO orders: order {i} reserved sku=SKU-{i:04d}" for i in range(2000)
+    ]
+    lines[1000] = "2026-11-25 09:16:40 ERROR orders: order 1000 failed while parsing payload"
+    lines[1001:1001] = [
+        "Traceback (most recent call last):",
+        '  File "app.py", line 45, in parse',
+        "KeyError: 'SKU-9999'",
+    ]
+    text = run("\n".join(lines) + "\n", command="cat app.log")["inlineText"]
+    for needed in (
+        "order 1000 failed",
+        "Traceback (most recent call last):",
+        'File "app.py", line 45',
+        "KeyError: 'SKU-9999'",
+    ):
+        assert needed in text
+    assert "order 0 reserved" in text and "order 1999 reserved" in text  # head and tail still
+    pinned = guard.pin_trouble(
+        ["ok", "WARNING disk at 91%", "Traceback (most recent call last):", "  File x", "ValueError: v", "after"]
+    )
+    assert [isinstance(line, Pinned) for line in pinned] == [False, True, True, True, True, False]

@@ -1,0 +1,88 @@
+"""Lossless re-encodings (tokenjuice/reduce/reencode.py, reduce/units.py) read back."""
+
+from tokenjuice.reduce.lines import render
+from tokenjuice.reduce.reencode import decoded, shows, squeeze
+from tokenjuice.reduce.units import fit, parse, regions
+from tokenjuice.verify import unexplained_lines
+
+
+def shown(items):
+    return "\n".join(render(items))
+
+
+def test_grep_matches_say_their_path_once_and_read_back_exactly():
+    lines = [f"src/pkg/module.py:{n}:    def handler_{n}(request): return response" for n in range(1, 60)]
+    lines += ["src/other.py:3:def x(): pass", "src/other.py-4-    context line"]
+    full = sum(len(line) + 1 for line in lines)
+    text = shown(fit(parse("match-file", lines), full - 200))  # too big as printed, not once factored
+    assert "src/pkg/module.py:\n  1:    def handler_1(request)" in text
+    assert all(line in decoded(text).split("\n") for line in lines)
+    assert not unexplained_lines("\n".join(lines), text)
+
+
+def test_a_folders_entries_and_git_status_paths_share_one_brace_list():
+    entries = [f"./src/api/handler_{i:02d}.py" for i in range(80)]
+    text = shown(fit(parse("dir", entries), 1500))
+    assert "./src/api/{handler_00.py,handler_01.py," in text
+    assert all(entry in decoded(text).split("\n") for entry in entries)
+    status = ["Changes not staged for commit:"] + [f"\tmodified:   src/core/mod_{i:03d}.py" for i in range(120)]
+    text = shown(fit(parse("path", status), 2000))
+    assert "\tmodified:   src/core/{mod_000.py,mod_001.py," in text
+    assert all(line in decoded(text).split("\n") for line in status)
+
+
+def test_names_that_a_brace_list_would_garble_stay_as_they_are():
+    status = ["Untracked files:"] + [f"\tnotes/{name}" for name in ("a,b.md", "c d.md", "{x}.md", "plain.md")] * 30
+    text = shown(fit(parse("path", status), 4000))
+    assert "{a,b.md" not in text and "\tnotes/a,b.md" in text
+
+
+def test_padding_squeezed_still_reads_as_the_line():
+    line = " docs/architecture.md                               |   6 +-"
+    assert squeeze(line) == " docs/architecture.md  |  6 +-"
+    assert shows(str(squeeze(line)), line)
+    assert squeeze("  indented   but   kept") == "  indented  but  kept"  # leading indentation stays
+
+
+def test_units_shown_in_part_fill_the_room_the_cuts_leave():
+    lines = [f"src/big.py:{n}:    value_{n} = compute({n})" for n in range(1, 200)]
+    lines += [f"src/small_{k}.py:1:    x = {k}" for k in range(3)]
+    text = shown(fit(parse("match-file", lines), 2500))
+    assert "more lines of matches in src/big.py omitted" in text
+    assert text.count("value_") > 20  # not just the first match: as many as fit
+    assert all(f"src/small_{k}.py" in text for k in range(3))
+
+
+def test_a_diff_loses_context_before_changes():
+    diff = ["diff --git a/a.py b/a.py", "--- a/a.py", "+++ b/a.py", "@@ -1,30 +1,30 @@"]
+    for i in range(30):
+        diff.append(f" context line {i} that nobody asked for, padding it out")
+        if i % 10 == 0:
+            diff += [f"-old value {i}", f"+new value {i}"]
+    text = shown(fit(parse("diff-file", diff), 600))
+    assert all(f"+new value {i}" in text and f"-old value {i}" in text for i in (0, 10, 20))
+    assert "context line 5" not in text and "context lines omitted" in text
+
+
+def test_regions_recognise_several_tools_in_one_output():
+    lines = [
+        "18",
+        "On branch main",
+        "Changes not staged for commit:",
+        '  (use "git add <file>..." to update what will be committed)',
+        "\tmodified:   src/a.py",
+        "",
+        "diff --git a/src/a.py b/src/a.py",
+        "--- a/src/a.py",
+        "+++ b/src/a.py",
+        "@@ -1 +1 @@",
+        "-x = 1",
+        "+x = 2",
+        "commit 0123456789abcdef0123456789abcdef01234567",
+        "Author: A <a@b>",
+        "",
+        "    Fix the widget",
+    ]
+    parsed, found = regions(lines)
+    assert [kind for kind, _ in found] == ["status", "diff", "commits"]
+    assert parsed[0] == "18"
