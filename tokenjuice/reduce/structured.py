@@ -83,13 +83,15 @@ def compact(value: Any, indent: int = 0) -> list[str]:
 
 
 def _first_items(value: Any, limit: int) -> Any:
-    """`value` with every array cut to its first `limit` elements (and a marker
-    element counting the rest); objects keep every key, in order."""
+    """`value` with every array longer than `limit` cut to its first and last elements
+    (`limit` in all: the newest entries are often last) around a marker element
+    counting the rest; objects keep every key, in order."""
     if isinstance(value, list):
-        kept = [_first_items(item, limit) for item in value[:limit]]
-        if len(value) > limit:
-            kept.append(f"{MARKER_PREFIX}{len(value) - limit} more items omitted")
-        return kept
+        if len(value) <= limit:
+            return [_first_items(item, limit) for item in value]
+        head, tail = value[: limit - limit // 2], value[len(value) - limit // 2 :] if limit // 2 else []
+        marker = f"{MARKER_PREFIX}{len(value) - limit} more items omitted"
+        return [_first_items(item, limit) for item in head] + [marker] + [_first_items(item, limit) for item in tail]
     if isinstance(value, dict):
         return {key: _first_items(member, limit) for key, member in value.items()}
     return clip_line(value, _STRING_LIMIT) if isinstance(value, str) else value
@@ -97,8 +99,8 @@ def _first_items(value: Any, limit: int) -> Any:
 
 def fit_document(value: Any, room: int) -> list[str]:
     """`value` in `room` characters: whole in its compact form when that fits; else
-    whole elements, the first ones (at least five) of each array, with a marker for
-    the rest (every key and value of what is shown); else pruned in depth and keys
+    whole elements, the first and last ones (at least five) of each array, with a
+    marker for the rest (every key and value of what is shown); else pruned in depth and keys
     too: of the prunings that fit, the one that shows most."""
     whole = compact(value)
     if sum(len(line) + 1 for line in whole) <= room:
