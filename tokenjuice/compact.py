@@ -205,6 +205,7 @@ def record_run(
             "artifact_id": stored[0] if stored else None,
             "cut": int(reduction.cut),
             "bounded": int(info.bounded),
+            "guard_widened": reduction.guard[2] if reduction.guard else 0,
             "raw_lines": combined.count("\n") + (bool(combined) and not combined.endswith("\n")),
         },
         debug=settings["debug.enabled"],

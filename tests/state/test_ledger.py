@@ -143,8 +143,9 @@ def test_a_ledger_of_the_first_schema_is_read_as_it_is_then_migrated_with_its_ru
     tokenjuice("wrap", "--", *BIG)
     recorded = runs(home)  # prune folds the spool in, migrating first
     connection = sqlite3.connect(home / "tokenjuice.db")
-    assert connection.execute("PRAGMA user_version").fetchone()[0] == len(ledger.MIGRATIONS) == 2
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == len(ledger.MIGRATIONS) == 3
     assert (recorded[0]["record_id"], recorded[0]["cut"], recorded[0]["bounded"]) == ("old", None, 0)
+    assert (recorded[0]["guard_widened"], recorded[1]["guard_widened"]) == (0, 0)
     assert (recorded[1]["cut"], recorded[1]["bounded"], recorded[1]["raw_lines"]) == (1, 0, 40001)
     assert connection.execute("SELECT count(*) FROM readbacks").fetchone()[0] == 0
     assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
@@ -162,3 +163,26 @@ def test_read_backs_are_spooled_by_cat_and_folded_into_the_ledger_once(home):
     rows = sqlite3.connect(home / "tokenjuice.db").execute("SELECT artifact_id, options, printed_chars FROM readbacks")
     assert rows.fetchall() == [(artifact_id, "lines", 6)]
     assert json.loads(tokenjuice("stats", "--format", "json").stdout)["totals"]["readBacks"] == 1
+
+
+def test_runs_whose_budget_the_guard_widened_are_counted_per_rule(home, isolated_home, workdir):
+    """A rule that keeps only a head and a tail of a long failing log would drop the
+    errors in its middle: the preservation guard widens the budget, the ledger says
+    so, and stats counts it for the rule."""
+    from conftest import make_rule
+
+    rules = isolated_home / ".config" / "tokenjuice" / "rules"
+    make_rule(rules, "demo/job", 'family = "demo"\n\n[match]\nargv0 = ["job.sh"]\n\n[failure]\nhead = 5\ntail = 5\n')
+    job = workdir / "job.sh"
+    job.write_text(
+        "#!/bin/sh\ni=0\nwhile [ $i -lt 1500 ]; do\n  echo \"INFO job $i done in 12ms, nothing to see in this line\"\n"
+        "  [ $((i % 100)) = 50 ] && echo \"ERROR job $i: TimeoutError: gave up after 30s\"\n  i=$((i+1))\ndone\nexit 1\n"
+    )
+    job.chmod(0o755)
+    done = tokenjuice("wrap", "--", "./job.sh", cwd=workdir)
+    assert done.returncode == 1 and b"ERROR job 750: TimeoutError" in done.stdout
+    recorded = runs(home)
+    assert recorded[-1]["rule_id"] == "demo/job" and recorded[-1]["guard_widened"] >= 1
+    stats = json.loads(tokenjuice("stats", "--format", "json").stdout)
+    assert stats["totals"]["guardWidenedRuns"] == 1
+    assert "guard widened 1" in tokenjuice("stats").stdout.decode()

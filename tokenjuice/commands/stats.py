@@ -107,6 +107,7 @@ def _text(data: dict[str, Any], since: str | None, zone_name: str, zone: tzinfo 
             f"  {g['name']:<{width}}  {g['runs']:>6} runs  {report.compact(g['rawChars']):>7} -> "
             f"{report.compact(g['reducedChars']):>7}  saved {report.compact(g['savedChars']):>7} "
             f"({g['savedPercent']}%)  {_read_back(g)}"
+            + (f", guard widened {g['guardWidenedRuns']}" if g["guardWidenedRuns"] else "")
             for g in groups
         ]
         lines.append("")

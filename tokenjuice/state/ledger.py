@@ -65,6 +65,10 @@ MIGRATIONS = [
     );
     CREATE INDEX readbacks_artifact ON readbacks (artifact_id);
     """,
+    # 3: how many times the preservation guard widened the budget of a run (reduce/guard.py).
+    """
+    ALTER TABLE runs ADD COLUMN guard_widened INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 _COLUMNS = (
     "record_id",
@@ -84,6 +88,7 @@ _COLUMNS = (
     "cut",
     "bounded",
     "raw_lines",
+    "guard_widened",
 )
 #: A spool line with `"kind": "readback"` is a read-back, not a run.
 READBACK = "readback"

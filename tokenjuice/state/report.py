@@ -170,12 +170,19 @@ def _totals(rows: list[sqlite3.Row], reads: dict[str, ReadBacks]) -> dict[str, A
         "rawMinusShownChars": raw - reduced,
         "creditedChars": credit,
         "boundedRuns": sum(1 for r in rows if r["bounded"]),
+        # runs whose budget the preservation guard widened to keep what a failure is made of
+        "guardWidenedRuns": sum(1 for r in rows if _widened(r)),
         "cutRuns": len(cut),
         "readBackRuns": read_back,
         "readBackRate": round(read_back / len(cut), 3) if cut else None,
         "readBacks": sum(entry.count for entry in mine),
         "readBackChars": read_chars,
     }
+
+
+def _widened(row: sqlite3.Row) -> bool:
+    """Did the guard widen this run's budget? (False for a ledger from before it was recorded.)"""
+    return "guard_widened" in row.keys() and bool(row["guard_widened"])  # noqa: SIM118 - `in row` looks at values
 
 
 def _grouped(
