@@ -68,9 +68,12 @@ def anchors(lines: list[str], errors: bool = True) -> list[str]:
     found: dict[str, None] = {}
     near = 0  # lines after an error line whose locations are its raise site
     in_diff = False  # a diff's lines are content, whatever words they hold
-    for line in lines:
+    candidates = _lines_holding(lines, _ANCHOR_HINTS)
+    for index, line in enumerate(lines):
         if len(found) >= MAX_ANCHORS:
             break
+        if not near and index not in candidates and not in_diff:
+            continue  # nothing an anchor is made of (most lines of a long log)
         if line.startswith(("diff --git ", "diff --cc ", "@@ ")):
             in_diff = True
             continue
@@ -123,21 +126,80 @@ def pin_trouble(lines: list[str]) -> list[str]:
     exception line. An exact read too big to show (a log read with `cat`) is cut so."""
     from .lines import Pinned
 
+    candidates = _candidates(lines)
     result: list[str] = []
     following = 0
-    for line in lines:
-        if _TRACEBACK.match(line):
+    for index, line in enumerate(lines):
+        if index in candidates and _TRACEBACK.match(line):
             following = _TRACEBACK_LINES
         if following:
             following -= 1
             if following < _TRACEBACK_LINES - 1 and line[:1] not in (" ", "\t") and not _TRACEBACK.match(line):
                 following = 0  # the exception line ends the traceback
             result.append(Pinned(line))
-        elif len(line) <= 2000 and _TROUBLE.search(line):
+        elif index in candidates and len(line) <= 2000 and _TROUBLE.search(line):
             result.append(Pinned(line))
         else:
             result.append(line)
     return result
+
+
+#: What any troubled line holds, found with `str.find` over the lowered text (a
+#: 100,000-line log costs a dozen passes in C, not one regular expression per line).
+_HINTS = (
+    "warn",
+    "err",
+    "crit",
+    "fatal",
+    "severe",
+    "alert",
+    "emerg",
+    "panic",
+    "exception",
+    "fail",
+    "traceback",
+    "goroutine",
+)
+
+
+def _candidates(lines: list[str]) -> set[int]:
+    """The indexes of the lines that may say something went wrong."""
+    return _lines_holding(lines, _HINTS)
+
+
+#: What any anchor's line holds (lowered): error words, test verdicts, counts' nouns.
+_ANCHOR_HINTS = _HINTS + (
+    "passed",
+    "test",
+    "problem",
+    "skipped",
+    "example",
+    "issue",
+    "not ok",
+    "✗",
+    "×",
+    "✕",
+    "diff --",
+    "@@ ",
+)
+
+
+def _lines_holding(lines: list[str], hints: tuple[str, ...]) -> set[int]:
+    """The indexes of the lines that hold any of `hints` (lowercase)."""
+    text = "\n".join(lines).lower()
+    positions: list[int] = []
+    for hint in hints:
+        at = text.find(hint)
+        while at >= 0:
+            positions.append(at)
+            at = text.find(hint, at + 1)
+    found: set[int] = set()
+    line = offset = 0
+    for at in sorted(positions):
+        line += text.count("\n", offset, at)
+        offset = at
+        found.add(line)
+    return found
 
 
 def pin_anchors(items: list[Item], found: list[str]) -> list[Item]:

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 #: At most this many pinned lines survive from the middle of a head/tail cut.
 PIN_LIMIT = 20
+#: Outputs longer than this many lines are not searched for regions (floods).
+REGION_LINES = 100_000
 
 
 @record
@@ -71,6 +73,9 @@ def apply_rule(
         lines = trim_empty_edges(lines)
     total = len(lines)
     kinds: list[str] = []
+    # A flood (a log of millions of lines) is not looked at for regions: one pass over it
+    # costs more than the structure of so much output could give back.
+    structure = structure and total <= REGION_LINES
 
     unfiltered = lines
     dropped: set[int] = set()

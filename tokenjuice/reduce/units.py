@@ -999,19 +999,21 @@ assert set(_PARSERS) == set(UNITS)
 # -- regions: structure by content, for compound and unknown commands ---------------------
 
 #: What starts a region of a kind, and what may continue it (a line that does not ends it).
-_REGION_STARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("diff", lazy(r"^diff --(?:git|cc|combined) ")),
-    ("commits", lazy(r"^commit [0-9a-f]{7,64}\b")),
+_REGION_START_SOURCES = (
+    ("diff", r"diff --(?:git|cc|combined) "),
+    ("commits", r"commit [0-9a-f]{7,64}\b"),
     (
         "status",
-        lazy(
-            r"^(?:On branch \S|HEAD detached at |Changes to be committed:$|Changes not staged for commit:$"
-            r"|Untracked files:$)"
-        ),
+        r"(?:On branch \S|HEAD detached at |Changes to be committed:$|Changes not staged for commit:$"
+        r"|Untracked files:$)",
     ),
-    ("tests", lazy(r"^=+ (?:test session starts|FAILURES|ERRORS) =+$")),
-    ("matches", lazy(r"^[^\s:]+:\d+(?::\d+)?:")),
+    ("tests", r"=+ (?:test session starts|FAILURES|ERRORS) =+$"),
+    ("matches", r"[^\s:\n]+:\d+(?::\d+)?:"),
 )
+#: Where any region may start, found in one pass over the whole text (a 2-million-line
+#: flood costs one search, not five matches per line).
+_REGION_START = lazy("|".join(f"^(?P<{name}>{source})" for name, source in _REGION_START_SOURCES), re.MULTILINE)
+_SEARCH_LINE = lazy(r"^[^\s:]+:\d+(?::\d+)?:")
 _REGION_GOES_ON: dict[str, re.Pattern[str]] = {
     "diff": lazy(
         r"^(?:[ +\-@\\]|diff --|index |--- |\+\+\+ |(?:old|new|deleted file|new file) mode |(?:dis)?similarity index "
@@ -1039,23 +1041,27 @@ _REGION_PARSERS: dict[str, Callable[[list[str]], Parsed]] = {
 def _spans(lines: list[str]) -> list[tuple[str, int, int]]:
     """(kind, start, end) of each region recognised by its content."""
     spans: list[tuple[str, int, int]] = []
-    position = 0
     count = len(lines)
-    while position < count:
-        line = lines[position]
-        kind = next((name for name, start in _REGION_STARTS if start.match(line)), None)
-        if kind == "matches" and not (position + 1 < count and _REGION_STARTS[-1][1].match(lines[position + 1])):
-            kind = None  # one `path:12:` line is not a search's output
-        if kind is None:
-            position += 1
-            continue
-        end = position + 1
+    text = "\n".join(lines)
+    position = 0  # the first line not yet in a region
+    line_of = 0  # the line the last found offset is on
+    offset = 0
+    for found in _REGION_START.finditer(text):
+        line_of += text.count("\n", offset, found.start())
+        offset = found.start()
+        start = line_of
+        if start < position:
+            continue  # inside the region before
+        kind = found.lastgroup or ""
+        if kind == "matches" and not (start + 1 < count and _SEARCH_LINE.match(lines[start + 1])):
+            continue  # one `path:12:` line is not a search's output
+        end = start + 1
         goes_on = _REGION_GOES_ON[kind]
         while end < count and goes_on.match(lines[end]):
             end += 1
         if kind == "tests" and end < count:
             end += 1  # the closing `=== 2 failed, 3 passed in 0.1s ===` line belongs to the session
-        spans.append((kind, position, end))
+        spans.append((kind, start, end))
         position = end
     return spans
 
