@@ -165,6 +165,20 @@ def _within(
     return replace(made, budget=budget, regions=outcome.regions)
 
 
+def _length(reduction: Reduction) -> int:
+    """How long a reduction reads, against the (unredacted) input it is weighed with:
+    redaction, a scan of the whole text, is left to the one text that is shown."""
+    return len(text_of(replace(reduction, redact=False)))
+
+
+def _readable(reduction: Reduction) -> str:
+    """What a reduction shows, lossless forms spelled out, for counting anchors: not
+    redacted (an anchor is counted where it stands, and redaction costs a scan)."""
+    from .reencode import decoded
+
+    return decoded(text_of(replace(reduction, redact=False)))
+
+
 def _guarded(
     made: Reduction,
     start: _Start,
@@ -179,14 +193,13 @@ def _guarded(
     """The preservation guard (reduce/guard.py): widen the budget while the shown text
     carries too few of the output's anchors, up to a hard cap."""
     from . import guard
-    from .reencode import decoded
 
     # Anchors of the content: what the rule names as noise is no anchor.
     content = [item for item in outcome.denoised if isinstance(item, str)] or lines
     found = guard.anchors(content, guard.watched(start.classification.rule.family, start.execution.failed))
     if not found:
         return made
-    kept = guard.share(found, decoded(text_of(made)))
+    kept = guard.share(found, _readable(made))
     steps = best_steps = 0
     best, best_kept = made, kept
     widened = budget
@@ -203,7 +216,7 @@ def _guarded(
             around = start.clamped(header + counts, pinned, widened, None, outcome.facts, rule, kinds=("guard",))
             candidates.append(replace(around, budget=widened))
         for candidate in candidates:  # the rule's own cut first; the whole only if it carries more
-            share = guard.share(found, decoded(text_of(candidate)))
+            share = guard.share(found, _readable(candidate))
             if share > best_kept:
                 best, best_kept, best_steps = candidate, share, steps
     return replace(best, guard=(len(found), round(best_kept * len(found)), best_steps))
@@ -282,7 +295,7 @@ def _fits(
     made = start.made(rule, header, denoised, len(whole), outcome.facts, ("filter",), None, None)
     # The net-win gate: the trailer would cost more than the noise saved (the counts
     # line is information, not cost: it stays either way).
-    if len(text_of(made)) - _size(counts) >= _size(whole):
+    if _length(made) - _size(counts) >= _size(whole):
         return start.whole(header, whole, outcome.facts, "fits", rule)
     return made
 
@@ -331,7 +344,7 @@ def choose(
     kinds = outcome.kinds + (("size-clamp",) if clamped else ())
     made = start.made(rule, header + counts, items, outcome.total_lines, outcome.facts, kinds, None, outcome.note)
     shorter = compact_chars < whole_chars * 0.9 and whole_chars - compact_chars >= 64
-    if (shorter or whole_chars > budget) and len(text_of(made)) < whole_chars:
+    if (shorter or whole_chars > budget) and _length(made) < whole_chars:
         return made
     denoised: list[Item] = list(outcome.denoised)
     try:
