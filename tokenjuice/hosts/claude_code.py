@@ -449,33 +449,11 @@ def already_compacted(command: str, output: str, host: str, settings: Settings) 
 
 def _read_persisted(path: str, limit: int) -> bytes | None:
     """The whole output Claude saved to `path` (a regular file of this user's, at most
-    `limit` bytes), or None when it cannot be read whole."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError:
-        return None
-    try:
-        import stat
+    `limit` bytes), or None when it cannot be read whole: another local user could
+    otherwise plant the text the model reads."""
+    from .postrun import read_saved  # the post-run reader every host shares
 
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_size > limit:
-            return None  # another local user's file: they could plant the text the model reads
-        chunks = []
-        size = 0
-        while True:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-            if size > limit:
-                return None
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    return b"".join(chunks)
+    return read_saved(path, limit)
 
 
 # -- the doctor's probe of a PostToolUse hook ----------------------------------------------
