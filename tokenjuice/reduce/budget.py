@@ -22,9 +22,6 @@ FAILURE_CHARS = 10000
 #: What the agent bounded itself is shown whole up to this size (the size up to which
 #: an exact file read is shown byte for byte, reduce/engine.py's EXACT_LIMIT).
 BOUNDED_MAX_CHARS = 32 * 1024
-#: Families whose content is worth more room than the defaults, (success, failure):
-#: search results are all content (each match is a place the agent may edit).
-FAMILY_CHARS: dict[str, tuple[int, int]] = {}
 
 
 @record
@@ -37,13 +34,10 @@ class Budgets:
 
     def of(self, family: str, failed: bool) -> int:
         """The budget for an output of `family`: settings' entry for the family, else
-        the built-in family figure, else the general one."""
+        the general one."""
         for name, success, failure in self.families:
             if name == family:
                 return failure if failed else success
-        if family in FAMILY_CHARS and self.success == SUCCESS_CHARS and self.failure == FAILURE_CHARS:
-            success, failure = FAMILY_CHARS[family]
-            return failure if failed else success
         return self.failure if failed else self.success
 
 

@@ -135,85 +135,92 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
         )
     if tiny:
         return start.whole(header, whole, outcome.facts, "tiny", rule)
-    made = _within(start, rule, outcome, header, whole, budget, patterns)
+    cut = _Cut(start, rule, outcome, header, whole, patterns)
+    made = cut.within(budget)
     if not made.cut or options.max_inline_chars:
         return made  # whole, or the size the caller asked for
-    return _guarded(made, start, rule, outcome, header, whole, budget, patterns, lines)
+    return _guarded(cut, made, budget, lines)
 
 
-def _within(
-    start: _Start,
-    rule: Rule,
-    outcome: RuleOutcome,
-    header: tuple[str, ...],
-    whole: list[str],
-    budget: int,
-    patterns: Budget,
-    widened: bool = False,
-) -> Reduction:
-    """The reduction for one budget: whole but for noise if it fits, structured
-    output cut between values, otherwise the rule's result cut between units. A
-    budget the guard widened keeps the rule's own filtering (keep and trim patterns):
-    the wider room goes to what the rule keeps."""
-    fits = None if widened else _fits(start, rule, outcome, header, whole, budget)
-    if fits is not None:
-        return replace(fits, budget=budget, regions=outcome.regions)
-    shaped = _structured(start, rule, outcome, header, whole, budget)
-    if shaped is not None:
-        return replace(shaped, budget=budget)
-    made = choose(start, rule, outcome, header, whole, budget, patterns)
-    return replace(made, budget=budget, regions=outcome.regions)
+class _Cut:
+    """What every try at a budget shares: the execution, its rule and what the rule
+    made of the output. `within(budget)` makes the reduction for one budget."""
+
+    def __init__(
+        self,
+        start: _Start,
+        rule: Rule,
+        outcome: RuleOutcome,
+        header: tuple[str, ...],
+        whole: list[str],
+        patterns: Budget,
+    ) -> None:
+        self.start, self.rule, self.outcome = start, rule, outcome
+        self.header, self.whole, self.patterns = header, whole, patterns
+
+    def within(self, budget: int, widened: bool = False) -> Reduction:
+        """Whole but for noise if it fits, structured output cut between values,
+        otherwise the rule's result cut between units. A budget the guard widened
+        keeps the rule's own filtering (keep and trim patterns): the wider room goes
+        to what the rule keeps."""
+        fits = None if widened else self.fits(budget)
+        if fits is not None:
+            return fits
+        shaped = _structured(self.start, self.rule, self.outcome, self.header, self.whole, budget)
+        if shaped is not None:
+            return replace(shaped, budget=budget)
+        made = choose(self.start, self.rule, self.outcome, self.header, self.whole, budget, self.patterns)
+        return replace(made, budget=budget, regions=self.outcome.regions)
+
+    def fits(self, budget: int) -> Reduction | None:
+        """The output whole but for its noise, if that fits `budget`."""
+        fits = _fits(self.start, self.rule, self.outcome, self.header, self.whole, budget)
+        return None if fits is None else replace(fits, budget=budget, regions=self.outcome.regions)
+
+
+def _unredacted(reduction: Reduction) -> str:
+    """The text a reduction shows, not redacted: what it is weighed by (its length
+    against the input, the anchors it carries). Redaction, a scan of the whole text,
+    is left to the one text that is shown."""
+    return text_of(replace(reduction, redact=False))
 
 
 def _length(reduction: Reduction) -> int:
-    """How long a reduction reads, against the (unredacted) input it is weighed with:
-    redaction, a scan of the whole text, is left to the one text that is shown."""
-    return len(text_of(replace(reduction, redact=False)))
+    return len(_unredacted(reduction))
 
 
 def _readable(reduction: Reduction) -> str:
-    """What a reduction shows, lossless forms spelled out, for counting anchors: not
-    redacted (an anchor is counted where it stands, and redaction costs a scan)."""
+    """What a reduction shows with its lossless forms spelled out, for counting anchors."""
     from .reencode import decoded
 
-    return decoded(text_of(replace(reduction, redact=False)))
+    return decoded(_unredacted(reduction))
 
 
-def _guarded(
-    made: Reduction,
-    start: _Start,
-    rule: Rule,
-    outcome: RuleOutcome,
-    header: tuple[str, ...],
-    whole: list[str],
-    budget: int,
-    patterns: Budget,
-    lines: list[str],
-) -> Reduction:
+def _guarded(cut: _Cut, made: Reduction, budget: int, lines: list[str]) -> Reduction:
     """The preservation guard (reduce/guard.py): widen the budget while the shown text
     carries too few of the output's anchors, up to a hard cap."""
     from . import guard
 
+    start, outcome = cut.start, cut.outcome
     # Anchors of the content: what the rule names as noise is no anchor.
     content = [item for item in outcome.denoised if isinstance(item, str)] or lines
     found = guard.anchors(content, guard.watched(start.classification.rule.family, start.execution.failed))
     if not found:
         return made
-    kept = guard.share(found, _readable(made))
+    best, best_kept = made, guard.share(found, _readable(made))
     steps = best_steps = 0
-    best, best_kept = made, kept
     widened = budget
     while best_kept < guard.THRESHOLD and widened < budget * guard.HARD_CAP_FACTOR:
         widened = min(widened * guard.WIDEN, budget * guard.HARD_CAP_FACTOR)
         steps += 1
-        candidates = [_within(start, rule, outcome, header, whole, widened, patterns, widened=True)]
-        whole_enough = _fits(start, rule, outcome, header, whole, widened)  # only noise removed
+        candidates = [cut.within(widened, widened=True)]
+        whole_enough = cut.fits(widened)  # only noise removed
         if whole_enough is not None:
-            candidates.append(replace(whole_enough, budget=widened, regions=outcome.regions))
+            candidates.append(whole_enough)
         elif not outcome.units:  # too big whole, no units to weigh: cut around the lines that carry anchors
             pinned = guard.pin_anchors(list(outcome.denoised), found)
-            counts = _counts(outcome, start.classification, start.execution.exit_code)
-            around = start.clamped(header + counts, pinned, widened, None, outcome.facts, rule, kinds=("guard",))
+            header = cut.header + _counts(outcome, start.classification, start.execution.exit_code)
+            around = start.clamped(header, pinned, widened, None, outcome.facts, cut.rule, kinds=("guard",))
             candidates.append(replace(around, budget=widened))
         for candidate in candidates:  # the rule's own cut first; the whole only if it carries more
             share = guard.share(found, _readable(candidate))

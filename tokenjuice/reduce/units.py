@@ -1080,9 +1080,14 @@ def region_noise(lines: list[str]) -> set[int]:
         kinds = _REGION_NOISE.get(kind)
         if not kinds:
             continue
-        patterns = [re.compile(p) for p in noise.patterns(kinds)]
-        dropped |= {k for k in range(start, end) if any(p.search(lines[k]) for p in patterns)}
+        if kind not in _REGION_NOISE_PATTERNS:  # one alternation per kind, compiled once
+            _REGION_NOISE_PATTERNS[kind] = re.compile("|".join(f"(?:{p})" for p in noise.patterns(kinds)))
+        search = _REGION_NOISE_PATTERNS[kind].search
+        dropped |= {k for k in range(start, end) if search(lines[k])}
     return dropped
+
+
+_REGION_NOISE_PATTERNS: dict[str, re.Pattern[str]] = {}
 
 
 def regions(lines: list[str]) -> tuple[Parsed, tuple[tuple[str, int], ...]]:
