@@ -83,3 +83,29 @@ def test_the_settings_reach_wrap(workdir):
     assert "omitted" not in wide and "line 400 with" in wide
     refused = tokenjuice("wrap", "--", "sh", "-c", "echo hi", env=os.environ | {"TOKENJUICE_MAX_CHARS": "10"})
     assert refused.returncode == 0 and b"hi" in refused.stdout
+
+
+def test_the_budget_has_a_floor_and_a_project_may_only_lower_it():
+    from tokenjuice.settings import BY_KEY, check, project_refusal
+
+    setting = BY_KEY["output.max_chars"]
+    assert check(setting, 999) and "at least 1000" in check(setting, 999)
+    assert check(setting, 0) is None and check(setting, 1000) is None  # 0: the default
+    assert check(setting, 200_001) is not None  # the hard cap
+    assert project_refusal(setting, 3000, 6000) is None
+    assert "raise your limit" in project_refusal(setting, 9000, 6000)
+    assert BY_KEY["output.family_max_chars"].project == "never"
+
+
+def test_a_large_stored_output_says_how_to_read_a_part():
+    big = "".join(f"line {i:05d} with some padding to look like real output\n" for i in range(1500))
+    small = "".join(f"line {i:05d} with some padding to look like real output\n" for i in range(300))
+    from conftest import reduce_wire
+
+    def trailer(output):
+        hint = "full output: tokenjuice cat 0123abcd"
+        text = reduce_wire([make()], hint=hint, command="tool run", combined=output, exit_code=0)["inlineText"]
+        return text.splitlines()[-1]
+
+    assert "cat --grep RE or --lines A:B reads a part — full output: tokenjuice cat 0123abcd" in trailer(big)
+    assert "--grep" not in trailer(small) and "tokenjuice cat 0123abcd" in trailer(small)

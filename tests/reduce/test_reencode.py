@@ -86,3 +86,17 @@ def test_regions_recognise_several_tools_in_one_output():
     parsed, found = regions(lines)
     assert [kind for kind, _ in found] == ["status", "diff", "commits"]
     assert parsed[0] == "18"
+
+
+def test_no_state_of_git_status_is_dropped_whole_while_another_keeps_many():
+    """Each state loses its last paths in turn; untracked files (often the agent's own
+    new files) weigh like changes, and a drop marker names the folders it counts."""
+    status = ["On branch main", "Changes not staged for commit:"]
+    status += [f"\tmodified:   src/core/module_with_a_long_name_{i:03d}.py" for i in range(150)]
+    status += ["", "Untracked files:"] + [f"\tsrc/new/{'x' * 30}_{i:03d}/" for i in range(150)]
+    text = shown(fit(parse("path", status), 3000))
+    assert "On branch main" in text
+    readable = decoded(text)
+    assert "\tmodified:   src/core/module_with_a_long_name_000.py" in readable
+    assert f"\tsrc/new/{'x' * 30}_000/" in readable
+    assert "untracked in src/new/" in text and "modified in src/core/" in text

@@ -82,21 +82,32 @@ def score(tokenjuice: str) -> list[Result]:
         return list(pool.map(lambda s: score_one(tokenjuice, *s), scenarios()))
 
 
-def summary(results: list[Result]) -> str:
-    total = sum(r.must for r in results)
-    kept = total - sum(len(r.lost) for r in results)
+def totals(results: list[Result]) -> dict[str, int]:
+    """The corpus's counts: must-keep kept of total (all, and outputs of modest size),
+    noise dropped of total, raw and shown characters."""
     modest = [r for r in results if r.raw_chars <= MODEST_CHARS]
-    modest_total = sum(r.must for r in modest)
-    modest_kept = modest_total - sum(len(r.lost) for r in modest)
+    must = sum(r.must for r in results)
+    modest_must = sum(r.must for r in modest)
     noise = sum(r.noise for r in results)
-    dropped = noise - sum(len(r.noise_kept) for r in results)
-    raw = sum(r.raw_chars for r in results)
-    shown = sum(len(r.shown) for r in results)
+    return {
+        "must": must,
+        "kept": must - sum(len(r.lost) for r in results),
+        "modest_must": modest_must,
+        "modest_kept": modest_must - sum(len(r.lost) for r in modest),
+        "noise": noise,
+        "dropped": noise - sum(len(r.noise_kept) for r in results),
+        "raw": sum(r.raw_chars for r in results),
+        "shown": sum(len(r.shown) for r in results),
+    }
+
+
+def summary(results: list[Result]) -> str:
+    t = totals(results)
     return (
-        f"scenarios={len(results)} must-keep={kept}/{total} ({kept / max(total, 1):.1%}) "
-        f"modest-must-keep={modest_kept}/{modest_total} ({modest_kept / max(modest_total, 1):.1%}) "
-        f"noise-dropped={dropped}/{noise} ({dropped / max(noise, 1):.1%}) "
-        f"size-ratio={shown / max(raw, 1):.3f} (raw {raw:,} -> shown {shown:,} chars)"
+        f"scenarios={len(results)} must-keep={t['kept']}/{t['must']} ({t['kept'] / max(t['must'], 1):.1%}) "
+        f"modest-must-keep={t['modest_kept']}/{t['modest_must']} ({t['modest_kept'] / max(t['modest_must'], 1):.1%}) "
+        f"noise-dropped={t['dropped']}/{t['noise']} ({t['dropped'] / max(t['noise'], 1):.1%}) "
+        f"size-ratio={t['shown'] / max(t['raw'], 1):.3f} (raw {t['raw']:,} -> shown {t['shown']:,} chars)"
     )
 
 
