@@ -189,7 +189,7 @@ def make_rule(root: Path, rule_id: str, body: str, suffix: str = ".toml") -> Pat
 
 def rule_of(rule_id: str = "tool/x", layer: str = "builtin", json_style: bool = False, **data):
     """A validated Rule from TOML-shaped (or, with json_style, camelCase) fields."""
-    from tokenjuice.record import replace
+    from tokenjuice.fast.record import replace
     from tokenjuice.rules.patterns import compile_checked
     from tokenjuice.rules.schema import parse_rule
 
@@ -201,10 +201,10 @@ def rule_of(rule_id: str = "tool/x", layer: str = "builtin", json_style: bool = 
 
 def reduce_wire(rules, hint=None, trace=False, **execution_and_options):
     """Reduce with these rules (a Catalogue of them) and return the camelCase result."""
+    from tokenjuice.commands.wire import result_to_wire
     from tokenjuice.model import Execution
     from tokenjuice.reduce.engine import Options, reduce
     from tokenjuice.rules.index import Catalogue
-    from tokenjuice.wire import result_to_wire
 
     option_names = {"classifier", "max_inline_chars", "raw", "no_omit", "facts"}
     options = {k: v for k, v in execution_and_options.items() if k in option_names}

@@ -11,6 +11,7 @@ import sys
 import time
 
 from conftest import REPO, reduce_wire, rule_of, tokenjuice
+
 from tokenjuice.hosts import launch
 
 #: What install writes to start the hook of the installation under test

@@ -3,7 +3,7 @@ runners, subcommands after global options)."""
 
 import pytest
 
-from tokenjuice.argv import git_subcommand, strip_runner, strip_wrappers, subcommand, unwrap_shell
+from tokenjuice.shell.argv import git_subcommand, strip_runner, strip_wrappers, subcommand, unwrap_shell
 
 
 @pytest.mark.parametrize(

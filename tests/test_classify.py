@@ -1,10 +1,10 @@
 import pytest
 from conftest import rule_of
 
-from tokenjuice.classify import classify, contains_word
-from tokenjuice.command import analyze
 from tokenjuice.rules import index
+from tokenjuice.rules.classify import classify, contains_word
 from tokenjuice.rules.index import entry_of
+from tokenjuice.shell.command import analyze
 
 
 def rule(rule_id, match, priority=0, family=None):
@@ -142,7 +142,7 @@ def test_a_host_tool_without_a_command_is_classified_by_its_tool_name():
 
 
 def test_output_signatures_prefer_a_test_runner_and_see_the_end_of_the_output():
-    from tokenjuice.classify import Classification, sniff
+    from tokenjuice.rules.classify import Classification, sniff
 
     rules = [
         rule("build/cargo-build", {"argv0": ["cargo"], "output": [r"^\s+Compiling \S+ v\d"]}),
@@ -166,7 +166,7 @@ def test_output_signatures_prefer_a_test_runner_and_see_the_end_of_the_output():
 def test_a_project_output_pattern_that_backtracks_forever_costs_one_budget_not_a_hang():
     import time
 
-    from tokenjuice.classify import Classification, sniff
+    from tokenjuice.rules.classify import Classification, sniff
 
     hostile = entry_of(rule_of("proj/slow", layer="project", family="x", match={"output": [r"^(a+)+$"]}))
     assert not hostile.trusted and hostile.output_literals == ("a",)

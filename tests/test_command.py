@@ -1,7 +1,7 @@
 import pytest
 
-from tokenjuice.argv import unwrap_shell
-from tokenjuice.command import analyze
+from tokenjuice.shell.argv import unwrap_shell
+from tokenjuice.shell.command import analyze
 
 
 def effective(command=None, argv=None):
@@ -36,8 +36,8 @@ def test_nested_launchers_unwrap():
     ],
 )
 def test_package_manager_binaries_classify_as_the_binary(command, rule, workdir):
-    from tokenjuice.classify import classify
     from tokenjuice.rules import index
+    from tokenjuice.rules.classify import classify
 
     assert classify(analyze(command), index.load(str(workdir)).entries).rule.id == rule
 

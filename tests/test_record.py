@@ -3,8 +3,8 @@ the compiled one that replaces it bind arguments identically."""
 
 import pytest
 
-from tokenjuice import record as record_mod
-from tokenjuice.record import field, record, replace
+from tokenjuice.fast import record as record_mod
+from tokenjuice.fast.record import field, record, replace
 
 
 def make_class():

@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from tokenjuice import rewrite
 from tokenjuice.settings import defaults
+from tokenjuice.shell import rewrite
 
 LAUNCHER = f"{sys.executable} -m tokenjuice"
 
@@ -122,7 +122,7 @@ def test_commands_left_alone_and_why(command, reason):
 
 @pytest.mark.parametrize("command, outside, body", OUTSIDE)
 def test_leading_state_changes_stay_outside_the_wrap(command, outside, body):
-    from tokenjuice.shellsyntax import quote
+    from tokenjuice.shell.syntax import quote
 
     result = plan(command)
     assert result.wrapped and result.outside == outside
@@ -165,7 +165,7 @@ def test_a_command_starting_with_a_dash_is_left_alone():
 
 
 def test_the_launcher_is_quoted_for_the_shell_that_parses_the_rewrite(tmp_path):
-    from tokenjuice.shellsyntax import quote
+    from tokenjuice.shell.syntax import quote
 
     fish = shutil.which("fish")
     if fish is None:

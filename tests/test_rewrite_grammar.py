@@ -20,9 +20,9 @@ import time
 
 import pytest
 
-from tokenjuice import rewrite
 from tokenjuice.hosts import hook as host_hook
 from tokenjuice.settings import defaults
+from tokenjuice.shell import rewrite
 
 BASH = shutil.which("bash") or "/bin/bash"
 FAKEWRAP = '#!/bin/sh\nwhile [ $# -gt 0 ] && [ "$1" != -- ]; do shift; done\nshift\nexec "$@"\n'

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokenjuice.shellsyntax import join, parse, quote, quote_fish, split_words
+from tokenjuice.shell.syntax import join, parse, quote, quote_fish, split_words
 
 
 def structure(source, dialect="posix"):
@@ -117,8 +117,8 @@ def test_fish_quote_round_trips_through_real_fish(word):
 
 # -- the grammar (parse_tree) and expansions (shellexpand) ---------------------------------
 
-from tokenjuice.shellexpand import arithmetic_names, expansions  # noqa: E402
-from tokenjuice.shellsyntax import Unreadable, parse_tree  # noqa: E402
+from tokenjuice.shell.expand import arithmetic_names, expansions  # noqa: E402
+from tokenjuice.shell.syntax import Unreadable, parse_tree  # noqa: E402
 
 
 def shape(source, dialect="posix"):

@@ -51,7 +51,7 @@ import time
 from typing import Any
 
 from .hosts import launch, manage
-from .shellsyntax import join
+from .shell.syntax import join
 
 KIB = 1024
 MIB = 1024 * KIB

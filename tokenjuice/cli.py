@@ -25,8 +25,8 @@ from typing import Any, TypeVar
 import click
 
 from . import __version__
+from .commands.output import Output, json_text
 from .errors import TokenjuiceError, UsageError
-from .output import Output, json_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 _PASSTHROUGH = {"ignore_unknown_options": True, "allow_extra_args": True, "help_option_names": []}
@@ -234,7 +234,7 @@ def schema(what: str) -> None:
     """Print the JSON Schema of a TOML rule file (also in docs/rule.schema.json), or of a
     never-wrap catalogue file and a hook.skip table (docs/neverwrap.schema.json)."""
     if what == "neverwrap":
-        from .neverwrap_schema import json_schema as neverwrap_schema
+        from .shell.neverwrap.schema import json_schema as neverwrap_schema
 
         emit(Output(data=neverwrap_schema()), "json")
         return
@@ -563,7 +563,7 @@ def main(args: list[str]) -> int:
     name = _command_name(args)
     json_mode = _json_mode(args, name)
     if name in READ_ONLY or not name:
-        from . import cachefile
+        from .files import cachefile
 
         cachefile.disable_writes()
     try:

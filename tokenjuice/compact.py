@@ -20,7 +20,7 @@ import os
 import sys
 import time
 
-from .record import record, replace
+from .fast.record import record, replace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -179,7 +179,7 @@ def record_run(
 
     if not settings["stats.enabled"]:
         return
-    from .argv import SUBCOMMAND_TOOLS, basename, subcommand
+    from .shell.argv import SUBCOMMAND_TOOLS, basename, subcommand
 
     info = reduction.command
     combined = execution.combined

@@ -5,16 +5,16 @@ command, the captured output, how it ended); `reduce.engine.reduce` turns it int
 a `Reduction` (what survives: header, body lines, omission markers, facts, why it
 was left whole); `reduce.render` turns that into text. Wire formats (the
 TypeScript-compatible camelCase JSON, each host's hook JSON) are made from these
-types in adapters at the edge (`wire.py`, `hosts/`), nowhere else.
+types in adapters at the edge (`commands/wire.py`, `hosts/`), nowhere else.
 """
 
 from __future__ import annotations
 
-from .classify import Classification
-from .command import CommandInfo
-from .record import record
+from .fast.record import record
 from .reduce.lines import Item
+from .rules.classify import Classification
 from .rules.model import Rule
+from .shell.command import CommandInfo
 
 #: Passthrough reasons where the text is the exact raw output, left whole by policy
 #: whatever the rule: such runs say nothing about how well a rule compacts.

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 
 from . import paths
-from .record import record
+from .fast.record import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -351,7 +351,7 @@ def project_refusal(setting: Setting, value: Any, current: Any) -> str | None:
 
 def _file_layer(path: str) -> tuple[dict[str, Any], list[str]]:
     """The valid settings of one file, from the cache when the file is unchanged."""
-    from . import cachefile
+    from .files import cachefile
 
     try:
         stat = os.stat(path)
@@ -431,7 +431,7 @@ def check(setting: Setting, value: Any) -> str | None:
         # a pattern may be a [[tool]] table in the never-wrap catalogue's format (docs/never-wrapped.md)
         if not all(isinstance(v, (str, dict)) for v in value):
             return "must be a list of glob patterns and [[tool]] tables"
-        from .neverwrap_schema import user_entry_problem  # loaded only when a table is there
+        from .shell.neverwrap.schema import user_entry_problem  # loaded only when a table is there
 
         return next((p for v in value if isinstance(v, dict) and (p := user_entry_problem(v))), None)
     if kind == WORDS:

@@ -20,8 +20,9 @@ import os
 import sys
 import time
 
-from . import fastjson, paths
-from .record import record
+from . import paths
+from .fast import fastjson
+from .fast.record import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -226,7 +227,7 @@ def _records() -> dict[str, dict[str, Any]]:
 
 
 def _save(records: dict[str, dict[str, Any]]) -> None:
-    from .atomic import write_atomically
+    from .files.atomic import write_atomically
 
     paths.private_dir(paths.data_dir())
     path = _path()

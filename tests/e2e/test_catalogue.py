@@ -4,11 +4,11 @@ and docs/reducers.md is the table the catalogue generates."""
 import os
 
 import pytest
-
 from conftest import REPO
-from tokenjuice.coverage import reducers_markdown
+
 from tokenjuice.rules import loader
-from tokenjuice.verify import verify
+from tokenjuice.rules.coverage import reducers_markdown
+from tokenjuice.rules.verify import verify
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,6 @@ import re
 import sys
 
 import pytest
-
 from conftest import git, tokenjuice
 
 

@@ -88,7 +88,7 @@ def test_a_cache_folder_another_user_made_is_never_read(intruder, workdir, isola
     config.parent.mkdir(parents=True)
     config.write_text("[output]\nno_omit = false\n")
     probe = (
-        "import os, sys; from tokenjuice import cachefile, __version__; "
+        "import os, sys; from tokenjuice import __version__; from tokenjuice.files import cachefile; "
         f"p = {str(config)!r}; s = os.stat(p); "
         "print(cachefile.stem('settings', p) + '.json'); "
         "print(__import__('json').dumps({'version': __version__, 'signature': [p, s.st_mtime_ns, s.st_size], "

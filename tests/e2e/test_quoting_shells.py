@@ -35,7 +35,7 @@ import sys
 import pytest
 from helpers import modules_loaded_by
 
-from tokenjuice.shellsyntax import MAX_ARG_STRLEN, fits_in_argv, join, quote, quote_fish, quote_for
+from tokenjuice.shell.syntax import MAX_ARG_STRLEN, fits_in_argv, join, quote, quote_fish, quote_for
 
 SEED = int(os.environ.get("TOKENJUICE_QUOTING_SEED", "20240917"))
 FAST_CASES = 50
@@ -544,7 +544,7 @@ def test_quote_for_refuses_shells_it_cannot_quote_for(shell):
 
 def test_shellsyntax_imports_nothing_heavy():
     """The hook quotes every command: importing shellsyntax loads no regex module."""
-    assert modules_loaded_by("import tokenjuice.shellsyntax") == {"__future__", "tokenjuice", "tokenjuice.shellsyntax"}
+    assert modules_loaded_by("import tokenjuice.shell.syntax") == {"__future__", "tokenjuice", "tokenjuice.shell.syntax"}
 
 
 # -- NUL ------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from tokenjuice.hosts import hook as host_hook
 from tokenjuice.reduce.render import shown
 from tokenjuice.rules import loader
 from tokenjuice.rules.index import Catalogue
-from tokenjuice.verify import unexplained_lines
+from tokenjuice.rules.verify import unexplained_lines
 
 # -- random shell commands behave the same through the hook and wrap --raw -------------
 

@@ -26,8 +26,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tokenjuice import rewrite
 from tokenjuice.settings import defaults
+from tokenjuice.shell import rewrite
 
 SHELLS = {name: shutil.which(name) for name in ("bash", "dash", "zsh", "fish")}
 SLOW_EXAMPLES = int(os.environ.get("TOKENJUICE_PROPERTY_EXAMPLES", "300"))

@@ -15,12 +15,12 @@ sys.path.insert(0, str(REPO / "tests" / "scenarios"))
 
 import score
 
-from tokenjuice.command import analyze
 from tokenjuice.reduce.engine import Options, information_budget
 from tokenjuice.reduce.pipeline import apply_rule
 from tokenjuice.reduce.render import TRAILER_RESERVE
 from tokenjuice.rules import index
 from tokenjuice.rules.loader import FALLBACK_ID
+from tokenjuice.shell.command import analyze
 from tokenjuice.text import split_lines, strip_ansi
 
 TOKENJUICE = str(REPO / ".venv" / "bin" / "tokenjuice")
@@ -34,7 +34,7 @@ def results(tmp_path_factory):
 
 def content_fits(meta, raw):
     """Does the output, once the noise its rule names is removed, fit its budget?"""
-    from tokenjuice.classify import classify
+    from tokenjuice.rules.classify import classify
 
     catalogue = index.load(str(REPO), builtin_only=True)
     text = raw.decode("utf-8", "replace")

@@ -7,12 +7,11 @@ trusted, rules apply (and say so) but nothing that weakens security does.
 """
 
 import json
-import sys
 import os
 import stat
+import sys
 
 import pytest
-
 from conftest import git, tokenjuice
 
 SECRET = "export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789"

@@ -12,9 +12,9 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-from tokenjuice.output import json_text
+from tokenjuice.commands.output import json_text
+from tokenjuice.commands.wire import reduce_payload
 from tokenjuice.rules import loader
-from tokenjuice.wire import reduce_payload
 
 HERE = Path(__file__).resolve().parent
 PINS = HERE / "reduce_json.sha256.json"

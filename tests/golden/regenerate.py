@@ -6,7 +6,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cases import PINS, cases, pin  # noqa: E402
+from cases import PINS, cases, pin
 
 pins = {name: pin(execution, options) for name, execution, options in cases()}
 PINS.write_text(

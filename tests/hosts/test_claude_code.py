@@ -15,8 +15,9 @@ import pytest
 from conftest import REPO, git, tokenjuice
 from helpers import HOOK_SCRIPT
 
-from tokenjuice.hosts import claude_code, claude_permissions, manage
-from tokenjuice.hosts.claude_permissions import ALLOW, ASK
+from tokenjuice.hosts import claude_code, manage
+from tokenjuice.hosts.permissions import claude as claude_permissions
+from tokenjuice.hosts.permissions.claude import ALLOW, ASK
 
 LAUNCHER = f"{sys.executable} -m tokenjuice"
 HOOK_COMMAND = f"{HOOK_SCRIPT} claude-code --wrap-launcher '{LAUNCHER}'"

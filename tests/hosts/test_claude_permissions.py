@@ -1,4 +1,4 @@
-"""Claude Code's permission rules (tokenjuice.hosts.claude_permissions), read as Claude Code
+"""Claude Code's permission rules (tokenjuice.hosts.permissions.claude), read as Claude Code
 reads them: rule syntax, wildcards, strict allow and loose deny matching, decisions per mode,
 and launch flags that add rules."""
 
@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from tokenjuice.hosts import claude_permissions
-from tokenjuice.hosts.claude_permissions import ALLOW, ASK, DENY, NONE
+from tokenjuice.hosts.permissions import claude as claude_permissions
+from tokenjuice.hosts.permissions.claude import ALLOW, ASK, DENY, NONE
 
 
 @pytest.mark.parametrize(

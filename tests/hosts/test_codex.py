@@ -17,8 +17,9 @@ from conftest import REPO, git, tokenjuice
 from helpers import HOOK_SCRIPT
 from test_rewrite import LEFT_ALONE, OUTSIDE, WRAPPED
 
-from tokenjuice.hosts import codex, codex_rules, manage
-from tokenjuice.shellsyntax import quote
+from tokenjuice.hosts import codex, manage
+from tokenjuice.hosts.permissions import codex_rules
+from tokenjuice.shell.syntax import quote
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "hosts" / "codex"
 SCHEMAS = FIXTURES / "schemas"

@@ -15,8 +15,8 @@ from helpers import HOOK_SCRIPT
 from test_rewrite import LEFT_ALONE, WRAPPED
 
 from tokenjuice.hosts import copilot, manage
-from tokenjuice.hosts import copilot_permissions as perms
 from tokenjuice.hosts import hook as host_hook
+from tokenjuice.hosts.permissions import copilot as perms
 
 LAUNCHER = f"{sys.executable} -m tokenjuice"
 FIXTURES = REPO / "tests" / "fixtures" / "hosts" / "copilot-cli"
@@ -191,7 +191,7 @@ def test_the_copilot_process_is_found_through_proc(tmp_path):
     fake = tmp_path / "copilot"
     fake.symlink_to(shutil.which("bash"))
     hook = (
-        f"{sys.executable} -c 'import os;from tokenjuice.hosts import copilot_permissions as c;"
+        f"{sys.executable} -c 'import os;from tokenjuice.hosts.permissions import copilot as c;"
         "print(c.copilot_args(os.environ)[-3:])' || true"
     )
     script = f"/bin/bash -c {json.dumps(hook)}; true"  # `; true`: this bash must not exec it

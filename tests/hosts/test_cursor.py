@@ -9,9 +9,9 @@ import pytest
 from conftest import git, tokenjuice
 from helpers import HOOK_LAUNCHER, HOOK_SCRIPT
 
-from tokenjuice import interactive
 from tokenjuice.hosts import cursor, launch, manage
 from tokenjuice.hosts import hook as host_hook
+from tokenjuice.shell.neverwrap import engine as interactive
 
 LAUNCHER = f"{sys.executable} -m tokenjuice"
 #: A checkout under /tmp (as CI may clone it) is rightly flagged as a volatile launcher.

@@ -10,8 +10,8 @@ from helpers import modules_loaded_by
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokenjuice.hosts import cursor_permissions as cp
-from tokenjuice.hosts.cursor_permissions import ALLOW, ASK, DENY, NONE
+from tokenjuice.hosts.permissions import cursor as cp
+from tokenjuice.hosts.permissions.cursor import ALLOW, ASK, DENY, NONE
 
 
 @pytest.fixture
@@ -548,5 +548,5 @@ def test_project_allow_alone_is_not_enough(env, home, repo):
 
 
 def test_import_stays_light():
-    loaded = modules_loaded_by("import tokenjuice.hosts.cursor_permissions")
+    loaded = modules_loaded_by("import tokenjuice.hosts.permissions.cursor")
     assert not loaded & {"re", "json", "fnmatch", "glob", "pathlib", "click", "regex", "tomllib"}

@@ -17,8 +17,9 @@ from conftest import REPO, git, tokenjuice
 from helpers import HOOK_SCRIPT
 from test_rewrite import LEFT_ALONE, OUTSIDE, WRAPPED
 
-from tokenjuice.hosts import gemini, gemini_policy, manage
-from tokenjuice.shellsyntax import quote
+from tokenjuice.hosts import gemini, manage
+from tokenjuice.hosts.permissions import gemini as gemini_policy
+from tokenjuice.shell.syntax import quote
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "hosts" / "gemini-cli"
 LAUNCHER = f"{sys.executable} -m tokenjuice"

@@ -85,7 +85,7 @@ def test_the_hook_path_loads_no_install_time_module(host, shell_env, tmp_path):
     _, loaded = run_hook(host, tmp_path, env)
     assert not loaded & INSTALL_TIME, f"{host}'s hook imported {sorted(loaded & INSTALL_TIME)}"
     ours = {"tokenjuice.hosts.manage", "tokenjuice.hosts.jsonhooks", "tokenjuice.hosts.launch", "tokenjuice.errors"}
-    ours |= {"tokenjuice.command"}  # output analysis: the hook needs only argv.py
+    ours |= {"tokenjuice.shell.command"}  # output analysis: the hook needs only shell/argv.py
     assert not loaded & ours, f"{host}'s hook imported {sorted(loaded & ours)}"
 
 
@@ -110,8 +110,8 @@ def test_a_nologin_passwd_shell_falls_back_to_detection_then_sh(monkeypatch):
 
 def test_cursor_reads_permission_rules_only_where_a_permission_file_exists(tmp_path, monkeypatch):
     answer, loaded = run_hook("cursor", tmp_path)
-    assert "updated_input" in answer and "tokenjuice.hosts.cursor_permissions" not in loaded
+    assert "updated_input" in answer and "tokenjuice.hosts.permissions.cursor" not in loaded
     (tmp_path / ".cursor").mkdir()
     (tmp_path / ".cursor" / "cli.json").write_text('{"permissions": {"deny": ["Shell(git)"]}}')
     answer, loaded = run_hook("cursor", tmp_path)  # the project's file denies git: left alone, rules read
-    assert answer == {} and "tokenjuice.hosts.cursor_permissions" in loaded
+    assert answer == {} and "tokenjuice.hosts.permissions.cursor" in loaded

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tokenjuice.editfile import EditError
+from tokenjuice.files.editfile import EditError
 from tokenjuice.hosts import jsonhooks, manage
 
 LIST = ("hooks", "PreToolUse")

@@ -15,7 +15,7 @@ from helpers import HOOK_LAUNCHER
 
 from hosts.test_hook import PAYLOADS
 from tokenjuice.hosts import launch, manage
-from tokenjuice.shellsyntax import join
+from tokenjuice.shell.syntax import join
 
 LAUNCHER = f"{sys.executable} -m tokenjuice"
 

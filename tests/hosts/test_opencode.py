@@ -17,7 +17,7 @@ from test_rewrite import LEFT_ALONE, WRAPPED
 
 from tokenjuice.hosts import hook as host_hook
 from tokenjuice.hosts import opencode
-from tokenjuice.hosts import opencode_permissions as perms
+from tokenjuice.hosts.permissions import opencode as perms
 
 LAUNCHER = f"{sys.executable} -m tokenjuice"
 FIXTURES = REPO / "tests" / "fixtures" / "hosts" / "opencode"

@@ -6,8 +6,8 @@ import pytest
 from conftest import tokenjuice
 from helpers import make, run
 
-from tokenjuice.command import analyze
 from tokenjuice.reduce.budget import BOUNDED_MAX_CHARS, FAILURE_CHARS, SUCCESS_CHARS, Budgets, from_settings
+from tokenjuice.shell.command import analyze
 
 
 def test_failures_get_more_room_than_successes_and_families_their_own():

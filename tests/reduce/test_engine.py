@@ -8,11 +8,11 @@ import pytest
 from conftest import reduce_wire
 from helpers import FALLBACK, lines, make, run
 
-from tokenjuice.record import replace
+from tokenjuice.fast.record import replace
 from tokenjuice.reduce.budget import SUCCESS_CHARS
 from tokenjuice.rules.index import Catalogue
 from tokenjuice.rules.model import Match, MatchEntry
-from tokenjuice.verify import unexplained_lines
+from tokenjuice.rules.verify import unexplained_lines
 
 
 def test_result_shape_and_key_order():

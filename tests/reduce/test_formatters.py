@@ -3,7 +3,7 @@ import json
 from tokenjuice.reduce.formatters import git_diff, search
 from tokenjuice.reduce.gh import gh
 from tokenjuice.reduce.lines import render
-from tokenjuice.verify import unexplained_lines
+from tokenjuice.rules.verify import unexplained_lines
 
 
 def test_git_diff_keeps_headers_and_counts_clipped_hunk_lines():

@@ -3,7 +3,7 @@
 from tokenjuice.reduce.lines import render
 from tokenjuice.reduce.reencode import decoded, shows, squeeze
 from tokenjuice.reduce.units import fit, parse, regions
-from tokenjuice.verify import unexplained_lines
+from tokenjuice.rules.verify import unexplained_lines
 
 
 def shown(items):

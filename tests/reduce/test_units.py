@@ -3,7 +3,7 @@
 from tokenjuice.reduce.budget import SUCCESS_CHARS
 from tokenjuice.reduce.lines import Omission, render
 from tokenjuice.reduce.units import Unit, fit, parse
-from tokenjuice.verify import unexplained_lines
+from tokenjuice.rules.verify import unexplained_lines
 
 
 def shown(items):

@@ -103,7 +103,7 @@ def test_schema_rule_is_the_published_schema(workdir):
     done = tokenjuice("schema", "rule")
     assert json.loads(done.stdout) == json_schema()
     published = json.loads((REPO / "docs" / "rule.schema.json").read_text())
-    assert published == json_schema(), "docs/rule.schema.json is stale: python -m tokenjuice.docs"
+    assert published == json_schema(), "docs/rule.schema.json is stale: python -m tokenjuice.rules.docs"
 
 
 def test_every_builtin_rule_file_validates_against_the_schema():
@@ -127,5 +127,5 @@ def test_the_rules_doc_field_reference_is_generated():
     start, end = "<!-- fields:start -->\n", "<!-- fields:end -->"
     assert start in text and end in text
     assert text.split(start)[1].split(end)[0] == fields_markdown(), (
-        "docs/rules.md's field reference is stale: python -m tokenjuice.docs"
+        "docs/rules.md's field reference is stale: python -m tokenjuice.rules.docs"
     )

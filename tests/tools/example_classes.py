@@ -34,7 +34,7 @@ def examples(root: Path) -> list[tuple[str, dict]]:
 
 def classes(tree: Path, root: Path) -> dict[str, dict]:
     sys.path.insert(0, str(tree))
-    import tokenjuice  # noqa: F401  (the tree's copy)
+    import tokenjuice
     from tokenjuice.model import Execution
     from tokenjuice.reduce.engine import Options, reduce
     from tokenjuice.reduce.render import text_of

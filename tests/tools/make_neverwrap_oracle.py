@@ -26,8 +26,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from tokenjuice.interactive import why_not_wrapped, why_not_wrapped_script  # noqa: E402
-from tokenjuice.shellsyntax import split_words  # noqa: E402
+from tokenjuice.shell.neverwrap.engine import why_not_wrapped, why_not_wrapped_script  # noqa: E402
+from tokenjuice.shell.syntax import split_words  # noqa: E402
 
 OUT = REPO / "tests" / "data" / "neverwrap_oracle.json"
 
@@ -74,8 +74,8 @@ def from_docs() -> set[str]:
 def tool_vocabulary() -> dict[str, set[str]]:
     """Each program of the catalogue -> the words its entry mentions (subcommands, options),
     and the generic tables' programs. (The pin of 2026-11 was made the same way from the Python
-    rules, interactive*.py, before they became tokenjuice/neverwrap/*.toml.)"""
-    from tokenjuice import neverwrap_schema
+    rules, interactive*.py, before they became tokenjuice/shell/neverwrap/*.toml.)"""
+    from tokenjuice.shell.neverwrap import schema as neverwrap_schema
 
     generic, tools = neverwrap_schema.load()
 

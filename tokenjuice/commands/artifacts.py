@@ -15,9 +15,9 @@ import time
 from typing import Any
 
 from ..errors import TokenjuiceError, UsageError
-from ..output import Output, json_text
 from ..settings import Settings, resolve
 from ..state import artifacts, ledger, report
+from .output import Output, json_text
 
 #: How much of a command line `ls` shows (the rest is clipped with `…`).
 COMMAND_WIDTH = 64
@@ -73,7 +73,7 @@ def command_line(command: str, *, redact: bool = True, width: int = COMMAND_WIDT
     '<body>'`, whitespace folded, secrets redacted, controls escaped, clipped."""
     import shlex
 
-    from ..argv import launcher_body
+    from ..shell.argv import launcher_body
     from ..text import sanitize
 
     try:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 import os
 
-from ..editfile import EditError, LockedFile
 from ..errors import UsageError
-from ..output import Output
+from ..files.editfile import EditError, LockedFile
 from ..paths import git_root
 from ..settings import BY_KEY, RENAMED, SETTINGS, WORDS, Setting, parse, project_config_path, resolve, user_config_path
+from .output import Output
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 
 from ..errors import TokenjuiceError, UsageError
-from ..output import Output
 from ..state import ledger, report
+from .output import Output
 
 
 def run(*, since: str | None) -> Output:
@@ -18,7 +18,7 @@ def run(*, since: str | None) -> Output:
         found = report.discoveries(ledger.snapshot(), start)
     except ledger.LedgerError as error:
         raise TokenjuiceError(str(error)) from None
-    from ..command import is_file_read
+    from ..shell.command import is_file_read
 
     # an exact read (cat, head, sed -n …) is shown as the file holds it whatever a rule says: no advice to write one
     found["fallbackCommands"] = [c for c in found["fallbackCommands"] if not is_file_read([c["argv0"]])]
@@ -67,8 +67,8 @@ def one_file(path: str, *, source_command: str, exit_code: int) -> Output:
     from ..model import Execution
     from ..reduce.engine import reduce
     from ..rules import index
-    from ..wire import result_to_wire
     from .reduce import read_input
+    from .wire import result_to_wire
 
     text = read_input(path, "a log").decode("utf-8", errors="replace")
     reduction = reduce(Execution(command=source_command, combined=text, exit_code=exit_code), index.load(os.getcwd()))

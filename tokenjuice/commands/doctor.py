@@ -11,12 +11,12 @@ import tokenjuice
 
 from .. import paths
 from ..hosts import base, manage
-from ..output import Output
 from ..rules import loader
 from ..settings import resolve, user_config_path
-from ..shellsyntax import quote
+from ..shell.syntax import quote
 from ..state import artifacts, ledger, report
 from . import hosts as hosts_command
+from .output import Output
 
 
 def run() -> Output:

@@ -15,20 +15,20 @@ import platform
 
 from .. import capture
 from ..errors import UsageError
-from ..output import Output
-from ..shellsyntax import join
+from ..shell.syntax import join
+from .output import Output
 
 
 def run(command: list[str], *, name: str | None, source: str | None, append: str | None) -> Output:
     """The TOML table on stdout, a preview of the current reduction in the notes."""
     import tomli_w
 
-    from ..argv import basename
-    from ..command import analyze
     from ..model import Execution
     from ..reduce.engine import Options, reduce
     from ..reduce.render import text_of
     from ..rules import index
+    from ..shell.argv import basename
+    from ..shell.command import analyze
 
     if not command:
         raise UsageError("give the command to capture after --, e.g. tokenjuice example -- git status")
@@ -109,7 +109,7 @@ def _ratio(raw: int, shown: int) -> float:
 
 def _display_command(command: list[str]) -> str:
     """`bash -lc 'x'` is recorded as `x`: examples describe what the agent ran."""
-    from ..argv import unwrap_shell
+    from ..shell.argv import unwrap_shell
 
     body = unwrap_shell(command)
     return body[0] if body else join(command)

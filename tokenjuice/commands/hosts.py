@@ -10,12 +10,12 @@ from __future__ import annotations
 import os
 
 from ..errors import TokenjuiceError, UsageError
+from ..fast.record import replace
 from ..hosts import base, manage
 from ..hosts import launch as launch_module
 from ..hosts.hook import HOSTS, load
-from ..output import Output
 from ..paths import git_root
-from ..record import replace
+from .output import Output
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 
 from .. import paths
-from ..output import Output
 from ..settings import project_config_path, resolve, user_config_path
 from ..state import artifacts, ledger, spool
+from .output import Output
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ import os
 import sys
 
 from ..errors import UsageError
-from ..output import Output
+from .output import Output
 
 MAX_INPUT_BYTES = 16 * 1024 * 1024
 
@@ -45,7 +45,7 @@ def reduce_text(
     from ..reduce.engine import Options, reduce
     from ..reduce.render import text_of
     from ..rules import index
-    from ..wire import result_to_wire
+    from .wire import result_to_wire
 
     text = read_input(path, "the output").decode("utf-8", errors="replace")
     execution = Execution(command=command, combined=text, exit_code=exit_code)
@@ -64,7 +64,7 @@ def reduce_json(
 ) -> Output:
     """Reduce a ToolExecutionInput payload (or an {input, options} envelope); the
     answer is JSON in every mode."""
-    from ..wire import reduce_payload
+    from .wire import reduce_payload
 
     data = read_input(path, "a JSON payload")
     if not data.strip():

@@ -9,8 +9,8 @@ from datetime import tzinfo
 from typing import Any
 
 from ..errors import TokenjuiceError, UsageError
-from ..output import Output
 from ..state import ledger, report
+from .output import Output
 
 
 def run(*, since: str | None, zone_name: str, csv_format: bool = False) -> Output:

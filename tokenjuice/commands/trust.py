@@ -7,7 +7,7 @@ import time
 
 from .. import paths, trust
 from ..errors import UsageError
-from ..output import Output
+from .output import Output
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

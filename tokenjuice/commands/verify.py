@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 
 from ..errors import UsageError
-from ..output import Output
-from ..verify import ExampleResult, Report, verify
+from ..rules.verify import ExampleResult, Report, verify
+from .output import Output
 
 
 def run(
@@ -23,15 +23,15 @@ def run(
         raise UsageError(f"no rule id starts with {only!r}; tokenjuice verify --format json lists them")
     code = 0 if report.ok else 1
     if reducers_doc:
-        from ..atomic import write_atomically
-        from ..coverage import reducers_markdown
+        from ..files.atomic import write_atomically
+        from ..rules.coverage import reducers_markdown
 
         try:
             write_atomically(reducers_doc, reducers_markdown(report).encode("utf-8"))
         except OSError as error:
             raise UsageError(f"cannot write {reducers_doc}: {error.strerror}") from None
     if coverage:
-        from ..coverage import summary, summary_text
+        from ..rules.coverage import summary, summary_text
 
         data = summary(report)
         _, err, _ = _as_text(report, True, code)

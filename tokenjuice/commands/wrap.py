@@ -13,7 +13,7 @@ import sys
 
 from .. import capture as capture_mod
 from ..errors import UsageError
-from ..shellsyntax import join, quote, quote_fish
+from ..shell.syntax import join, quote, quote_fish
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -255,8 +255,8 @@ def present(run: capture_mod.Capture, command: list[str], cwd: str, options: Wra
     reduction, text = compacted.reduction, compacted.text
 
     if options.format == "json":
-        from ..output import json_text
-        from ..wire import result_to_wire
+        from .output import json_text
+        from .wire import result_to_wire
 
         stored, path = compacted.artifact_id, compacted.stored_path
         raw_ref = {"id": stored, "storage": "file", "path": path} if stored and path else None
@@ -345,7 +345,7 @@ def after_profile(argv: list[str], path: str, cwd: str, marker: str | None) -> l
     prefix shares the body's first line, so line numbers in the shell's error
     messages stay the same. fish gets `--init-command` instead.
     """
-    from ..argv import SHELLS, basename, launcher_body
+    from ..shell.argv import SHELLS, basename, launcher_body
 
     found = launcher_body(argv)
     if not found or not found[2]:

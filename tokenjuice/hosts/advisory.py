@@ -96,7 +96,7 @@ class Advisory(Host):
         return os.path.basename(path) != self.file_name
 
     def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
-        from ..editfile import EditError
+        from ..files.editfile import EditError
         from . import ownfile
         from .manage import Report
 

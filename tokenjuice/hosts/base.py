@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 
-from ..record import record
+from ..fast.record import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -217,7 +217,7 @@ class JsonHooksHost(Host):
 
     def installed_modes(self, path: str) -> list[str]:
         """The modes whose lists hold our hook in `path`."""
-        from ..editfile import EditError
+        from ..files.editfile import EditError
         from . import jsonhooks
 
         try:

@@ -28,14 +28,7 @@ from __future__ import annotations
 
 import os
 
-from .base import (
-    ALLOW,
-    NONE,
-    Call,
-    JsonHooksHost,
-    command_at,
-    existing_dir,
-)
+from .base import ALLOW, NONE, Call, JsonHooksHost, command_at, existing_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,8 +36,8 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..settings import Settings
-    from .claude_permissions import Rules
     from .manage import Report, Result
+    from .permissions.claude import Rules
 
 PRE, POST, POST_FAILURE = "PreToolUse", "PostToolUse", "PostToolUseFailure"
 #: The events each mode hooks: auto rewrites before the run only what the user's rules
@@ -170,7 +163,7 @@ class ClaudeCode(JsonHooksHost):
         return Call(command, cwd, None, cwd, mode if isinstance(mode, str) else None)
 
     def permission(self, call: Call, env: Mapping[str, str]) -> str:
-        from .claude_permissions import decide, load_rules
+        from .permissions.claude import decide, load_rules
 
         self._rules = load_rules(_project(call, env), env)
         return decide(call.command, self._rules, call.mode)
@@ -178,7 +171,7 @@ class ClaudeCode(JsonHooksHost):
     def answer(
         self, payload: dict[str, Any], call: Call, rewritten: str, permission: str, env: Mapping[str, str]
     ) -> dict[str, Any]:
-        from .claude_permissions import load_rules, ruled
+        from .permissions.claude import load_rules, ruled
 
         rules = self._rules or load_rules(_project(call, env), env)
         if permission not in (ALLOW, NONE) or ruled(rewritten, rules):
@@ -210,7 +203,7 @@ class ClaudeCode(JsonHooksHost):
     # -- the config --------------------------------------------------------------------
 
     def user_config_path(self) -> str:
-        from .claude_permissions import config_dir
+        from .permissions.claude import config_dir
 
         return os.path.join(config_dir(os.environ), "settings.json")
 
@@ -304,7 +297,7 @@ class ClaudeCode(JsonHooksHost):
     def _entry_report(self, path: str, expected: str | None, install_hint: str) -> Report:
         """The shared checks of our entry; in auto mode the PreToolUse and PostToolUse
         entries are one installation (not two entries where one is enough)."""
-        from ..editfile import EditError
+        from ..files.editfile import EditError
         from . import jsonhooks
 
         try:
@@ -329,7 +322,7 @@ class ClaudeCode(JsonHooksHost):
 
     def installed_events(self, data: dict[str, Any]) -> list[str]:
         """The events whose lists hold our hook."""
-        from ..editfile import EditError
+        from ..files.editfile import EditError
         from . import jsonhooks
 
         found = []
@@ -401,9 +394,9 @@ def _skipped(command: str, settings: Settings) -> bool:
     patterns = list(settings["hook.skip"])
     if not patterns:
         return False
-    from ..command import analyze
-    from ..interactive import matches_user_pattern
-    from ..shellsyntax import parse
+    from ..shell.command import analyze
+    from ..shell.neverwrap.engine import matches_user_pattern
+    from ..shell.syntax import parse
 
     pipelines, _ = parse(command)
     for pipeline in pipelines:
@@ -438,7 +431,7 @@ def already_compacted(command: str, output: str, host: str, settings: Settings) 
     output redaction or escaping."""
     if "tokenjuice" not in command:
         return False  # nothing in it can start tokenjuice (the engine's check is not needed)
-    from .. import rewrite
+    from ..shell import rewrite
 
     plan = rewrite.plan(command, host=host, shell="/bin/sh", launcher="tokenjuice", settings=settings)  # noqa: S604 - nothing runs
     if plan.reason == "already runs tokenjuice":
@@ -624,7 +617,7 @@ def settings_problems(data: dict[str, Any]) -> list[str]:
 
 def hooks_switched_off(project_dir: str | None) -> list[str]:
     """Settings that keep Claude Code from running this hook at all."""
-    from .claude_permissions import MANAGED, read_settings, settings_files
+    from .permissions.claude import MANAGED, read_settings, settings_files
 
     problems = []
     for path, scope in settings_files(project_dir, os.environ):

@@ -26,18 +26,7 @@ from __future__ import annotations
 
 import os
 
-from .base import (
-    ALLOW,
-    BROKEN,
-    NONE,
-    OK,
-    WARN,
-    Call,
-    JsonHooksHost,
-    command_at,
-    existing_dir,
-    shell_tool_input,
-)
+from .base import ALLOW, BROKEN, NONE, OK, WARN, Call, JsonHooksHost, command_at, existing_dir, shell_tool_input
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -152,7 +141,7 @@ class Codex(JsonHooksHost):
         return Call(command, cwd, None, cwd)
 
     def permission(self, call: Call, env: Mapping[str, str]) -> str:
-        from . import codex_rules
+        from .permissions import codex_rules
 
         self._rules = codex_rules.load(call.project_dir, env)
         return codex_rules.decide(call.command, self._rules)
@@ -160,7 +149,7 @@ class Codex(JsonHooksHost):
     def answer(
         self, payload: dict[str, Any], call: Call, rewritten: str, permission: str, env: Mapping[str, str]
     ) -> dict[str, Any]:
-        from . import codex_rules
+        from .permissions import codex_rules
 
         rules = self._rules if self._rules is not None else codex_rules.load(call.project_dir, env)
         seen = codex_rules.decide_rewritten(rewritten, rules)
@@ -198,7 +187,7 @@ class Codex(JsonHooksHost):
     # -- the config --------------------------------------------------------------------
 
     def user_config_path(self) -> str:
-        from .codex_rules import codex_home
+        from .permissions.codex_rules import codex_home
 
         return os.path.join(codex_home(os.environ), "hooks.json")
 
@@ -390,7 +379,7 @@ def finished_command(transcript: object, call_id: object) -> tuple[int, str | No
     None when it is not there."""
     if not isinstance(transcript, str) or not isinstance(call_id, str) or not call_id:
         return None
-    from .. import fastjson
+    from ..fast import fastjson
     from .postrun import tail_lines
 
     needle = fastjson.dumps(call_id).encode()
@@ -414,7 +403,7 @@ def finished_command(transcript: object, call_id: object) -> tuple[int, str | No
 
 def trust_check(report: Report, path: str, data: dict[str, Any], ours: Any) -> None:
     """Is our hook approved in Codex's config.toml? (read offline)."""
-    from .codex_rules import codex_home
+    from .permissions.codex_rules import codex_home
 
     config = os.path.join(codex_home(os.environ), "config.toml")
     state, projects, problem = _read_config(config)

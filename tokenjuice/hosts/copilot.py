@@ -107,7 +107,7 @@ class Copilot(JsonHooksHost):
     def permission(self, call: Call, env: Mapping[str, str]) -> str:
         if self._probe:
             return ALLOW
-        from .copilot_permissions import decision
+        from .permissions.copilot import decision
 
         return decision(call.command, call.project_dir, env)
 
@@ -214,7 +214,7 @@ def copilot_home() -> str:
 def _tool_args(value: object) -> dict[str, Any] | None:
     """`toolArgs` as an object: Copilot sends an object, older builds a JSON string."""
     if isinstance(value, str):
-        from .. import fastjson
+        from ..fast import fastjson
 
         try:
             value = fastjson.loads(value)

@@ -52,7 +52,7 @@ class Cursor(JsonHooksHost):
     def permission(self, call: Call, env: Mapping[str, str]) -> str:
         files = [*user_config_paths(env), *project_config_paths(call.project_dir)]
         if any(os.path.lexists(path) for path in files):
-            from .cursor_permissions import decision
+            from .permissions.cursor import decision
 
             verdict = decision(call.command, call.project_dir, env)
         else:
@@ -65,7 +65,7 @@ class Cursor(JsonHooksHost):
         self, payload: dict[str, Any], call: Call, rewritten: str, permission: str, env: Mapping[str, str]
     ) -> dict[str, Any]:
         if permission == ALLOW:
-            from .cursor_permissions import decision
+            from .permissions.cursor import decision
 
             if decision(rewritten, call.project_dir, env) != ALLOW:
                 return {}  # the wrapper is not on the allowlist: rewriting would bring a prompt
@@ -130,10 +130,10 @@ def allowlist_gap(hook_command: str, env: Mapping[str, str], project_dir: str | 
     """When the user's Cursor CLI allowlist is in force and does not allow the rewritten
     command, every command it allows would be left alone (a rewrite would bring a prompt
     for the wrapper): one sentence saying so and naming the entry to add; else None."""
-    from .. import rewrite
     from ..settings import resolve
-    from ..shellsyntax import split_words
-    from . import cursor_permissions as perms
+    from ..shell import rewrite
+    from ..shell.syntax import split_words
+    from .permissions import cursor as perms
 
     rules = perms.load_rules(project_dir, env)
     if not any(rules.allow_lists) or rules.uncertain:
@@ -204,8 +204,8 @@ def project_config_paths(project_dir: str | None) -> list[str]:
 
 
 def _deletes(command: str) -> bool:
-    from ..argv import basename, strip_wrappers
-    from ..shellsyntax import parse
+    from ..shell.argv import basename, strip_wrappers
+    from ..shell.syntax import parse
 
     pipelines, _ = parse(command)
     for pipeline in pipelines:

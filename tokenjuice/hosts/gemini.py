@@ -25,18 +25,7 @@ from __future__ import annotations
 
 import os
 
-from .base import (
-    ALLOW,
-    ASK,
-    DENY,
-    OK,
-    WARN,
-    Call,
-    JsonHooksHost,
-    command_at,
-    existing_dir,
-    shell_tool_input,
-)
+from .base import ALLOW, ASK, DENY, OK, WARN, Call, JsonHooksHost, command_at, existing_dir, shell_tool_input
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -153,7 +142,7 @@ class Gemini(JsonHooksHost):
         return Call(command, cwd, "bash", project)
 
     def permission(self, call: Call, env: Mapping[str, str]) -> str:
-        from .gemini_policy import decision
+        from .permissions.gemini import decision
 
         verdict, self._policy = decision(call.command, self._tool_input, call.project_dir, env)
         return verdict
@@ -163,7 +152,7 @@ class Gemini(JsonHooksHost):
     ) -> dict[str, Any]:
         if permission != ALLOW or self._policy is None:
             return {}
-        from . import gemini_policy
+        from .permissions import gemini as gemini_policy
 
         tool_input = payload["tool_input"]
         updated = {**tool_input, "command": rewritten}
@@ -202,7 +191,7 @@ class Gemini(JsonHooksHost):
     # -- the config --------------------------------------------------------------------
 
     def user_config_path(self) -> str:
-        from .gemini_policy import gemini_home
+        from .permissions.gemini import gemini_home
 
         return os.path.join(gemini_home(os.environ), ".gemini", "settings.json")
 
@@ -281,7 +270,7 @@ def write_for_read_file(transcript: object, text: str, env: Mapping[str, str]) -
     import stat
     import time
 
-    from .gemini_policy import gemini_home
+    from .permissions.gemini import gemini_home
 
     if not isinstance(transcript, str) or not os.path.isabs(transcript):
         return None
@@ -343,7 +332,7 @@ def _allow_all_rules(report: Report) -> None:
     """A policy rule of the user's that allows every `tokenjuice …` command (what
     "allow always" on a rewritten command saves) lets the model run anything
     through tokenjuice without a question."""
-    from . import gemini_policy
+    from .permissions import gemini as gemini_policy
 
     policy = gemini_policy.load(os.getcwd(), os.environ)
     probe = "tokenjuice wrap -- bash -lc 'rm -rf ~/x'"

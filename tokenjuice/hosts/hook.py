@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .. import fastjson
+from ..fast import fastjson
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ def read_payload() -> object:
 
 def respond(host: Host, payload: object, launcher: str, env: Mapping[str, str]) -> dict[str, Any]:
     """The host's answer for one payload: the rewrite, or its neutral answer."""
-    from .. import rewrite
+    from ..shell import rewrite
     from .base import ALLOW, NONE
 
     if not isinstance(payload, dict):
@@ -140,7 +140,7 @@ def _settings(call: Any, env: Mapping[str, str]) -> Settings:
 
 
 def _launcher_words(launcher: str) -> list[str]:
-    from ..shellsyntax import split_words
+    from ..shell.syntax import split_words
 
     return split_words(launcher)
 
@@ -194,8 +194,8 @@ _NO_SHELL = frozenset({"nologin", "false", "true"})
 def _foreign_shell(value: object) -> bool:
     """Does `value` name a shell outside the family tokenjuice quotes for (bash, zsh,
     sh, dash, ksh, fish…)? `-bash`, `zsh-5.9` and `bash.exe` are of the family."""
-    from ..argv import basename
-    from ..rewrite import LOGIN_SHELLS
+    from ..shell.argv import basename
+    from ..shell.rewrite import LOGIN_SHELLS
 
     if not isinstance(value, str) or not value.strip():
         return False
@@ -206,8 +206,8 @@ def _foreign_shell(value: object) -> bool:
 
 
 def _usable_shell(value: object, env: Mapping[str, str]) -> str | None:
-    from ..argv import basename
-    from ..rewrite import LOGIN_SHELLS
+    from ..shell.argv import basename
+    from ..shell.rewrite import LOGIN_SHELLS
 
     if not isinstance(value, str) or not value.strip():
         return None

@@ -15,8 +15,8 @@ out of others) under one lock, one backup and one write.
 
 from __future__ import annotations
 
-from ..editfile import EditError
-from ..jsonfile import LockedJsonFile, parse_object
+from ..files.editfile import EditError
+from ..files.jsonfile import LockedJsonFile, parse_object
 from .manage import Result, forget_install, remember_install, restore_if_untouched, text_before_install
 
 TYPE_CHECKING = False

@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..shellsyntax import join, split_words
+from ..shell.syntax import join, split_words
 
 #: The launcher install writes beside the interpreter.
 HOOK_SCRIPT = "tokenjuice-hook"
@@ -48,7 +48,7 @@ def hook_entry(launch: str, host: str) -> str:
     """The command a host runs as the hook of `host` for the launcher `launch`: a
     bare `tokenjuice` (found on PATH: a project's entry) as it is; otherwise this
     installation's `tokenjuice-hook` when it can have one, else the direct start."""
-    from ..shellsyntax import quote
+    from ..shell.syntax import quote
 
     words = split_words(launch)
     if len(words) == 1 and "/" not in words[0]:
@@ -97,7 +97,7 @@ def write_hook_script(launch: str) -> str | None:
         return None
     path, content = script
     if current_script(path) != content:
-        from ..atomic import write_atomically
+        from ..files.atomic import write_atomically
 
         write_atomically(path, content.encode("utf-8", "surrogateescape"), mode=0o755)
     return path

@@ -12,7 +12,7 @@ import os
 import sys
 
 from ..errors import UsageError
-from ..shellsyntax import quote, split_words
+from ..shell.syntax import quote, split_words
 from .base import BROKEN, DISABLED, OK, WARN
 from .launch import HOOK_SCRIPT
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any
 
-    from ..editfile import Change
+    from ..files.editfile import Change
 
 _SEVERITY = {BROKEN: 3, WARN: 2, OK: 1, DISABLED: 0}
 #: Paths that tend to disappear or change with upgrades: a hook pointing there breaks later.
@@ -356,8 +356,8 @@ def remember_install(
     """Keep (privately) the file's bytes from before our first install, a hash of
     what install left, the backups install made of it and the folders it created
     for it, so uninstall can put the file back exactly and take those away."""
-    from .. import fastjson
-    from ..atomic import write_atomically
+    from ..fast import fastjson
+    from ..files.atomic import write_atomically
 
     record_path = _record_path(path)
     existing = _read_record(record_path) or {}
@@ -443,7 +443,7 @@ def recorded_backups() -> list[str]:
 
 
 def _read_record(record_path: str) -> dict[str, Any] | None:
-    from .. import fastjson
+    from ..fast import fastjson
 
     try:
         with open(record_path + ".json", "rb") as handle:

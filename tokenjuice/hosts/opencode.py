@@ -16,18 +16,7 @@ from __future__ import annotations
 
 import os
 
-from .base import (
-    ALLOW,
-    ASK,
-    BROKEN,
-    NONE,
-    OK,
-    WARN,
-    Call,
-    Host,
-    command_at,
-    existing_dir,
-)
+from .base import ALLOW, ASK, BROKEN, NONE, OK, WARN, Call, Host, command_at, existing_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -128,7 +117,7 @@ class OpenCode(Host):
         return Call(command, cwd, _shell(os.environ), root)
 
     def permission(self, call: Call, env: Mapping[str, str]) -> str:
-        from .opencode_permissions import decision
+        from .permissions.opencode import decision
 
         return decision(call.command, None, call.cwd, call.project_dir, env)
 
@@ -136,7 +125,7 @@ class OpenCode(Host):
         self, payload: dict[str, Any], call: Call, rewritten: str, permission: str, env: Mapping[str, str]
     ) -> dict[str, Any]:
         if permission in (ALLOW, NONE):
-            from .opencode_permissions import decision
+            from .permissions.opencode import decision
 
             if decision(call.command, rewritten, call.cwd, call.project_dir, env) == ASK:
                 return {}  # the rewritten command would be asked about or denied
@@ -151,13 +140,13 @@ class OpenCode(Host):
     # -- the config --------------------------------------------------------------------
 
     def user_config_path(self) -> str:
-        from .opencode_permissions import global_dir
+        from .permissions.opencode import global_dir
 
         return os.path.join(global_dir(os.environ), "plugins", FILE_NAME)
 
     def detected(self) -> str | None:
         from .manage import in_use
-        from .opencode_permissions import global_dir
+        from .permissions.opencode import global_dir
 
         return in_use(global_dir(os.environ), *self.programs)
 
@@ -183,7 +172,7 @@ class OpenCode(Host):
         return ownfile.uninstall(path, self._ours, dry_run=dry_run)
 
     def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
-        from ..shellsyntax import split_words
+        from ..shell.syntax import split_words
         from . import ownfile
         from .manage import Report
 
@@ -244,8 +233,8 @@ def plugin_mode(text: str) -> str | None:
 def plugin_source(command: str, mode: str = "post") -> str:
     """The plugin file for the hook `command` (its words embedded as a JSON array,
     so Bun's shell passes each as one argument with no shell in between)."""
-    from .. import fastjson
-    from ..shellsyntax import split_words
+    from ..fast import fastjson
+    from ..shell.syntax import split_words
 
     with open(_TEMPLATE, encoding="utf-8") as handle:
         template = handle.read()
@@ -256,8 +245,8 @@ def plugin_source(command: str, mode: str = "post") -> str:
 
 def hook_command_of(text: str) -> str | None:
     """The hook command embedded in a plugin file of ours, or None."""
-    from .. import fastjson
-    from ..shellsyntax import join
+    from ..fast import fastjson
+    from ..shell.syntax import join
 
     for line in text.splitlines():
         if line.startswith("const HOOK = "):

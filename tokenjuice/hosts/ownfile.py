@@ -16,8 +16,8 @@ removes exactly the lines from `BEGIN` to `END`.
 
 from __future__ import annotations
 
-from ..atomic import write_atomically
-from ..editfile import Change, EditError, LockedFile
+from ..files.atomic import write_atomically
+from ..files.editfile import Change, EditError, LockedFile
 from .manage import Result, forget_install, remember_install, restore_if_untouched
 
 TYPE_CHECKING = False

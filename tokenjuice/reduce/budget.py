@@ -14,7 +14,7 @@ chosen: docs/state.md ("How much is kept").
 
 from __future__ import annotations
 
-from ..record import record
+from ..fast.record import record
 
 #: The defaults of settings output.max_chars and output.failure_max_chars.
 SUCCESS_CHARS = 6000

@@ -2,7 +2,7 @@
 
 The guarantees, in the order the code enforces them:
 - `raw` gives back the exact text; exact file reads and unsafe inventory pipelines
-  stay whole (see `command.py`).
+  stay whole (see `shell/command.py`).
 - Tiny outputs pass through; a rule's result is used only when it is meaningfully
   shorter than the ANSI-stripped input, otherwise the input is used. `choose` is
   the one place that makes that decision.
@@ -17,13 +17,13 @@ How the result reads is `render.py`'s business; this module only decides.
 
 from __future__ import annotations
 
-from ..classify import IMPLICIT_FALLBACK_RULE, Classification, classify, sniff, sniffable
-from ..command import CommandInfo, analyze
+from ..fast.record import record, replace
 from ..model import Execution, Reduction
-from ..record import record, replace
+from ..rules.classify import IMPLICIT_FALLBACK_RULE, Classification, classify, sniff, sniffable
 from ..rules.index import Catalogue
 from ..rules.loader import FALLBACK_ID
 from ..rules.model import Rule
+from ..shell.command import CommandInfo, analyze
 from ..text import clip_line, pluralize, split_lines, strip_ansi, trim_empty_edges
 from .lines import CLIP, Encoded, Item, Omission, Pinned, keep_only, shown_lines
 from .reencode import squeeze

@@ -21,7 +21,7 @@ kept and the steps taken.
 
 from __future__ import annotations
 
-from ..lazyre import lazy
+from ..fast.lazyre import lazy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

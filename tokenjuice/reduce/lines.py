@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from itertools import groupby
 
-from ..lazyre import lazy
+from ..fast.lazyre import lazy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

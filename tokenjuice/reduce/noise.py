@@ -9,7 +9,7 @@ branch main` only when nothing else is said about the branch.
 
 from __future__ import annotations
 
-from ..lazyre import lazy
+from ..fast.lazyre import lazy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ Every step is linear in the number of lines; patterns are compiled once per run.
 
 from __future__ import annotations
 
-from ..record import record
+from ..fast.record import record
 from ..rules.model import Counter, Rule
 from ..rules.patterns import Budget, Lines, Matcher, group_names, scoped
 from ..text import split_lines, trim_empty_edges

@@ -10,7 +10,7 @@ scenario scorer find a fact whichever form shows it.
 
 from __future__ import annotations
 
-from ..lazyre import lazy
+from ..fast.lazyre import lazy
 from .lines import Item, Omission, Pinned
 
 #: Three or more spaces inside a line: terminal padding, shown as two.

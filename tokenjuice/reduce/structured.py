@@ -11,7 +11,7 @@ never cut in their middle, and the header row stays.
 
 from __future__ import annotations
 
-from ..lazyre import lazy
+from ..fast.lazyre import lazy
 from ..text import clip_line
 from .lines import Item, Omission
 
@@ -41,7 +41,7 @@ def document(text: str) -> Any:
     if not stripped.startswith(("{", "[")) or not stripped.endswith(("}", "]")):
         return None
     try:
-        from .. import fastjson  # the json package costs ~0.7 ms to import
+        from ..fast import fastjson  # the json package costs ~0.7 ms to import
 
         value = fastjson.loads(stripped)
     except (ValueError, RecursionError):

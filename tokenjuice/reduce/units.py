@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import re
 
-from ..lazyre import lazy
-from ..record import record
+from ..fast.lazyre import lazy
+from ..fast.record import record
 from ..rules.model import UNITS
 from ..text import clip_line, pluralize
 from .lines import Encoded, Item, Omission, Pinned, weight

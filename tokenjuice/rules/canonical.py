@@ -9,7 +9,7 @@ every command — never loads the validator.
 
 from __future__ import annotations
 
-from .. import record
+from ..fast import record
 from . import model
 
 TYPE_CHECKING = False
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from ..record import Field
+    from ..fast.record import Field
     from .model import Rule
 
 

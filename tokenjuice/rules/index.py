@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 
-from .. import cachefile
+from ..files import cachefile
 from . import loader
 from .canonical import compact, from_canonical, to_canonical
 from .model import MatchEntry, Rule

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from .. import paths
-from ..record import record, replace
+from ..fast.record import record, replace
 from .model import Example, Rule
 
 BUILTIN, USER, PROJECT = "builtin", "user", "project"

@@ -13,7 +13,7 @@ the specificity weights classification scores matches with.
 
 from __future__ import annotations
 
-from ..record import MISSING, field, record
+from ..fast.record import MISSING, field, record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from .. import record
-from ..record import MISSING, Field
+from ..fast import record
+from ..fast.record import MISSING, Field
 from . import model
 from .canonical import table_type
 from .model import Example, Rule
@@ -369,9 +369,9 @@ def _toml(value: Any) -> str:
     return str(value)
 
 
-if __name__ == "__main__":  # the older spelling of python -m tokenjuice.docs
+if __name__ == "__main__":  # the older spelling of python -m tokenjuice.rules.docs
     import sys
 
-    from ..docs import update
+    from .docs import update
 
     update(sys.argv[1] if len(sys.argv) > 1 else "docs")

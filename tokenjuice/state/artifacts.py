@@ -27,8 +27,9 @@ from __future__ import annotations
 import os
 import time
 
-from .. import fastjson, paths
-from ..record import record
+from .. import paths
+from ..fast import fastjson
+from ..fast.record import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -14,7 +14,8 @@ from __future__ import annotations
 import os
 import sys
 
-from .. import fastjson, paths
+from .. import paths
+from ..fast import fastjson
 
 SPOOL_NAME = "ledger-spool.jsonl"
 #: About 4,000 runs: the spool is folded into the database once it is this big.

@@ -1,4 +1,4 @@
-"""`python -m tokenjuice.docs [DOCS_DIR]`: regenerate every part of the docs that is
+"""`python -m tokenjuice.rules.docs [DOCS_DIR]`: regenerate every part of the docs that is
 derived from a declaration in code, so the docs cannot drift from it:
 
 - `rule.schema.json` and the field reference of `rules.md`, from the rule model
@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 import sys
 
-from .atomic import write_atomically
-from .rules.schema import fields_markdown, json_schema
-from .settings import ANY, LOWER, NEVER, SETTINGS, Setting
+from ..files.atomic import write_atomically
+from ..settings import ANY, LOWER, NEVER, SETTINGS, Setting
+from .schema import fields_markdown, json_schema
 
 SETTINGS_START, SETTINGS_END = "<!-- settings:start -->\n", "<!-- settings:end -->"
 FIELDS_START, FIELDS_END = "<!-- fields:start -->\n", "<!-- fields:end -->"

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import os
 
+from ..fast.record import record
 from .argv import SHELLS, basename, is_python, strip_wrappers
-from .record import record
-from .shellsyntax import (
+from .syntax import (
     FUNCTION_DEFINITION,
     MAX_ARG_STRLEN,
     AndOr,
@@ -47,7 +47,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from .settings import Settings
+    from ..settings import Settings
 
 #: Shells a rewritten command can run its body in with `-lc`.
 LOGIN_SHELLS = SHELLS - {"busybox"}
@@ -243,7 +243,7 @@ def plan(
         return Plan.leave(command, "starts with '-' (a shell would read it as an option)")
     inner: list[tuple[Node, bool]] | None = []
     if found or any(word.value.startswith("((") for node, _ in rest for word in node.words[:2]):
-        from .shellexpand import reads_outer_state, substituted  # only for a line with $, ` or ((…))
+        from .expand import reads_outer_state, substituted  # only for a line with $, ` or ((…))
 
         reads = reads_outer_state(tree, rest, outside_end, prefix, environment, found)
         if reads:
@@ -445,7 +445,7 @@ def _state_change(tree: Tree, rest: list[tuple[Node, bool]], found: list[tuple[s
             if changed:
                 return changed
         elif node.kind == "arith":
-            from .shellexpand import arithmetic_names
+            from .expand import arithmetic_names
 
             if any(kind == "assign" for kind, _, _ in arithmetic_names(node.words[0].value)):
                 return "((…=…))"
@@ -463,7 +463,7 @@ def _rest_expansions(tree: Tree, start: int) -> list[tuple[str, str, int]]:
     rest = source[start:]
     if "$" not in rest and "`" not in rest and (tree.dialect != "fish" or "(" not in rest):
         return []
-    from .shellexpand import expansions
+    from .expand import expansions
 
     found: list[tuple[str, str, int]] = []
     position = start
@@ -622,7 +622,7 @@ def _is_program(path: str) -> bool:
 def _never_wrapped(body: str, dialect: str, waited: bool, settings: Settings) -> str | None:
     """Why the body must run unwrapped (interactive or never-ending, or one of the
     user's `hook.skip` patterns), or None."""
-    from . import interactive
+    from .neverwrap import engine as interactive
 
     if settings["hook.skip_defaults"]:
         why = interactive.why_not_wrapped_script(body, dialect, waited=waited)

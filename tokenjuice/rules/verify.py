@@ -11,17 +11,17 @@ from __future__ import annotations
 
 import re
 
-from .model import Execution
-from .record import record
-from .reduce import structured
-from .reduce.engine import Options, reduce
-from .reduce.lines import CLIP, MARKER_PATTERN
-from .reduce.reencode import decoded, is_brace_list, is_factored_heading, shows, squeeze, unfactored
-from .reduce.render import shown, shown_chars, text_of
-from .rules import loader
-from .rules.index import Catalogue
-from .rules.model import Example, Rule
-from .text import split_lines, strip_ansi
+from ..fast.record import record
+from ..model import Execution
+from ..reduce import structured
+from ..reduce.engine import Options, reduce
+from ..reduce.lines import CLIP, MARKER_PATTERN
+from ..reduce.reencode import decoded, is_brace_list, is_factored_heading, shows, squeeze, unfactored
+from ..reduce.render import shown, shown_chars, text_of
+from ..text import split_lines, strip_ansi
+from . import loader
+from .index import Catalogue
+from .model import Example, Rule
 
 _EXIT_HEADER = re.compile(r"^exit -?\d+$")
 _FACTS_LINE = re.compile(r"^\d+ [^,]+(?:, \d+ [^,]+)*$")
@@ -87,7 +87,7 @@ def verify(cwd: str | None = None, *, run_examples: bool = True, only: str | Non
     whose id starts with `only` (all rules when None)."""
     report = Report()
     roots = loader.layer_roots(cwd, untrusted=True)  # checked before it is trusted, never used until then
-    from . import trust
+    from .. import trust
 
     project = trust.layer_for(cwd)
     if project is not None and not project.trusted and any(name == loader.PROJECT for name, _ in roots):
@@ -132,10 +132,10 @@ def verify(cwd: str | None = None, *, run_examples: bool = True, only: str | Non
 
 
 def _never_wrap_problems(run_examples: bool) -> list[loader.Problem]:
-    """The never-wrap catalogue (tokenjuice/neverwrap/*.toml): it loads, and (`run_examples`)
+    """The never-wrap catalogue (tokenjuice/shell/neverwrap/*.toml): it loads, and (`run_examples`)
     every example there is decided as it says."""
-    from . import neverwrap_schema
-    from .rules.schema import RuleError
+    from ..shell.neverwrap import schema as neverwrap_schema
+    from .schema import RuleError
 
     try:
         _, tools = neverwrap_schema.load()
@@ -143,8 +143,8 @@ def _never_wrap_problems(run_examples: bool) -> list[loader.Problem]:
         return [loader.Problem(loader.BUILTIN, neverwrap_schema.DATA_DIR, str(error))]
     if not run_examples:
         return []
-    from .interactive import why_not_wrapped
-    from .shellsyntax import split_words
+    from ..shell.neverwrap.engine import why_not_wrapped
+    from ..shell.syntax import split_words
 
     problems = []
     for tool, example in neverwrap_schema.examples(tools):
@@ -218,7 +218,7 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
     if rule and not rule.transforms.strip_ansi:  # colour codes kept are shown escaped
         input_lines += split_lines(shown(raw_text))
     if rule and rule.transforms.pretty_print_json:
-        from .reduce.pipeline import pretty_json
+        from ..reduce.pipeline import pretty_json
 
         input_lines += split_lines(pretty_json(stripped))
     document = structured.document(stripped)
@@ -281,7 +281,7 @@ def _json_vocabulary(text: str) -> tuple[set[str], set[str], list[str]] | None:
     """(keys, scalar values, lines of long string values) of a JSON document or JSON lines."""
     import json
 
-    from .reduce.gh import _parse
+    from ..reduce.gh import _parse
 
     data = _parse(text.splitlines())
     if data is None:

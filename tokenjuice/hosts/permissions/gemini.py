@@ -41,8 +41,9 @@ from __future__ import annotations
 
 import os
 
-from .. import fastjson, paths
-from .base import ALLOW, ASK, DENY, NONE
+from ... import paths
+from ...fast import fastjson
+from ..base import ALLOW, ASK, DENY, NONE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -395,7 +396,7 @@ def read_toml(path: str) -> tuple[Any, str | None]:
     """(the policy file's content, None) or (None, why it cannot be read). Parsed
     content is cached by the file's mtime and size: `tomllib` (and the `re` it
     imports) costs the hook ~9 ms otherwise."""
-    from .. import cachefile
+    from ...files import cachefile
 
     try:
         status = os.stat(path)
@@ -516,9 +517,9 @@ def command_texts(command: str) -> Iterator[str]:
     """The command and every part of it a rule may see: each simple command's text,
     its words behind assignments and wrappers, and nested `sh -c` scripts and
     substitutions (more than Gemini looks at, never less)."""
-    from ..argv import shell_scripts, substitutions, variants
-    from ..shellsyntax import parse
-    from .cursor_permissions import _behind
+    from ...shell.argv import shell_scripts, substitutions, variants
+    from ...shell.syntax import parse
+    from .cursor import _behind
 
     yield command
     yield command.strip()

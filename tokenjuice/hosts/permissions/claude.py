@@ -60,10 +60,11 @@ from __future__ import annotations
 import os
 import sys
 
-from .. import fastjson, paths
-from ..argv import basename, shell_scripts, substitutions, variants
-from ..shellsyntax import parse, star_match
-from .base import ALLOW, ASK, DENY, NONE, config_home
+from ... import paths
+from ...fast import fastjson
+from ...shell.argv import basename, shell_scripts, substitutions, variants
+from ...shell.syntax import parse, star_match
+from ..base import ALLOW, ASK, DENY, NONE, config_home
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -329,7 +330,7 @@ MANAGED, USER, PROJECT, EXTRA = "managed", "user", "project", "extra"
 
 def settings_files(project_dir: str | None, env: Mapping[str, str]) -> list[tuple[str, str]]:
     """(path, scope) for every file whose settings may be in force, policy first."""
-    from ..paths import git_root
+    from ...paths import git_root
 
     files: list[tuple[str, str]] = []
     managed = managed_dir()

@@ -34,9 +34,10 @@ from __future__ import annotations
 
 import os
 
-from .. import fastjson, paths
-from .base import ALLOW, ASK, DENY, NONE
-from .jsonc import strip_jsonc
+from ... import paths
+from ...fast import fastjson
+from ..base import ALLOW, ASK, DENY, NONE
+from ..jsonc import strip_jsonc
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -202,7 +203,7 @@ def _project_dirs(project_dir: str | None, env: Mapping[str, str]) -> list[str]:
     """From the project directory up to its git root (or the directory alone)."""
     if not project_dir or env.get("OPENCODE_DISABLE_PROJECT_CONFIG", "").strip().lower() in ("1", "true"):
         return []
-    from ..paths import up_to_git_root
+    from ...paths import up_to_git_root
 
     return up_to_git_root(project_dir)
 
@@ -273,8 +274,8 @@ def _check_agent_files(rules: Rules, folder: str) -> None:
 
 def _command_texts(command: str) -> tuple[list[str], list[list[str]], bool]:
     """(texts rules are tried against, argv of each top-level command, complete)."""
-    from ..shellsyntax import parse
-    from .cursor_permissions import analyze
+    from ...shell.syntax import parse
+    from .cursor import analyze
 
     analysis = analyze(command)
     texts = [command.strip(), *analysis.deny_texts]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from .record import record
+from ..fast.record import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

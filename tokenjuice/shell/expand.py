@@ -8,13 +8,13 @@ backtick or arithmetic.
 
 from __future__ import annotations
 
-from .shellsyntax import Unreadable, parse_tree
+from .syntax import Unreadable, parse_tree
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from .shellsyntax import CommandList, Node, Tree
+    from .syntax import CommandList, Node, Tree
 
 _NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 _NAME_CHARS = _NAME_START | frozenset("0123456789")

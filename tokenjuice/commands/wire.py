@@ -12,10 +12,10 @@ from __future__ import annotations
 import math
 import os
 
-from .errors import UsageError
-from .model import Execution, Reduction
-from .reduce.engine import Options
-from .reduce.render import shown_chars, text_of
+from ..errors import UsageError
+from ..model import Execution, Reduction
+from ..reduce.engine import Options
+from ..reduce.render import shown_chars, text_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,8 +39,8 @@ def reduce_payload(
 ) -> dict[str, Any]:
     """Reduce a ToolExecutionInput payload (or an {input, options} envelope) and
     return the CompactResult; flags given here win over the envelope's options."""
-    from .reduce.engine import reduce
-    from .rules import index
+    from ..reduce.engine import reduce
+    from ..rules import index
 
     if not isinstance(payload, dict):
         raise UsageError("the payload must be a JSON object")

@@ -6,7 +6,7 @@ import os
 import stat
 import tempfile
 
-from .paths import remove_quietly
+from ..paths import remove_quietly
 
 
 def write_atomically(path: str, data: bytes, *, mode: int | None = None) -> None:

@@ -15,10 +15,10 @@ when nothing else matches.
 
 from __future__ import annotations
 
-from .argv import basename, subcommand
-from .command import ORIGINAL, SOURCE_PRIORITY, Candidate, CommandInfo
-from .record import fields, record
-from .rules.model import Match, MatchEntry, Rule
+from ..fast.record import fields, record
+from ..shell.argv import basename, subcommand
+from ..shell.command import ORIGINAL, SOURCE_PRIORITY, Candidate, CommandInfo
+from .model import Match, MatchEntry, Rule
 
 FALLBACK_ID = "generic/fallback"
 #: The specificity each [match] key adds, as declared in rules/model.py.
@@ -112,7 +112,7 @@ def sniff(classification: Classification, entries: list[MatchEntry], output: str
     text = "\n".join(lines)
     if not text.strip():
         return None
-    from .rules.patterns import Budget, Matcher, PatternTimeout
+    from .patterns import Budget, Matcher, PatternTimeout
 
     budget = Budget()
     best: tuple[float, bool, int] | None = None

@@ -11,9 +11,9 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-from .model import WHOLE_BY_POLICY
-from .record import fields
-from .rules.model import Match
+from ..fast.record import fields
+from ..model import WHOLE_BY_POLICY
+from .model import Match
 from .verify import Report
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 
-from . import __version__, fastjson, paths
+from .. import __version__, paths
+from ..fast import fastjson
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -41,12 +41,12 @@ Runs on the hook's hot path: standard library only, no `re`, `json` or `fnmatch`
 
 from __future__ import annotations
 
-from .. import fastjson
-from ..argv import basename, shell_scripts, substitutions, variants
-from ..paths import regular_only
-from ..shellsyntax import SimpleCommand, Token, parse, star_match
-from .base import ALLOW, ASK, DENY, NONE
-from .cursor import project_config_paths, user_config_paths
+from ...fast import fastjson
+from ...paths import regular_only
+from ...shell.argv import basename, shell_scripts, substitutions, variants
+from ...shell.syntax import SimpleCommand, Token, parse, star_match
+from ..base import ALLOW, ASK, DENY, NONE
+from ..cursor import project_config_paths, user_config_paths
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -32,9 +32,10 @@ from __future__ import annotations
 
 import os
 
-from .. import fastjson, paths
-from .base import ALLOW, ASK, DENY
-from .jsonc import strip_jsonc
+from ... import paths
+from ...fast import fastjson
+from ..base import ALLOW, ASK, DENY
+from ..jsonc import strip_jsonc
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -278,7 +279,7 @@ def config_denied_urls(project_dir: str | None, env: Mapping[str, str]) -> tuple
     home = env.get("COPILOT_HOME", "").strip() or os.path.join(env.get("HOME") or os.path.expanduser("~"), ".copilot")
     files = [os.path.join(home, "config.json"), os.path.join(home, "settings.json")]
     if project_dir:
-        from ..paths import git_root
+        from ...paths import git_root
 
         root = git_root(project_dir)
         if root:
@@ -352,7 +353,7 @@ def decision(command: str, project_dir: str | None, env: Mapping[str, str]) -> s
     if "" in shell_denies:
         return DENY
     if shell_denies or url_rules:
-        from .cursor_permissions import analyze
+        from .cursor import analyze
 
         analysis = analyze(command)
         if shell_denies and (not analysis.complete or analysis.too_deep):

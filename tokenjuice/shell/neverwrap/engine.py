@@ -11,8 +11,8 @@ Detection reads argv, not text: flags anywhere and in any form (`-n20 -f`, `-fn`
 run (`sudo`, `env A=1`, `npx`, `uv run`, `python -m`, `bash -lc '…'`, `ssh host '…'`).
 `timeout N cmd` ends, so a command that would only run forever is fine behind it.
 
-What each tool does is data: tokenjuice/neverwrap/*.toml (the format: neverwrap_schema.py,
-docs/never-wrapped.md), compiled into the literal module neverwrap_data.py. This module
+What each tool does is data: tokenjuice/shell/neverwrap/*.toml (the format: schema.py,
+docs/never-wrapped.md), compiled into the literal modules data.py and more.py. This module
 is the small engine that reads it, the driver (pipelines, wrappers, runners), and the
 few named predicates a declaration cannot express. Stdlib only, no `re`: it runs on
 every hook call.
@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import marshal
 
-from . import neverwrap_data as _data
-from .argv import GLOBAL_VALUE_OPTIONS, OWN_COMMANDS, RUNNERS, SHELLS, WRAPPERS, basename, is_python, launcher_body
-from .argv import strip_runner as _argv_strip_runner
-from .shellsyntax import join, parse, star_match
+from ..argv import GLOBAL_VALUE_OPTIONS, OWN_COMMANDS, RUNNERS, SHELLS, WRAPPERS, basename, is_python, launcher_body
+from ..argv import strip_runner as _argv_strip_runner
+from ..syntax import join, parse, star_match
+from . import data as _data
 
 TYPE_CHECKING = False  # `typing` costs milliseconds to import; type checkers know this name
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ def _user_entry(table: Entry) -> Entry | None:
     """A user's `[[tool]]` table as the engine reads it, validated once (None when invalid)."""
     key = repr(table)
     if key not in _USER_ENTRIES:
-        from .neverwrap_schema import user_entry
+        from .schema import user_entry
 
         _USER_ENTRIES[key] = user_entry(table)
     return _USER_ENTRIES[key]
@@ -473,7 +473,7 @@ def _entry(index: int) -> Entry:
         if index < len(core):
             blob = core[index]
         else:
-            from . import neverwrap_more
+            from . import more as neverwrap_more
 
             blob = neverwrap_more.ENTRIES[index - len(core)]
         entry = _BUILT[index] = marshal.loads(blob)  # noqa: S302 - our own data

@@ -24,10 +24,10 @@ import fcntl
 import os
 import stat
 
-from . import paths
+from .. import paths
+from ..errors import UsageError
+from ..fast.record import record
 from .atomic import write_atomically
-from .errors import UsageError
-from .record import record
 
 #: Numbered backups kept besides the first one.
 KEEP_NUMBERED = 4

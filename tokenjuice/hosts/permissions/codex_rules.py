@@ -42,10 +42,10 @@ from __future__ import annotations
 
 import os
 
-from .. import paths
-from ..argv import basename
-from ..shellsyntax import parse
-from .base import ALLOW, ASK, DENY, NONE, config_home
+from ... import paths
+from ...shell.argv import basename
+from ...shell.syntax import parse
+from ..base import ALLOW, ASK, DENY, NONE, config_home
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ def rule_dirs(project_dir: str | None, env: Mapping[str, str]) -> list[str]:
     """The `rules/` folders of every layer Codex may load, lowest precedence first."""
     dirs = ["/etc/codex/rules", os.path.join(codex_home(env), "rules")]
     if project_dir and os.path.isabs(project_dir):
-        from ..paths import up_to_git_root
+        from ...paths import up_to_git_root
 
         dirs += [os.path.join(d, ".codex", "rules") for d in reversed(up_to_git_root(project_dir))]
     return list(dict.fromkeys(dirs))
@@ -135,7 +135,7 @@ def load(project_dir: str | None, env: Mapping[str, str]) -> Rules:
 def read_rules(path: str) -> tuple[list[Rule], str | None]:
     """(the file's prefix rules, None) or ([], why it cannot be evaluated). What a
     file holds is cached by its mtime and size: `ast` costs the hook ~5 ms."""
-    from .. import cachefile
+    from ...files import cachefile
 
     try:
         status = os.stat(path)
@@ -239,8 +239,8 @@ def _prefix_rule(pattern: object, decision: object) -> Rule | None:
 def command_argvs(command: str) -> tuple[list[list[str]], bool]:
     """(every simple command's words, looked through wrappers, `sh -c` scripts and
     substitutions; whether the whole command was read completely)."""
-    from ..argv import shell_scripts, substitutions, variants
-    from .cursor_permissions import _behind
+    from ...shell.argv import shell_scripts, substitutions, variants
+    from .cursor import _behind
 
     found: list[list[str]] = []
     complete = True

@@ -11,11 +11,11 @@ file reads, unsafe inventory pipelines).
 
 from __future__ import annotations
 
-from . import shellsyntax
+from ..fast.lazyre import lazy
+from ..fast.record import record
+from . import syntax as shellsyntax
 from .argv import basename, git_subcommand, strip_runner, strip_wrappers, unwrap_shell
-from .lazyre import lazy
-from .record import record
-from .shellsyntax import Pipeline, SimpleCommand
+from .syntax import Pipeline, SimpleCommand
 
 ORIGINAL, SHELL_BODY, EFFECTIVE = "original", "shell-body", "effective"
 SOURCE_PRIORITY = {ORIGINAL: 0, SHELL_BODY: 1, EFFECTIVE: 2}
