@@ -175,7 +175,7 @@ def record_run(
     reduction: Reduction, execution: Execution, settings: Settings, shown: int, stored: tuple[str, str] | None
 ) -> None:
     """One ledger record: command names only, never arguments or output."""
-    from .state import spool
+    from . import state
 
     if not settings["stats.enabled"]:
         return
@@ -187,7 +187,7 @@ def record_run(
     argv0 = basename(argv[0]) if argv else ""
     action = subcommand(list(argv)) if argv and basename(argv[0]) in SUBCOMMAND_TOOLS else None
     capture = execution.capture
-    spool.record(
+    state.record(
         {
             "record_id": os.urandom(8).hex(),
             "created_at": time.time(),

@@ -102,7 +102,7 @@ def layer_files(project: str) -> list[str]:
     """The layer's entries that can change what tokenjuice does, relative to the
     project: its config.toml and every rule file. Symlinks are never followed, but
     they are listed (the rules folder too), so adding one ends trust."""
-    from .rules.loader import RULE_SUFFIXES
+    from .rules import RULE_SUFFIXES
 
     root = os.path.join(project, LAYER)
     found = []

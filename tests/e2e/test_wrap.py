@@ -214,7 +214,7 @@ def test_a_broken_store_or_record_never_loses_the_output(workdir, monkeypatch, c
     from tokenjuice.state import artifacts, spool
 
     monkeypatch.setattr(artifacts.Store, "store", lambda *a, **k: (_ for _ in ()).throw(OSError(28, "full")))
-    monkeypatch.setattr(spool, "record", lambda *a, **k: (_ for _ in ()).throw(ValueError("bad record")))
+    monkeypatch.setattr(spool, "append", lambda *a, **k: (_ for _ in ()).throw(ValueError("bad record")))
     code = wrap.main(["--", "sh", "-c", "seq 1 3000; exit 2"])
     out, err = capfd.readouterr()
     assert code == 2 and out.startswith("1\n2\n") and "3000" in out and "internal error" in err

@@ -15,9 +15,9 @@ import pytest
 from conftest import REPO, git, tokenjuice
 from helpers import HOOK_SCRIPT
 
-from tokenjuice.hosts import claude_code, manage
+from tokenjuice.hosts import claude_code, manage, postrun
 from tokenjuice.hosts.permissions import claude as claude_permissions
-from tokenjuice.hosts.permissions.claude import ALLOW, ASK
+from tokenjuice.hosts.verdicts import ALLOW, ASK
 
 LAUNCHER = f"{sys.executable} -m tokenjuice"
 HOOK_COMMAND = f"{HOOK_SCRIPT} claude-code --wrap-launcher '{LAUNCHER}'"
@@ -187,7 +187,7 @@ def test_a_short_output_is_left_as_it_is(workdir, isolated_home):
     assert spooled(isolated_home) == []  # shown whole without running the engine
     from tokenjuice.reduce import engine
 
-    assert claude_code.TINY_OUTPUT == engine.TINY_CHARS
+    assert postrun.TINY_OUTPUT == engine.TINY_CHARS
 
 
 def test_a_short_output_with_escapes_is_shown_as_tokenjuice_shows_it(workdir):

@@ -5,13 +5,13 @@ import time
 
 
 def test_recording_costs_well_under_five_milliseconds(home, monkeypatch):
-    from tokenjuice.state import spool
+    from tokenjuice import state
 
-    spool.record({"record_id": "warm", "created_at": 0, "rule_id": "x"})
+    state.record({"record_id": "warm", "created_at": 0, "rule_id": "x"})
     timings = []
     for i in range(50):
         started = time.perf_counter()
-        assert spool.record(
+        assert state.record(
             {
                 "record_id": f"r{i}",
                 "created_at": time.time(),

@@ -139,9 +139,9 @@ def _record_read_back(settings: Settings, artifact_id: str, options: list[str], 
     """One line in the ledger's spool; never fails the read."""
     if not settings["stats.enabled"]:
         return
-    from ..state import spool
+    from .. import state
 
-    spool.record(
+    state.record(
         {
             "kind": ledger.READBACK,
             "record_id": os.urandom(8).hex(),

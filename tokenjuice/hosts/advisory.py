@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import os
 
-from .base import BROKEN, OK, Call, Host
+from .base import Call, Host
+from .verdicts import BROKEN, OK
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

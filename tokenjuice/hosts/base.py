@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 
 from ..fast.record import record
+from .verdicts import NONE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,11 +25,6 @@ if TYPE_CHECKING:
     from typing import Any, ClassVar
 
     from .manage import Report, Result
-
-#: The user's own rules about a command, as far as tokenjuice can read them.
-DENY, ASK, ALLOW, NONE = "deny", "ask", "allow", "none"
-#: Health of one integration.
-OK, WARN, BROKEN, DISABLED = "ok", "warn", "broken", "disabled"
 
 
 @record
@@ -263,7 +259,7 @@ class JsonHooksHost(Host):
 
     def check_mode(self, report: Report, modes: list[str]) -> None:
         """One line naming the mode in force and what the host then lets tokenjuice do."""
-        from .base import OK
+        from .verdicts import OK
 
         effects = dict(self.mode_effects)
         for mode in modes:
@@ -324,4 +320,4 @@ def existing_dir(value: object) -> str | None:
     return value if isinstance(value, str) and os.path.isabs(value) and os.path.isdir(value) else None
 
 
-__all__ = ["ALLOW", "ASK", "BROKEN", "DENY", "DISABLED", "NONE", "OK", "WARN", "Call", "Host", "JsonHooksHost"]
+__all__ = ["Call", "Host", "JsonHooksHost"]

@@ -28,14 +28,14 @@ from __future__ import annotations
 
 import os
 
-from .base import ALLOW, NONE, Call, JsonHooksHost, command_at, existing_dir
+from .base import Call, JsonHooksHost, command_at, existing_dir
+from .verdicts import ALLOW, NONE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-    from ..settings import Settings
     from .manage import Report, Result
     from .permissions.claude import Rules
 
@@ -58,9 +58,6 @@ MODE_EFFECTS = {
 TIMEOUTS = {PRE: 10, POST: 30}
 #: The first version whose PostToolUse `updatedToolOutput` replaces a Bash output.
 POST_SINCE = (2, 1, 121)
-#: reduce.engine.TINY_CHARS: an output this short is shown whole (not imported: the
-#: engine's import is most of a compaction's cost, and most outputs are this short).
-TINY_OUTPUT = 240
 #: What the model reads of an output Claude saved to a file (over 30,000 characters):
 #: a header naming the file and the first 2 KB (2,321 characters measured).
 CLAUDE_PREVIEW_CHARS = 2300
@@ -105,8 +102,10 @@ class ClaudeCode(JsonHooksHost):
         if tool_input.get("run_in_background") is True or response.get("backgroundTaskId") or response.get("isImage"):
             return {}  # a background task's output is read later; an image is not text
         cwd = existing_dir(payload.get("cwd"))
-        settings = _settings(cwd, env)
-        if not settings["hook.enabled"] or _skipped(command, settings):
+        from .postrun import already_compacted, read_saved, settings_at, shown_whole, skipped
+
+        settings = settings_at(cwd, env)
+        if not settings["hook.enabled"] or skipped(command, settings):
             return {}
         shown = stdout + ("\n" + stderr if stderr else "")  # what Claude would show the model
         persisted = response.get("persistedOutputPath")
@@ -115,13 +114,13 @@ class ClaudeCode(JsonHooksHost):
             data = shown.encode("utf-8", errors="surrogatepass")  # a lone surrogate ends up as U+FFFD
             output = shown
         else:
-            saved = _read_persisted(persisted, settings["capture.max_bytes"] or 4 * 1024 * 1024)
+            saved = read_saved(persisted, settings["capture.max_bytes"] or 4 * 1024 * 1024)
             if saved is None:
                 return {}  # the whole output cannot be seen: Claude's own preview and file stay
             data, output = saved, saved.decode("utf-8", errors="replace")
         if not output.strip() or already_compacted(command, output, self.name, settings):
             return {}
-        if persisted is None and _shown_whole(shown, settings):
+        if persisted is None and shown_whole(shown, settings):
             return {}  # tokenjuice would show it as it is: spare the engine (and the stats) the run
         from ..compact import compact
 
@@ -263,7 +262,7 @@ class ClaudeCode(JsonHooksHost):
 
     def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
         from . import jsonhooks
-        from .base import BROKEN, DISABLED, OK, WARN
+        from .verdicts import BROKEN, DISABLED, OK, WARN
 
         report = self._entry_report(path, expected, install_hint)
         if report.status == DISABLED or any(c["name"] == "file" and c["status"] == BROKEN for c in report.checks):
@@ -382,74 +381,6 @@ class ClaudeCode(JsonHooksHost):
 def _project(call: Call, env: Mapping[str, str]) -> str | None:
     return existing_dir(env.get("CLAUDE_PROJECT_DIR")) or call.project_dir
 
-
-def _settings(cwd: str | None, env: Mapping[str, str]) -> Settings:
-    from ..settings import resolve
-
-    return resolve(cwd, env=env)
-
-
-def _skipped(command: str, settings: Settings) -> bool:
-    """Does one of the user's `hook.skip` patterns name this command?"""
-    patterns = list(settings["hook.skip"])
-    if not patterns:
-        return False
-    from ..shell.command import analyze
-    from ..shell.neverwrap.engine import matches_user_pattern
-    from ..shell.syntax import parse
-
-    pipelines, _ = parse(command)
-    for pipeline in pipelines:
-        for simple in pipeline.commands:
-            if matches_user_pattern(simple.text, simple.argv, patterns):
-                return True
-    analysed = analyze(command)
-    return bool(matches_user_pattern(analysed.normalized_command, list(analysed.first_argv), patterns))
-
-
-def _shown_whole(output: str, settings: Settings) -> bool:
-    """An output so short that the engine shows it whole (TINY_OUTPUT), with nothing
-    in it to escape or redact: the answer would be the output itself."""
-    if len(output) > TINY_OUTPUT:
-        return False
-    from ..text import sanitize
-
-    if sanitize(output) != output:
-        return False
-    if not settings["redaction.enabled"]:
-        return True
-    from ..state.redact import might_hold_secrets
-
-    return not might_hold_secrets(output)
-
-
-def already_compacted(command: str, output: str, host: str, settings: Settings) -> bool:
-    """Did tokenjuice already compact this output? The command ran tokenjuice (a
-    PreToolUse rewrite by this or another host's hook: Cursor also runs Claude Code's
-    hooks). Only the command decides: text in the output (a line that looks like
-    wrap's trailer) is what a file or a web page can say, and must never spare an
-    output redaction or escaping."""
-    if "tokenjuice" not in command:
-        return False  # nothing in it can start tokenjuice (the engine's check is not needed)
-    from ..shell import rewrite
-
-    plan = rewrite.plan(command, host=host, shell="/bin/sh", launcher="tokenjuice", settings=settings)  # noqa: S604 - nothing runs
-    if plan.reason == "already runs tokenjuice":
-        return True
-    # The engine could not read it, and it names tokenjuice: assume the worst.
-    return not plan.wrapped and plan.reason.startswith(("incomplete", "defines", "not a"))
-
-
-def _read_persisted(path: str, limit: int) -> bytes | None:
-    """The whole output Claude saved to `path` (a regular file of this user's, at most
-    `limit` bytes), or None when it cannot be read whole: another local user could
-    otherwise plant the text the model reads."""
-    from .postrun import read_saved  # the post-run reader every host shares
-
-    return read_saved(path, limit)
-
-
-# -- the doctor's probe of a PostToolUse hook ----------------------------------------------
 
 POST_PROBE_COMMAND = "for i in $(seq 1 400); do echo tokenjuice-doctor-probe line $i; done"
 POST_PROBE_MARK = "tokenjuice-doctor-probe"

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import os
 
-from .base import ALLOW, BROKEN, NONE, OK, WARN, Call, JsonHooksHost, command_at, existing_dir, shell_tool_input
+from .base import Call, JsonHooksHost, command_at, existing_dir, shell_tool_input
+from .verdicts import ALLOW, BROKEN, NONE, OK, WARN
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

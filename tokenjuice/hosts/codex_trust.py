@@ -16,7 +16,7 @@ import shutil
 import subprocess
 import time
 
-from .base import BROKEN, OK, WARN
+from .verdicts import BROKEN, OK, WARN
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

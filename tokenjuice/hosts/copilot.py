@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import os
 
-from .base import ALLOW, Call, JsonHooksHost, command_at, existing_dir
+from .base import Call, JsonHooksHost, command_at, existing_dir
+from .verdicts import ALLOW
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import os
 
-from .base import ALLOW, ASK, NONE, Call, JsonHooksHost, command_at, existing_dir, shell_tool_input
+from .base import Call, JsonHooksHost, command_at, existing_dir, shell_tool_input
+from .permissions.cursor_files import project_config_paths, user_config_paths
+from .verdicts import ALLOW, ASK, NONE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -113,7 +115,7 @@ class Cursor(JsonHooksHost):
         return result
 
     def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
-        from .base import OK, WARN
+        from .verdicts import OK, WARN
 
         report = super().doctor(path, expected, install_hint, deep=deep)
         if report.detected is None:
@@ -164,43 +166,6 @@ def allowlist_gap(hook_command: str, env: Mapping[str, str], project_dir: str | 
         f"your Cursor allowlist ({where}) does not allow the rewritten command, so tokenjuice leaves every command "
         "alone; a tokenjuice installed with its own tokenjuice program (not --local) can be allowlisted"
     )
-
-
-def user_config_paths(env: Mapping[str, str] | None = None) -> list[str]:
-    """Where Cursor's CLI keeps the user's `cli-config.json`, most specific first."""
-    env = os.environ if env is None else env
-    custom = (env.get("CURSOR_CONFIG_DIR") or "").strip()
-    if custom:
-        return [os.path.join(os.path.expanduser(custom), "cli-config.json")]
-    paths = []
-    xdg = (env.get("XDG_CONFIG_HOME") or "").strip()
-    if xdg and os.name != "nt":
-        paths.append(os.path.join(xdg, "cursor", "cli-config.json"))
-    home = (env.get("HOME") or "").strip() or os.path.expanduser("~")
-    paths.append(os.path.join(home, ".cursor", "cli-config.json"))
-    return paths
-
-
-def project_config_paths(project_dir: str | None) -> list[str]:
-    """Each `.cursor/cli.json` from the git root down to `project_dir`, shallowest first
-    (only `project_dir`'s own when it is not inside a git work tree)."""
-    if not project_dir:
-        return []
-    start = os.path.abspath(project_dir)
-    chain = [start]
-    current = start
-    root = None
-    while True:
-        if os.path.exists(os.path.join(current, ".git")):
-            root = current
-            break
-        parent = os.path.dirname(current)
-        if parent == current:
-            break
-        current = parent
-        chain.append(current)
-    dirs = chain[: chain.index(root) + 1] if root else [start]
-    return [os.path.join(d, ".cursor", "cli.json") for d in reversed(dirs)]
 
 
 def _deletes(command: str) -> bool:

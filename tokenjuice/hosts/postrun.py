@@ -20,6 +20,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from ..settings import Settings
+
+#: reduce.engine.TINY_CHARS: an output this short is shown whole, so the engine need not
+#: run (not imported: the engine's import is most of a compaction's cost, and most
+#: outputs are this short).
+TINY_OUTPUT = 240
 #: Bytes read at most from a host's saved-output file.
 SAVED_LIMIT = 16 * 1024 * 1024
 
@@ -49,12 +55,10 @@ def compact_output(
     anything; otherwise (`shown` is the host's own compaction) only when shorter.
     `host_cut` names who cut the middle of `shown` before tokenjuice saw it (Codex
     keeps a head+tail window): the trailer says so."""
-    from .claude_code import _settings, _shown_whole, _skipped, already_compacted
-
     if not command.strip():
         return None
-    settings = _settings(cwd, env)
-    if not settings["hook.enabled"] or _skipped(command, settings):
+    settings = settings_at(cwd, env)
+    if not settings["hook.enabled"] or skipped(command, settings):
         return None
     if saved is not None:
         data = read_saved(saved, max(settings["capture.max_bytes"] or 0, SAVED_LIMIT), ends_with=saved_end)
@@ -66,7 +70,7 @@ def compact_output(
         output = shown
     if not output.strip() or already_compacted(command, output, host, settings):
         return None
-    if saved is None and host_cut is None and _shown_whole(shown, settings):
+    if saved is None and host_cut is None and shown_whole(shown, settings):
         return None  # shown whole anyway: spare the engine (and the stats) the run
     from ..compact import compact
 
@@ -96,6 +100,63 @@ def compact_output(
 
 #: How long a saved-output file still being written is waited for, in seconds.
 SAVED_WAIT = 3.0
+
+
+def settings_at(cwd: str | None, env: Mapping[str, str]) -> Settings:
+    from ..settings import resolve
+
+    return resolve(cwd, env=env)
+
+
+def skipped(command: str, settings: Settings) -> bool:
+    """Does one of the user's `hook.skip` patterns name this command?"""
+    patterns = list(settings["hook.skip"])
+    if not patterns:
+        return False
+    from ..shell.command import analyze
+    from ..shell.neverwrap.engine import matches_user_pattern
+    from ..shell.syntax import parse
+
+    pipelines, _ = parse(command)
+    for pipeline in pipelines:
+        for simple in pipeline.commands:
+            if matches_user_pattern(simple.text, simple.argv, patterns):
+                return True
+    analysed = analyze(command)
+    return bool(matches_user_pattern(analysed.normalized_command, list(analysed.first_argv), patterns))
+
+
+def shown_whole(output: str, settings: Settings) -> bool:
+    """An output so short that the engine shows it whole (TINY_OUTPUT), with nothing
+    in it to escape or redact: the answer would be the output itself."""
+    if len(output) > TINY_OUTPUT:
+        return False
+    from ..text import sanitize
+
+    if sanitize(output) != output:
+        return False
+    if not settings["redaction.enabled"]:
+        return True
+    from ..state.redact import might_hold_secrets
+
+    return not might_hold_secrets(output)
+
+
+def already_compacted(command: str, output: str, host: str, settings: Settings) -> bool:
+    """Did tokenjuice already compact this output? The command ran tokenjuice (a
+    PreToolUse rewrite by this or another host's hook: Cursor also runs Claude Code's
+    hooks). Only the command decides: text in the output (a line that looks like
+    wrap's trailer) is what a file or a web page can say, and must never spare an
+    output redaction or escaping."""
+    if "tokenjuice" not in command:
+        return False  # nothing in it can start tokenjuice (the engine's check is not needed)
+    from ..shell import rewrite
+
+    plan = rewrite.plan(command, host=host, shell="/bin/sh", launcher="tokenjuice", settings=settings)  # noqa: S604 - nothing runs
+    if plan.reason == "already runs tokenjuice":
+        return True
+    # The engine could not read it, and it names tokenjuice: assume the worst.
+    return not plan.wrapped and plan.reason.startswith(("incomplete", "defines", "not a"))
 
 
 def read_saved(path: str, limit: int, *, ends_with: bytes | None = None) -> bytes | None:

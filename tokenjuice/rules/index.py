@@ -16,8 +16,7 @@ import os
 
 from ..files import cachefile
 from . import loader
-from .canonical import compact, from_canonical, to_canonical
-from .model import MatchEntry, Rule
+from .model import MatchEntry, Rule, compact, from_canonical, to_canonical
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

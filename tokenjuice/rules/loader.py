@@ -11,6 +11,7 @@ import os
 
 from .. import paths
 from ..fast.record import record, replace
+from . import RULE_SUFFIXES
 from .model import Example, Rule
 
 BUILTIN, USER, PROJECT = "builtin", "user", "project"
@@ -19,7 +20,6 @@ FALLBACK_ID = "generic/fallback"
 #: neither exhaust memory nor stall every wrap.
 MAX_RULE_FILE_BYTES = 1024 * 1024
 MAX_RULES_PER_LAYER = 1000
-RULE_SUFFIXES = (".toml", ".json")
 _IGNORED_SUFFIXES = (".schema.json", ".fixture.json")
 
 

@@ -13,10 +13,11 @@ the specificity weights classification scores matches with.
 
 from __future__ import annotations
 
-from ..fast.record import MISSING, field, record
+from ..fast.record import MISSING, Field, as_dict, field, fields, record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 # Kinds of value a field holds; `schema.py` knows how to check and convert each.
@@ -429,8 +430,6 @@ class MatchEntry:
     @property
     def match(self) -> Match:
         if self._match is None:
-            from .canonical import from_canonical
-
             self._match = from_canonical(Match, self._data)
         return self._match
 
@@ -445,3 +444,72 @@ class MatchEntry:
 
     def __repr__(self) -> str:
         return f"MatchEntry(id={self.id!r}, family={self.family!r}, priority={self.priority!r})"
+
+
+# -- the canonical form: plain JSON-able data, as the catalogue index stores it -----------
+# `to_canonical` turns a validated `Rule` into lists and dicts; `from_canonical` turns them
+# back into records without validating again (they were validated when the index was
+# written), so that `wrap`, which reads the index on every command, never loads the
+# validator (schema.py).
+
+
+def table_type(field: Field) -> type:
+    """The record type of a `TABLE` or `TABLES` field."""
+    return TABLE_TYPES[field.metadata["table_type"]]
+
+
+def to_canonical(rule: Rule) -> dict[str, Any]:
+    """The rule as plain JSON-able data (tuples become lists)."""
+    result: dict[str, Any] = as_dict(rule)
+    return result
+
+
+def from_canonical(cls: type[Any], data: dict[str, Any]) -> Any:
+    """Rebuild a record from `to_canonical` data (or the same without its empty
+    fields), trusting it: it was validated when the cache was written, and the
+    hot path pays no validation."""
+    converters = _CONVERTERS.get(cls) or _converters(cls)
+    return cls(**{key: converters[key](value) for key, value in data.items() if key in converters})
+
+
+_CONVERTERS: dict[type, dict[str, Callable[[Any], Any]]] = {}
+
+
+def _converters(cls: type) -> dict[str, Callable[[Any], Any]]:
+    """How each field of `cls` is rebuilt from JSON data."""
+    converters: dict[str, Callable[[Any], Any]] = {}
+    for entry in fields(cls):
+        kind = entry.metadata.get("kind")
+        if kind == TABLE:
+            converters[entry.name] = _table_converter(table_type(entry))
+        elif kind == TABLES:
+            converters[entry.name] = _tables_converter(table_type(entry))
+        elif kind == WORD_GROUPS:
+            converters[entry.name] = lambda value: tuple(map(tuple, value))
+        elif kind in (WORDS, PATTERNS):
+            converters[entry.name] = tuple
+        else:
+            converters[entry.name] = _same
+    _CONVERTERS[cls] = converters
+    return converters
+
+
+def _table_converter(table: type) -> Callable[[Any], Any]:
+    return lambda value: from_canonical(table, value)
+
+
+def _tables_converter(table: type) -> Callable[[Any], Any]:
+    return lambda value: tuple(from_canonical(table, item) for item in value)
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def compact(data: Any) -> Any:
+    """Canonical data without its empty lists (they are the defaults)."""
+    if isinstance(data, dict):
+        return {key: compact(value) for key, value in data.items() if value != []}
+    if isinstance(data, list):
+        return [compact(item) for item in data]
+    return data

@@ -17,8 +17,7 @@ from collections.abc import Callable
 from ..fast import record
 from ..fast.record import MISSING, Field
 from . import model
-from .canonical import table_type
-from .model import Example, Rule
+from .model import Example, Rule, table_type
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -367,11 +366,3 @@ def _toml(value: Any) -> str:
     if isinstance(value, str):
         return f'"{value}"'
     return str(value)
-
-
-if __name__ == "__main__":  # the older spelling of python -m tokenjuice.rules.docs
-    import sys
-
-    from .docs import update
-
-    update(sys.argv[1] if len(sys.argv) > 1 else "docs")

@@ -8,7 +8,7 @@ backtick or arithmetic.
 
 from __future__ import annotations
 
-from .syntax import Unreadable, parse_tree
+from .syntax import Unreadable, is_assignment, parse_tree
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -260,7 +260,6 @@ _LAST_STATUS = frozenset({"?", "_", "status", "pipestatus", "PIPESTATUS"})
 def _assigned_names(rest: list[tuple[Node, bool]], prefix: list[Node]) -> set[str]:
     """Variables the command sets before it could read them, or that the steps
     outside set in the environment the wrap inherits (`export X=1`, `unset X`)."""
-    from .rewrite import _is_assignment
 
     names: set[str] = set()
     for node in prefix:
@@ -277,7 +276,7 @@ def _assigned_names(rest: list[tuple[Node, bool]], prefix: list[Node]) -> set[st
         if node.kind != "simple":
             continue
         index = 0
-        while index < len(argv) and _is_assignment(argv[index]):
+        while index < len(argv) and is_assignment(argv[index]):
             names.add(argv[index].partition("=")[0].removesuffix("+"))
             index += 1
         if index < len(argv) and argv[index] in _SETTERS:

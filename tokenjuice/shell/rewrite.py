@@ -37,6 +37,7 @@ from .syntax import (
     Tree,
     Unreadable,
     fits_in_argv,
+    is_assignment,
     parse,
     parse_tree,
     quote_for,
@@ -306,17 +307,11 @@ def _encodable(text: str) -> bool:
     return True
 
 
-def _is_assignment(word: str) -> bool:
-    name, equals, _ = word.partition("=")
-    name = name.removesuffix("+")
-    return bool(equals) and bool(name) and (name[0].isalpha() or name[0] == "_") and name.replace("_", "a").isalnum()
-
-
 def _changes_state(argv: Sequence[str]) -> str | None:
     """The state-changing word of a command that runs in the shell itself, or None."""
     words = _words_of(argv)
     index = 0
-    while index < len(words) and _is_assignment(words[index]):
+    while index < len(words) and is_assignment(words[index]):
         index += 1
     if index == len(words):
         return "=" if words else None  # a bare assignment persists
@@ -592,7 +587,7 @@ def _not_a_program(
             continue
         argv = node.argv
         index = 0
-        while index < len(argv) and _is_assignment(argv[index]):
+        while index < len(argv) and is_assignment(argv[index]):
             index += 1
         if index == len(argv):
             continue

@@ -1105,3 +1105,10 @@ def _arg_max() -> int:
     except (AttributeError, ValueError, OSError):  # no sysconf (Windows) or no such name
         value = -1
     return min(value, _ARG_MAX_CAP) if value > 0 else _ARG_MAX_FALLBACK
+
+
+def is_assignment(word: str) -> bool:
+    """Is this word a shell variable assignment (`NAME=value` or `NAME+=value`)?"""
+    name, equals, _ = word.partition("=")
+    name = name.removesuffix("+")
+    return bool(equals) and bool(name) and (name[0].isalpha() or name[0] == "_") and name.replace("_", "a").isalnum()

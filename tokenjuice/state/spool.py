@@ -5,14 +5,14 @@ line (under a shared lock, so the ledger can take the file over safely). Readers
 (stats, discover, doctor) read the database and the spool without changing
 either; the wrap that finds the spool past `INGEST_AT_BYTES` folds it into the
 database, as does `tokenjuice prune`.
-Recording never fails a wrap: any error means the run is not recorded, with one
-line on stderr when TOKENJUICE_DEBUG=1.
+`state.record` is what callers use: it never fails a wrap (any error means the run
+is not recorded, with one line on stderr when TOKENJUICE_DEBUG=1) and it starts the
+ingest, so this module never imports the ledger.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 
 from .. import paths
 from ..fast import fastjson
@@ -26,31 +26,21 @@ def spool_path() -> str:
     return os.path.join(paths.data_dir(), SPOOL_NAME)
 
 
-def record(run: dict[str, object], *, debug: bool = False) -> bool:
-    """Append `run` to the spool; True when it was written."""
+def append(run: dict[str, object]) -> int:
+    """Append `run` to the spool (under a shared lock) and answer the spool's size;
+    raises OSError when it cannot be written (`state.record` turns that into False)."""
     import fcntl
 
     line = (fastjson.dumps(run) + "\n").encode()
-    try:
-        paths.private_dir(paths.data_dir())
-        while True:
-            fd = os.open(spool_path(), os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_SH)
-                # An ingest may have taken this file and deleted it while we waited
-                # for the lock: the line would be lost, so open the new spool.
-                if os.fstat(fd).st_nlink:
-                    os.write(fd, line)
-                    size = os.fstat(fd).st_size
-                    break
-            finally:
-                os.close(fd)
-        if size >= INGEST_AT_BYTES:
-            from . import ledger
-
-            ledger.ingest_now()
-        return True
-    except Exception as error:  # noqa: BLE001 - recording must never fail a wrap
-        if debug:
-            sys.stderr.write(f"tokenjuice: run not recorded ({getattr(error, 'strerror', None) or error})\n")
-        return False
+    paths.private_dir(paths.data_dir())
+    while True:
+        fd = os.open(spool_path(), os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH)
+            # An ingest may have taken this file and deleted it while we waited
+            # for the lock: the line would be lost, so open the new spool.
+            if os.fstat(fd).st_nlink:
+                os.write(fd, line)
+                return os.fstat(fd).st_size
+        finally:
+            os.close(fd)
