@@ -74,27 +74,13 @@ class OpenCode(Host):
             and f"Full output saved to: {saved}" in shown[:4096]
         ):
             saved = None
-        # OpenCode's preview is the output's tail (then maybe its own <bash_metadata> note):
-        # the saved file is whole once it ends the same way.
-        tail = shown.rstrip("\r\n")
-        if tail.endswith("</bash_metadata>"):
-            tail = tail.rpartition("<bash_metadata>")[0].rstrip("\r\n")
-        last = tail.rpartition("\n")[2] if saved is not None else ""
-        saved_end = last.encode("utf-8", errors="surrogatepass") if last.strip() else None
         directory = existing_dir(payload.get("directory"))
         workdir = args.get("workdir")
         cwd = existing_dir(workdir) if isinstance(workdir, str) and os.path.isabs(workdir) else directory
         from .postrun import compact_output
 
         text = compact_output(
-            self.name,
-            command,
-            shown,
-            cwd=cwd or directory,
-            env=env,
-            exit_code=exit_code,
-            saved=saved,
-            saved_end=saved_end,
+            self.name, command, shown, cwd=cwd or directory, env=env, exit_code=exit_code, saved=saved
         )
         return {} if text is None else {"output": text}
 

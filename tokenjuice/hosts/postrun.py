@@ -39,7 +39,6 @@ def compact_output(
     env: Mapping[str, str],
     exit_code: int | None = None,
     saved: str | None = None,
-    saved_end: bytes | None = None,
     host_cut: str | None = None,
     preview: bool = True,
 ) -> str | None:
@@ -47,9 +46,6 @@ def compact_output(
 
     `saved` is the exact path the host named for the whole output: read only when it
     is a regular file the user owns (not a link), else the host's own text stays.
-    `saved_end` is what that file must end with once the host finished writing it
-    (the last line of a preview that shows the output's tail): until it does, it is
-    read again for a moment, and then the host's own text stays.
     `preview` says `shown` is only the host's preview of a saved output (the model
     would need another call to see more): the compaction replaces it whenever it cut
     anything; otherwise (`shown` is the host's own compaction) only when shorter.
@@ -61,7 +57,7 @@ def compact_output(
     if not settings["hook.enabled"] or skipped(command, settings):
         return None
     if saved is not None:
-        data = read_saved(saved, max(settings["capture.max_bytes"] or 0, SAVED_LIMIT), ends_with=saved_end)
+        data = read_saved(saved, max(settings["capture.max_bytes"] or 0, SAVED_LIMIT))
         if data is None:
             return None  # the whole output cannot be seen: the host's own preview and file stay
         output = data.decode("utf-8", errors="replace")
@@ -96,10 +92,6 @@ def compact_output(
     if saved is not None and preview and not compacted.cut:
         return None
     return compacted.text
-
-
-#: How long a saved-output file still being written is waited for, in seconds.
-SAVED_WAIT = 3.0
 
 
 def settings_at(cwd: str | None, env: Mapping[str, str]) -> Settings:
@@ -159,36 +151,12 @@ def already_compacted(command: str, output: str, host: str, settings: Settings) 
     return not plan.wrapped and plan.reason.startswith(("incomplete", "defines", "not a"))
 
 
-def read_saved(path: str, limit: int, *, ends_with: bytes | None = None) -> bytes | None:
+def read_saved(path: str, limit: int) -> bytes | None:
     """The bytes of the file a host saved an output to, or None unless `path` is an
     absolute path to a regular file (not a link) owned by this user, at most `limit`
-    bytes: another local user could otherwise plant the text the model reads.
-
-    With `ends_with`, the file is whole only once its text (trailing blank lines
-    aside) ends with those bytes: a host may still be writing it when its hook runs
-    (OpenCode on a busy machine), so it is read again until it does, for at most
-    `SAVED_WAIT` seconds, and None after that rather than a part of it."""
+    bytes: another local user could otherwise plant the text the model reads."""
     if not os.path.isabs(path) or "\x00" in path:
         return None
-    data = _read_saved_once(path, limit)
-    if ends_with is None or data is None:
-        return data
-    import time
-
-    deadline = time.monotonic() + SAVED_WAIT
-    pause = 0.01
-    while not data.rstrip(b"\r\n").endswith(ends_with):
-        if time.monotonic() >= deadline:
-            return None
-        time.sleep(pause)
-        pause = min(pause * 2, 0.1)
-        data = _read_saved_once(path, limit)
-        if data is None:
-            return None
-    return data
-
-
-def _read_saved_once(path: str, limit: int) -> bytes | None:
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags)
