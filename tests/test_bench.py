@@ -27,3 +27,20 @@ def test_a_python_without_tokenjuice_beside_it_is_refused(tmp_path):
     os.symlink(sys.executable, lonely)
     with pytest.raises(SystemExit, match="no tokenjuice script beside"):
         bench.other_installation(str(lonely))
+
+
+def test_stand_ins_are_measured_and_the_hot_paths_load_none_of_the_standard_modules():
+    """`--stand-ins` (docs/performance.md's table) runs, and its claim holds: the hook and
+    `wrap -- true` load none of json, re and dataclasses, so each stand-in saves its whole cost."""
+    done = subprocess.run(
+        [sys.executable, "-m", "tokenjuice.bench", "--stand-ins", "--runs", "1", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert set(figures) >= {"json", "dataclasses", "re", "loaded_anyway"}
+    assert figures["re"]["patterns"] > 10
+    assert figures["loaded_anyway"]["hook"] == [] and figures["loaded_anyway"]["wrap -- true"] == []
+    assert figures["loaded_anyway"]["wrap -- seq 1 20000"] == ["re"]

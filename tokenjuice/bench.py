@@ -27,6 +27,14 @@ Figures:
   start-up alone exceeds the baseline) of random bytes, in the page cache. --raw
   pipes nothing: the child writes to wrap's own stdout, so all wrap may add is
   its start-up and the wait
+- stand-ins (`--stand-ins`, alone): what each hot-path stand-in for a standard-library
+  module saves (docs/performance.md), as fresh `python -S -P` processes each doing
+  one thing, interleaved with `-c pass`: `import json` against `fast/fastjson.py`
+  loading a payload; `dataclasses` against `fast/record.py` declaring 20 frozen
+  5-field records; `import re` against `fast/lazyre.py`, and compiling every
+  pattern the reducer declares (what compiling them at import would cost every
+  wrap, against the few one output uses); and which of json, re and dataclasses
+  the hook and `wrap` load anyway
 - against (with `--against PYTHON`): the hook and `wrap -- true` of another
   installation (an older checkout's venv, say), measured in the same interleaved
   loop with its own floor, so "no latency regression" is a comparison made under
@@ -274,6 +282,136 @@ def measure(sizes: list[int], runs: int, flood_mib: int, raw_mib: int, against: 
     }
 
 
+_RECORDS = "\n".join(
+    f"@R\nclass C{i}:\n    a: int\n    b: str = ''\n    c: int = 0\n    d: tuple = ()\n    e: bool = False"
+    for i in range(20)
+)
+#: name -> (the standard library's way, the stand-in's way): one small program each.
+STAND_INS = {
+    "json": (
+        "import json; json.loads('{\"a\": [1, 2]}')",
+        "from tokenjuice.fast import fastjson; fastjson.loads('{\"a\": [1, 2]}')",
+    ),
+    "dataclasses": (
+        "from dataclasses import dataclass\nR = dataclass(frozen=True, slots=True)\n" + _RECORDS,
+        "from tokenjuice.fast.record import record as R\n" + _RECORDS,
+    ),
+    "re": ("import re", "import tokenjuice.fast.lazyre"),
+}
+#: Paths whose imports are checked: does any of them load the standard module anyway?
+_PATHS = {
+    "hook": "import sys; from tokenjuice.hosts import hook; sys.stdin = open({payload!r}); "
+    "hook.main(['cursor', '--wrap-launcher', {launcher!r}])",
+    "wrap -- true": "from tokenjuice.commands import wrap; wrap.main(['--', 'true'])",
+    "wrap -- seq 1 20000": "from tokenjuice.commands import wrap; wrap.main(['--', 'seq', '1', '20000'])",
+}
+
+
+def measure_stand_ins(runs: int) -> dict[str, Any]:
+    """Fresh-process cost of each standard-library module against its stand-in (medians,
+    interleaved with the floor), the reducer's lazy patterns compiled all at once, and
+    which standard modules the hook and `wrap` load anyway."""
+    import re
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = {**os.environ, "PYTHONPATH": root}
+    base = [sys.executable, "-S", "-P", "-c"]
+
+    def once(code: str) -> float:
+        started = time.perf_counter()
+        subprocess.run([*base, code], env=env, check=True, stdout=subprocess.DEVNULL)
+        return (time.perf_counter() - started) * 1000
+
+    programs = {"floor": "pass"}
+    for name, (standard, stand_in) in STAND_INS.items():
+        programs[f"{name}_standard"], programs[f"{name}_stand_in"] = standard, stand_in
+    samples: dict[str, list[float]] = {name: [] for name in programs}
+    for code in programs.values():
+        once(code)
+    for _ in range(runs):
+        for name, code in programs.items():
+            samples[name].append(once(code))
+    ms = {name: statistics.median(values) for name, values in samples.items()}
+    result: dict[str, Any] = {"floor_ms": round(ms["floor"], 2), "runs": runs}
+    for name in STAND_INS:
+        paid, paid_instead = ms[f"{name}_standard"] - ms["floor"], ms[f"{name}_stand_in"] - ms["floor"]
+        result[name] = {
+            "standard_ms": round(paid, 2),
+            "stand_in_ms": round(paid_instead, 2),
+            "saved_ms": round(paid - paid_instead, 2),
+        }
+    # Every lazy pattern the reducer declares, compiled as an eager module would at import.
+    code = (
+        "import pkgutil, importlib, time, re, tokenjuice.reduce as r\n"
+        "from tokenjuice.fast.lazyre import LazyPattern\n"
+        "mods = [importlib.import_module('tokenjuice.reduce.' + m.name) for m in pkgutil.iter_modules(r.__path__)]\n"
+        "mods += [importlib.import_module(n) for n in ('tokenjuice.shell.command',)]\n"
+        "found = {id(v): v for m in mods for v in vars(m).values() if isinstance(v, LazyPattern)}\n"
+        "t = time.perf_counter(); [re.compile(*p._source) for p in found.values()]\n"
+        "print(len(found), (time.perf_counter() - t) * 1000)"
+    )
+    compiles = []
+    for _ in range(max(3, runs // 3)):
+        out = subprocess.run([*base, code], env=env, check=True, capture_output=True, text=True).stdout.split()
+        compiles.append(float(out[1]))
+    result["re"]["patterns"] = int(out[0])
+    result["re"]["compile_all_ms"] = round(statistics.median(compiles), 2)
+    # Which of them each path loads anyway.
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        handle.write(
+            json.dumps(
+                {
+                    "hook_event_name": "preToolUse",
+                    "tool_name": "Shell",
+                    "conversation_id": "bench",
+                    "tool_input": {"command": "git status --short", "cwd": os.getcwd()},
+                }
+            )
+        )
+    loads: dict[str, list[str]] = {}
+    try:
+        for path, program in _PATHS.items():
+            code = program.format(payload=handle.name, launcher=join(tokenjuice_command()))
+            # warm: the first run in a new home builds the caches (rule index, settings)
+            subprocess.run([sys.executable, "-P", "-c", code], env=env, capture_output=True, check=False)
+            done = subprocess.run(
+                [sys.executable, "-P", "-X", "importtime", "-c", code],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            if path == "hook" and "tokenjuice" not in done.stdout:
+                raise RuntimeError(f"the hook did not rewrite the command: {done.stdout[-300:]}")
+            if done.returncode or "internal error" in done.stderr:
+                raise RuntimeError(f"{path} failed: {done.stderr[-300:]}")
+            loaded = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line}
+            loads[path] = sorted(name for name in STAND_INS if name in loaded)
+    finally:
+        os.unlink(handle.name)
+    result["loaded_anyway"] = loads
+    del re
+    return result
+
+
+def stand_ins_table(figures: dict[str, Any]) -> str:
+    rows = [f"stand-ins (fresh `python -S -P` processes, medians of {figures['runs']}, floor {figures['floor_ms']} ms)"]
+    what = {"json": "fast/fastjson.py", "dataclasses": "fast/record.py", "re": "fast/lazyre.py"}
+    for name, module in what.items():
+        item = figures[name]
+        rows.append(
+            f"  {name:<12} {item['standard_ms']:>6.2f} ms   {module:<17} {item['stand_in_ms']:>6.2f} ms"
+            f"   saves {item['saved_ms']:.2f} ms"
+        )
+    patterns = figures["re"]
+    rows.append(
+        f"  the reducer's {patterns['patterns']} lazy patterns compiled at once: {patterns['compile_all_ms']:.2f} ms"
+    )
+    for path, names in figures["loaded_anyway"].items():
+        rows.append(f"  {path} loads: {', '.join(names) or 'none of them'}")
+    return "\n".join(rows) + "\n"
+
+
 def measure_raw_flood(tj: list[str], mib: int, runs: int) -> dict[str, Any]:
     """`wrap --raw -- cat FILE` against `cat FILE`, both into /dev/null (see `run_once`),
     interleaved; FILE is written here (in the scratch folder) and read once first,
@@ -432,8 +570,21 @@ def main(argv: list[str] | None = None) -> int:
         metavar="PYTHON",
         help="also time the hook and wrap of the tokenjuice installed beside PYTHON (e.g. an older venv), interleaved",
     )
+    parser.add_argument(
+        "--stand-ins", action="store_true", help="only what each hot-path stand-in for a standard module saves"
+    )
     args = parser.parse_args(argv)
     runs = args.runs or (3 if args.quick else 21)
+    if args.stand_ins:
+        with tempfile.TemporaryDirectory() as scratch:
+            previous = os.getcwd()
+            os.chdir(scratch)
+            try:
+                stand_ins = measure_stand_ins(runs)
+            finally:
+                os.chdir(previous)
+        sys.stdout.write(json.dumps(stand_ins, indent=2) + "\n" if args.json else stand_ins_table(stand_ins))
+        return 0
     sizes = [16 * KIB, 64 * KIB, 128 * KIB] if args.quick else [64 * KIB, 512 * KIB, 4 * MIB]
     with tempfile.TemporaryDirectory() as scratch:
         previous = os.getcwd()
