@@ -1,6 +1,6 @@
 """Claude Code: the PostToolUse compaction (2.1.121+), the PreToolUse rewrite (older
 versions, --mode pre) where the permission rules allow it (the rules themselves:
-test_claude_permissions.py), install/uninstall/doctor, and checks against the real
+permissions/test_claude.py), install/uninstall/doctor, and checks against the real
 client when it is installed (TOKENJUICE_TEST_CLAUDE)."""
 
 import json

@@ -15,7 +15,7 @@ import jsonschema
 import pytest
 from conftest import REPO, git, tokenjuice
 from helpers import HOOK_SCRIPT
-from test_rewrite import LEFT_ALONE, OUTSIDE, WRAPPED
+from shell.test_rewrite import LEFT_ALONE, OUTSIDE, WRAPPED
 
 from tokenjuice.hosts import codex, manage
 from tokenjuice.hosts.permissions import codex_rules

@@ -12,7 +12,7 @@ import hostclis
 import pytest
 from conftest import REPO, git, tokenjuice
 from helpers import HOOK_SCRIPT
-from test_rewrite import LEFT_ALONE, WRAPPED
+from shell.test_rewrite import LEFT_ALONE, WRAPPED
 
 from tokenjuice.hosts import copilot, manage
 from tokenjuice.hosts import hook as host_hook

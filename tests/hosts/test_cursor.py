@@ -239,7 +239,7 @@ CORPUS = [
     "echo *.definitely-no-such-glob",
     "echo 'it'\"'\"'s'",
     "echo trailing backslash \\\\",
-    "command definitely-not-a-command-xyz",  # a bare unknown name is left alone (a function?): test_rewrite.py
+    "command definitely-not-a-command-xyz",  # a bare unknown name is left alone (a function?): shell/test_rewrite.py
 ]
 
 

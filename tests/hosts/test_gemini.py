@@ -15,7 +15,7 @@ import hostclis
 import pytest
 from conftest import REPO, git, tokenjuice
 from helpers import HOOK_SCRIPT
-from test_rewrite import LEFT_ALONE, OUTSIDE, WRAPPED
+from shell.test_rewrite import LEFT_ALONE, OUTSIDE, WRAPPED
 
 from tokenjuice.hosts import gemini, manage
 from tokenjuice.hosts.permissions import gemini as gemini_policy

@@ -13,7 +13,7 @@ import time
 import hostclis
 import pytest
 from conftest import REPO, git, tokenjuice
-from test_rewrite import LEFT_ALONE, WRAPPED
+from shell.test_rewrite import LEFT_ALONE, WRAPPED
 
 from tokenjuice.hosts import hook as host_hook
 from tokenjuice.hosts import opencode

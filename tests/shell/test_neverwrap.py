@@ -927,7 +927,7 @@ def test_decisions_match_the_pin():
     import json
     from pathlib import Path
 
-    pin = json.loads((Path(__file__).parent / "data" / "neverwrap_oracle.json").read_text(encoding="utf-8"))
+    pin = json.loads((REPO / "tests" / "data" / "neverwrap_oracle.json").read_text(encoding="utf-8"))
     reasons = pin["reasons"]
     wrong = []
     for command, codes in pin["pins"].items():
