@@ -186,3 +186,36 @@ def test_runs_whose_budget_the_guard_widened_are_counted_per_rule(home, isolated
     stats = json.loads(tokenjuice("stats", "--format", "json").stdout)
     assert stats["totals"]["guardWidenedRuns"] == 1
     assert "guard widened 1" in tokenjuice("stats").stdout.decode()
+
+
+def test_a_ledger_another_user_could_have_written_is_not_read(home):
+    """`stats` reads the ledger and the spool only from a data folder no other user could
+    have made or replaced, and only files of this user's: another user's numbers (or a
+    crafted database) are never shown as this user's."""
+    assert tokenjuice("wrap", "--", "sh", "-c", "seq 1 3000").returncode == 0
+    assert len(runs(home)) == 1
+    assert tokenjuice("wrap", "--", "sh", "-c", "seq 1 3000").returncode == 0  # one more, still spooled
+    ok = tokenjuice("stats", "--format", "json")
+    assert ok.returncode == 0, ok.stderr
+    above = home.parent.stat().st_mode
+    home.parent.chmod(0o777)  # anyone may now replace the data folder itself
+    try:
+        refused = tokenjuice("stats", "--format", "json")
+    finally:
+        home.parent.chmod(above)
+    assert refused.returncode != 0 and b"not this user's alone" in refused.stderr + refused.stdout
+    assert b"Traceback" not in refused.stderr
+    if os.geteuid() != 0:
+        return  # what follows needs a second owner
+    os.chown(home / "tokenjuice.db", 65534, 65534)
+    refused = tokenjuice("stats", "--format", "json")
+    assert refused.returncode != 0 and b"not this user's alone" in refused.stderr + refused.stdout
+    os.chown(home / "tokenjuice.db", 0, 0)
+    spools = [path for path in home.iterdir() if path.name.startswith("ledger-spool")]
+    assert spools
+    for path in spools:
+        os.chown(path, 65534, 65534)
+    assert ledger.pending_runs() == 0  # a spool another user wrote is not counted
+    for path in spools:
+        os.chown(path, 0, 0)
+    assert ledger.pending_runs() == 1

@@ -106,31 +106,40 @@ def db_path() -> str:
     return os.path.join(paths.data_dir(), DB_NAME)
 
 
-def connect(*, write: bool = True) -> sqlite3.Connection:
-    """Open (and create or migrate) the ledger. Read-only when `write` is False or
-    the data folder cannot be written."""
+def _own_file(path: str) -> bool:
+    """A regular file of this user's that no one else may write."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    owned = info.st_uid == paths.euid() or not paths.POSIX_OWNERS
+    return info.st_mode & 0o170000 == 0o100000 and owned and not paths.others_can_write(info)
+
+
+def _check_readable_here(path: str) -> None:
+    """Raise LedgerError unless the data folder is one no other user could have made or
+    replaced and the ledger (when there is one) is this user's alone: another user's
+    numbers must not be read as this user's."""
+    if not paths.secure_root(paths.data_dir()) or (os.path.lexists(path) and not _own_file(path)):
+        raise LedgerError(
+            f"{path} or a folder above it is not this user's alone, so the ledger there is not read; "
+            "point TOKENJUICE_HOME at a folder of your own"
+        )
+
+
+def connect() -> sqlite3.Connection:
+    """Open (and create or migrate) the ledger for writing."""
     path = db_path()
     if os.path.islink(path):
         raise LedgerError(f"{path} is a symlink, not tokenjuice's ledger; remove it and tokenjuice starts a new one")
     try:
-        if write:
-            paths.private_dir(os.path.dirname(path))
-            connection = sqlite3.connect(path, timeout=5)
-            os.chmod(path, 0o600)
-        else:
-            if not os.path.exists(path):
-                raise LedgerError(f"no ledger yet at {path}; it is created by the first tokenjuice wrap")
-            connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+        paths.private_dir(os.path.dirname(path))  # refuses a folder another user owns or could replace
+        connection = sqlite3.connect(path, timeout=5)
+        os.chmod(path, 0o600)
         connection.execute("PRAGMA busy_timeout = 5000")
-        if write:
-            _use_wal(connection)
-            connection.execute("PRAGMA synchronous = NORMAL")
-            _migrate(connection)
-        elif _user_version(connection) != len(MIGRATIONS):
-            raise LedgerError(
-                f"the ledger at {path} has another schema version; run tokenjuice stats "
-                "once with a writable data folder, or upgrade tokenjuice"
-            )
+        _use_wal(connection)
+        connection.execute("PRAGMA synchronous = NORMAL")
+        _migrate(connection)
         connection.execute("SELECT count(*) FROM runs").fetchone()
         return connection
     except sqlite3.DatabaseError as error:
@@ -266,10 +275,10 @@ def _spooled_rows() -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]
     directory = os.path.dirname(spool.spool_path())
     runs: list[tuple[object, ...]] = []
     readbacks: list[tuple[object, ...]] = []
-    if not os.path.isdir(directory):
-        return runs, readbacks
+    if not os.path.isdir(directory) or not paths.secure_root(paths.data_dir()):
+        return runs, readbacks  # nothing another user could have spooled is counted
     for name in sorted(os.listdir(directory)):
-        if not name.startswith(spool.SPOOL_NAME):
+        if not name.startswith(spool.SPOOL_NAME) or not _own_file(os.path.join(directory, name)):
             continue
         try:
             with open(os.path.join(directory, name), "rb") as handle:
@@ -293,6 +302,7 @@ def snapshot() -> sqlite3.Connection:
     path = db_path()
     if os.path.islink(path):
         raise LedgerError(f"{path} is a symlink, not tokenjuice's ledger; remove it and tokenjuice starts a new one")
+    _check_readable_here(path)
     if os.path.exists(path):
         try:
             disk = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
@@ -338,7 +348,7 @@ def _insert(
 
 def ingest_now() -> int:
     """Fold the spool into the database (creating or migrating it); the number of runs added."""
-    connection = connect(write=True)
+    connection = connect()
     try:
         return ingest(connection)
     finally:
