@@ -152,7 +152,7 @@ def test_install_compiles_what_an_installer_left_uncompiled(wheel, tmp_path):
     subprocess.run([str(venv / "bin" / "tokenjuice"), "install", "cursor"], check=True, capture_output=True, env=env)
     compiled = {path.name.split(".")[0] for path in (package / "hosts" / "__pycache__").glob("*.pyc")}
     assert {"hook", "base", "cursor"} <= compiled
-    assert (package / "__pycache__").is_dir() and any((package / "__pycache__").glob("argv.*.pyc"))
+    assert any((package / "shell" / "__pycache__").glob("argv.*.pyc"))
 
     def hooks_section():
         done = subprocess.run([str(venv / "bin" / "tokenjuice"), "doctor", "--json"], capture_output=True, env=env)

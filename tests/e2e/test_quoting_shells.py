@@ -544,7 +544,8 @@ def test_quote_for_refuses_shells_it_cannot_quote_for(shell):
 
 def test_shellsyntax_imports_nothing_heavy():
     """The hook quotes every command: importing shellsyntax loads no regex module."""
-    assert modules_loaded_by("import tokenjuice.shell.syntax") == {"__future__", "tokenjuice", "tokenjuice.shell.syntax"}
+    loaded = modules_loaded_by("import tokenjuice.shell.syntax")
+    assert loaded == {"__future__", "tokenjuice", "tokenjuice.shell", "tokenjuice.shell.syntax"}
 
 
 # -- NUL ------------------------------------------------------------------------------
