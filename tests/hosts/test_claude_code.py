@@ -188,6 +188,9 @@ def test_a_short_output_is_left_as_it_is(workdir, isolated_home):
     from tokenjuice.reduce import engine
 
     assert postrun.TINY_OUTPUT == engine.TINY_CHARS
+    from tokenjuice import capture
+
+    assert postrun.SAVED_LIMIT == capture.DEFAULT_MAX_CAPTURE_BYTES  # a host's saved file: what wrap would keep
 
 
 def test_a_short_output_with_escapes_is_shown_as_tokenjuice_shows_it(workdir):

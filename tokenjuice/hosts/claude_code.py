@@ -101,46 +101,25 @@ class ClaudeCode(JsonHooksHost):
             return {}
         if tool_input.get("run_in_background") is True or response.get("backgroundTaskId") or response.get("isImage"):
             return {}  # a background task's output is read later; an image is not text
-        cwd = existing_dir(payload.get("cwd"))
-        from .postrun import already_compacted, read_saved, settings_at, shown_whole, skipped
-
-        settings = settings_at(cwd, env)
-        if not settings["hook.enabled"] or skipped(command, settings):
-            return {}
         shown = stdout + ("\n" + stderr if stderr else "")  # what Claude would show the model
         persisted = response.get("persistedOutputPath")
-        persisted = persisted if isinstance(persisted, str) and persisted else None
-        if persisted is None:
-            data = shown.encode("utf-8", errors="surrogatepass")  # a lone surrogate ends up as U+FFFD
-            output = shown
-        else:
-            saved = read_saved(persisted, settings["capture.max_bytes"] or 4 * 1024 * 1024)
-            if saved is None:
-                return {}  # the whole output cannot be seen: Claude's own preview and file stay
-            data, output = saved, saved.decode("utf-8", errors="replace")
-        if not output.strip() or already_compacted(command, output, self.name, settings):
-            return {}
-        if persisted is None and shown_whole(shown, settings):
-            return {}  # tokenjuice would show it as it is: spare the engine (and the stats) the run
-        from ..compact import compact
-
         duration = payload.get("duration_ms")
-        compacted = compact(
+        from .postrun import compact_output
+
+        text = compact_output(
+            self.name,
             command,
-            data,
+            shown,
+            cwd=existing_dir(payload.get("cwd")),
+            env=env,
             exit_code=None,  # PostToolUse carries none; non-zero exits Claude deems errors never come here
-            cwd=cwd,
-            source=self.name,
-            settings=settings,
+            saved=persisted if isinstance(persisted, str) and persisted else None,
+            saved_max_chars=CLAUDE_PREVIEW_CHARS,  # else Claude's own preview of a saved output is shorter
             duration_ms=float(duration) if isinstance(duration, int | float) and duration >= 0 else None,
-            warn=False,
         )
-        if persisted is not None:
-            if not compacted.cut or len(compacted.text) > CLAUDE_PREVIEW_CHARS:
-                return {}  # Claude's own preview of a saved output would be shorter
-        elif not compacted.cut and compacted.text.rstrip("\n") == shown.rstrip("\n"):
+        if text is None:
             return {}
-        updated: dict[str, Any] = {"stdout": compacted.text, "stderr": "", "interrupted": interrupted}
+        updated: dict[str, Any] = {"stdout": text, "stderr": "", "interrupted": interrupted}
         interpretation = response.get("returnCodeInterpretation")
         if isinstance(interpretation, str):
             updated["returnCodeInterpretation"] = interpretation

@@ -26,8 +26,9 @@ if TYPE_CHECKING:
 #: run (not imported: the engine's import is most of a compaction's cost, and most
 #: outputs are this short).
 TINY_OUTPUT = 240
-#: Bytes read at most from a host's saved-output file.
-SAVED_LIMIT = 16 * 1024 * 1024
+#: Bytes read at most from a host's saved-output file when `capture.max_bytes` is 0 (its
+#: default, as `capture.DEFAULT_MAX_CAPTURE_BYTES`, which is not imported on this path).
+SAVED_LIMIT = 4 * 1024 * 1024
 
 
 def compact_output(
@@ -41,6 +42,8 @@ def compact_output(
     saved: str | None = None,
     host_cut: str | None = None,
     preview: bool = True,
+    saved_max_chars: int | None = None,
+    duration_ms: float | None = None,
 ) -> str | None:
     """The compacted text for `shown` (what the host would show of `command`), or None.
 
@@ -50,14 +53,17 @@ def compact_output(
     would need another call to see more): the compaction replaces it whenever it cut
     anything; otherwise (`shown` is the host's own compaction) only when shorter.
     `host_cut` names who cut the middle of `shown` before tokenjuice saw it (Codex
-    keeps a head+tail window): the trailer says so."""
+    keeps a head+tail window): the trailer says so. `saved_max_chars`: a compaction of a
+    saved output longer than this is not used (the host's own preview is shorter).
+    `duration_ms`: how long the command ran, for the ledger, when the host says."""
     if not command.strip():
         return None
     settings = settings_at(cwd, env)
     if not settings["hook.enabled"] or skipped(command, settings):
         return None
     if saved is not None:
-        data = read_saved(saved, max(settings["capture.max_bytes"] or 0, SAVED_LIMIT))
+        # At most what wrap keeps in memory: a bigger file is left to the host's own preview.
+        data = read_saved(saved, settings["capture.max_bytes"] or SAVED_LIMIT)
         if data is None:
             return None  # the whole output cannot be seen: the host's own preview and file stay
         output = data.decode("utf-8", errors="replace")
@@ -84,12 +90,15 @@ def compact_output(
         settings=settings,
         warn=False,
         after_store=note_cut,
+        duration_ms=duration_ms,
     )
     if not compacted.cut and saved is None and compacted.text.rstrip("\n") == shown.rstrip("\n"):
         return None
     if (saved is None or not preview) and len(compacted.text) >= len(shown):
         return None  # never longer than what the host shows
     if saved is not None and preview and not compacted.cut:
+        return None
+    if saved is not None and saved_max_chars is not None and len(compacted.text) > saved_max_chars:
         return None
     return compacted.text
 
