@@ -17,7 +17,7 @@ from helpers import HOOK_SCRIPT
 
 from tokenjuice.hosts import claude_code, manage, postrun
 from tokenjuice.hosts.permissions import claude as claude_permissions
-from tokenjuice.hosts.verdicts import ALLOW, ASK
+from tokenjuice.hosts import ALLOW, ASK
 
 LAUNCHER = f"{sys.executable} -m tokenjuice"
 HOOK_COMMAND = f"{HOOK_SCRIPT} claude-code --wrap-launcher '{LAUNCHER}'"

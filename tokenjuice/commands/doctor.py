@@ -10,7 +10,7 @@ from typing import Any
 import tokenjuice
 
 from .. import paths
-from ..hosts import manage, verdicts
+from ..hosts import BROKEN, DISABLED, OK, WARN, manage
 from ..rules import loader
 from ..settings import resolve, user_config_path
 from ..shell.syntax import quote
@@ -28,7 +28,7 @@ def run() -> Output:
         "hooks": _hooks(),
     }
     overall = manage.worst(s["status"] for s in sections.values())
-    code = 1 if overall == verdicts.BROKEN else 0
+    code = 1 if overall == BROKEN else 0
     lines = [f"tokenjuice health: {overall}"]
     for name, section in sections.items():
         lines.append(f"\n{name}: {section['status']}")
@@ -56,9 +56,7 @@ def _catalogue() -> dict[str, Any]:
         lines.append("fix: tokenjuice verify names each problem; the rest of the catalogue keeps working")
     builtin_broken = any(p.layer == loader.BUILTIN for p in errors)
     status = (
-        verdicts.BROKEN
-        if builtin_broken or "generic/fallback" not in {r.rule.id for r in rules}
-        else (verdicts.WARN if errors else verdicts.OK)
+        BROKEN if builtin_broken or "generic/fallback" not in {r.rule.id for r in rules} else (WARN if errors else OK)
     )
     return _section(status, lines, rules=len(rules), problems=[p.to_dict() for p in problems])
 
@@ -72,7 +70,7 @@ def _config() -> dict[str, Any]:
     ]
     lines += [f"in effect: {path}" for path in files]
     lines += [f"warning: {w}" for w in settings.warnings]
-    return _section(verdicts.WARN if settings.warnings else verdicts.OK, lines)
+    return _section(WARN if settings.warnings else OK, lines)
 
 
 def _ledger() -> dict[str, Any]:
@@ -82,16 +80,16 @@ def _ledger() -> dict[str, Any]:
         runs = ledger.snapshot().execute("SELECT count(*) FROM runs").fetchone()[0]
         check = _integrity(path)
     except (ledger.LedgerError, sqlite3.Error) as error:
-        return _section(verdicts.BROKEN, [str(error)])
+        return _section(BROKEN, [str(error)])
     if not os.path.exists(path):
         waiting = f"{pending} runs waiting in the spool; tokenjuice prune moves them in" if pending else "no run yet"
-        return _section(verdicts.OK, [f"{path} (not created yet: {waiting})"], runs=runs)
+        return _section(OK, [f"{path} (not created yet: {waiting})"], runs=runs)
     size = os.path.getsize(path)
     lines = [f"{path}: {runs} runs ({pending} waiting in the spool), {report.compact(size)}B", f"integrity: {check}"]
     if paths.read_only(os.path.dirname(path)):
         lines.append("the data folder is read-only: new runs are not recorded")
-        return _section(verdicts.WARN, lines)
-    return _section(verdicts.OK if check == "ok" else verdicts.BROKEN, lines, runs=runs)
+        return _section(WARN, lines)
+    return _section(OK if check == "ok" else BROKEN, lines, runs=runs)
 
 
 def _integrity(path: str) -> str:
@@ -118,16 +116,16 @@ def _artifacts() -> dict[str, Any]:
     ]
     if os.path.isdir(directory) and os.stat(directory).st_mode & 0o077:
         lines.append(f"{directory} can be read by other users; fix: chmod 700 {directory}")
-        return _section(verdicts.WARN, lines)
-    return _section(verdicts.OK, lines)
+        return _section(WARN, lines)
+    return _section(OK, lines)
 
 
 def _hooks() -> dict[str, Any]:
     overall, reports = hosts_command.hook_reports(local=False, deep=False)
     lines = [f"{name}: {r.status} ({r.path})" for name, r in reports.items()]
-    if overall == verdicts.DISABLED:
+    if overall == DISABLED:
         lines.append(hosts_command.NOTHING_INSTALLED)
-        return _section(verdicts.OK, lines)
+        return _section(OK, lines)
     package = os.path.dirname(os.path.abspath(tokenjuice.__file__))
     uncompiled = _uncompiled_modules(package)
     if uncompiled:
@@ -136,7 +134,7 @@ def _hooks() -> dict[str, Any]:
             f"{uncompiled} of tokenjuice's modules have no up-to-date byte code, so every hook compiles them "
             f"(~50 ms a shell command); fix: {fix}"
         )
-        overall = manage.worst([overall, verdicts.WARN])
+        overall = manage.worst([overall, WARN])
     return _section(overall, lines)
 
 

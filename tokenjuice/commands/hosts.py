@@ -11,7 +11,7 @@ import os
 
 from ..errors import TokenjuiceError, UsageError
 from ..fast.record import replace
-from ..hosts import base, manage, verdicts
+from ..hosts import BROKEN, DISABLED, OK, WARN, base, manage
 from ..hosts import launch as launch_module
 from ..hosts.hook import HOSTS, load
 from ..paths import git_root
@@ -322,10 +322,9 @@ def detected_hosts(*, project: bool) -> Output:
         found = f"found ({row['detected']})" if row["detected"] else "not found"
         what = "advisory rule" if advisory[row["host"]] else "hook"
         hook = {
-            verdicts.OK: f"our {what} is installed and healthy in {row['path']}",
-            verdicts.WARN: f"our {what} is installed in {row['path']} but needs attention "
-            f"(tokenjuice doctor {row['host']})",
-            verdicts.BROKEN: f"our {what} in {row['path']} is broken (tokenjuice doctor {row['host']})",
+            OK: f"our {what} is installed and healthy in {row['path']}",
+            WARN: f"our {what} is installed in {row['path']} but needs attention (tokenjuice doctor {row['host']})",
+            BROKEN: f"our {what} in {row['path']} is broken (tokenjuice doctor {row['host']})",
         }.get(row["hook"], f"install adds our {what} to {row['path']}" if row["path"] else "")
         lines.append(f"  {row['host']:<{width}}  {found}; {hook}")
     lines.append("install one: tokenjuice install <host>; every host found: tokenjuice install --all")
@@ -345,7 +344,7 @@ def _safe_report(host: base.Host, path: str, *, project: bool, local: bool, deep
         return _report(host, path, project=project, local=local, deep=deep)
     except (TokenjuiceError, OSError) as error:
         found = manage.Report(host.name, path, None)
-        found.check("file", verdicts.BROKEN, _error_text(error))
+        found.check("file", BROKEN, _error_text(error))
         found.fix = f"fix or move {path}, then run tokenjuice install {host.name}{_flags(project, local)}"
         return found
 
@@ -361,7 +360,7 @@ def _report(host: base.Host, path: str, *, project: bool, local: bool, deep: boo
 def doctor_host(name: str, *, project: bool, local: bool, deep: bool) -> Output:
     found = report(_host(name), project=project, local=local, deep=deep)
     # --deep asks whether the hook works: a hook that is not there does not
-    failed = found.status == verdicts.BROKEN or (deep and found.status == verdicts.DISABLED)
+    failed = found.status == BROKEN or (deep and found.status == DISABLED)
     return Output(text=render(found, ""), data=found.to_dict(), exit_code=1 if failed else 0)
 
 
@@ -372,11 +371,9 @@ def render(found: manage.Report, indent: str) -> str:
     if found.detected:
         out.append(f"configured command: {found.detected}")
     out += [
-        f"{c['name']}: {c['message']}"
-        for c in found.checks
-        if c["name"] in ("mode", "trust") and c["status"] == verdicts.OK
+        f"{c['name']}: {c['message']}" for c in found.checks if c["name"] in ("mode", "trust") and c["status"] == OK
     ]
-    problems = [c for c in found.checks if c["status"] in (verdicts.WARN, verdicts.BROKEN)]
+    problems = [c for c in found.checks if c["status"] in (WARN, BROKEN)]
     if problems:
         out.append("issues:")
         out += [f"  - [{c['name']}] {c['message']}" for c in problems]
@@ -412,7 +409,7 @@ def hook_reports(*, local: bool, deep: bool) -> tuple[str, dict[str, manage.Repo
                 continue
             if os.path.exists(project_path):
                 reports[f"{name} (project)"] = report(host, project=True, local=local, deep=deep)
-    overall = manage.worst(r.status for r in reports.values() if r.status != verdicts.DISABLED)
+    overall = manage.worst(r.status for r in reports.values() if r.status != DISABLED)
     return overall, reports
 
 
@@ -424,8 +421,8 @@ def doctor_hooks(*, local: bool, deep: bool) -> Output:
     out = [f"hook health: {overall}", ""]
     out += [f"{name:<{width}}  {found.status:<8}  {found.path}" for name, found in reports.items()]
     for name, found in reports.items():
-        if found.status != verdicts.DISABLED:
+        if found.status != DISABLED:
             out += ["", f"{name}:", render(found, "  ").rstrip("\n")]
-    if overall == verdicts.DISABLED:
+    if overall == DISABLED:
         out += ["", NOTHING_INSTALLED]
-    return Output(text="\n".join(out) + "\n", data=data, exit_code=1 if overall == verdicts.BROKEN else 0)
+    return Output(text="\n".join(out) + "\n", data=data, exit_code=1 if overall == BROKEN else 0)

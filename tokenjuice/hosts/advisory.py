@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import os
 
+from . import BROKEN, OK
 from .base import Call, Host
-from .verdicts import BROKEN, OK
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 
 from ..fast.record import record
-from .verdicts import NONE
+from . import NONE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -259,7 +259,7 @@ class JsonHooksHost(Host):
 
     def check_mode(self, report: Report, modes: list[str]) -> None:
         """One line naming the mode in force and what the host then lets tokenjuice do."""
-        from .verdicts import OK
+        from . import OK
 
         effects = dict(self.mode_effects)
         for mode in modes:

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import os
 
+from . import ALLOW, NONE
 from .base import Call, JsonHooksHost, command_at, existing_dir
-from .verdicts import ALLOW, NONE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -240,8 +240,7 @@ class ClaudeCode(JsonHooksHost):
         return result
 
     def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
-        from . import jsonhooks
-        from .verdicts import BROKEN, DISABLED, OK, WARN
+        from . import BROKEN, DISABLED, OK, WARN, jsonhooks
 
         report = self._entry_report(path, expected, install_hint)
         if report.status == DISABLED or any(c["name"] == "file" and c["status"] == BROKEN for c in report.checks):

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import os
 
+from . import ALLOW, BROKEN, NONE, OK, WARN
 from .base import Call, JsonHooksHost, command_at, existing_dir, shell_tool_input
-from .verdicts import ALLOW, BROKEN, NONE, OK, WARN
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

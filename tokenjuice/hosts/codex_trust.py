@@ -16,7 +16,7 @@ import shutil
 import subprocess
 import time
 
-from .verdicts import BROKEN, OK, WARN
+from . import BROKEN, OK, WARN
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import os
 
+from . import ALLOW
 from .base import Call, JsonHooksHost, command_at, existing_dir
-from .verdicts import ALLOW
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import os
 
+from . import ALLOW, ASK, NONE
 from .base import Call, JsonHooksHost, command_at, existing_dir, shell_tool_input
 from .permissions.cursor_files import project_config_paths, user_config_paths
-from .verdicts import ALLOW, ASK, NONE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -115,7 +115,7 @@ class Cursor(JsonHooksHost):
         return result
 
     def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
-        from .verdicts import OK, WARN
+        from . import OK, WARN
 
         report = super().doctor(path, expected, install_hint, deep=deep)
         if report.detected is None:

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import os
 
+from . import ALLOW, ASK, DENY, OK, WARN
 from .base import Call, JsonHooksHost, command_at, existing_dir, shell_tool_input
-from .verdicts import ALLOW, ASK, DENY, OK, WARN
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

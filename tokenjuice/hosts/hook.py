@@ -99,7 +99,7 @@ def read_payload() -> object:
 def respond(host: Host, payload: object, launcher: str, env: Mapping[str, str]) -> dict[str, Any]:
     """The host's answer for one payload: the rewrite, or its neutral answer."""
     from ..shell import rewrite
-    from .verdicts import ALLOW, NONE
+    from . import ALLOW, NONE
 
     if not isinstance(payload, dict):
         return dict(host.neutral)

@@ -275,8 +275,8 @@ def doctor(
     Each finding is a named check; following `fix` makes the report green (the advice
     never loops). `shape_problems` judges the element holding our hook (the group when
     `nested`), `command_of` a hook."""
+    from . import BROKEN, OK, WARN
     from .manage import Report
-    from .verdicts import BROKEN, OK, WARN
 
     report = Report(host.name, path, expected)
     try:

@@ -13,8 +13,8 @@ import sys
 
 from ..errors import UsageError
 from ..shell.syntax import quote, split_words
+from . import BROKEN, DISABLED, OK, WARN
 from .launch import HOOK_SCRIPT
-from .verdicts import BROKEN, DISABLED, OK, WARN
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

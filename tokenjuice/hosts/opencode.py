@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import os
 
+from . import ALLOW, ASK, BROKEN, NONE, OK, WARN
 from .base import Call, Host, command_at, existing_dir
-from .verdicts import ALLOW, ASK, BROKEN, NONE, OK, WARN
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from tokenjuice.hosts.permissions import claude as claude_permissions
-from tokenjuice.hosts.verdicts import ALLOW, ASK, DENY, NONE
+from tokenjuice.hosts import ALLOW, ASK, DENY, NONE
 
 
 @pytest.mark.parametrize(

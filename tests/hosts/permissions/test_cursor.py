@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokenjuice.hosts.permissions import cursor as cp
-from tokenjuice.hosts.verdicts import ALLOW, ASK, DENY, NONE
+from tokenjuice.hosts import ALLOW, ASK, DENY, NONE
 
 
 @pytest.fixture

@@ -64,8 +64,8 @@ from ... import paths
 from ...fast import fastjson
 from ...shell.argv import basename, shell_scripts, substitutions, variants
 from ...shell.syntax import parse, star_match
+from .. import ALLOW, ASK, DENY, NONE
 from ..base import config_home
-from ..verdicts import ALLOW, ASK, DENY, NONE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

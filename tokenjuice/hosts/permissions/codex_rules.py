@@ -45,8 +45,8 @@ import os
 from ... import paths
 from ...shell.argv import basename
 from ...shell.syntax import parse
+from .. import ALLOW, ASK, DENY, NONE
 from ..base import config_home
-from ..verdicts import ALLOW, ASK, DENY, NONE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -34,8 +34,8 @@ import os
 
 from ... import paths
 from ...fast import fastjson
+from .. import ALLOW, ASK, DENY
 from ..jsonc import strip_jsonc
-from ..verdicts import ALLOW, ASK, DENY
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -43,7 +43,7 @@ import os
 
 from ... import paths
 from ...fast import fastjson
-from ..verdicts import ALLOW, ASK, DENY, NONE
+from .. import ALLOW, ASK, DENY, NONE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

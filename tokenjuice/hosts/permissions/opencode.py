@@ -36,8 +36,8 @@ import os
 
 from ... import paths
 from ...fast import fastjson
+from .. import ALLOW, ASK, DENY, NONE
 from ..jsonc import strip_jsonc
-from ..verdicts import ALLOW, ASK, DENY, NONE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
