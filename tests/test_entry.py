@@ -59,3 +59,23 @@ def test_other_commands_exit_normally(workdir):
     done = run("paths", "--json")
     assert done.returncode == 0 and json.loads(done.stdout)
     assert done.stderr == b"finalized\n"
+
+
+def test_the_hook_runs_without_the_cyclic_collector_and_wrap_with_it():
+    """The hook's process skips the garbage collector's passes (~0.9 ms of its start-up,
+    docs/performance.md); `wrap`, which holds outputs of any size, keeps it."""
+    import subprocess
+    import sys
+
+    def collector_on(command, module, function):
+        code = (
+            f"import sys, gc; import tokenjuice.{module} as m; "
+            f"m.{function} = lambda *a, **k: (print(gc.isenabled()), 0)[1]; "
+            f"from tokenjuice.entry import run; sys.argv = ['tokenjuice', {command!r}, 'cursor']; run()"
+        )
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+        return done.stdout.strip()
+
+    assert collector_on("hook", "hosts.hook", "main") == "False"
+    assert collector_on("cursor-pre-tool-use", "hosts.hook", "main") == "False"
+    assert collector_on("wrap", "commands.wrap", "main") == "True"
