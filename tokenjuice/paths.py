@@ -116,6 +116,25 @@ def others_can_write(info: os.stat_result) -> bool:
     return bool(info.st_mode & 0o002 or (info.st_mode & 0o020 and info.st_gid != os.getegid()))
 
 
+def mine_alone(info: os.stat_result) -> bool:
+    """Is what `info` describes this user's, and writable by no one else? (Always,
+    where there are no POSIX owners.)"""
+    return not POSIX_OWNERS or (info.st_uid == os.geteuid() and not others_can_write(info))
+
+
+def private_entry(path: str, *, folder: bool) -> bool:
+    """Is `path` a real folder (`folder`) or regular file, not a link, that is this
+    user's alone (`mine_alone`)? For what sqlite or a folder listing opens by path;
+    a file's bytes are read with `read_regular(..., own=True)` instead, checked on
+    the opened descriptor."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    kind = 0o040000 if folder else 0o100000
+    return info.st_mode & 0o170000 == kind and mine_alone(info)
+
+
 #: Roots `secure_root` found safe in this process (what makes them safe cannot change).
 _SECURE: set[str] = set()
 
@@ -216,7 +235,7 @@ def read_regular(path: str, limit: int, *, follow: bool = True, own: bool = Fals
         info = os.fstat(fd)
         if info.st_mode & 0o170000 != 0o100000:
             raise OSError(errno.EINVAL, "not a regular file", path)
-        if own and POSIX_OWNERS and (info.st_uid != os.geteuid() or others_can_write(info)):
+        if own and not mine_alone(info):
             raise PermissionError(errno.EPERM, "not this user's, or writable by others", path)
         if info.st_size > limit:
             raise OSError(errno.EFBIG, f"larger than {limit} bytes", path)

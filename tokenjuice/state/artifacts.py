@@ -103,9 +103,9 @@ class Store:
     def _directories(self) -> list[str]:
         """Where outputs may be: the store's folder, then the fallback's; only
         folders no other user could have made or written (`_private`)."""
-        found = [self.directory] if _private(self.directory) else []
+        found = [self.directory] if paths.private_entry(self.directory, folder=True) else []
         temp = paths.owned_temp_dir() if self.fallback else None
-        if temp and _private(os.path.join(temp, "artifacts")):
+        if temp and paths.private_entry(os.path.join(temp, "artifacts"), folder=True):
             found.append(os.path.join(temp, "artifacts"))
         return found
 
@@ -167,7 +167,7 @@ class Store:
             temp = os.path.join(paths.private_temp_dir(), "artifacts")
             if not os.path.lexists(temp):
                 os.mkdir(temp, 0o700)
-            if not _private(temp):
+            if not paths.private_entry(temp, folder=True):
                 raise PermissionError(1, "not a private folder of this user's", temp)
             return self._write(temp, artifact_id, compressed, meta)
         except OSError:
@@ -262,7 +262,7 @@ class Store:
 
     def _maybe_prune(self) -> None:
         stamp = os.path.join(self.directory, _PRUNE_STAMP)
-        if not _private(self.directory):  # a symlink or a folder another user could write
+        if not paths.private_entry(self.directory, folder=True):  # a symlink or a folder another user could write
             return
         try:
             if time.time() - os.lstat(stamp).st_mtime < _PRUNE_EVERY_SECONDS:
@@ -323,16 +323,6 @@ def _read_own(path: str) -> bytes:
     """A stored file's bytes: a regular file (no link) of this user's that no one
     else may write, checked on the opened descriptor."""
     return paths.read_regular(path, _MAX_READ, follow=False, own=True)
-
-
-def _private(directory: str) -> bool:
-    """A real folder (no symlink) of this user's that no one else may write."""
-    try:
-        info = os.lstat(directory)
-    except OSError:
-        return False
-    owned = info.st_uid == paths.euid() or not paths.POSIX_OWNERS
-    return info.st_mode & 0o170000 == 0o040000 and owned and not paths.others_can_write(info)
 
 
 def _no_follow(path: str, flags: int) -> int:

@@ -106,21 +106,13 @@ def db_path() -> str:
     return os.path.join(paths.data_dir(), DB_NAME)
 
 
-def _own_file(path: str) -> bool:
-    """A regular file of this user's that no one else may write."""
-    try:
-        info = os.lstat(path)
-    except OSError:
-        return False
-    owned = info.st_uid == paths.euid() or not paths.POSIX_OWNERS
-    return info.st_mode & 0o170000 == 0o100000 and owned and not paths.others_can_write(info)
-
-
 def _check_readable_here(path: str) -> None:
     """Raise LedgerError unless the data folder is one no other user could have made or
     replaced and the ledger (when there is one) is this user's alone: another user's
     numbers must not be read as this user's."""
-    if not paths.secure_root(paths.data_dir()) or (os.path.lexists(path) and not _own_file(path)):
+    if not paths.secure_root(paths.data_dir()) or (
+        os.path.lexists(path) and not paths.private_entry(path, folder=False)
+    ):
         raise LedgerError(
             f"{path} or a folder above it is not this user's alone, so the ledger there is not read; "
             "point TOKENJUICE_HOME at a folder of your own"
@@ -265,6 +257,10 @@ def _parse(raw: bytes) -> tuple[list[tuple[object, ...]], list[tuple[object, ...
     return runs, readbacks
 
 
+#: A spool file bigger than this was not written by wraps (they fold it at 1 MiB).
+_MAX_SPOOL_READ = 256 * 1024 * 1024
+
+
 def pending_runs() -> int:
     """Runs waiting in the spool (not yet in the database)."""
     return len(_spooled_rows()[0])
@@ -278,11 +274,10 @@ def _spooled_rows() -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]
     if not os.path.isdir(directory) or not paths.secure_root(paths.data_dir()):
         return runs, readbacks  # nothing another user could have spooled is counted
     for name in sorted(os.listdir(directory)):
-        if not name.startswith(spool.SPOOL_NAME) or not _own_file(os.path.join(directory, name)):
+        if not name.startswith(spool.SPOOL_NAME):
             continue
-        try:
-            with open(os.path.join(directory, name), "rb") as handle:
-                raw = handle.read()
+        try:  # a regular file of this user's alone, checked on the opened descriptor
+            raw = paths.read_regular(os.path.join(directory, name), _MAX_SPOOL_READ, follow=False, own=True)
         except OSError:
             continue
         found = _parse(raw)
