@@ -104,47 +104,47 @@ FISH_LEAVES = [
 FISH_PREFIXES = ["cd sub", "cd nowhere", "set -gx X 1", "set X 2", "umask 077", "source ./env.fish"]
 
 
-def posix_command(leaves: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+#: The grammar's shapes around generated commands (each `%s` one of them), in each dialect.
+POSIX_SHAPES = [
+    "%s && %s",
+    "%s || %s",
+    "%s; %s",
+    "%s\n%s",
+    # pipelines: one writer per stream, so both runs print in the same order
+    "{ %s; } 2>/dev/null | cat",
+    "{ %s; }",
+    "{ %s\n}",
+    "( %s )",
+    "{ %s; } 2>&1",
+    "{ %s; } > out.txt; cat out.txt",
+    "{ %s; } 2>&1 | tail -3",
+    "! %s",
+    "if %s; then %s; else %s; fi",
+    "for i in 1 2; do %s; done",
+    "case x in x) %s;; esac",
+]
+FISH_SHAPES = [
+    "%s && %s",
+    "%s || %s",
+    "%s; and %s",
+    "%s; or %s",
+    "%s; %s",
+    "%s\n%s",
+    "begin; %s; end 2>/dev/null | cat",
+    "begin; %s; end",
+    "begin; %s; end 2>&1 | tail -3",
+    "not %s",
+    "if %s; %s; else; %s; end",
+    "for i in 1 2; %s; end",
+]
+
+
+def compound(leaves: st.SearchStrategy[str], shapes: list[str]) -> st.SearchStrategy[str]:
+    """Command lines of up to four leaves nested in `shapes`."""
+
     def extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
-        pair = st.tuples(inner, inner)
         return st.one_of(
-            pair.map(lambda p: f"{p[0]} && {p[1]}"),
-            pair.map(lambda p: f"{p[0]} || {p[1]}"),
-            pair.map(lambda p: f"{p[0]}; {p[1]}"),
-            pair.map(lambda p: f"{p[0]}\n{p[1]}"),
-            # pipelines: one writer per stream, so both runs print in the same order
-            inner.map(lambda a: f"{{ {a}; }} 2>/dev/null | cat"),
-            inner.map(lambda a: f"{{ {a}; }}"),
-            inner.map(lambda a: f"{{ {a}\n}}"),
-            inner.map(lambda a: f"( {a} )"),
-            inner.map(lambda a: f"{{ {a}; }} 2>&1"),
-            inner.map(lambda a: f"{{ {a}; }} > out.txt; cat out.txt"),
-            inner.map(lambda a: f"{{ {a}; }} 2>&1 | tail -3"),
-            inner.map(lambda a: f"! {a}"),
-            st.tuples(inner, inner, inner).map(lambda p: f"if {p[0]}; then {p[1]}; else {p[2]}; fi"),
-            inner.map(lambda a: f"for i in 1 2; do {a}; done"),
-            inner.map(lambda a: f"case x in x) {a};; esac"),
-        )
-
-    return st.recursive(leaves, extend, max_leaves=4)
-
-
-def fish_command(leaves: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
-    def extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
-        pair = st.tuples(inner, inner)
-        return st.one_of(
-            pair.map(lambda p: f"{p[0]} && {p[1]}"),
-            pair.map(lambda p: f"{p[0]} || {p[1]}"),
-            pair.map(lambda p: f"{p[0]}; and {p[1]}"),
-            pair.map(lambda p: f"{p[0]}; or {p[1]}"),
-            pair.map(lambda p: f"{p[0]}; {p[1]}"),
-            pair.map(lambda p: f"{p[0]}\n{p[1]}"),
-            inner.map(lambda a: f"begin; {a}; end 2>/dev/null | cat"),
-            inner.map(lambda a: f"begin; {a}; end"),
-            inner.map(lambda a: f"begin; {a}; end 2>&1 | tail -3"),
-            inner.map(lambda a: f"not {a}"),
-            st.tuples(inner, inner, inner).map(lambda p: f"if {p[0]}; {p[1]}; else; {p[2]}; end"),
-            inner.map(lambda a: f"for i in 1 2; {a}; end"),
+            *(st.tuples(*[inner] * shape.count("%s")).map(lambda parts, shape=shape: shape % parts) for shape in shapes)
         )
 
     return st.recursive(leaves, extend, max_leaves=4)
@@ -158,7 +158,7 @@ def line(shell: str) -> st.SearchStrategy[str]:
     # mostly ordinary commands: what an agent runs, and what the rewrite wraps
     common = st.sampled_from(leaves[: leaves.index("myfn")])
     leaf = st.one_of(common, common, common, st.sampled_from(leaves))
-    command = fish_command(leaf) if fish else posix_command(leaf)
+    command = compound(leaf, FISH_SHAPES if fish else POSIX_SHAPES)
     joiners = ["&&", ";", "\n", "||"] + (["; and"] if fish else [])
     prefix = st.tuples(st.sampled_from(prefixes), st.sampled_from(joiners))
     return st.tuples(st.lists(prefix, max_size=3), command).map(
