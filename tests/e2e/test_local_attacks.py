@@ -214,6 +214,54 @@ def test_a_secret_behind_an_escape_is_redacted_shown_and_stored(workdir, home, l
     assert stored.returncode == 0 and hidden not in stored.stdout.decode() and b"[REDACTED" in stored.stdout
 
 
+def test_another_user_reading_every_process_sees_no_hook_command(intruder, workdir):
+    """A hook's rewrite of `TOKEN=… cmd` run by the host's bash: while the command runs,
+    another user reading every process's arguments (what `ps` shows) and every
+    environment they may read finds the token nowhere — bash gets the command in its
+    environment, and `wrap` wipes it from its own arguments as it starts."""
+    from tokenjuice.settings import defaults
+    from tokenjuice.shell import rewrite
+
+    command = f"DEPLOY_TOKEN={SECRET} sleep 4 && echo deployed"
+    plan = rewrite.plan(
+        command, host="cursor", shell="/bin/bash", launcher=f"{sys.executable} -m tokenjuice", settings=defaults()
+    )
+    assert plan.wrapped
+    running = subprocess.Popen(["/bin/bash", "-c", plan.command], cwd=workdir, stdout=subprocess.PIPE)
+    try:
+        time.sleep(2)  # Python has started and bash is running the command
+        pids = _descendants(running.pid)
+        files = " ".join(f"/proc/{pid}/cmdline /proc/{pid}/environ" for pid in pids)
+        intruder.run(
+            f"p={SECRET[:6]}; p=${{p}}{SECRET[6:14]};"  # not the token itself: this script's own arguments
+            f' for f in {files}; do grep -a -q -F "$p" "$f" 2>/dev/null && echo "$f"; done > seen;'
+            f" for f in {files}; do tr '\\0' ' ' < \"$f\" && echo; done > all 2>/dev/null; true"
+        )
+    finally:
+        output, _ = running.communicate(timeout=30)
+    assert running.returncode == 0 and b"deployed" in output
+    everything = (intruder.shared / "all").read_text(errors="replace")
+    assert "wrap --source cursor --keep-path -- /bin/bash -lc" in everything  # the intruder could read them
+    assert "\nsleep 4 \n" in everything
+    assert (intruder.shared / "seen").read_text() == ""
+
+
+def _descendants(root: int) -> list[int]:
+    """`root` and every process under it, now."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    parents[int(entry)] = int(handle.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    found = [root]
+    for pid in found:
+        found.extend(child for child, parent in parents.items() if parent == pid)
+    return found
+
+
 def test_wrap_json_redacts_every_string(workdir):
     done = tokenjuice("wrap", "--format", "json", "--trace", "--", "sh", "-c", f"echo {SECRET}; echo {SECRET} >&2")
     assert done.returncode == 0

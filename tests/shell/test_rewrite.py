@@ -285,3 +285,54 @@ def test_a_chatty_profile_that_moves_and_shadows_cd_changes_nothing(shell, tmp_p
     assert done.returncode == 0, done.stderr
     assert done.stdout == f"{work}\nout\nerr\n", (done.stdout, done.stderr)
     assert "Welcome" not in done.stderr and "hooked-cd" not in done.stdout
+
+
+# -- a hook's command reaches bash outside every process's arguments (issue 22) -------
+
+
+SHOW_PARENTS = """import os
+def args(pid):
+    with open(f"/proc/{pid}/cmdline", "rb") as file:
+        return file.read().replace(b"\\0", b" ").decode()
+shell = os.getppid()
+with open(f"/proc/{shell}/stat") as file:
+    wrap = int(file.read().rsplit(")", 1)[1].split()[1])
+print(args(shell))
+print(args(wrap))
+"""
+
+
+def test_bash_runs_the_command_from_its_environment_as_bash_c_would(tmp_path):
+    """Inside the wrap, bash's error messages and line numbers are what `bash -c`
+    gives, the hand-over variable is gone from the command's environment, and neither
+    bash's arguments nor `wrap`'s (what `ps` shows other users) hold the command."""
+    (tmp_path / "show.py").write_text(SHOW_PARENTS)
+    command = f"echo secret-word-41; env | grep -c TOKENJUICE_COMMAND\ncat < /no/such/x\n{sys.executable} show.py"
+    result = plan(command)
+    assert result.wrapped
+    raw = result.command.replace(" wrap --source cursor", " wrap --raw --source cursor", 1)
+    wrapped, direct = (
+        subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path, timeout=60)
+        for argv in (["/bin/sh", "-c", raw], ["/bin/bash", "-c", command])
+    )
+    assert wrapped.stdout.splitlines()[:2] == ["secret-word-41", "0"] == direct.stdout.splitlines()[:2]
+    assert wrapped.stderr == direct.stderr == "/bin/bash: line 2: /no/such/x: No such file or directory\n"
+    bash_args, wrap_args = wrapped.stdout.splitlines()[2:4]
+    assert " wrap --raw --source cursor --keep-path -- /bin/bash -lc" in wrap_args
+    assert "secret-word" not in wrap_args and "secret-word" not in bash_args, (wrap_args, bash_args)
+    assert bash_args.startswith("/bin/bash -lc ") and 'eval "\\builtin unset -v TOKENJUICE_COMMAND' in bash_args
+
+
+@pytest.mark.parametrize("shell", ["dash", "zsh"])
+def test_other_shells_keep_the_command_in_their_arguments(shell, tmp_path):
+    """`eval` in dash and zsh names itself in error messages (and zsh's line numbers
+    change with it), so there the command stays what `-lc` runs, as the docs say."""
+    path = shutil.which(shell)
+    if path is None:
+        pytest.skip(f"{shell} is not installed")
+    (tmp_path / "show.py").write_text(SHOW_PARENTS)
+    result = plan(f"echo secret-word-41; {sys.executable} show.py", shell=path)
+    assert result.wrapped
+    raw = result.command.replace(" wrap --source cursor", " wrap --raw --source cursor", 1)
+    done = subprocess.run(["/bin/sh", "-c", raw], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert "echo secret-word-41" in done.stdout.splitlines()[1], done.stdout

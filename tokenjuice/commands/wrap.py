@@ -174,7 +174,7 @@ def main(args: list[str]) -> int:
         cwd = os.sep
     child = command
     if options.keep_path:  # a hook's wrap: the shell is a login shell the host did not ask for
-        child = after_profile(command, os.environ.get("PATH", ""), cwd if cwd != os.sep else ".", marker)
+        child = after_profile(out_of_sight(command), os.environ.get("PATH", ""), cwd if cwd != os.sep else ".", marker)
     if streaming:
         # Exactly what the command writes, as it writes it: the child inherits our
         # stdout and stderr (no pipes, no size limit); only the exit code is ours to pass on.
@@ -329,6 +329,65 @@ def _follow_background(
             pass
     capture_mod.drain_detached(run)
     return f"{hint + '; ' if hint else ''}what it writes next is not kept"
+
+
+#: The variable a hook's command reaches bash in, out of every process's arguments.
+COMMAND_VARIABLE = "TOKENJUICE_COMMAND"
+#: What bash runs instead: the command, as `bash -c` would run it (same $0, $@, line
+#: numbers and error messages), once the variable is gone from its environment.
+FROM_VARIABLE = f'eval "\\builtin unset -v {COMMAND_VARIABLE};${COMMAND_VARIABLE}"'
+
+
+def out_of_sight(argv: list[str]) -> list[str]:
+    """`bash -lc BODY` → `bash -lc FROM_VARIABLE`, with BODY in the environment, and
+    BODY wiped from this process's own arguments: a hook's command (a here-doc body,
+    `TOKEN=x make`) is then not in what other local users read with `ps` while it
+    runs — an environment is readable by its owner only. Only bash: `eval` in dash,
+    zsh and fish names itself in error messages and line numbers, so their bodies
+    stay arguments. argv unchanged when BODY does not fit in one variable."""
+    from ..shell.argv import SHELLS, basename, launcher_body
+    from ..shell.syntax import MAX_ARG_STRLEN
+
+    found = launcher_body(argv)
+    if not found or not found[2] or found[1] != "posix":
+        return argv
+    index = found[0]
+    if next((basename(word) for word in argv if basename(word) in SHELLS), None) != "bash":
+        return argv
+    body = argv[index]
+    if len(os.fsencode(f"{COMMAND_VARIABLE}={body}")) >= MAX_ARG_STRLEN:
+        return argv
+    os.environ[COMMAND_VARIABLE] = body
+    _wipe_argument(body)
+    return [*argv[:index], FROM_VARIABLE, *argv[index + 1 :]]
+
+
+def _wipe_argument(value: str) -> None:
+    """Overwrite `value`'s bytes where the kernel keeps this process's arguments (what
+    /proc/PID/cmdline and `ps` show), through /proc/self/mem; Python has its own copy
+    already. Linux only, best effort: until this runs (Python's start), and where the
+    kernel refuses, `ps` shows it."""
+    try:
+        with open("/proc/self/cmdline", "rb") as file:
+            area = file.read()
+        with open("/proc/self/stat", "rb") as file:
+            status = file.read()
+        arg_start = int(status[status.rindex(b")") + 2 :].split()[45])  # field 48, arg_start
+        target = os.fsencode(value)
+        offset, found = 0, -1
+        for argument in area.split(b"\0"):
+            if argument == target:
+                found = offset  # the last one: the body ends the argv
+            offset += len(argument) + 1
+        if found < 0 or not target:
+            return
+        memory = os.open("/proc/self/mem", os.O_WRONLY | os.O_CLOEXEC)
+        try:
+            os.pwrite(memory, b"\0" * len(target), arg_start + found)
+        finally:
+            os.close(memory)
+    except (OSError, ValueError, IndexError):
+        pass
 
 
 def after_profile(argv: list[str], path: str, cwd: str, marker: str | None) -> list[str]:
