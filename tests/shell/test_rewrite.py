@@ -249,7 +249,11 @@ def test_escaped_whitespace_at_the_end_survives_the_rewrite(command, shell, tmp_
 # -- a hostile login profile changes nothing -------------------------------------------
 
 PROFILES = {
-    "bash": (".bash_profile", "echo 'Welcome!'; echo 'profile warning' >&2; cd /; cd() { echo hooked-cd; }\n"),
+    "bash": (
+        ".bash_profile",
+        "echo 'Welcome!'; echo 'profile warning' >&2; cd /; cd() { echo hooked-cd; }\n"
+        "eval() { echo hooked-eval; }; unset() { echo hooked-unset; }\n",
+    ),
     "zsh": (".zprofile", "echo 'Welcome!'; echo 'profile warning' >&2; cd /; cd() { echo hooked-cd; }\n"),
     "dash": (".profile", "echo 'Welcome!'; echo 'profile warning' >&2; cd /; cd() { echo hooked-cd; }\n"),
     "fish": (
@@ -284,7 +288,7 @@ def test_a_chatty_profile_that_moves_and_shadows_cd_changes_nothing(shell, tmp_p
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout == f"{work}\nout\nerr\n", (done.stdout, done.stderr)
-    assert "Welcome" not in done.stderr and "hooked-cd" not in done.stdout
+    assert "Welcome" not in done.stderr and "hooked" not in done.stdout
 
 
 # -- a hook's command reaches bash outside every process's arguments (issue 22) -------
@@ -320,7 +324,9 @@ def test_bash_runs_the_command_from_its_environment_as_bash_c_would(tmp_path):
     bash_args, wrap_args = wrapped.stdout.splitlines()[2:4]
     assert " wrap --raw --source cursor --keep-path -- /bin/bash -lc" in wrap_args
     assert "secret-word" not in wrap_args and "secret-word" not in bash_args, (wrap_args, bash_args)
-    assert bash_args.startswith("/bin/bash -lc ") and 'eval "\\builtin unset -v TOKENJUICE_COMMAND' in bash_args
+    assert (
+        bash_args.startswith("/bin/bash -lc ") and '\\builtin eval "\\builtin unset -v TOKENJUICE_COMMAND' in bash_args
+    )
 
 
 @pytest.mark.parametrize("shell", ["dash", "zsh"])

@@ -334,8 +334,9 @@ def _follow_background(
 #: The variable a hook's command reaches bash in, out of every process's arguments.
 COMMAND_VARIABLE = "TOKENJUICE_COMMAND"
 #: What bash runs instead: the command, as `bash -c` would run it (same $0, $@, line
-#: numbers and error messages), once the variable is gone from its environment.
-FROM_VARIABLE = f'eval "\\builtin unset -v {COMMAND_VARIABLE};${COMMAND_VARIABLE}"'
+#: numbers and error messages), once the variable is gone from its environment; past
+#: any function a login profile names `eval` or `unset`.
+FROM_VARIABLE = f'\\builtin eval "\\builtin unset -v {COMMAND_VARIABLE};${COMMAND_VARIABLE}"'
 
 
 def out_of_sight(argv: list[str]) -> list[str]:
