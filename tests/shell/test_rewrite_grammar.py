@@ -13,10 +13,12 @@ runs generated lines through the real wrap in bash, dash, zsh and fish.
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -338,23 +340,15 @@ def test_functions_and_aliases_from_sourced_files_are_left_alone(command, stage)
     assert not result.wrapped and "neither a builtin nor a program on PATH" in result.reason
 
 
-def nvm_sh():
-    for candidate in (os.environ.get("NVM_DIR", ""), os.path.expanduser("~/.nvm"), "/usr/share/nvm"):
-        if candidate and os.path.isfile(os.path.join(candidate, "nvm.sh")):
-            return os.path.join(candidate, "nvm.sh")
-    npm_root = shutil.which("npm") and subprocess.run(["npm", "root", "-g"], capture_output=True, text=True).stdout
-    if npm_root and os.path.isfile(os.path.join(npm_root.strip(), "nvm", "nvm.sh")):
-        return os.path.join(npm_root.strip(), "nvm", "nvm.sh")
-    return None
+#: nvm's real nvm.sh (0.40.6, unchanged; tests/data/nvm/README.md says where from)
+NVM_SH = Path(__file__).resolve().parents[1] / "data" / "nvm" / "nvm.sh"
 
 
 def test_nvm_from_its_real_nvm_sh_is_left_alone(stage):
     """`. nvm.sh && nvm …`: nvm is a function nvm.sh defines. As typed, bash runs it;
     wrapped, a fresh login shell would say `nvm: command not found` (exit 127)."""
-    path = nvm_sh()
-    if path is None:
-        pytest.skip("nvm is not installed (npm install -g nvm, or ~/.nvm)")
     work, launcher, env = stage
+    path = shlex.quote(str(NVM_SH))
     direct = subprocess.run(
         [BASH, "-c", f". {path} && nvm --version"], capture_output=True, text=True, cwd=work, env=env, timeout=60
     )
