@@ -222,7 +222,7 @@ def test_another_user_reading_every_process_sees_no_hook_command(intruder, workd
     from tokenjuice.settings import defaults
     from tokenjuice.shell import rewrite
 
-    command = f"DEPLOY_TOKEN={SECRET} sleep 4 && echo deployed"
+    command = f"DEPLOY_TOKEN={SECRET} sleep 4 && echo deployed 2>&1"
     plan = rewrite.plan(
         command, host="cursor", shell="/bin/bash", launcher=f"{sys.executable} -m tokenjuice", settings=defaults()
     )

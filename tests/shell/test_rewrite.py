@@ -311,7 +311,7 @@ def test_bash_runs_the_command_from_its_environment_as_bash_c_would(tmp_path):
     gives, the hand-over variable is gone from the command's environment, and neither
     bash's arguments nor `wrap`'s (what `ps` shows other users) hold the command."""
     (tmp_path / "show.py").write_text(SHOW_PARENTS)
-    command = f"echo secret-word-41; env | grep -c TOKENJUICE_COMMAND\ncat < /no/such/x\n{sys.executable} show.py"
+    command = f"echo secret-word-41; env | grep -c TOKENJUICE_COMMAND\ncat < /no/such/x\n{sys.executable} show.py 2>&1"
     result = plan(command)
     assert result.wrapped
     raw = result.command.replace(" wrap --source cursor", " wrap --raw --source cursor", 1)
@@ -337,8 +337,44 @@ def test_other_shells_keep_the_command_in_their_arguments(shell, tmp_path):
     if path is None:
         pytest.skip(f"{shell} is not installed")
     (tmp_path / "show.py").write_text(SHOW_PARENTS)
-    result = plan(f"echo secret-word-41; {sys.executable} show.py", shell=path)
+    result = plan(f"echo secret-word-41; {sys.executable} show.py | cat", shell=path)
     assert result.wrapped
     raw = result.command.replace(" wrap --source cursor", " wrap --raw --source cursor", 1)
     done = subprocess.run(["/bin/sh", "-c", raw], capture_output=True, text=True, cwd=tmp_path, timeout=60)
-    assert "echo secret-word-41" in done.stdout.splitlines()[1], done.stdout
+    shell_args, wrap_args = done.stdout.splitlines()[1:3]
+    assert shell_args.startswith(f"{path} -lc ") and "echo secret-word-41" in shell_args, done.stdout
+    assert "secret-word" not in wrap_args  # wrap's own copy is wiped all the same
+
+
+KILLED_LAST = "sh -c 'kill -TERM $$'"
+
+
+@pytest.mark.parametrize(
+    "command, hidden",
+    [
+        (KILLED_LAST, False),  # bash -c execs it: bash says nothing of the signal
+        (f"echo a\n{KILLED_LAST}", False),
+        (f"true; {KILLED_LAST}", False),
+        (f"{KILLED_LAST} 2>&1", True),  # redirected: bash -c forks, and says `Terminated`
+        (f"{KILLED_LAST} | cat", True),
+        (f"{{ {KILLED_LAST}; }}", True),
+        (f"cat <<'EOF'\nsecret\nEOF\n{KILLED_LAST} >&2", True),
+    ],
+)
+def test_a_last_command_bash_c_would_exec_keeps_the_command_in_argv(command, hidden, tmp_path):
+    """`eval` never execs its last command in bash's place, `bash -c` does for a last
+    simple command without redirections: handed over, bash would stay and print
+    `Terminated` when a signal ends that command. So those bodies stay in argv, and
+    the output is the same either way."""
+    from tokenjuice.commands.wrap import _execs_last
+
+    assert _execs_last(command) is not hidden
+    result = plan(command)
+    assert result.wrapped
+    raw = result.command.replace(" wrap --source cursor", " wrap --raw --source cursor", 1)
+    wrapped, direct = (
+        subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path, timeout=60)
+        for argv in (["/bin/bash", "-c", raw], ["/bin/bash", "-c", command])
+    )
+    status = direct.returncode if direct.returncode >= 0 else 128 - direct.returncode  # wrap hands back 128+N
+    assert (wrapped.stdout, wrapped.stderr, wrapped.returncode) == (direct.stdout, direct.stderr, status)

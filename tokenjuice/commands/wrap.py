@@ -345,22 +345,47 @@ def out_of_sight(argv: list[str]) -> list[str]:
     `TOKEN=x make`) is then not in what other local users read with `ps` while it
     runs — an environment is readable by its owner only. Only bash: `eval` in dash,
     zsh and fish names itself in error messages and line numbers, so their bodies
-    stay arguments. argv unchanged when BODY does not fit in one variable."""
+    stay arguments, and so does a body whose last command `bash -c` would exec in
+    its own place (`eval` never does: bash would stay, and say `Terminated` when a
+    signal ends that command) — it is in bash's arguments until the login profile
+    has run, then that command's own arguments are what `ps` shows. argv unchanged,
+    too, when BODY does not fit in one variable."""
     from ..shell.argv import SHELLS, basename, launcher_body
     from ..shell.syntax import MAX_ARG_STRLEN
 
     found = launcher_body(argv)
-    if not found or not found[2] or found[1] != "posix":
+    if not found or not found[2]:
         return argv
     index = found[0]
-    if next((basename(word) for word in argv if basename(word) in SHELLS), None) != "bash":
-        return argv
     body = argv[index]
-    if len(os.fsencode(f"{COMMAND_VARIABLE}={body}")) >= MAX_ARG_STRLEN:
+    _wipe_argument(body)
+    if found[1] != "posix" or next((basename(word) for word in argv if basename(word) in SHELLS), None) != "bash":
+        return argv
+    if len(os.fsencode(f"{COMMAND_VARIABLE}={body}")) >= MAX_ARG_STRLEN or _execs_last(body):
         return argv
     os.environ[COMMAND_VARIABLE] = body
-    _wipe_argument(body)
     return [*argv[:index], FROM_VARIABLE, *argv[index + 1 :]]
+
+
+def _execs_last(body: str) -> bool:
+    """Might `bash -c` run the last command of `body` in its own place (exec, no
+    fork)? bash does so for a last simple command without redirections, `!` or
+    `time` (evalstring.c `should_suppress_fork`, `can_optimize_connection`); True
+    also for anything unreadable."""
+    from ..shell.syntax import Unreadable, parse_tree
+
+    try:
+        root = parse_tree(body, "posix").root
+    except Unreadable:
+        return True
+    if not root:
+        return True
+    last = root[-1]
+    if last.sep == "&":
+        return False
+    pipeline = last.pipelines[-1]
+    node = pipeline.stages[-1]
+    return not pipeline.prefix and len(pipeline.stages) == 1 and node.kind == "simple" and not node.redirects
 
 
 def _wipe_argument(value: str) -> None:
