@@ -111,6 +111,7 @@ def test_a_nologin_passwd_shell_falls_back_to_detection_then_sh(monkeypatch):
 def test_cursor_reads_permission_rules_only_where_a_permission_file_exists(tmp_path, monkeypatch):
     answer, loaded = run_hook("cursor", tmp_path)
     assert "updated_input" in answer and "tokenjuice.hosts.permissions.cursor" not in loaded
+    assert "tokenjuice.hosts.permissions" not in loaded  # the files' places live in hosts/__init__.py
     (tmp_path / ".cursor").mkdir()
     (tmp_path / ".cursor" / "cli.json").write_text('{"permissions": {"deny": ["Shell(git)"]}}')
     answer, loaded = run_hook("cursor", tmp_path)  # the project's file denies git: left alone, rules read

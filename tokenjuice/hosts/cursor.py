@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import os
 
-from . import ALLOW, ASK, NONE
+from . import ALLOW, ASK, NONE, project_config_paths, user_config_paths
 from .base import Call, JsonHooksHost, command_at, existing_dir, shell_tool_input
-from .permissions.cursor_files import project_config_paths, user_config_paths
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -45,8 +45,7 @@ from ...fast import fastjson
 from ...paths import regular_only
 from ...shell.argv import basename, shell_scripts, substitutions, variants
 from ...shell.syntax import SimpleCommand, Token, parse, star_match
-from .. import ALLOW, ASK, DENY, NONE
-from .cursor_files import project_config_paths, user_config_paths
+from .. import ALLOW, ASK, DENY, NONE, project_config_paths, user_config_paths
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
