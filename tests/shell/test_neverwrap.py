@@ -907,16 +907,26 @@ def test_a_bad_catalogue_file_is_named_with_its_field(tmp_path, text, problem):
 
 def test_import_stays_light():
     """The hook calls this on every command: stdlib only, no regex, and the long tail of rules
-    is not loaded for the common commands."""
+    is not loaded for the common commands, nor the named predicates for those that call none."""
+    common = "(['git', 'status'], ['pytest', '-x'], ['ls'], ['python', 'x.py'], ['bash', '-c', 'make'])"
     loaded = modules_loaded_by(
-        "from tokenjuice.shell.neverwrap.engine import why_not_wrapped; "
-        "[why_not_wrapped(a) for a in (['git', 'status'], ['npm', 'run', 'dev'], ['pytest', '-x'], ['ls'])]",
+        f"from tokenjuice.shell.neverwrap.engine import why_not_wrapped; [why_not_wrapped(a) for a in {common}]",
         setup="import tokenjuice.shell.command",
     )
     assert loaded == {
-        "tokenjuice.shell.neverwrap",  # the package: a docstring
+        "tokenjuice.shell.neverwrap",  # the package: a docstring and the kinds of reason
         "tokenjuice.shell.neverwrap.engine",
         "tokenjuice.shell.neverwrap.data",
+    }
+    loaded = modules_loaded_by(
+        "from tokenjuice.shell.neverwrap.engine import why_not_wrapped; why_not_wrapped(['npm', 'run', 'dev'])",
+        setup="import tokenjuice.shell.command",
+    )
+    assert loaded == {
+        "tokenjuice.shell.neverwrap",
+        "tokenjuice.shell.neverwrap.engine",
+        "tokenjuice.shell.neverwrap.data",
+        "tokenjuice.shell.neverwrap.predicates",  # npm run's case calls run-script
     }
 
 

@@ -14,8 +14,9 @@ run (`sudo`, `env A=1`, `npx`, `uv run`, `python -m`, `bash -lc '…'`, `ssh hos
 What each tool does is data: tokenjuice/shell/neverwrap/*.toml (the format: schema.py,
 docs/never-wrapped.md), compiled into the literal modules data.py and more.py. This module
 is the small engine that reads it, the driver (pipelines, wrappers, runners), and the
-few named predicates a declaration cannot express. Stdlib only, no `re`: it runs on
-every hook call.
+named tests and readers of python and the shells that a declaration cannot express; the
+named predicates a case can `call` are in predicates.py, loaded the first time a case
+names one (most commands never do). Stdlib only, no `re`: it runs on every hook call.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import marshal
 from ..argv import GLOBAL_VALUE_OPTIONS, OWN_COMMANDS, RUNNERS, SHELLS, WRAPPERS, basename, is_python, launcher_body
 from ..argv import strip_runner as _argv_strip_runner
 from ..syntax import join, parse, star_match
+from . import DETACHED, ENDLESS, TERMINAL
 from . import data as _data
 
 TYPE_CHECKING = False  # `typing` costs milliseconds to import; type checkers know this name
@@ -36,11 +38,6 @@ if TYPE_CHECKING:
     Entry = dict[str, Any]
 
 __all__ = ["matches_user_pattern", "why_not_wrapped", "why_not_wrapped_script"]
-
-#: Kinds of reason. `timeout N …` makes an ENDLESS command end; nothing helps the others.
-ENDLESS = "endless"  # runs until stopped: servers, watchers, followers
-TERMINAL = "terminal"  # needs the terminal: editors, pagers, REPLs, prompts, TUIs
-DETACHED = "detached"  # leaves a process behind that keeps the output pipe open
 
 _MAX_DEPTH = 6
 _EMPTY: frozenset[str] = frozenset()
@@ -480,8 +477,30 @@ def _entry(index: int) -> Entry:
     return entry
 
 
+def _values(entry: Entry) -> tuple[str, ...]:
+    """The options that take a value before the subcommand (`sub_values`, argv.py's `global_values`)."""
+    values: tuple[str, ...] = entry.get("sub_values", ())
+    return (*values, *GLOBAL_VALUE_OPTIONS[entry["global_values"]]) if "global_values" in entry else values
+
+
 class _Eval:
-    """One entry applied to one argv (argv[0] is the tool, or the subcommand of a `subs` entry)."""
+    """One entry applied to one argv (argv[0] is the tool, or the subcommand of a `subs` entry).
+    The named predicates (predicates.py) read the command through it: this module loads
+    theirs, so they cannot import it."""
+
+    entry: Entry
+    argv: list[str]
+    ctx: _Context
+    name: str
+    parent: _Eval | None
+    index: int | None
+    sub: str | None
+    words: list[str]
+    generic = _G
+    scan_argv = staticmethod(_scan)
+    first_operand = staticmethod(_first_operand)
+    option_values = staticmethod(_values)
+    tool = staticmethod(_tool)
 
     def __init__(self, entry: Entry, argv: list[str], ctx: _Context, name: str, parent: _Eval | None) -> None:
         self.entry, self.argv, self.ctx, self.name, self.parent = entry, argv, ctx, name, parent
@@ -500,9 +519,34 @@ class _Eval:
     def holds(self, case: Entry) -> bool:
         return all(test(self, case, want) for key, want in case.items() if (test := _CONDITIONS.get(key)))
 
+    def rest(self) -> list[str]:
+        """The words after the subcommand (none when the entry does not know where it is)."""
+        return self.argv[self.index + 1 :] if self.index is not None else []
+
+    def check(self, argv: list[str], stdin: bool | None = None) -> Reason | None:
+        """The reason for a command this one runs (`ssh host cmd`, `npx tool`); `stdin`: whether
+        it reads a pipe or file rather than the terminal (None: as this one does)."""
+        return _check(argv, self.ctx.inner(stdin))
+
+    def script(self, source: str, stdin: bool | None = None) -> Reason | None:
+        """The reason for a command line this one runs (`ssh host 'a | b'`)."""
+        return _script(source, "posix", self.ctx.inner(stdin))
+
+    def decide(self, index: int, argv: list[str], name: str, parent: _Eval | None = None) -> Reason | None:
+        """What the catalogue's entry at `index` decides for `argv` (`php artisan` as `artisan`)."""
+        return _decide(_entry(index), argv, self.ctx, name, parent)
+
+    def login(self, start: int) -> Reason | None:
+        return _login(self.name, self.argv, start)
+
+    def subcommand(self) -> Reason | None:
+        return _subcommand(self.name, self.argv)
+
     def outcome(self, case: Entry) -> Reason | None:
         if "call" in case:
-            return _CALLS[case["call"]](self, case)
+            from .predicates import CALLS  # the named predicates load the first time a case names one
+
+            return CALLS[case["call"]](self, case)
         for kind in (ENDLESS, TERMINAL, DETACHED):
             if kind in case:
                 args = self.scan(case)
@@ -545,12 +589,6 @@ def _scan_with(argv: list[str], spec: Entry, sub_index: int | None = None) -> _A
     )
 
 
-def _values(entry: Entry) -> tuple[str, ...]:
-    """The options that take a value before the subcommand (`sub_values`, argv.py's `global_values`)."""
-    values: tuple[str, ...] = entry.get("sub_values", ())
-    return (*values, *GLOBAL_VALUE_OPTIONS[entry["global_values"]]) if "global_values" in entry else values
-
-
 def _find_sub(entry: Entry, argv: list[str], args: _Args) -> tuple[int | None, str | None, list[str]]:
     """Where the subcommand is (its index, when the entry's `sub` mode knows it), the word, and
     the leading words (`words` and `leading` modes)."""
@@ -590,10 +628,6 @@ def _find_sub(entry: Entry, argv: list[str], args: _Args) -> tuple[int | None, s
     return None, None, []
 
 
-def _rest(ev: _Eval) -> list[str]:
-    return ev.argv[ev.index + 1 :] if ev.index is not None else []
-
-
 def _operand_count(ev: _Eval, case: Entry) -> int:
     args = ev.scan(case)
     return len(ev.argv) - args.stop if case.get("stop", ev.entry.get("stop")) else len(args.operands)
@@ -616,9 +650,9 @@ _CONDITIONS: dict[str, Callable[[_Eval, Entry, Any], bool]] = {
     "words": lambda ev, case, want: any(ev.words[: len(g)] == list(g) for g in want),
     "words_end": lambda ev, case, want: any(ev.words[-len(g) :] == list(g) for g in want),
     "words_max": lambda ev, case, want: len(ev.words) <= want,
-    "rest": lambda ev, case, want: any(_rest(ev)[: len(g)] == list(g) for g in want),
-    "rest_min": lambda ev, case, want: len(_rest(ev)) >= want,
-    "rest_max": lambda ev, case, want: len(_rest(ev)) <= want,
+    "rest": lambda ev, case, want: any(ev.rest()[: len(g)] == list(g) for g in want),
+    "rest_min": lambda ev, case, want: len(ev.rest()) >= want,
+    "rest_max": lambda ev, case, want: len(ev.rest()) <= want,
     "has": lambda ev, case, want: ev.scan(case).has(*want),
     "and_has": lambda ev, case, want: ev.scan(case).has(*want),
     "all": lambda ev, case, want: all(ev.scan(case).has(w) for w in want),
@@ -693,120 +727,6 @@ _TESTS: dict[str, Callable[[_Eval], bool]] = {
 }
 
 
-def _script_reason(runner: str, script: str | None) -> Reason | None:
-    """'dev server' / 'watch mode' for package.json script names that run until stopped:
-    `dev`, `start:prod`, `web:dev`, `docs:serve`, `test:watch`; not `build:dev`, `db:start`."""
-    if script is None:
-        return None
-    parts = script.lower().replace("-", ":").replace("_", ":").split(":")
-    if "watch" in parts:
-        return ENDLESS, f"watch mode ({runner} {script})"
-    if any(part in _G["one_shot_heads"] for part in parts[1:]):
-        return None  # `dev:setup`, `start-db`
-    if parts[0] in _G["dev_script_heads"] or (
-        parts[0] not in _G["one_shot_heads"] and {"dev", "serve", "server", "start"} & set(parts[1:])
-    ):
-        return ENDLESS, f"dev server ({runner} {script})"
-    return None
-
-
-def _passthrough_watch(runner: str, rest: list[str]) -> Reason | None:
-    """`npm test -- --watch`, `yarn test --watchAll`: the test runner's watch mode."""
-    args = _scan([w for w in rest if w != "--"], 0)  # after `--` or not, they reach the script
-    for flag in ("--watch", "--watchAll"):
-        if args.on(flag):
-            return ENDLESS, f"watch mode ({runner} {flag})"
-    return None
-
-
-def _run_script(ev: _Eval, case: Entry) -> Reason | None:
-    """`<tool> run SCRIPT …`: what the script is known to do, else a watch flag passed to it."""
-    rest = _rest(ev)
-    position, script = _first_operand(rest, 0, _values(ev.entry))
-    if script is None:
-        return None
-    found = _script_reason(f"{ev.name} run", script)
-    return found or _passthrough_watch(f"{ev.name} run {script}", rest[position + 1 :])
-
-
-def _after_options(ev: _Eval, case: Entry) -> Reason | None:
-    """`npm exec`, `pnpm dlx`, `yarn dlx`…: the command after the runner's options (`values`)."""
-    rest = _rest(ev)
-    position, _ = _first_operand(rest, 0, case.get("values", ()))
-    return _check(rest[position:], ev.ctx.inner()) if position < len(rest) else None
-
-
-def _script_or_bin(ev: _Eval, case: Entry) -> Reason | None:
-    """`pnpm dev`: a script of that name; `pnpm vite`: a package's binary."""
-    return _script_reason(ev.name, ev.sub) or _check([str(ev.sub), *_rest(ev)], ev.ctx.inner())
-
-
-def _check_rest(ev: _Eval, case: Entry) -> Reason | None:
-    """`yarn workspace web dev` is `yarn dev`: the tool again, `skip` words (and then options
-    taking `values`, when given) later."""
-    rest, position = _rest(ev), case.get("skip", 0)
-    if "values" in case:
-        position = _first_operand(rest, position, case["values"])[0]
-    return _check([ev.name, *rest[position:]], ev.ctx.inner()) if position < len(rest) else None
-
-
-def _bun_run(ev: _Eval, case: Entry) -> Reason | None:
-    rest = _rest(ev)
-    position, script = _first_operand(rest, 0)
-    if script is None:
-        return None
-    return _script_reason("bun run", script) or _check(rest[position:], ev.ctx.inner())
-
-
-def _task_script(ev: _Eval, case: Entry) -> Reason | None:
-    """`deno task dev`: the task after the subcommand's options (`values`), by its name."""
-    _, script = _first_operand(ev.argv, (ev.index or 0) + 1, case.get("values", ()))
-    return _script_reason(f"{ev.name} {ev.sub}", script)
-
-
-def _task_runner(ev: _Eval, case: Entry) -> Reason | None:
-    """turbo run dev, turbo dev, nx serve web, nx run web:serve, nx run-many -t serve, lerna run dev."""
-    name, argv, sub = ev.name, ev.argv, ev.sub
-    if sub == "run" or (sub == "run-many" and name == "nx"):
-        values = ("--filter", "-F", "--scope", "-t", "--target")
-        _, task = _first_operand(argv, (ev.index or 0) + 1, values)
-        if task is None and sub == "run-many":
-            given = [w.partition("=")[2] for w in argv if w.startswith(("--target=", "-t="))]
-            task = given[0] if given else (argv[argv.index("-t") + 1] if "-t" in argv[:-1] else None)
-        found = _script_reason(f"{name} {sub}", task.rpartition(":")[2]) if task else None
-        return (found[0], f"{found[1].rpartition('(')[0]}({name} {sub} {task})") if found else None
-    return None if name == "lerna" else _script_reason(name, sub)
-
-
-def _run_after(ev: _Eval, case: Entry, skip: int) -> Reason | None:
-    """The command after the options (and `skip` operands) is checked as any command."""
-    command = ev.argv[ev.scan(case).stop + skip :]
-    return _check(command, ev.ctx.inner()) if command else None
-
-
-def _as_tool(ev: _Eval, case: Entry) -> Reason | None:
-    """`clickhouse client …` is `clickhouse-client …`; `php artisan …` is `artisan …`."""
-    tool = case["values"][0]
-    if case.get("base") and basename(str(ev.sub)) != tool:
-        return None
-    return _decide(_entry(_data.INDEX[tool]), [tool, *_rest(ev)], ev.ctx, tool)
-
-
-def _interval(ev: _Eval, case: Entry) -> Reason | None:
-    """vmstat/iostat/sar [interval [count]]: an interval alone repeats forever."""
-    numbers = [w for w in ev.args.operands if w.isdigit()]
-    return (ENDLESS, f"repeats forever ({ev.name} {numbers[0]} without a count)") if len(numbers) == 1 else None
-
-
-def _man(ev: _Eval, case: Entry) -> Reason | None:
-    pager = (
-        ev.args.flags.get("-P", ev.args.flags.get("--pager")) or ev.ctx.env.get("MANPAGER") or ev.ctx.env.get("PAGER")
-    )
-    if pager and _tool(pager.split()[0]) not in _G["pagers"]:
-        return None
-    return TERMINAL, "opens a pager (man)"
-
-
 def _python(argv: list[str], ctx: _Context) -> Reason | None:
     name, interactive, index = _tool(argv[0]), False, 1
     while index < len(argv):
@@ -864,155 +784,3 @@ def _shell(name: str, argv: list[str], ctx: _Context) -> Reason | None:
     if args.stop < len(argv) or ctx.stdin:
         return None  # a script, or commands from a pipe or file
     return TERMINAL, f"interactive shell ({name} without -c or a script)"
-
-
-def _sqlite(ev: _Eval, case: Entry) -> Reason | None:
-    """sqlite3/duckdb [options] [DB [SQL]]: a SQL argument (or duckdb -c) runs and exits."""
-    name, argv, operands, index = ev.name, ev.argv, 0, 1
-    while index < len(argv):
-        word = argv[index]
-        option = word.lstrip("-")
-        if word.startswith("-") and word != "-":
-            if option in ("version", "help", "c", "f", "s") and (option != "c" or name == "duckdb"):
-                return None  # duckdb -c/-f/-s SQL, -version, -help
-            index += 2 if option in case["values"] else 1
-            continue
-        operands += 1
-        index += 1
-    return None if operands >= 2 or ev.ctx.stdin else (TERMINAL, f"interactive REPL ({name} without SQL)")
-
-
-_SSH_VALUES = "BbcDEeFIiJLlmOoPpQRSWw"
-
-
-def _ssh(ev: _Eval, case: Entry) -> Reason | None:
-    argv, ctx = ev.argv, ev.ctx
-    args = _scan(argv, 1, _SSH_VALUES, stop_at_operand=True)
-    if args.has("-G", "-Q", "-V", "-O"):
-        return None  # print config, query, version, control an existing master
-    if args.has("-f"):
-        return DETACHED, "goes to the background (ssh -f)"
-    if args.has("-N"):
-        return ENDLESS, "forwards ports until stopped (ssh -N)"
-    if args.has("-W"):
-        return ENDLESS, "forwards stdio until stopped (ssh -W)"
-    if args.stop >= len(argv):
-        return None  # no host: a usage error
-    after = _scan(argv, args.stop + 1, _SSH_VALUES, stop_at_operand=True)  # OpenSSH reads options after the host too
-    flags = {**args.flags, **after.flags}
-    if "-N" in flags:
-        return ENDLESS, "forwards ports until stopped (ssh -N)"
-    remote = argv[after.stop :]
-    if not remote:
-        return None if ctx.stdin or "-n" in flags else (TERMINAL, "interactive session (ssh without a remote command)")
-    # the remote command reads this side's stdin unless -n; ssh joins its words for the remote shell
-    return _script(" ".join(remote), "posix", ctx.inner(stdin=ctx.stdin or "-n" in flags))
-
-
-def _docker(ev: _Eval, case: Entry) -> Reason | None:
-    """docker/podman/nerdctl: groups (`docker container run`), `run`, `exec`, then the data."""
-    name, ctx = ev.name, ev.ctx
-    if ev.index is None:
-        return None
-    sub, rest = ev.argv[ev.index], ev.argv[ev.index + 1 :]
-    if sub in _G["docker_groups"] and rest:
-        group, sub, rest = sub, rest[0], rest[1:]
-        if sub == "prune" and not _scan(rest, 0, "", ("--filter",)).has("-f", "--force") and not ctx.stdin:
-            return TERMINAL, f"asks for confirmation ({name} {group} prune without -f)"
-        if group not in ("container", "system"):
-            return None
-    if sub == "compose":
-        return _compose(f"{name} compose", rest, ctx)
-    if sub in ("run", "exec"):
-        values = case["values"] if sub == "run" else ("--env", "--env-file", "--user", "--workdir", "--detach-keys")
-        args = _scan(rest, 0, "evpwulhmca" if sub == "run" else "euw", values, stop_at_operand=True)
-        if args.on("-d", "--detach"):
-            return None
-        interactive = args.has("-i", "--interactive")
-        if interactive and args.has("-t", "--tty"):
-            return TERMINAL, f"interactive container ({name} {sub} -it)"
-        command = rest[args.stop + 1 :]
-        found = _check(command, ctx.inner(stdin=not interactive or (sub == "exec" and ctx.stdin))) if command else None
-        if found or sub == "exec" or not args.has("-p", "--publish", "-P", "--publish-all"):
-            return found
-        return ENDLESS, f"server container in the foreground ({name} run -p without -d)"
-    return _decide(_entry(_data.PARTS["docker:"]), [sub, *rest], ctx, name, ev)
-
-
-def _compose(label: str, argv: list[str], ctx: _Context) -> Reason | None:
-    return _decide(_entry(_data.PARTS["compose:"]), ["compose", *argv], ctx, label)
-
-
-def _compose_command(ev: _Eval, case: Entry) -> Reason | None:
-    """`docker compose exec|run SERVICE CMD…`: CMD decides; it reads stdin with -T."""
-    command = ev.argv[ev.args.stop + 1 :]
-    stdin = ev.args.has("-T", "--no-TTY", "--no-tty") or ev.ctx.stdin
-    return _check(command, ev.ctx.inner(stdin=stdin)) if command else None
-
-
-def _gcloud(ev: _Eval, case: Entry) -> Reason | None:
-    words, has = ev.words, ev.args.has
-    if words[:1] == ["init"]:
-        return TERMINAL, "prompts for answers (gcloud init)"
-    login = words[:2] == ["auth", "login"] or words[:3] == ["auth", "application-default", "login"]
-    if login and not has("--cred-file"):
-        return TERMINAL, "logs in through a browser (gcloud auth login)"
-    if "ssh" in words[:3] and not has("--command"):
-        return TERMINAL, "interactive session (gcloud compute ssh without --command)"
-    if ("tail" in words and ("logs" in words or "logging" in words)) or ("emulators" in words and "start" in words):
-        return ENDLESS, f"runs until stopped (gcloud {' '.join(words)})"
-    if words[:1] == ["interactive"] or words[1:2] == ["interactive"]:
-        return TERMINAL, "interactive shell (gcloud interactive)"
-    return None
-
-
-def _terraform(ev: _Eval, case: Entry) -> Reason | None:
-    rest = _rest(ev)
-    options = {w.lstrip("-") for w in rest if w.startswith("-")}
-    no_input = {"input=false", "input=0"} & options or ev.ctx.env.get("TF_INPUT", "").lower() in ("0", "false")
-    if "auto-approve" in options or "auto-approve=true" in options or no_input or ev.ctx.stdin:
-        return None
-    if ev.sub == "apply" and any(not w.startswith("-") for w in rest):
-        return None  # a saved plan is applied without asking
-    return TERMINAL, f"asks for confirmation ({ev.name} {ev.sub} without -auto-approve)"
-
-
-def _kubectl_exec(ev: _Eval, case: Entry) -> Reason | None:
-    rest = ev.argv[1:]
-    if "--" not in rest:
-        return None
-    command = rest[rest.index("--") + 1 :]
-    return _check(command, ev.ctx.inner(stdin=not ev.args.has("-i", "--stdin"))) if command else None
-
-
-def _login_call(ev: _Eval, case: Entry) -> Reason | None:
-    start = ev.index + 1 if ev.index is not None else ev.argv.index(str(ev.sub)) + 1
-    return _login(ev.name, ev.argv, start)
-
-
-_CALLS: dict[str, Callable[[_Eval, Entry], Reason | None]] = {
-    "run-script": _run_script,
-    "test-watch": lambda ev, case: _passthrough_watch(f"{ev.name} test", _rest(ev)),
-    "after-options": _after_options,
-    "script-or-bin": _script_or_bin,
-    "script-name": lambda ev, case: _script_reason(ev.name, ev.sub),
-    "bun-run": _bun_run,
-    "task-script": _task_script,
-    "task-runner": _task_runner,
-    "check-rest": _check_rest,
-    "run-after-options": lambda ev, case: _run_after(ev, case, 0),
-    "run-after-operand": lambda ev, case: _run_after(ev, case, 1),
-    "as-tool": _as_tool,
-    "interval": _interval,
-    "man": _man,
-    "sqlite": _sqlite,
-    "ssh": _ssh,
-    "docker": _docker,
-    "compose": lambda ev, case: _compose(ev.name, ev.argv[1:], ev.ctx),
-    "compose-command": _compose_command,
-    "gcloud": _gcloud,
-    "terraform": _terraform,
-    "kubectl-exec": _kubectl_exec,
-    "login": _login_call,
-    "subcommand": lambda ev, case: _subcommand(ev.name, ev.argv),
-}

@@ -132,7 +132,7 @@ class Case:
     env: tuple[str, ...] = _words(
         "One of these variables is set, and not to a false value, in the command (`CI=1 vitest`)."
     )
-    test: str | None = spec(CHOICE, "A named Python test holds (interactive.py's `_TESTS`).", None, choices=TESTS)
+    test: str | None = spec(CHOICE, "A named Python test holds (engine.py's `_TESTS`).", None, choices=TESTS)
     unless: str | None = spec(CHOICE, "A named Python test does not hold.", None, choices=TESTS)
     short: str | None = _text("Read options for this case with these short options taking a value.")
     long: tuple[str, ...] = _words("… and these long options taking a value.")
@@ -146,7 +146,7 @@ class Case:
     detached: str | None = _text("Decision: it leaves a process behind; the reason.")
     wrap: bool = spec(FLAG, "Decision: it is wrapped (no later case is read).", None)
     call: str | None = spec(
-        CHOICE, "Decision: a named Python predicate decides (interactive.py's `_CALLS`).", None, choices=CALLS
+        CHOICE, "Decision: a named Python predicate decides (predicates.py's `CALLS`).", None, choices=CALLS
     )
     values: tuple[str, ...] = _words("Words the predicate of `call` reads (options taking a value, a tool).")
     skip: int = _count("For `check-rest`: words to skip after the subcommand.")
