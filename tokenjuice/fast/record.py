@@ -68,20 +68,12 @@ def record(cls: type[T]) -> type[T]:
     }
     namespace["__slots__"] = names
     namespace["__record_fields__"] = tuple(fields)
-    new = type(cls.__name__, cls.__bases__, namespace)
-    new.__qualname__ = cls.__qualname__
-    setattr(new, "__init__", _lazy_init(fields, new))  # noqa: B010 - assigning to a class
-    for name, method in (
-        ("__setattr__", _frozen),
-        ("__delattr__", _frozen),
-        ("__eq__", _eq),
-        ("__hash__", _hash),
-        ("__repr__", _repr),
-        ("__getstate__", _getstate),
-        ("__setstate__", _setstate),
-    ):
+    namespace["__qualname__"] = cls.__qualname__
+    for name, method in _METHODS:
         if name not in cls.__dict__:
-            setattr(new, name, method)
+            namespace[name] = method  # in the class as it is made: setting each afterwards costs more
+    new = type(cls.__name__, cls.__bases__, namespace)
+    setattr(new, "__init__", _lazy_init(fields, new))  # noqa: B010 - assigning to a class
     return new
 
 
@@ -183,6 +175,18 @@ def _getstate(self: Any) -> tuple[Any, ...]:
 def _setstate(self: Any, state: tuple[Any, ...]) -> None:
     for name, value in zip(self.__slots__, state, strict=True):
         object.__setattr__(self, name, value)
+
+
+#: What every record class gets unless it defines its own.
+_METHODS = (
+    ("__setattr__", _frozen),
+    ("__delattr__", _frozen),
+    ("__eq__", _eq),
+    ("__hash__", _hash),
+    ("__repr__", _repr),
+    ("__getstate__", _getstate),
+    ("__setstate__", _setstate),
+)
 
 
 def fields(cls_or_record: Any) -> tuple[Field, ...]:
