@@ -224,3 +224,20 @@ def test_expansions_read_assign_and_skip_single_quotes():
         ("assign", "k"),
         ("read", "m"),
     ]
+
+
+def test_the_environment_is_weighed_the_same_from_its_bytes(monkeypatch):
+    """fits_in_argv weighs the process's own environment from os.environb (no decoding and
+    encoding of each name and value): the same bytes as the str form encodes to, also for a
+    value that is not UTF-8 (a surrogate escape) and one that is not ASCII."""
+    import os
+    import sys
+
+    from tokenjuice.shell import syntax
+
+    monkeypatch.setenv("TOKENJUICE_TEST_RAW", "caf\udce9")
+    monkeypatch.setenv("TOKENJUICE_TEST_WIDE", "café ☕")
+    copy = dict(os.environ)
+    assert syntax._environ_cost() == syntax._environ_cost(os.environ) == syntax._environ_cost(copy)
+    if os.name == "posix" and sys.getfilesystemencoding() == "utf-8":
+        assert syntax._ENVIRON_BYTES is os.environb  # the fast path is the one taken

@@ -9,6 +9,7 @@ for commands. Kept free of heavy imports: the Cursor hook and `wrap` load it.
 from __future__ import annotations
 
 import os
+import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -1093,10 +1094,20 @@ def fits_in_argv(rewritten: str, *, words: Sequence[str], environ: Mapping[str, 
 def _environ_cost(environ: Mapping[str, str] | None = None) -> int:
     """The bytes exec copies for an environment: `NAME=value` strings and pointers."""
     cost = _POINTER
+    if (environ is None or environ is os.environ) and _ENVIRON_BYTES is not None:
+        # the process's own: its bytes as they are (what the str form would encode back to),
+        # without decoding and encoding each name and value
+        return cost + sum(len(name) + len(value) + 2 + _POINTER for name, value in _ENVIRON_BYTES.items())
     for name, value in (os.environ if environ is None else environ).items():
         cost += len(name.encode("utf-8", "surrogateescape")) + len(value.encode("utf-8", "surrogateescape")) + 2
         cost += _POINTER
     return cost
+
+
+#: os.environ's bytes (the same mapping underneath), where os.environ's strings are them
+#: decoded as UTF-8 with surrogate escapes, which encode back to exactly these bytes: POSIX
+#: with a UTF-8 file system encoding.
+_ENVIRON_BYTES = getattr(os, "environb", None) if sys.getfilesystemencoding() == "utf-8" else None
 
 
 def _arg_max() -> int:
