@@ -229,7 +229,7 @@ def _peel(argv: list[str], ctx: _Context) -> list[str] | Reason:
                 return DETACHED, f"keeps running after the shell exits ({tool})"
             return argv[index:]
         if tool == "sudo":
-            args = _scan(argv, index + 1, *_WRAPPER_OPTIONS["sudo"], stop_at_operand=True)
+            args = _scan(argv, index + 1, *_wrapper_options("sudo"), stop_at_operand=True)
             if args.has("-e", "--edit"):
                 return TERMINAL, "opens an editor (sudo -e)"
             if args.stop >= len(argv):
@@ -246,7 +246,7 @@ def _peel(argv: list[str], ctx: _Context) -> list[str] | Reason:
             index = args.stop + 1
             continue
         if tool in WRAPPERS or tool in _G["extra_wrappers"]:
-            args = _scan(argv, index + 1, *_WRAPPER_OPTIONS.get(tool, ("", _EMPTY)), stop_at_operand=True)
+            args = _scan(argv, index + 1, *_wrapper_options(tool), stop_at_operand=True)
             if args.stop >= len(argv) or (tool == "command" and args.has("-v", "-V")):
                 return argv[index:]  # the wrapper alone (`env`, `time`) is itself the command
             index = args.stop
@@ -255,16 +255,22 @@ def _peel(argv: list[str], ctx: _Context) -> list[str] | Reason:
     return argv[index:]
 
 
-def _wrapper_options(options: frozenset[str]) -> tuple[str, frozenset[str]]:
-    short = "".join(o[1] for o in options if len(o) == 2 and o[0] == "-")
-    return short, frozenset(o for o in options if o.startswith("--"))
+#: A wrapper's options that take a value, as `_scan` reads them (short letters, long names):
+#: argv.py's, each read the first time a command goes through that wrapper (most go through none).
+_WRAPPER_OPTIONS = {
+    "xvfb-run": ("nsfewp", frozenset({"--server-num", "--server-args", "--error-file", "--xauth-protocol"})),
+}
 
 
-_WRAPPER_OPTIONS = {name: _wrapper_options(options) for name, options in WRAPPERS.items()}
-_WRAPPER_OPTIONS["xvfb-run"] = (
-    "nsfewp",
-    frozenset({"--server-num", "--server-args", "--error-file", "--xauth-protocol"}),
-)
+def _wrapper_options(tool: str) -> tuple[str, frozenset[str]]:
+    found = _WRAPPER_OPTIONS.get(tool)
+    if found is None:
+        options = WRAPPERS.get(tool)
+        if options is None:
+            return "", _EMPTY
+        short = "".join(o[1] for o in options if len(o) == 2 and o[0] == "-")
+        found = _WRAPPER_OPTIONS[tool] = short, frozenset(o for o in options if o.startswith("--"))
+    return found
 
 
 def _strip_runner(argv: list[str]) -> list[str] | None:
