@@ -241,3 +241,20 @@ def test_the_environment_is_weighed_the_same_from_its_bytes(monkeypatch):
     assert syntax._environ_cost() == syntax._environ_cost(os.environ) == syntax._environ_cost(copy)
     if os.name == "posix" and sys.getfilesystemencoding() == "utf-8":
         assert syntax._ENVIRON_BYTES is os.environb  # the fast path is the one taken
+
+
+def test_a_line_lexed_again_the_same_way_is_not_lexed_twice():
+    """The hook reads one command line several times (the grammar, the never-wrap
+    catalogue, the host's checks): the tokens are made once and shared, per dialect and
+    mode, and only for the last few lines."""
+    from tokenjuice.shell import syntax
+
+    line = "git status --short | head -3"
+    assert syntax.lex(line) is syntax.lex(line)
+    assert syntax.lex(line, compound=True) is not syntax.lex(line)
+    assert syntax.lex(line, "fish") is not syntax.lex(line)
+    assert [t.value for t in syntax.lex(line, "fish").tokens] == [t.value for t in syntax.lex(line).tokens]
+    first = syntax.lex(line)
+    for other in range(syntax._LEXED_KEPT):
+        syntax.lex(f"echo {other}")
+    assert syntax.lex(line) is not first and len(syntax._LEXED) == syntax._LEXED_KEPT

@@ -82,8 +82,22 @@ def lex(source: str, dialect: str = "posix", *, compound: bool = False) -> Lexed
     """Split `source` into tokens; `dialect` is "posix" or "fish". With `compound`
     (what `parse_tree` needs), `((…))` and `[[ … ]]` where a command starts are one
     word each, as bash and zsh read them, and `Lexed.bodies` holds the spans of
-    here-document bodies that expand `$` (an unquoted delimiter)."""
-    return _Lexer(source, dialect == "fish", compound).run()
+    here-document bodies that expand `$` (an unquoted delimiter). The result is shared
+    by every caller that lexes the same line the same way: read it, never change it."""
+    key = (source, dialect == "fish", compound)
+    found = _LEXED.get(key)
+    if found is None:
+        found = _Lexer(source, key[1], compound).run()
+        if len(_LEXED) >= _LEXED_KEPT:
+            del _LEXED[next(iter(_LEXED))]
+        _LEXED[key] = found
+    return found
+
+
+#: The lines lexed last: a hook call reads one command line several times (the rewrite's
+#: grammar, the never-wrap catalogue, the host's own checks) and the launcher twice.
+_LEXED: dict[tuple[str, bool, bool], Lexed] = {}
+_LEXED_KEPT = 4
 
 
 #: The most words, operators and redirections `parse_tree` reads: beyond, the line is
