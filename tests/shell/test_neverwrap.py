@@ -855,7 +855,7 @@ def test_the_compiled_catalogue_is_current():
     want = neverwrap_schema.compiled(generic, tools)
     have = {
         "GENERIC": marshal.loads(neverwrap_data.GENERIC),
-        "INDEX": neverwrap_data.INDEX,
+        "INDEX": marshal.loads(neverwrap_data.INDEX),
         "PARTS": neverwrap_data.PARTS,
         "ENTRIES": [marshal.loads(entry) for entry in (*neverwrap_data.ENTRIES, *neverwrap_more.ENTRIES)],
     }
@@ -1070,7 +1070,7 @@ def test_random_command_lines_never_raise():
     for entry in neverwrap_schema.compiled(*neverwrap_schema.load())["ENTRIES"]:
         collect(entry)
     vocabulary = sorted(w for w in words if " " not in w) + ["x", "1", "--", "-", "a=b", "CI=1", "GIT_EDITOR=vim"]
-    programs = [*sorted(neverwrap_data.INDEX), "python3", "bash", "pwsh", "create-x", "make", "wrangler"]
+    programs = [*sorted(marshal.loads(neverwrap_data.INDEX)), "python3", "bash", "pwsh", "create-x", "make", "wrangler"]
     wrappers = [[], ["sudo"], ["timeout", "5"], ["env", "A=1"], ["npx"], ["uv", "run"], ["ssh", "h"], ["nohup"]]
     rng = random.Random(24)
     for _ in range(20000):

@@ -42,6 +42,8 @@ __all__ = ["matches_user_pattern", "why_not_wrapped", "why_not_wrapped_script"]
 _MAX_DEPTH = 6
 _EMPTY: frozenset[str] = frozenset()
 _GENERIC = marshal.loads(_data.GENERIC)  # noqa: S302 - the package's own data, as trusted as its code
+#: The catalogue's index: a program's name -> its entry.
+_INDEX: dict[str, int] = marshal.loads(_data.INDEX)  # noqa: S302 - as above
 _G = {key: frozenset(value) for key, value in _GENERIC.items()}
 _FALSE = _G["false_values"]
 _START = {group[0]: group[1:] for group in _GENERIC["start_subcommands"]}
@@ -396,7 +398,7 @@ def _dispatch(argv: list[str], ctx: _Context) -> Reason | None:
     name = _tool(argv[0])
     if _asks_for_help(argv):
         return None
-    index = _data.INDEX.get(name)
+    index = _INDEX.get(name)
     if index is not None:
         found = _decide(_entry(index), argv, ctx, name)
     elif is_python(name):
@@ -503,6 +505,7 @@ class _Eval:
     sub: str | None
     words: list[str]
     generic = _G
+    catalogue = _INDEX
     scan_argv = staticmethod(_scan)
     first_operand = staticmethod(_first_operand)
     option_values = staticmethod(_values)

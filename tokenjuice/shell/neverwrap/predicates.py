@@ -115,7 +115,7 @@ def _as_tool(ev: _Eval, case: Entry) -> Reason | None:
     tool = case["values"][0]
     if case.get("base") and basename(str(ev.sub)) != tool:
         return None
-    return ev.decide(_data.INDEX[tool], [tool, *ev.rest()], tool)
+    return ev.decide(ev.catalogue[tool], [tool, *ev.rest()], tool)
 
 
 def _interval(ev: _Eval, case: Entry) -> Reason | None:

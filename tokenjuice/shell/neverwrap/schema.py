@@ -344,7 +344,8 @@ def literal(generic: Generic, tools: list[Tool], core: int) -> tuple[str, str]:
     entries: core.toml's, the common tools) and neverwrap_more.py (the others, imported when a
     command names one of their programs). Each entry is a `marshal` blob: importing costs one
     object per entry, not one per string and tuple inside, and the engine decodes only the
-    entries a command names. Format 2 writes no back-references, so the bytes depend on the
+    entries a command names. The generic tables and the index are blobs too (decoding the
+    index costs less than building it from a literal). Format 2 writes no back-references, so the bytes depend on the
     data alone (later formats place them by refcounts)."""
     data = compiled(generic, tools)
     blobs = [f"    {marshal.dumps(entry, 2)!r},\n" for entry in data["ENTRIES"]]
@@ -353,7 +354,7 @@ def literal(generic: Generic, tools: list[Tool], core: int) -> tuple[str, str]:
         'do not edit."""\n\n'
     )
     return (
-        f"{head}GENERIC = {marshal.dumps(data['GENERIC'], 2)!r}\nINDEX = {data['INDEX']!r}\n"
+        f"{head}GENERIC = {marshal.dumps(data['GENERIC'], 2)!r}\nINDEX = {marshal.dumps(data['INDEX'], 2)!r}\n"
         f"PARTS = {data['PARTS']!r}\nENTRIES = (\n{''.join(blobs[:core])})\n",
         f"{head}ENTRIES = (\n{''.join(blobs[core:])})\n",
     )
