@@ -44,10 +44,20 @@ _EMPTY: frozenset[str] = frozenset()
 _GENERIC = marshal.loads(_data.GENERIC)  # noqa: S302 - the package's own data, as trusted as its code
 #: The catalogue's index: a program's name -> its entry.
 _INDEX: dict[str, int] = marshal.loads(_data.INDEX)  # noqa: S302 - as above
-_G = {key: frozenset(value) for key, value in _GENERIC.items()}
-_FALSE = _G["false_values"]
+#: The generic tables as sets, each made the first time it is read (`_g`): a command reads a few.
+_G: dict[str, frozenset[str]] = {}
+
+
+def _g(key: str) -> frozenset[str]:
+    found = _G.get(key)
+    if found is None:
+        found = _G[key] = frozenset(_GENERIC[key])
+    return found
+
+
+_FALSE = _g("false_values")
 _START = {group[0]: group[1:] for group in _GENERIC["start_subcommands"]}
-_NO_GENERIC = _G["no_generic"] | {prefix[0] for prefix in RUNNERS}
+_NO_GENERIC = _g("no_generic") | {prefix[0] for prefix in RUNNERS}
 _DASHDASH = {group[0]: group[1:] for group in _GENERIC["dashdash_runners"]}
 
 
@@ -247,7 +257,7 @@ def _peel(argv: list[str], ctx: _Context) -> list[str] | Reason:
             ctx.bounded = True
             index = args.stop + 1
             continue
-        if tool in WRAPPERS or tool in _G["extra_wrappers"]:
+        if tool in WRAPPERS or tool in _g("extra_wrappers"):
             args = _scan(argv, index + 1, *_wrapper_options(tool), stop_at_operand=True)
             if args.stop >= len(argv) or (tool == "command" and args.has("-v", "-V")):
                 return argv[index:]  # the wrapper alone (`env`, `time`) is itself the command
@@ -403,11 +413,11 @@ def _dispatch(argv: list[str], ctx: _Context) -> Reason | None:
         found = _decide(_entry(index), argv, ctx, name)
     elif is_python(name):
         found = _python(argv, ctx)
-    elif name in SHELLS or name in _G["more_shells"]:
+    elif name in SHELLS or name in _g("more_shells"):
         found = _shell(name, argv, ctx)
     elif name.startswith("create-"):
         found = None if _yes(argv) or ctx.stdin else (TERMINAL, f"prompts for answers ({name} without --yes)")
-    elif name in _NO_GENERIC or name in _G["operand_tools"]:
+    elif name in _NO_GENERIC or name in _g("operand_tools"):
         return None
     else:
         return _watch_flags(name, argv) or _subcommand(name, argv)
@@ -434,7 +444,7 @@ def _watch_flags(name: str, argv: list[str]) -> Reason | None:
     for flag in ("--watch", "--watchAll", "--watch-all"):
         if args.on(flag):
             return ENDLESS, f"watch mode ({name} {flag})"
-    if name in _G["short_w_watch"] and args.has("-w"):
+    if name in _g("short_w_watch") and args.has("-w"):
         return ENDLESS, f"watch mode ({name} -w)"
     return None
 
@@ -447,9 +457,9 @@ def _subcommand(name: str, argv: list[str]) -> Reason | None:
         return ENDLESS, f"watch mode ({name} watch)"
     if sub == "dev":
         return ENDLESS, f"dev server ({name} dev)"
-    if sub == "serve" and (len(argv) == 2 or argv[2] not in _G["serve_verbs"]):
+    if sub == "serve" and (len(argv) == 2 or argv[2] not in _g("serve_verbs")):
         return ENDLESS, f"dev server ({name} serve)"
-    if (sub in ("server", "s") and name in _G["server_subcommand"]) or sub in _START.get(name, ()):
+    if (sub in ("server", "s") and name in _g("server_subcommand")) or sub in _START.get(name, ()):
         return ENDLESS, f"dev server ({name} {sub})"
     if sub == "login" or (sub == "auth" and argv[2:3] == ["login"]):
         return _login(name, argv, 2 if sub == "login" else 3)
@@ -457,8 +467,8 @@ def _subcommand(name: str, argv: list[str]) -> Reason | None:
 
 
 def _login(name: str, argv: list[str], start: int) -> Reason | None:
-    args = _scan(argv, start, "", _G["login_values"])
-    if args.has(*_G["login_ok"]) or (name in _G["login_operand"] and args.operands):
+    args = _scan(argv, start, "", _g("login_values"))
+    if args.has(*_g("login_ok")) or (name in _g("login_operand") and args.operands):
         return None
     if name == "vault" and any(w.startswith("-method") for w in argv):
         return TERMINAL, "asks for a password (vault login -method)"
@@ -504,7 +514,7 @@ class _Eval:
     index: int | None
     sub: str | None
     words: list[str]
-    generic = _G
+    generic = staticmethod(_g)
     catalogue = _INDEX
     scan_argv = staticmethod(_scan)
     first_operand = staticmethod(_first_operand)
@@ -708,7 +718,7 @@ def _git_config(ev: _Eval) -> dict[str, str]:
 
 def _scripted_editor(value: str | None) -> bool:
     """An editor variable set to a command that needs no terminal (`true`, `sed -i …`)."""
-    return bool(value and value.strip()) and _tool(str(value).split()[0]) not in _G["editors"]
+    return bool(value and value.strip()) and _tool(str(value).split()[0]) not in _g("editors")
 
 
 def _editor(ev: _Eval, variable: str, key: str) -> str | None:

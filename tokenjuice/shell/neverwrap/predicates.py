@@ -27,10 +27,10 @@ def _script_reason(ev: _Eval, runner: str, script: str | None) -> Reason | None:
     parts = script.lower().replace("-", ":").replace("_", ":").split(":")
     if "watch" in parts:
         return ENDLESS, f"watch mode ({runner} {script})"
-    if any(part in ev.generic["one_shot_heads"] for part in parts[1:]):
+    if any(part in ev.generic("one_shot_heads") for part in parts[1:]):
         return None  # `dev:setup`, `start-db`
-    if parts[0] in ev.generic["dev_script_heads"] or (
-        parts[0] not in ev.generic["one_shot_heads"] and {"dev", "serve", "server", "start"} & set(parts[1:])
+    if parts[0] in ev.generic("dev_script_heads") or (
+        parts[0] not in ev.generic("one_shot_heads") and {"dev", "serve", "server", "start"} & set(parts[1:])
     ):
         return ENDLESS, f"dev server ({runner} {script})"
     return None
@@ -128,7 +128,7 @@ def _man(ev: _Eval, case: Entry) -> Reason | None:
     pager = (
         ev.args.flags.get("-P", ev.args.flags.get("--pager")) or ev.ctx.env.get("MANPAGER") or ev.ctx.env.get("PAGER")
     )
-    if pager and ev.tool(pager.split()[0]) not in ev.generic["pagers"]:
+    if pager and ev.tool(pager.split()[0]) not in ev.generic("pagers"):
         return None
     return TERMINAL, "opens a pager (man)"
 
@@ -184,7 +184,7 @@ def _docker(ev: _Eval, case: Entry) -> Reason | None:
     if ev.index is None:
         return None
     sub, rest = ev.argv[ev.index], ev.argv[ev.index + 1 :]
-    if sub in ev.generic["docker_groups"] and rest:
+    if sub in ev.generic("docker_groups") and rest:
         group, sub, rest = sub, rest[0], rest[1:]
         if sub == "prune" and not ev.scan_argv(rest, 0, "", ("--filter",)).has("-f", "--force") and not ctx.stdin:
             return TERMINAL, f"asks for confirmation ({name} {group} prune without -f)"
