@@ -108,6 +108,8 @@ class Cursor(JsonHooksHost):
 
     def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
         result = super().install(path, command, dry_run=dry_run)
+        from .permissions.cursor import allowlist_gap
+
         gap = allowlist_gap(command, os.environ, os.getcwd())
         if gap is not None:
             result.warnings.append(gap)
@@ -119,52 +121,14 @@ class Cursor(JsonHooksHost):
         report = super().doctor(path, expected, install_hint, deep=deep)
         if report.detected is None:
             return report
+        from .permissions.cursor import allowlist_gap
+
         gap = allowlist_gap(report.detected, os.environ, os.getcwd())
         if gap is not None:
             report.check("allowlist", WARN, gap)
         else:
             report.check("mode", OK, "pre: Shell commands your Cursor rules do not deny or ask about are rewritten")
         return report
-
-
-def allowlist_gap(hook_command: str, env: Mapping[str, str], project_dir: str | None) -> str | None:
-    """When the user's Cursor CLI allowlist is in force and does not allow the rewritten
-    command, every command it allows would be left alone (a rewrite would bring a prompt
-    for the wrapper): one sentence saying so and naming the entry to add; else None."""
-    from ..settings import resolve
-    from ..shell import rewrite
-    from ..shell.syntax import split_words
-    from .permissions import cursor as perms
-
-    rules = perms.load_rules(project_dir, env)
-    if not any(rules.allow_lists) or rules.uncertain:
-        return None
-    words = split_words(hook_command)
-    launcher = words[words.index("--wrap-launcher") + 1] if "--wrap-launcher" in words[:-1] else "tokenjuice"
-    settings = resolve(None, env=env)
-    plan = rewrite.plan("git status", host="cursor", shell="/bin/sh", launcher=launcher, settings=settings)  # noqa: S604 - nothing runs
-    if not plan.wrapped or perms.decide(plan.command, rules) == ALLOW:
-        return None
-    first = split_words(plan.command)[0]
-    where = next((f for f, status in rules.files if status == "ok"), "cli-config.json")
-    for candidate in dict.fromkeys((f"Shell({os.path.basename(first)})", f"Shell({first})")):
-        entry = perms.parse_entry(candidate)
-        if entry is None or not os.path.basename(first).startswith("tokenjuice"):
-            continue  # never an entry that would allow another program (python -m tokenjuice: python)
-        saved = [list(allowed) for allowed in rules.allow_lists]
-        rules.allow_lists = [[*allowed, entry] for allowed in saved]
-        allowed = perms.decide(plan.command, rules) == ALLOW
-        rules.allow_lists = saved
-        if allowed:
-            return (
-                f"your Cursor allowlist ({where}) does not allow the rewritten command, so tokenjuice leaves every "
-                f'command alone; add "{candidate}" to permissions.allow there to have them compacted (then every '
-                "command run through tokenjuice wrap runs without a prompt, docs/cursor.md)"
-            )
-    return (
-        f"your Cursor allowlist ({where}) does not allow the rewritten command, so tokenjuice leaves every command "
-        "alone; a tokenjuice installed with its own tokenjuice program (not --local) can be allowlisted"
-    )
 
 
 def _deletes(command: str) -> bool:

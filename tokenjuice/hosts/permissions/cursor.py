@@ -41,10 +41,12 @@ Runs on the hook's hot path: standard library only, no `re`, `json` or `fnmatch`
 
 from __future__ import annotations
 
+import os
+
 from ...fast import fastjson
 from ...paths import regular_only
 from ...shell.argv import basename, shell_scripts, substitutions, variants
-from ...shell.syntax import SimpleCommand, Token, parse, star_match
+from ...shell.syntax import SimpleCommand, Token, parse, split_words, star_match
 from .. import ALLOW, ASK, DENY, NONE, project_config_paths, user_config_paths
 
 TYPE_CHECKING = False
@@ -418,3 +420,41 @@ def decide(command: str, rules: Rules) -> str:
                 if not any(entry_matches(entry, text) for entry in allow):
                     return ASK
     return ALLOW
+
+
+def allowlist_gap(hook_command: str, env: Mapping[str, str], project_dir: str | None) -> str | None:
+    """When the user's Cursor CLI allowlist is in force and does not allow the rewritten
+    command, every command it allows would be left alone (a rewrite would bring a prompt
+    for the wrapper): one sentence saying so and naming the entry to add; else None."""
+    from ...settings import resolve
+    from ...shell import rewrite
+
+    rules = load_rules(project_dir, env)
+    if not any(rules.allow_lists) or rules.uncertain:
+        return None
+    words = split_words(hook_command)
+    launcher = words[words.index("--wrap-launcher") + 1] if "--wrap-launcher" in words[:-1] else "tokenjuice"
+    settings = resolve(None, env=env)
+    plan = rewrite.plan("git status", host="cursor", shell="/bin/sh", launcher=launcher, settings=settings)  # noqa: S604 - nothing runs
+    if not plan.wrapped or decide(plan.command, rules) == ALLOW:
+        return None
+    first = split_words(plan.command)[0]
+    where = next((f for f, status in rules.files if status == "ok"), "cli-config.json")
+    for candidate in dict.fromkeys((f"Shell({os.path.basename(first)})", f"Shell({first})")):
+        entry = parse_entry(candidate)
+        if entry is None or not os.path.basename(first).startswith("tokenjuice"):
+            continue  # never an entry that would allow another program (python -m tokenjuice: python)
+        saved = [list(allowed) for allowed in rules.allow_lists]
+        rules.allow_lists = [[*allowed, entry] for allowed in saved]
+        allowed = decide(plan.command, rules) == ALLOW
+        rules.allow_lists = saved
+        if allowed:
+            return (
+                f"your Cursor allowlist ({where}) does not allow the rewritten command, so tokenjuice leaves every "
+                f'command alone; add "{candidate}" to permissions.allow there to have them compacted (then every '
+                "command run through tokenjuice wrap runs without a prompt, docs/cursor.md)"
+            )
+    return (
+        f"your Cursor allowlist ({where}) does not allow the rewritten command, so tokenjuice leaves every command "
+        "alone; a tokenjuice installed with its own tokenjuice program (not --local) can be allowlisted"
+    )
