@@ -306,19 +306,25 @@ print(args(wrap))
 """
 
 
+def wrapped_and_direct(command, cwd, shell="/bin/bash"):
+    """`command` through the hook's rewrite (wrap --raw, run by /bin/sh as a host's
+    shell) and as typed (`<shell> -c`): both finished processes."""
+    result = plan(command, shell=shell)
+    assert result.wrapped, result
+    raw = result.command.replace(" wrap --source cursor", " wrap --raw --source cursor", 1)
+    return tuple(
+        subprocess.run(argv, capture_output=True, text=True, cwd=cwd, timeout=60)
+        for argv in (["/bin/sh", "-c", raw], [shell, "-c", command])
+    )
+
+
 def test_bash_runs_the_command_from_its_environment_as_bash_c_would(tmp_path):
     """Inside the wrap, bash's error messages and line numbers are what `bash -c`
     gives, the hand-over variable is gone from the command's environment, and neither
     bash's arguments nor `wrap`'s (what `ps` shows other users) hold the command."""
     (tmp_path / "show.py").write_text(SHOW_PARENTS)
     command = f"echo secret-word-41; env | grep -c TOKENJUICE_COMMAND\ncat < /no/such/x\n{sys.executable} show.py 2>&1"
-    result = plan(command)
-    assert result.wrapped
-    raw = result.command.replace(" wrap --source cursor", " wrap --raw --source cursor", 1)
-    wrapped, direct = (
-        subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path, timeout=60)
-        for argv in (["/bin/sh", "-c", raw], ["/bin/bash", "-c", command])
-    )
+    wrapped, direct = wrapped_and_direct(command, tmp_path)
     assert wrapped.stdout.splitlines()[:2] == ["secret-word-41", "0"] == direct.stdout.splitlines()[:2]
     assert wrapped.stderr == direct.stderr == "/bin/bash: line 2: /no/such/x: No such file or directory\n"
     bash_args, wrap_args = wrapped.stdout.splitlines()[2:4]
@@ -337,10 +343,7 @@ def test_other_shells_keep_the_command_in_their_arguments(shell, tmp_path):
     if path is None:
         pytest.skip(f"{shell} is not installed")
     (tmp_path / "show.py").write_text(SHOW_PARENTS)
-    result = plan(f"echo secret-word-41; {sys.executable} show.py | cat", shell=path)
-    assert result.wrapped
-    raw = result.command.replace(" wrap --source cursor", " wrap --raw --source cursor", 1)
-    done = subprocess.run(["/bin/sh", "-c", raw], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    done, _ = wrapped_and_direct(f"echo secret-word-41; {sys.executable} show.py | cat", tmp_path, shell=path)
     shell_args, wrap_args = done.stdout.splitlines()[1:3]
     assert shell_args.startswith(f"{path} -lc ") and "echo secret-word-41" in shell_args, done.stdout
     assert "secret-word" not in wrap_args  # wrap's own copy is wiped all the same
@@ -369,12 +372,6 @@ def test_a_last_command_bash_c_would_exec_keeps_the_command_in_argv(command, hid
     from tokenjuice.commands.wrap import _execs_last
 
     assert _execs_last(command) is not hidden
-    result = plan(command)
-    assert result.wrapped
-    raw = result.command.replace(" wrap --source cursor", " wrap --raw --source cursor", 1)
-    wrapped, direct = (
-        subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path, timeout=60)
-        for argv in (["/bin/bash", "-c", raw], ["/bin/bash", "-c", command])
-    )
+    wrapped, direct = wrapped_and_direct(command, tmp_path)
     status = direct.returncode if direct.returncode >= 0 else 128 - direct.returncode  # wrap hands back 128+N
     assert (wrapped.stdout, wrapped.stderr, wrapped.returncode) == (direct.stdout, direct.stderr, status)
