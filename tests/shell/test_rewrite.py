@@ -9,8 +9,9 @@ import sys
 
 import pytest
 
+from tokenjuice.commands import wrap as wrap_command
 from tokenjuice.settings import defaults
-from tokenjuice.shell import rewrite
+from tokenjuice.shell import rewrite, syntax
 
 LAUNCHER = f"{sys.executable} -m tokenjuice"
 
@@ -369,9 +370,28 @@ def test_a_last_command_bash_c_would_exec_keeps_the_command_in_argv(command, hid
     simple command without redirections: handed over, bash would stay and print
     `Terminated` when a signal ends that command. So those bodies stay in argv, and
     the output is the same either way."""
-    from tokenjuice.commands.wrap import _execs_last
-
-    assert _execs_last(command) is not hidden
+    assert syntax.bash_execs_last(command) is not hidden
     wrapped, direct = wrapped_and_direct(command, tmp_path)
     status = direct.returncode if direct.returncode >= 0 else 128 - direct.returncode  # wrap hands back 128+N
     assert (wrapped.stdout, wrapped.stderr, wrapped.returncode) == (direct.stdout, direct.stderr, status)
+
+
+def test_a_body_too_long_for_one_variable_stays_in_argv(monkeypatch):
+    """An environment string is bounded like an argument (MAX_ARG_STRLEN, name and `=`
+    included): a body that only fits as an argument stays one; dash, zsh and fish keep
+    theirs, and a body bash would exec at its end too."""
+    monkeypatch.delenv(wrap_command.COMMAND_VARIABLE, raising=False)
+    fits = "echo " + "x" * (syntax.MAX_ARG_STRLEN - 100) + " | cat"
+    too_long = "echo " + "x" * (syntax.MAX_ARG_STRLEN - 20) + " | cat"
+    for argv in (
+        ["/bin/bash", "-lc", too_long],
+        ["/usr/bin/zsh", "-lc", "echo x | cat"],
+        ["/bin/dash", "-lc", "echo x | cat"],
+        ["/usr/bin/fish", "-lc", "echo x | cat"],
+        ["/bin/bash", "-lc", "make"],
+        ["/bin/bash", "-c", "echo x | cat"],  # not a login shell: not a hook's wrap
+    ):
+        assert wrap_command.out_of_sight(list(argv)) == argv
+        assert wrap_command.COMMAND_VARIABLE not in os.environ
+    assert wrap_command.out_of_sight(["/bin/bash", "-lc", fits]) == ["/bin/bash", "-lc", wrap_command.FROM_VARIABLE]
+    assert os.environ[wrap_command.COMMAND_VARIABLE] == fits

@@ -350,42 +350,32 @@ def out_of_sight(argv: list[str]) -> list[str]:
     signal ends that command) — it is in bash's arguments until the login profile
     has run, then that command's own arguments are what `ps` shows. argv unchanged,
     too, when BODY does not fit in one variable."""
-    from ..shell.argv import SHELLS, basename, launcher_body
-    from ..shell.syntax import MAX_ARG_STRLEN
+    from ..shell.syntax import MAX_ARG_STRLEN, bash_execs_last
 
-    found = launcher_body(argv)
-    if not found or not found[2]:
+    found = _login_launcher(argv)
+    if found is None:
         return argv
-    index = found[0]
+    index, dialect, shell = found
     body = argv[index]
     _wipe_argument(body)
-    if found[1] != "posix" or next((basename(word) for word in argv if basename(word) in SHELLS), None) != "bash":
+    if dialect != "posix" or shell != "bash":
         return argv
-    if len(os.fsencode(f"{COMMAND_VARIABLE}={body}")) >= MAX_ARG_STRLEN or _execs_last(body):
+    if len(os.fsencode(f"{COMMAND_VARIABLE}={body}")) >= MAX_ARG_STRLEN or bash_execs_last(body):
         return argv
     os.environ[COMMAND_VARIABLE] = body
     return [*argv[:index], FROM_VARIABLE, *argv[index + 1 :]]
 
 
-def _execs_last(body: str) -> bool:
-    """Might `bash -c` run the last command of `body` in its own place (exec, no
-    fork)? bash does so for a last simple command without redirections, `!` or
-    `time` (evalstring.c `should_suppress_fork`, `can_optimize_connection`); True
-    also for anything unreadable."""
-    from ..shell.syntax import Unreadable, parse_tree
+def _login_launcher(argv: list[str]) -> tuple[int, str, str] | None:
+    """(index of the body, dialect, shell name) for a login-shell launcher such as
+    `bash -lc BODY`, the form a hook's rewrite runs; None for any other argv."""
+    from ..shell.argv import SHELLS, basename, launcher_body
 
-    try:
-        root = parse_tree(body, "posix").root
-    except Unreadable:
-        return True
-    if not root:
-        return True
-    last = root[-1]
-    if last.sep == "&":
-        return False
-    pipeline = last.pipelines[-1]
-    node = pipeline.stages[-1]
-    return not pipeline.prefix and len(pipeline.stages) == 1 and node.kind == "simple" and not node.redirects
+    found = launcher_body(argv)
+    if not found or not found[2]:
+        return None
+    shell = next((basename(word) for word in argv if basename(word) in SHELLS), "sh")
+    return found[0], found[1], shell
 
 
 def _wipe_argument(value: str) -> None:
@@ -430,14 +420,11 @@ def after_profile(argv: list[str], path: str, cwd: str, marker: str | None) -> l
     prefix shares the body's first line, so line numbers in the shell's error
     messages stay the same. fish gets `--init-command` instead.
     """
-    from ..shell.argv import SHELLS, basename, launcher_body
-
-    found = launcher_body(argv)
-    if not found or not found[2]:
+    found = _login_launcher(argv)
+    if found is None:
         return argv
-    index, dialect, _ = found
+    index, dialect, shell = found
     cwd = _logical(cwd)
-    shell = next((basename(word) for word in argv if basename(word) in SHELLS), "sh")
     if dialect == "fish":
         # fish echoes the failing command line in its errors, so keep the body
         # clean: --init-command runs after the config files, before the command.

@@ -679,6 +679,26 @@ def parse_tree(source: str, dialect: str = "posix") -> Tree:
     return Tree(root, source, dialect, lexed.bodies)
 
 
+def bash_execs_last(source: str) -> bool:
+    """Might `bash -c source` run its last command in its own place (exec, no fork)?
+    bash does so for a last simple command without redirections, `!` or `time`
+    (evalstring.c `should_suppress_fork`, `can_optimize_connection`), and `eval`
+    never does: what `wrap` must know before it hands a command to bash's `eval`.
+    True also for anything unreadable."""
+    try:
+        root = parse_tree(source, "posix").root
+    except Unreadable:
+        return True
+    if not root:
+        return True
+    last = root[-1]
+    if last.sep == "&":
+        return False
+    pipeline = last.pipelines[-1]
+    node = pipeline.stages[-1]
+    return not pipeline.prefix and len(pipeline.stages) == 1 and node.kind == "simple" and not node.redirects
+
+
 class _TreeParser:
     def __init__(self, tokens: list[Token], source: str, fish: bool) -> None:
         self.tokens = tokens
