@@ -19,9 +19,10 @@ from .shell.command import CommandInfo
 #: Passthrough reasons where the text is the exact raw output, left whole by policy
 #: whatever the rule: such runs say nothing about how well a rule compacts.
 EXACT_PASSTHROUGH = ("raw", "file-content", "unsafe-inventory", "mixed-inventory")
-#: Outputs shown whole by policy (exact, tiny, or fitting the budget): they say
-#: nothing about how well a rule compacts, so coverage, stats and discover skip them.
-WHOLE_BY_POLICY = ("tiny", "fits", *EXACT_PASSTHROUGH)
+#: Outputs shown whole by policy (exact, tiny, fitting the budget, or shown as they
+#: are because no reduction was shorter): they say nothing about how well a rule
+#: compacts, so coverage, stats and discover skip them.
+WHOLE_BY_POLICY = ("tiny", "fits", "not-longer", *EXACT_PASSTHROUGH)
 
 
 @record

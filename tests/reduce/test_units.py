@@ -45,16 +45,43 @@ def test_every_matching_file_is_named_even_when_none_fits_whole():
     # each named in full, or by its name with its count in its folder's marker (`src/: file_007.py 5, …`)
     assert all(f"src/file_{f:03d}.py" in text or f"file_{f:03d}.py 5" in text for f in range(120))
     assert "... src/: " in text
-    assert "src/file_007.py:1:    needle(1)" in text  # the first files keep their first match
+    # matches are spread over the files, not spent on the first ones: the first and the
+    # last file keep their first match, and so do files in between
+    assert "src/file_000.py:\n  1:    needle(1)" in text and "src/file_119.py:\n  1:    needle(1)" in text
+    assert sum(f"src/file_{f:03d}.py:\n  1:" in text for f in range(40, 80)) >= 3
 
 
-def test_a_diff_file_keeps_its_headers_and_counts_its_hunks():
+def test_a_flood_shows_the_projects_own_matches_before_vendored_ones():
+    lines = [f"node_modules/lib{f}/index.js:{n}:  needle({n})" for f in range(80) for n in range(1, 9)]
+    lines[300:300] = [f"src/app.js:{n}:  needle({n})" for n in (4, 40, 400)]
+    lines += [f"vendor/x/{f}.go:1: needle()" for f in range(30)]
+    text = shown(fit(parse("match-file", lines), 3000))
+    assert all(f"  {n}:  needle({n})" in text for n in (4, 40, 400))  # every match of the project's file
+    assert "node_modules/lib0/" in text and "vendor/x/" in text  # vendored files still named and counted
+
+
+def test_a_diff_file_spends_the_room_on_its_changed_lines():
     diff = ["diff --git a/x.py b/x.py", "index 1..2 100644", "--- a/x.py", "+++ b/x.py", "@@ -1,3 +1,300 @@ def f():"]
     diff += [f"+line {i}" for i in range(300)] + [" context"]
     diff += ["diff --git a/y.py b/y.py", "--- a/y.py", "+++ b/y.py", "@@ -5 +5 @@", "-old", "+new"]
     text = shown(fit(parse("diff-file", diff), 600))
-    assert "diff --git a/x.py b/x.py" in text and "@@ -1,3 +1,300 @@ def f():" in text
-    assert "hunk body: 300 added, 0 removed lines" in text and "+new" in text  # the small file stays whole
+    # the file once, then its first changed lines and a count of the rest; hunk headers go before changes
+    assert text.startswith("diff --git a/x.py b/x.py\n+line 0\n+line 1\n")
+    assert "@@" not in text and "more changed lines omitted" in text
+    assert "diff --git a/y.py b/y.py\n-old\n+new" in text  # the small file keeps all its changes
+    assert len(text) <= 600
+
+
+def test_a_refactor_shows_one_change_of_every_file_rather_than_headers():
+    diff = []
+    for f in range(40):
+        name = f"src/pkg/module_{f:02d}.py"
+        diff += [f"diff --git a/{name} b/{name}", f"@@ -{f + 10},7 +{f + 10},7 @@ class Handler{f}:"]
+        diff += ["     def run(self):", f"-        return old_api.call({f})", f"+        return new_api.call({f})"]
+        diff += ["         pass", "", "     # end"]
+    text = shown(fit(parse("diff-file", diff), 6000 - 160))
+    assert all(f"+        return new_api.call({f})" in text for f in range(40))
+    assert all(f"-        return old_api.call({f})" in text for f in range(40))
 
 
 def test_every_file_of_a_big_diff_is_named():
@@ -67,8 +94,11 @@ def test_every_file_of_a_big_diff_is_named():
     diff += ["diff --git a/logo.png b/logo.png", "new file mode 100644", "Binary files /dev/null and b/logo.png differ"]
     text = shown(fit(parse("diff-file", diff), 4000))
     assert all(f"src/module_{f:02d}.py" in text for f in range(60))  # no file dropped unnamed
-    assert "diff --git a/src/module_00.py b/src/module_00.py" in text  # the first ones keep their headers
-    assert "... src/module_59.py: 1 hunk (+1 -1) omitted ..." in text
+    # files keep their changed lines, spread over the diff; the others are named with their counts
+    assert "diff --git a/src/module_00.py b/src/module_00.py\n-    b = 0\n+    b = 1" in text
+    assert "diff --git a/src/module_59.py b/src/module_59.py\n-    b = 59\n+    b = 60" in text
+    assert text.count(": 1 hunk (+1 -1) omitted ...") >= 10
+    assert len(text) <= 4000
     assert "old.py -> new.py" in text and "logo.png (new file)" in text
     assert unexplained_lines("\n".join(diff), text) == []
 

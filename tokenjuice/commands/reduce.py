@@ -56,7 +56,8 @@ def reduce_text(
         Options(classifier=classifier, max_inline_chars=max_inline_chars, raw=raw, hint=hint),
     )
     shown = text if raw else text_of(reduction)
-    return Output(text=shown + ("\n" if shown and not raw else ""), data=result_to_wire(reduction, trace=trace))
+    ending = "\n" if shown and not raw and not (reduction.exact is not None and shown.endswith("\n")) else ""
+    return Output(text=shown + ending, data=result_to_wire(reduction, trace=trace))
 
 
 def reduce_json(

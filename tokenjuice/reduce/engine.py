@@ -42,6 +42,12 @@ if TYPE_CHECKING:
     from .pipeline import RuleOutcome
 
 TINY_CHARS = 240
+#: The passthrough reason of an output shown as it is because no reduction of it was
+#: shorter (model.WHOLE_BY_POLICY: it says nothing about how well a rule compacts).
+NOT_LONGER = "not-longer"
+#: The passthrough reason of an output shown without its noise and without anything
+#: added, where a header and a trailer would have made it longer than it was.
+NOISE_ONLY = "noise-only"
 #: Exact reads (`cat file`, inventory listings) are shown byte for byte up to this
 #: size; a bigger one is cut to EXACT_BUDGET like any output (whole in the store).
 EXACT_LIMIT = 32 * 1024
@@ -98,7 +104,7 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
     whole_chars = _size(whole)
     tiny = whole_chars <= TINY_CHARS and not options.no_omit
     if tiny and not options.facts:
-        return start.whole(header, whole, None, "tiny")
+        return start.never_longer(start.whole(header, whole, None, "tiny"), stripped)
 
     from ..rules.patterns import Budget, PatternTimeout
     from .pipeline import apply_rule
@@ -134,12 +140,12 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
             None,
         )
     if tiny:
-        return start.whole(header, whole, outcome.facts, "tiny", rule)
+        return start.never_longer(start.whole(header, whole, outcome.facts, "tiny", rule), stripped)
     cut = _Cut(start, rule, outcome, header, whole, patterns)
     made = cut.within(budget)
-    if not made.cut or options.max_inline_chars:
-        return made  # whole, or the size the caller asked for
-    return _guarded(cut, made, budget, lines)
+    if made.cut and not options.max_inline_chars:  # else whole, or the size the caller asked for
+        made = _guarded(cut, made, budget, lines)
+    return start.never_longer(made, stripped)
 
 
 class _Cut:
@@ -391,6 +397,25 @@ class _Start:
 
     def exact(self, text: str, reason: str) -> Reduction:
         return self._reduction(None, passthrough=reason, exact=text)
+
+    def never_longer(self, made: Reduction, stripped: str) -> Reduction:
+        """`made`, unless its text (header, markers and trailer included) is no shorter
+        than the output itself. Then, where the rule dropped only noise (no content
+        cut, no line clipped), the output without its noise and without anything
+        added: no header, no trailer, nothing stored. Otherwise the output as the tool
+        printed it (colours removed), nothing added, nothing stored, nothing counted
+        as saved. What the capture could not keep is said either way; a tiny output
+        keeps its `exit N` (the status is most of what a few words of output say), and
+        a command that printed nothing is still shown as `exit N`."""
+        if made.capture_note or made.passthrough == "tiny" or not stripped.strip():
+            return made
+        if len(_unredacted(made)) < len(stripped):
+            return made
+        if made.exact is None and not made.clipped_lines and not any(isinstance(i, Omission) for i in made.body):
+            quiet = replace(made, header=(), omitted_lines=0, kinds=(), passthrough=NOISE_ONLY, note=None)
+            if len(_unredacted(quiet)) < len(stripped):
+                return quiet
+        return replace(self.exact(stripped, NOT_LONGER), rule=made.rule, facts=made.facts)
 
     def whole(
         self,

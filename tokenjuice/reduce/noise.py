@@ -95,7 +95,38 @@ def repeated_notes(lines: list[str]) -> set[int]:
     return dropped
 
 
+def repeated_names(lines: list[str]) -> set[int]:
+    """A diff's `--- a/P` and `+++ b/P` lines where they only repeat the file its
+    `diff --git a/P b/P` line names (or `/dev/null` beside `new file mode` /
+    `deleted file mode`): the file is said once, nothing is lost. `diff -u` without
+    a git header keeps them: there they are the only place the files are named."""
+    dropped: set[int] = set()
+    names = ""  # what follows `diff --git ` in the current file's header, "" outside one
+    created = deleted = False
+    for index, line in enumerate(lines):
+        if line.startswith("diff --git "):
+            names, created, deleted = line[11:], False, False
+        elif not names:
+            continue
+        elif line.startswith("@@"):
+            names = ""  # the header ends at the first hunk
+        elif line.startswith("new file mode "):
+            created = True
+        elif line.startswith("deleted file mode "):
+            deleted = True
+        elif line.startswith("--- "):
+            old = line[4:]
+            if (old == "/dev/null" and created) or names.startswith(old + " "):
+                dropped.add(index)
+        elif line.startswith("+++ "):
+            new = line[4:]
+            if (new == "/dev/null" and deleted) or names.endswith(" " + new):
+                dropped.add(index)
+    return dropped
+
+
 #: kind -> a test over all the lines, for noise no single-line pattern can tell.
 STRUCTURAL: dict[str, Callable[[list[str]], set[int]]] = {
     "compiler-notes": repeated_notes,
+    "diff-names": repeated_names,
 }

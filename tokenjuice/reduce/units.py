@@ -3,22 +3,26 @@
 A rule declares what its output is made of (`unit = "diff-file"`, `"commit"`,
 `"path"`, `"match-file"`, `"row"`, `"dir"`, `"test"`), and a parser here splits the
 filtered lines into `Unit`s and loose lines (headers, summaries). When the whole
-does not fit the budget, `fit` makes it fit in three steps, each only as far as
-needed:
+does not fit the budget, `fit` makes it fit in steps, each only as far as needed:
 
-1. compress inside units: a unit's short form (a commit's hash and subject, a
-   file's headers and hunk headers with a count of the changed lines, a failing
-   test's title and the message of its failure) replaces its full form — units that matter least
-   first (passing before failing), the last ones before the first;
-2. reduce a unit to its minimal form where it has one (one marker line naming a
+1. lossless re-encodings (grep's path once per file, brace lists) for every unit;
+2. compress inside units: the lines worth least go first (a diff file's context
+   lines), then a unit's short form replaces its full form (a commit's hash and
+   subject, a diff file's file line and changed lines, a failing test's title and
+   the message of its failure) — units that matter least first (passing before
+   failing, vendored before the project's own), the last ones before the first;
+3. reduce a unit to its minimal form where it has one (one marker line naming a
    file and its count of matches, or its hunks), so that every unit is still named;
-3. drop whole units, least important and last first; each run of dropped units
+4. drop whole units, least important and last first; each run of dropped units
    becomes one marker that counts them by kind and group (`... 30 more paths
    (12 modified, 18 untracked) omitted ...`).
 
-The three steps run for the units that matter least first, all the way, before any
+These steps run for the units that matter least first, all the way, before any
 unit that matters more is touched: passing tests are dropped before a failing test
-loses its traceback. A form no smaller than the one shown is never taken.
+loses its traceback. A form no smaller than the one shown is never taken. Units
+that can be shown in part (a file's matches, a diff file's changed lines, a
+directory's entries) then share the room left evenly: each keeps its first lines
+and a count of the rest, rather than the first units keeping all and the last none.
 
 Every line shown is an input line or a tokenjuice marker; the only derived line is
 a commit's short form (`<short hash> <subject>`), which `verify` recognises.
@@ -53,6 +57,7 @@ class Unit:
     priority: int = 1  # higher is kept longer: failing tests 3, passing 0
     short_note: str = "beyond their first line"  # what a run of short forms keeps, for its marker
     minimal_note: str = "beyond their first line"  # what a run of minimal forms keeps, when they have no marker
+    trimmed_note: str = "(the lines worth least)"  # what a run of trimmed forms left out
     # Units of one family fail alike (a parametrized test's cases): the first of each
     # family keeps its form longest, the others are cut first.
     family: str = ""
@@ -65,10 +70,11 @@ class Unit:
     # Neighbours in their lossless form with the same `joins` (a line's start: git
     # status's `\tmodified:   src/api/`) share one line: `\tmodified:   src/api/{a.py,b.py}`.
     joins: str = ""
-    # A unit that can be shown in part (a file's matches, a directory's entries): `lead`
-    # always, then the first lines of `body`, then one marker counting the rest as
-    # `more` says (`{n} more matches in src/a.py`). Room left once every unit is cut as
-    # far as it must be goes to these, first units first.
+    # A unit that can be shown in part (a file's matches, a diff file's changed lines, a
+    # directory's entries): `lead` always, then the first lines of `body`, then one
+    # marker counting the rest as `more` says (`{n} more line{s}`: the count and the
+    # plural endings {s} and {ies}). Once every unit is cut as far as it must be, the
+    # room left is shared evenly among these, the most important first (`_refill`).
     body: tuple[Item, ...] = ()
     lead: tuple[Item, ...] = ()
     more: str = ""
@@ -81,7 +87,12 @@ class Unit:
         shown = self.body[:count]
         rest = len(self.body) - count
         hidden = _input_lines(self.lines) - _input_lines(self.lead) - _input_lines(shown)
-        return self.lead + shown + ((Omission(hidden, self.more.format(n=rest)),) if rest > 0 else ())
+        return self.lead + shown + ((Omission(hidden, self.rest(rest)),) if rest > 0 else ())
+
+    def rest(self, count: int) -> str:
+        """What a partial form's marker says of the `count` body lines it leaves out."""
+        one = count == 1
+        return self.more.format(n=f"{count:,}", s="" if one else "s", ies="y" if one else "ies")
 
     @property
     def size(self) -> int:
@@ -106,18 +117,23 @@ FULL, LOSSLESS, TRIMMED, SHORT, MINIMAL, DROPPED = 0, 1, 2, 3, 4, 5
 
 def fit(parsed: Parsed, available: int) -> list[Item]:
     """The items of `parsed` within `available` characters, cut between units. The
-    markers a cut adds are only known once rendered: aim lower until they fit too."""
+    markers a cut adds are only known once rendered: aim lower until they fit too.
+    When the names of the units alone (every file that matched, every directory) do
+    not fit, they are kept anyway (up to NAMES_FACTOR times the room) and a third of
+    the room still goes to the units' lines: a flood shows a spread of its matches
+    beside the names, not the names alone."""
     target = available
     for _ in range(4):
-        items = _fit_once(parsed, target, available * NAMES_FACTOR)
+        items, names_over = _fit_once(parsed, target, available * NAMES_FACTOR, available // 3)
         overflow = _size(items) - available
-        if overflow <= 0:
+        if overflow <= 0 or names_over:
             return items
         target -= overflow + _MARKER_COST
     return items
 
 
-def _fit_once(parsed: Parsed, available: int, names_limit: int) -> list[Item]:
+def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) -> tuple[list[Item], bool]:
+    """One try at `fit`, and whether the units' names alone went past `available`."""
     units = [(index, part) for index, part in enumerate(parsed) if isinstance(part, Unit)]
     state = {index: FULL for index, _ in units}
     loose = sum(_size([part]) for part in parsed if not isinstance(part, Unit))
@@ -189,9 +205,6 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int) -> list[Item]:
         )
     ]
     steps.append((None, DROPPED, names_limit, True))
-    # Of many units with minimal forms, the first LEADING keep at least their short forms.
-    named_units = [index for index, unit in units if unit.minimal]
-    leading = set(named_units[:LEADING]) if len(named_units) > 3 * LEADING else set()
     for tier, target, limit, named in steps:
         if total <= limit:
             continue
@@ -204,8 +217,6 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int) -> list[Item]:
                 continue
             if target == TRIMMED and not unit.trimmed:
                 continue
-            if target == MINIMAL and index in leading:
-                continue  # the first units keep their short form: what the output starts with
             current = state[index]
             if current >= target or (target != DROPPED and sizes[index][target] >= sizes[index][current]):
                 continue  # a short or minimal form no smaller than what is shown saves nothing
@@ -213,39 +224,144 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int) -> list[Item]:
             state[index] = target
             if target == DROPPED and not _next_to_dropped(index, neighbours, state):
                 total += _MARKER_COST  # a new run of dropped units: one more marker
-    partial = _refill(units, state, sizes, available - total)
-    return _render(parsed, state, partial)
+    names_over = total > available
+    partial = _refill(units, state, sizes, max(available - total, reserve) if names_over else available - total)
+    return _render(parsed, state, partial), names_over
 
 
 def _refill(
     units: list[tuple[int, Unit]], state: dict[int, int], sizes: dict[int, list[int]], room: int
 ) -> dict[int, tuple[Item, ...]]:
-    """Give the room the cuts left to units shown short that can be shown in part:
-    the most important and the first ones first, each as many of its lines as fit."""
+    """Share the room the cuts left among the units that can be shown in part (a
+    file's matches, a diff file's changed lines, a directory's entries), the most
+    important first. Within one importance the room is shared evenly: every unit gets
+    its first line, then its second, and so on, so a flood keeps a little of every
+    file rather than all of the first ones. Units shown short are shown in part too
+    when others of their importance are not, so that no unit keeps all while another
+    keeps nothing."""
     partial: dict[int, tuple[Item, ...]] = {}
-    for index, unit in sorted(units, key=lambda pair: (-pair[1].priority, pair[0])):
+    tiers: dict[int, list[tuple[int, Unit]]] = {}
+    for index, unit in units:
+        if unit.body and unit.minimal and state[index] != DROPPED:
+            tiers.setdefault(unit.priority, []).append((index, unit))
+    for priority in sorted(tiers, reverse=True):
+        tier = tiers[priority]
+        if not any(state[index] in (SHORT, MINIMAL) for index, _ in tier):
+            continue  # whole, or cut no further than their lossless or trimmed forms: nothing to share
+        for index, _ in tier:  # every unit starts again from its minimal form...
+            room += sizes[index][state[index]] - sizes[index][MINIMAL]
+            state[index] = MINIMAL
         if room < 80:
-            break
-        if not unit.body or state[index] not in (SHORT, MINIMAL):
             continue
-        shown = sizes[index][state[index]]
-        best: tuple[Item, ...] | None = None
-        low, high = 1, len(unit.body) - 1
-        while low <= high:  # the most lines whose form fits the room this unit may take
-            middle = (low + high) // 2
-            form = unit.partial(middle)
-            if _size(form) - shown <= room:
-                best, low = form, middle + 1
+        costs = {index: _PartialCost(unit, sizes[index][MINIMAL]) for index, unit in tier}
+        shares = _even_shares(tier, costs, room)
+        for index, unit in tier:  # ... and gets its even share of the room
+            count = costs[index].shown_of(shares.get(index, 0))
+            if count <= 0:
+                continue
+            room -= costs[index].of(count)
+            if count == len(unit.body) and _input_lines(unit.lines) > _input_lines(unit.lead) + count:
+                state[index] = SHORT  # all of its body: its short form, whose run says what else went
             else:
-                high = middle - 1
-        if best is not None and _size(best) > shown:
-            room -= _size(best) - shown
-            partial[index] = best
+                partial[index] = unit.partial(count)
+    # What is left makes the units cut furthest fuller (a diff file's mode change, a
+    # unit shown with all of its body gets its context back), the most important and
+    # the first ones first.
+    for index, unit in sorted(units, key=lambda pair: (-pair[1].priority, pair[0])):
+        current = state[index]
+        if index in partial or current in (FULL, LOSSLESS, DROPPED):
+            continue
+        # a lossless form says all the full one does; units that matter least get no more than their short form
+        forms = (LOSSLESS if unit.lossless else FULL, TRIMMED, SHORT) if unit.priority else (SHORT,)
+        for form in forms:
+            if form >= current or (form == TRIMMED and not unit.trimmed):
+                continue
+            if sizes[index][current] < sizes[index][form] <= sizes[index][current] + room:
+                room -= sizes[index][form] - sizes[index][current]
+                state[index] = form
+                break
     return partial
 
 
+class _PartialCost:
+    """What showing the first `count` lines of a unit's body costs over what it shows now."""
+
+    def __init__(self, unit: Unit, shown: int) -> None:
+        self.unit, self.shown = unit, shown
+        self.lead = _size(unit.lead)
+        self.prefix = [0]
+        for line in unit.body:
+            self.prefix.append(self.prefix[-1] + _size([line]))
+
+    def shown_of(self, count: int) -> int:
+        """How many body lines showing `count` of them really shows: all of them where
+        the rest would take no more room than the marker counting them."""
+        unit = self.unit
+        rest = len(unit.body) - count
+        if count and rest > 0 and self.prefix[-1] - self.prefix[count] <= len(f"... {unit.rest(rest)} omitted ...") + 1:
+            return len(unit.body)
+        return count
+
+    def of(self, count: int) -> int:
+        unit = self.unit
+        count = self.shown_of(count)
+        rest = len(unit.body) - count
+        marker = len(f"... {unit.rest(rest)} omitted ...") + 1 if rest > 0 else 0
+        return self.lead + self.prefix[count] + marker - self.shown
+
+
+def _spread(tier: list[tuple[int, Unit]], costs: dict[int, _PartialCost], room: int) -> dict[int, int]:
+    """One body line for as many units as `room` holds, chosen evenly over `tier`
+    (the first and the last among them), rather than the first ones."""
+    count = len(tier)
+    best: dict[int, int] = {}
+    low, high = 1, count
+    while low <= high:
+        wanted = (low + high) // 2
+        if wanted == 1:
+            picked = [tier[0]]
+        else:
+            picked = [tier[round(k * (count - 1) / (wanted - 1))] for k in range(wanted)]
+        if sum(max(0, costs[index].of(1)) for index, _ in picked) <= room:
+            best, low = {index: 1 for index, _ in picked}, wanted + 1
+        else:
+            high = wanted - 1
+    return best
+
+
+def _even_shares(tier: list[tuple[int, Unit]], costs: dict[int, _PartialCost], room: int) -> dict[int, int]:
+    """How many body lines each unit of `tier` shows: the largest even share every
+    unit can have within `room` (a unit with fewer lines takes all of them), then one
+    more line each for the first units while room is left. Where not even one line
+    each fits, units spread evenly over the output get one line each."""
+
+    def spent(share: int) -> int:
+        return sum(max(0, costs[index].of(min(share, len(unit.body)))) for index, unit in tier)
+
+    longest = max(len(unit.body) for _, unit in tier)
+    low, high, share = 1, longest, 0
+    while low <= high:
+        middle = (low + high) // 2
+        if spent(middle) <= room:
+            share, low = middle, middle + 1
+        else:
+            high = middle - 1
+    if not share:  # not one line each: one line for units spread evenly over the output
+        return _spread(tier, costs, room)
+    shares = {index: min(share, len(unit.body)) for index, unit in tier}
+    left = room - spent(share)
+    for index, unit in tier:  # what is left: one more line each, first units first
+        count = shares[index]
+        if count >= len(unit.body):
+            continue
+        extra = costs[index].of(count + 1) - max(0, costs[index].of(count)) if count else costs[index].of(1)
+        if extra <= left:
+            shares[index] = count + 1
+            left -= extra
+    return {index: count for index, count in shares.items() if count}
+
+
 _MARKER_COST = 12
-LEADING = 3
 _BY_SIZE = ("file", "directory")
 #: How far past the budget the names of units (files that matched, directories) go
 #: before some of them are dropped too.
@@ -282,12 +398,15 @@ def _render(parsed: Parsed, state: dict[int, int], partial: dict[int, tuple[Item
             items.append(Encoded(joined[0].joins + listed, len(joined)))
             joined.clear()
 
-    def flush() -> None:
+    def flush(runs: bool = True) -> None:
+        """Close what is pending; with `runs` False a run of short forms stays open
+        (a unit with a marker of its own does not end it: one marker says what every
+        short form of the run left out)."""
         flush_joined()
         if dropped:
             items.append(_dropped_marker(dropped))
             dropped.clear()
-        if shortened:
+        if shortened and runs:
             hidden = sum(count for _, count, _ in shortened)
             unit, _, note = shortened[0]
             what = pluralize(len(shortened), unit.kind)
@@ -312,7 +431,7 @@ def _render(parsed: Parsed, state: dict[int, int], partial: dict[int, tuple[Item
                 flush_joined()
             joined.append(part)
             continue
-        if form == MINIMAL and part.tally:
+        if form == MINIMAL and part.tally and not (partial and index in partial):
             if tallied and tallied[0].folder != part.folder:
                 flush_tallied()
             flush_joined_only = joined
@@ -322,7 +441,7 @@ def _render(parsed: Parsed, state: dict[int, int], partial: dict[int, tuple[Item
             continue
         flush_joined()
         if partial and index in partial:
-            flush()
+            flush(runs=False)
             items.extend(partial[index])
             continue
         shown = (
@@ -338,13 +457,13 @@ def _render(parsed: Parsed, state: dict[int, int], partial: dict[int, tuple[Item
         )
         hidden = _input_lines(part.lines) - _input_lines(shown)
         if hidden > 0 and not any(isinstance(i, Omission) for i in shown):
-            note = part.short_note if form == SHORT else part.minimal_note
+            note = {SHORT: part.short_note, TRIMMED: part.trimmed_note}.get(form, part.minimal_note)
             if shortened and (shortened[0][0].kind, shortened[0][2]) != (part.kind, note):
                 flush()
             items.extend(shown)
             shortened.append((part, hidden, note))
             continue
-        flush()
+        flush(runs=not any(isinstance(i, Omission) for i in shown))
         items.extend(shown)
     flush()
     return items
@@ -529,59 +648,67 @@ def _diff_files(lines: list[str]) -> Parsed:
     return parsed
 
 
+#: Header lines a diff file's short form keeps: what changed about the file itself.
+_FILE_STATE = lazy(
+    r"^(?:diff --|(?:old|new|deleted file|new file) mode |(?:dis)?similarity index |rename |copy |Binary files )"
+)
+
+
 def _file_unit(lines: list[str]) -> Unit:
-    short: list[Item] = []
-    added = removed = hunks = total_added = total_removed = 0
+    """One file of a diff. The budget goes to what the agent acts on: its changed
+    lines first, then the file they belong to, then hunk headers, then context. So
+    the forms, from whole to least: without context lines (`trimmed`), the file line
+    and its changed lines without hunk headers (`short`, also its `lead` and `body`,
+    shown in part when even those do not fit), one marker naming the file and
+    counting its hunks (`minimal`)."""
+    full = tuple(clip_line(line, _LINE_LIMIT) for line in lines)
+    # a combined diff (`diff --cc`) marks a changed line in one column per parent
+    columns = 2 if lines[0].startswith(("diff --cc ", "diff --combined ")) else 1
+    lead: list[Item] = []
+    changed: list[Item] = []
+    trimmed: list[Item] = []
+    hunks = added = removed = context = 0
     in_hunk = False
-
-    def flush() -> None:
-        nonlocal added, removed, total_added, total_removed
-        if added or removed:
-            short.append(Omission(added + removed, f"hunk body: {added} added, {removed} removed lines"))
-        total_added, total_removed = total_added + added, total_removed + removed
-        added = removed = 0
-
-    for line in lines:
+    for line in full:
         if line.startswith("@@"):
-            flush()
-            short.append(clip_line(line, _LINE_LIMIT))
             in_hunk = True
             hunks += 1
-        elif not in_hunk and (_DIFF_HEADER.match(line) or _FILE_META.match(line)):
-            short.append(line)
-        elif in_hunk and line.startswith("+"):
-            added += 1
-        elif in_hunk and line.startswith("-"):
-            removed += 1
-    flush()
-    shown_short = _merge_plain(short, len(lines))
-    hunk_count = pluralize(hunks, "hunk")
-    changes = f"{hunk_count} (+{total_added} -{total_removed})" if hunks else pluralize(len(lines), "line")
-    # Even its minimal form names the file: a diff never loses a file header unnamed.
-    minimal = (Omission(len(lines), f"{_diff_path(lines)}{_diff_state(lines)}: {changes}"),)
-    full = tuple(clip_line(line, _LINE_LIMIT) for line in lines)
-    return Unit("file", "", full, shown_short, minimal, trimmed=_changes_only(full))
-
-
-def _changes_only(lines: tuple[str, ...]) -> tuple[Item, ...]:
-    """A diff file's headers, hunk headers and changed lines, each run of context
-    lines counted by one marker: changed lines go last. () when it has no context."""
-    kept: list[Item] = []
-    context = 0
-    in_hunk = False
-    for line in lines:
-        if line.startswith("@@"):
-            in_hunk = True
-        elif in_hunk and line[:1] in (" ", "\\", ""):
+            trimmed.append(line)
+        elif not in_hunk:
+            trimmed.append(line)
+            if _FILE_STATE.match(line):
+                lead.append(line)
+        elif "+" in line[:columns] or "-" in line[:columns]:
+            changed.append(line)
+            trimmed.append(line)
+            added += "+" in line[:columns]
+            removed += "-" in line[:columns] and "+" not in line[:columns]
+        else:
             context += 1
-            continue
-        if context:
-            kept.append(Omission(context, pluralize(context, "context line")))
-            context = 0
-        kept.append(line)
-    if context:
-        kept.append(Omission(context, pluralize(context, "context line")))
-    return tuple(kept) if len(kept) < len(lines) - 1 else ()
+    if not lead:
+        lead.append(full[0])
+    hunk_count = pluralize(hunks, "hunk")
+    changes = f"{hunk_count} (+{added} -{removed})" if hunks else pluralize(len(lines), "line")
+    path = _diff_path(lines)
+    state = _diff_state(lines)
+    # Even its minimal form names the file: a diff never loses a file header unnamed.
+    minimal = (Omission(len(lines), f"{path}{state}: {changes}"),)
+    # A deleted file's lines are what it was: its name and its count say what changed.
+    deleted = state == " (deleted)"
+    return Unit(
+        "file",
+        "",
+        full,
+        tuple(lead) + (() if deleted else tuple(changed)),
+        minimal,
+        priority=0 if deleted else 1,
+        trimmed=tuple(trimmed) if context else (),
+        short_note="beyond their changed lines",
+        trimmed_note="(context lines)",
+        body=() if deleted else tuple(changed),
+        lead=tuple(lead),
+        more="{n} more changed line{s}",
+    )
 
 
 def _diff_path(lines: list[str]) -> str:
@@ -616,18 +743,20 @@ def _diff_state(lines: list[str]) -> str:
     return ""
 
 
-def _merge_plain(short: list[Item], total: int) -> tuple[Item, ...]:
-    """Short form of a file: its headers and hunk markers; context lines are counted
-    into the next marker so the count of hidden lines stays exact."""
-    counted = _input_lines(short)
-    if counted < total and short:
-        extra = total - counted
-        last = short[-1]
-        if isinstance(last, Omission):
-            short[-1] = Omission(last.count + extra, (last.detail or "") + f" ({pluralize(extra, 'context line')})")
-        else:
-            short.append(Omission(extra))
-    return tuple(short)
+#: Code the project did not write: vendored, installed, generated or built copies.
+_VENDORED = lazy(
+    r"(?:^|/)(?:vendor|vendored|_vendor|third[_-]party|node_modules|bower_components|site-packages|dist-packages"
+    r"|\.?venv|\.tox|\.nox|dist|build|target|\.git|__pycache__|\.mypy_cache|\.next|\.nuxt|\.yarn|Pods)/"
+    r"|\.min\.(?:js|css)$|\.map$|(?:^|/)(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|poetry\.lock"
+    r"|uv\.lock|go\.sum)$"
+)
+
+
+def vendored(path: str) -> bool:
+    """Is `path` in code the project did not write (`node_modules/`, `vendor/`,
+    `site-packages/`, `dist/`, a minified bundle, a lock file)? Its matches and
+    findings are cut before the project's own."""
+    return _VENDORED.search(path) is not None
 
 
 _MATCH_PATH = (lazy(r"^(\S+?):\d+(?::\d+)?:"), lazy(r"^(\S+?)-\d+-"), lazy(r"^([^\s:]*[/.][^\s:]*):"))
@@ -662,7 +791,8 @@ def _match_files(lines: list[str]) -> Parsed:
                     lossless=factored,
                     body=factored[1:] if factored else full,
                     lead=factored[:1],
-                    more=f"{{n}} more lines of matches in {path}",
+                    more="{n} more line{s}",
+                    priority=0 if vendored(path) else 1,
                     folder=path.rpartition("/")[0] + "/" if "/" in path else "",
                     tally=f"{path.rpartition('/')[2]} {matches}",
                 )
@@ -796,7 +926,7 @@ def _dir_unit(directory: str, entries: list[str]) -> Unit:
         minimal,
         lossless=lossless,
         body=tuple(entries),
-        more=f"{{n}} more entries in {directory}/",
+        more=f"{{n}} more entr{{ies}} in {directory}/",
     )
 
 
@@ -1067,7 +1197,7 @@ def _spans(lines: list[str]) -> list[tuple[str, int, int]]:
 
 
 #: The noise each kind of region carries, by the noise kinds rules name (reduce/noise.py).
-_REGION_NOISE = {"status": ("git-advice",), "diff": ("diff-index",), "tests": ("pytest-header",)}
+_REGION_NOISE = {"status": ("git-advice",), "diff": ("diff-index", "diff-names"), "tests": ("pytest-header",)}
 
 
 def region_noise(lines: list[str]) -> set[int]:
@@ -1084,6 +1214,7 @@ def region_noise(lines: list[str]) -> set[int]:
             _REGION_NOISE_PATTERNS[kind] = re.compile("|".join(f"(?:{p})" for p in noise.patterns(kinds)))
         search = _REGION_NOISE_PATTERNS[kind].search
         dropped |= {k for k in range(start, end) if search(lines[k])}
+        dropped |= {start + k for k in noise.structural(kinds, lines[start:end])}
     return dropped
 
 

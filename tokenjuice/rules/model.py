@@ -44,6 +44,7 @@ NOISE_KINDS = (
     "pip-satisfied",
     "pytest-header",
     "diff-index",
+    "diff-names",
     "compiler-notes",
     "download-progress",
 )
