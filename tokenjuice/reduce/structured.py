@@ -157,10 +157,12 @@ def is_marker_line(line: str) -> bool:
 
 def json_lines(lines: list[str]) -> bool:
     """Is this JSON lines (every non-blank line one JSON object)?"""
-    rows = [line for line in lines if line.strip()]
+    from itertools import islice
+
+    rows = list(islice((line for line in lines if line.strip()), 20))  # the first 20 say it
     if len(rows) < 2:
         return False
-    for line in rows[:20]:
+    for line in rows:
         stripped = line.strip()
         if not (stripped.startswith("{") and stripped.endswith("}")):
             return False
