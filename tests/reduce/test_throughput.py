@@ -110,6 +110,6 @@ def test_json_lines_are_recognised_from_their_first_twenty_rows():
                 Watched.seen += 1
                 yield item
 
-    rows = Watched(['{"n": %d}' % i for i in range(100_000)])
+    rows = Watched([f'{{"n": {i}}}' for i in range(100_000)])
     assert structured.json_lines(rows)
     assert Watched.seen == 20

@@ -87,6 +87,9 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
         whole_lines = trim_empty_edges(split_lines(stripped))
         header = (f"exit {format_number(execution.exit_code)}",) if execution.failed else ()
         rule = catalogue.body(FALLBACK_ID) or IMPLICIT_FALLBACK_RULE
+        between = _between_elements(start, header, stripped, len(whole_lines), keep_raw + "-cut", rule)
+        if between is not None:
+            return between
         from .guard import pin_trouble
 
         # head and tail, and from the middle its warnings, errors and tracebacks (pinned)
@@ -140,6 +143,23 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
     if not made.cut or options.max_inline_chars:
         return made  # whole, or the size the caller asked for
     return _guarded(cut, made, budget, lines)
+
+
+def _between_elements(
+    start: _Start, header: tuple[str, ...], text: str, total_lines: int, reason: str, rule: Rule
+) -> Reduction | None:
+    """An exact read of a JSON, YAML, TOML or CSV/TSV file too big to show, cut between
+    its elements, each kept one byte for byte (reduce/structured.py); None for any other."""
+    from .structured import exact_cut
+
+    words = [word for word in start.info.normalized_argv[1:] if not word.startswith("-")]
+    room = EXACT_BUDGET - sum(len(line) + 1 for line in header) - TRAILER_RESERVE
+    cut = exact_cut(text, words[-1] if words else None, room)
+    if cut is None:
+        return None
+    body, split, kind = cut
+    made = start.made(rule, header, tuple(body), total_lines, None, (kind,), reason, None)
+    return replace(made, clipped_lines=made.clipped_lines + split) if split else made
 
 
 class _Cut:
