@@ -7,6 +7,8 @@ super-linear; code points cost O(1) (`len`) and agree with it on ASCII text.
 
 from __future__ import annotations
 
+from .fast.lazyre import lazy
+
 # `re` is imported where a pattern is needed: most outputs have no escape sequence
 # and no control character, and a command that prints nothing needs none at all.
 TYPE_CHECKING = False
@@ -73,17 +75,27 @@ def split_lines(text: str) -> list[str]:
             text = text.replace("\r", "\n")
     lines = text.split("\n")
     if "\r" in text:
-        lines = [state for line in lines for state in (_final_states(line) if "\r" in line else (line,))]
+        redrawn = []
+        for line in lines:
+            if "\r" in line:
+                redrawn += _final_states(line)
+            else:
+                redrawn.append(line)
+        lines = redrawn
     return [line.rstrip() for line in lines]
 
 
 #: Words that make an overwritten frame of a redrawn line worth keeping.
 _ALARM = ("error", "warn", "fail", "fatal", "panic", "denied", "refused", "exception", "traceback")
+_ALARMING = lazy("|".join(_ALARM))  # any of them, in one search of a lowered line
 
 
 def _final_states(line: str) -> list[str]:
     """A line redrawn in place: its final state, preceded by any overwritten frame
     that said something alarming (a warning flashed under a progress bar)."""
+    before, _, last = line.rpartition("\r")
+    if last.strip() and not _ALARMING.search(before.lower()):
+        return [last]  # the usual redraw: no frame before the last said anything alarming
     segments = [segment for segment in line.split("\r") if segment.strip()]
     if not segments:
         return [""]

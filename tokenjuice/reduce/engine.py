@@ -93,6 +93,9 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
         whole_lines = trim_empty_edges(split_lines(stripped))
         header = (f"exit {format_number(execution.exit_code)}",) if execution.failed else ()
         rule = catalogue.body(FALLBACK_ID) or IMPLICIT_FALLBACK_RULE
+        between = _between_elements(start, header, stripped, len(whole_lines), keep_raw + "-cut", rule)
+        if between is not None:
+            return between
         from .guard import pin_trouble
 
         # head and tail, and from the middle its warnings, errors and tracebacks (pinned)
@@ -146,6 +149,23 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
     if made.cut and not options.max_inline_chars:  # else whole, or the size the caller asked for
         made = _guarded(cut, made, budget, lines)
     return start.never_longer(made, stripped)
+
+
+def _between_elements(
+    start: _Start, header: tuple[str, ...], text: str, total_lines: int, reason: str, rule: Rule
+) -> Reduction | None:
+    """An exact read of a JSON, YAML, TOML or CSV/TSV file too big to show, cut between
+    its elements, each kept one byte for byte (reduce/structured.py); None for any other."""
+    from .structured import exact_cut
+
+    words = [word for word in start.info.normalized_argv[1:] if not word.startswith("-")]
+    room = EXACT_BUDGET - sum(len(line) + 1 for line in header) - TRAILER_RESERVE
+    cut = exact_cut(text, words[-1] if words else None, room)
+    if cut is None:
+        return None
+    body, split, kind = cut
+    made = start.made(rule, header, tuple(body), total_lines, None, (kind,), reason, None)
+    return replace(made, clipped_lines=made.clipped_lines + split) if split else made
 
 
 class _Cut:
@@ -296,11 +316,15 @@ def _fits(
     # should not have to count them.
     counts = _counts(outcome, start.classification, start.execution.exit_code) if len(denoised) > COUNTS_LINES else ()
     header = header + counts
-    if _size(list(header) + [_shown(i) for i in denoised]) > budget - TRAILER_RESERVE:
+    room = budget - TRAILER_RESERVE
+    shown = _size(header) + _size(denoised)
+    if shown > room:
         # Lossless first: columns padded for a terminal (`git diff --stat`, tables)
         # read the same with their runs of spaces shortened.
+        if shown - _spaces(denoised) > room:
+            return None  # shortening padding takes spaces away, and not enough of them
         squeezed = tuple(squeeze(i) for i in denoised)
-        if _size(list(header) + [_shown(i) for i in squeezed]) > budget - TRAILER_RESERVE:
+        if _size(header) + _size(squeezed) > room:
             return None
         return start.made(rule, header, squeezed, len(whole), outcome.facts, ("squeeze",), None, None)
     if len(denoised) == len(whole) and all(a is b or a == b for a, b in zip(denoised, whole, strict=True)):
@@ -336,11 +360,9 @@ def choose(
         # Cut between units: compress them, then drop whole ones, to fit the room left.
         room = max(200, budget - sum(len(h) + 1 for h in header + counts) - TRAILER_RESERVE)
         fitted = tuple(fit(list(outcome.units), room))
-        compact_items = (
-            fitted if _size([_shown(i) for i in fitted]) < _size([_shown(i) for i in compact_items]) else compact_items
-        )
+        compact_items = fitted if _size(fitted) < _size(compact_items) else compact_items
     whole_chars = _size(whole)
-    compact_chars = _size(list(header) + list(counts) + [_shown(i) for i in compact_items])
+    compact_chars = _size(header) + _size(counts) + _size(compact_items)
     # What units.fit kept is already cut to the room, but for the names it keeps past
     # it on purpose (every file that matched, every directory): the clamp leaves those.
     clamp_budget = max(budget, compact_chars + TRAILER_RESERVE) if outcome.units else budget
@@ -504,8 +526,13 @@ def _shown(item: Item) -> str:
     return item.render() if isinstance(item, Omission) else item
 
 
-def _size(lines: Sequence[str]) -> int:
+def _size(lines: Sequence[Item]) -> int:
+    """The characters `lines` take, shown one a line (a marker as it renders)."""
     return sum(map(len, lines)) + len(lines)
+
+
+def _spaces(items: Sequence[Item]) -> int:
+    return "".join([item for item in items if isinstance(item, str)]).count(" ")
 
 
 def _counts(outcome: RuleOutcome, classification: Classification, exit_code: float | None) -> tuple[str, ...]:

@@ -25,6 +25,8 @@ from ..fast.lazyre import lazy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .lines import Item
 
 #: Share of anchors a reduction must carry: below it the budget is widened. Chosen on
@@ -41,6 +43,7 @@ HARD_CAP_FACTOR = 4
 MAX_ANCHORS = 200
 _CLIP = 80
 
+_ERROR_HINTS = ("err", "exception", "fatal", "panic", "fail")
 _ERROR = lazy(r"(?i)(?<![\w-])(?:\w*(?:error|exception)\b|fatal\b|panic(?:ked)?\b|failed\b|failure\b|ERR!)[^\n]*")
 _TEST_ID = lazy(
     r"^(?:FAILED|ERROR) (\S+::\S+|\S+\.\w+(?:::\S+)?)(?= |$)|^--- FAIL: (\S+)"
@@ -68,7 +71,10 @@ def anchors(lines: list[str], errors: bool = True) -> list[str]:
     found: dict[str, None] = {}
     near = 0  # lines after an error line whose locations are its raise site
     in_diff = False  # a diff's lines are content, whatever words they hold
-    candidates = _lines_holding(lines, _ANCHOR_HINTS)
+    lowered = _lowered("\n".join(lines))
+    candidates = _holding(lowered, _ANCHOR_HINTS)
+    # An ASCII line _ERROR matches holds one of these (lowered): the others are not searched.
+    worded = _holding(lowered, _ERROR_HINTS) if errors else set()
     for index, line in enumerate(lines):
         if len(found) >= MAX_ANCHORS:
             break
@@ -86,7 +92,7 @@ def anchors(lines: list[str], errors: bool = True) -> list[str]:
         if test:
             found[next(group for group in test.groups() if group)[:_CLIP]] = None
         summary = _SUMMARY.search(line)
-        error = _ERROR.search(line) if errors and not summary else None
+        error = _ERROR.search(line) if errors and not summary and (index in worded or not line.isascii()) else None
         if summary:
             found[summary.group()] = None
         elif error and not _HARMLESS.search(line):
@@ -186,17 +192,34 @@ _ANCHOR_HINTS = _HINTS + (
 
 def _lines_holding(lines: list[str], hints: tuple[str, ...]) -> set[int]:
     """The indexes of the lines that hold any of `hints` (lowercase)."""
-    text = "\n".join(lines).lower()
+    return _holding(_lowered("\n".join(lines)), hints)
+
+
+def _lowered(text: str) -> str | bytes:
+    """`text` lowered, to look for lowercase hints in. As UTF-8 bytes, whose `lower`
+    touches ASCII letters only (several times faster than `str.lower` on text that is
+    not all ASCII), unless the text holds one of the two characters `str.lower` turns
+    into an ASCII letter (`İ` → `i̇`, the Kelvin sign → `k`)."""
+    if text.isascii() or "\u0130" in text or "\u212a" in text:
+        return text.lower()
+    return text.encode("utf-8", "surrogatepass").lower()
+
+
+def _holding(text: str | bytes, hints: tuple[str, ...]) -> set[int]:
+    """The indexes of the lines of `text` (lowered) that hold any of `hints`."""
+    newline: Any = "\n" if isinstance(text, str) else b"\n"
     positions: list[int] = []
     for hint in hints:
-        at = text.find(hint)
+        needle: Any = hint if isinstance(text, str) else hint.encode()
+        at = text.find(needle)
         while at >= 0:
             positions.append(at)
-            at = text.find(hint, at + 1)
+            end = text.find(newline, at)  # one hit a line is enough: on to the next line
+            at = text.find(needle, end + 1) if end >= 0 else -1
     found: set[int] = set()
     line = offset = 0
     for at in sorted(positions):
-        line += text.count("\n", offset, at)
+        line += text.count(newline, offset, at)
         offset = at
         found.add(line)
     return found

@@ -9,7 +9,8 @@ instead of stacking markers. Every marker tokenjuice prints matches
 
 from __future__ import annotations
 
-from itertools import groupby
+from itertools import compress, count, islice
+from operator import eq
 
 from ..fast.lazyre import lazy
 
@@ -35,6 +36,10 @@ class Omission:
     def __init__(self, count: int, detail: str | None = None) -> None:
         self.count = count
         self.detail = detail
+
+    def __len__(self) -> int:
+        """The length of the marker it shows, so that a body's size is `sum(map(len, items))`."""
+        return len(self.render())
 
     def render(self) -> str:
         if self.detail:
@@ -118,10 +123,23 @@ def dedupe_adjacent(items: Sequence[Item]) -> list[Item]:
     """Collapse runs of identical lines. A run of three or more non-blank lines leaves
     a marker saying how many repeats went; a single repeat or blank lines go quietly
     (the trailer still counts them). Omissions break runs."""
+    items = list(items)
+    # The positions that repeat the item before them, found in C: most lines repeat
+    # none, and only the runs are walked (omissions only equal themselves).
+    repeating = list(compress(count(1), map(eq, items, islice(items, 1, None))))
     result: list[Item] = []
-    for item, run in groupby(items):  # omissions only equal themselves, so runs are lines
-        repeats = len(list(run)) - 1
-        result.append(item)
+    start = k = 0
+    while k < len(repeating):
+        first = repeating[k] - 1  # a run: items[first] and the repeats of it after it
+        end = first + 1
+        while k < len(repeating) and repeating[k] == end:
+            end += 1
+            k += 1
+        result += items[start : first + 1]
+        repeats = end - first - 1
+        item = items[first]
         if repeats >= 2 and isinstance(item, str) and item.strip():
             result.append(Omission(repeats, f"{repeats} identical lines"))
+        start = end
+    result += items[start:]
     return result

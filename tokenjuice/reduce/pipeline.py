@@ -86,9 +86,8 @@ def apply_rule(
         dropped |= noise.structural(filters.noise, lines)
     if not no_omit and structure:  # a compound command: each region's own noise (git's advice…)
         dropped |= region_noise(lines)
-    kept_lines = [line for i, line in enumerate(lines) if i not in dropped] if dropped else lines
-    if transforms.trim_empty_edges:
-        kept_lines = trim_empty_edges(kept_lines)
+    undropped = [line for i, line in enumerate(lines) if i not in dropped] if dropped else lines
+    kept_lines = trim_empty_edges(undropped) if transforms.trim_empty_edges else undropped
     denoised: list[Item] = list(kept_lines)
     if transforms.dedupe_adjacent and not no_omit:
         denoised = dedupe_adjacent(denoised)
@@ -100,7 +99,7 @@ def apply_rule(
                 return RuleOutcome((), None, ("summary",), entry.message, total, denoised=tuple(denoised))
         if dropped:
             kinds.append("filter")
-            lines = [line for i, line in enumerate(lines) if i not in dropped]
+            lines = undropped
     counter_lines = lines
     if not no_omit and filters.keep_patterns:
         kept = matcher(filters.keep_patterns).matching(Lines(lines))

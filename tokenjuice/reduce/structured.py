@@ -7,6 +7,11 @@ keys and end with `"…": "14 more keys omitted"`, containers nested too deep be
 `…[N chars omitted]…`. It is shown indented, so every other line is a line of the
 indented original. JSON lines and CSV/TSV rows are whole rows: rows are dropped,
 never cut in their middle, and the header row stays.
+
+An exact read of a file (`cat package-lock.json`) is not re-serialised: `exact_cut`
+cuts the file's own text between elements (JSON values and members, YAML blocks by
+indentation, TOML tables and keys, CSV records), keeping each shown one byte for byte,
+with a marker line for each omitted range.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from .lines import Item, Omission
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 _STRING_LIMIT = 400
@@ -157,10 +163,12 @@ def is_marker_line(line: str) -> bool:
 
 def json_lines(lines: list[str]) -> bool:
     """Is this JSON lines (every non-blank line one JSON object)?"""
-    rows = [line for line in lines if line.strip()]
+    from itertools import islice
+
+    rows = list(islice((line for line in lines if line.strip()), 20))  # the first 20 say it
     if len(rows) < 2:
         return False
-    for line in rows[:20]:
+    for line in rows:
         stripped = line.strip()
         if not (stripped.startswith("{") and stripped.endswith("}")):
             return False
@@ -224,3 +232,532 @@ def fit_rows(lines: list[str], room: int, header: bool) -> list[Item]:
     hidden = len(body) - len(head) - len(tail)
     middle: list[Item] = [Omission(hidden, f"{hidden} rows")] if hidden else []
     return [*first, *head, *middle, *tail]
+
+
+# -- exact reads: a structured file cut between its elements, byte for byte ----------------
+
+#: Room a marker line takes (`... keys 12–40 of 52 in .dependencies ("a" to "z") omitted ...`).
+_MARKER_ROOM = 120
+#: A collection too big to keep whole is cut inside (its first and last elements kept)
+#: only when at least this much room is left for it; otherwise it is omitted whole.
+_DESCENT_ROOM = 300
+_NAME_LIMIT = 60
+
+
+class _Node:
+    """One element of a structured file: `text[start:end]` (a JSON member with its key,
+    a YAML block, a TOML table, a CSV row), its value from `value` on, and where it is."""
+
+    __slots__ = ("end", "index", "name", "path", "start", "value")
+
+    def __init__(self, start: int, end: int, value: int, name: str | None, index: int, path: str) -> None:
+        self.start, self.end, self.value = start, end, value
+        self.name, self.index, self.path = name, index, path
+
+
+class _Tree:
+    """How one format splits an element into its elements (None: it cannot be cut)."""
+
+    name = ""
+    #: JSON separates elements with commas (a cut must leave exactly one between two
+    #: kept elements, and none before the first or after the last one); line formats
+    #: need nothing but the lines themselves.
+    commas = False
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def kids(self, node: _Node) -> tuple[str, list[_Node]] | None:
+        """What the elements of `node` are (`items`, `keys`, `rows`…) and the elements."""
+        raise NotImplementedError
+
+
+class _Marker:
+    """What was omitted, the input lines it stood on, and whether it cuts a line of
+    the file in two (elements that share a line: a one-line JSON document)."""
+
+    __slots__ = ("detail", "inline", "lines")
+
+    def __init__(self, detail: str, lines: int, inline: bool) -> None:
+        self.detail, self.lines, self.inline = detail, lines, inline
+
+
+_Token = str | _Marker
+
+
+def exact_cut(text: str, path: str | None, room: int) -> tuple[list[Item], int, str] | None:
+    """An exact read of a JSON, YAML, TOML or CSV/TSV file (`path` is the file the
+    command named, if any) in `room` characters, cut between its elements: every kept
+    element whole and byte for byte as the file has it, the first and last ones of a
+    cut collection, a marker line naming what was omitted and where, the closing
+    brackets kept. Returns the body, how many input lines were cut in their middle (a
+    one-line JSON document is cut inside its line) and the format; None for any other
+    text."""
+    if "\r" in text:
+        return None  # CRLF: its lines could not be shown byte for byte
+    tree = _tree(text, path)
+    if tree is None:
+        return None
+    root = _Node(0, len(text), 0, None, 0, "")
+    target = room
+    for _ in range(4):
+        tokens = _fit(tree, root, target)
+        body, split = _lay_out(tokens)
+        overflow = sum(map(len, body)) + len(body) - room
+        if overflow <= 0:
+            return body, split, tree.name
+        target -= overflow + _MARKER_ROOM
+    return None
+
+
+def _tree(text: str, path: str | None) -> _Tree | None:
+    """The format of `text`, by the file's extension when the command names one it
+    knows, else by its content: JSON, JSON lines and CSV/TSV; TOML and YAML only for a
+    file without an extension (`Pipfile`), whose content must show their structure (a
+    log of `key: value` lines is no YAML to cut, its errors are pinned instead)."""
+    extension = (path or "").rpartition(".")[2].lower() if path and "." in path.rpartition("/")[2] else ""
+    by_content: tuple[Callable[[str], _Tree | None], ...] = (_JsonTree.of, _RowsTree.json_lines, _RowsTree.delimited)
+    if not extension:
+        by_content += (_TomlTree.of, _YamlTree.nested)
+    makers = {
+        "json": (_JsonTree.of,),
+        "jsonl": (_RowsTree.json_lines,),
+        "ndjson": (_RowsTree.json_lines,),
+        "csv": (_RowsTree.delimited,),
+        "tsv": (_RowsTree.delimited,),
+        "toml": (_TomlTree.of,),
+        "lock": (_TomlTree.of, _YamlTree.of, _JsonTree.of),  # Cargo.lock, poetry.lock; yarn.lock v2
+        "yaml": (_YamlTree.of,),
+        "yml": (_YamlTree.of,),
+    }.get(extension, by_content)
+    for make in makers:
+        tree = make(text)
+        if tree is not None:
+            return tree
+    return None
+
+
+def _fit(tree: _Tree, node: _Node, room: int) -> list[_Token]:
+    """`node`'s value in `room` characters: whole if it fits, else its first and last
+    elements whole, in turn from either end, and the first element too big for what
+    is left (the deepest level that fits) cut the same way inside; one marker for the
+    elements in between."""
+    text = tree.text
+    split = tree.kids(node) if node.end - node.value > room else None
+    if split is None or not split[1]:
+        return [text[node.value : node.end]]
+    kind, kids = split
+    opener, closer = text[node.value : kids[0].start], text[kids[-1].end : node.end]
+    left = room - len(opener) - len(closer) - _MARKER_ROOM
+    head: list[int] = []
+    tail: list[int] = []
+    blocked: list[int] = []  # the first element too big at either end, to cut inside
+    low, high = 0, len(kids) - 1
+    head_open = tail_open = True
+    while low <= high and (head_open or tail_open):
+        at_tail = tail_open and (not head_open or len(tail) < len(head))
+        index = high if at_tail else low
+        cost = kids[index].end - kids[index].start + 2  # and its separator
+        if cost <= left:
+            left -= cost
+            if at_tail:
+                tail.insert(0, index)
+                high -= 1
+            else:
+                head.append(index)
+                low += 1
+            continue
+        if index not in blocked:
+            blocked.append(index)
+        if at_tail:
+            tail_open = False
+        else:
+            head_open = False
+    inner: dict[int, list[_Token]] = {}
+    blocked = [index for index in blocked if low <= index <= high]
+    for position, index in enumerate(blocked):
+        share = left // (len(blocked) - position)
+        if share < _DESCENT_ROOM:
+            break
+        kid = kids[index]
+        if not (tree.kids(kid) or ("", []))[1]:
+            continue  # a value that cannot be cut (a long string, a one-line table): omitted
+        tokens = _fit(tree, kid, share - (kid.value - kid.start))
+        inner[index] = [text[kid.start : kid.value], *tokens]
+        left -= _tokens_size(inner[index])
+    shown = sorted({*head, *tail, *inner})
+    return _joined(tree, node, kind, kids, shown, inner, opener, closer)
+
+
+def _joined(
+    tree: _Tree,
+    node: _Node,
+    kind: str,
+    kids: list[_Node],
+    shown: list[int],
+    inner: dict[int, list[_Token]],
+    opener: str,
+    closer: str,
+) -> list[_Token]:
+    """The shown elements with what lies between them in the file (a JSON comma only
+    between two shown elements), and a marker for each run of omitted ones."""
+    text = tree.text
+    tokens: list[_Token] = [opener]
+    previous = -1
+    for index in shown:
+        if index > previous + 1:  # a run omitted before this one
+            tokens.append(_marker(tree, node, kind, kids, previous + 1, index - 1))
+            tokens.append(_after_comma(text[kids[index - 1].end : kids[index].start], tree.commas))
+        kid = kids[index]
+        tokens += inner.get(index) or [text[kid.start : kid.end]]
+        if index != shown[-1]:  # a shown element follows: what separates them in the file
+            tokens.append(text[kid.end : kids[index + 1].start])
+        previous = index
+    if previous < len(kids) - 1:
+        tokens.append(_marker(tree, node, kind, kids, previous + 1, len(kids) - 1))
+    tokens.append(closer)
+    return tokens
+
+
+def _after_comma(between: str, commas: bool) -> str:
+    """What separates two elements, without the comma before the second one."""
+    return between.partition(",")[2] if commas and "," in between else between
+
+
+def _marker(tree: _Tree, node: _Node, kind: str, kids: list[_Node], first: int, last: int) -> _Marker:
+    """`items 41–898 of 900 in .items`, `keys 12–40 of 52 in .dependencies ("a" to "z")`."""
+    total = len(kids)
+    singular = kind[:-1] if kind.endswith("s") else kind
+    span = f"{singular} {first + 1} of {total}" if first == last else f"{kind} {first + 1}–{last + 1} of {total}"
+    where = f" in {node.path}" if node.path else ""
+    names = ""
+    if kids[first].name is not None:
+        named = [_quoted(kids[first].name or "")] + ([_quoted(kids[last].name or "")] if last != first else [])
+        names = f" ({' to '.join(named)})"
+    text = tree.text
+    lines = text.count("\n", kids[first].start, kids[last].end) + 1
+    before = text[kids[first - 1].end : kids[first].start] if first else text[node.value : kids[0].start]
+    return _Marker(f"{span}{where}{names}", lines, "\n" not in before)
+
+
+def _quoted(name: str) -> str:
+    import json
+
+    quoted = json.dumps(name, ensure_ascii=False)
+    return quoted if len(quoted) <= _NAME_LIMIT else quoted[: _NAME_LIMIT - 2] + '…"'
+
+
+def _tokens_size(tokens: list[_Token]) -> int:
+    return sum(len(token) if isinstance(token, str) else len(token.detail) + 20 for token in tokens)
+
+
+def _lay_out(tokens: list[_Token]) -> tuple[list[Item], int]:
+    """Tokens as body lines: the file's text as its lines, each marker on a line of its
+    own (the indentation before it dropped; a line cut by a marker is ended there, and
+    counted)."""
+    body: list[Item] = []
+    current = ""
+    split = 0
+    after_marker = False
+    for token in tokens:
+        if isinstance(token, _Marker):
+            current = current.rstrip(" \t")
+            if current:
+                body.append(current)
+                split += token.inline
+            current = ""
+            body.append(Omission(token.lines, token.detail))
+            after_marker = True
+            continue
+        piece = token
+        if after_marker:  # on a line of its own already: the line break before the text goes
+            blank = len(piece) - len(piece.lstrip(" \t\n"))
+            piece = piece[piece.rfind("\n", 0, blank) + 1 :]
+            after_marker = not piece
+        pieces = (current + piece).split("\n")
+        body += pieces[:-1]
+        current = pieces[-1]
+    if current:
+        body.append(current)
+    return body, split
+
+
+def _json_scanner() -> Any:
+    import json
+
+    return getattr(json.JSONDecoder(), "scan_once")  # noqa: B009 - not in the stubs
+
+
+_JSON_SPACE = lazy(r"[ \t\n\r]*")
+
+
+def _skip(text: str, at: int) -> int:
+    """Past the JSON whitespace at `at`."""
+    found = _JSON_SPACE.match(text, at)
+    return found.end() if found else at
+
+
+class _JsonTree(_Tree):
+    name = "json"
+    commas = True
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.scan = _json_scanner()
+
+    @classmethod
+    def of(cls, text: str) -> _JsonTree | None:
+        """The tree of a JSON document (an object or an array), or None."""
+        start = _skip(text, 0)
+        if text[start : start + 1] not in ("{", "["):
+            return None
+        tree = cls(text)
+        try:
+            end = tree.scan(text, start)[1]
+        except (StopIteration, ValueError, RecursionError):
+            return None
+        return tree if _skip(text, end) == len(text) else None
+
+    def kids(self, node: _Node) -> tuple[str, list[_Node]] | None:
+        text = self.text
+        start = _skip(text, node.value)
+        opening = text[start : start + 1]
+        if opening not in ("{", "["):
+            return None
+        closing = "}" if opening == "{" else "]"
+        kids: list[_Node] = []
+        at = _skip(text, start + 1)
+        while text[at : at + 1] != closing:
+            member = at
+            name = None
+            if closing == "}":
+                name, at = self.scan(text, at)
+                at = _skip(text, _skip(text, at) + 1)  # past the colon
+            value = at
+            at = self.scan(text, at)[1]
+            index = len(kids)
+            kids.append(_Node(member, at, value, name, index, _path(node.path, name, index)))
+            at = _skip(text, at)
+            if text[at : at + 1] == ",":
+                at = _skip(text, at + 1)
+        return ("keys" if closing == "}" else "items"), kids
+
+
+_PLAIN_KEY = lazy(r"^[A-Za-z_][\w-]*$")
+
+
+def _path(parent: str, name: str | None, index: int) -> str:
+    """jq's path to an element: `.packages`, `.items[3]`, `.packages["node_modules/a"]`."""
+    if name is None:
+        return f"{parent}[{index}]"
+    return f"{parent}.{name}" if _PLAIN_KEY.match(name) else f"{parent}[{_quoted(name)}]"
+
+
+class _LinesTree(_Tree):
+    """A format whose elements are runs of whole lines, known when the tree is made."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.children: dict[int, tuple[str, list[_Node]]] = {}
+
+    def kids(self, node: _Node) -> tuple[str, list[_Node]] | None:
+        return self.children.get(node.start if node.path else -1)
+
+    def starts(self) -> list[int]:
+        """The offset each line of the text starts at, and the text's end."""
+        from itertools import accumulate
+
+        return list(accumulate((len(line) + 1 for line in self.text.split("\n")), initial=0))
+
+
+class _RowsTree(_LinesTree):
+    """CSV/TSV (the header row kept, as the opener) or JSON lines: rows of whole lines."""
+
+    name = "rows"
+
+    @classmethod
+    def delimited(cls, text: str) -> _RowsTree | None:
+        lines = text.split("\n")
+        if delimited(lines) is None:
+            return None
+        tree = cls(text)
+        starts = tree.starts()
+        rows = _records(lines) if '"' in text else [(k, k + 1) for k in range(1, len(lines))]
+        return tree.rows(starts, [row for row in rows if row[0] >= 1 and lines[row[0]].strip()])
+
+    @classmethod
+    def json_lines(cls, text: str) -> _RowsTree | None:
+        lines = text.split("\n")
+        if not json_lines(lines):
+            return None
+        tree = cls(text)
+        return tree.rows(tree.starts(), [(k, k + 1) for k, line in enumerate(lines) if line.strip()])
+
+    def rows(self, starts: list[int], rows: list[tuple[int, int]]) -> _RowsTree | None:
+        if len(rows) < 2:
+            return None
+        ends = [starts[last] - 1 for _, last in rows]
+        kids = [
+            _Node(starts[first], end, starts[first], None, k, "")
+            for k, ((first, _), end) in enumerate(zip(rows, ends, strict=True))
+        ]
+        self.children[-1] = ("rows", kids)
+        return self
+
+
+def _records(lines: list[str]) -> list[tuple[int, int]]:
+    """The (first, end) lines of each CSV record: a quoted field may hold line breaks."""
+    import csv
+
+    reader = csv.reader(lines)
+    records = []
+    first = 0
+    try:
+        for _ in reader:
+            records.append((first, reader.line_num))
+            first = reader.line_num
+    except csv.Error:
+        return [(k, k + 1) for k in range(len(lines))]
+    return records
+
+
+_TOML_TABLE = lazy(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
+_TOML_KEY = lazy(r"^\s*[\"'A-Za-z0-9_.-][^=]*=")
+
+
+class _TomlTree(_LinesTree):
+    """TOML by its tables: `[x]` tables and runs of `[[x]]` array tables are the
+    elements of the file; a table's keys are its elements."""
+
+    name = "toml"
+
+    @classmethod
+    def of(cls, text: str) -> _TomlTree | None:
+        lines = text.split("\n")
+        headers = [(k, found) for k, found in enumerate(map(_TOML_TABLE.match, lines)) if found]
+        if not headers or not any(_TOML_KEY.match(line) for line in lines[:50]):
+            return None
+        tree = cls(text)
+        starts = tree.starts()
+        end_of = [k for k, _ in headers[1:]] + [len(lines)]
+        tables: list[tuple[str, bool, int, int]] = []  # name, array, first line, end line
+        if headers[0][0] > 0:
+            tables.append(("", False, 0, headers[0][0]))
+        for (k, found), end in zip(headers, end_of, strict=True):
+            name, array = found.group(2), found.group(1) == "[["
+            if tables and tables[-1][1] and name.startswith(tables[-1][0] + "."):
+                tables[-1] = (*tables[-1][:3], end)  # `[package.metadata]`: the last [[package]]'s
+            else:
+                tables.append((name, array, k, end))
+        kids: list[_Node] = []
+        position = 0
+        while position < len(tables):
+            name, array, first, end = tables[position]
+            run = position + 1
+            while array and run < len(tables) and tables[run][:2] == (name, True):
+                run += 1
+            node = _Node(starts[first], starts[tables[run - 1][3]] - 1, starts[first], name or None, len(kids), "")
+            node.path = f"[[{name}]]" if array else f"[{name}]" if name else "(top)"
+            if array and run - position > 1:
+                items = [
+                    _Node(starts[f], starts[e] - 1, starts[f], None, i, f"{node.path}[{i}]")
+                    for i, (_, _, f, e) in enumerate(tables[position:run])
+                ]
+                for item, (_, _, f, e) in zip(items, tables[position:run], strict=True):
+                    tree._keys(item, lines, starts, f + 1, e)
+                tree.children[node.start] = ("tables", items)
+            else:
+                tree._keys(node, lines, starts, first + (1 if name else 0), end)
+            kids.append(node)
+            position = run
+        tree.children[-1] = ("tables", kids)
+        return tree
+
+    def _keys(self, node: _Node, lines: list[str], starts: list[int], first: int, end: int) -> None:
+        """A table's key lines as its elements (a multi-line value goes with its key)."""
+        keys = [k for k in range(first, end) if _TOML_KEY.match(lines[k])]
+        if len(keys) < 2:
+            return
+        ends = keys[1:] + [end]
+        kids = [
+            _Node(starts[k], starts[e] - 1, starts[k], lines[k].partition("=")[0].strip(), i, node.path)
+            for i, (k, e) in enumerate(zip(keys, ends, strict=True))
+        ]
+        kids[-1].end = starts[_last_content(lines, keys[-1], end)] - 1
+        node.value = starts[keys[0]] if node.name is None else node.value
+        self.children[node.start] = ("keys", kids)
+
+
+def _last_content(lines: list[str], first: int, end: int) -> int:
+    """The line after the last non-blank line of `lines[first:end]`."""
+    while end > first + 1 and not lines[end - 1].strip():
+        end -= 1
+    return end
+
+
+_YAML_KEY = lazy(r"^(?P<indent> *)(?:- +)?(?P<key>[^\s#:-][^#:]*?|\"[^\"]*\"|'[^']*'):(?: |$)")
+_YAML_ITEM = lazy(r"^(?P<indent> *)- ")
+
+
+class _YamlTree(_LinesTree):
+    """YAML by indentation, without a parser: the top-level keys and `- ` items, and
+    inside each the keys and items one level deeper, are its elements (a block runs
+    to the next line as shallow as its own)."""
+
+    name = "yaml"
+
+    @classmethod
+    def of(cls, text: str) -> _YamlTree | None:
+        lines = text.split("\n")
+        content = [line for line in lines[:50] if line.strip() and not line.lstrip().startswith("#")]
+        if not content or not all(
+            _YAML_KEY.match(line) or _YAML_ITEM.match(line) or line.startswith((" ", "---")) for line in content
+        ):
+            return None
+        tree = cls(text)
+        starts = tree.starts()
+        root = _Node(0, len(text), 0, None, 0, "")
+        if not tree._blocks(root, lines, starts, 0, len(lines), 0, depth=3):
+            return None
+        return tree
+
+    @classmethod
+    def nested(cls, text: str) -> _YamlTree | None:
+        """YAML known by its content: a key whose value is the deeper block under it."""
+        tree = cls.of(text)
+        return tree if tree is not None and len(tree.children) > 1 else None
+
+    def _blocks(
+        self, node: _Node, lines: list[str], starts: list[int], first: int, end: int, indent: int, depth: int
+    ) -> bool:
+        """Split `lines[first:end]` into the blocks starting at `indent`: `node`'s elements."""
+        heads = [
+            k
+            for k in range(first, end)
+            if lines[k].strip()
+            and len(lines[k]) - len(lines[k].lstrip(" ")) == indent
+            and not lines[k].lstrip().startswith("#")
+        ]
+        if len(heads) < 2 and node.path:
+            return False
+        if not heads:
+            return False
+        items = all(_YAML_ITEM.match(lines[k]) for k in heads)
+        ends = heads[1:] + [end]
+        kids: list[_Node] = []
+        for i, (k, following) in enumerate(zip(heads, ends, strict=True)):
+            e = _last_content(lines, k, following)
+            found = None if items else _YAML_KEY.match(lines[k])
+            name = found.group("key").strip("\"'") if found else None
+            kid = _Node(starts[k], starts[e] - 1, starts[k], name, i, _path(node.path, name, i))
+            if e - k > 1 and depth > 1:
+                inner = next((j for j in range(k + 1, e) if lines[j].strip()), None)
+                if inner is not None:
+                    deeper = len(lines[inner]) - len(lines[inner].lstrip(" "))
+                    if deeper > indent or (deeper == indent and _YAML_ITEM.match(lines[inner]) and not items):
+                        kid.value = starts[inner] if not items else starts[k]
+                        if not items:
+                            self._blocks(kid, lines, starts, inner, e, deeper, depth - 1)
+            kids.append(kid)
+        self.children[node.start if node.path else -1] = ("items" if items else "keys", kids)
+        return True

@@ -1,0 +1,115 @@
+"""Reduce throughput, asserted as the work a reduction does, never as time: how many
+times the output is split, which lines the expensive patterns are tried on, what is
+computed once instead of once per budget (docs/performance.md has the timings)."""
+
+import pytest
+
+from tokenjuice import text
+from tokenjuice.bench import real_shaped_log
+from tokenjuice.commands.wire import reduce_payload
+from tokenjuice.reduce import engine, guard, pipeline, structured, units
+
+
+class Counted:
+    """Stands in for a function or a pattern's method and counts the calls."""
+
+    def __init__(self, function):
+        self.function = function
+        self.calls = 0
+
+    def __call__(self, *args, **kwargs):
+        self.calls += 1
+        return self.function(*args, **kwargs)
+
+
+class CountedPattern:
+    def __init__(self, pattern, method):
+        self.pattern, self.method = pattern, method
+        setattr(self, method, Counted(getattr(pattern, method)))
+
+    def __getattr__(self, name):
+        return getattr(self.pattern, name)
+
+    @property
+    def calls(self):
+        return getattr(self, self.method).calls
+
+
+@pytest.fixture(scope="module")
+def log():
+    return real_shaped_log(256 * 1024)  # what `python -m tokenjuice.bench` reduces
+
+
+def reduce_log(log):
+    payload = {"toolName": "exec", "command": "pytest -q", "combinedText": log, "exitCode": 1}
+    return reduce_payload(payload, builtin_only=True)
+
+
+def count(monkeypatch, module, name):
+    counted = Counted(getattr(module, name))
+    monkeypatch.setattr(module, name, counted)
+    return counted
+
+
+def count_pattern(monkeypatch, module, name, method):
+    counted = CountedPattern(getattr(module, name), method)
+    monkeypatch.setattr(module, name, counted)
+    return counted
+
+
+def test_the_output_is_split_into_lines_once_per_reduction(monkeypatch, log):
+    splits = [count(monkeypatch, module, "split_lines") for module in (engine, pipeline)]
+    reduce_log(log)
+    assert sum(split.calls for split in splits) == 1
+
+
+def test_padding_is_not_squeezed_line_by_line_when_squeezing_cannot_make_it_fit(monkeypatch, log):
+    squeezed = count(monkeypatch, engine, "squeeze")
+    result = reduce_log(log)
+    assert "lines omitted" in result["inlineText"]  # cut: it did not fit, with or without padding
+    assert squeezed.calls == 0  # was once per line and per budget tried (3 × 6,000 lines)
+
+
+def test_the_guard_searches_error_lines_only_where_an_error_word_is(monkeypatch, log):
+    error = count_pattern(monkeypatch, guard, "_ERROR", "search")
+    reduce_log(log)
+    lines = log.splitlines()
+    worded = [line for line in lines if any(word in line.lower() for word in guard._ERROR_HINTS)]
+    # an error word's line, and the three after it when they are not ASCII (the raise site)
+    assert 0 < error.calls <= 4 * len(worded) < len(lines) // 10
+
+
+def test_passing_tests_are_searched_for_only_on_lines_that_can_say_so(monkeypatch, log):
+    passing = count_pattern(monkeypatch, units, "_PASSING", "search")
+    block = count_pattern(monkeypatch, units, "_ANY_TEST_BLOCK", "match")
+    reduce_log(log)
+    hinted = [line for line in log.splitlines() if "PASS" in line or "ok" in line]
+    assert passing.calls <= len(hinted) < len(log.splitlines())
+    assert block.calls <= len(log.splitlines())  # one match a line, not one per test runner
+
+
+def test_redrawn_lines_are_looked_at_frame_by_frame_only_when_an_early_frame_alarms(monkeypatch):
+    frames = count_pattern(monkeypatch, text, "_ALARMING", "search")
+    redrawn = "".join(f"  Downloading pkg_{i} (3 kB)\r  ━━━━ {i}%\n" for i in range(1000))
+    alarming = "  warning: retrying pkg_x\r  ━━━━ 100%\n"
+    assert text.split_lines(redrawn + alarming) == [
+        *(f"  ━━━━ {i}%" for i in range(1000)),
+        "warning: retrying pkg_x",
+        "  ━━━━ 100%",
+        "",
+    ]
+    assert frames.calls == 1001  # one search a redrawn line, not one test per word and frame
+
+
+def test_json_lines_are_recognised_from_their_first_twenty_rows():
+    class Watched(list):
+        seen = 0
+
+        def __iter__(self):
+            for item in super().__iter__():
+                Watched.seen += 1
+                yield item
+
+    rows = Watched([f'{{"n": {i}}}' for i in range(100_000)])
+    assert structured.json_lines(rows)
+    assert Watched.seen == 20
