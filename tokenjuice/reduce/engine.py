@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from ..rules.patterns import Budget
     from .budget import Budgets
     from .pipeline import RuleOutcome
+    from .units import Unit
 
 TINY_CHARS = 240
 #: The passthrough reason of an output shown as it is because no reduction of it was
@@ -228,8 +229,10 @@ def _guarded(cut: _Cut, made: Reduction, budget: int, lines: list[str]) -> Reduc
     from . import guard
 
     start, outcome = cut.start, cut.outcome
-    # Anchors of the content: what the rule names as noise is no anchor.
-    content = [item for item in outcome.denoised if isinstance(item, str)] or lines
+    # Anchors of the content: what the rule names as noise is no anchor, nor what lies
+    # in units that matter less than others (a vendored library's findings, a linter's
+    # conventions beside its errors): those go first by design.
+    content = _most_important(outcome.units) or [item for item in outcome.denoised if isinstance(item, str)] or lines
     found = guard.anchors(content, guard.watched(start.classification.rule.family, start.execution.failed))
     if not found:
         return made
@@ -253,6 +256,25 @@ def _guarded(cut: _Cut, made: Reduction, budget: int, lines: list[str]) -> Reduc
             if share > best_kept:
                 best, best_kept, best_steps = candidate, share, steps
     return replace(best, guard=(len(found), round(best_kept * len(found)), best_steps))
+
+
+def _most_important(parsed: Sequence[Item | Unit]) -> list[str]:
+    """The lines between units and those of the units that matter most, when the units
+    do not all matter alike; [] otherwise."""
+    from .units import Unit
+
+    priorities = {part.priority for part in parsed if isinstance(part, Unit)}
+    if len(priorities) < 2:
+        return []
+    top = max(priorities)
+    lines: list[str] = []
+    for part in parsed:
+        if isinstance(part, Unit):
+            if part.priority == top:
+                lines.extend(line for line in part.lines if isinstance(line, str))
+        elif isinstance(part, str):
+            lines.append(part)
+    return lines
 
 
 def information_budget(

@@ -33,81 +33,21 @@ from __future__ import annotations
 import re
 
 from ..fast.lazyre import lazy
-from ..fast.record import record
 from ..rules.model import UNITS
 from ..text import clip_line, pluralize
-from .lines import Encoded, Item, Omission, Pinned, weight
+from . import findings
+from .lines import Encoded, Item, Omission, Pinned
+from .unit import Parsed, Unit
+from .unit import input_lines as _input_lines
+from .unit import size as _size
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable
 
 _LINE_LIMIT = 300
 
-
-@record
-class Unit:
-    """One unit of an output: its full lines, its short and minimal forms."""
-
-    kind: str  # what one unit is, singular: "path", "commit", "file", "failing test"…
-    group: str  # what the drop marker counts it as: "modified", "untracked", "Running"…
-    lines: tuple[Item, ...]  # the full form
-    short: tuple[Item, ...]  # a compressed form (the same lines when it has none)
-    minimal: tuple[Item, ...] = ()  # one line naming the unit, if it must survive every cut
-    priority: int = 1  # higher is kept longer: failing tests 3, passing 0
-    short_note: str = "beyond their first line"  # what a run of short forms keeps, for its marker
-    minimal_note: str = "beyond their first line"  # what a run of minimal forms keeps, when they have no marker
-    trimmed_note: str = "(the lines worth least)"  # what a run of trimmed forms left out
-    # Units of one family fail alike (a parametrized test's cases): the first of each
-    # family keeps its form longest, the others are cut first.
-    family: str = ""
-    # The same lines re-encoded without losing a fact (grep's path once per file, a
-    # directory's entries on one line): taken before any unit is shortened.
-    lossless: tuple[Item, ...] = ()
-    # The unit without the lines worth least, each run of them counted by a marker
-    # (a diff file without its context lines): taken before the short form.
-    trimmed: tuple[Item, ...] = ()
-    # Neighbours in their lossless form with the same `joins` (a line's start: git
-    # status's `\tmodified:   src/api/`) share one line: `\tmodified:   src/api/{a.py,b.py}`.
-    joins: str = ""
-    # A unit that can be shown in part (a file's matches, a diff file's changed lines, a
-    # directory's entries): `lead` always, then the first lines of `body`, then one
-    # marker counting the rest as `more` says (`{n} more line{s}`: the count and the
-    # plural endings {s} and {ies}). Once every unit is cut as far as it must be, the
-    # room left is shared evenly among these, the most important first (`_refill`).
-    body: tuple[Item, ...] = ()
-    lead: tuple[Item, ...] = ()
-    more: str = ""
-    folder: str | None = None  # where a path is (`src/core/`; "" at the top), for drop markers
-    # Minimal forms of neighbours in one folder share one marker: `src/api/: a.py 3, b.py 1`.
-    tally: str = ""
-
-    def partial(self, count: int) -> tuple[Item, ...]:
-        """`lead`, the first `count` lines of `body`, a marker for the rest."""
-        shown = self.body[:count]
-        rest = len(self.body) - count
-        hidden = _input_lines(self.lines) - _input_lines(self.lead) - _input_lines(shown)
-        return self.lead + shown + ((Omission(hidden, self.rest(rest)),) if rest > 0 else ())
-
-    def rest(self, count: int) -> str:
-        """What a partial form's marker says of the `count` body lines it leaves out."""
-        one = count == 1
-        return self.more.format(n=f"{count:,}", s="" if one else "s", ies="y" if one else "ies")
-
-    @property
-    def size(self) -> int:
-        return _size(self.lines)
-
-
-Parsed = list["Item | Unit"]
-
-
-def _size(items: Sequence[Item]) -> int:
-    return sum(len(i.render() if isinstance(i, Omission) else i) + 1 for i in items)
-
-
-def _input_lines(items: Sequence[Item]) -> int:
-    return sum(map(weight, items))
+__all__ = ["Parsed", "Unit", "fit", "parse", "region_noise", "regions", "vendored"]
 
 
 # -- fitting ------------------------------------------------------------------------------
@@ -205,6 +145,7 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
         )
     ]
     steps.append((None, DROPPED, names_limit, True))
+    gathered: set[str] = set()
     for tier, target, limit, named in steps:
         if total <= limit:
             continue
@@ -222,11 +163,74 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
                 continue  # a short or minimal form no smaller than what is shown saves nothing
             total -= sizes[index][current] - sizes[index][target]
             state[index] = target
-            if target == DROPPED and not _next_to_dropped(index, neighbours, state):
+            if target == DROPPED and unit.gathered:
+                if unit.gathered not in gathered:  # the first of its label: one more line counting them
+                    gathered.add(unit.gathered)
+                    total += _gathered_cost(unit)
+            elif target == DROPPED and not _next_to_dropped(index, neighbours, state):
                 total += _MARKER_COST  # a new run of dropped units: one more marker
+    compact: set[int] = set()
+    if gathered:
+        total = _compact_gathered(units, state, sizes, gathered, compact, total, available)
     names_over = total > available
     partial = _refill(units, state, sizes, max(available - total, reserve) if names_over else available - total)
-    return _render(parsed, state, partial), names_over
+    return _render(parsed, state, partial, compact), names_over
+
+
+def _compact_gathered(
+    units: list[tuple[int, Unit]],
+    state: dict[int, int],
+    sizes: dict[int, list[int]],
+    gathered: set[str],
+    compact: set[int],
+    total: int,
+    available: int,
+) -> int:
+    """Units dropped under labels (a linter's findings under their codes): where the
+    lines counting each label go past the room (a hundred codes), the least important
+    tiers, one at a time, are counted on one line each (`C0116 107, C0103 34, …`, no
+    places) and their units still shown go too. Then the room left goes back to
+    dropped units, the most important tier first, the first of each label before the
+    others. Returns the new total; `compact` gets the tiers counted on one line."""
+    tiers = sorted({unit.priority for index, unit in units if unit.gathered})
+    for tier in tiers:
+        if total <= available:
+            break
+        members = [(index, unit) for index, unit in units if unit.gathered and unit.priority == tier]
+        labels = {unit.gathered: unit for index, unit in members if state[index] == DROPPED}
+        total -= sum(_gathered_cost(unit) for unit in labels.values())
+        total += _COMPACT_COST
+        for index, unit in members:
+            if state[index] != DROPPED:
+                total -= sizes[index][state[index]]
+                state[index] = DROPPED
+                labels.setdefault(unit.gathered, unit)
+        listed = sorted(labels.values(), key=lambda unit: -len(unit.group))[:_COMPACT_LABELS]
+        total += sum(len(unit.group) + 8 for unit in listed)
+        gathered.update(labels)
+        compact.add(tier)
+    for tier in reversed(tiers):
+        seen: set[str] = set()
+        order: list[tuple[bool, int]] = []  # the first of each label first, then in order
+        for index, unit in units:
+            if unit.priority == tier and unit.gathered:
+                order.append((unit.gathered in seen, index))
+                seen.add(unit.gathered)
+        for _, index in sorted(order):
+            if state[index] != DROPPED:
+                continue
+            # whole where it fits; shortened, it costs its share of a marker too
+            for form, cost in ((FULL, sizes[index][FULL]), (SHORT, sizes[index][SHORT] + _RUN_MARKER_COST)):
+                if total + cost <= available:
+                    state[index] = form
+                    total += cost
+                    break
+    return total
+
+
+_COMPACT_COST = 48
+#: About what a marker counting the lines a run of short forms left out takes.
+_RUN_MARKER_COST = 48
 
 
 def _refill(
@@ -368,11 +372,69 @@ _BY_SIZE = ("file", "directory")
 NAMES_FACTOR = 4
 
 
+def _gathered_cost(unit: Unit) -> int:
+    """About what the line counting the dropped units of `unit`'s label takes."""
+    return len(unit.gathered) + 3 * (len(unit.place) + 2) + 32
+
+
+def _gathered_markers(gathered: dict[str, list[Unit]], compact: set[int]) -> list[Item]:
+    """One marker per label of the dropped units that are gathered (a linter's code),
+    the most important and the most numerous first, each naming where the first of
+    them are: `... 212 more F401 (src/a.py:3, src/b.py:7, src/c.py:1, …) omitted ...`;
+    for a `compact` tier one marker for all its labels: `... 415 more: C0116 107, …`."""
+    markers: list[Item] = []
+    ranked = sorted(gathered.items(), key=lambda pair: (-max(u.priority for u in pair[1]), -len(pair[1])))
+    tiers: dict[int, list[list[Unit]]] = {}
+    for label, dropped in ranked:
+        tier = dropped[0].priority
+        if tier in compact:
+            if tier not in tiers:
+                markers.append(Omission(0))  # its place among the others, filled below
+                tiers[tier] = []
+            tiers[tier].append(dropped)
+            continue
+        places = list(dict.fromkeys(unit.place for unit in dropped if unit.place))
+        where = _places(places[:_PLACES]) + (", …" if len(places) > _PLACES else "")
+        lines = sum(_input_lines(unit.lines) for unit in dropped)
+        markers.append(Omission(lines, f"{len(dropped):,} more {label}" + (f" ({where})" if where else "")))
+    placeholders = [k for k, marker in enumerate(markers) if isinstance(marker, Omission) and not marker.count]
+    for slot, groups in zip(placeholders, tiers.values(), strict=True):
+        counts = [f"{groups_of[0].group or groups_of[0].gathered} {len(groups_of):,}" for groups_of in groups]
+        listed = ", ".join(counts[:_COMPACT_LABELS]) + (
+            f" and {len(counts) - _COMPACT_LABELS} more" if len(counts) > _COMPACT_LABELS else ""
+        )
+        dropped_all = [unit for groups_of in groups for unit in groups_of]
+        what = pluralize(len(dropped_all), "more " + dropped_all[0].kind)
+        markers[slot] = Omission(sum(_input_lines(unit.lines) for unit in dropped_all), f"{what}: {listed}")
+    gathered.clear()
+    return markers
+
+
+_COMPACT_LABELS = 24
+
+
+_PLACES = 3
+
+
+def _places(places: list[str]) -> str:
+    """`a.py:3, a.py:7, b.py:1` as `a.py:3,7, b.py:1`: each file said once."""
+    files: dict[str, list[str]] = {}
+    for place in places:
+        path, _, line = place.rpartition(":")
+        files.setdefault(path, []).append(line)
+    return ", ".join(f"{path}:{','.join(lines)}" for path, lines in files.items())
+
+
 def _next_to_dropped(index: int, neighbours: dict[int, tuple[int | None, int | None]], state: dict[int, int]) -> bool:
     return any(other is not None and state[other] == DROPPED for other in neighbours[index])
 
 
-def _render(parsed: Parsed, state: dict[int, int], partial: dict[int, tuple[Item, ...]] | None = None) -> list[Item]:
+def _render(
+    parsed: Parsed,
+    state: dict[int, int],
+    partial: dict[int, tuple[Item, ...]] | None = None,
+    compact: set[int] | None = None,
+) -> list[Item]:
     items: list[Item] = []
     dropped: list[Unit] = []
     # short (or minimal) forms that hide lines without a marker of their own, with what they keep
@@ -413,12 +475,21 @@ def _render(parsed: Parsed, state: dict[int, int], partial: dict[int, tuple[Item
             items.append(Omission(hidden, f"{pluralize(hidden, 'line')} of {what} {note}"))
             shortened.clear()
 
+    # Dropped units that are gathered by label are counted after the last of them.
+    gathered: dict[str, list[Unit]] = {}
+    last_gathered = max((k for k, part in enumerate(parsed) if isinstance(part, Unit) and part.gathered), default=-1)
     for index, part in enumerate(parsed):
+        if index > last_gathered and gathered:
+            flush()
+            items.extend(_gathered_markers(gathered, compact or set()))
         if not isinstance(part, Unit):
             flush()
             items.append(part)
             continue
         form = state[index]
+        if form == DROPPED and part.gathered:
+            gathered.setdefault(part.gathered, []).append(part)
+            continue
         if form == DROPPED:
             if shortened:
                 flush()
@@ -466,6 +537,7 @@ def _render(parsed: Parsed, state: dict[int, int], partial: dict[int, tuple[Item
         flush(runs=not any(isinstance(i, Omission) for i in shown))
         items.extend(shown)
     flush()
+    items.extend(_gathered_markers(gathered, compact or set()))
     return items
 
 
@@ -1125,6 +1197,7 @@ def _tests(lines: list[str]) -> Parsed:
 
 
 _PARSERS: dict[str, Callable[[list[str]], Parsed]] = {
+    "finding": lambda lines: findings.parse(lines, vendored),
     "path": _paths,
     "commit": _commits,
     "diff-file": _diff_files,

@@ -1,0 +1,94 @@
+"""Linters' findings as units (tokenjuice/reduce/findings.py): the shapes parsed, and
+what a cut keeps — errors before warnings before conventions, the project's own files
+before vendored ones, every code counted with where its first findings are."""
+
+from tokenjuice.reduce.lines import render
+from tokenjuice.reduce.units import Unit, fit, parse
+
+
+def shown(items):
+    return "\n".join(render(items))
+
+
+def units_of(lines):
+    return [part for part in parse("finding", lines) if isinstance(part, Unit)]
+
+
+def test_each_tools_shape_is_one_finding_with_its_place_and_code():
+    lines = [
+        "src/a.py:3:1: F401 'os' imported but unused",  # flake8, ruff concise
+        "src/a.py:12:0: C0114: Missing module docstring (missing-module-docstring)",  # pylint
+        "shop/b.py:17: error: Incompatible return value type  [return-value]",  # mypy
+        'shop/b.py:17: note: "Order" defined here',  # its note
+        "src/c.ts(17,9): error TS2322: Type 'number' is not assignable to type 'string'.",  # tsc
+        "main.c:5:9: warning: unused variable 'x' [-Wunused-variable]",  # gcc
+        "    5 |     int x;",
+        "      |         ^",
+        "F821 Undefined name `ordr`",  # ruff full
+        "  --> src/d.py:48:12",
+        "   |",
+        "48 |     return ordr",
+        "   |            ^^^^",
+        "",
+        "error[E0308]: mismatched types",  # rustc
+        " --> src/lib.rs:11:19",
+    ]
+    found = units_of(lines)
+    assert [(u.gathered, u.place) for u in found] == [
+        ("F401", "src/a.py:3"),
+        ("C0114", "src/a.py:12"),
+        ("return-value", "shop/b.py:17"),
+        ("TS2322", "src/c.ts:17"),
+        ("-Wunused-variable", "main.c:5"),
+        ("F821", "src/d.py:48"),
+        ("E0308", "src/lib.rs:11"),
+    ]
+    assert 'shop/b.py:17: note: "Order" defined here' in found[2].lines  # a note belongs to its error
+    assert found[5].short == ("F821 Undefined name `ordr`", "  --> src/d.py:48:12")  # no excerpt
+
+
+def test_eslint_findings_take_the_path_of_the_file_above_them():
+    lines = ["", "/repo/src/users.js", "   2:7   error  'path' is assigned a value but never used  no-unused-vars"]
+    lines += ["  18:24  error  'result' is not defined  no-undef", "", "✖ 2 problems (2 errors, 0 warnings)"]
+    parsed = parse("finding", lines)
+    assert [(u.gathered, u.place) for u in parsed if isinstance(u, Unit)] == [
+        ("no-unused-vars", "/repo/src/users.js:2"),
+        ("no-undef", "/repo/src/users.js:18"),
+    ]
+    assert "/repo/src/users.js" in parsed  # the heading stays with them
+
+
+def test_a_flood_keeps_the_projects_errors_and_counts_every_code_it_cuts():
+    lines = []
+    for f in range(40):
+        for n in range(1, 8):
+            lines.append(f"vendor/lib/mod_{f:02d}.py:{n * 10}:1: E501 Line too long ({100 + n} > 79)")
+        lines.append(f"vendor/lib/mod_{f:02d}.py:2:1: F401 'sys' imported but unused")
+    lines[150:150] = ["src/app.py:12:5: F821 undefined name 'ordr'", "src/app.py:30:1: E711 comparison to None"]
+    text = shown(fit(parse("finding", lines), 2500))
+    assert "src/app.py:12:5: F821 undefined name 'ordr'" in text and "src/app.py:30:1: E711" in text
+    # every code cut is counted on one line naming where its first findings are
+    assert "more E501 (vendor/lib/mod_" in text
+    assert "more F401 (" in text
+    assert len(text) <= 2500
+
+
+def test_errors_stay_while_conventions_and_warnings_go_first():
+    lines = [f"pkg/m{k}.py:{k}:0: C0116: Missing function or method docstring (missing-function-docstring)" for k in range(80)]
+    lines += [f"pkg/w{k}.py:{k}:0: W0613: Unused argument 'x' (unused-argument)" for k in range(30)]
+    lines += [f"pkg/e{k}.py:{k}:0: E1101: Module 'sys' has no 'x' member (no-member)" for k in range(5)]
+    lines += ["", "Your code has been rated at 3.10/10"]
+    text = shown(fit(parse("finding", lines), 1500))
+    assert all(f"pkg/e{k}.py:{k}:0: E1101" in text for k in range(5))
+    assert "C0116" in text and "more C0116" in text  # the conventions are counted, not shown
+    assert text.count(": C0116:") < 3
+
+
+def test_a_hundred_codes_are_counted_on_one_line_when_a_line_each_does_not_fit():
+    lines = [f"lib/x{k}.py:{k}:0: C{1000 + k}: some convention (conv-{k})" for k in range(100)]
+    lines += ["lib/y.py:1:0: E0602: Undefined variable 'z' (undefined-variable)"]
+    text = shown(fit(parse("finding", lines), 1200))
+    assert "lib/y.py:1:0: E0602: Undefined variable 'z' (undefined-variable)" in text
+    # one line for the whole tier (what room is left shows the first findings themselves)
+    assert text.count("more findings: C10") == 1 and text.count(" omitted ...") == 1
+    assert len(text) <= 1200

@@ -1,0 +1,185 @@
+"""Linters' and type checkers' findings as units (`unit = "finding"`).
+
+One finding is a diagnostic line and what the tool prints under it: ruff's and
+rustc's `-->` location, a source excerpt, `help:` and `note:` lines, pylint's
+duplicate-code excerpt, a type checker's notes. The shapes recognised:
+
+- location first: `src/a.py:12:5: F821 undefined name 'x'` (flake8, ruff concise,
+  pylint), `shop/a.py:12: error: … [arg-type]` (mypy), `main.c:3:5: warning: …`
+  (gcc, clang), `src/a.ts(17,9): error TS2322: …` (tsc), `  /abs/a.py:3:1 - error: …`
+  (pyright), `x.go:25:10: Error return value … (errcheck)` (golangci-lint);
+- a heading whose next line points at the place: `F401 [*] \\`os\\` imported but unused`
+  or `error[E0308]: mismatched types`, then `  --> src/a.py:1:8` (ruff, rustc, clippy);
+- eslint's stylish table: a file's path on its own line, then `  12:5  error  …  rule`.
+
+What matters most is kept longest (`priority`): errors before warnings before
+conventions and hints, each in the project's own files before vendored and
+generated code. A finding's short form is its diagnostic and location without the
+excerpt; findings that do not fit are counted per code in one line that names where
+the first ones are (`gathered`, `place`), so no code goes unmentioned.
+"""
+
+from __future__ import annotations
+
+from ..fast.lazyre import lazy
+from ..text import clip_line
+from .lines import Item, Pinned
+from .unit import Parsed, Unit
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    Vendored = Callable[[str], bool]
+
+_LINE_LIMIT = 300
+
+#: `path:line[:col]:` or `path(line,col):` then the diagnostic (optionally indented, ` - `).
+_LOCATED = lazy(
+    r"^\s*(?P<path>[^\s:()'\"][^:()'\"]*?)"
+    r"(?::(?P<rline>\d+):\d+ -|:(?P<line>\d+)(?::\d+)?:(?=\s)|\((?P<pline>\d+),\d+\):)"
+    r"\s*(?P<rest>\S.*)$"
+)
+#: The line under a heading that says where: `  --> src/a.py:1:8`.
+_ARROW = lazy(r"^\s*--> (?P<path>\S+?):(?P<line>\d+)(?::\d+)?\s*$")
+#: eslint's stylish table: `  12:5  error  'x' is not defined  no-undef`.
+_STYLISH = lazy(r"^\s+(?P<line>\d+):\d+\s+(?P<severity>error|warning)\s+\S")
+_STYLISH_FILE = lazy(r"^(?P<path>/?[\w.@+~-]+(?:/[\w.@+~-]+)*\.\w+)$")
+#: A diagnostic says what it is within its first words.
+_SEVERITY = lazy(
+    r"(?i)\b(?P<word>fatal error|fatal|error|warning|warn|note|info(?:rmation)?|hint|convention|refactor|style)\b"
+)
+_CODE = lazy(
+    r"\b(?P<code>[A-Z]{1,5}\d{2,5})\b|\[(?P<bracket>-?[a-zA-Z][\w-]*)\]\s*$|\((?P<symbol>[a-z][\w-]*)\)\s*$"
+    r"|\s{2}(?P<rule>@?[\w-]+(?:/[\w-]+)*)\s*$"
+)
+#: Lines that belong to the finding above them.
+_CONTINUES = lazy(r"^(?:\s|\||==|-->|= |\d+\s*[|+-]|(?:help|note|hint|info)(?:\[\w+\])?:|-{20,}$|\.\.\.)")
+_LEADING_CODE = lazy(r"\[?[A-Z]{1,5}\d{2,5}\b")
+#: Notes a tool prints as diagnostics of their own but which explain the one above.
+_NOTE = lazy(r"^\s*note\b|^\s*\S+:\d+(?::\d+)?: note: ")
+
+_ADVICE = lazy(r"^\s*(?:=\s*)?(?:help|note|hint):")
+
+ERROR, WARNING, CONVENTION = 3, 2, 1
+#: Codes whose letter says how bad they are (pylint; ruff's and flake8's pyflakes and
+#: pycodestyle families): `E0602` error, `W0611` warning, `C0114` convention.
+_PYLINT = lazy(r"^(?P<letter>[CRWEFI])\d{4}$")
+_SERIOUS = lazy(r"^(?:E9\d\d|F63\d|F7\d\d|F82\d|PLE\d+|E\d{4}|TS\d+)$")
+_WARNINGS = lazy(r"^(?:[EFWBS]\d+|PLW\d+|ASYNC\d+|DTZ\d+)$")
+_WORDS = {"fatal error": ERROR, "fatal": ERROR, "error": ERROR, "warning": WARNING, "warn": WARNING}
+
+
+def parse(lines: list[str], vendored: Vendored) -> Parsed:
+    """`lines` split into findings and loose lines (banners, summaries, a file's
+    heading in eslint's table, kept by the rule's head, tail and pins).
+    `vendored(path)` says whether a path is code the project did not write."""
+    parsed: Parsed = []
+    current: list[str] = []
+    start: dict[str, str] = {}
+    stylish_file = ""
+
+    def close() -> None:
+        if current:
+            parsed.append(_finding(list(current), start, vendored))
+            current.clear()
+
+    count = len(lines)
+    for index, line in enumerate(lines):
+        following = lines[index + 1] if index + 1 < count else ""
+        arrow = _ARROW.match(following) if line and not line[0].isspace() else None
+        located = None if arrow else _LOCATED.match(line)
+        stylish = _STYLISH.match(line) if stylish_file and not located else None
+        if located and current and _NOTE.match(line):
+            current.append(line)  # mypy's and gcc's notes explain the diagnostic above
+            continue
+        if arrow or (located and _diagnostic(located.group("rest"))) or stylish:
+            close()
+            if arrow:
+                start = {"path": arrow.group("path"), "line": arrow.group("line"), "text": line}
+            elif located:
+                number = located.group("line") or located.group("pline") or located.group("rline")
+                start = {"path": located.group("path").strip(), "line": number, "text": located.group("rest")}
+            elif stylish:
+                start = {"path": stylish_file, "line": stylish.group("line"), "text": line.strip()}
+            current.append(line)
+            continue
+        if current and line and _CONTINUES.match(line):
+            current.append(line)
+            continue
+        close()
+        heading = _STYLISH_FILE.match(line)
+        if heading and _STYLISH.match(following):
+            stylish_file = heading.group("path")
+            parsed.append(Pinned(line))  # the findings under it name only their line
+            continue
+        if not line.strip():
+            stylish_file = stylish_file if _STYLISH.match(following) else ""
+        parsed.append(line)
+    close()
+    return parsed
+
+
+def _diagnostic(rest: str) -> bool:
+    """Does what follows a location read as a diagnostic (a severity or a code)?"""
+    return bool(_SEVERITY.match(rest) or _LEADING_CODE.match(rest))
+
+
+def _finding(lines: list[str], start: dict[str, str], vendored: Vendored) -> Unit:
+    text = start.get("text", lines[0])
+    code = _code(text)
+    severity = _severity(text, code)
+    path = start.get("path", "")
+    own = not vendored(path)
+    head = [clip_line(lines[0], _LINE_LIMIT)]
+    if len(lines) > 1 and _ARROW.match(lines[1]):
+        head.append(lines[1])
+    full = tuple(clip_line(line, _LINE_LIMIT) for line in lines)
+    advice = tuple(line for line in full[len(head) :] if _ADVICE.match(line))
+    trimmed = tuple(head) + advice
+    short: tuple[Item, ...] = tuple(head)
+    return Unit(
+        "finding",
+        code or _label(severity),
+        full,
+        short,
+        priority=severity + (3 if own else 0),
+        short_note="beyond their diagnostic and location",
+        trimmed=trimmed if len(trimmed) < len(full) else (),
+        trimmed_note="(source excerpts)",
+        family=code,
+        folder=path.rpartition("/")[0] + "/" if "/" in path else "",
+        gathered=code or _label(severity),
+        place=f"{path}:{start.get('line', '')}" if path else "",
+    )
+
+
+def _code(text: str) -> str:
+    """The finding's code or rule name (`F821`, `no-undef`, `arg-type`,
+    `unused-argument`), '' when it shows none."""
+    found = None
+    for found in _CODE.finditer(text):
+        if found.group("code"):
+            return found.group("code")
+    if found is not None:
+        return found.group("bracket") or found.group("symbol") or found.group("rule") or ""
+    return ""
+
+
+def _severity(text: str, code: str) -> int:
+    """ERROR, WARNING or CONVENTION: the word the tool says, else what its code's family says."""
+    word = _SEVERITY.search(text[:60])
+    if word and word.group("word").lower() in _WORDS:
+        return _WORDS[word.group("word").lower()]
+    letter = _PYLINT.match(code)
+    if letter:
+        return ERROR if letter.group("letter") in "EF" else WARNING if letter.group("letter") == "W" else CONVENTION
+    if _SERIOUS.match(code):
+        return ERROR
+    if _WARNINGS.match(code):
+        return WARNING
+    return CONVENTION if word or code else WARNING
+
+
+def _label(severity: int) -> str:
+    return {ERROR: "errors", WARNING: "warnings"}.get(severity, "notes")

@@ -1,0 +1,83 @@
+"""A unit of an output (reduce/units.py cuts between them): its full lines and the
+shorter forms it can be shown in, and how much room a list of body items takes."""
+
+from __future__ import annotations
+
+from ..fast.record import record
+from .lines import Item, Omission, weight
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+
+@record
+class Unit:
+    """One unit of an output: its full lines, its short and minimal forms."""
+
+    kind: str  # what one unit is, singular: "path", "commit", "file", "failing test"…
+    group: str  # what the drop marker counts it as: "modified", "untracked", "Running"…
+    lines: tuple[Item, ...]  # the full form
+    short: tuple[Item, ...]  # a compressed form (the same lines when it has none)
+    minimal: tuple[Item, ...] = ()  # one line naming the unit, if it must survive every cut
+    priority: int = 1  # higher is kept longer: failing tests 3, passing 0
+    short_note: str = "beyond their first line"  # what a run of short forms keeps, for its marker
+    minimal_note: str = "beyond their first line"  # what a run of minimal forms keeps, when they have no marker
+    trimmed_note: str = "(the lines worth least)"  # what a run of trimmed forms left out
+    # Units of one family fail alike (a parametrized test's cases): the first of each
+    # family keeps its form longest, the others are cut first.
+    family: str = ""
+    # The same lines re-encoded without losing a fact (grep's path once per file, a
+    # directory's entries on one line): taken before any unit is shortened.
+    lossless: tuple[Item, ...] = ()
+    # The unit without the lines worth least, each run of them counted by a marker
+    # (a diff file without its context lines): taken before the short form.
+    trimmed: tuple[Item, ...] = ()
+    # Neighbours in their lossless form with the same `joins` (a line's start: git
+    # status's `\tmodified:   src/api/`) share one line: `\tmodified:   src/api/{a.py,b.py}`.
+    joins: str = ""
+    # A unit that can be shown in part (a file's matches, a diff file's changed lines, a
+    # directory's entries): `lead` always, then the first lines of `body`, then one
+    # marker counting the rest as `more` says (`{n} more line{s}`: the count and the
+    # plural endings {s} and {ies}). Once every unit is cut as far as it must be, the
+    # room left is shared evenly among these, the most important first (`_refill`).
+    body: tuple[Item, ...] = ()
+    lead: tuple[Item, ...] = ()
+    more: str = ""
+    folder: str | None = None  # where a path is (`src/core/`; "" at the top), for drop markers
+    # Minimal forms of neighbours in one folder share one marker: `src/api/: a.py 3, b.py 1`.
+    tally: str = ""
+    # A unit dropped with others of the same `gathered` label (a linter's findings of one
+    # code) is counted in one marker for the label, with the first `place`s (`path:line`)
+    # of those dropped, after the last unit of its kind: `... 212 more F401 (src/a.py:3, …)`.
+    gathered: str = ""
+    place: str = ""
+
+    def partial(self, count: int) -> tuple[Item, ...]:
+        """`lead`, the first `count` lines of `body`, a marker for the rest."""
+        shown = self.body[:count]
+        rest = len(self.body) - count
+        hidden = input_lines(self.lines) - input_lines(self.lead) - input_lines(shown)
+        return self.lead + shown + ((Omission(hidden, self.rest(rest)),) if rest > 0 else ())
+
+    def rest(self, count: int) -> str:
+        """What a partial form's marker says of the `count` body lines it leaves out."""
+        one = count == 1
+        return self.more.format(n=f"{count:,}", s="" if one else "s", ies="y" if one else "ies")
+
+    @property
+    def size(self) -> int:
+        return size(self.lines)
+
+
+Parsed = list["Item | Unit"]
+
+
+def size(items: Sequence[Item]) -> int:
+    """The characters `items` take as shown, a newline after each."""
+    return sum(len(i.render() if isinstance(i, Omission) else i) + 1 for i in items)
+
+
+def input_lines(items: Sequence[Item]) -> int:
+    """How many input lines `items` stand for."""
+    return sum(map(weight, items))
