@@ -1,5 +1,7 @@
 """Lossless re-encodings (tokenjuice/reduce/reencode.py, reduce/units.py) read back."""
 
+from helpers import make, run
+
 from tokenjuice.reduce.lines import render
 from tokenjuice.reduce.reencode import decoded, shows, squeeze
 from tokenjuice.reduce.units import fit, parse, regions
@@ -100,3 +102,22 @@ def test_no_state_of_git_status_is_dropped_whole_while_another_keeps_many():
     assert "\tmodified:   src/core/module_with_a_long_name_000.py" in readable
     assert f"\tsrc/new/{'x' * 30}_000/" in readable
     assert "untracked in src/new/" in text and "modified in src/core/" in text
+
+
+def test_lossless_forms_apply_to_an_output_that_fits_the_budget():
+    # grep's path said once: every match kept, a third shorter, though the whole fits
+    output = "".join(f"src/service/handlers.py:{n}:    register(route_{n}, methods=GET)\n" for n in range(1, 60))
+    result = run(output, make(unit="match-file", family="search"), command="grep -rn register src")
+    text = result["inlineText"]
+    assert text.startswith("src/service/handlers.py:\n  1:    register(route_1, methods=GET)")
+    assert len(text) < 0.75 * len(output) and decoded(text).count("register(") == 59
+    # a table's padding is shortened as soon as it saves enough to be worth it
+    table = "".join(f"pkg-{n:02d}{' ' * 30}{n}.0.{n}{' ' * 20}ok\n" for n in range(40))
+    text = run(table, make(), command="tool list")["inlineText"]
+    assert "pkg-00  0.0.0  ok" in text and all(shows(text, line) for line in table.splitlines())
+
+
+def test_a_small_saving_leaves_the_output_as_it_was():
+    output = "".join(f"src/a.py:{n}:x = {n}\n" for n in range(1, 9))  # factoring would save a few characters
+    result = run(output, make(unit="match-file", family="search"), command="grep -rn x src")
+    assert result["inlineText"].strip() == output.strip()

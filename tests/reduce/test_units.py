@@ -1,7 +1,11 @@
 """reduce/units.py: parsers split outputs into units; `fit` cuts between them."""
 
+from conftest import REPO
+from helpers import run
+
 from tokenjuice.reduce.budget import SUCCESS_CHARS
 from tokenjuice.reduce.lines import Omission, render
+from tokenjuice.reduce.reencode import decoded
 from tokenjuice.reduce.units import Unit, fit, parse
 from tokenjuice.rules.verify import unexplained_lines
 
@@ -279,3 +283,20 @@ def test_a_row_too_big_for_the_room_left_does_not_stop_the_other_end():
     text = reduce_wire([fallback], command="tool", combined="\n".join(rows), exit_code=0)["inlineText"]
     assert "Terraform 1.11.4" in text and "Plan: 40 to add" in text and "Value for undeclared variable" in text
     assert "chars omitted" not in text
+
+
+def test_a_verbose_test_run_keeps_every_passing_id_grouped_by_file():
+    from tokenjuice.rules import index
+
+    rule = index.load(str(REPO), builtin_only=True).body("tests/pytest")
+    listing = [f"tests/test_shop.py::test_case_{n} PASSED{' ' * 30}[{n:3d}%]" for n in range(60)]
+    listing += ["tests/test_shop.py::test_bad FAILED                    [ 61%]"]
+    listing += [f"tests/test_util.py::test_u_{n} PASSED                    [{n:3d}%]" for n in range(30)]
+    output = "\n".join(listing + ["", "=== short test summary info ===", "FAILED tests/test_shop.py::test_bad - x"])
+    output += "\n=== 1 failed, 90 passed in 0.50s ===\n"
+    verbose = run(output, rule, exit_code=1, command="python -m pytest -v")["inlineText"]
+    assert "tests/test_shop.py::{test_case_0,test_case_1," in verbose and "test_case_59} PASSED" in verbose
+    assert "tests/test_util.py::{test_u_0," in verbose and "tests/test_shop.py::test_bad FAILED" in verbose
+    assert decoded(verbose).count(" PASSED") == 90  # every id, losslessly
+    quiet = run(output, rule, exit_code=1, command="python -m pytest")["inlineText"]
+    assert "test_case_1" not in quiet and "FAILED tests/test_shop.py::test_bad" in quiet  # not asked for

@@ -26,7 +26,7 @@ from ..rules.model import Rule
 from ..shell.command import CommandInfo, analyze
 from ..text import clip_line, pluralize, split_lines, strip_ansi, trim_empty_edges
 from .lines import CLIP, Encoded, Item, Omission, Pinned, keep_only, shown_lines
-from .reencode import squeeze
+from .reencode import LOSSLESS_CHARS, LOSSLESS_SHARE, squeeze
 from .render import TRAILER_RESERVE, text_of
 
 # The rule machinery (pipeline, units, structured cutting, pattern budgets) is
@@ -126,6 +126,7 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
             no_omit=options.no_omit,
             budget=patterns,
             structure=info.multiple or rule.id == FALLBACK_ID,
+            argv=info.normalized_argv,
         )
     except PatternTimeout:
         note = f"rule {rule.id} ({rule.path or rule.layer}) timed out; output left unreduced"
@@ -339,16 +340,24 @@ def _fits(
     counts = _counts(outcome, start.classification, start.execution.exit_code) if len(denoised) > COUNTS_LINES else ()
     header = header + counts
     room = budget - TRAILER_RESERVE
+    # Lossless forms, whatever the size, where they save enough to be worth reading:
+    # units re-encoded (grep's path once per file, brace lists), then padded columns
+    # (`git diff --stat`, tables) read the same with their runs of spaces shortened.
+    kinds: tuple[str, ...] = ()
+    if outcome.lossless:
+        denoised, kinds = outcome.lossless, ("lossless",)
     shown = _size(header) + _size(denoised)
-    if shown > room:
-        # Lossless first: columns padded for a terminal (`git diff --stat`, tables)
-        # read the same with their runs of spaces shortened.
-        if shown - _spaces(denoised) > room:
-            return None  # shortening padding takes spaces away, and not enough of them
+    if shown - _spaces(denoised) > room:
+        return None  # not even without every space would it fit
+    if shown > room or _spaces(denoised) >= LOSSLESS_CHARS:
         squeezed = tuple(squeeze(i) for i in denoised)
-        if _size(header) + _size(squeezed) > room:
-            return None
-        return start.made(rule, header, squeezed, len(whole), outcome.facts, ("squeeze",), None, None)
+        saved = _size(denoised) - _size(squeezed)
+        if shown > room or saved >= max(LOSSLESS_CHARS, _size(denoised) * LOSSLESS_SHARE):
+            denoised, kinds, shown = squeezed, (*kinds, "squeeze"), shown - saved
+    if shown > room:
+        return None
+    if kinds:
+        return start.made(rule, header, denoised, len(whole), outcome.facts, kinds, None, None)
     if len(denoised) == len(whole) and all(a is b or a == b for a, b in zip(denoised, whole, strict=True)):
         return start.whole(header, whole, outcome.facts, "fits", rule)
     made = start.made(rule, header, denoised, len(whole), outcome.facts, ("filter",), None, None)

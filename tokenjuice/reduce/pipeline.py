@@ -17,7 +17,9 @@ from ..text import split_lines, trim_empty_edges
 from . import noise
 from .formatters import FORMATTERS
 from .lines import Item, Omission, Pinned, dedupe_adjacent, head_tail
-from .units import Parsed, Unit, parse, region_noise, regions
+from .reencode import LOSSLESS_CHARS, LOSSLESS_SHARE
+from .unit import size
+from .units import Parsed, Unit, lossless_whole, parse, region_noise, regions
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -48,6 +50,10 @@ class RuleOutcome:
     units: tuple[Item | Unit, ...] = ()
     # For a compound or unknown command: the regions recognised by their content.
     regions: tuple[tuple[str, int], ...] = ()
+    # `denoised` with its units in their lossless forms (grep's path once per file, a
+    # folder's entries or a test file's passing ids in one brace list), when that is
+    # meaningfully shorter: what is shown whole in place of `denoised`.
+    lossless: tuple[Item, ...] = ()
 
 
 def apply_rule(
@@ -60,8 +66,11 @@ def apply_rule(
     no_omit: bool = False,
     budget: Budget | None = None,
     structure: bool = False,
+    argv: Sequence[str] = (),
 ) -> RuleOutcome:
-    """`stripped_lines`, when given, is `split_lines(stripped_text)`, already computed."""
+    """`stripped_lines`, when given, is `split_lines(stripped_text)`, already computed;
+    `argv` is the command's words (a word matching the rule's `detail_flags` makes
+    its `listing_patterns` lines content)."""
     matcher = matcher_factory(rule, budget or Budget())
     transforms, filters = rule.transforms, rule.filters
     if transforms.strip_ansi and not transforms.pretty_print_json and stripped_lines is not None:
@@ -80,6 +89,8 @@ def apply_rule(
     unfiltered = lines
     dropped: set[int] = set()
     skips = filters.skip_patterns + noise.patterns(filters.noise)
+    if filters.listing_patterns and not asks_for_detail(rule, argv, matcher):
+        skips += filters.listing_patterns
     if not no_omit and skips:
         dropped = matcher(skips).matching(Lines(lines))
     if not no_omit and filters.noise:
@@ -146,10 +157,25 @@ def apply_rule(
         if len(lines_only) == len(items):
             failed = bool(exit_code) and exit_code != 0
             table = rule.failure if failed and rule.failure.preserve_on_failure else rule.summarize
-            parsed = loose_head_tail(parse(rule.unit, lines_only), table.head, table.tail, rule, matcher)
+            whole = parse(rule.unit, lines_only)
+            parsed = loose_head_tail(whole, table.head, table.tail, rule, matcher)
             if rule.unit == "match-file":
                 facts = (facts or {}) | {"file": sum(1 for part in parsed if isinstance(part, Unit))}
-            return RuleOutcome(tuple(items), facts, tuple(kinds), None, total, note, tuple(denoised), tuple(parsed))
+            if lines_only != denoised:  # the rule kept or trimmed lines: the whole is made of other units
+                whole = parse(rule.unit, [i for i in denoised if isinstance(i, str)])
+            if any(isinstance(i, Omission) for i in denoised):
+                whole = []  # a repeat's marker has no place among units
+            return RuleOutcome(
+                tuple(items),
+                facts,
+                tuple(kinds),
+                None,
+                total,
+                note,
+                tuple(denoised),
+                tuple(parsed),
+                lossless=tuple(_lossless(whole, denoised)),
+            )
     elif structure:  # a compound or unknown command: structure recognised in the output itself
         lines_only = [i for i in items if isinstance(i, str)]
         if len(lines_only) == len(items):
@@ -158,8 +184,18 @@ def apply_rule(
                 failed = bool(exit_code) and exit_code != 0
                 table = rule.failure if failed and rule.failure.preserve_on_failure else rule.summarize
                 parsed = loose_head_tail(found, table.head, table.tail, rule, matcher)
+                lossless = _lossless(found, denoised) if list(items) == list(denoised) else []
                 return RuleOutcome(
-                    tuple(items), facts, tuple(kinds), None, total, note, tuple(denoised), tuple(parsed), recognised
+                    tuple(items),
+                    facts,
+                    tuple(kinds),
+                    None,
+                    total,
+                    note,
+                    tuple(denoised),
+                    tuple(parsed),
+                    recognised,
+                    tuple(lossless),
                 )
 
     items = pin(rule, items, matcher)
@@ -169,6 +205,23 @@ def apply_rule(
     if len(trimmed) != len(items):
         kinds.append("head-tail")
     return RuleOutcome(tuple(trimmed), facts, tuple(kinds), None, total, note, tuple(denoised))
+
+
+def asks_for_detail(rule: Rule, argv: Sequence[str], matcher: MatcherFactory) -> bool:
+    """Does a word of the command match one of the rule's `detail_flags` (`-v`, `-rA`)?"""
+    if not rule.filters.detail_flags or not argv:
+        return False
+    return bool(matcher(rule.filters.detail_flags).matching(Lines([str(word) for word in argv[1:]])))
+
+
+def _lossless(parsed: Parsed, denoised: Sequence[Item]) -> list[Item]:
+    """`denoised` with its units in their lossless forms, or [] when that saves too
+    little to be worth reading (LOSSLESS_SHARE, LOSSLESS_CHARS)."""
+    encoded = lossless_whole(parsed)
+    if not encoded:
+        return []
+    before, after = size(list(denoised)), size(encoded)
+    return encoded if before - after >= max(LOSSLESS_CHARS, before * LOSSLESS_SHARE) else []
 
 
 def loose_head_tail(parsed: Parsed, head: int, tail: int, rule: Rule, matcher: MatcherFactory) -> Parsed:

@@ -13,6 +13,10 @@ from __future__ import annotations
 from ..fast.lazyre import lazy
 from .lines import Item, Omission, Pinned
 
+#: A lossless form is taken for an output that fits its budget only when it saves at
+#: least this share of it and this many characters (less is not worth decoding).
+LOSSLESS_SHARE = 0.1
+LOSSLESS_CHARS = 200
 #: Three or more spaces inside a line: terminal padding, shown as two.
 _PADDING = lazy(r"(?<=\S) {3,}(?=\S)")
 
@@ -27,7 +31,7 @@ def squeeze(item: Item) -> Item:
 
 
 _FACTORED_MATCH = lazy(r"^\d+(?::\d+)?[:-]")
-_BRACES = lazy(r"^(?P<prefix>.*?)\{(?P<names>[^{}\s'\"]*,[^{}\s'\"]*)\}$")
+_BRACES = lazy(r"^(?P<prefix>.*?)\{(?P<names>[^{}\s'\"]*,[^{}\s'\"]*)\}(?P<after>(?: [A-Z]+)?)$")
 
 
 def shows(readable: str, snippet: str) -> bool:
@@ -58,7 +62,8 @@ def decoded(text: str) -> str:
             path = None
         braces = _BRACES.match(line)
         if braces:
-            out.extend(braces.group("prefix") + name for name in braces.group("names").split(","))
+            prefix, after = braces.group("prefix", "after")
+            out.extend(prefix + name + after for name in braces.group("names").split(","))
             continue
         out.append(line)
     return "\n".join(out)
@@ -88,5 +93,14 @@ def is_brace_list(line: str, inputs: set[str]) -> bool:
     found = _BRACES.match(line)
     if not found:
         return False
-    prefix = found.group("prefix")
-    return all((prefix + name).strip() in inputs for name in found.group("names").split(","))
+    prefix, after = found.group("prefix", "after")
+    return all((prefix + name + after).strip() in inputs for name in found.group("names").split(","))
+
+
+_PROGRESS = lazy(r"\s+\[\s*\d+%\]$")
+
+
+def without_progress(line: str) -> str:
+    """`line` without a test runner's progress column (`tests/a.py::test_b PASSED  [ 40%]`),
+    which a brace list of verdicts leaves out (it counts lines, it says nothing of a test)."""
+    return _PROGRESS.sub("", line)

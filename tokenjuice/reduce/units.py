@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 
 _LINE_LIMIT = 300
 
-__all__ = ["Parsed", "Unit", "fit", "parse", "region_noise", "regions", "vendored"]
+__all__ = ["Parsed", "Unit", "fit", "lossless_whole", "parse", "region_noise", "regions", "vendored"]
 
 
 # -- fitting ------------------------------------------------------------------------------
@@ -231,6 +231,15 @@ def _compact_gathered(
 _COMPACT_COST = 48
 #: About what a marker counting the lines a run of short forms left out takes.
 _RUN_MARKER_COST = 48
+
+
+def lossless_whole(parsed: Parsed) -> list[Item]:
+    """Every unit of `parsed` in its lossless form where it has one (grep's path said
+    once, brace lists), nothing cut; [] when no unit has one."""
+    if not any(isinstance(part, Unit) and part.lossless for part in parsed):
+        return []
+    state = {k: LOSSLESS if part.lossless else FULL for k, part in enumerate(parsed) if isinstance(part, Unit)}
+    return _render(parsed, state)
 
 
 def _refill(
@@ -457,7 +466,7 @@ def _render(
         if joined:
             names = [str(unit.lossless[0])[:-1] for unit in joined]
             listed = names[0] if len(names) == 1 else "{" + ",".join(names) + "}"
-            items.append(Encoded(joined[0].joins + listed, len(joined)))
+            items.append(Encoded(joined[0].joins + listed + joined[0].joins_after, len(joined)))
             joined.clear()
 
     def flush(runs: bool = True) -> None:
@@ -498,7 +507,7 @@ def _render(
         if dropped:
             flush()
         if form == LOSSLESS and part.joins:
-            if joined and joined[0].joins != part.joins:
+            if joined and (joined[0].joins, joined[0].joins_after) != (part.joins, part.joins_after):
                 flush_joined()
             joined.append(part)
             continue
@@ -1137,6 +1146,34 @@ def _family(name: str) -> str:
     return name
 
 
+#: A test's verdict on a line of its own: `tests/a.py::test_b PASSED  [ 40%]` (-v) or
+#: `PASSED tests/a.py::test_b` (-rA): neighbours of one file and verdict share a line.
+_VERDICT_AFTER = lazy(r"^(?P<file>[^\s:]+)::(?P<name>\S+) (?P<verdict>PASSED|SKIPPED|XFAIL|XPASS)(?:\s+\[\s*\d+%\])?$")
+_VERDICT_BEFORE = lazy(r"^(?P<verdict>PASSED|SKIPPED|XFAIL|XPASS) (?P<file>[^\s:]+)::(?P<name>\S+)$")
+
+
+def _passing_unit(line: str) -> Unit:
+    """A passing test; its lossless form joins its file's neighbours of the same
+    verdict in one brace list (`tests/a.py::{test_b,test_c} PASSED`), the progress
+    column going (it counts lines, it says nothing of a test)."""
+    after = _VERDICT_AFTER.match(line)
+    found = after or _VERDICT_BEFORE.match(line)
+    if found is None or not _brace_safe(found.group("name")):
+        return Unit("passing test", "", (line,), (line,), priority=0)
+    file, name, verdict = found.group("file", "name", "verdict")
+    joins, joins_after = (f"{file}::", f" {verdict}") if after else (f"{verdict} {file}::", "")
+    return Unit(
+        "passing test",
+        "",
+        (line,),
+        (line,),
+        priority=0,
+        lossless=(Encoded(name + ",", 1),),
+        joins=joins,
+        joins_after=joins_after,
+    )
+
+
 def _tests(lines: list[str]) -> Parsed:
     """Test runner output: every failing test's block is a unit kept whole while it
     fits (its short form is its title and the message of its failure); passing tests
@@ -1189,7 +1226,7 @@ def _tests(lines: list[str]) -> Parsed:
             continue
         close()
         if _passing(line):
-            parsed.append(Unit("passing test", "", (line,), (line,), priority=0))
+            parsed.append(_passing_unit(line))
         else:
             parsed.append(line)
     close()

@@ -215,6 +215,21 @@ class Filters:
         (),
         camel="pinPatterns",
     )
+    listing_patterns: tuple[str, ...] = spec(
+        PATTERNS,
+        "Lines that list what went well, one item a line (a passing test with its verdict): noise dropped like "
+        "skip patterns, unless the command asked for them with a `detail_flags` word; then content, shown whole "
+        "while it fits and re-encoded losslessly (a file's ids in one brace list).",
+        (),
+        camel="listingPatterns",
+    )
+    detail_flags: tuple[str, ...] = spec(
+        PATTERNS,
+        "Words of the command that ask for detail (`^-v+$`, `^--verbose$`): with one, `listing_patterns` lines "
+        "are content.",
+        (),
+        camel="detailFlags",
+    )
     noise: tuple[str, ...] = spec(
         WORDS,
         "Named kinds of noise the engine knows and drops like skip patterns (see reduce/noise.py): "

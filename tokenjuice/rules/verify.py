@@ -16,7 +16,15 @@ from ..model import Execution
 from ..reduce import structured
 from ..reduce.engine import Options, reduce
 from ..reduce.lines import CLIP, MARKER_PATTERN
-from ..reduce.reencode import decoded, is_brace_list, is_factored_heading, shows, squeeze, unfactored
+from ..reduce.reencode import (
+    decoded,
+    is_brace_list,
+    is_factored_heading,
+    shows,
+    squeeze,
+    unfactored,
+    without_progress,
+)
 from ..reduce.render import shown, shown_chars, text_of
 from ..text import split_lines, strip_ansi
 from . import loader
@@ -229,6 +237,7 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
         input_lines += vocabulary[2]
     inputs = {line.strip() for line in input_lines}
     inputs |= {str(squeeze(line)).strip() for line in input_lines}  # padding shortened (reduce/engine.py)
+    inputs |= {without_progress(line).strip() for line in input_lines if "%]" in line}  # in a list of verdicts
     if document is not None:  # a pruned document may move a member's comma
         inputs |= {line.strip().rstrip(",") for line in input_lines}
     messages = set()
