@@ -97,6 +97,14 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
         between = _between_elements(start, header, stripped, len(whole_lines), keep_raw + "-cut", rule)
         if between is not None:
             return between
+        from . import records
+
+        if records.looks_like_a_log(whole_lines):  # what went wrong first, the chatter last, spread evenly
+            from .units import fit
+
+            room = max(200, EXACT_BUDGET - _size(header) - TRAILER_RESERVE)
+            items = tuple(fit(records.parse(whole_lines), room))
+            return start.made(rule, header, items, len(whole_lines), None, ("records",), keep_raw + "-cut", None)
         from .guard import pin_trouble
 
         # head and tail, and from the middle its warnings, errors and tracebacks (pinned)

@@ -59,10 +59,15 @@ _HARMLESS = lazy(r"(?i)\b(?:0|no|zero) (?:errors?|failures?)\b|--\w*(?:error|fai
 
 
 def watched(family: str, failed: bool) -> bool:
-    """Are error lines anchors here? In a failure, and in what diagnoses code (tests,
-    linters, builds) even when it exits 0; a search or a listing that matched the word
-    `error` is content, which the information budget rules."""
-    return failed or family in ("test-results", "lint-results", "generic") or family.startswith("build")
+    """Are error lines anchors here? In a failure, in what diagnoses code (tests,
+    linters, builds) and in logs, even when it exits 0; a search or a listing that
+    matched the word `error` is content, which the information budget rules."""
+    return (
+        failed
+        or family in ("test-results", "lint-results", "generic")
+        or family.startswith("build")
+        or family.endswith("-logs")  # a log is read for what went wrong in it
+    )
 
 
 def anchors(lines: list[str], errors: bool = True) -> list[str]:

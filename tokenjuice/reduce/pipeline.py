@@ -14,7 +14,7 @@ from ..fast.record import record
 from ..rules.model import Counter, Rule
 from ..rules.patterns import Budget, Lines, Matcher, group_names, scoped
 from ..text import split_lines, trim_empty_edges
-from . import noise
+from . import noise, records
 from .formatters import FORMATTERS
 from .lines import Item, Omission, Pinned, dedupe_adjacent, head_tail
 from .reencode import LOSSLESS_CHARS, LOSSLESS_SHARE
@@ -141,6 +141,7 @@ def apply_rule(
             facts = (facts or {}) | extra
         if any(isinstance(i, Omission) for i in items) or len(items) != len(lines):
             kinds.append(formatter)
+    undeduped = items  # units are cut by the engine, repeats among them with the rest
     if transforms.dedupe_adjacent:
         deduped = dedupe_adjacent(items)
         if len(deduped) != len(items):
@@ -153,11 +154,13 @@ def apply_rule(
         return RuleOutcome((), facts, (*kinds, "summary"), rule.on_empty, total, note, tuple(denoised))
 
     if rule.unit:  # cut between units, to the budget, in the engine
-        lines_only = [i for i in items if isinstance(i, str)]
-        if len(lines_only) == len(items):
+        lines_only = [i for i in undeduped if isinstance(i, str)]
+        if len(lines_only) == len(undeduped):
             failed = bool(exit_code) and exit_code != 0
             table = rule.failure if failed and rule.failure.preserve_on_failure else rule.summarize
             whole = parse(rule.unit, lines_only)
+            if rule.unit == "record" and filters.pin_patterns:
+                whole = _pinned_records(whole, rule, matcher)
             parsed = loose_head_tail(whole, table.head, table.tail, rule, matcher)
             if rule.unit == "match-file":
                 facts = (facts or {}) | {"file": sum(1 for part in parsed if isinstance(part, Unit))}
@@ -180,6 +183,8 @@ def apply_rule(
         lines_only = [i for i in items if isinstance(i, str)]
         if len(lines_only) == len(items):
             found, recognised = regions(lines_only)
+            if not recognised and records.looks_like_a_log(lines_only):  # a program's own log
+                found, recognised = records.parse(lines_only), (("log", len(lines_only)),)
             if recognised:
                 failed = bool(exit_code) and exit_code != 0
                 table = rule.failure if failed and rule.failure.preserve_on_failure else rule.summarize
@@ -205,6 +210,22 @@ def apply_rule(
     if len(trimmed) != len(items):
         kinds.append("head-tail")
     return RuleOutcome(tuple(trimmed), facts, tuple(kinds), None, total, note, tuple(denoised))
+
+
+def _pinned_records(parsed: Parsed, rule: Rule, matcher: MatcherFactory) -> Parsed:
+    """A log's records with a line the rule pins (`Start request repeated too quickly`)
+    rank with its failures."""
+    from ..fast.record import replace
+    from .records import CRITICAL
+
+    units = [(k, part) for k, part in enumerate(parsed) if isinstance(part, Unit)]
+    first_lines = Lines([str(unit.lines[0]) for _, unit in units])
+    hits = matcher(rule.filters.pin_patterns).matching(first_lines)
+    result = list(parsed)
+    for hit in hits:
+        position, unit = units[hit]
+        result[position] = replace(unit, priority=max(unit.priority, CRITICAL), expendable=False)
+    return result
 
 
 def asks_for_detail(rule: Rule, argv: Sequence[str], matcher: MatcherFactory) -> bool:

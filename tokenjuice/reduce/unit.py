@@ -53,6 +53,9 @@ class Unit:
     # of those dropped, after the last unit of its kind: `... 212 more F401 (src/a.py:3, …)`.
     gathered: str = ""
     place: str = ""
+    # Dropped whenever anything must be cut at all: a line repeated all through a log
+    # (a health check), which the count in its marker says enough about.
+    expendable: bool = False
 
     def partial(self, count: int) -> tuple[Item, ...]:
         """`lead`, the first `count` lines of `body`, a marker for the rest."""

@@ -35,7 +35,7 @@ import re
 from ..fast.lazyre import lazy
 from ..rules.model import UNITS
 from ..text import clip_line, pluralize
-from . import findings
+from . import findings, records
 from .lines import Encoded, Item, Omission, Pinned
 from .unit import Parsed, Unit
 from .unit import input_lines as _input_lines
@@ -90,6 +90,11 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
         for index, unit in units
     }
     total = loose + sum(sizes[index][FULL] for index, _ in units)
+    if total > available:  # expendable units go first, all of them
+        for index, unit in units:
+            if unit.expendable:
+                total -= sizes[index][FULL]
+                state[index] = DROPPED
     if total > available:
         # Lossless first: every unit that has a shorter re-encoding takes it, before
         # any unit loses a line.
@@ -118,12 +123,17 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
         key = (unit.kind, unit.group)
         rank[index] = members.get(key, 0)
         members[key] = rank[index] + 1
+    count = {key: members[key] for key in members}
     order = sorted(
         units,
         key=lambda pair: (
             pair[1].priority,
             first[pair[0]],
-            -pair[1].size if pair[1].kind in _BY_SIZE else (-rank[pair[0]], -pair[0]),
+            -pair[1].size
+            if pair[1].kind in _BY_SIZE
+            else (_spread_rank(rank[pair[0]], count[pair[1].kind, pair[1].group]), -pair[0])
+            if pair[1].kind in _SPREAD
+            else (-rank[pair[0]], -pair[0]),
         ),
     )
     # Minimal forms save about as much each, and so do dropped names: the last units
@@ -134,11 +144,15 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
     # The units that matter least are cut as far as they go (compressed, reduced,
     # dropped) before any unit that matters more is touched: passing tests go before
     # a failing test loses its traceback.
-    steps: list[tuple[int | None, int, int, bool]] = [
+    # What a unit is worth least (a diff's context, a finding's excerpt, a traceback's
+    # library frames) goes from every unit, least important first, before any unit is
+    # shortened further or dropped.
+    tiers = sorted({unit.priority for _, unit in units})
+    steps: list[tuple[int | None, int, int, bool]] = [(tier, TRIMMED, available, True) for tier in tiers]
+    steps += [
         (tier, target, limit, named)
-        for tier in sorted({unit.priority for _, unit in units})
+        for tier in tiers
         for target, limit, named in (
-            (TRIMMED, available, True),
             (SHORT, available, True),
             (MINIMAL, available, True),
             (DROPPED, available, False),
@@ -167,8 +181,8 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
                 if unit.gathered not in gathered:  # the first of its label: one more line counting them
                     gathered.add(unit.gathered)
                     total += _gathered_cost(unit)
-            elif target == DROPPED and not _next_to_dropped(index, neighbours, state):
-                total += _MARKER_COST  # a new run of dropped units: one more marker
+            elif target == DROPPED:  # a new run of dropped units is one more marker; joining two, one fewer
+                total += _MARKER_COST * (1 - _dropped_neighbours(index, neighbours, state))
     compact: set[int] = set()
     if gathered:
         total = _compact_gathered(units, state, sizes, gathered, compact, total, available)
@@ -375,6 +389,24 @@ def _even_shares(tier: list[tuple[int, Unit]], costs: dict[int, _PartialCost], r
 
 
 _MARKER_COST = 12
+#: Kinds whose units thin out evenly over the output (a log's records) rather than
+#: from its end.
+_SPREAD = ("line",)
+
+
+def _spread_rank(rank: int, count: int) -> int:
+    """The order in which members of a group go so that those left are spread evenly:
+    odd positions first, then those not a multiple of four, and so on; the first and
+    the last go last."""
+    if rank in (0, count - 1):
+        return count.bit_length() + 1
+    depth = 0
+    while rank % 2 == 0:
+        rank //= 2
+        depth += 1
+    return depth
+
+
 _BY_SIZE = ("file", "directory")
 #: How far past the budget the names of units (files that matched, directories) go
 #: before some of them are dropped too.
@@ -434,8 +466,9 @@ def _places(places: list[str]) -> str:
     return ", ".join(f"{path}:{','.join(lines)}" for path, lines in files.items())
 
 
-def _next_to_dropped(index: int, neighbours: dict[int, tuple[int | None, int | None]], state: dict[int, int]) -> bool:
-    return any(other is not None and state[other] == DROPPED for other in neighbours[index])
+def _dropped_neighbours(index: int, neighbours: dict[int, tuple[int | None, int | None]], state: dict[int, int]) -> int:
+    """How many of the units beside `index` are dropped (0, 1 or 2)."""
+    return sum(1 for other in neighbours[index] if other is not None and state[other] == DROPPED)
 
 
 def _render(
@@ -1235,6 +1268,7 @@ def _tests(lines: list[str]) -> Parsed:
 
 _PARSERS: dict[str, Callable[[list[str]], Parsed]] = {
     "finding": lambda lines: findings.parse(lines, vendored),
+    "record": records.parse,
     "path": _paths,
     "commit": _commits,
     "diff-file": _diff_files,

@@ -49,7 +49,7 @@ NOISE_KINDS = (
     "download-progress",
 )
 #: What an output can be made of; reduce/units.py has a parser for each.
-UNITS = ("path", "commit", "diff-file", "match-file", "row", "dir", "test", "finding")
+UNITS = ("path", "commit", "diff-file", "match-file", "row", "dir", "test", "finding", "record")
 COUNTER_SOURCES = ("post_keep", "pre_keep", "pre_skip")
 
 
@@ -384,7 +384,7 @@ class Rule:
         CHOICE,
         "What the output is made of; cuts fall between units, never inside one: `path` (git status), `commit`, "
         "`diff-file`, `match-file` (grep, rg), `row` (tables), `dir` (find, ls -R), `test` (test runners), "
-        "`finding` (linters and type checkers).",
+        "`finding` (linters and type checkers), `record` (logs).",
         None,
         choices=UNITS,
     )

@@ -1,0 +1,100 @@
+"""Log records as units (tokenjuice/reduce/records.py): what a record is, and what a
+cut of a big log keeps — the kernel's, systemd's and the runtimes' failures first,
+the chatter last, the rest thinned evenly."""
+
+from helpers import run
+
+from tokenjuice.reduce.lines import render
+from tokenjuice.reduce.records import CHATTER, CRITICAL, ERROR, looks_like_a_log, parse
+from tokenjuice.reduce.units import Unit, fit
+
+
+def shown(items):
+    return "\n".join(render(items))
+
+
+def journal(n, host="web1"):
+    return [
+        f"Dec 12 09:{i // 60 % 60:02d}:{i % 60:02d} {host} app[{100 + i}]: request {i} served in {i % 7}ms"
+        for i in range(n)
+    ]
+
+
+def test_a_record_keeps_the_lines_that_continue_it():
+    lines = [
+        "2026-12-06 04:00:51.103 UTC [24183] app@shop ERROR:  duplicate key value violates unique constraint",
+        "2026-12-06 04:00:51.103 UTC [24183] app@shop DETAIL:  Key (id)=(42) already exists.",
+        "2026-12-06 04:00:51.103 UTC [24183] app@shop STATEMENT:  INSERT INTO orders VALUES (42)",
+        "[2026-12-06 04:01:02,123] ERROR in app: Exception on /api/orders/7 [GET]",
+        "Traceback (most recent call last):",
+        '  File "/srv/app/views.py", line 12, in show',
+        "    return ORDERS[key]",
+        "KeyError: 7",
+        "panic: runtime error: index out of range [4] with length 1",
+        "",
+        "goroutine 1 [running]:",
+        "main.lastLine(...)",
+        "\t/srv/worker/main.go:32",
+    ]
+    records = [part for part in parse(lines) if isinstance(part, Unit)]
+    assert [len(record.lines) for record in records] == [3, 5, 5]
+    assert [record.priority for record in records] == [CRITICAL, CRITICAL, CRITICAL]  # edges, traceback, panic
+
+
+def test_a_big_log_keeps_its_failures_and_drops_its_chatter_whole():
+    lines = journal(3000)
+    lines[1200] = "Dec 12 09:20:00 web1 kernel: app invoked oom-killer: gfp_mask=0x140cca, order=0, oom_score_adj=0"
+    lines[1201] = "Dec 12 09:20:00 web1 kernel: Out of memory: Killed process 4242 (app) total-vm:8123456kB"
+    lines[1202] = "Dec 12 09:20:01 web1 systemd[1]: app.service: Main process exited, code=killed, status=9/KILL"
+    lines[2500] = "Dec 12 09:41:40 web1 app[2600]: ERROR could not reach db.internal:5432"
+    parsed = parse(lines)
+    assert sum(1 for part in parsed if isinstance(part, Unit) and part.priority == CHATTER) > 2900
+    text = shown(fit(parsed, 2000))
+    for needed in ("invoked oom-killer", "Out of memory: Killed process 4242", "status=9/KILL", "could not reach"):
+        assert needed in text
+    assert "request 0 served" in text and "request 2999 served" in text  # where it began and ended
+    assert "request 1500 served" not in text and len(text) <= 2000
+
+
+def test_failures_of_one_kind_thin_out_evenly_and_each_kind_keeps_one():
+    lines = journal(400)
+    for i in range(0, 400, 4):
+        lines[i] = (
+            f"Dec 12 09:{i // 60:02d}:{i % 60:02d} web1 kernel: watchdog: BUG: soft lockup - CPU#{i % 8} stuck for 22s!"
+        )
+    lines[201] = "Dec 12 09:03:21 web1 thermald[14]: [ERR]THD engine start failed"
+    text = shown(fit(parse(lines), 2500))
+    assert "THD engine start failed" in text  # the one error of its kind
+    kept = [int(line.split("CPU#")[1][0]) for line in text.splitlines() if "soft lockup" in line]
+    assert 5 <= len(kept) < 100
+    positions = [k for k, line in enumerate(lines) if "soft lockup" in line and line in text]
+    assert positions[0] < 40 and positions[-1] > 360  # spread over the log, not its first ones
+
+
+def test_a_traceback_loses_its_library_frames_before_any_record_goes():
+    trace = [
+        "[2026-12-06 04:01:02,123] ERROR in app: Exception on /api/orders/7 [GET]",
+        "Traceback (most recent call last):",
+    ]
+    for k in range(12):
+        trace += [
+            f'  File "/srv/venv/lib/python3.11/site-packages/flask/app.py", line {900 + k}, in dispatch',
+            "    rv = f()",
+        ]
+    trace += ['  File "/srv/app/views.py", line 12, in show', "    return ORDERS[key]", "KeyError: 7"]
+    lines = [f"[2026-12-06 04:00:{i:02d},000] INFO in app: started worker {i}" for i in range(8)] + trace
+    record = next(
+        part for part in parse(lines) if isinstance(part, Unit) and part.priority >= ERROR and len(part.lines) > 3
+    )
+    assert 'File "/srv/app/views.py", line 12, in show' in "\n".join(record.trimmed)
+    assert "line 900, in dispatch" in "\n".join(record.trimmed)  # where it entered
+    assert "line 905, in dispatch" not in "\n".join(record.trimmed)
+
+
+def test_an_exact_read_of_a_big_log_is_cut_by_its_records():
+    assert looks_like_a_log(journal(50)) and not looks_like_a_log(["def f():", "    return 1"] * 30)
+    lines = journal(4000)
+    lines[2000] = "Dec 12 09:33:20 web1 app[2100]: FATAL cannot open /var/lib/app/state.db: read-only file system"
+    result = run("\n".join(lines) + "\n", command="cat /var/log/app.log")
+    assert "FATAL cannot open /var/lib/app/state.db" in result["inlineText"]
+    assert len(result["inlineText"]) < 17 * 1024
