@@ -300,3 +300,28 @@ def test_a_verbose_test_run_keeps_every_passing_id_grouped_by_file():
     assert decoded(verbose).count(" PASSED") == 90  # every id, losslessly
     quiet = run(output, rule, exit_code=1, command="python -m pytest")["inlineText"]
     assert "test_case_1" not in quiet and "FAILED tests/test_shop.py::test_bad" in quiet  # not asked for
+
+
+def test_a_removed_line_goes_with_the_line_that_replaces_it():
+    diff = []
+    for f in range(50):
+        name = f"lib/fixes/fix_{f:02d}.py"
+        diff += [f"diff --git a/{name} b/{name}", "@@ -10,3 +10,3 @@", f"-class Fix{f}(fixer_base.BaseFix):"]
+        diff += [f"+class Fix{f}(fixer_base.Fixer):"]
+    text = shown(fit(parse("diff-file", diff), 3000))
+    for f in range(50):
+        assert (f"-class Fix{f}(" in text) == (f"+class Fix{f}(" in text)  # never one side of a change alone
+
+
+def test_a_log_with_patches_shares_the_room_between_its_commits():
+    lines = []
+    for c in range(4):
+        lines += [f"commit {c:040x}", "Author: A <a@b.c>", "Date:   Fri Nov 27 12:00:00 2026 +0000", ""]
+        lines += [f"    change number {c}", ""]
+        for f in range(3):
+            lines += [f"diff --git a/m{c}_{f}.py b/m{c}_{f}.py", "@@ -1,40 +1,40 @@"]
+            lines += [f"-old {c}.{f}.{k}" if k % 2 == 0 else f"+new {c}.{f}.{k}" for k in range(40)]
+    text = shown(fit(parse("commit", lines), 2500))
+    assert all(f"    change number {c}" in text and f"diff --git a/m{c}_0.py" in text for c in range(4))
+    assert all(f"-old {c}.0.0" in text for c in range(4))  # every commit keeps its first changes
+    assert "more lines of its changes omitted" in text and len(text) <= 2500

@@ -45,6 +45,7 @@ class Unit:
     body: tuple[Item, ...] = ()
     lead: tuple[Item, ...] = ()
     more: str = ""
+    breaks: tuple[int, ...] | None = None  # where `body` may be cut (counts of its lines); None: anywhere
     folder: str | None = None  # where a path is (`src/core/`; "" at the top), for drop markers
     # Minimal forms of neighbours in one folder share one marker: `src/api/: a.py 3, b.py 1`.
     tally: str = ""

@@ -269,25 +269,30 @@ def _refill(
     partial: dict[int, tuple[Item, ...]] = {}
     tiers: dict[int, list[tuple[int, Unit]]] = {}
     for index, unit in units:
-        if unit.body and unit.minimal and state[index] != DROPPED:
+        if unit.body and state[index] != DROPPED:
             tiers.setdefault(unit.priority, []).append((index, unit))
     for priority in sorted(tiers, reverse=True):
         tier = tiers[priority]
         if not any(state[index] in (SHORT, MINIMAL) for index, _ in tier):
             continue  # whole, or cut no further than their lossless or trimmed forms: nothing to share
-        for index, _ in tier:  # every unit starts again from its minimal form...
-            room += sizes[index][state[index]] - sizes[index][MINIMAL]
-            state[index] = MINIMAL
+        base = {index: MINIMAL if unit.minimal else SHORT for index, unit in tier}
+        for index, _ in tier:  # every unit starts again from its minimal (or short) form...
+            room += sizes[index][state[index]] - sizes[index][base[index]]
+            state[index] = base[index]
         if room < 80:
             continue
-        costs = {index: _PartialCost(unit, sizes[index][MINIMAL]) for index, unit in tier}
+        costs = {index: _PartialCost(unit, sizes[index][base[index]]) for index, unit in tier}
         shares = _even_shares(tier, costs, room)
         for index, unit in tier:  # ... and gets its even share of the room
             count = costs[index].shown_of(shares.get(index, 0))
             if count <= 0:
                 continue
             room -= costs[index].of(count)
-            if count == len(unit.body) and _input_lines(unit.lines) > _input_lines(unit.lead) + count:
+            if (
+                count == len(unit.body)
+                and unit.short == unit.lead + unit.body
+                and _input_lines(unit.lines) > _input_lines(unit.lead) + count
+            ):
                 state[index] = SHORT  # all of its body: its short form, whose run says what else went
             else:
                 partial[index] = unit.partial(count)
@@ -321,9 +326,13 @@ class _PartialCost:
             self.prefix.append(self.prefix[-1] + _size([line]))
 
     def shown_of(self, count: int) -> int:
-        """How many body lines showing `count` of them really shows: all of them where
-        the rest would take no more room than the marker counting them."""
+        """How many body lines showing `count` of them really shows: up to the next
+        place the unit may be cut (a diff's removed line goes with the added line that
+        replaces it), and all of them where the rest would take no more room than the
+        marker counting them."""
         unit = self.unit
+        if count and unit.breaks is not None:
+            count = next((b for b in unit.breaks if b >= count), len(unit.body))
         rest = len(unit.body) - count
         if count and rest > 0 and self.prefix[-1] - self.prefix[count] <= len(f"... {unit.rest(rest)} omitted ...") + 1:
             return len(unit.body)
@@ -711,9 +720,30 @@ def _commits(lines: list[str]) -> Parsed:
         if not current:
             return
         first = _COMMIT.match(current[0])
-        subject = next((line.strip() for line in current[1:] if line.startswith("    ") and line.strip()), "")
+        at = next((k for k, line in enumerate(current) if k and line.startswith("    ") and line.strip()), None)
+        subject = current[at].strip() if at is not None else ""
         short = (f"{first.group('hash')[:10]} {subject}",) if first and subject else (current[0],)
-        parsed.append(Unit("commit", "", tuple(current), short, short_note="beyond their hash and subject"))
+        full = tuple(current)
+        if at is not None and any(_DIFF_HEADER.match(line) for line in current):
+            # with its patch (-p): its header and subject, then what it changed, shown in
+            # part and shared evenly with the other commits
+            lead = (current[0], current[at])
+            body = tuple(_changes_of(current[at + 1 :]))
+            parsed.append(
+                Unit(
+                    "commit",
+                    "",
+                    full,
+                    short,
+                    short_note="beyond their hash and subject",
+                    body=body,
+                    lead=lead,
+                    more="{n} more line{s} of its changes",
+                    breaks=_change_breaks(list(body)),
+                )
+            )
+        else:
+            parsed.append(Unit("commit", "", full, short, short_note="beyond their hash and subject"))
         current.clear()
 
     for line in lines:
@@ -820,9 +850,46 @@ def _file_unit(lines: list[str]) -> Unit:
         short_note="beyond their changed lines",
         trimmed_note="(context lines)",
         body=() if deleted else tuple(changed),
+        breaks=None if deleted else _change_breaks(changed),
         lead=tuple(lead),
         more="{n} more changed line{s}",
     )
+
+
+#: A run of changed lines longer than this may be cut inside.
+_CHANGE_RUN = 6
+
+
+def _changes_of(lines: list[str]) -> list[str]:
+    """What a commit's patch changed: its files (`diff --git` and what changed about
+    the file) and changed lines, without hunk headers and context."""
+    kept = []
+    in_hunk = False
+    for line in lines:
+        if _DIFF_HEADER.match(line):
+            in_hunk = False
+            kept.append(clip_line(line, _LINE_LIMIT))
+        elif line.startswith("@@"):
+            in_hunk = True
+        elif in_hunk and line[:1] in "+-":
+            kept.append(clip_line(line, _LINE_LIMIT))
+        elif not in_hunk and _FILE_STATE.match(line):
+            kept.append(line)
+    return kept
+
+
+def _change_breaks(changed: list[Item]) -> tuple[int, ...]:
+    """Where a diff file's changed lines may be cut: not between a removed line and
+    the added line that replaces it, unless the run is long."""
+    breaks = []
+    run = 0
+    for k in range(1, len(changed)):
+        run += 1
+        before, after = str(changed[k - 1])[:1], str(changed[k])[:1]
+        if not (before == "-" and after == "+") or run >= _CHANGE_RUN:
+            breaks.append(k)
+            run = 0
+    return tuple(breaks)
 
 
 def _diff_path(lines: list[str]) -> str:
