@@ -1,4 +1,8 @@
+import shlex
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tokenjuice.shell.argv import unwrap_shell
 from tokenjuice.shell.command import analyze
@@ -149,3 +153,55 @@ def test_plain_command_keeps_original_candidate():
 )
 def test_remote_file_reads_stay_raw(command, reason):
     assert analyze(command).keep_raw == reason
+
+
+# -- the agent's own bound (issue 28) -------------------------------------------------
+
+_TOOLS = ["pytest -q", "python -m pytest tests/ -x", "make", "cargo build", "npm test", "git show HEAD~2", "grep -rn x ."]
+_BOUNDS = [
+    "tail -40",
+    "tail -n40",
+    "tail -n 40",
+    "tail --lines=40",
+    "head -100",
+    "head -n 100",
+    "head -c 2000",
+    "head --bytes=2000",
+    "sed -n 1,80p",
+    "sed -n '10,80p'",
+    "sed 40q",
+    "awk 'NR<=40'",
+    "awk 'NR>=10 && NR<=50'",
+]
+_NOT_BOUNDS = ["tail -f", "tail -F", "sed s/a/b/", "grep error", "sort", "awk '{print $1}'"]
+
+
+def _line(tool, stage, redirect, before, after, wrapper):
+    core = f"{tool}{redirect} | {stage}"
+    line = f"{before}{core}{after}"
+    if wrapper:
+        line = f"{wrapper} {shlex.quote(line)}"
+    return line
+
+
+_shapes = dict(
+    tool=st.sampled_from(_TOOLS),
+    redirect=st.sampled_from(["", " 2>&1", " 2>/dev/null"]),
+    before=st.sampled_from(["", "cd sub && ", "export X=1; ", "cd a && cd b && "]),
+    after=st.sampled_from(["", "; echo done", " && git status"]),
+    wrapper=st.sampled_from(["", "bash -lc", "sh -c", "bash -c", "zsh -lc"]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(stage=st.sampled_from(_BOUNDS), **_shapes)
+def test_every_form_of_the_agents_own_bound_is_recognised(stage, tool, redirect, before, after, wrapper):
+    line = _line(tool, stage, redirect, before, after, wrapper)
+    assert analyze(line).bounded, line
+
+
+@settings(max_examples=200, deadline=None)
+@given(stage=st.sampled_from(_NOT_BOUNDS), **_shapes)
+def test_a_filter_that_keeps_no_chosen_count_is_no_bound(stage, tool, redirect, before, after, wrapper):
+    line = _line(tool, stage, redirect, before, after.replace("git status", "true"), wrapper)
+    assert not analyze(line).bounded, line

@@ -223,12 +223,14 @@ def _analyze_script(info: _Analysis, script: str, dialect: str) -> None:
     if len(substantive) > 1:
         info.multiple = True
         info.keep_raw = _sequence_keep_raw(substantive)
+        # the agent bounded one of the steps (`pytest | tail -40; git status`): it chose its size
+        info.bounded = any(_pipeline_bounded(p) for p in substantive)
         return
 
     stages = [strip_wrappers(c.argv) for c in first.commands]
     source = stages[0]
     info.normalized_argv = source
-    info.bounded = any(_bounds(stage) for stage in stages[1:]) or _bounded_by_flags(source)
+    info.bounded = _pipeline_bounded(first)
     info.keep_raw = _pipeline_keep_raw(stages)
     if len(stages) > 1 and not all(_is_structural_filter(s) for s in stages[1:]):
         return  # the output is a downstream tool's; let the fallback handle it
@@ -319,22 +321,44 @@ def _is_structural_filter(argv: list[str]) -> bool:
     return not _operands(argv)  # a file operand would add another file's content
 
 
+def _pipeline_bounded(pipeline: Pipeline, depth: int = 0) -> bool:
+    """Did the agent bound this pipeline's output: a downstream stage keeping a chosen
+    number of lines or bytes, or the tool's own flag (`git log -n 5`, `grep -m 3`),
+    here or inside the shell it runs (`bash -lc 'pytest | tail -40'`)?"""
+    stages = [strip_wrappers(c.argv) for c in pipeline.commands]
+    if any(_bounds(stage) for stage in stages[1:]) or (bool(stages) and _bounded_by_flags(stages[0])):
+        return True
+    unwrapped = unwrap_shell(stages[0]) if len(stages) == 1 and depth < _MAX_UNWRAP_DEPTH else None
+    if unwrapped is None:
+        return False
+    inner, complete = shellsyntax.parse(*unwrapped)
+    return complete and any(_pipeline_bounded(p, depth + 1) for p in _substantive_pipelines(inner))
+
+
 def _bounds(argv: list[str]) -> bool:
-    """A downstream stage that keeps a chosen number of lines: `head`, `tail` (not
-    following), `sed -n 'A,Bp'`."""
+    """A downstream stage that keeps a chosen number of lines or bytes: `head`, `tail`
+    (not following; `-n 40`, `-40`, `-n40`, `--lines=40`, `-c 2000`), `sed -n 'A,Bp'`,
+    `sed 40q`, `awk 'NR<=40'`."""
     if not argv:
         return False
     name = basename(argv[0])
     if name in ("head", "tail"):
         return not any(a in ("-f", "-F", "--follow") or a.startswith("--follow") for a in argv[1:])
-    if name == "sed" and "-n" in argv[1:]:
-        scripts = [a for a in argv[1:] if not a.startswith("-")]
-        return len(scripts) == 1 and _SED_RANGE.match(scripts[0]) is not None
+    scripts = [a for a in argv[1:] if not a.startswith("-")]
+    if name in ("sed", "gsed") and len(scripts) == 1:
+        script = scripts[0]
+        return ("-n" in argv[1:] and _SED_RANGE.match(script) is not None) or _SED_QUIT.match(script) is not None
+    if name in ("awk", "gawk", "mawk") and len(scripts) == 1:
+        return _AWK_RANGE.match(scripts[0]) is not None
     return False
 
 
 #: `sed -n` scripts that print a range of lines: `10,80p`, `5p`, `1,/^$/p` is not one.
 _SED_RANGE = lazy(r"^\d+(?:,\d+)?p$")
+#: `sed 40q`: the first lines, then quit.
+_SED_QUIT = lazy(r"^\d+q$")
+#: `awk 'NR<=40'`, `awk 'NR>=10 && NR<=50'`, `awk 'NR<41'`.
+_AWK_RANGE = lazy(r"^\s*(?:NR\s*>=?\s*\d+\s*&&\s*)?NR\s*<=?\s*\d+\s*$")
 #: Tools whose own flag bounds how much they print, and those flags (`-n 5`, `-n5`,
 #: `--max-count=5`, git's `-5`).
 _BOUNDING_FLAGS = {
