@@ -53,3 +53,74 @@ def test_a_dropped_note_takes_its_source_excerpt_with_it():
         "a.cpp:9:1: warning: unused",
     ]
     assert repeated_notes(lines) == {5, 6, 7}
+
+
+def test_a_diff_names_its_file_once():
+    from tokenjuice.reduce.noise import repeated_names
+
+    diff = [
+        "diff --git a/src/a.py b/src/a.py",
+        "index 1..2 100644",
+        "--- a/src/a.py",
+        "+++ b/src/a.py",
+        "@@ -1 +1 @@",
+        "--- a/src/a.py",  # a removed line that looks like a header stays: it is in a hunk
+        "diff --git a/new.txt b/new.txt",
+        "new file mode 100644",
+        "--- /dev/null",
+        "+++ b/new.txt",
+        "diff --git a/old.py b/renamed.py",
+        "rename from old.py",
+        "rename to renamed.py",
+        "--- a/old.py",
+        "+++ b/renamed.py",
+    ]
+    assert repeated_names(diff) == {2, 3, 8, 9, 13, 14}
+    assert repeated_names(["--- a.txt 2026-01-01", "+++ b.txt 2026-01-02", "@@ -1 +1 @@"]) == set()  # diff -u
+
+
+def test_cargo_keeps_the_compiling_line_of_the_crate_that_failed():
+    from tokenjuice.reduce.noise import built_crates
+
+    lines = [
+        "   Compiling codec v0.1.0 (/w/crates/codec)",
+        "   Compiling pricing v0.1.0 (/w/crates/pricing)",
+        "error[E0308]: mismatched types",
+        "error: could not compile `pricing` (lib) due to 1 previous error",
+    ]
+    assert built_crates(lines) == {0}
+
+
+def test_make_drops_the_commands_of_files_that_compiled_without_a_word():
+    from tokenjuice.reduce.noise import clean_compiles
+
+    lines = [
+        "cc -Wall -O2 -c src/a.c -o build/a.o",
+        "cc -Wall -O2 -c src/b.c -o build/b.o",
+        "cc -Wall -O2 -c src/c.c -o build/c.o",
+        "src/c.c:3:9: warning: unused variable 'x' [-Wunused-variable]",
+        "cc -Wall -O2 -c src/d.c -o build/d.o",
+        "cc -o app build/a.o build/b.o build/c.o build/d.o",
+    ]
+    assert clean_compiles(lines) == {1, 4}  # the first shows the flags; c.c warned; linking stays
+
+
+def test_pytest_drops_the_source_of_frames_in_library_code():
+    from tokenjuice.reduce.noise import library_source
+
+    lines = [
+        "_____ test_payload _____",
+        "    def test_payload():",
+        ">       data = json.loads(payload)",
+        "tests/test_money.py:18: ",
+        "/usr/lib/python3.11/json/__init__.py:346: in loads",
+        "    return _default_decoder.decode(s)",
+        "           ^^^^^^^^^^^^^^^^^^^^^^^^^^",
+        "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _",
+        "self = <json.decoder.JSONDecoder object at 0x7f1a>",
+        '        """Decode a JSON document from ``s``',
+        '>           raise JSONDecodeError("Expecting value", s, err.value) from None',
+        "E           json.decoder.JSONDecodeError: Expecting value: line 1 column 19 (char 18)",
+        "/usr/lib/python3.11/json/decoder.py:355: JSONDecodeError",
+    ]
+    assert library_source(lines) == {5, 6, 8, 9}  # the test's own frame and every > and E line stay

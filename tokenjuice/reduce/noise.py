@@ -125,8 +125,81 @@ def repeated_names(lines: list[str]) -> set[int]:
     return dropped
 
 
+#: pytest's long traceback: where a frame section starts, and the location line that
+#: ends it (`/usr/lib/python3.11/json/decoder.py:355: JSONDecodeError`, `…: in loads`).
+_PYTEST_SECTION = lazy(r"^(?:_{3,} .* _{3,}|(?:_ )+_)$")
+_PYTEST_LOCATION = lazy(r"^(?P<path>\S+?):\d+: (?:in \S+|\w[\w.]*)$")
+_LIBRARY_PATH = lazy(r"site-packages/|dist-packages/|/lib/python\d[\d.]*/|<frozen ")
+
+
+def library_source(lines: list[str]) -> set[int]:
+    """The source lines and locals pytest prints for a frame in library code (an
+    installed package, the standard library): its docstring and body are not what
+    failed. The frame's location, its `>` line and its `E` lines stay."""
+    dropped: set[int] = set()
+    start = None
+    following = False  # after a library frame's `path:N: in func` line: its source follows
+    for index, line in enumerate(lines):
+        if following and line[:1] == " ":
+            dropped.add(index)
+            continue
+        following = False
+        if _PYTEST_SECTION.match(line):
+            start = index
+            continue
+        found = _PYTEST_LOCATION.match(line)
+        if found is None:
+            continue
+        library = _LIBRARY_PATH.search(found.group("path")) is not None
+        if library and line.rstrip().rpartition(": ")[2].startswith("in "):
+            following = True  # the short form: the location, then the line it ran
+        elif library and start is not None:  # the long form: locals and source, then the location
+            dropped |= {k for k in range(start + 1, index) if lines[k][:1] not in (">", "E")}
+        start = index  # a location line also ends the section before the next frame
+    return dropped
+
+
+#: A compiler run on one source file, as make echoes it (`cc -Wall -c src/a.c -o a.o`).
+_COMPILE = lazy(r"^\s*(?:\S*/)?(?:cc|gcc|g\+\+|c\+\+|clang|clang\+\+)(?:-\d+)?\s(?:.*\s)?-c\s")
+#: Any compiler run make echoes (a compile, a link).
+_COMPILER = lazy(r"^\s*(?:\S*/)?(?:cc|gcc|g\+\+|c\+\+|clang|clang\+\+|ld|ar)(?:-\d+)?\s")
+
+
+def clean_compiles(lines: list[str]) -> set[int]:
+    """The compile commands make echoes for files that compiled without a word: those
+    not followed by what the compiler said, but for the first (the flags every file
+    is built with). A command followed by a diagnostic stays: it says which flags
+    built the file that warned."""
+    dropped: set[int] = set()
+    first = True
+    for index, line in enumerate(lines):
+        if _COMPILE.match(line):
+            if first:
+                first = False
+                continue
+            following = lines[index + 1] if index + 1 < len(lines) else ""
+            if not following.strip() or _COMPILER.match(following) or following.startswith(("make", "gmake")):
+                dropped.add(index)
+    return dropped
+
+
+_BUILDING = lazy(r"^\s+(?:Compiling|Checking) (?P<crate>\S+) v\S")
+_NOT_BUILT = lazy(r"could not compile `(?P<crate>[^`]+)`")
+
+
+def built_crates(lines: list[str]) -> set[int]:
+    """cargo's `Compiling x v0.1.0` / `Checking x v0.1.0` lines of the crates that
+    built (the failing crate's line says where the errors are being reported)."""
+    failed = {found.group("crate") for line in lines if (found := _NOT_BUILT.search(line))}
+    building = ((k, _BUILDING.match(line)) for k, line in enumerate(lines))
+    return {k for k, found in building if found and found.group("crate") not in failed}
+
+
 #: kind -> a test over all the lines, for noise no single-line pattern can tell.
 STRUCTURAL: dict[str, Callable[[list[str]], set[int]]] = {
     "compiler-notes": repeated_notes,
     "diff-names": repeated_names,
+    "cargo-built": built_crates,
+    "clean-compiles": clean_compiles,
+    "pytest-library-source": library_source,
 }

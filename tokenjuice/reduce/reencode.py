@@ -21,10 +21,17 @@ LOSSLESS_CHARS = 200
 _PADDING = lazy(r"(?<=\S) {3,}(?=\S)")
 
 
+#: A line whose spaces place something under a column of the line above: a source
+#: excerpt behind its gutter (`24 |     Stock {`), a caret line (`   |     ^^^^^`),
+#: pytest's failing line and explanation (`>       assert x`, `E       assert 1 == 2`).
+_ALIGNED = lazy(r"^\s*(?:\d+\s*)?[|│┃]|[\^~]{2,}|\s\^(?:\s|$)|^[>E] {2,}")
+
+
 def squeeze(item: Item) -> Item:
     """`item` with its padding shortened (runs of three spaces or more between words
-    become two: columns stay apart, nothing is lost); markers unchanged."""
-    if isinstance(item, Omission) or "   " not in item.strip():
+    become two: columns stay apart, nothing is lost); markers, and lines whose spaces
+    align them with the line above (source excerpts, carets), unchanged."""
+    if isinstance(item, Omission) or "   " not in item.strip() or _ALIGNED.search(item):
         return item
     squeezed = _PADDING.sub("  ", item)
     return Pinned(squeezed) if isinstance(item, Pinned) else squeezed

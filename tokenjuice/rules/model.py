@@ -46,6 +46,9 @@ NOISE_KINDS = (
     "diff-index",
     "diff-names",
     "compiler-notes",
+    "cargo-built",
+    "clean-compiles",
+    "pytest-library-source",
     "download-progress",
 )
 #: What an output can be made of; reduce/units.py has a parser for each.
