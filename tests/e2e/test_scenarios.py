@@ -71,19 +71,29 @@ def test_every_must_keep_survives_where_the_content_fits_the_budget(results):
 
 @pytest.mark.slow
 def test_the_corpus_as_a_whole(results):
-    """Floors from this round's measurement (docs/state.md): must-keep 93.2%, modest
-    outputs 100%, noise dropped 93.1%, size ratio 0.089."""
+    """Floors from this round's measurement (issue 28; 83 scenarios, 39 of them new real
+    captures with must-keep strings chosen blind): must-keep 87.5%, modest outputs
+    99.9%, noise dropped 93.1%, size ratio 0.086 (the issue's ceiling: 0.12)."""
     everything = list(results.values())
     t = score.totals(everything)
-    assert t["shown"] / t["raw"] <= 0.15, score.summary(everything)
-    assert t["kept"] / t["must"] >= 0.93, score.summary(everything)
-    assert t["modest_kept"] == t["modest_must"], score.summary(everything)
-    assert t["dropped"] / t["noise"] >= 0.9, score.summary(everything)
+    assert t["shown"] / t["raw"] <= 0.12, score.summary(everything)
+    assert t["kept"] / t["must"] >= 0.87, score.summary(everything)
+    assert t["modest_kept"] / t["modest_must"] >= 0.99, score.summary(everything)
+    assert t["dropped"] / t["noise"] >= 0.93, score.summary(everything)
+
+
+@pytest.mark.slow
+def test_no_output_is_shown_longer_than_it_was(results):
+    for result in results.values():
+        assert len(result.shown.rstrip("\n")) <= result.raw_chars, result.name
 
 
 @pytest.mark.slow
 def test_output_the_agent_bounded_is_shown_whole(results):
+    """Only what a rule names as noise goes (counted in the trailer): no marker stands
+    for content cut from an output the agent bounded itself, up to the bounded cap."""
     for result in results.values():
         if result.meta.get("bounded"):
             assert not result.lost, (result.name, result.lost)
-            assert "omitted" not in result.shown or result.raw_chars > 32 * 1024, result.name
+            markers = [line for line in result.shown.splitlines() if line.startswith("... ") and " omitted " in line]
+            assert not markers or result.raw_chars > 32 * 1024, (result.name, markers)

@@ -33,4 +33,11 @@ cp "$HERE/applog.py" app/service.py
 # the tokenjuice repository's own history, pinned
 if [ ! -d tj ]; then git clone -q /work/main tj; fi
 git -C tj checkout -q 8d4e355
+# issue 28: diffs, bounds, floods, exact reads (needs ripgrep: apt-get install ripgrep)
+if [ ! -x venv/bin/pylint ]; then venv/bin/pip install -q flake8==7.5.0 pylint==4.1.5 uv==0.13.9; fi
+venv/bin/python "$HERE/issue28.py" "$ROOT"
+# issue 28: logs, builds, infra (needs postgresql-15, golang-go, cmake: apt-get install postgresql golang-go cmake)
+python "$HERE/infra.py" "$ROOT"
 venv/bin/python "$HERE/capture.py" "${NAMES[@]}"
+# issue 28: logs, builds, infra: the published outputs are stored, not captured; register them
+venv/bin/python "$HERE/published.py" --register

@@ -29,6 +29,9 @@ STDLIB = "/root/.pyenv/versions/3.11.7/lib/python3.11"
 SITE = f"{ROOT}/venv/lib/python3.11/site-packages"
 PIPDIR = f"{SITE}/pip"
 
+# issue 28: logs, builds, infra
+LIBUV_CONFIGURE = "cmake -S . -B build -DLIBUV_BUILD_TESTS=OFF -DCMAKE_C_FLAGS=-Wshadow"
+
 # name: (cwd, command, setup run before and not captured; it runs in cwd)
 SCENARIOS: dict[str, tuple[Path, str, str]] = {
     # grep
@@ -114,10 +117,55 @@ SCENARIOS: dict[str, tuple[Path, str, str]] = {
     "gcc-errors-warnings": (FX / "calc", "gcc -Wall -Wextra -o calc main.c lexer.c eval.c", ""),
     "cargo-build-errors": (FX / "ledger", "cargo build", "rm -rf target Cargo.lock"),
     "make-many-lines": (FX / "cmany", "make", "rm -rf build"),
+    # issue 28: diffs, bounds, floods, exact reads (fixtures: make/issue28.py)
+    "git-diff-rename-48-files": (GIT / "rename2to3", "git diff", ""),
+    "git-show-style-commit": (ROOT / "tj", "git show 9948cdc", ""),
+    "git-log-p-5": (ROOT / "tj", "git log -p -n 5", ""),
+    "pytest-q-tail-100": (ROOT / "p30", "python -m pytest -q 2>&1 | tail -100", ""),
+    "compound-cd-pytest-x-tail-40": (ROOT / "p30", "cd tests && python -m pytest -x 2>&1 | tail -n40", ""),
+    "git-show-head2-head-100": (ROOT / "tjshow", "git show HEAD~2 | head -100", ""),
+    "make-errors-bash-lc-tail-40": (FX / "cwork", "bash -lc 'cd proj && make 2>&1 | tail -40'", "rm -rf proj/build"),
+    "jest-tail-60": (FX / "jsapp", "npx jest 2>&1 | tail -60", ""),
+    "cargo-build-head-c-2000": (FX / "stockrs", "cargo build 2>&1 | head -c 2000", "rm -rf target Cargo.lock"),
+    "pytest-v-4-failures": (ROOT / "pv", "python -m pytest -v", ""),
+    "pytest-ra-4-failures": (ROOT / "pv", "python -m pytest -rA", ""),
+    "pytest-q-small": (ROOT / "psmall", "python -m pytest -q", ""),
+    "grep-timeout-venv-vendored": (FX / "pyapp", "grep -rn timeout .", "rm -rf .ruff_cache .pytest_cache"),
+    "rg-timeout-vendored": (FX / "pyapp", "rg -n timeout", "rm -rf .ruff_cache .pytest_cache"),
+    "grep-require-node-modules": (FX / "jsapp", 'grep -rn "require(\'./" .', ""),
+    "ruff-check-vendored": (FX / "pyapp", "ruff check .", "rm -rf .ruff_cache"),
+    "flake8-vendored": (FX / "pyapp", "flake8 .", ""),
+    "pylint-urllib3": (FX / "pyapp", "pylint third_party/urllib3", f"rm -rf {ROOT}/pylinthome"),
+    "cat-package-lock-json": (FX / "jsapp", "cat package-lock.json", ""),
+    "cat-pnpm-lock-yaml": (FX / "pnpmapp", "cat pnpm-lock.yaml", ""),
+    "cat-uv-lock": (FX / "uvapp", "cat uv.lock", ""),
+    "cat-airports-csv": (ROOT / "datavenv", "cat lib/python3.11/site-packages/vega_datasets/_data/airports.csv", ""),
+    "cat-cars-json": (ROOT / "datavenv", "cat lib/python3.11/site-packages/vega_datasets/_data/cars.json", ""),
+    # issue 28: logs, builds, infra (fixtures: make/infra.py)
+    "cat-postgresql-log": (ROOT / "pg", "cat postgresql-15-main.log", ""),
+    "cat-flask-healthcheck-log": (ROOT / "web", "cat app.log", ""),
+    "go-run-panic": (FX / "goworker", "go run .", ""),
+    "cmake-configure-libuv": (FX / "libuv", LIBUV_CONFIGURE, "rm -rf build"),
+    "cmake-build-libuv": (FX / "libuv", "cmake --build build", f"rm -rf build && {LIBUV_CONFIGURE} > /dev/null"),
+    "cargo-workspace-error": (FX / "shopws", "cargo build", "rm -rf target Cargo.lock"),
+    "ruff-statistics": (FX / "ruffstats", "ruff check --statistics .", "rm -rf .ruff_cache"),
+    "pip-install-requirements-bad-pin": (
+        FX / "pipreqs",
+        "pip install -r requirements.txt",
+        f"rm -rf {ROOT}/reqvenv {ROOT}/pipcache-reqs && python -m venv {ROOT}/reqvenv",
+    ),
 }
 
 # extra environment per scenario (what the agent's shell would already have)
 ENVS: dict[str, dict[str, str]] = {
+    # issue 28: logs, builds, infra: a fresh venv and pip cache for the requirements install
+    "pip-install-requirements-bad-pin": {
+        "PIP_CACHE_DIR": f"{ROOT}/pipcache-reqs",
+        "PATH": f"{ROOT}/reqvenv/bin:" + os.environ["PATH"],
+        "VIRTUAL_ENV": f"{ROOT}/reqvenv",
+    },
+    # issue 28: a fresh pylint home, so the score line has no "previous run" part
+    "pylint-urllib3": {"PYLINTHOME": f"{ROOT}/pylinthome"},
     "compound-npm-install-test": {"npm_config_cache": f"{ROOT}/npmcache-two"},
     "npm-install-fresh": {"npm_config_cache": f"{ROOT}/npmcache-fresh"},
     "pip-install-fresh-venv": {

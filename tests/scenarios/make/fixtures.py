@@ -272,11 +272,15 @@ fn main() {
 """
 
 
-def rust_crate(root: Path) -> None:
-    d = root / "ledger"
+def write_crate(d: Path, name: str, version: str, main_rs: str) -> None:
+    """A fresh binary crate without dependencies."""
     shutil.rmtree(d, ignore_errors=True)
-    write(d / "Cargo.toml", '[package]\nname = "ledger"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n')
-    write(d / "src/main.rs", RUST_MAIN)
+    write(d / "Cargo.toml", f'[package]\nname = "{name}"\nversion = "{version}"\nedition = "2021"\n\n[dependencies]\n')
+    write(d / "src/main.rs", main_rs)
+
+
+def rust_crate(root: Path) -> None:
+    write_crate(root / "ledger", "ledger", "0.1.0", RUST_MAIN)
 
 
 # ---------------------------------------------------------------- node: node --test, npm test

@@ -39,10 +39,11 @@ def lines(name):
     return text(name).splitlines()
 
 
-def add(name, description, source, must_keep, noise=(), bounded=False):
+def add(name, description, source, must_keep, noise=(), bounded=False, published=False):
+    """published: the output was taken verbatim from a public source (make/published.py), not run here."""
     SPEC[name] = dict(
         description=description,
-        source=f"captured: {source}, {DEB}",
+        source=f"published: {source}" if published else f"captured: {source}, {DEB}",
         must_keep=list(must_keep),
         noise=list(noise),
         bounded=bounded,
@@ -816,6 +817,674 @@ add(
     bounded=True,
 )
 
+
+# ---------------------------------------------------------------- issue 28: diffs, bounds, floods, exact reads
+def diff_sections(name):
+    """[(path, [changed lines])] for each `diff --git` section in output order (git show/log -p included)."""
+    out = []
+    for ln in lines(name):
+        if ln.startswith("diff --git "):
+            out.append((ln.split(" b/", 1)[1], []))
+        elif out and ln[:1] in "+-" and not ln.startswith(("+++ ", "--- ")):
+            out[-1][1].append(ln.rstrip())
+    return out
+
+
+def diff_picks(name, n_files, per_file=2):
+    """For n_files sections spread over the diff (first, middle, last): the path, then its first
+    distinctive removed and added lines (at least 8 characters, once in the whole output)."""
+    count = {}
+    for ln in lines(name):
+        count[ln.rstrip()] = count.get(ln.rstrip(), 0) + 1
+    picks = []
+    for path, changed in spread([s_ for s_ in diff_sections(name) if s_[1]], n_files):
+        picks.append(path)
+        good = [c for c in changed if len(c.strip("+- ")) >= 8 and count[c] == 1]
+        minus = [c for c in good if c[0] == "-"][: per_file // 2]
+        plus = [c for c in good if c[0] == "+"][: per_file - len(minus)]
+        picks += minus + plus
+    return list(dict.fromkeys(picks))
+
+
+def index_noise(name):
+    """git's `index abc..def 100644` lines carry nothing an agent uses: the first and last one."""
+    idx = [ln for ln in lines(name) if re.match(r"^index [0-9a-f]+\.\.[0-9a-f]+", ln)]
+    return list(dict.fromkeys([idx[0], idx[-1]]))
+
+
+df = diff_sections("git-diff-rename-48-files")
+add(
+    "git-diff-rename-48-files",
+    f"git diff of a rename refactor (sed -i BaseFix -> Fixer) across a copy of lib2to3: {len(df)} files,"
+    " one or two changed lines in each; keep changed lines of first, middle and last files with their paths",
+    "git 2.39.5 over CPython 3.11.7's Lib/lib2to3",
+    diff_picks("git-diff-rename-48-files", 13),
+    noise=index_noise("git-diff-rename-48-files"),
+)
+
+df = diff_sections("git-show-style-commit")
+add(
+    "git-show-style-commit",
+    f"git show of a big style commit in the tokenjuice clone (9948cdc: types and lint fixes, {len(df)} files,"
+    " a few changed lines in each, ~51 kB); keep the subject and changed lines spread over the files",
+    "git 2.39.5, tokenjuice repository at 8d4e355",
+    ["commit 9948cdc4967d0ff6016400c5f6ccbebab9f24fcc", "style: mypy --strict and ruff clean outside hosts/"]
+    + diff_picks("git-show-style-commit", 12),
+    noise=index_noise("git-show-style-commit"),
+)
+
+lg = lines("git-log-p-5")
+heads = [(ln, lg[i + 4].strip()[:60].rstrip()) for i, ln in enumerate(lg) if ln.startswith("commit ")]
+add(
+    "git-log-p-5",
+    "git log -p -n 5 in the tokenjuice clone pinned at 8d4e355: five commits with their patches (~64 kB),"
+    " two of them big; keep each commit's hash and subject and changed lines spread over the patches",
+    "git 2.39.5, tokenjuice repository at 8d4e355",
+    [x for h in heads for x in h] + diff_picks("git-log-p-5", 10),
+    noise=index_noise("git-log-p-5"),
+)
+
+# ---- outputs the agent bounded itself: nearly every line carrying a fact
+E_LINE = re.compile(r"^E\s+(?!\+  where|assert False$)\S")
+
+
+def bounded_pytest(name):
+    ls = lines(name)
+    mk = [ln.rstrip() for ln in ls if ln.startswith("FAILED ")]
+    mk += [ln.rstrip() for ln in ls if E_LINE.match(ln)]
+    mk += [ln.rstrip() for ln in ls if LOC.match(ln) or re.match(r"^\S+\.py:\d+: $", ln)]
+    mk += [ln.strip("= ").split(" in ")[0] for ln in ls if re.search(r"\d+ (failed|passed)", ln) and "FAILED" not in ln]
+    return list(dict.fromkeys(mk))
+
+
+add(
+    "pytest-q-tail-100",
+    "python -m pytest -q 2>&1 | tail -100 over the 150-test suite with 30 failures: the last three failure"
+    " blocks, all 30 FAILED summary lines and the verdict (bounded by the agent)",
+    "bash 5.2 + pytest 9.2.0 on " + PY,
+    bounded_pytest("pytest-q-tail-100"),
+    bounded=True,
+)
+
+add(
+    "compound-cd-pytest-x-tail-40",
+    "cd tests && python -m pytest -x 2>&1 | tail -n40: the run stops at the first failure (a missing config file"
+    " read through pathlib); the tail keeps the failure block and the summary (bounded by the agent)",
+    "bash 5.2 + pytest 9.2.0 on " + PY,
+    bounded_pytest("compound-cd-pytest-x-tail-40")
+    + [
+        "test_cart.py .F",
+        "def test_reads_config_5(tmp_path):",
+        'cfg = tmp_path / "conf-5.ini"',
+        ">       text = cfg.read_text()",
+        "pathlib.py:1058: in read_text",
+        "stopping after 1 failures",
+    ],
+    bounded=True,
+)
+
+gs = lines("git-show-head2-head-100")
+changed = [
+    ln.rstrip() for ln in gs if ln[:1] in "+-" and not ln.startswith(("+++", "---")) and len(ln.strip("+- ")) >= 8
+]
+add(
+    "git-show-head2-head-100",
+    "git show HEAD~2 | head -100 in a tokenjuice clone pinned at 7ce057c (HEAD~2 is ac4ccf8, a ruff-format commit):"
+    " the commit header and the first two files' hunks (bounded by the agent)",
+    "git 2.39.5, tokenjuice repository at 7ce057c",
+    [
+        "commit ac4ccf8828ffba6dfd2d23d09f1ede936058e743",
+        "style: ruff format and the safe ruff fixes on tokenjuice/ (line length 120)",
+        "diff --git a/pyproject.toml b/pyproject.toml",
+        "diff --git a/tokenjuice/bench.py b/tokenjuice/bench.py",
+        "@@ -42,8 +42,15 @@ from .shellsyntax import join",
+    ]
+    + spread(list(dict.fromkeys(changed)), 33),
+    bounded=True,
+)
+
+mk = [
+    ln.rstrip()
+    for ln in lines("make-errors-bash-lc-tail-40")
+    if re.match(r"^src/\S+:\d+:\d+: (error|warning|note)", ln)
+]
+add(
+    "make-errors-bash-lc-tail-40",
+    "bash -lc 'cd proj && make 2>&1 | tail -40' on a 23-file C project: the last clean compile lines, then"
+    " parser.c's four errors and two warnings with caret frames and make's Error line (bounded by the agent)",
+    "bash 5.2 + GNU Make 4.3 + gcc 12.2.0",
+    mk
+    + [
+        "src/parser.c: In function ‘parse_line’:",
+        "src/parser.c: In function ‘parse_file’:",
+        "if (*end != ',') return -3",
+        "stock_add(s, it.sku, it.qty, it.price, 0);",
+        "int stock_add(stock_t *s, const char *sku, int qty, double price);",
+        "return s->length;",
+        "In file included from src/parser.c:4:",
+        "make: *** [Makefile:10: build/parser.o] Error 1",
+        "cc -Wall -Wextra -O2 -std=c11 -c src/parser.c -o build/parser.o",
+    ],
+    bounded=True,
+)
+
+js = lines("jest-tail-60")
+add(
+    "jest-tail-60",
+    "npx jest 2>&1 | tail -60 over a suite with 10 failing tests in 4 files: the tail holds the last failures"
+    " (jest's file order varies from run to run) with their Expected/Received lines and code frames, then the"
+    " summary (bounded by the agent)",
+    "jest 30.5.2 on node v20.20.2",
+    [
+        ln.strip()
+        for ln in js
+        if ln.strip().startswith(("●", "FAIL ", "at Object.", "at fetchRates", "Expected", "Received", ">"))
+        and "node_modules/" not in ln
+        # once in the output, so `Received: 1` is not found inside `Received: 1230` by accident
+        and text("jest-tail-60").count(ln.strip()) == 1
+    ]
+    + ["Test Suites: 4 failed, 4 total", "Tests:       10 failed, 14 passed, 24 total"],
+    bounded=True,
+)
+
+cg = lines("cargo-build-head-c-2000")
+add(
+    "cargo-build-head-c-2000",
+    "cargo build 2>&1 | head -c 2000 on a crate with 11 errors: the first four errors (E0308, E0277) with their"
+    " locations, labels and help, cut mid-line at 2,000 bytes (bounded by the agent)",
+    "cargo 1.95.0",
+    list(dict.fromkeys(ln.strip() for ln in cg if ln.startswith("error[") or ln.strip().startswith("--> src/")))
+    + ["help: try using a conversion method"]
+    + [
+        "expected `String`, found `&str`",
+        "Stock { items: HashMap::new(), owner: owner.to_string() }",
+        "expected `u32`, found `i64`",
+        "no implementation for `u32 * i64`",
+        "= help: the trait `Mul<i64>` is not implemented for `u32`",
+        "= help: the trait `Sum<u32>` is not implemented for `i64`",
+        "value of type `i64` cannot be made by summing a `std::iter::Iterator<Item=u32>`",
+    ],
+    bounded=True,
+)
+
+
+# ---- verbose test listings: passing ids spread across files, plus the failures
+def not_prefix(ids):
+    return [i for i in ids if not any(j != i and j.startswith(i) for j in ids)]
+
+
+pv = lines("pytest-v-4-failures")
+passed = [ln.split(" PASSED")[0] for ln in pv if " PASSED " in ln]
+add(
+    "pytest-v-4-failures",
+    "python -m pytest -v over 114 tests in 5 files, 4 failing: one line per test, then 4 failure blocks;"
+    " keep passing ids spread across the files as well as the failures",
+    "pytest 9.2.0 on " + PY,
+    [f"{i} PASSED" for i in spread(passed, 20)]
+    + [ln.split(" FAILED")[0] + " FAILED" for ln in pv if " FAILED " in ln]
+    + bounded_pytest("pytest-v-4-failures")[4:],
+    noise=PYTEST_NOISE[:1],
+)
+
+ra = lines("pytest-ra-4-failures")
+passed = not_prefix([ln.rstrip() for ln in ra if ln.startswith("PASSED ")])
+add(
+    "pytest-ra-4-failures",
+    "python -m pytest -rA over the same 114 tests: dots, 4 failure blocks, then a PASSED line for each of the"
+    " 110 passing tests and the FAILED lines; keep passing ids spread across the files as well as the failures",
+    "pytest 9.2.0 on " + PY,
+    spread(passed, 20) + bounded_pytest("pytest-ra-4-failures"),
+    noise=PYTEST_NOISE[:1],
+)
+
+sm = lines("pytest-q-small")
+add(
+    "pytest-q-small",
+    "python -m pytest -q over 10 tests with 2 failures (~1.1 kB): nearly every line carries a fact",
+    "pytest 9.2.0 on " + PY,
+    bounded_pytest("pytest-q-small")
+    + ["..F....F..", "def test_widget_0_checked():", "def test_total_matches_1():", ">       assert got == expected"],
+)
+
+
+# ---- floods: the project's own matches and findings first, some vendored ones
+def own_and_vendored(ms, own, n_vendored):
+    mine = [m for m in ms if own(m)]
+    return mine + spread([m for m in ms if not own(m)], n_vendored)
+
+
+def rel(line):
+    """'./src/a.py:12:text' -> 'src/a.py:12:text'; an installed file's path from its site-packages/
+    on (copies of one library sit both in third_party/ and in .venv/, so two path parts are not enough)."""
+    line = line.removeprefix("./").rstrip()
+    return line[line.index("site-packages/") :] if "site-packages/" in line.split(":", 1)[0] else line
+
+
+gm = [ln for ln in lines("grep-timeout-venv-vendored") if ln.startswith("./")]
+add(
+    "grep-timeout-venv-vendored",
+    f"grep -rn timeout . in a Python project: {len(gm)} matches (~100 kB), 5 in its own src/, the rest in"
+    " third_party/ (vendored requests and urllib3) and .venv/ site-packages, plus grep's notes on .pyc files",
+    "GNU grep 3.8",
+    [rel(m) for m in own_and_vendored(gm, lambda m: m.startswith("./src/"), 14)],
+    noise=["binary file matches"],
+)
+
+rm = [ln for ln in lines("rg-timeout-vendored") if re.match(r"^\S+:\d+:", ln)]
+add(
+    "rg-timeout-vendored",
+    f"rg -n timeout in the same project: {len(rm)} matches (~24 kB; .venv is hidden and skipped), 5 in src/,"
+    " the rest in third_party/; ripgrep's file order varies from run to run",
+    "ripgrep 13.0.0",
+    [rel(m) for m in own_and_vendored(rm, lambda m: m.startswith("src/"), 14)],
+)
+
+jm = [ln for ln in lines("grep-require-node-modules") if ln.startswith("./")]
+add(
+    "grep-require-node-modules",
+    f'grep -rn "require(\'./" . in a node project: {len(jm)} matches (~56 kB), one in its own src/, the rest'
+    " in node_modules/ (jest and its dependencies)",
+    "GNU grep 3.8",
+    [rel(m) for m in own_and_vendored(jm, lambda m: m.startswith("./src/"), 16)],
+)
+
+rl = lines("ruff-check-vendored")
+findings = []
+for i, ln in enumerate(rl):
+    if re.match(r"^[A-Z]+\d+ ", ln) and rl[i + 1].strip().startswith("-->"):
+        findings.append((ln.rstrip(), rl[i + 1].strip().removeprefix("--> ")))
+n_all, n_own = len(findings), sum(f[1].startswith("src/") for f in findings)
+# a location that is a prefix of another (stock.py:3:1 of stock.py:3:12) would be found by accident
+locs = not_prefix(list(dict.fromkeys(f[1] for f in findings)))
+findings = [f for f in findings if f[1] in locs]
+own = [f for f in findings if f[1].startswith("src/")]
+mk = [x for f in own if "F821" in f[0] for x in f]
+mk += [f[1] for f in own if "F821" not in f[0]]
+mk += [f[0] for f in own if "F821" not in f[0] and rl.count(f[0]) == 1]
+mk += [f[1] for f in spread([f for f in findings if not f[1].startswith("src/")], 6)]
+add(
+    "ruff-check-vendored",
+    f"ruff check . (E, F, W, B, UP, I, SIM) over a project whose third_party/ holds copies of requests and urllib3:"
+    f" {n_all} findings in full format (~180 kB), {n_own} in its own src/ including 5 undefined names (F821)",
+    "ruff 0.17.6",
+    list(dict.fromkeys(mk)) + [next(ln for ln in rl if ln.startswith("Found ")), "93 fixable with `--fix`"],
+)
+
+fl = lines("flake8-vendored")
+add(
+    "flake8-vendored",
+    f"flake8 . (max-line-length 100, .venv excluded) over the same project: {len(fl)} findings (~12 kB),"
+    " 12 in its own src/ (5 undefined names), the rest in third_party/",
+    "flake8 7.5.0 on " + PY,
+    [ln.removeprefix("./") for ln in own_and_vendored(fl, lambda m: m.startswith("./src/"), 14)],
+)
+
+pl = lines("pylint-urllib3")
+emsg = [ln for ln in pl if re.match(r"^\S+:\d+:\d+: [EF]\d{4}", ln)]
+other = [ln for ln in pl if re.match(r"^\S+:\d+:\d+: [CRW]\d{4}", ln)]
+add(
+    "pylint-urllib3",
+    f"pylint over a vendored copy of urllib3: {len(emsg) + len(other)} messages (~72 kB), mostly C/R/W,"
+    f" {len(emsg)} E messages (import-error, raising-bad-type, possibly-used-before-assignment, ...) and the score",
+    "pylint 4.1.5 (astroid 4.4.0) on " + PY,
+    [ln.rstrip() for ln in emsg]
+    + [ln.rstrip() for ln in spread(other, 8)]
+    + [next(ln for ln in pl if ln.startswith("Your code has been rated at"))],
+)
+
+# ---- exact reads of structured files over 32 KiB
+pk = lines("cat-package-lock-json")
+keys = [ln.strip().rstrip("{ ").rstrip() for ln in pk if re.match(r'^    "node_modules/[^"]+": \{$', ln)]
+integ = [ln.strip().rstrip(",") for ln in pk if '"integrity"' in ln]
+add(
+    "cat-package-lock-json",
+    f"cat package-lock.json of a project with jest (npm 11, lockfileVersion 3): {len(keys)} package entries,"
+    " ~130 kB; keep the top-level keys, the root entry, first, middle and last packages",
+    "npm 11.19.1 on node v20.20.2",
+    ['"name": "jsapp"', '"lockfileVersion": 3', '"requires": true', '"packages": {', '"jest": "^30.5.2"']
+    + spread(keys, 18)
+    + spread(integ, 3),
+)
+
+pn = lines("cat-pnpm-lock-yaml")
+i_snap = pn.index("snapshots:")
+pkeys = [
+    ln.strip().rstrip(":") for ln in pn[:i_snap] if re.match(r"^  \S.*:( \{\})?$", ln) and "@" in ln and ln[2] != "."
+]
+skeys = [ln.strip() for ln in pn[i_snap:] if re.match(r"^  \S.*:( \{\})?$", ln)]
+add(
+    "cat-pnpm-lock-yaml",
+    f"cat pnpm-lock.yaml after pnpm 10 installed express, zod and jest: {len(pkeys)} packages and their"
+    " snapshots (~111 kB); keep the header, the importer's specifiers, first, middle and last entries",
+    "pnpm 10.34.9 on node v20.20.2",
+    [
+        "lockfileVersion: '9.0'",
+        "importers:",
+        "packages:",
+        "snapshots:",
+        "specifier: 5.1.0",
+        "version: 30.5.2(@types/node@26.6.11)",
+    ]
+    + spread(pkeys, 14)[:-1]
+    + skeys[-2:]
+    + spread([ln.strip() for ln in pn if ln.strip().startswith("resolution: {integrity:")], 3),
+)
+
+uv = lines("cat-uv-lock")
+n_pkg = uv.count("[[package]]")
+# each package's sdist file name says its name and version on one line (a bare `name = "idna"` also
+# matches the `{ name = "idna" }` dependency entries of other packages)
+sdists = [re.search(r'/([^/"]+\.tar\.gz)"', ln).group(1) for ln in uv if ln.startswith("sdist = ")]
+add(
+    "cat-uv-lock",
+    f"cat uv.lock of a project depending on fastapi, httpx, sqlalchemy and pydantic-settings: {n_pkg} packages"
+    " with sdist and wheel hashes (~87 kB); keep the header, every package's sdist (name and version),"
+    " the project's own entry and requirements",
+    "uv 0.13.9, PyPI",
+    ["version = 1", 'requires-python = ">=3.11"', 'name = "uvapp"', 'source = { virtual = "." }']
+    + sdists
+    + ['{ name = "pydantic-settings", specifier = ">=2.2" }', '{ name = "ruff", specifier = ">=0.5" }'],
+)
+
+ap = lines("cat-airports-csv")
+add(
+    "cat-airports-csv",
+    f"cat of vega_datasets' airports.csv: a header and {len(ap) - 1} rows (~210 kB); keep the header, the first"
+    " and last rows and rows spread between",
+    "vega_datasets 0.9.0 (PyPI)",
+    [ap[0]] + spread(ap[1:], 24),
+)
+
+cj = text("cat-cars-json")
+cars = json.loads(cj)
+add(
+    "cat-cars-json",
+    f"cat of vega_datasets' cars.json: a pretty JSON array of {len(cars)} car objects (~100 kB); keep the keys,"
+    " the first and last objects' names, names spread between",
+    "vega_datasets 0.9.0 (PyPI)",
+    ['"Miles_per_Gallon":', '"Displacement":', '"Horsepower":', '"Acceleration":', '"Origin":"Europe"']
+    # the first and last objects' names, then names that occur once, so each string points at one object
+    + [f'"Name":{q(cars[0]["Name"])}', f'"Name":{q(cars[-1]["Name"])}']
+    + [
+        f'"Name":{q(c["Name"])}' for c in spread([c for c in cars[1:-1] if cj.count(f'"Name":{q(c["Name"])}') == 1], 20)
+    ],
+)
+
+# ---------------------------------------------------------------- issue 28: logs, builds, infra
+def body(line):
+    """a journal or syslog line without its 'Mon DD HH:MM:SS host ' prefix"""
+    return re.sub(r"^\w{3} [ \d]\d \d\d:\d\d:\d\d \S+ ", "", line).rstrip()
+
+
+def published_source(name):
+    return META[name]["published"]
+
+
+def grep(name, pattern):
+    return [ln.rstrip() for ln in lines(name) if re.search(pattern, ln)]
+
+
+# a journal with an OOM kill: every kernel/systemd line of the kill, the other failure kinds once each
+jl = lines("journalctl-boot-oom-killer")
+oom = grep("journalctl-boot-oom-killer", r"invoked oom-killer|oom-kill:|Out of memory: Killed process|killed by the OOM killer|Failed with result 'oom-kill'")
+firsts = {}
+for ln in grep("journalctl-boot-oom-killer", r"Failed with result 'exit-code'|fatal IO error|Failed to disable ULP|xHC error in resume|Error opening audit socket"):
+    firsts.setdefault(re.sub(r"\[\d+\]", "", body(ln)), ln)
+add(
+    "journalctl-boot-oom-killer",
+    f"journalctl -b of an Arch laptop ({len(jl)} lines, ~880 kB, mostly desktop and fingerprint-daemon DEBUG chatter): the kernel OOM killer kills chrome at 16:07, systemd marks the session scope failed with result 'oom-kill', then X clients die",
+    published_source("journalctl-boot-oom-killer"),
+    oom + list(firsts.values()) + [jl[0].rstrip(), jl[-1].rstrip()],
+    noise=["DEBUG:root:>cmd>"],
+    published=True,
+)
+
+ll = lines("journalctl-boot-soft-lockup")
+lock = grep("journalctl-boot-soft-lockup", r"BUG: soft lockup|hard LOCKUP|NETDEV WATCHDOG|WARNING: CPU: |status=1/FAILURE|\[ERR\]|failed VCE resume|ERROR: Cannot create report")
+add(
+    "journalctl-boot-soft-lockup",
+    f"journalctl -b of an Ubuntu home server ({len(ll)} lines, ~635 kB): boot chatter, user services exiting with status=1/FAILURE, then at 14:55 soft lockups, a NETDEV WATCHDOG timeout with a kernel WARNING and a hard LOCKUP",
+    published_source("journalctl-boot-soft-lockup"),
+    list(dict.fromkeys(lock)) + [ll[0].rstrip(), ll[-1].rstrip()],
+    noise=["kernel: BIOS-e820: [mem 0x0000000000000000-0x000000000009ffff] usable"],
+    published=True,
+)
+
+add(
+    "journalctl-u-postgresql",
+    "journalctl -u postgresql of a PostgreSQL 13 server at DEBUG level dumping parse trees: one CREATE DOMAIN fails with 'unrecognized node type', then the client connection resets",
+    published_source("journalctl-u-postgresql"),
+    [
+        "ERROR:  unrecognized node type: 16782051",
+        "STATEMENT:  CREATE DOMAIN schema_meta AS raw_schema_meta CHECK ((value).version IS NOT NULL AND (value).version >= 1);",
+        'NOTICE:  type "schema_meta" does not exist, skipping',
+        "LOG:  could not receive data from client: Connection reset by peer",
+        "DEBUG:  unexpected EOF on client connection",
+        "LOG:  starting PostgreSQL 13.3 on x86_64-pc-linux-gnu",
+        "LOG:  database system is ready to accept connections",
+        "Started PostgreSQL database server.",
+        "mmap(150994944) with MAP_HUGETLB failed, huge pages disabled: Cannot allocate memory",
+    ],
+    noise=[":hasWindowFuncs false"],
+    published=True,
+)
+
+pg = lines("cat-postgresql-log")
+fails = [ln.rstrip() for ln in pg if re.search(r" (FATAL|ERROR):  ", ln)]
+detail = [ln.rstrip() for i, ln in enumerate(pg) if re.search(r" (DETAIL|STATEMENT):  ", ln) and re.search(r" (FATAL|ERROR|DETAIL):  ", pg[i - 1])]
+add(
+    "cat-postgresql-log",
+    f"cat of a PostgreSQL 15 server log ({len(pg)} lines, ~92 kB) with connection logging on: {len(fails)} FATAL/ERROR lines (wrong password, missing database and role, missing table, duplicate key, syntax error, statement timeout, terminated backend) among connection chatter",
+    "PostgreSQL 15.18 (Debian 15.18-0+deb12u1), psql 15.18, on loopback",
+    fails + detail + [grep("cat-postgresql-log", r"duration: \d")[0], grep("cat-postgresql-log", r"starting PostgreSQL")[0], grep("cat-postgresql-log", r"database system is shut down")[0]],
+    noise=["LOG:  connection received: host=127.0.0.1 port="],
+)
+
+wl = lines("cat-flask-healthcheck-log")
+add(
+    "cat-flask-healthcheck-log",
+    f"cat of a Flask app log ({len(wl)} lines, ~55 kB): {sum('GET /healthz' in x for x in wl)} health-check access lines, a few real requests, two handler exceptions with tracebacks (KeyError, ZeroDivisionError) and two 404s",
+    "Flask 3.1.0 / werkzeug dev server on " + PY,
+    grep("cat-flask-healthcheck-log", r"ERROR shop: Exception on")
+    + grep("cat-flask-healthcheck-log", r'File "/tmp/scen/web/app.py"')
+    + grep("cat-flask-healthcheck-log", r"^(KeyError|ZeroDivisionError): ")
+    + [re.search(r'"GET .*', ln).group(0) for ln in wl if re.search(r'" (404|500) -', ln)]
+    + [re.search(r"order \d+ served.*", ln).group(0) for ln in wl if "served" in ln]
+    + ["starting shop api on 127.0.0.1:"],
+    noise=['"GET /healthz HTTP/1.1" 200 -'],
+)
+
+gl = lines("go-run-panic")
+batches = [ln for ln in gl if "status=ok" in ln]
+add(
+    "go-run-panic",
+    f"go run . of a worker that logs {len(batches)} batch lines (~36 kB), three slow-batch warnings and checkpoints, then panics on an index out of range inside an audit pass",
+    "go1.19.8 (Debian golang-1.19)",
+    [
+        "panic: runtime error: index out of range [4] with length 1",
+        "goroutine 1 [running]:",
+        "main.lastLine(...)",
+        "/tmp/scen/fx/goworker/main.go:32",
+        "main.process(",
+        "/tmp/scen/fx/goworker/main.go:43",
+        "/tmp/scen/fx/goworker/main.go:56",
+        "exit status 2",
+        re.search(r"batch=\d+ orders=.*", batches[-1]).group(0),
+        re.search(r"starting pid=\d+ .*", gl[0]).group(0).split("pid=")[0] + "pid=",
+        "queue=orders-main batch=25 audit_every=40",
+    ]
+    + [re.search(r"WARN .*", ln).group(0) for ln in gl if " WARN " in ln]
+    + [re.search(r"checkpoint .*", ln).group(0) for ln in gl if "checkpoint" in ln][-2:],
+    noise=[re.search(r"batch=\d+ orders=.*", batches[len(batches) // 2]).group(0)],
+)
+
+add(
+    "cmake-configure-libuv",
+    "cmake -S . -B build configuring libuv (uvloop 0.23.0's vendored copy) with -Wshadow: compiler detection, 20 compiler-flag probes (most MSVC ones failing as expected), the option summary",
+    "cmake 3.25.1 + gcc 12.2.0",
+    [
+        "-- The C compiler identification is GNU 12.2.0",
+        "Install prefix:  /usr/local",
+        "Target system:   Linux",
+        "C compiler:    /usr/bin/cc (GNU)",
+        "CFLAGS:         -Wshadow",
+        "-- clang-tidy not found: install clang-tidy or set -DCLANG_TIDY_EXE to run tidy analysis on this platform",
+        "-- Configuring done",
+        "-- Generating done",
+        "-- Build files have been written to: /tmp/scen/fx/libuv/build",
+    ],
+    noise=["-- Detecting C compiler ABI info - done", "-- Performing Test UV_LINT_W4 - Failed", "-- Check for working C compiler: /usr/bin/cc - skipped"],
+)
+
+bl = lines("cmake-build-libuv")
+add(
+    "cmake-build-libuv",
+    f"cmake --build build of libuv: {sum('Building C object' in x for x in bl)} '[ NN%] Building C object' lines (35 sources, for the shared and the static library), two real -Wshadow warnings printed once per library, both link lines",
+    "cmake 3.25.1, GNU Make 4.3, gcc 12.2.0",
+    list(dict.fromkeys(ln.rstrip() for ln in bl if re.search(r"(warning|note):|In function|Linking|Built target", ln)))
+    + ["struct uv__queue wq;", "size_t namelen = strlen(ent->ifa_name);"],
+    noise=["[  2%] Building C object CMakeFiles/uv.dir/src/idna.c.o"],
+)
+
+cw = lines("cargo-workspace-error")
+add(
+    "cargo-workspace-error",
+    f"cargo build of a workspace of 24 local crates: {sum('Compiling' in x for x in cw)} Compiling lines, one unused-mut warning, then E0308 in the pricing crate stops the build",
+    "cargo 1.95.0",
+    [
+        "error[E0308]: mismatched types",
+        "--> crates/pricing/src/lib.rs:17:22",
+        "net_cents(gross, discount)",
+        "expected `i64`, found `u32`",
+        "--> crates/pricing/src/lib.rs:10:8",
+        "pub fn net_cents(gross: i64, discount: i64) -> i64 {",
+        "help: you can convert a `u32` to an `i64`",
+        "net_cents(gross, discount.into())",
+        "error: could not compile `pricing` (lib) due to 1 previous error",
+        "warning: variable does not need to be mutable",
+        "--> crates/shop-types/src/lib.rs:4:9",
+        "Compiling pricing v0.1.0 (/tmp/scen/fx/shopws/crates/pricing)",
+    ],
+    noise=["Compiling codec v0.1.0 (/tmp/scen/fx/shopws/crates/codec)", "For more information about this error, try `rustc --explain E0308`."],
+)
+
+rl = lines("ruff-statistics")
+stats = [ln.strip() for ln in rl if re.match(r"^\s*\d+\t[A-Z]+\d+", ln)]
+add(
+    "ruff-statistics",
+    f"ruff check --statistics with every rule selected over six copied stdlib packages: {len(stats)} rule lines (count, code, fixability, name), two config warnings, the total",
+    "ruff 0.17.6",
+    stats[:12] + spread(stats[12:], 22) + [ln for ln in rl if ln.startswith(("Found ", "[*] ", "warning: "))],
+)
+
+pr = lines("pip-install-requirements-bad-pin")
+add(
+    "pip-install-requirements-bad-pin",
+    "pip install -r requirements.txt into a fresh venv with an empty cache: 14 pins collected and downloaded with progress bars and ignored-index warnings, then the 15th pin names a version that does not exist",
+    "pip 23.2.1 on " + PY + " (this machine's pip config adds local indexes and find-links)",
+    [re.match(r"^ERROR: Could not find a version that satisfies the requirement structlog==99.1.0", ln).group(0) for ln in pr if ln.startswith("ERROR: Could not")]
+    + ["ERROR: No matching distribution found for structlog==99.1.0", "(from versions: 0.1.0, 0.2.0"]
+    + [ln.strip() for ln in pr if ln.startswith(("Collecting ", "Processing "))],
+    noise=["eta 0:00:00", "is ignored: it is neither a file nor a directory.", "Downloading SQLAlchemy-2.0.36-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl (3.2 MB)"],
+)
+
+add(
+    "terraform-init",
+    "terraform init in a project using the kreuzwerker/docker provider (colour codes kept): two steps, the provider reused from the lock file, the success line and two advice paragraphs",
+    published_source("terraform-init"),
+    [
+        "Initializing the backend...",
+        "Initializing provider plugins...",
+        "- Reusing previous version of kreuzwerker/docker from the dependency lock file",
+        "- Using previously-installed kreuzwerker/docker v3.0.2",
+        "Terraform has been successfully initialized!",
+    ],
+    noise=['You may now begin working with Terraform. Try running "terraform plan" to see', "If you ever set or change modules or backend configuration for Terraform,"],
+    published=True,
+)
+
+add(
+    "terraform-plan-out",
+    "terraform plan -out=tfplan creating a docker image and container (colour codes kept): the boilerplate symbol legend, two resources with every attribute, the plan line, output changes, the saved-plan advice",
+    published_source("terraform-plan-out"),
+    [
+        "# docker_container.nginx_container will be created",
+        'resource "docker_container" "nginx_container" {',
+        'image                                       = "nginx:latest"',
+        'name                                        = "nginx-test"',
+        "external = 8080",
+        "internal = 80",
+        "# docker_image.nginx will be created",
+        'resource "docker_image" "nginx" {',
+        "keep_locally = true",
+        "Plan: 2 to add, 0 to change, 0 to destroy.",
+        "Changes to Outputs:",
+        "container_info = {",
+        "port = 8080",
+        "Saved the plan to: tfplan",
+        'terraform apply "tfplan"',
+    ],
+    noise=["Terraform used the selected providers to generate the following execution"],
+    published=True,
+)
+
+ta = lines("cat-terraform-apply-log")
+created = [re.search(r"# (\S+) will be created", ln).group(1) for ln in ta if " will be created" in ln]
+add(
+    "cat-terraform-apply-log",
+    f"cat of a saved terraform apply log (~179 kB, colour codes kept): a first run that fails creating the VPC (VpcLimitExceeded), then a whole second run: the plan of {len(created)} resources, creation progress with 'Still creating...' lines, apply complete and outputs",
+    published_source("cat-terraform-apply-log"),
+    [
+        "Error: creating EC2 VPC: operation error EC2: CreateVpc, https response error StatusCode: 400",
+        "api error VpcLimitExceeded: The maximum number of VPCs has been reached.",
+        "with module.vpc.aws_vpc.this[0],",
+        'on .terraform/modules/vpc/main.tf line 28, in resource "aws_vpc" "this":',
+        "Plan: 81 to add, 0 to change, 0 to destroy.",
+        "Apply complete! Resources: 81 added, 0 changed, 0 destroyed.",
+        'cluster_endpoint = "https://A9262876289D51D4D7037E1C06D6794C.sk1.us-west-2.eks.amazonaws.com"',
+        'cluster_name = "openclaw-kata-eks"',
+        'configure_kubectl = "aws eks --region us-west-2 update-kubeconfig --name openclaw-kata-eks"',
+        'kata_namespace = "kata-system"',
+        'openclaw_namespace = "openclaw"',
+    ]
+    + [f"# {c} will be created" for c in spread(created, 12)],
+    noise=["Still creating... [00m10s elapsed]"],
+    published=True,
+)
+
+add(
+    "docker-compose-logs",
+    "docker compose logs -f of a Django backend and its Postgres db (Docker Desktop on Windows): db initialisation chatter, then the backend cannot reach the database socket and prints two chained tracebacks",
+    published_source("docker-compose-logs"),
+    [
+        "`version` is obsolete",
+        "backend-1  | Exception in thread django-main-thread:",
+        "backend-1  | psycopg2.OperationalError: could not connect to server: No such file or directory",
+        "backend-1  | django.db.utils.OperationalError: could not connect to server: No such file or directory",
+        'connections on Unix domain socket "/var/run/postgresql/.s.PGSQL.5432"?',
+        "backend-1  | The above exception was the direct cause of the following exception:",
+        'File "/usr/local/lib/python3.10/site-packages/django/core/management/commands/runserver.py", line 136, in inner_run',
+        'File "/usr/local/lib/python3.10/site-packages/psycopg2/__init__.py", line 122, in connect',
+        "backend-1  | System check identified no issues (0 silenced).",
+        'db-1       | initdb: warning: enabling "trust" authentication for local connections',
+        "db-1       | PostgreSQL init process complete; ready for start up.",
+        'listening on IPv4 address "0.0.0.0", port 5432',
+        "db-1       | 2024-08-09 06:01:48.826 UTC [1] LOG:  database system is ready to accept connections",
+    ],
+    noise=["db-1       | creating subdirectories ... ok"],
+    published=True,
+)
+
+kv = text("kubectl-apply-validation-errors")
+add(
+    "kubectl-apply-validation-errors",
+    "kubectl apply -f of a Deployment with eleven unknown fields: one long client-side validation error line listing each ValidationError",
+    published_source("kubectl-apply-validation-errors"),
+    ['error: error validating "cursed.yaml": error validating data:']
+    + re.findall(r"ValidationError\([\w.]+\): unknown field \"\w+\"", kv)
+    + ["turn validation off with --validate=false"],
+    published=True,
+)
 
 if __name__ == "__main__":
     sys.exit(0 if write_all(check_only="--check" in sys.argv[1:]) else 1)
