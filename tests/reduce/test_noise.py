@@ -102,7 +102,8 @@ def test_make_drops_the_commands_of_files_that_compiled_without_a_word():
         "cc -Wall -O2 -c src/d.c -o build/d.o",
         "cc -o app build/a.o build/b.o build/c.o build/d.o",
     ]
-    assert clean_compiles(lines) == {1, 4}  # the first shows the flags; c.c warned; linking stays
+    lines.insert(5, "cc -Wall -O2 -c src/e.c -o build/e.o")
+    assert clean_compiles(lines) == {1, 4}  # the first and last show the flags; c.c warned; linking stays
 
 
 def test_pytest_drops_the_source_of_frames_in_library_code():

@@ -98,3 +98,13 @@ def test_an_exact_read_of_a_big_log_is_cut_by_its_records():
     result = run("\n".join(lines) + "\n", command="cat /var/log/app.log")
     assert "FATAL cannot open /var/lib/app/state.db" in result["inlineText"]
     assert len(result["inlineText"]) < 17 * 1024
+
+
+def test_a_run_of_near_identical_lines_keeps_its_first_and_last():
+    lines = [f"2026-12-06 04:00:{i:02d} INFO worker: step {i} started" for i in range(6)]
+    lines += [f"2026-12-06 04:01:{i:02d} INFO worker: batch={i} orders=25 status=ok" for i in range(12)]
+    lines += [f"2026-12-06 04:02:{i:02d} INFO worker: step {i} finished" for i in range(6)]
+    lines += ["2026-12-06 04:03:00 ERROR worker: could not write /srv/out.csv"]
+    text = shown(fit(parse(lines), 700))
+    assert "batch=0 orders=25" in text and "batch=11 orders=25" in text  # the run's first and last
+    assert "batch=5 orders=25" not in text and "could not write" in text

@@ -167,20 +167,17 @@ _COMPILER = lazy(r"^\s*(?:\S*/)?(?:cc|gcc|g\+\+|c\+\+|clang|clang\+\+|ld|ar)(?:-
 
 def clean_compiles(lines: list[str]) -> set[int]:
     """The compile commands make echoes for files that compiled without a word: those
-    not followed by what the compiler said, but for the first (the flags every file
-    is built with). A command followed by a diagnostic stays: it says which flags
-    built the file that warned."""
+    not followed by what the compiler said, but for the first and the last (the flags
+    every file is built with, where the build got to). A command followed by a
+    diagnostic stays: it says which flags built the file that warned."""
     dropped: set[int] = set()
-    first = True
     for index, line in enumerate(lines):
         if _COMPILE.match(line):
-            if first:
-                first = False
-                continue
             following = lines[index + 1] if index + 1 < len(lines) else ""
             if not following.strip() or _COMPILER.match(following) or following.startswith(("make", "gmake")):
                 dropped.add(index)
-    return dropped
+    compiles = [index for index, line in enumerate(lines) if _COMPILE.match(line)]
+    return dropped - set(compiles[:1] + compiles[-1:])
 
 
 _BUILDING = lazy(r"^\s+(?:Compiling|Checking) (?P<crate>\S+) v\S")

@@ -11,10 +11,11 @@ kernel, systemd and the runtimes (`invoked oom-killer`, `Killed process`,
 `code=killed, status=9/KILL`, `segfault at`, `panic:`, `FATAL`, soft lockups,
 tracebacks), then errors, then warnings, then the rest, and last the chatter: a
 template (the line with its numbers, ids and times masked) repeated all through the
-log. The first records and the last ones count as warnings, the very first and the
-last one as failures (how it started, where it ended), and so does the record right
-before a failure (what it was doing). A failure like one seen before counts one step
-less (one line of each kind of failure before the repeats of one kind); within one
+log, and the middle of a run of one template (its first and last stay). The first
+records and the last ones count as warnings, the very first and the last one as
+failures (how it started, where it ended), and so does the record right before a
+failure (what it was doing). A failure like one seen before counts one step less
+(one line of each kind of failure before the repeats of one kind); within one
 importance the first record of each template is kept longest, and the others thin
 out evenly over the log rather than from its end.
 """
@@ -75,6 +76,9 @@ _LABELS = {CRITICAL: "critical", ERROR: "error", WARNING: "warning"}
 #: A template seen this many times, and in this share of the records, is chatter.
 _CHATTER_COUNT = 20
 _CHATTER_SHARE = 0.02
+#: A run of this many records of one template keeps its first and last: the rest go
+#: first when the log is cut, counted by their marker.
+_RUN = 5
 #: The first and the last records stand for how it began and how it ended.
 _HEAD, _TAIL = 3, 5
 
@@ -107,6 +111,7 @@ def parse(lines: list[str]) -> Parsed:
         counts[template] = counts.get(template, 0) + 1
     chatter = max(_CHATTER_COUNT, int(len(groups) * _CHATTER_SHARE))
     severities = [max(_severity(line) for line in group) for group in groups]
+    middles = _runs_middles(templates)
     seen: set[str] = set()
     parsed: Parsed = []
     for index, (group, template) in enumerate(zip(groups, templates, strict=True)):
@@ -114,7 +119,7 @@ def parse(lines: list[str]) -> Parsed:
             parsed.extend(group)  # a blank line between records: loose, cut with its neighbours
             continue
         severity = severities[index]
-        if severity == PLAIN and counts[template] >= chatter:
+        if severity == PLAIN and (counts[template] >= chatter or index in middles):
             severity = CHATTER
         elif severity >= ERROR and template in seen:
             severity -= 1  # a failure seen before says less than one of another kind
@@ -127,6 +132,19 @@ def parse(lines: list[str]) -> Parsed:
             severity = max(severity, WARNING)
         parsed.append(_record(group, severity, template))
     return parsed
+
+
+def _runs_middles(templates: list[str]) -> set[int]:
+    """The records inside a run of at least _RUN records of one template, but not its
+    first or its last (which stay, with the count of those between)."""
+    middles: set[int] = set()
+    start = 0
+    for index in range(1, len(templates) + 1):
+        if index == len(templates) or templates[index] != templates[start]:
+            if index - start >= _RUN:
+                middles.update(range(start + 1, index - 1))
+            start = index
+    return middles
 
 
 def _same_source(prefix: str, first: str) -> bool:
