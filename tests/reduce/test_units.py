@@ -325,3 +325,17 @@ def test_a_log_with_patches_shares_the_room_between_its_commits():
     assert all(f"    change number {c}" in text and f"diff --git a/m{c}_0.py" in text for c in range(4))
     assert all(f"-old {c}.0.0" in text for c in range(4))  # every commit keeps its first changes
     assert "more lines of its changes omitted" in text and len(text) <= 2500
+
+
+def test_a_marker_is_never_longer_than_the_lines_it_stands_for():
+    from tokenjuice.reduce.units import DROPPED, _render
+
+    parsed = parse(
+        "path", ["Untracked files:", "\tx", "\tnotes/a much longer name for a file that says a lot about it.md"]
+    )
+    short = shown(_render(parsed, {1: DROPPED, 2: 0}))
+    assert (
+        short == "Untracked files:\n\tx\n\tnotes/a much longer name for a file that says a lot about it.md"
+    )  # cheaper shown than counted
+    long = shown(_render(parsed, {1: DROPPED, 2: DROPPED}))
+    assert long == "Untracked files:\n... 2 more paths (2 untracked in ./ 1, notes/ 1) omitted ..."

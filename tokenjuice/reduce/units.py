@@ -517,7 +517,10 @@ def _render(
         short form of the run left out)."""
         flush_joined()
         if dropped:
-            items.append(_dropped_marker(dropped))
+            marker = _dropped_marker(dropped)
+            whole = [line for unit in dropped for line in unit.lines]
+            # a marker is never longer than what it stands for: then the lines themselves
+            items.extend(whole if _size(whole) <= _size([marker]) else [marker])
             dropped.clear()
         if shortened and runs:
             hidden = sum(count for _, count, _ in shortened)
