@@ -18,7 +18,7 @@ from .lines import Item, Omission, Pinned
 LOSSLESS_SHARE = 0.1
 LOSSLESS_CHARS = 200
 #: Three or more spaces inside a line: terminal padding, shown as two.
-_PADDING = lazy(r"(?<=\S) {3,}(?=\S)")
+_PADDING = lazy(r"(?<=[^ \t]) {3,}(?=[^ \t])")  # between any two characters but blanks (controls too)
 
 
 #: A line whose spaces place something under a column of the line above: a source

@@ -282,8 +282,14 @@ def _is_short_commit(line: str, hashes: list[str], inputs: set[str]) -> bool:
 
 
 def _is_clipped_input(line: str, input_lines: list[str]) -> bool:
+    """A line clipped in its middle, from an input line as it is or with its padding
+    shortened (reduce/reencode.py squeeze)."""
     head, tail = CLIP.split(line, maxsplit=1)
-    return any(head in source and source.rstrip().endswith(tail) for source in input_lines)
+    for source in input_lines:
+        for form in (source, str(squeeze(source))):
+            if head in form and form.rstrip().endswith(tail):
+                return True
+    return False
 
 
 def _json_vocabulary(text: str) -> tuple[set[str], set[str], list[str]] | None:
