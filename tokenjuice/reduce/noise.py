@@ -9,6 +9,8 @@ branch main` only when nothing else is said about the branch.
 
 from __future__ import annotations
 
+import re
+
 from ..fast.lazyre import lazy
 
 TYPE_CHECKING = False
@@ -138,25 +140,41 @@ def library_source(lines: list[str]) -> set[int]:
     failed. The frame's location, its `>` line and its `E` lines stay."""
     dropped: set[int] = set()
     start = None
-    following = False  # after a library frame's `path:N: in func` line: its source follows
-    for index, line in enumerate(lines):
-        if following and line[:1] == " ":
-            dropped.add(index)
-            continue
-        following = False
-        if _PYTEST_SECTION.match(line):
+    for index, line in _pytest_marks(lines):
+        if not line.startswith("_") or _PYTEST_LOCATION.match(line):
+            found = _PYTEST_LOCATION.match(line)
+            if found is None:
+                continue
+            library = _LIBRARY_PATH.search(found.group("path")) is not None
+            if library and line.rstrip().rpartition(": ")[2].startswith("in "):
+                # the short form: the location, then the line it ran
+                after = index + 1
+                while after < len(lines) and lines[after][:1] == " ":
+                    dropped.add(after)
+                    after += 1
+            elif library and start is not None:  # the long form: locals and source, then the location
+                dropped |= {k for k in range(start + 1, index) if lines[k][:1] not in (">", "E")}
+            start = index  # a location line also ends the section before the next frame
+        elif _PYTEST_SECTION.match(line):
             start = index
-            continue
-        found = _PYTEST_LOCATION.match(line)
-        if found is None:
-            continue
-        library = _LIBRARY_PATH.search(found.group("path")) is not None
-        if library and line.rstrip().rpartition(": ")[2].startswith("in "):
-            following = True  # the short form: the location, then the line it ran
-        elif library and start is not None:  # the long form: locals and source, then the location
-            dropped |= {k for k in range(start + 1, index) if lines[k][:1] not in (">", "E")}
-        start = index  # a location line also ends the section before the next frame
     return dropped
+
+
+#: Where a line of pytest's traceback starts a section or gives a frame's location.
+_PYTEST_MARK = lazy(r"^(?:_|[^\s>E][^\n]*?:\d+: )", re.MULTILINE)
+
+
+def _pytest_marks(lines: list[str]) -> list[tuple[int, str]]:
+    """(index, line) of the lines that may start a section or give a location, found
+    with one search over the text rather than a test per line."""
+    text = "\n".join(lines)
+    marks = []
+    line_of = offset = 0
+    for found in _PYTEST_MARK.finditer(text):
+        line_of += text.count("\n", offset, found.start())
+        offset = found.start()
+        marks.append((line_of, lines[line_of]))
+    return marks
 
 
 #: A compiler run on one source file, as make echoes it (`cc -Wall -c src/a.c -o a.o`).

@@ -164,10 +164,10 @@ def apply_rule(
             parsed = loose_head_tail(whole, table.head, table.tail, rule, matcher)
             if rule.unit == "match-file":
                 facts = (facts or {}) | {"file": sum(1 for part in parsed if isinstance(part, Unit))}
-            if lines_only != denoised:  # the rule kept or trimmed lines: the whole is made of other units
+            if size(denoised) > LOSSLESS_MAX or any(isinstance(i, Omission) for i in denoised):
+                whole = []  # too big to be shown whole in any form, or a repeat's marker among units
+            elif lines_only != denoised:  # the rule kept or trimmed lines: the whole is made of other units
                 whole = parse(rule.unit, [i for i in denoised if isinstance(i, str)])
-            if any(isinstance(i, Omission) for i in denoised):
-                whole = []  # a repeat's marker has no place among units
             return RuleOutcome(
                 tuple(items),
                 facts,
@@ -189,7 +189,8 @@ def apply_rule(
                 failed = bool(exit_code) and exit_code != 0
                 table = rule.failure if failed and rule.failure.preserve_on_failure else rule.summarize
                 parsed = loose_head_tail(found, table.head, table.tail, rule, matcher)
-                lossless = _lossless(found, denoised) if list(items) == list(denoised) else []
+                same = size(denoised) <= LOSSLESS_MAX and list(items) == list(denoised)
+                lossless = _lossless(found, denoised) if same else []
                 return RuleOutcome(
                     tuple(items),
                     facts,
@@ -233,6 +234,12 @@ def asks_for_detail(rule: Rule, argv: Sequence[str], matcher: MatcherFactory) ->
     if not rule.filters.detail_flags or not argv:
         return False
     return bool(matcher(rule.filters.detail_flags).matching(Lines([str(word) for word in argv[1:]])))
+
+
+#: Past this size an output is not shown whole in any form (the widest budget, the
+#: guard's fourfold 10,000 characters, with room for what a lossless form saves), so
+#: its lossless whole is not made.
+LOSSLESS_MAX = 160_000
 
 
 def _lossless(parsed: Parsed, denoised: Sequence[Item]) -> list[Item]:
