@@ -16,7 +16,7 @@ from .lines import Item, Omission, Pinned
 #: A lossless form is taken for an output that fits its budget only when it saves at
 #: least this share of it and this many characters (less is not worth decoding).
 LOSSLESS_SHARE = 0.1
-LOSSLESS_CHARS = 200
+LOSSLESS_CHARS = 500
 #: Three or more spaces inside a line: terminal padding, shown as two.
 _PADDING = lazy(r"(?<=[^ \t]) {3,}(?=[^ \t])")  # between any two characters but blanks (controls too)
 
