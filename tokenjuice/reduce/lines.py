@@ -9,7 +9,7 @@ instead of stacking markers. Every marker tokenjuice prints matches
 
 from __future__ import annotations
 
-from itertools import compress, count, islice
+from itertools import compress, count, groupby, islice
 from operator import eq
 
 from ..fast.lazyre import lazy
@@ -127,6 +127,14 @@ def dedupe_adjacent(items: Sequence[Item]) -> list[Item]:
     # The positions that repeat the item before them, found in C: most lines repeat
     # none, and only the runs are walked (omissions only equal themselves).
     repeating = list(compress(count(1), map(eq, items, islice(items, 1, None))))
+    if len(repeating) * 4 > len(items):  # mostly repeats (a flood of one line): grouped in C
+        grouped: list[Item] = []
+        for item, run in groupby(items):
+            repeats = len(list(run)) - 1
+            grouped.append(item)
+            if repeats >= 2 and isinstance(item, str) and item.strip():
+                grouped.append(Omission(repeats, f"{repeats} identical lines"))
+        return grouped
     result: list[Item] = []
     start = k = 0
     while k < len(repeating):
