@@ -108,3 +108,22 @@ def test_a_run_of_near_identical_lines_keeps_its_first_and_last():
     text = shown(fit(parse(lines), 700))
     assert "batch=0 orders=25" in text and "batch=11 orders=25" in text  # the run's first and last
     assert "batch=5 orders=25" not in text and "could not write" in text
+
+
+def test_hostile_lines_are_parsed_in_one_pass():
+    """Lines built to make a careless pattern backtrack (a dotted name with no call, a
+    run of `(` after `at`, of `@` after a timestamp, of `path:1:`) parse as any line
+    does: done long before the subprocess's generous limit, where a pattern with
+    nested repetition would take hours."""
+    import subprocess
+    import sys
+
+    script = (
+        "from tokenjuice.reduce import records, findings\n"
+        "n = 200_000\n"
+        "for line in ('a.' * n, '    at ' + '(' * n, '2026-12-06 04:00:00 ' + '@' * n, 'x:1:' * n, 'File \"' + 'a/' * n):\n"
+        "    records.parse([line, line]); findings.parse([line, line], lambda path: False)\n"
+        "print('done')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)
+    assert done.stdout.strip() == "done"

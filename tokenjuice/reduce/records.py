@@ -35,7 +35,7 @@ _PREFIX = lazy(
     r"^(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)? \S+ [^\s:]+(?:\[\d+\])?: "
     r"|[\w.-]+\s+\| ?"
     r"|\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d| ?[A-Z]{3,4})?\]?\s+(?:\[\d+\]\s+)?"
-    r"(?:\S+@\S+\s+)?"
+    r"(?:[^\s@]+@\S+\s+)?"
     r"|\[\d\d?/\w{3}/\d{4} \d\d:\d\d:\d\d\]\s+"
     r"|(?:[\w.-]+ )?\d{4}/\d\d/\d\d \d\d:\d\d:\d\d(?:\.\d+)? "
     r"|\S+ - \S+ \[\d\d?/\w{3}/\d{4}[ :]\d\d:\d\d:\d\d(?: [+-]\d{4})?\] )"
@@ -44,7 +44,7 @@ _PREFIX = lazy(
 _CONTINUES = lazy(
     r"^(?:\s|Traceback \(most recent call last\)|The above exception|During handling of the above"
     r"|(?:DETAIL|STATEMENT|HINT|CONTEXT|QUERY|LOCATION):\s|goroutine \d+ \[|\.\.\. \d+ more|Caused by: "
-    r"|[\w.]*(?:Error|Exception|Exit|Interrupt)(?::|$)|[\w./-]+\.[\w.*()]+\(.*\)$)"
+    r"|[\w.]*(?:Error|Exception|Exit|Interrupt)(?::|$))"
 )
 #: What continues a record even after a blank line.
 _ACROSS_BLANK = lazy(r"^(?:goroutine \d+ \[|The above exception|During handling of the above)")
@@ -83,6 +83,17 @@ _RUN = 5
 _HEAD, _TAIL = 3, 5
 
 
+def _go_frame(body: str) -> bool:
+    """A function line of a Go stack (`main.process(0x4abcfd?, 0x1)`, `main.(*T).run()`):
+    a dotted name with no space, then its arguments."""
+    if not body.endswith(")"):
+        return False
+    name = body.partition("(")[0]
+    if name.endswith("."):  # a method on a pointer receiver: `main.(*T).run(…)`
+        name = body[: body.find(")") + 1]
+    return bool(name) and "." in name and " " not in name and len(name) <= 300
+
+
 def looks_like_a_log(lines: list[str]) -> bool:
     """Do most of the first lines start like log records (a time, a host, a source)?"""
     sample = [line for line in lines[:200] if line.strip()]
@@ -100,7 +111,7 @@ def parse(lines: list[str]) -> Parsed:
         found = _PREFIX.match(line)
         prefix, body = (found.group(), line[found.end() :]) if found else ("", line)
         shared = prefix_of_current is not None and _same_source(prefix, prefix_of_current)
-        if groups and body and _CONTINUES.match(body) and (shared or not prefix):
+        if groups and body and (_CONTINUES.match(body) or _go_frame(body)) and (shared or not prefix):
             groups[-1].append(line)
             continue
         groups.append([line])
@@ -177,7 +188,7 @@ def _template(line: str) -> str:
 #: language's own library, the runtime), whose source line under it goes with it.
 _LIBRARY_FRAME = lazy(
     r'File "[^"]*(?:site-packages|dist-packages|/lib/python\d[\d.]*/|<frozen )'
-    r"|\bat (?:node:|.*\((?:node:|[^)]*node_modules/))|\bat (?:java|javax|jdk|sun|kotlin|org\.junit)\."
+    r"|\bat (?:node:|[^()]*\((?:node:|[^()]*node_modules/))|\bat (?:java|javax|jdk|sun|kotlin|org\.junit)\."
     r"|^\s*(?:/usr/local/go/src/|runtime/|/usr/lib/go)"
 )
 
