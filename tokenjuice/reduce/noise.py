@@ -44,6 +44,7 @@ PATTERNS: dict[str, tuple[str, ...]] = {
         r"^(?:rootdir|configfile|inifile|testpaths|plugins|cachedir|hypothesis profile|asyncio|anyio|benchmark"
         r"|django|timeout(?: method| func_only)?): ",
         r"^Using --randomly-seed=\d+$",
+        r"^hypothesis profile '[^']*'",  # newer hypothesis: `hypothesis profile 'default'`
         r"^-+ live log (?:sessionstart|collection|setup|call|teardown|sessionfinish|finish) -+$",
         r"^(?:INFO|DEBUG)\s+\S+:\S+:\d+ ",
     ),
