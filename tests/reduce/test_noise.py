@@ -125,3 +125,10 @@ def test_pytest_drops_the_source_of_frames_in_library_code():
         "/usr/lib/python3.11/json/decoder.py:355: JSONDecodeError",
     ]
     assert library_source(lines) == {5, 6, 8, 9}  # the test's own frame and every > and E line stay
+
+
+def test_pytest_header_noise_knows_each_plugins_banner():
+    header = re.compile("|".join(__import__("tokenjuice.reduce.noise", fromlist=["x"]).patterns(("pytest-header",))))
+    for line in ("platform linux -- Python 3.11.7, pytest-9.2.0", "rootdir: /w", "hypothesis profile 'default'"):
+        assert header.search(line), line
+    assert not header.search("tests/test_a.py::test_b PASSED")
