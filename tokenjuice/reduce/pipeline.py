@@ -168,17 +168,7 @@ def apply_rule(
                 whole = []  # too big to be shown whole in any form, or a repeat's marker among units
             elif lines_only != denoised:  # the rule kept or trimmed lines: the whole is made of other units
                 whole = parse(rule.unit, [i for i in denoised if isinstance(i, str)])
-            return RuleOutcome(
-                tuple(items),
-                facts,
-                tuple(kinds),
-                None,
-                total,
-                note,
-                tuple(denoised),
-                tuple(parsed),
-                lossless=tuple(_lossless(whole, denoised)),
-            )
+            return _in_units(items, facts, kinds, total, note, denoised, parsed, whole)
     elif structure:  # a compound or unknown command: structure recognised in the output itself
         lines_only = [i for i in items if isinstance(i, str)]
         if len(lines_only) == len(items):
@@ -189,20 +179,8 @@ def apply_rule(
                 failed = bool(exit_code) and exit_code != 0
                 table = rule.failure if failed and rule.failure.preserve_on_failure else rule.summarize
                 parsed = loose_head_tail(found, table.head, table.tail, rule, matcher)
-                same = size(denoised) <= LOSSLESS_MAX and list(items) == list(denoised)
-                lossless = _lossless(found, denoised) if same else []
-                return RuleOutcome(
-                    tuple(items),
-                    facts,
-                    tuple(kinds),
-                    None,
-                    total,
-                    note,
-                    tuple(denoised),
-                    tuple(parsed),
-                    recognised,
-                    tuple(lossless),
-                )
+                whole = found if size(denoised) <= LOSSLESS_MAX and list(items) == list(denoised) else []
+                return _in_units(items, facts, kinds, total, note, denoised, parsed, whole, recognised)
 
     items = pin(rule, items, matcher)
     failed = bool(exit_code) and exit_code != 0
@@ -211,6 +189,34 @@ def apply_rule(
     if len(trimmed) != len(items):
         kinds.append("head-tail")
     return RuleOutcome(tuple(trimmed), facts, tuple(kinds), None, total, note, tuple(denoised))
+
+
+def _in_units(
+    items: Sequence[Item],
+    facts: dict[str, int] | None,
+    kinds: list[str],
+    total: int,
+    note: str | None,
+    denoised: Sequence[Item],
+    parsed: Parsed,
+    whole: Parsed,
+    recognised: tuple[tuple[str, int], ...] = (),
+) -> RuleOutcome:
+    """What a rule made of an output cut between its units by the engine; `whole` is
+    the output whole split into units (for its lossless form), or [] when it has none."""
+    lossless = _lossless(whole, denoised) if whole else []
+    return RuleOutcome(
+        tuple(items),
+        facts,
+        tuple(kinds),
+        None,
+        total,
+        note,
+        tuple(denoised),
+        tuple(parsed),
+        recognised,
+        tuple(lossless),
+    )
 
 
 def _pinned_records(parsed: Parsed, rule: Rule, matcher: MatcherFactory) -> Parsed:

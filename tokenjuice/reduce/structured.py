@@ -17,6 +17,7 @@ with a marker line for each omitted range.
 from __future__ import annotations
 
 from ..fast.lazyre import lazy
+from ..fast.record import record
 from ..text import clip_line
 from .lines import Item, Omission
 
@@ -209,29 +210,48 @@ def fit_rows(lines: list[str], room: int, header: bool) -> list[Item]:
     first = lines[:1] if header else []
     body = lines[1:] if header else lines
     used = sum(len(line) + 1 for line in first) + 40
-    head: list[str] = []
-    tail: list[str] = []
-    left, right = 0, len(body) - 1
-    head_open = tail_open = True
-    while left <= right and (head_open or tail_open):
-        take_tail = tail_open and (not head_open or len(tail) <= len(head))
-        line = body[right] if take_tail else body[left]
-        if used + len(line) + 1 > room:
-            if take_tail:
-                tail_open = False
-            else:
-                head_open = False
-            continue
-        used += len(line) + 1
-        if take_tail:
-            tail.insert(0, line)
-            right -= 1
-        else:
-            head.append(line)
-            left += 1
+    taken = from_both_ends([len(line) + 1 for line in body], room - used, tail_first=True)
+    head, tail = body[: taken.head], body[len(body) - taken.tail :] if taken.tail else []
     hidden = len(body) - len(head) - len(tail)
     middle: list[Item] = [Omission(hidden, f"{hidden} rows")] if hidden else []
     return [*first, *head, *middle, *tail]
+
+
+@record
+class Taken:
+    """What `from_both_ends` took: how many from the start and from the end, the
+    elements that closed an end (too big for what was left), the room left."""
+
+    head: int
+    tail: int
+    blocked: list[int]
+    left: int
+
+
+def from_both_ends(costs: list[int], room: int, tail_first: bool) -> Taken:
+    """Take elements of these `costs` from the start and the end in turn (the end first
+    when `tail_first`) while they fit `room`; an end closes at its first element too
+    big for what is left, and the other end goes on filling."""
+    head = tail = 0
+    low, high = 0, len(costs) - 1
+    head_open = tail_open = True
+    blocked: list[int] = []
+    while low <= high and (head_open or tail_open):
+        at_tail = tail_open and (not head_open or (tail <= head if tail_first else tail < head))
+        index = high if at_tail else low
+        if costs[index] <= room:
+            room -= costs[index]
+            if at_tail:
+                tail, high = tail + 1, high - 1
+            else:
+                head, low = head + 1, low + 1
+            continue
+        blocked.append(index)
+        if at_tail:
+            tail_open = False
+        else:
+            head_open = False
+    return Taken(head, tail, blocked, room)
 
 
 # -- exact reads: a structured file cut between its elements, byte for byte ----------------
@@ -348,31 +368,14 @@ def _fit(tree: _Tree, node: _Node, room: int) -> list[_Token]:
         return [text[node.value : node.end]]
     kind, kids = split
     opener, closer = text[node.value : kids[0].start], text[kids[-1].end : node.end]
-    left = room - len(opener) - len(closer) - _MARKER_ROOM
-    head: list[int] = []
-    tail: list[int] = []
-    blocked: list[int] = []  # the first element too big at either end, to cut inside
-    low, high = 0, len(kids) - 1
-    head_open = tail_open = True
-    while low <= high and (head_open or tail_open):
-        at_tail = tail_open and (not head_open or len(tail) < len(head))
-        index = high if at_tail else low
-        cost = kids[index].end - kids[index].start + 2  # and its separator
-        if cost <= left:
-            left -= cost
-            if at_tail:
-                tail.insert(0, index)
-                high -= 1
-            else:
-                head.append(index)
-                low += 1
-            continue
-        if index not in blocked:
-            blocked.append(index)
-        if at_tail:
-            tail_open = False
-        else:
-            head_open = False
+    # each element and its separator; the first too big at either end is cut inside
+    taken = from_both_ends(
+        [kid.end - kid.start + 2 for kid in kids], room - len(opener) - len(closer) - _MARKER_ROOM, tail_first=False
+    )
+    head = list(range(taken.head))
+    tail = list(range(len(kids) - taken.tail, len(kids)))
+    low, high, left = taken.head, len(kids) - 1 - taken.tail, taken.left
+    blocked = list(dict.fromkeys(taken.blocked))
     inner: dict[int, list[_Token]] = {}
     blocked = [index for index in blocked if low <= index <= high]
     for position, index in enumerate(blocked):
