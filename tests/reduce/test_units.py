@@ -295,9 +295,13 @@ def test_a_verbose_test_run_keeps_every_passing_id_grouped_by_file():
     output = "\n".join(listing + ["", "=== short test summary info ===", "FAILED tests/test_shop.py::test_bad - x"])
     output += "\n=== 1 failed, 90 passed in 0.50s ===\n"
     verbose = run(output, rule, exit_code=1, command="python -m pytest -v")["inlineText"]
-    assert "tests/test_shop.py::{test_case_0,test_case_1," in verbose and "test_case_59} PASSED" in verbose
-    assert "tests/test_util.py::{test_u_0," in verbose and "tests/test_shop.py::test_bad FAILED" in verbose
+    assert "tests/test_shop.py::test_case_{0..59} PASSED" in verbose  # a run of numbered ids: a range
+    assert "tests/test_util.py::test_u_{0..29} PASSED" in verbose and "tests/test_shop.py::test_bad FAILED" in verbose
     assert decoded(verbose).count(" PASSED") == 90  # every id, losslessly
+    params = "\n".join(f"t.py::test_p[{k}] PASSED" for k in (1, 2, 3, 7)) + "\nt.py::test_q[a-b] PASSED\n"
+    params += "".join(f"t.py::test_fill_{k} PASSED\n" for k in range(40)) + "=== 45 passed in 0.1s ===\n"
+    shown_params = run(params, rule, command="pytest -v")["inlineText"]
+    assert "t.py::test_p[{1,2,3,7}] PASSED" in shown_params and "t.py::test_q[a-b] PASSED" in shown_params
     quiet = run(output, rule, exit_code=1, command="python -m pytest")["inlineText"]
     assert "test_case_1" not in quiet and "FAILED tests/test_shop.py::test_bad" in quiet  # not asked for
 

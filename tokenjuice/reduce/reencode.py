@@ -38,7 +38,31 @@ def squeeze(item: Item) -> Item:
 
 
 _FACTORED_MATCH = lazy(r"^\d+(?::\d+)?[:-]")
-_BRACES = lazy(r"^(?P<prefix>.*?)\{(?P<names>[^{}\s'\"]*,[^{}\s'\"]*)\}(?P<after>(?: [A-Z]+)?)$")
+_BRACES = lazy(r"^(?P<prefix>.*?)\{(?P<names>[^{}\s'\"]*,[^{}\s'\"]*|\d+\.\.\d+)\}(?P<after>[^{}\s'\"]*(?: [A-Z]+)?)$")
+
+
+def brace_names(names: str) -> list[str]:
+    """What a brace list stands for, as bash expands it: `a,b,c`, or `0..119` (a run of
+    numbers, zero-padded when its ends are)."""
+    low, dots, high = names.partition("..")
+    if dots and low.isdigit() and high.isdigit():
+        width = len(low) if len(low) > 1 and low.startswith("0") and len(low) == len(high) else 0
+        return [str(n).zfill(width) for n in range(int(low), int(high) + 1)]
+    return names.split(",")
+
+
+def brace_list(names: list[str]) -> str:
+    """`{a,b,c}`, or `{0..119}` for a run of consecutive numbers written alike."""
+    if len(names) > 2 and all(name.isdigit() for name in names):
+        numbers = [int(name) for name in names]
+        width = len(names[0])
+        padded = width > 1 and names[0].startswith("0")
+        alike = all(
+            (len(name) == width) if padded else (str(n) == name) for n, name in zip(numbers, names, strict=True)
+        )
+        if alike and numbers == list(range(numbers[0], numbers[0] + len(numbers))):
+            return f"{{{names[0]}..{names[-1]}}}"
+    return "{" + ",".join(names) + "}"
 
 
 def shows(readable: str, snippet: str) -> bool:
@@ -70,7 +94,7 @@ def decoded(text: str) -> str:
         braces = _BRACES.match(line)
         if braces:
             prefix, after = braces.group("prefix", "after")
-            out.extend(prefix + name + after for name in braces.group("names").split(","))
+            out.extend(prefix + name + after for name in brace_names(braces.group("names")))
             continue
         out.append(line)
     return "\n".join(out)
@@ -101,7 +125,7 @@ def is_brace_list(line: str, inputs: set[str]) -> bool:
     if not found:
         return False
     prefix, after = found.group("prefix", "after")
-    return all((prefix + name + after).strip() in inputs for name in found.group("names").split(","))
+    return all((prefix + name + after).strip() in inputs for name in brace_names(found.group("names")))
 
 
 _PROGRESS = lazy(r"\s+\[\s*\d+%\]$")

@@ -37,6 +37,7 @@ class Unit:
     # status's `\tmodified:   src/api/`) share one line: `\tmodified:   src/api/{a.py,b.py}`.
     joins: str = ""
     joins_after: str = ""  # what follows the shared brace list (` PASSED`), the same for all
+    factor: bool = False  # joined with its neighbours one stem at a time (a test's cases: `test_p[{1,2,3}]`)
     # A unit that can be shown in part (a file's matches, a diff file's changed lines, a
     # directory's entries): `lead` always, then the first lines of `body`, then one
     # marker counting the rest as `more` says (`{n} more line{s}`: the count and the

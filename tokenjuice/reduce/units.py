@@ -37,6 +37,7 @@ from ..rules.model import UNITS
 from ..text import clip_line, pluralize
 from . import findings, records
 from .lines import Encoded, Item, Omission, Pinned
+from .reencode import brace_list
 from .unit import Parsed, Unit
 from .unit import input_lines as _input_lines
 from .unit import size as _size
@@ -507,8 +508,13 @@ def _render(
         flush_tallied()
         if joined:
             names = [str(unit.lossless[0])[:-1] for unit in joined]
-            listed = names[0] if len(names) == 1 else "{" + ",".join(names) + "}"
-            items.append(Encoded(joined[0].joins + listed + joined[0].joins_after, len(joined)))
+            start, end = joined[0].joins, joined[0].joins_after
+            # test ids: each run of one test's cases on a line, what they share outside the list
+            runs = _stem_runs(names) if joined[0].factor else [names]
+            for run in runs:
+                head, cores, tail = _factored_names(start, run, end) if len(run) > 1 else (start, run, end)
+                listed = cores[0] if len(cores) == 1 else brace_list(cores)
+                items.append(Encoded(head + listed + tail, len(run)))
             joined.clear()
 
     def flush(runs: bool = True) -> None:
@@ -1114,6 +1120,11 @@ def _dir_unit(directory: str, entries: list[str]) -> Unit:
     )
 
 
+def _test_id_safe(name: str) -> bool:
+    """Can a test's id stand in a brace list (its parameters in brackets may)?"""
+    return bool(name) and not _BRACE_UNSAFE.difference("[").intersection(name.replace("]", ""))
+
+
 #: Characters that would make a name ambiguous inside a `dir/{a,b}` brace list.
 _BRACE_UNSAFE = frozenset(",{}\t\n\\'\" $*?[")
 
@@ -1255,13 +1266,47 @@ _VERDICT_AFTER = lazy(r"^(?P<file>[^\s:]+)::(?P<name>\S+) (?P<verdict>PASSED|SKI
 _VERDICT_BEFORE = lazy(r"^(?P<verdict>PASSED|SKIPPED|XFAIL|XPASS) (?P<file>[^\s:]+)::(?P<name>\S+)$")
 
 
+def _stem_runs(names: list[str]) -> list[list[str]]:
+    """Neighbouring names of one stem (`test_p[1]`, `test_p[2]`; `test_ok_1`, `test_ok_2`)."""
+    runs: list[list[str]] = []
+    stem = None
+    for name in names:
+        own = name[: name.index("[") + 1] if "[" in name else name.rstrip("0123456789")
+        if runs and own == stem:
+            runs[-1].append(name)
+        else:
+            runs.append([name])
+            stem = own
+    return runs
+
+
+def _factored_names(start: str, names: list[str], end: str) -> tuple[str, list[str], str]:
+    """Names with what they all start and end with moved outside the list, at a word's
+    edge: `test_x[1]`, `test_x[2]` as `test_x[` + `{1,2}` + `]`."""
+    shortest = min(map(len, names))
+    head = 0
+    while head < shortest and all(name[head] == names[0][head] for name in names):
+        head += 1
+    while head and names[0][head - 1].isalnum():
+        head -= 1  # not inside a word: `test_ok_1`, `test_ok_12` share `test_ok_`
+    tail = 0
+    while tail < shortest - head and all(name[len(name) - 1 - tail] == names[0][-1 - tail] for name in names):
+        tail += 1
+    while tail and names[0][len(names[0]) - tail].isalnum():
+        tail -= 1
+    cores = [name[head : len(name) - tail] for name in names]
+    if not all(cores) or any(not _brace_safe(core) for core in cores):
+        return start, names, end
+    return start + names[0][:head], cores, names[0][len(names[0]) - tail :] + end
+
+
 def _passing_unit(line: str) -> Unit:
     """A passing test; its lossless form joins its file's neighbours of the same
     verdict in one brace list (`tests/a.py::{test_b,test_c} PASSED`), the progress
     column going (it counts lines, it says nothing of a test)."""
     after = _VERDICT_AFTER.match(line)
     found = after or _VERDICT_BEFORE.match(line)
-    if found is None or not _brace_safe(found.group("name")):
+    if found is None or not _test_id_safe(found.group("name")):
         return Unit("passing test", "", (line,), (line,), priority=0)
     file, name, verdict = found.group("file", "name", "verdict")
     joins, joins_after = (f"{file}::", f" {verdict}") if after else (f"{verdict} {file}::", "")
@@ -1274,6 +1319,7 @@ def _passing_unit(line: str) -> Unit:
         lossless=(Encoded(name + ",", 1),),
         joins=joins,
         joins_after=joins_after,
+        factor=True,
     )
 
 
