@@ -127,3 +127,24 @@ def test_hostile_lines_are_parsed_in_one_pass():
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)
     assert done.stdout.strip() == "done"
+
+
+def test_a_health_check_that_passed_goes_even_at_the_end_of_a_log():
+    lines = [
+        f'2026-12-06 04:01:{i:02d},100 INFO werkzeug: 127.0.0.1 - - [06/Dec/2026 04:01:{i:02d}] "GET /healthz HTTP/1.1" 200 -'
+        for i in range(40)
+    ]
+    lines[20] = "2026-12-06 04:01:20,100 ERROR app: Exception on /api/orders/7 [GET]"
+    text = shown(fit(parse(lines), 600))
+    assert "Exception on /api/orders/7" in text and "/healthz" not in text
+
+
+def test_a_step_that_went_as_it_should_is_chatter():
+    steps = ["creating subdirectories", "selecting shared memory", "creating configuration files", "running bootstrap"]
+    lines = ["db-1  | The files belonging to this database system will be owned by user postgres."]
+    for k, step in enumerate(steps):
+        lines += [f"db-1  | {step} ... ok", f"db-1  | note {k}: the cluster uses locale en_US.utf8 for {step}"]
+    lines += ["db-1  | FATAL:  could not create lock file: Permission denied", "db-1  | stopped"]
+    text = shown(fit(parse(lines), 520))
+    assert "could not create lock file" in text and "... ok" not in text
+    assert "note 1: the cluster" in text or "note 2: the cluster" in text  # the room goes to other lines

@@ -11,13 +11,14 @@ kernel, systemd and the runtimes (`invoked oom-killer`, `Killed process`,
 `code=killed, status=9/KILL`, `segfault at`, `panic:`, `FATAL`, soft lockups,
 tracebacks), then errors, then warnings, then the rest, and last the chatter: a
 template (the line with its numbers, ids and times masked) repeated all through the
-log, and the middle of a run of one template (its first and last stay). The first
-records and the last ones count as warnings, the very first and the last one as
-failures (how it started, where it ended), and so does the record right before a
-failure (what it was doing). A failure like one seen before counts one step less
-(one line of each kind of failure before the repeats of one kind); within one
-importance the first record of each template is kept longest, and the others thin
-out evenly over the log rather than from its end.
+log, a health check that passed or a step that said `... ok`, and the middle of a
+run of one template (its first and last stay). The first records and the last ones
+count as warnings, the very first and the last one as failures (how it started,
+where it ended), and so does the record right before a failure (what it was doing).
+A failure like one seen before counts one step less (one line of each kind of
+failure before the repeats of one kind); within one importance the first record of
+each template is kept longest, and the others thin out evenly over the log rather
+than from its end.
 """
 
 from __future__ import annotations
@@ -46,6 +47,13 @@ _CONTINUES = lazy(
     r"|(?:DETAIL|STATEMENT|HINT|CONTEXT|QUERY|LOCATION):\s|goroutine \d+ \[|\.\.\. \d+ more|Caused by: "
     r"|[\w.]*(?:Error|Exception|Exit|Interrupt)(?::|$))"
 )
+#: A load balancer's or an orchestrator's probe that got its 200: noise at any place.
+_HEALTH_CHECK = lazy(
+    r'"(?:GET|HEAD) /(?:health|healthz|healthcheck|health-check|ready|readyz|readiness|live|livez|liveness|ping)'
+    r'(?:[/?][^" ]*)? HTTP/[\d.]+" (?:200|204)\b|\bkube-probe/'
+)
+#: A step that went as it should (`creating subdirectories ... ok`, `Detecting C ABI - done`).
+_STEP_DONE = lazy(r"(?:\.\.\.|\s-)\s*(?:ok|done|OK|DONE)\s*$")
 #: What continues a record even after a blank line.
 _ACROSS_BLANK = lazy(r"^(?:goroutine \d+ \[|The above exception|During handling of the above)")
 #: The kernel's, systemd's and the runtimes' words for a failure.
@@ -130,6 +138,9 @@ def parse(lines: list[str]) -> Parsed:
             parsed.extend(group)  # a blank line between records: loose, cut with its neighbours
             continue
         severity = severities[index]
+        if severity == PLAIN and (_HEALTH_CHECK.search(group[0]) or _STEP_DONE.search(group[0])):
+            parsed.append(_record(group, CHATTER, template))  # says nothing, wherever it is
+            continue
         if severity == PLAIN and (counts[template] >= chatter or index in middles):
             severity = CHATTER
         elif severity >= ERROR and template in seen:
