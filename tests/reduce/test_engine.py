@@ -66,10 +66,11 @@ def test_tiny_output_passes_through():
 
 
 def test_an_output_that_fits_is_shown_whole_and_never_longer():
-    output = lines(12)  # fits the budget: no head/tail cut, and the one noise line is not worth a trailer
+    output = lines(12)  # fits the budget: no head/tail cut; its one noise line goes, not worth a trailer
     result = run(output, make(skip_patterns=["^line 0003"], summarize={"head": 2, "tail": 2}))
-    assert result["passthrough"] == "fits"
-    assert result["inlineText"] == output.strip()
+    assert result["passthrough"] == "noise-only"
+    assert result["inlineText"] == "\n".join(line for line in output.strip().split("\n") if "line 0003" not in line)
+    assert run(output, make(summarize={"head": 2, "tail": 2}))["passthrough"] == "fits"  # no noise: as it is
 
 
 def test_forty_lines_never_lose_a_content_line_to_a_middle_cut():
@@ -319,3 +320,20 @@ def test_a_tiny_output_without_facts_runs_no_rule():
     assert result["inlineText"] == "all good" and result["passthrough"] == "tiny" and "facts" not in result
     with pytest.raises(AssertionError, match="read the body"):
         reduce_wire(_BodiesForbidden(), **execution)  # facts need the rule
+
+
+def test_an_output_is_never_shown_longer_than_it_was():
+    # a failing run that fits: `exit 1`, a counts line and a trailer would make it longer
+    output = "".join(f"src/m{i}.py:3: error: Name 'x{i}' is not defined  [name-defined]\n" for i in range(20))
+    rule = make(family="lint-results", counters=[{"name": "error", "pattern": ": error: "}])
+    result = run(output, rule, exit_code=1, command="tool check")
+    assert result["inlineText"].rstrip("\n") == output.rstrip("\n")  # as it was: nothing added
+    assert result["passthrough"] == "not-longer"
+    # where only noise went and a trailer would cost more than it saved: the noise goes, nothing is added
+    noisy = output + "".join(f"progress {i}%\n" for i in range(3))
+    result = run(
+        noisy, make(skip_patterns=["^progress"], counters=[{"name": "error", "pattern": ": error: "}]), exit_code=1
+    )
+    assert result["inlineText"] == output.rstrip("\n") and result["passthrough"] == "noise-only"
+    # a tiny failing output keeps the status above it
+    assert run("nope\n", exit_code=2)["inlineText"] == "exit 2\nnope"

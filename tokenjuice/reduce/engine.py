@@ -368,12 +368,9 @@ def _fits(
         return start.made(rule, header, denoised, len(whole), outcome.facts, kinds, None, None)
     if len(denoised) == len(whole) and all(a is b or a == b for a, b in zip(denoised, whole, strict=True)):
         return start.whole(header, whole, outcome.facts, "fits", rule)
-    made = start.made(rule, header, denoised, len(whole), outcome.facts, ("filter",), None, None)
-    # The net-win gate: the trailer would cost more than the noise saved (the counts
-    # line is information, not cost: it stays either way).
-    if _length(made) - _size(counts) >= _size(whole):
-        return start.whole(header, whole, outcome.facts, "fits", rule)
-    return made
+    # Noise goes whatever the size; where the trailer would cost more than the noise
+    # saved, `never_longer` shows it without one.
+    return start.made(rule, header, denoised, len(whole), outcome.facts, ("filter",), None, None)
 
 
 def choose(
@@ -470,11 +467,12 @@ class _Start:
         a command that printed nothing is still shown as `exit N`."""
         if made.capture_note or made.passthrough == "tiny" or not stripped.strip():
             return made
-        if len(_unredacted(made)) < len(stripped):
-            return made
+        length = len(stripped.rstrip("\n"))  # as shown: a text's last newline is not shown either
+        if len(_unredacted(made)) <= length:
+            return made  # shorter, or the output itself
         if made.exact is None and not made.clipped_lines and not any(isinstance(i, Omission) for i in made.body):
             quiet = replace(made, header=(), omitted_lines=0, kinds=(), passthrough=NOISE_ONLY, note=None)
-            if len(_unredacted(quiet)) < len(stripped):
+            if len(_unredacted(quiet)) < length:
                 return quiet
         return replace(self.exact(stripped, NOT_LONGER), rule=made.rule, facts=made.facts)
 
