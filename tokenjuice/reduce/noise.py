@@ -133,6 +133,9 @@ def repeated_names(lines: list[str]) -> set[int]:
 _PYTEST_SECTION = lazy(r"^(?:_{3,} .* _{3,}|(?:_ )+_)$")
 _PYTEST_LOCATION = lazy(r"^(?P<path>\S+?):\d+: (?:in \S+|\w[\w.]*)$")
 _LIBRARY_PATH = lazy(r"site-packages/|dist-packages/|/lib/python\d[\d.]*/|<frozen ")
+#: Substrings one of which any `_LIBRARY_PATH` match contains: a text without them
+#: has no library frame, found with a substring search rather than a regex over it.
+_LIBRARY_PLACES = ("site-packages/", "dist-packages/", "/lib/python", "<frozen ")
 
 
 def library_source(lines: list[str]) -> set[int]:
@@ -140,8 +143,11 @@ def library_source(lines: list[str]) -> set[int]:
     installed package, the standard library): its docstring and body are not what
     failed. The frame's location, its `>` line and its `E` lines stay."""
     dropped: set[int] = set()
+    text = "\n".join(lines)
+    if not any(place in text for place in _LIBRARY_PLACES):  # no frame in library code
+        return dropped
     start = None
-    for index, line in _pytest_marks(lines):
+    for index, line in _pytest_marks(text, lines):
         if not line.startswith("_") or _PYTEST_LOCATION.match(line):
             found = _PYTEST_LOCATION.match(line)
             if found is None:
@@ -165,10 +171,9 @@ def library_source(lines: list[str]) -> set[int]:
 _PYTEST_MARK = lazy(r"^(?:_|[^\s>E][^\n]*?:\d+: )", re.MULTILINE)
 
 
-def _pytest_marks(lines: list[str]) -> list[tuple[int, str]]:
-    """(index, line) of the lines that may start a section or give a location, found
-    with one search over the text rather than a test per line."""
-    text = "\n".join(lines)
+def _pytest_marks(text: str, lines: list[str]) -> list[tuple[int, str]]:
+    """(index, line) of the `lines` (joined, `text`) that may start a section or give
+    a location, found with one search over the text rather than a test per line."""
     marks = []
     line_of = offset = 0
     for found in _PYTEST_MARK.finditer(text):
