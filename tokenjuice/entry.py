@@ -2,7 +2,8 @@
 
 `wrap` and the host hooks run before every shell command an agent issues; they
 are dispatched here without importing click (~60 ms) or anything else they do
-not use. Every other command goes through the click CLI in `cli.py`.
+not use. So is the plain `reduce-json [FILE]` a script pipes payloads into.
+Every other command goes through the click CLI in `cli.py`.
 """
 
 from __future__ import annotations
@@ -46,6 +47,10 @@ def main(argv: list[str] | None = None) -> int:
         from .hosts.hook import main as hook_main
 
         return hook_main(args[1:], "cursor")
+    if command == "reduce-json" and len(args) <= 2 and not any(a.startswith("-") for a in args[1:]):
+        from .commands.reduce import main_json
+
+        return main_json(args[1] if len(args) > 1 else None)
     from .cli import main as cli_main
 
     return cli_main(args)

@@ -88,3 +88,40 @@ def test_reduce_json_takes_any_output_text(workdir):
         assert result["stats"]["rawChars"] == len(output)
     done = tokenjuice("reduce-json", input=json.dumps({"toolName": "exec", "stdout": 5}))
     assert done.returncode == 2 and "stdout must be a string" in json.loads(done.stdout)["error"]["message"]
+
+
+_THROUGH_CLICK = "import sys; from tokenjuice.cli import main; sys.exit(main(sys.argv[1:]))"
+_PAST_CLICK = (
+    "import sys; from tokenjuice.entry import main; code = main(sys.argv[1:]); "
+    "assert 'click' not in sys.modules, 'the plain reduce-json imported click'; sys.exit(code)"
+)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        json.dumps(
+            {"toolName": "exec", "command": "pytest -q", "combinedText": "E  assert 1 == 2\n" * 3000, "exitCode": 1}
+        ),
+        json.dumps({"toolName": "exec", "command": "tool", "combinedText": "lone \udc80 surrogate, ünïcode\n"}),
+        "{not json",
+        "",
+        '{"toolName": "exec", "exitCode": "1"}',
+    ],
+)
+def test_plain_reduce_json_skips_click_and_answers_the_same(workdir, raw):
+    """`reduce-json` with no option runs without click; its answer (JSON, errors
+    too) and exit code are the click command's, byte for byte."""
+    import subprocess
+    import sys
+
+    (workdir / "payload.json").write_text(raw, encoding="utf-8", errors="surrogatepass")
+    for args in (["reduce-json"], ["reduce-json", "payload.json"]):
+        stdin = raw.encode("utf-8", "surrogatepass") if len(args) == 1 else None
+        run = [
+            subprocess.run([sys.executable, "-c", code, *args], input=stdin, capture_output=True, cwd=workdir)
+            for code in (_THROUGH_CLICK, _PAST_CLICK)
+        ]
+        assert run[1].stderr == b"", run[1].stderr
+        assert (run[1].stdout, run[1].returncode) == (run[0].stdout, run[0].returncode)
+        assert json.loads(run[1].stdout)
