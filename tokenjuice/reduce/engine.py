@@ -83,11 +83,17 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
     info = analyze(execution.command, execution.argv)
     classification = classify(info, catalogue.entries, execution.tool_name or "exec", options.classifier)
     raw_text = execution.output
+    keep_raw = "raw" if options.raw else (info.keep_raw if not options.classifier else None)
+    redacted = 0  # characters the key blocks had beyond their markers: the output's size counts them
+    if options.redact and keep_raw != "raw" and "PRIVATE KEY" in raw_text:
+        from ..state.redact import redact_keys
+
+        keyless = redact_keys(raw_text)  # before any cut: no cut keeps a key's lines without its BEGIN
+        redacted, raw_text = len(raw_text) - len(keyless), keyless
     stripped = strip_ansi(raw_text)
     if not options.classifier and sniffable(classification):
         classification = sniff(classification, catalogue.entries, stripped) or classification
-    start = _Start(execution, info, classification, len(stripped), options)
-    keep_raw = "raw" if options.raw else (info.keep_raw if not options.classifier else None)
+    start = _Start(execution, info, classification, len(stripped) + redacted, options)
     if keep_raw == "raw" or (keep_raw and len(raw_text) <= EXACT_LIMIT):
         return start.exact(raw_text, keep_raw)
     if keep_raw:  # an exact read too big to show: its lines, head and tail, nothing filtered

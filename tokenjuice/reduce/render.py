@@ -35,14 +35,14 @@ def text_of(reduction: Reduction) -> str:
 
 
 def shown(text: str, redact: bool = True) -> str:
-    """`text` as it may be shown: controls escaped, secrets redacted."""
-    text = sanitize(text)
+    """`text` as it may be shown: secrets redacted, controls escaped. Redacted first:
+    an escaped control (a CRLF key's `\\x0d`) would hide the shape of a secret."""
     if redact and text.strip():
         from ..state import redact as redaction
 
         if redaction.might_hold_secrets(text):
             text = redaction.redact(text)[0]
-    return text
+    return sanitize(text)
 
 
 def trailer_of(reduction: Reduction) -> str | None:
