@@ -294,6 +294,10 @@ def _redacted(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: _redacted(item) for key, item in value.items()}
     if isinstance(value, list):
+        if value and all(isinstance(item, str) for item in value):  # a command's words: read together
+            from ..state.redact import redact_words
+
+            return redact_words(value)
         return [_redacted(item) for item in value]
     return value
 

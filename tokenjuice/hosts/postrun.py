@@ -94,11 +94,12 @@ def compact_output(
     )
     if not compacted.cut and saved is None and compacted.text.rstrip("\n") == shown.rstrip("\n"):
         return None
-    if (saved is None or not preview) and len(compacted.text) >= len(shown):
-        return None  # never longer than what the host shows
-    if saved is not None and preview and not compacted.cut:
+    redacted = compacted.text.count("[REDACTED:") > shown.count("[REDACTED:")
+    if (saved is None or not preview) and len(compacted.text) >= len(shown) and not redacted:
+        return None  # never longer than what the host shows, unless that would show a secret
+    if saved is not None and preview and not compacted.cut and not redacted:
         return None
-    if saved is not None and saved_max_chars is not None and len(compacted.text) > saved_max_chars:
+    if saved is not None and saved_max_chars is not None and len(compacted.text) > saved_max_chars and not redacted:
         return None
     return compacted.text
 
