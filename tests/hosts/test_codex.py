@@ -310,7 +310,7 @@ def test_our_hook_inside_a_foreign_group_is_moved_out_and_removed_alone(codex_ho
                     "matcher": "Bash",
                     "hooks": [
                         {"type": "command", "command": "./audit.sh"},
-                        {"type": "command", "command": "/old/bin/tokenjuice hook codex"},
+                        {"type": "command", "command": f"{HOOK_SCRIPT} codex --wrap-launcher '{LAUNCHER}'"},
                     ],
                 }
             ]

@@ -123,6 +123,12 @@ def _artifacts() -> dict[str, Any]:
 def _hooks() -> dict[str, Any]:
     overall, reports = hosts_command.hook_reports(local=False, deep=False)
     lines = [f"{name}: {r.status} ({r.path})" for name, r in reports.items()]
+    lines += [
+        f"{name}: look-alike: {check['message']}"
+        for name, r in reports.items()
+        for check in r.checks
+        if check["name"] == "look-alike"
+    ]
     if overall == DISABLED:
         lines.append(hosts_command.NOTHING_INSTALLED)
         return _section(OK, lines)

@@ -279,10 +279,11 @@ def _purged(output: Output, *, dry_run: bool) -> Output:
 
 def _uninstall_output(host: base.Host, result: manage.Result, project: bool, dry_run: bool) -> Output:
     data = _result_data(host, result, dry_run)
+    warned = "".join(f"warning: {w}\n" for w in result.warnings)
     if result.action == "absent":
-        return Output(text=f"no tokenjuice hook in {result.path}; nothing to remove\n", data=data)
+        return Output(text=f"no tokenjuice hook in {result.path}; nothing to remove\n" + warned, data=data)
     if dry_run:
-        return Output(text=result.diff, data=data)
+        return Output(text=result.diff + warned, data=data)
     said = {
         "restored": f"removed the {host.title} hook: {result.path} is back to its bytes from before install",
         "removed": f"removed the {host.title} hook from {result.path}",
@@ -293,7 +294,7 @@ def _uninstall_output(host: base.Host, result: manage.Result, project: bool, dry
     if result.backup:
         out.append(f"  backup: {result.backup}")
     out.append(f"  reinstall: tokenjuice install {host.name}{_flags(project, False)}")
-    return Output(text="\n".join(out) + "\n", data=data)
+    return Output(text="\n".join(out) + "\n" + warned, data=data)
 
 
 def _result_data(host: base.Host, result: manage.Result, dry_run: bool) -> dict[str, Any]:
@@ -306,12 +307,16 @@ def detected_hosts(*, project: bool) -> Output:
     healthy (doctor's verdict), and where install would write."""
     rows: list[dict[str, str]] = []
     advisory: dict[str, bool] = {}
+    posing: set[str] = set()  # hosts whose file holds a look-alike of our hook and nothing of ours
     for name in HOSTS:
         host = load(name)
         why = host.detected()
         try:
             path = host.config_path(project)
-            status = _safe_report(host, path, project=project, local=False, deep=False).status
+            verdict = _safe_report(host, path, project=project, local=False, deep=False)
+            status = verdict.status
+            if verdict.detected is None and any(c["name"] == "look-alike" for c in verdict.checks):
+                posing.add(name)
         except manage.HostError:
             path, status = "", ""
         rows.append({"host": name, "title": host.title, "detected": why or "", "path": path, "hook": status})
@@ -326,6 +331,11 @@ def detected_hosts(*, project: bool) -> Output:
             WARN: f"our {what} is installed in {row['path']} but needs attention (tokenjuice doctor {row['host']})",
             BROKEN: f"our {what} in {row['path']} is broken (tokenjuice doctor {row['host']})",
         }.get(row["hook"], f"install adds our {what} to {row['path']}" if row["path"] else "")
+        if row["host"] in posing:
+            hook = (
+                f"install adds our {what} to {row['path']}, where a hook poses as tokenjuice's "
+                f"(tokenjuice doctor {row['host']})"
+            )
         lines.append(f"  {row['host']:<{width}}  {found}; {hook}")
     lines.append("install one: tokenjuice install <host>; every host found: tokenjuice install --all")
     return Output(text="\n".join(lines) + "\n", data=rows)

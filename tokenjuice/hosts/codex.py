@@ -214,16 +214,53 @@ class Codex(JsonHooksHost):
         result = super().install(path, command, dry_run=dry_run)
         existing = jsonhooks.read(path) if not dry_run else None
         result.warnings += schema_problems(existing or {})
+        result.warnings += look_alike_warnings(path, existing or {}, self._ours)
         if not dry_run and (self.approve or _asked_to_approve()):
             from .codex_trust import approve
 
-            problem = approve(path, self._ours)
+            problem = approve(path, self.written_entry(path, existing or {}, command))
             if problem is None:
                 result.notes = [n for n in result.notes if n != TRUST_NOTE]
                 result.notes.insert(0, "Codex will run the hook: your approval is recorded, as /hooks records it")
             else:
                 result.warnings.append(problem)
         return result
+
+    def _ours(self, hook: object) -> bool:
+        """Is this hook the one install writes, running this installation? (A hook
+        that only looks like it — a repository's own `.codex/tokenjuice-hook codex`,
+        `python3 -m tokenjuice hook codex` — is a look-alike: never approved, replaced
+        or removed, and reported.)"""
+        from .manage import is_this_installation
+
+        return isinstance(hook, dict) and is_this_installation(hook.get(self.command_key), self.name)
+
+    def uninstall(self, path: str, *, dry_run: bool = False) -> Result:
+        from ..files.editfile import EditError
+        from . import jsonhooks
+
+        result = super().uninstall(path, dry_run=dry_run)
+        try:
+            data = jsonhooks.read(path) or {}
+        except EditError:
+            return result
+        result.warnings += look_alike_warnings(path, data, self._ours)
+        return result
+
+    def written_entry(self, path: str, data: dict[str, Any], command: str) -> Written | None:
+        """The entry install just wrote into `data` (the file at `path`): Codex's key for
+        it, its command and the trust hash Codex computes for it; None when the file
+        does not hold exactly one group that is our entry."""
+        where = dict(self.mode_lists)[self.mode or self.modes[0]]
+        event = where[-1]
+        groups = data.get("hooks", {}).get(event) if isinstance(data.get("hooks"), dict) else None
+        entry = self.entry(command)
+        found = [index for index, group in enumerate(groups or []) if group == entry]
+        if not isinstance(groups, list) or len(found) != 1:
+            return None
+        label = EVENT_KEYS[event]
+        key = f"{os.path.abspath(path)}:{label}:{found[0]}:0"
+        return Written(key, command, trust_hash(label, MATCHER, entry["hooks"][0]))
 
     def shape_problems(self, group: Any) -> list[str]:
         hooks = group.get("hooks") if isinstance(group, dict) else None
@@ -240,12 +277,18 @@ class Codex(JsonHooksHost):
         return matcher_hooks(group, "Bash")
 
     def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
+        from ..files.editfile import EditError
         from . import jsonhooks
 
         report = super().doctor(path, expected, install_hint, deep=deep)
+        try:
+            data = jsonhooks.read(path) or {}
+        except EditError:
+            return report  # the file check says why
+        for warning in look_alike_warnings(path, data, self._ours):
+            report.check("look-alike", WARN, warning)
         if report.detected is None:
             return report
-        data = jsonhooks.read(path) or {}
         problems = schema_problems(data)
         for problem in problems:
             report.check("file", BROKEN, problem)
@@ -333,6 +376,47 @@ def _handler_problems(handler: object, where: str) -> list[str]:
 
 
 # -- trust -----------------------------------------------------------------------------
+
+
+class Written:
+    """The one entry an install wrote, as Codex names it: what approval may approve."""
+
+    __slots__ = ("command", "key", "trust_hash")
+
+    def __init__(self, key: str, command: str, trust_hash: str) -> None:
+        self.key = key  # `<file>:<event label>:<group index>:<hook index>`, Codex's hooks.state key
+        self.command = command
+        self.trust_hash = trust_hash  # what Codex computes for it (`trust_hash`)
+
+
+def look_alikes(data: dict[str, Any], ours: Any) -> list[tuple[str, str]]:
+    """(where, command) of every hook in the file, on any event, that passes for
+    tokenjuice's hook (`manage.is_our_command`) but is not our entry: a command that
+    does not run this installation, or ours on an event install never writes to."""
+    from .manage import is_our_command
+
+    found = []
+    hooks = data.get("hooks")
+    for event, groups in hooks.items() if isinstance(hooks, dict) else ():
+        for g_index, group in enumerate(groups if isinstance(groups, list) else []):
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            for h_index, hook in enumerate(handlers if isinstance(handlers, list) else []):
+                command = hook.get("command") if isinstance(hook, dict) else None
+                if not is_our_command(command, "codex") or (event in EVENT_KEYS and ours(hook)):
+                    continue
+                found.append((f"hooks.{event}[{g_index}].hooks[{h_index}]", str(command)))
+    return found
+
+
+def look_alike_warnings(path: str, data: dict[str, Any], ours: Any) -> list[str]:
+    """One line for each look-alike: where it is, and that tokenjuice leaves it to the user."""
+    from ..fast import fastjson
+
+    return [
+        f"{where} ({path}) runs {fastjson.dumps(command[:200])}, which looks like tokenjuice's hook but does not "
+        "run this installation, so tokenjuice neither approves nor removes it: remove it unless you trust it"
+        for where, command in look_alikes(data, ours)
+    ]
 
 
 def trust_hash(event_key: str, matcher: str | None, hook: dict[str, Any]) -> str:

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
+    from .codex import Written
     from .manage import Report
 
 #: Seconds Codex gets to start and answer.
@@ -146,12 +147,17 @@ def deep_check(report: Report, path: str, ours: Any) -> None:
         report.check("codex", WARN, f"Codex loads the hook but skips it ({status}); approve it in codex's /hooks")
 
 
-def approve(path: str, ours: Any, env: Mapping[str, str] | None = None) -> str | None:
-    """Record the user's approval of our hook in `path` exactly as Codex's `/hooks`
-    does: `hooks/list` gives each hook's key and current hash, `config/batchWrite`
-    stores `hooks.state."<key>".trusted_hash` in Codex's config.toml. Only our own
-    hooks are approved, only when asked (`install codex --approve`). None when Codex
-    lists the hook as approved afterwards, else what went wrong, as a sentence."""
+def approve(path: str, written: Written | None, env: Mapping[str, str] | None = None) -> str | None:
+    """Record the user's approval of the one entry install just wrote into `path`
+    exactly as Codex's `/hooks` does: `hooks/list` gives each hook's key and current
+    hash, `config/batchWrite` stores `hooks.state."<key>".trusted_hash` in Codex's
+    config.toml. Only the hook Codex lists with that entry's key (its file, event and
+    position), its exact command and the hash tokenjuice computes for it is approved,
+    never another hook of the file however much it looks like ours, and only when
+    asked (`install codex --approve`). None when Codex lists it as approved
+    afterwards, else what went wrong, as a sentence."""
+    if written is None:
+        return f"tokenjuice could not find the entry it wrote in {path}, so nothing was approved: {MANUAL}"
     program = shutil.which("codex", path=(env or os.environ).get("PATH"))
     if program is None:
         return f"codex is not on PATH, so the hook was not approved: {MANUAL}"
@@ -159,40 +165,40 @@ def approve(path: str, ours: Any, env: Mapping[str, str] | None = None) -> str |
     folder = os.path.dirname(target)
     cwd = os.path.dirname(folder) if os.path.basename(folder) == ".codex" else os.getcwd()
     sources = {target, os.path.realpath(target)}
+    suffix = written.key.removeprefix(target)
+    keys = {source + suffix for source in sources}
 
-    def ours_listed() -> list[dict[str, Any]] | None:
+    def listed_entry() -> list[dict[str, Any]] | None:
         listed = hooks_list(program, cwd, env)
         if listed is None:
             return None
         return [
             h
             for h in listed.get("hooks") or []
-            if isinstance(h, dict) and h.get("sourcePath") in sources and ours({"command": h.get("command")})
+            if isinstance(h, dict)
+            and h.get("sourcePath") in sources
+            and h.get("key") in keys
+            and h.get("command") == written.command
+            and h.get("currentHash") == written.trust_hash
         ]
 
-    mine = ours_listed()
+    mine = listed_entry()
     if mine is None:
         return f"{program} app-server did not answer, so the hook was not approved: {MANUAL}"
-    if not mine:
-        return f"Codex does not load {path} here, so the hook was not approved: {MANUAL}"
-    edits = [
-        {
-            "keyPath": f"hooks.state.{json.dumps(h['key'])}.trusted_hash",
-            "value": h["currentHash"],
+    if len(mine) != 1:
+        return f"Codex does not load the entry install wrote in {path} here, so the hook was not approved: {MANUAL}"
+    if mine[0].get("trustStatus") not in ("trusted", "managed"):
+        edit = {
+            "keyPath": f"hooks.state.{json.dumps(mine[0]['key'])}.trusted_hash",
+            "value": written.trust_hash,
             "mergeStrategy": "upsert",
         }
-        for h in mine
-        if h.get("trustStatus") not in ("trusted", "managed")
-        and isinstance(h.get("key"), str)
-        and isinstance(h.get("currentHash"), str)
-    ]
-    if edits:
-        answers = app_server(program, cwd, [{"id": 1, "method": "config/batchWrite", "params": {"edits": edits}}], env)
+        answers = app_server(program, cwd, [{"id": 1, "method": "config/batchWrite", "params": {"edits": [edit]}}], env)
         result = ((answers or {}).get(1) or {}).get("result") or {}
         if result.get("status") != "ok":
             return f"Codex did not record the approval: {MANUAL}"
-    again = ours_listed() or []
-    if not again or any(h.get("trustStatus") not in ("trusted", "managed") for h in again):
+    again = listed_entry() or []
+    if len(again) != 1 or again[0].get("trustStatus") not in ("trusted", "managed"):
         return f"Codex still lists the hook as not approved: {MANUAL}"
     return None
 

@@ -310,6 +310,73 @@ def is_our_command(command: object, host: str) -> bool:
     return False
 
 
+def is_this_installation(command: object, host: str) -> bool:
+    """Is `command` a hook command for `host` that runs this very installation, as
+    install writes it: the PATH-relative `tokenjuice hook <host>` (what --project
+    writes), or a command whose every program (the `tokenjuice-hook` launcher, the
+    interpreter of the direct start, the `--wrap-launcher`) is this installation's
+    by absolute path, a direct start's code being tokenjuice's own entry. Whatever
+    a repository could point at passes for tokenjuice only in `is_our_command`: a
+    relative path, a program elsewhere, `python -m tokenjuice` as the hook (it imports
+    a `./tokenjuice/` package from the folder the hook runs in)."""
+    if not is_our_command(command, host):
+        return False
+    assert isinstance(command, str)
+    words = split_words(command.removesuffix(FAIL_OPEN))
+    if words == ["tokenjuice", "hook", host]:
+        return True
+    head = words
+    if len(words) >= 2 and words[-2] == "--wrap-launcher":
+        head = words[:-2]
+        if not _own_launch(split_words(words[-1]), as_hook=False):
+            return False
+    if len(head) == 2 and os.path.basename(head[0]) == HOOK_SCRIPT and head[1] == host:
+        return _own_program(head[0])
+    return head[-2:] == ["hook", host] and _own_launch(head[:-2], as_hook=True)
+
+
+def _own_launch(words: list[str], *, as_hook: bool) -> bool:
+    """Do `words` start this installation: its `tokenjuice`, its interpreter's direct
+    start, or (only as the `--wrap-launcher`, which `--local` writes) `python -m tokenjuice`?"""
+    from .launch import ENTRY, entry_without_site
+
+    if len(words) == 1:
+        return os.path.basename(words[0]) == "tokenjuice" and _own_program(words[0])
+    if len(words) == 3 and words[1:] == ["-m", "tokenjuice"]:
+        return not as_hook and _own_program(words[0])
+    if len(words) >= 4 and words[-3:-1] == ["-P", "-c"] and all(f in ("-E", "-s", "-I", "-S") for f in words[1:-3]):
+        import tokenjuice
+
+        folder = os.path.dirname(os.path.dirname(os.path.abspath(tokenjuice.__file__)))
+        return _own_program(words[0]) and words[-1] in (ENTRY, entry_without_site(folder))
+    return False
+
+
+def _own_program(path: str) -> bool:
+    """Is `path`, absolute, in this installation's folder of programs (beside its
+    interpreter, or beside the launcher install writes), or a link into it?"""
+    if not os.path.isabs(path):
+        return False
+    own = _own_folders()
+    return os.path.realpath(os.path.dirname(path)) in own or os.path.dirname(os.path.realpath(path)) in own
+
+
+_OWN_FOLDERS: list[frozenset[str]] = []
+
+
+def _own_folders() -> frozenset[str]:
+    if not _OWN_FOLDERS:
+        folders = {os.path.realpath(os.path.dirname(os.path.abspath(sys.executable)))}
+        try:
+            words = split_words(launcher(False))
+        except HostError:
+            words = []
+        if words and os.path.isabs(words[0]):
+            folders |= {os.path.realpath(os.path.dirname(words[0])), os.path.dirname(os.path.realpath(words[0]))}
+        _OWN_FOLDERS.append(frozenset(folders))
+    return _OWN_FOLDERS[0]
+
+
 #: Appended to the hook command of hosts that block or deny a call when the hook
 #: fails (Gemini CLI, Copilot CLI): a missing interpreter (tokenjuice uninstalled
 #: without `tokenjuice uninstall`) then exits 0 with no output, and the host runs
