@@ -3,6 +3,7 @@ alone — and proof through real shells that the shell the agent keeps sees the
 same state and output either way."""
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -336,6 +337,40 @@ def test_bash_runs_the_command_from_its_environment_as_bash_c_would(tmp_path):
     )
 
 
+@pytest.mark.parametrize(
+    "profile",
+    [
+        "builtin() { :; }; export -f builtin",  # `\\builtin eval …` then runs the function
+        "unset TOKENJUICE_COMMAND",  # `eval` then runs an empty string
+        "exit 0",
+    ],
+)
+@pytest.mark.parametrize("options", ["", "--format json ", "--raw "])
+def test_a_hand_over_the_profile_stops_fails_loudly(profile, options, tmp_path):
+    """Issue 29: a login profile that defines (and exports) a function named `builtin`,
+    unsets TOKENJUICE_COMMAND or exits made a handed-over command a silent no-op with
+    exit 0. The command's first step now signals that it started; without it, wrap
+    says so and exits non-zero — and a profile's pass-through `builtin` still runs it."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".bash_profile").write_text(profile + "\n")
+    ran = tmp_path / "ran"
+    command = f"echo ran > {shlex.quote(str(ran))} | cat"
+    result = plan(command)
+    assert result.wrapped
+    rewritten = result.command.replace(" wrap --source", f" wrap {options}--source", 1)
+    env = os.environ | {"HOME": str(home), "TOKENJUICE_HOME": str(tmp_path / "tj")}
+    done = subprocess.run(["/bin/sh", "-c", rewritten], capture_output=True, text=True, env=env, timeout=60)
+    assert not ran.exists()
+    assert done.returncode == 1, (done.returncode, done.stdout, done.stderr)
+    assert "the command never started" in done.stdout + done.stderr
+
+    (home / ".bash_profile").write_text('builtin() { command builtin "$@"; }; export -f builtin\n')
+    done = subprocess.run(["/bin/sh", "-c", rewritten], capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0 and ran.exists(), (done.stdout, done.stderr)
+    assert "never started" not in done.stdout + done.stderr
+
+
 @pytest.mark.parametrize("shell", ["dash", "zsh"])
 def test_other_shells_keep_the_command_in_their_arguments(shell, tmp_path):
     """`eval` in dash and zsh names itself in error messages (and zsh's line numbers
@@ -391,7 +426,9 @@ def test_a_body_too_long_for_one_variable_stays_in_argv(monkeypatch):
         ["/bin/bash", "-lc", "make"],
         ["/bin/bash", "-c", "echo x | cat"],  # not a login shell: not a hook's wrap
     ):
-        assert wrap_command.out_of_sight(list(argv)) == argv
+        assert wrap_command.out_of_sight(list(argv)) == (argv, None)
         assert wrap_command.COMMAND_VARIABLE not in os.environ
-    assert wrap_command.out_of_sight(["/bin/bash", "-lc", fits]) == ["/bin/bash", "-lc", wrap_command.FROM_VARIABLE]
-    assert os.environ[wrap_command.COMMAND_VARIABLE] == fits
+    handed, started = wrap_command.out_of_sight(["/bin/bash", "-lc", fits])
+    assert handed == ["/bin/bash", "-lc", wrap_command.FROM_VARIABLE] and started is not None
+    assert os.environ[wrap_command.COMMAND_VARIABLE].endswith(f">&-;{fits}")
+    assert not wrap_command._started(started)  # nothing ran: nothing was written into the pipe
