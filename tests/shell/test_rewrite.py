@@ -7,6 +7,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -369,6 +370,41 @@ def test_a_hand_over_the_profile_stops_fails_loudly(profile, options, tmp_path):
     done = subprocess.run(["/bin/sh", "-c", rewritten], capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 0 and ran.exists(), (done.stdout, done.stderr)
     assert "never started" not in done.stdout + done.stderr
+
+
+def test_the_wipe_takes_the_commands_own_argument_by_its_place(tmp_path):
+    """Issue 29: the wipe overwrote the last argument equal to the command, so a `$0`
+    after it with the same text was wiped and the command itself stayed readable.
+    Read from /proc/PID/cmdline of the running wrap: the command's place holds NULs,
+    and the same text as an earlier argument (`--source`) and a later one (`$0`) is
+    left as it was."""
+    body = "sleep 5 | cat"
+    argv = [sys.executable, "-m", "tokenjuice", "wrap", "--source", body, "--keep-path", "--"]
+    argv += ["/bin/bash", "-lc", body, body]
+    env = os.environ | {"TOKENJUICE_HOME": str(tmp_path / "tj")}
+    running = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while not _children(running.pid) and time.monotonic() < deadline:  # wrap wipes before it forks
+            time.sleep(0.05)
+        assert _children(running.pid), "wrap never started bash"
+        with open(f"/proc/{running.pid}/cmdline", "rb") as file:
+            seen = file.read().split(b"\0")[:-1]
+    finally:
+        running.kill()
+        running.communicate(timeout=30)
+    expected = [os.fsencode(word) for word in argv]
+    expected[-2] = b"\0" * len(body)  # split on NULs: the wiped argument reads as empty ones
+    assert b"\0".join(seen) == b"\0".join(expected), seen
+    assert seen[5] == seen[-1] == body.encode()
+
+
+def _children(pid):
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as file:
+            return file.read().split()
+    except OSError:
+        return []
 
 
 @pytest.mark.parametrize("shell", ["dash", "zsh"])

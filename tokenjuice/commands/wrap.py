@@ -378,7 +378,7 @@ def out_of_sight(argv: list[str]) -> tuple[list[str], tuple[int, int] | None]:
         return argv, None
     index, dialect, shell = found
     body = argv[index]
-    _wipe_argument(body)
+    _wipe_argument(body, len(argv) - index)
     if dialect != "posix" or shell != "bash":
         return argv, None
     room = len(os.fsencode(f"{COMMAND_VARIABLE}={body}")) + 64  # the started signal's steps
@@ -437,11 +437,14 @@ def _login_launcher(argv: list[str]) -> tuple[int, str, str] | None:
     return found[0], found[1], shell
 
 
-def _wipe_argument(value: str) -> None:
+def _wipe_argument(value: str, from_end: int) -> None:
     """Overwrite `value`'s bytes where the kernel keeps this process's arguments (what
     /proc/PID/cmdline and `ps` show), through /proc/self/mem; Python has its own copy
-    already. Linux only, best effort: until this runs (Python's start), and where the
-    kernel refuses, `ps` shows it."""
+    already. `value` is the argument `from_end` places from the last (1: the last
+    one), and only that one: the same text elsewhere (the command's `$0` or `$1`, an
+    option's value) is another argument, left as it is; nothing is wiped when that
+    place holds something else (wrap called in-process). Linux only, best effort:
+    until this runs (Python's start), and where the kernel refuses, `ps` shows it."""
     try:
         with open("/proc/self/cmdline", "rb") as file:
             area = file.read()
@@ -449,16 +452,14 @@ def _wipe_argument(value: str) -> None:
             status = file.read()
         arg_start = int(status[status.rindex(b")") + 2 :].split()[45])  # field 48, arg_start
         target = os.fsencode(value)
-        offset, found = 0, -1
-        for argument in area.split(b"\0"):
-            if argument == target:
-                found = offset  # the last one: the body ends the argv
-            offset += len(argument) + 1
-        if found < 0 or not target:
+        arguments = area.split(b"\0")[:-1]  # each argument ends in a NUL
+        position = len(arguments) - from_end
+        if not target or from_end < 1 or position < 0 or arguments[position] != target:
             return
+        offset = sum(len(argument) + 1 for argument in arguments[:position])
         memory = os.open("/proc/self/mem", os.O_WRONLY | os.O_CLOEXEC)
         try:
-            os.pwrite(memory, b"\0" * len(target), arg_start + found)
+            os.pwrite(memory, b"\0" * len(target), arg_start + offset)
         finally:
             os.close(memory)
     except (OSError, ValueError, IndexError):
