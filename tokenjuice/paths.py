@@ -80,18 +80,39 @@ def private_dir(path: str) -> str:
         raise PermissionError(1, "another user could replace this folder or one above it", base)
     parts = [] if path == base else os.path.relpath(path, base).split(os.sep)
     chain = [base] + [os.path.join(base, *parts[: depth + 1]) for depth in range(len(parts))]
+    make_parents(base)
     for directory in chain:
         if os.path.islink(directory):
             raise PermissionError(40, "a symlink where a folder of tokenjuice's should be", directory)
         if read_only(directory):
             raise PermissionError(13, "read-only folder", directory)
-        os.makedirs(directory, mode=0o700, exist_ok=True)
+        try:
+            os.mkdir(directory, 0o700)
+        except FileExistsError:
+            pass
         info = os.lstat(directory)
         if (POSIX_OWNERS and info.st_uid != os.geteuid()) or not _is_dir(info.st_mode):
             raise PermissionError(1, "not a folder of this user's", directory)
         if info.st_mode & 0o077:
             os.chmod(directory, 0o700)
     return path
+
+
+def make_parents(path: str, mode: int = 0o755) -> None:
+    """Create the missing folders above `path` (not `path` itself), each with `mode`
+    at most: `os.makedirs` gives the folders above its last 0777 less the umask, so
+    under `umask 000` a new `~/.local`, `~/.local/share` or `~/.cache` — where
+    other programs keep their own folders — would be writable by everyone."""
+    missing = []
+    folder = os.path.dirname(os.path.abspath(path))
+    while not os.path.lexists(folder) and os.path.dirname(folder) != folder:
+        missing.append(folder)
+        folder = os.path.dirname(folder)
+    for folder in reversed(missing):
+        try:
+            os.mkdir(folder, mode)  # the umask can only take bits away
+        except FileExistsError:
+            pass
 
 
 def _is_dir(mode: int) -> bool:

@@ -68,3 +68,56 @@ def test_purge_needs_all_and_keeps_a_moved_data_folder_that_is_not_ours_by_name(
     assert tokenjuice("wrap", "--", "seq", "1", "3000", env=env).returncode == 0
     assert tokenjuice("uninstall", "--all", "--purge", env=env).returncode == 0
     assert sorted(p.name for p in moved.iterdir()) == ["notes.txt"]  # only tokenjuice's own files went
+
+
+def test_purge_takes_this_homes_outputs_from_the_shared_temp_store_and_geminis_copies(workdir, tmp_path):
+    """Issue 29: `uninstall --all --purge` removed `$TMPDIR/tokenjuice-<uid>` whole, though
+    every HOME of the user shares it (a second HOME's outputs went too), and left the
+    compacted outputs the Gemini hook writes into `~/.gemini/tmp/<project>/`. Now it
+    lists and removes exactly what this HOME's tokenjuice wrote, and says what it kept."""
+    homes = {"mine": Path(os.environ["HOME"]), "other": tmp_path / "other-home"}
+    envs = {}
+    for name, home in homes.items():
+        env = os.environ | {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")}
+        env |= {"XDG_CACHE_HOME": str(home / ".cache"), "XDG_DATA_HOME": str(home / ".local" / "share")}
+        envs[name] = env
+        data = home / ".local" / "share" / "tokenjuice"
+        data.mkdir(parents=True)
+        data.chmod(0o500)  # read-only on purpose (an agent's sandbox): outputs go to the temp store
+        done = tokenjuice("wrap", "--store", "--", "seq", "1", "3000", env=env)
+        assert done.returncode == 0 and b"tokenjuice cat " in done.stdout
+    temp = Path(os.environ["TMPDIR"], f"tokenjuice-{os.getuid()}", "artifacts")
+    stored = {p.name for p in temp.iterdir()}
+    assert len({name.split(".")[0] for name in stored}) == 2
+    other_id = json.loads(tokenjuice("ls", "--format", "json", env=envs["other"]).stdout)[0]["id"]
+
+    project = homes["mine"] / ".gemini" / "tmp" / "project-hash"
+    (project / "chats").mkdir(parents=True)
+    (project / "chats" / "session.jsonl").write_text("{}\n")
+    (project / "tokenjuice-output-notours.txt").write_text("not a name the hook writes\n")
+    output = "\n".join(str(n) for n in range(1, 3001))
+    payload = {
+        "session_id": "s",
+        "transcript_path": str(project / "chats" / "session.jsonl"),
+        "cwd": str(workdir),
+        "hook_event_name": "AfterTool",
+        "tool_name": "run_shell_command",
+        "tool_input": {"command": "seq 1 3000"},
+        "tool_response": {"llmContent": f"Output: {output}\nProcess Group PGID: 7", "returnDisplay": output},
+    }
+    answer = tokenjuice("hook", "gemini", input=json.dumps(payload), env=envs["mine"])
+    copy = json.loads(answer.stdout)["hookSpecificOutput"]["tailToolCallRequest"]["args"]["file_path"]
+    assert Path(copy).parent == project and Path(copy).is_file()
+
+    done = tokenjuice("uninstall", "--all", "--purge", env=envs["mine"])
+    out = done.stdout.decode()
+    assert done.returncode == 0, out
+    assert copy in out and not Path(copy).exists()
+    assert sorted(p.name for p in project.iterdir()) == ["chats", "tokenjuice-output-notours.txt"]
+    left = {p.name for p in temp.iterdir()}
+    assert left and left < stored and {name.split(".")[0] for name in left} == {other_id}
+    for name in stored - left:
+        assert str(temp / name) in out  # every file that went is named
+    assert f"kept: 1 output in {temp.parent}" in out
+    assert tokenjuice("cat", other_id, env=envs["other"]).returncode == 0  # the other HOME's output is whole
+    assert not (homes["mine"] / ".local").exists()

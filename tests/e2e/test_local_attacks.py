@@ -165,6 +165,30 @@ def test_config_set_under_umask_000_writes_nothing_others_may_change(workdir, is
     assert not stat.S_IMODE(config.parent.stat().st_mode) & 0o022
 
 
+def test_under_umask_000_nothing_tokenjuice_creates_in_a_fresh_home_is_writable_by_others(workdir, isolated_home):
+    """Issue 29: `os.makedirs` made the folders above tokenjuice's own 0777 less the
+    umask, so under `umask 000` a fresh HOME got a world-writable `~/.local`,
+    `~/.local/share` and `~/.cache`, where other programs keep their folders. Every
+    folder and file tokenjuice makes there (a stored output, the ledger, the caches,
+    `config set`, `example --append` into a new folder) is writable by no one else."""
+    for name in os.listdir(isolated_home):  # fresh: only the test's TMPDIR is there
+        if name != "tmp":
+            shutil.rmtree(isolated_home / name)
+    assert stat.S_IMODE(isolated_home.stat().st_mode) & 0o022 == 0
+    tj = f"{sys.executable} -m tokenjuice"
+    script = (
+        f"umask 000 && {tj} wrap --store -- seq 1 3000 >/dev/null && {tj} config set hook.shell /bin/bash"
+        f" && {tj} example --append rules/new/seq.toml -- seq 1 3 >/dev/null"
+    )
+    done = subprocess.run(["sh", "-c", script], capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    made = [p for p in (*isolated_home.rglob("*"), *workdir.rglob("*")) if not p.is_relative_to(isolated_home / "tmp")]
+    assert {".local", ".cache", ".config"} <= {p.name for p in made}
+    assert (workdir / "rules" / "new" / "seq.toml").is_file()
+    loose = [f"{oct(stat.S_IMODE(p.lstat().st_mode))} {p}" for p in made if stat.S_IMODE(p.lstat().st_mode) & 0o022]
+    assert loose == []
+
+
 def test_a_user_config_others_may_write_is_ignored(workdir, isolated_home):
     config = isolated_home / ".config" / "tokenjuice" / "config.toml"
     config.parent.mkdir(parents=True)

@@ -266,7 +266,7 @@ def test_path_of_the_caller_survives_a_login_profile_that_resets_it(workdir, tmp
     (home / ".bash_profile").write_text("PATH=/usr/bin:/bin\nexport PATH\n")
     env = os.environ | {"HOME": str(home), "PATH": f"{probe_dir}:{os.environ['PATH']}", "SHELL": "/bin/bash"}
     assert subprocess.run(["/bin/bash", "-lc", "tj-path-probe"], env=env, capture_output=True).returncode == 127
-    rewritten = hook(shell_payload("tj-path-probe && command -v tj-path-probe"), env=env)
+    rewritten = hook(shell_payload("tj-path-probe && sh -c 'command -v tj-path-probe'"), env=env)
     done = subprocess.run(
         ["/bin/bash", "-c", rewritten["updated_input"]["command"]], env=env, capture_output=True, text=True
     )

@@ -3,9 +3,11 @@ alone — and proof through real shells that the shell the agent keeps sees the
 same state and output either way."""
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -51,8 +53,8 @@ LEFT_ALONE = {
     "cd /tmp": "only changes the shell's state",
     "export X=1": "only changes the shell's state",
     "cd api && export X=1": "only changes the shell's state",
-    "source .venv/bin/activate": "only changes the shell's state",
-    ". ./env.sh": "only changes the shell's state",
+    "source .venv/bin/activate": "sources a file into the agent's shell (source)",
+    ". ./env.sh": "sources a file into the agent's shell (.)",
     "alias ll='ls -l'": "changes the shell's state (alias)",
     "unset X": "only changes the shell's state",
     "set -o pipefail": "changes the shell's state (set)",
@@ -73,7 +75,7 @@ LEFT_ALONE = {
     "X=1; echo $X": "changes the shell's state (=)",
     "sleep 100 &": "runs in the background (trailing &)",
     "server & curl localhost": "leaves a background job running",
-    "jobs": "changes the shell's state (jobs)",
+    "jobs": "reads the agent's shell (jobs)",
     "wait": "changes the shell's state (wait)",
     "read -r answer": "changes the shell's state (read)",
     "exit 3": "changes the shell's state (exit)",
@@ -101,7 +103,6 @@ OUTSIDE = [
     ("cd /tmp; ls -la", "cd /tmp;", "ls -la"),
     ("export NODE_ENV=test\nnpm test", "export NODE_ENV=test\n", "\nnpm test"),  # npm test stays on line 2
     ("pushd web && pnpm build", "pushd web &&", "pnpm build"),
-    ("source .venv/bin/activate && pytest -q", "source .venv/bin/activate &&", "pytest -q"),
     ("X=1 && make", "X=1 &&", "make"),  # make sees no $X: an unexported X cannot reach it anyway
     ("cd a && (cd b && make)", "cd a &&", "(cd b && make)"),
     ("umask 077 && touch f", "umask 077 &&", "touch f"),
@@ -131,9 +132,9 @@ def test_leading_state_changes_stay_outside_the_wrap(command, outside, body):
 
 
 def test_a_variable_prefix_is_not_split_off_when_the_rest_expands_variables():
-    """`source env.sh && echo $API_URL`: outside the wrap, an unexported API_URL would
-    not reach the echo; inside, the outer shell would not keep it. Left alone."""
-    assert plan("source env.sh && echo $API_URL").reason == "changes the shell's state (source)"
+    """`declare X=1 && echo $X`: outside the wrap, an unexported X would not reach the
+    echo; inside, the outer shell would not keep it. Left alone."""
+    assert plan("declare API_URL=x && echo $API_URL").reason == "changes the shell's state (declare)"
     assert plan("X=1; echo `date`").reason == "changes the shell's state (=)"
 
 
@@ -336,6 +337,75 @@ def test_bash_runs_the_command_from_its_environment_as_bash_c_would(tmp_path):
     )
 
 
+@pytest.mark.parametrize(
+    "profile",
+    [
+        "builtin() { :; }; export -f builtin",  # `\\builtin eval …` then runs the function
+        "unset TOKENJUICE_COMMAND",  # `eval` then runs an empty string
+        "exit 0",
+    ],
+)
+@pytest.mark.parametrize("options", ["", "--format json ", "--raw "])
+def test_a_hand_over_the_profile_stops_fails_loudly(profile, options, tmp_path):
+    """Issue 29: a login profile that defines (and exports) a function named `builtin`,
+    unsets TOKENJUICE_COMMAND or exits made a handed-over command a silent no-op with
+    exit 0. The command's first step now signals that it started; without it, wrap
+    says so and exits non-zero — and a profile's pass-through `builtin` still runs it."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".bash_profile").write_text(profile + "\n")
+    ran = tmp_path / "ran"
+    command = f"echo ran > {shlex.quote(str(ran))} | cat"
+    result = plan(command)
+    assert result.wrapped
+    rewritten = result.command.replace(" wrap --source", f" wrap {options}--source", 1)
+    env = os.environ | {"HOME": str(home), "TOKENJUICE_HOME": str(tmp_path / "tj")}
+    done = subprocess.run(["/bin/sh", "-c", rewritten], capture_output=True, text=True, env=env, timeout=60)
+    assert not ran.exists()
+    assert done.returncode == 1, (done.returncode, done.stdout, done.stderr)
+    assert "the command never started" in done.stdout + done.stderr
+
+    (home / ".bash_profile").write_text('builtin() { command builtin "$@"; }; export -f builtin\n')
+    done = subprocess.run(["/bin/sh", "-c", rewritten], capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0 and ran.exists(), (done.stdout, done.stderr)
+    assert "never started" not in done.stdout + done.stderr
+
+
+def test_the_wipe_takes_the_commands_own_argument_by_its_place(tmp_path):
+    """Issue 29: the wipe overwrote the last argument equal to the command, so a `$0`
+    after it with the same text was wiped and the command itself stayed readable.
+    Read from /proc/PID/cmdline of the running wrap: the command's place holds NULs,
+    and the same text as an earlier argument (`--source`) and a later one (`$0`) is
+    left as it was."""
+    body = "sleep 5 | cat"
+    argv = [sys.executable, "-m", "tokenjuice", "wrap", "--source", body, "--keep-path", "--"]
+    argv += ["/bin/bash", "-lc", body, body]
+    env = os.environ | {"TOKENJUICE_HOME": str(tmp_path / "tj")}
+    running = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while not _children(running.pid) and time.monotonic() < deadline:  # wrap wipes before it forks
+            time.sleep(0.05)
+        assert _children(running.pid), "wrap never started bash"
+        with open(f"/proc/{running.pid}/cmdline", "rb") as file:
+            seen = file.read().split(b"\0")[:-1]
+    finally:
+        running.kill()
+        running.communicate(timeout=30)
+    expected = [os.fsencode(word) for word in argv]
+    expected[-2] = b"\0" * len(body)  # split on NULs: the wiped argument reads as empty ones
+    assert b"\0".join(seen) == b"\0".join(expected), seen
+    assert seen[5] == seen[-1] == body.encode()
+
+
+def _children(pid):
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as file:
+            return file.read().split()
+    except OSError:
+        return []
+
+
 @pytest.mark.parametrize("shell", ["dash", "zsh"])
 def test_other_shells_keep_the_command_in_their_arguments(shell, tmp_path):
     """`eval` in dash and zsh names itself in error messages (and zsh's line numbers
@@ -391,7 +461,9 @@ def test_a_body_too_long_for_one_variable_stays_in_argv(monkeypatch):
         ["/bin/bash", "-lc", "make"],
         ["/bin/bash", "-c", "echo x | cat"],  # not a login shell: not a hook's wrap
     ):
-        assert wrap_command.out_of_sight(list(argv)) == argv
+        assert wrap_command.out_of_sight(list(argv)) == (argv, None)
         assert wrap_command.COMMAND_VARIABLE not in os.environ
-    assert wrap_command.out_of_sight(["/bin/bash", "-lc", fits]) == ["/bin/bash", "-lc", wrap_command.FROM_VARIABLE]
-    assert os.environ[wrap_command.COMMAND_VARIABLE] == fits
+    handed, started = wrap_command.out_of_sight(["/bin/bash", "-lc", fits])
+    assert handed == ["/bin/bash", "-lc", wrap_command.FROM_VARIABLE] and started is not None
+    assert os.environ[wrap_command.COMMAND_VARIABLE].endswith(f">&-;{fits}")
+    assert not wrap_command._started(started)  # nothing ran: nothing was written into the pipe

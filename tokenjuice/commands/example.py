@@ -91,8 +91,11 @@ def run(command: list[str], *, name: str | None, source: str | None, append: str
         )
     )
     try:
-        os.makedirs(os.path.dirname(os.path.abspath(append)), exist_ok=True)
-        with open(append, "a", encoding="utf-8") as handle:
+        from .. import paths
+
+        paths.make_parents(append)  # writable by no one else, whatever the umask
+        fd = os.open(append, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        with os.fdopen(fd, "a", encoding="utf-8") as handle:
             handle.write(header + "\n" + snippet)
     except OSError as error:
         raise UsageError(f"cannot append to {append}: {error.strerror}") from None

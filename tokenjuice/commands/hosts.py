@@ -262,6 +262,12 @@ def _purged(output: Output, *, dry_run: bool) -> Output:
     targets = locations.purge_targets()
     lines = [f"{'would remove' if dry_run else 'removing'} what tokenjuice wrote for you:"]
     lines += [f"  {target}" for target in targets] or ["  (nothing: no config, data, cache or temporary store)"]
+    others = locations.temp_outputs()[1]
+    if others:
+        lines.append(
+            f"kept: {others} output{'' if others == 1 else 's'} in {locations.temp_store()} that another "
+            "home's tokenjuice wrote (or a version that did not say whose)"
+        )
     done, failed = locations.purge(dry_run=dry_run)
     lines += [f"failed: {problem}; remove it yourself" for problem in failed]
     if not dry_run and not failed:

@@ -98,7 +98,6 @@ def purge_targets() -> list[str]:
         targets.append(os.path.join(data, "debug.log"))
     if _ours_by_name(store) or store == os.path.join(data, "artifacts"):
         targets.append(store)
-    targets.append(temp_store())
     # not the hook launcher: it belongs to the installation (other users' hooks may run it),
     # and goes with it (pipx and uv uninstall remove the venv)
     home = os.path.realpath(os.path.expanduser("~"))
@@ -111,7 +110,79 @@ def purge_targets() -> list[str]:
             continue  # inside a folder that goes whole
         if os.path.lexists(target):
             kept.append(target)
-    return kept
+    return kept + temp_outputs()[0] + gemini_copies()
+
+
+def temp_outputs() -> tuple[list[str], int]:
+    """The files of the outputs in the fallback store (`temp_store`) that this home's
+    tokenjuice wrote — each names the data folder's store it stood in for — and how
+    many outputs there are of another home's (every HOME of this user shares the
+    store) or of a version that did not name it, which stay."""
+    folder = paths.owned_temp_dir()
+    if folder is None or not paths.private_entry(os.path.join(folder, "artifacts"), folder=True):
+        return [], 0
+    folder = os.path.join(folder, "artifacts")
+    own = os.path.realpath(os.path.join(paths.data_dir(), "artifacts"))
+    suffixes = (artifacts.OUTPUT_SUFFIX, artifacts.META_SUFFIX, artifacts.LATE_SUFFIX, artifacts.SHOWN_SUFFIX)
+    files: dict[str, list[str]] = {}
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return [], 0
+    for name in names:
+        stem, dot, suffix = name.partition(".")
+        if artifacts.is_id(stem) and dot + suffix in suffixes:
+            files.setdefault(stem, []).append(os.path.join(folder, name))
+    mine: list[str] = []
+    others = 0
+    for artifact_id, paths_of_it in files.items():
+        written_for = artifacts.read_meta(os.path.join(folder, artifact_id + artifacts.OUTPUT_SUFFIX))
+        store = written_for.get(artifacts.STORE_KEY)
+        if isinstance(store, str) and os.path.realpath(store) == own:
+            mine += paths_of_it
+        else:
+            others += 1
+    return mine, others
+
+
+def gemini_copies() -> list[str]:
+    """The compacted outputs the Gemini CLI hook wrote for its `read_file`
+    (`~/.gemini/tmp/<project>/tokenjuice-output-<hex>.txt`, hosts/gemini.py): regular
+    files of this user's, by their exact name, in a folder of this user's."""
+    import stat
+
+    from ..hosts.gemini import READ_FILE_PREFIX
+    from ..hosts.permissions.gemini import gemini_home
+
+    root = os.path.join(gemini_home(os.environ), ".gemini", "tmp")
+    found: list[str] = []
+    try:
+        projects = sorted(os.listdir(root))
+    except OSError:
+        return found
+    for project in projects:
+        folder = os.path.join(root, project)
+        try:
+            info = os.lstat(folder)
+            if not stat.S_ISDIR(info.st_mode) or info.st_uid != paths.euid():
+                continue
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for name in names:
+            hex_part = name[len(READ_FILE_PREFIX) : -len(".txt")]
+            if not (name.startswith(READ_FILE_PREFIX) and name.endswith(".txt") and len(hex_part) == 12):
+                continue
+            if not all(c in "0123456789abcdef" for c in hex_part):
+                continue
+            path = os.path.join(folder, name)
+            try:
+                info = os.lstat(path)
+            except OSError:
+                continue
+            if stat.S_ISREG(info.st_mode) and info.st_uid == paths.euid():
+                found.append(path)
+    return found
 
 
 def _ours_by_name(folder: str) -> bool:
@@ -127,6 +198,7 @@ def purge(*, dry_run: bool) -> tuple[list[str], list[str]]:
     if dry_run:
         return targets, failed
     done: list[str] = []
+    elsewhere = set(temp_outputs()[0]) | set(gemini_copies())  # in folders that are not tokenjuice's
     for target in targets:
         try:
             if os.path.isdir(target) and not os.path.islink(target):
@@ -137,8 +209,14 @@ def purge(*, dry_run: bool) -> tuple[list[str], list[str]]:
         except OSError as error:
             failed.append(f"{target}: {error.strerror}")
             continue
-        if target != temp_store():  # the temporary folder itself stays
+        if target not in elsewhere:
             _remove_empty_parents(target)
+    store = temp_store()
+    for folder in (os.path.join(store, "artifacts"), store):  # gone once no home's output is left in it
+        try:
+            os.rmdir(folder)
+        except OSError:
+            break
     return done, failed
 
 

@@ -172,13 +172,18 @@ def main(args: list[str]) -> int:
             "tokenjuice: the current folder no longer exists; the command runs there without project rules\n"
         )
         cwd = os.sep
-    child = command
+    child, started = command, None
     if options.keep_path:  # a hook's wrap: the shell is a login shell the host did not ask for
-        child = after_profile(out_of_sight(command), os.environ.get("PATH", ""), cwd if cwd != os.sep else ".", marker)
+        handed, started = out_of_sight(command)
+        child = after_profile(handed, os.environ.get("PATH", ""), cwd if cwd != os.sep else ".", marker)
     if streaming:
         # Exactly what the command writes, as it writes it: the child inherits our
         # stdout and stderr (no pipes, no size limit); only the exit code is ours to pass on.
-        return capture_mod.stream(child)
+        code = capture_mod.stream(child)
+        if started is not None and not _started(started):
+            capture_mod.write_out(NOT_STARTED.encode(), 2)
+            return code or 1
+        return code
 
     settings = _settings(cwd, options)
     # One pipe keeps stdout and stderr in order; JSON needs them apart.
@@ -191,6 +196,9 @@ def main(args: list[str]) -> int:
     )
     if marker and child is not command:
         run.drop_through(marker.encode())  # what the login profile printed is not the command's output
+    if started is not None and not _started(started) and run.spawn_error is None:
+        run.chunks.append((capture_mod.STDERR, NOT_STARTED.encode()))  # never a silent exit 0 for nothing run
+        run.exit_code = run.exit_code or 1
     if run.signal is not None:
         run.chunks.append((capture_mod.STDERR, _signal_marker(run.signal, run.exit_code)))
     try:
@@ -341,9 +349,17 @@ COMMAND_VARIABLE = "TOKENJUICE_COMMAND"
 #: numbers and error messages), once the variable is gone from its environment; past
 #: any function a login profile names `eval` or `unset`.
 FROM_VARIABLE = f'\\builtin eval "\\builtin unset -v {COMMAND_VARIABLE};${COMMAND_VARIABLE}"'
+#: The lowest descriptor the started signal gets in bash: above those scripts and
+#: profiles pick by hand (3-9) and the first ones bash gives `{name}>file` (10 up).
+STARTED_FD_FLOOR = 60
+#: What `wrap` says when bash never reached the command it was handed.
+NOT_STARTED = (
+    "tokenjuice: the command never started: bash's login profile ended or skipped it (a function "
+    f"named builtin, {COMMAND_VARIABLE} unset, an exit); nothing ran\n"
+)
 
 
-def out_of_sight(argv: list[str]) -> list[str]:
+def out_of_sight(argv: list[str]) -> tuple[list[str], tuple[int, int] | None]:
     """`bash -lc BODY` → `bash -lc FROM_VARIABLE`, with BODY in the environment, and
     BODY wiped from this process's own arguments: a hook's command (a here-doc body,
     `TOKEN=x make`) is then not in what other local users read with `ps` while it
@@ -353,21 +369,64 @@ def out_of_sight(argv: list[str]) -> list[str]:
     its own place (`eval` never does: bash would stay, and say `Terminated` when a
     signal ends that command) — it is in bash's arguments until the login profile
     has run, then that command's own arguments are what `ps` shows. argv unchanged,
-    too, when BODY does not fit in one variable."""
+    too, when BODY does not fit in one variable.
+
+    A handed-over BODY first writes one byte into a pipe (`_started` reads it once the
+    command is done) and closes it: a profile that unsets the variable or exits, or a
+    function named `builtin` (exported, or defined by the profile), would otherwise run
+    nothing and exit 0. The second value is that pipe (read end, write end), or None."""
     from ..shell.syntax import MAX_ARG_STRLEN, bash_execs_last
 
     found = _login_launcher(argv)
     if found is None:
-        return argv
+        return argv, None
     index, dialect, shell = found
     body = argv[index]
-    _wipe_argument(body)
+    _wipe_argument(body, len(argv) - index)
     if dialect != "posix" or shell != "bash":
-        return argv
-    if len(os.fsencode(f"{COMMAND_VARIABLE}={body}")) >= MAX_ARG_STRLEN or bash_execs_last(body):
-        return argv
-    os.environ[COMMAND_VARIABLE] = body
-    return [*argv[:index], FROM_VARIABLE, *argv[index + 1 :]]
+        return argv, None
+    room = len(os.fsencode(f"{COMMAND_VARIABLE}={body}")) + 64  # the started signal's steps
+    if room >= MAX_ARG_STRLEN or bash_execs_last(body):
+        return argv, None
+    pipe = _started_pipe()
+    if pipe is None:
+        return argv, None
+    # one line with the body: its line numbers stay what `bash -c` gives
+    os.environ[COMMAND_VARIABLE] = f"\\builtin printf . >&{pipe[1]};\\builtin exec {pipe[1]}>&-;{body}"
+    return [*argv[:index], FROM_VARIABLE, *argv[index + 1 :]], pipe
+
+
+def _started_pipe() -> tuple[int, int] | None:
+    """A pipe whose write end bash inherits, numbered from STARTED_FD_FLOOR; None
+    when there is none to be had (the command then stays in bash's arguments)."""
+    import fcntl
+
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:
+        return None
+    try:
+        high = fcntl.fcntl(write_end, fcntl.F_DUPFD, STARTED_FD_FLOOR)  # inheritable, unlike os.pipe's
+    except OSError:
+        os.close(read_end)
+        return None
+    finally:
+        os.close(write_end)
+    return read_end, high
+
+
+def _started(pipe: tuple[int, int]) -> bool:
+    """Did the handed-over command start (its byte is in the pipe)? Closes the pipe.
+    Read without waiting: a job the profile started may hold the write end."""
+    read_end, write_end = pipe
+    os.close(write_end)
+    try:
+        os.set_blocking(read_end, False)
+        return bool(os.read(read_end, 1))
+    except OSError:  # nothing written (BlockingIOError)
+        return False
+    finally:
+        os.close(read_end)
 
 
 def _login_launcher(argv: list[str]) -> tuple[int, str, str] | None:
@@ -382,11 +441,14 @@ def _login_launcher(argv: list[str]) -> tuple[int, str, str] | None:
     return found[0], found[1], shell
 
 
-def _wipe_argument(value: str) -> None:
+def _wipe_argument(value: str, from_end: int) -> None:
     """Overwrite `value`'s bytes where the kernel keeps this process's arguments (what
     /proc/PID/cmdline and `ps` show), through /proc/self/mem; Python has its own copy
-    already. Linux only, best effort: until this runs (Python's start), and where the
-    kernel refuses, `ps` shows it."""
+    already. `value` is the argument `from_end` places from the last (1: the last
+    one), and only that one: the same text elsewhere (the command's `$0` or `$1`, an
+    option's value) is another argument, left as it is; nothing is wiped when that
+    place holds something else (wrap called in-process). Linux only, best effort:
+    until this runs (Python's start), and where the kernel refuses, `ps` shows it."""
     try:
         with open("/proc/self/cmdline", "rb") as file:
             area = file.read()
@@ -394,16 +456,14 @@ def _wipe_argument(value: str) -> None:
             status = file.read()
         arg_start = int(status[status.rindex(b")") + 2 :].split()[45])  # field 48, arg_start
         target = os.fsencode(value)
-        offset, found = 0, -1
-        for argument in area.split(b"\0"):
-            if argument == target:
-                found = offset  # the last one: the body ends the argv
-            offset += len(argument) + 1
-        if found < 0 or not target:
+        arguments = area.split(b"\0")[:-1]  # each argument ends in a NUL
+        position = len(arguments) - from_end
+        if not target or from_end < 1 or position < 0 or arguments[position] != target:
             return
+        offset = sum(len(argument) + 1 for argument in arguments[:position])
         memory = os.open("/proc/self/mem", os.O_WRONLY | os.O_CLOEXEC)
         try:
-            os.pwrite(memory, b"\0" * len(target), arg_start + found)
+            os.pwrite(memory, b"\0" * len(target), arg_start + offset)
         finally:
             os.close(memory)
     except (OSError, ValueError, IndexError):

@@ -125,7 +125,12 @@ STATE_BUILTINS = frozenset(
 INHERITED_STATE = frozenset({"cd", "chdir", "pushd", "popd", "export", "unset", "ulimit", "umask"})
 #: Steps that set shell variables a child does not inherit: outside the wrap only
 #: when the wrapped part expands no variable (`$`) that they could have set.
-VARIABLE_STATE = frozenset({"=", ".", "source", "declare", "typeset", "local", "readonly"})
+VARIABLE_STATE = frozenset({"=", "declare", "typeset", "local", "readonly"})
+#: Builtins that read what only the agent's shell holds — its functions, aliases,
+#: hashed programs, jobs, directory stack — wherever they run: a pipeline stage, a
+#: subshell or `$( … )` of the agent's shell holds them too, a wrapped child does not.
+#: (`command -v`/`-V`, `declare -f`/`-F`/`-p` and zsh's `which` are read in `_asks`.)
+SHELL_QUERIES = frozenset({"type", "whence", "where", "hash", "compgen", "functions", "alias", "jobs", "dirs"})
 #: Shell functions that tools install to change the shell they run in.
 STATE_FUNCTIONS = frozenset(
     {
@@ -233,6 +238,9 @@ def plan(
         found = _rest_expansions(tree, outside_end)
     except ValueError:  # substitutions nested too deeply to read in the hook's time
         return Plan.leave(command, "incomplete or unreadable shell syntax")
+    asked = _asks_the_shell(rest, shell_name)
+    if asked:
+        return Plan.leave(command, asked)
     changed = _state_change(tree, rest, found)
     if changed:
         return Plan.leave(command, f"changes the shell's state ({changed})")
@@ -252,6 +260,9 @@ def plan(
         inner = substituted(found, dialect)
     if inner is None:
         return Plan.leave(command, "incomplete or unreadable shell syntax")
+    asked = _asks_the_shell(inner, shell_name)
+    if asked:
+        return Plan.leave(command, asked)
     unknown = _not_a_program(rest + inner, prefix, environment, cwd)
     if unknown:
         return Plan.leave(command, unknown)
@@ -332,6 +343,43 @@ def _changes_state(argv: Sequence[str]) -> str | None:
         return name
     if name == "kill" and any(word.startswith("%") for word in words[index + 1 :]):
         return "kill %job"
+    return None
+
+
+def _asks_the_shell(nodes: Sequence[tuple[Node, bool]], shell_name: str) -> str | None:
+    """Why a command must run in the agent's shell itself wherever in the line it is,
+    or None: sourcing a file (what it runs sees, and what it sets — options such as
+    `set -o pipefail`, functions, aliases — reaches, only the shell that sources it),
+    or asking the shell about itself (`type`, `command -v`, `declare -f`, `hash`…)."""
+    for node, _ in nodes:
+        if node.kind != "simple":
+            continue
+        words = _words_of(node.argv)
+        index = 0
+        while index < len(words) and is_assignment(words[index]):
+            index += 1
+        while index < len(words) and words[index] in ("builtin", "command"):
+            if words[index] == "command" and index + 1 < len(words):
+                option = words[index + 1]
+                if option.startswith("-") and option != "--" and set(option[1:]) & set("vVq"):
+                    return f"reads the agent's shell (command {option})"
+            index += 1
+            while index < len(words) and words[index] in ("-p", "--"):
+                index += 1
+        if index == len(words):
+            continue
+        name = words[index]
+        options = [word for word in words[index + 1 :] if word.startswith(("-", "+"))]
+        if name in (".", "source"):
+            return f"sources a file into the agent's shell ({name})"
+        if name == "alias" and any("=" in word for word in words[index + 1 :]):
+            continue  # defines one: a change of the shell, which `_state_change` reads
+        if name in SHELL_QUERIES or (name == "which" and shell_name == "zsh"):
+            return f"reads the agent's shell ({name})"
+        if name in ("declare", "typeset") and (
+            index + 1 == len(words) or any(set(option[1:]) & set("fFp") for option in options)
+        ):
+            return f"reads the agent's shell ({name}{' ' + options[0] if options else ''})"
     return None
 
 
@@ -516,8 +564,8 @@ BUILTIN_NAMES = frozenset(_BUILTIN_TEXT.split())
 
 def _search_path(env: Mapping[str, str], prefix: list[Node], cwd: str) -> tuple[list[str], str]:
     """The directories the command's programs are found in: PATH, as the steps
-    outside change it (`export PATH=…:$PATH`, a virtualenv's `bin/activate`, read
-    from the directory the `cd`s before it lead to), and that directory."""
+    outside change it (`export PATH=…:$PATH`, read from the directory the `cd`s
+    before it lead to), and that directory."""
     directories = env.get("PATH", os.defpath).split(os.pathsep)
     here: str | None = cwd  # None once a `cd` goes somewhere this cannot follow (`cd -`, `cd $X`)
     for node in prefix:
@@ -526,10 +574,6 @@ def _search_path(env: Mapping[str, str], prefix: list[Node], cwd: str) -> tuple[
             target = argv[1] if len(argv) == 2 else None
             literal = target is not None and not target.startswith("-") and not any(c in target for c in "$`~*?[")
             here = os.path.join(here, target) if here is not None and literal and target else None
-            continue
-        if argv[:1] in (["."], ["source"]) and len(argv) > 1 and basename(argv[1]).startswith("activate"):
-            if here is not None or os.path.isabs(argv[1]):  # a virtualenv's programs sit beside its activate
-                directories.insert(0, os.path.join(here or "/", os.path.dirname(argv[1])))
             continue
         for word in argv[1:] if argv[:1] == ["export"] else argv:
             if word.startswith("PATH="):

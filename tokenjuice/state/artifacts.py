@@ -44,6 +44,8 @@ META_SUFFIX = ".json"
 LATE_SUFFIX = ".late"
 SHOWN_SUFFIX = ".shown.gz"
 _PRUNE_STAMP = ".last-prune"
+#: An output in the fallback store names, under this key, the store it stands in for.
+STORE_KEY = "store"
 _PRUNE_EVERY_SECONDS = 24 * 3600
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
@@ -169,7 +171,9 @@ class Store:
                 os.mkdir(temp, 0o700)
             if not paths.private_entry(temp, folder=True):
                 raise PermissionError(1, "not a private folder of this user's", temp)
-            return self._write(temp, artifact_id, compressed, meta)
+            # whose it is: every HOME of this user shares the fallback store, and `uninstall
+            # --all --purge` takes away only the outputs of its own
+            return self._write(temp, artifact_id, compressed, meta | {STORE_KEY: self.directory})
         except OSError:
             raise ArtifactError(f"it cannot be written to {self.directory} ({first.strerror or first})") from None
 
