@@ -53,7 +53,7 @@ LEFT_ALONE = {
     "cd /tmp": "only changes the shell's state",
     "export X=1": "only changes the shell's state",
     "cd api && export X=1": "only changes the shell's state",
-    "source .venv/bin/activate": "sources a file into the agent's shell (source)",
+    "source ./env.sh": "sources a file into the agent's shell (source)",
     ". ./env.sh": "sources a file into the agent's shell (.)",
     "alias ll='ls -l'": "changes the shell's state (alias)",
     "unset X": "only changes the shell's state",
@@ -129,6 +129,33 @@ def test_leading_state_changes_stay_outside_the_wrap(command, outside, body):
     result = plan(command)
     assert result.wrapped and result.outside == outside
     assert result.command == f"{outside} {LAUNCHER} wrap --source cursor --keep-path -- /bin/bash -lc {quote(body)}"
+
+
+def test_a_virtualenv_activate_stays_outside_and_any_other_sourced_file_keeps_the_line_whole(tmp_path):
+    """`source .venv/bin/activate && pytest -q`: a virtualenv's own activate script
+    (read from the folder the command runs in) exports what a wrapped child inherits,
+    so it runs outside the wrap and pytest is compacted; a file of another shape, or an
+    activate script that also sets a shell option, may change what the rest means."""
+    import venv
+
+    venv.EnvBuilder(with_pip=False).create(tmp_path / ".venv")
+    activate = tmp_path / ".venv" / "bin" / "activate"
+    (tmp_path / "env.sh").write_text("export X=1\n")
+    values = defaults()
+
+    def planned(command):
+        return rewrite.plan(
+            command, host="cursor", shell="/bin/bash", launcher=LAUNCHER, settings=values, cwd=str(tmp_path)
+        )
+
+    result = planned("source .venv/bin/activate && pytest -q")
+    assert result.wrapped and result.outside == "source .venv/bin/activate &&"
+    assert planned(". ./env.sh && pytest -q").reason == "sources a file into the agent's shell (.)"
+    activate.write_text(activate.read_text() + "shopt -s nullglob\n")
+    assert planned("source .venv/bin/activate && pytest -q").reason == "sources a file into the agent's shell (source)"
+    activate.unlink()
+    os.mkfifo(activate)  # never opened for a blocking read: the hook must answer
+    assert planned("source .venv/bin/activate && pytest -q").reason == "sources a file into the agent's shell (source)"
 
 
 def test_a_variable_prefix_is_not_split_off_when_the_rest_expands_variables():

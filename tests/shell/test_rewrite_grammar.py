@@ -136,20 +136,36 @@ REGRESSIONS = [
     ("quoted-here-document", "cat <<'EOF'\n$1 ${X:=v}\nEOF", True, ""),
     ("background-then-its-pid", "sleep 0 & wait $!", True, ""),
     ("exported-by-the-prefix", 'export X=1 && echo "$X"', True, "export X=1 &&"),
-    # issue 29: what a sourced file sets (an option, a function) would not reach a wrapped rest
-    ("virtualenv-activate", "source ./venv/bin/activate && mytool-in-venv", False, "sources a file"),
-    ("virtualenv-after-cd", "cd sub && . ../venv/bin/activate && mytool-in-venv", False, "sources a file"),
+    # issue 29: what a sourced file sets (an option, a function) would not reach a wrapped rest;
+    # a virtualenv's own activate script (exports, `deactivate`) stays outside, as the agent typed it
+    ("virtualenv-activate", "source ./venv/bin/activate && mytool-in-venv", True, "source ./venv/bin/activate &&"),
+    (
+        "virtualenv-after-cd",
+        "cd sub && . ../venv/bin/activate && mytool-in-venv",
+        True,
+        "cd sub && . ../venv/bin/activate &&",
+    ),
+    ("virtualenv-elsewhere", "cd sub && . venv/bin/activate && mytool-in-venv", False, "sources a file"),
+    ("activate-then-its-function", "source ./venv/bin/activate && deactivate && ls", False, "calls deactivate"),
+    ("activate-that-sets-options", "source ./optvenv/bin/activate && false | true", False, "sources a file"),
+    ("activate-then-a-variable", "source ./venv/bin/activate && echo $_OLD_VIRTUAL_PATH", False, "sources"),
 ]
 
 
 @pytest.mark.parametrize("name, command, wrapped, detail", REGRESSIONS, ids=[case[0] for case in REGRESSIONS])
 def test_issue_21_regressions(name, command, wrapped, detail, stage):
+    import venv as venvs
+
     work, launcher, env = stage
-    venv = work / "venv" / "bin"
-    venv.mkdir(parents=True)
-    (venv / "activate").write_text("VIRTUAL_ENV=x\n")
-    (venv / "mytool-in-venv").write_text("#!/bin/sh\necho venv-tool\n")
-    (venv / "mytool-in-venv").chmod(0o755)
+    venvs.EnvBuilder(with_pip=False).create(work / "venv")  # a real activate script
+    tool = work / "venv" / "bin" / "mytool-in-venv"
+    tool.write_text("#!/bin/sh\necho venv-tool\n")
+    tool.chmod(0o755)
+    options = work / "optvenv" / "bin"  # an activate that also sets a shell option
+    options.mkdir(parents=True)
+    (options / "activate").write_text((work / "venv" / "bin" / "activate").read_text() + "set -o pipefail\n")
+    if "activate" in command:  # PATH set by activate: only the real wrap keeps it over a login shell's profile
+        launcher = f"{shlex.quote(sys.executable)} -m tokenjuice"
     result = assert_same(command, work, launcher, env)
     assert result.wrapped is wrapped, result
     if wrapped:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 
+from ..fast.lazyre import lazy
 from ..fast.record import record
 from .argv import SHELLS, basename, is_python, strip_wrappers
 from .syntax import (
@@ -230,7 +231,7 @@ def plan(
     if any(node.kind == "simple" and _runs_tokenjuice(node.argv) for node, _ in nodes):
         return Plan.leave(command, "already runs tokenjuice")
     environment = os.environ if env is None else env
-    outside_end, prefix = _state_prefix(tree)
+    outside_end, prefix = _state_prefix(tree, cwd)
     rest = [(node, here) for node, here in nodes if node.start >= outside_end]
     if not rest:
         return Plan.leave(command, "only changes the shell's state")
@@ -241,6 +242,10 @@ def plan(
     asked = _asks_the_shell(rest, shell_name)
     if asked:
         return Plan.leave(command, asked)
+    if any(_words_of(step.argv)[:1] in (["."], ["source"]) for step in prefix):
+        called = _calls(rest, ACTIVATE_FUNCTIONS)
+        if called:
+            return Plan.leave(command, f"calls {called}, a function the virtualenv's activate defines")
     changed = _state_change(tree, rest, found)
     if changed:
         return Plan.leave(command, f"changes the shell's state ({changed})")
@@ -405,14 +410,103 @@ def _joined(tree: Tree) -> list[AndOr]:
     return joined
 
 
-def _prefix_step(pipeline: PipelineNode, fish: bool) -> Node | None:
+def _prefix_step(pipeline: PipelineNode, fish: bool, here: str | None) -> Node | None:
     """The command, if `pipeline` is one simple command that may run outside the
-    wrap: it changes only what a child inherits, or sets variables."""
+    wrap: it changes only what a child inherits, or sets variables, or sources a
+    virtualenv's activate script (read from `here`, the folder the steps before it
+    leave the shell in, None when they cannot be followed)."""
     if pipeline.prefix or len(pipeline.stages) != 1 or pipeline.stages[0].kind != "simple":
         return None
     node = pipeline.stages[0]
     changed = _step_kind(node.argv, fish)
+    if changed in (".", "source") and not fish:
+        return node if activates_a_virtualenv(_words_of(node.argv), here) else None
     return node if changed in INHERITED_STATE or changed in VARIABLE_STATE else None
+
+
+#: The functions a virtualenv's `bin/activate` defines (venv, virtualenv, uv): a
+#: wrapped child shell lacks them, so a line that calls one stays whole.
+ACTIVATE_FUNCTIONS = frozenset({"deactivate", "pydoc"})
+#: First words of a line a virtualenv's activate script never has: it would change
+#: what the rest of the line means in the agent's shell (`set -o pipefail`, `shopt`,
+#: a trap, another file sourced, an alias defined, code built at run time).
+_NOT_IN_ACTIVATE = frozenset({"set", "shopt", "setopt", "trap", "source", ".", "eval", "builtin", "enable", "exec"})
+_ACTIVATE_LIMIT = 64 * 1024
+#: A line that defines a shell function: `name () {`, `function name {`.
+_DEFINES = lazy(r"[ \t]*+(?:function[ \t]++([A-Za-z_][\w:.-]*+)|([A-Za-z_][\w:.-]*+)[ \t]*+\([ \t]*+\))")
+
+
+def activates_a_virtualenv(words: Sequence[str], here: str | None) -> bool:
+    """Is `words` `source DIR/bin/activate` (or `. …`) of a virtualenv's activate
+    script as it stands on disk: it exports VIRTUAL_ENV and PATH, which a wrapped
+    child inherits, defines only `deactivate` (and `pydoc`), and sets no shell option,
+    trap or alias? Any other sourced file may change what the rest of the line means
+    (a sourced `set -o pipefail`), so it keeps the line whole."""
+    if len(words) != 2 or basename(words[1]) != "activate" or basename(os.path.dirname(words[1])) != "bin":
+        return False
+    path = words[1]
+    if any(char in path for char in "$`*?[~{"):
+        return False
+    if not os.path.isabs(path):
+        if here is None:
+            return False
+        path = os.path.join(here, path)
+    import stat
+
+    try:  # never blocks: a FIFO or device named activate is not a script
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return False
+        data = os.read(descriptor, _ACTIVATE_LIMIT + 1)
+    except OSError:
+        return False
+    finally:
+        os.close(descriptor)
+    if len(data) > _ACTIVATE_LIMIT:
+        return False
+    text = data.decode("utf-8", "replace")
+    if "VIRTUAL_ENV=" not in text or "deactivate" not in text:
+        return False
+    for line in text.splitlines():
+        words_of_line = line.split()
+        if not words_of_line or words_of_line[0].startswith("#"):
+            continue
+        first = words_of_line[0]
+        if first in _NOT_IN_ACTIVATE or (first == "alias" and "=" in line):
+            return False
+        definition = _DEFINES.match(line)
+        if definition is None:
+            continue
+        defined = definition.group(1) or definition.group(2)
+        if defined not in ACTIVATE_FUNCTIONS:
+            return False
+    return True
+
+
+def _followed(here: str | None, words: Sequence[str]) -> str | None:
+    """The folder a `cd DIR` (`pushd`, `chdir`) from `here` leads to, or None when it
+    cannot be followed from the text (`cd -`, `cd $X`, `cd ~user`, `popd`)."""
+    target = words[1] if len(words) == 2 and words[0] in ("cd", "chdir", "pushd") else None
+    if here is None or not target or target.startswith("-") or any(char in target for char in "$`~*?[{"):
+        return None
+    return os.path.normpath(os.path.join(here, target))
+
+
+def _calls(rest: Sequence[tuple[Node, bool]], names: frozenset[str]) -> str | None:
+    """The first of `names` a simple command of `rest` runs, or None."""
+    for node, _ in rest:
+        if node.kind != "simple":
+            continue
+        words = _words_of(node.argv)
+        index = 0
+        while index < len(words) and is_assignment(words[index]):
+            index += 1
+        if index < len(words) and words[index] in names:
+            return words[index]
+    return None
 
 
 def _step_kind(argv: Sequence[str], fish: bool) -> str | None:
@@ -442,7 +536,7 @@ def _all_items(commands: CommandList) -> list[AndOr]:
     return items
 
 
-def _state_prefix(tree: Tree) -> tuple[int, list[Node]]:
+def _state_prefix(tree: Tree, cwd: str | None = None) -> tuple[int, list[Node]]:
     """Where the leading steps that can run outside the wrap end, and those steps.
 
     Only whole commands of the grammar go outside: complete top-level and-or lists
@@ -454,8 +548,14 @@ def _state_prefix(tree: Tree) -> tuple[int, list[Node]]:
     items = _joined(tree)
     end = 0
     prefix: list[Node] = []
+    here: str | None = cwd or os.getcwd()  # the folder the steps so far leave the shell in; None after a `cd`
     for index, item in enumerate(items):
-        steps = [_prefix_step(pipeline, tree.dialect == "fish") for pipeline in item.pipelines]
+        steps: list[Node | None] = []
+        for pipeline in item.pipelines:
+            step = _prefix_step(pipeline, tree.dialect == "fish", here)
+            steps.append(step)
+            if step is not None and _step_kind(step.argv, tree.dialect == "fish") in ("cd", "chdir", "pushd", "popd"):
+                here = _followed(here, _words_of(step.argv))
         if all(steps):
             prefix += [step for step in steps if step is not None]
             end = item.sep_end
@@ -468,7 +568,7 @@ def _state_prefix(tree: Tree) -> tuple[int, list[Node]]:
                 prefix += [step for step in steps[:count] if step is not None]
                 end = item.op_ends[count - 1]
         break
-    if any(_step_kind(step.argv, tree.dialect == "fish") in VARIABLE_STATE for step in prefix):
+    if any(_step_kind(step.argv, tree.dialect == "fish") in (*VARIABLE_STATE, ".", "source") for step in prefix):
         rest = tree.source[end:]
         if "$" in rest or "`" in rest:
             return 0, []  # the wrapped part may expand a variable only the outer shell would have
@@ -564,8 +664,8 @@ BUILTIN_NAMES = frozenset(_BUILTIN_TEXT.split())
 
 def _search_path(env: Mapping[str, str], prefix: list[Node], cwd: str) -> tuple[list[str], str]:
     """The directories the command's programs are found in: PATH, as the steps
-    outside change it (`export PATH=…:$PATH`, read from the directory the `cd`s
-    before it lead to), and that directory."""
+    outside change it (`export PATH=…:$PATH`, a virtualenv's `bin/activate`, read
+    from the directory the `cd`s before it lead to), and that directory."""
     directories = env.get("PATH", os.defpath).split(os.pathsep)
     here: str | None = cwd  # None once a `cd` goes somewhere this cannot follow (`cd -`, `cd $X`)
     for node in prefix:
@@ -574,6 +674,10 @@ def _search_path(env: Mapping[str, str], prefix: list[Node], cwd: str) -> tuple[
             target = argv[1] if len(argv) == 2 else None
             literal = target is not None and not target.startswith("-") and not any(c in target for c in "$`~*?[")
             here = os.path.join(here, target) if here is not None and literal and target else None
+            continue
+        if argv[:1] in (["."], ["source"]) and len(argv) == 2:  # a virtualenv's activate (`_prefix_step`)
+            if here is not None or os.path.isabs(argv[1]):  # its programs sit beside it
+                directories.insert(0, os.path.join(here or "/", os.path.dirname(argv[1])))
             continue
         for word in argv[1:] if argv[:1] == ["export"] else argv:
             if word.startswith("PATH="):
