@@ -30,6 +30,10 @@ if TYPE_CHECKING:
 #: run (not imported: the engine's import is most of a compaction's cost, and most
 #: outputs are this short).
 TINY_OUTPUT = 240
+#: The longest command compacted after its run: shell.syntax.MAX_ARG_STRLEN (not imported),
+#: the kernel's limit for one argument, past which the rewrite leaves a command alone too.
+#: Reading a longer one (classifying it, redacting it for the store) costs seconds.
+MAX_COMMAND_CHARS = 131072
 #: Bytes read at most from a host's saved-output file when `capture.max_bytes` is 0 (its
 #: default, as `capture.DEFAULT_MAX_CAPTURE_BYTES`, which is not imported on this path).
 SAVED_LIMIT = 4 * 1024 * 1024
@@ -63,8 +67,8 @@ def compact_output(
     `duration_ms`: how long the command ran, for the ledger, when the host says.
     `saved_check`: the host's own test that `saved` is the file it wrote for this call
     (read on the opened file), else the host's own text stays."""
-    if not command.strip():
-        return None
+    if len(command) >= MAX_COMMAND_CHARS or not command.strip():
+        return None  # more than a hook reads in its time (hook.WORK_TOKENS bounds the rest)
     settings = settings_at(cwd, env)
     if not settings["hook.enabled"] or skipped(command, settings):
         return None
