@@ -175,6 +175,26 @@ def test_a_long_output_is_compacted_and_kept_whole(workdir, isolated_home):
     assert record["artifact_id"] == artifact
 
 
+def test_a_megabyte_command_is_answered_at_once_and_its_output_left_alone(workdir, isolated_home):
+    """Security issue 29: a PostToolUse whose command is 1 MB (a script of 500,000 steps)
+    took 8 s of CPU and 536 MB to classify before Claude's timeout. The hook now reads
+    no command longer than one argument can be (hook.WORK_TOKENS bounds the rest): it
+    answers valid JSON, leaves Claude's output as it is, records and stores nothing (the
+    engine never ran), and its process stays small. The same output of a short command
+    is compacted (the control)."""
+    import resource
+
+    assert updated_output(hook(post_payload("./run-steps.sh", numbers(), workdir)))["stdout"]
+    assert len(spooled(isolated_home)) == 1
+    payload = json.dumps(post_payload(":;" * 500_000, numbers(), workdir))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    assert hook(payload, raw=True) == {}
+    assert len(spooled(isolated_home)) == 1  # no second run: the command was not classified
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # the largest child so far, in KiB
+    if sys.platform == "linux" and peak > before:
+        assert peak < 100 * 1024, f"the hook's process peaked at {peak // 1024} MiB"
+
+
 def test_an_unknown_exit_code_is_never_invented(workdir):
     failing = "\n".join(f"check {i}: FAILED" for i in range(3000))
     stdout = updated_output(hook(post_payload("./run-checks.sh", failing, workdir)))["stdout"]

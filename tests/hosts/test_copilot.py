@@ -7,6 +7,8 @@ import os
 import shutil
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import hostclis
 import pytest
@@ -26,7 +28,7 @@ TOOLS = REPO / "tests" / "fixtures" / "hosts" / "tools"
 def payload(command, args=None, **extra):
     return {
         "sessionId": "s-1",
-        "timestamp": 1795580473949,
+        "timestamp": int(time.time() * 1000),  # when Copilot calls the hook: just after the command
         "cwd": extra.pop("cwd", "/tmp"),
         "toolName": "bash",
         "toolArgs": args if args is not None else {"command": command},
@@ -404,7 +406,7 @@ def test_real_copilot_runs_the_command_when_the_hook_interpreter_is_gone(tmp_pat
 def post_payload(command, text, cwd):
     return {
         "sessionId": "s-1",
-        "timestamp": 1795580473949,
+        "timestamp": int(time.time() * 1000),  # when Copilot calls the hook: just after the command
         "cwd": str(cwd),
         "toolName": "bash",
         "toolArgs": {"command": command},
@@ -444,19 +446,68 @@ def test_post_leaves_short_outputs_and_other_tools_alone(workdir):
     assert post_hook(failed) == {}
 
 
+def too_large(path, content, size=None):
+    """Copilot's own message for an output it saved to `path` (1.0.102, as in
+    fixtures/hosts/copilot-cli/payloads/posttooluse.bash-large-output.input.json)."""
+    size = size or f"{len(content.encode()) / 1024:.1f} KB"
+    return (
+        f"Output too large to read at once ({size}). Saved to: {path}\n"
+        "Consider using tools like grep (for searching), head/tail (for viewing start/end), view with view_range "
+        "(for specific sections), or jq (for JSON) to examine portions of the output.\n\n"
+        f"Preview (first 500 chars):\n{content[:500]}"
+    )
+
+
+def copilots_file(name, content):
+    """A file where and as Copilot saves one: in $TMPDIR, written just now."""
+    saved = Path(os.environ["TMPDIR"]) / name
+    saved.write_text(content)
+    return saved
+
+
 def test_post_reads_the_whole_output_only_from_a_file_copilot_names_and_the_user_owns(workdir, tmp_path):
-    saved = tmp_path / "1795580499073-copilot-tool-output-1-2.txt"
-    saved.write_text(SEQ)
-    preview = f"Output too large to read at once (14.5 KB). Saved to: {saved}\nPreview (first 500 chars):\n1\n2\n"
+    saved = copilots_file("1795580499073-copilot-tool-output-1-2a.txt", SEQ)
+    preview = too_large(saved, SEQ)
     answer = post_hook(post_payload("seq 1 3000", preview + "\n<shellId: 0 completed with exit code 0>", workdir))
     assert "2,984 of 3,000 lines omitted" in answer["modifiedResult"]["textResultForLlm"]
-    link = tmp_path / "1795580499074-copilot-tool-output-1-2.txt"
+    link = saved.with_name("1795580499074-copilot-tool-output-1-2a.txt")
     link.symlink_to(saved)
     linked = preview.replace(str(saved), str(link))
     assert post_hook(post_payload("seq 1 3000", linked, workdir)) == {}  # a link is not followed
-    other = tmp_path / "notes.txt"
-    other.write_text(SEQ)
+    other = copilots_file("notes.txt", SEQ)
     assert post_hook(post_payload("seq 1 3000", preview.replace(str(saved), str(other)), workdir)) == {}
+
+
+def test_post_never_reads_a_file_the_output_names_unless_copilot_wrote_it_for_this_call(workdir, tmp_path):
+    """Security issue 29: a short output whose first line reads like Copilot's saved-output
+    message must not make a file of the user's replace what the model sees. The path is
+    taken only from Copilot's whole message, and the file only when Copilot made it for
+    this call: in its temporary folder, under its name, written just now, of the size the
+    message gives, beginning with the preview shown (each failing alone leaves the output)."""
+    secret = "DECOY-CONTENT\n" + SEQ
+    decoy = workdir / "x-copilot-tool-output-y.txt"
+    decoy.write_text(secret)
+    short = f"Output too large to read at once (14.5 KB). Saved to: {decoy}\nreal output\n"
+    answer = post_hook(post_payload("./check.sh", short + "<shellId: 0 completed with exit code 0>", workdir))
+    assert answer == {}  # the real, short output stays as Copilot shows it
+    good = copilots_file("1795580499073-copilot-tool-output-7-3b.txt", secret)
+    assert (
+        "DECOY-CONTENT"
+        in post_hook(post_payload("seq 1 3000", too_large(good, secret), workdir))["modifiedResult"]["textResultForLlm"]
+    )  # the control: Copilot's own message and file
+    stale = copilots_file("1795580499073-copilot-tool-output-7-3c.txt", secret)
+    os.utime(stale, (stale.stat().st_mtime - 3600, stale.stat().st_mtime - 3600))
+    elsewhere = workdir / "1795580499073-copilot-tool-output-7-3d.txt"
+    elsewhere.write_text(secret)
+    for text in (
+        too_large(decoy, secret),  # not one of Copilot's names, not in its folder
+        too_large(elsewhere, secret),  # Copilot's name, not its folder
+        too_large(stale, secret),  # written an hour before the call
+        too_large(good, secret, size="99.0 KB"),  # not the size Copilot gives
+        too_large(good, secret).replace("DECOY-CONTENT", "OTHER-CONTENT"),  # not the preview Copilot shows
+        too_large(good, secret).replace("Consider using", "Try"),  # not Copilot's message
+    ):
+        assert post_hook(post_payload("seq 1 3000", text, workdir)) == {}, text[:120]
 
 
 def test_doctor_names_the_mode_in_force(workdir, copilot_home):

@@ -116,3 +116,129 @@ def test_cursor_reads_permission_rules_only_where_a_permission_file_exists(tmp_p
     (tmp_path / ".cursor" / "cli.json").write_text('{"permissions": {"deny": ["Shell(git)"]}}')
     answer, loaded = run_hook("cursor", tmp_path)  # the project's file denies git: left alone, rules read
     assert answer == {} and "tokenjuice.hosts.permissions.cursor" in loaded
+
+
+# -- bounded work: a hook answers in its time whatever the command (security issue 29) -------
+
+#: Commands a model can send that cost seconds to read: a megabyte of `:;` (over the
+#: length a hook reads), and under it lines whose grammar hides many commands from the
+#: rewrite's own token bound (inside `[[ … ]]`, or a script handed to `bash -c`).
+HOSTILE = {
+    "1 MB of `:;`": ":;" * 500_000,
+    "`[[ … ]]` of 59,000 steps": "[[ " + ":;" * 59_000 + " ]]",
+    "`bash -c` of 59,000 steps": "bash -c '" + ":;" * 59_000 + "'",
+}
+OUTPUT = "".join(f"PASSED tests/test_x.py::test_{i} ok\n" for i in range(600))
+
+
+def hostile_payloads(command, cwd):
+    """(host, event, payload) for every host's pre-run and post-run hook."""
+    yield "cursor", "pre", {"hook_event_name": "preToolUse", "tool_name": "Shell", "tool_input": {"command": command}}
+    for host, event in (("claude-code", "PreToolUse"), ("codex", "PreToolUse")):
+        yield host, "pre", {"hook_event_name": event, "tool_name": "Bash", "tool_input": {"command": command}}
+    yield (
+        "gemini",
+        "pre",
+        {"hook_event_name": "BeforeTool", "tool_name": "run_shell_command", "tool_input": {"command": command}},
+    )
+    yield "copilot", "pre", {"toolName": "bash", "toolArgs": {"command": command}}
+    yield "opencode", "pre", {"event": "before", "tool": "bash", "args": {"command": command}, "worktree": cwd}
+    response = {"stdout": OUTPUT, "stderr": "", "interrupted": False}
+    yield (
+        "claude-code",
+        "post",
+        {
+            "hook_event_name": "PostToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": command},
+            "tool_response": response,
+        },
+    )
+    llm = f"Output: {OUTPUT.rstrip()}\nExit Code: 1\nProcess Group PGID: 7"
+    yield (
+        "gemini",
+        "post",
+        {
+            "hook_event_name": "AfterTool",
+            "tool_name": "run_shell_command",
+            "tool_input": {"command": command},
+            "tool_response": {"llmContent": llm},
+        },
+    )
+    result = {"resultType": "success", "textResultForLlm": OUTPUT + "<shellId: 0 completed with exit code 1>"}
+    yield "copilot", "post", {"toolName": "bash", "toolArgs": {"command": command}, "toolResult": result}
+    yield (
+        "opencode",
+        "post",
+        {"event": "after", "tool": "bash", "args": {"command": command}, "output": OUTPUT, "exit": 1},
+    )
+
+
+@pytest.fixture
+def counted_tokens(monkeypatch, tmp_path):
+    """The shell tokens lexed, one entry per line lexed (a hook may run here: tokenjuice on
+    PATH, no stats)."""
+    from tokenjuice.shell import syntax
+
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
+    monkeypatch.setenv("TOKENJUICE_STATS", "off")
+    lexed: list[int] = []
+    run = syntax._Lexer.run
+
+    def counted(self):
+        done = run(self)
+        lexed.append(len(done.tokens))
+        return done
+
+    monkeypatch.setattr(syntax._Lexer, "run", counted)
+    return lexed
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_every_hook_bounds_its_work_whatever_the_command(name, tmp_path, counted_tokens):
+    """Every host's pre-run and post-run hook reads a command only under MAX_COMMAND_CHARS
+    and at most WORK_TOKENS shell tokens in all, however often its adapter, the rewrite
+    engine and the host's permission rules read the command and the scripts in it (work
+    counted, never timed). Past the bound a pre-run hook answers neutrally; a post-run
+    hook leaves a command over MAX_COMMAND_CHARS alone and may compact the output of a
+    shorter one it cannot read whole, without reading it (as any unreadable script).
+    Before the bound, these cost up to 8 s of CPU and 536 MB (the 1 MB command after
+    the run) and 2.4 s and 65 MB (the `bash -c` script before it)."""
+    from tokenjuice.hosts import postrun
+    from tokenjuice.shell import syntax
+
+    command = HOSTILE[name]
+    for host_name, event, payload in hostile_payloads(command, str(tmp_path)):
+        payload["cwd"] = str(tmp_path)
+        host = hook_module.load(host_name)
+        counted_tokens.clear()
+        answer = hook_module.respond(host, payload, "tokenjuice", os.environ)
+        where = f"{host_name} {event}"
+        assert sum(counted_tokens) <= 4 * syntax.MAX_TOKENS, f"{where}: {sum(counted_tokens)} tokens"
+        assert json.loads(json.dumps(answer)) == answer, where
+        if event == "pre" or len(command) >= syntax.MAX_ARG_STRLEN:
+            assert answer == host.neutral, where
+        if len(command) >= syntax.MAX_ARG_STRLEN:
+            assert sum(counted_tokens) <= 1, where  # not read at all (the launcher's one word aside)
+        assert getattr(syntax, "_Work", None) is None or syntax._Work.left is None  # the bound ends with the call
+    assert hook_module.WORK_TOKENS == 4 * syntax.MAX_TOKENS
+    assert postrun.MAX_COMMAND_CHARS == syntax.MAX_ARG_STRLEN
+
+
+def test_a_megabyte_command_after_the_run_takes_a_few_megabytes(tmp_path, counted_tokens):
+    """Claude Code's PostToolUse with a 1 MB command (security issue 29): the memory the
+    call allocates at its peak, measured in this process, stays within a few megabytes
+    beside the payload (536 MB before the bound); the command is not lexed at all."""
+    import tracemalloc
+
+    host = hook_module.load("claude-code")
+    payload = next(p for h, e, p in hostile_payloads(HOSTILE["1 MB of `:;`"], str(tmp_path)) if e == "post")
+    payload["cwd"] = str(tmp_path)
+    tracemalloc.start()
+    try:
+        answer = hook_module.respond(host, payload, "tokenjuice", os.environ)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert answer == {} and counted_tokens == []
+    assert peak < 8 * 1024 * 1024, f"{peak / 1e6:.1f} MB"

@@ -22,7 +22,7 @@ from .base import Call, JsonHooksHost, command_at, existing_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from typing import Any
 
 EVENT = "preToolUse"
@@ -77,12 +77,20 @@ class Copilot(JsonHooksHost):
         if not isinstance(command, str) or not isinstance(text, str) or args.get("mode") == "async":
             return {}
         shown, status, exit_code = split_status(text)
-        saved, preview = saved_path(shown)
+        saved = saved_output(shown)
         from .postrun import compact_output
 
         cwd = existing_dir(payload.get("cwd"))
         compacted = compact_output(
-            self.name, command, shown, cwd=cwd, env=env, exit_code=exit_code, saved=saved, preview=preview
+            self.name,
+            command,
+            shown,
+            cwd=cwd,
+            env=env,
+            exit_code=exit_code,
+            saved=saved.path if saved else None,
+            preview=saved.preview if saved else True,
+            saved_check=saved.check(env, payload.get("timestamp")) if saved else None,
         )
         if compacted is None:
             return {}
@@ -189,22 +197,102 @@ def split_status(text: str) -> tuple[str, str, int | None]:
     return text, "", None
 
 
-#: How Copilot (1.0.102) names a bash output it saved to a file: a large one is only
-#: previewed; one it compacted itself keeps its original beside it.
-_SAVED = ("Output too large to read at once (", "Saved to: ", "-copilot-tool-output-", True)
-_COMPACTED = ("Shell output was automatically compacted.", "Original at ", "original-output-", False)
+#: How Copilot (1.0.102) says, in its own words (its runtime's strings), that it saved a
+#: bash output to a file in its temporary folder: a large one is only previewed, the
+#: whole text being Copilot's message; one it compacted itself keeps its original beside it.
+TOO_LARGE = "Output too large to read at once ("
+SAVED_TO = "). Saved to: "
+CONSIDER = "Consider using tools like "
+PREVIEW = "Preview (first "
+COMPACTED = "Shell output was automatically compacted. Compacted output below. Original at "
+COMPACTED_END = "; only use if exact omitted lines are needed."
+#: Seconds before Copilot called the hook (its `timestamp`) within which the file it
+#: names must have been written last: Copilot writes it once the command has ended.
+SAVED_WITHIN_SECONDS = 120
+#: Copilot's size units ("575.1 KB": bytes / 1024, one decimal).
+_UNITS = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3}
 
 
-def saved_path(shown: str) -> tuple[str | None, bool]:
-    """(the file Copilot saved the whole output to, named in its own first line when
-    the name is Copilot's, or None; whether `shown` is a mere preview of it)."""
-    first = shown.partition("\n")[0]
-    for opening, before, name, preview in (_SAVED, _COMPACTED):
-        if first.startswith(opening):
-            path = first.partition(before)[2].partition(".txt")[0] + ".txt"
-            if name in os.path.basename(path) and "/" in path:
-                return path, preview
-    return None, True
+class SavedOutput:
+    """The file Copilot's own message names for this output, and what the message says
+    of it: whether `shown` is a mere preview, the size (bytes, from..to) and the
+    preview's text when it gives them."""
+
+    __slots__ = ("head", "path", "preview", "size")
+
+    def __init__(self, path: str, preview: bool, size: tuple[float, float] | None, head: str | None) -> None:
+        self.path, self.preview, self.size, self.head = path, preview, size, head
+
+    def check(self, env: Mapping[str, str], timestamp: object) -> Callable[[os.stat_result, bytes], bool]:
+        """The test the opened file must pass to be the one Copilot wrote for this call:
+        in Copilot's temporary folder ($TMPDIR, else /tmp), under one of its names, last
+        written in the SAVED_WITHIN_SECONDS before Copilot called the hook, of the size
+        its message gives and beginning with the preview it shows."""
+        import time
+
+        when = timestamp / 1000 if isinstance(timestamp, int | float) and not isinstance(timestamp, bool) else None
+        anchor = when if when is not None and when > 0 else time.time()
+        folder = env.get("TMPDIR") or "/tmp"  # noqa: S108 - Copilot's own folder (Rust's temp_dir, Node's tmpdir)
+        in_folder = os.path.realpath(os.path.dirname(self.path)) == os.path.realpath(folder)
+
+        def made_by_copilot(info: os.stat_result, data: bytes) -> bool:
+            if not in_folder or not anchor - SAVED_WITHIN_SECONDS <= info.st_mtime <= anchor + 2:
+                return False
+            if self.size is not None and not self.size[0] <= len(data) <= self.size[1]:
+                return False
+            return self.head is None or data.decode("utf-8", errors="replace").startswith(self.head)
+
+        return made_by_copilot
+
+
+def saved_output(shown: str) -> SavedOutput | None:
+    """The file Copilot saved the whole output to, when `shown` is Copilot's own message
+    saying so, whole (its first line alone is what a command can print too), and the
+    file has one of Copilot's names; None otherwise."""
+    first, _, rest = shown.partition("\n")
+    if first.startswith(TOO_LARGE):
+        size_text, found, path = first[len(TOO_LARGE) :].partition(SAVED_TO)
+        consider, _, rest = rest.partition("\n")
+        blank, _, rest = rest.partition("\n")
+        heading, _, head = rest.partition("\n")
+        count = heading.removeprefix(PREVIEW).removesuffix(" chars):")
+        size = _size_range(size_text)
+        if not (found and size and consider.startswith(CONSIDER) and not blank and heading.startswith(PREVIEW)):
+            return None
+        if not (count.isascii() and count.isdigit() and len(head) <= int(count)):
+            return None
+        return SavedOutput(path, True, size, head) if _copilots_name(path, large=True) else None
+    if first.startswith(COMPACTED) and first.endswith(COMPACTED_END) and rest.startswith("\n"):
+        path = first[len(COMPACTED) : -len(COMPACTED_END)]
+        return SavedOutput(path, False, None, None) if _copilots_name(path, large=False) else None
+    return None
+
+
+def _copilots_name(path: str, *, large: bool) -> bool:
+    """Is `path` an absolute, normal path to a file named as Copilot names them:
+    `<ms>-copilot-tool-output-<pid>-<uuid>.txt` for a large output,
+    `original-output-<ms>-<hex>.txt` for the original of one it compacted?"""
+    if not os.path.isabs(path) or os.path.normpath(path) != path or not path.endswith(".txt"):
+        return False
+    name = os.path.basename(path)[: -len(".txt")]
+    if large:
+        stamp, found, tail = name.partition("-copilot-tool-output-")
+    else:
+        rest = name.removeprefix("original-output-")
+        found = "original-output-" if rest != name else ""
+        stamp, _, tail = rest.partition("-")
+    hexdigits = frozenset("0123456789abcdef-")
+    return bool(found and stamp.isascii() and stamp.isdigit() and tail and set(tail) <= hexdigits)
+
+
+def _size_range(text: str) -> tuple[float, float] | None:
+    """The bytes a size as Copilot writes it ("575.1 KB") may stand for, or None."""
+    number, _, unit = text.partition(" ")
+    digits = number.replace(".", "", 1)
+    if unit not in _UNITS or not (digits.isascii() and digits.isdigit()):
+        return None
+    value, scale = float(number), _UNITS[unit]
+    return (value - 0.05) * scale, (value + 0.05) * scale
 
 
 def copilot_home() -> str:

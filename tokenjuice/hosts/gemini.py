@@ -39,7 +39,10 @@ EVENT = "BeforeTool"
 POST_EVENT = "AfterTool"
 LIST_PATH = ("hooks", EVENT)
 POST_LIST = ("hooks", POST_EVENT)
-#: The sections Gemini (0.61.0) closes a shell result with, one line each, after `Output: …`.
+#: The sections Gemini (0.61.0) closes a shell result with after `Output: …` (and an
+#: `Error: …` of its own): one line each, each at most once, in this order, `Exit Code`
+#: only for a code other than 0 (`ShellToolInvocation.execute` in its bundle,
+#: docs/hosts-research.md).
 TRAILING_SECTIONS = ("Exit Code: ", "Signal: ", "Background PIDs: ", "Process Group PGID: ")
 #: Sections worth keeping for the model (the process group id is not).
 KEPT_SECTIONS = ("Signal: ", "Background PIDs: ")
@@ -101,7 +104,7 @@ class Gemini(JsonHooksHost):
         if found is None or not isinstance(response, dict) or found[0].get("is_background") not in (None, False):
             return {}
         tool_input, command = found
-        parsed = parse_result(response.get("llmContent"))
+        parsed = parse_result(response.get("llmContent"), response.get("returnDisplay"))
         if parsed is None:
             return {}
         output, exit_code, kept = parsed
@@ -303,30 +306,66 @@ def write_for_read_file(transcript: object, text: str, env: Mapping[str, str]) -
     return path
 
 
-def parse_result(content: object) -> tuple[str, int, list[str]] | None:
+def parse_result(content: object, display: object = None) -> tuple[str, int, list[str]] | None:
     """(the output, the exit code, the closing lines worth keeping) of a shell result's
     `llmContent` (`<untrusted_context>\nOutput: …\n[Exit Code: N]\n…</untrusted_context>`),
-    or None for anything else (a cancelled or background command, a spawn error)."""
+    or None for anything else (a cancelled or background command, a spawn error, text
+    after Gemini's envelope).
+
+    Gemini's status is read only where Gemini writes it, never from the command's own
+    text: after the output Gemini hands the hook as `returnDisplay` (`display`) when that
+    is the exact output; otherwise in the last lines, each of its sections at most once
+    and in its order (`Exit Code: 0` never being Gemini's), so a command that prints
+    `Exit Code: 0` as its last line still shows its real failure."""
     if not isinstance(content, str):
         return None
-    body = content.removeprefix("<untrusted_context>\n").removesuffix("\n</untrusted_context>")
+    body = content
+    if body.startswith("<untrusted_context>\n"):
+        if not body.endswith("\n</untrusted_context>"):
+            return None  # Gemini escapes the closing tag inside: what follows it is not the command's
+        body = body[len("<untrusted_context>\n") : -len("\n</untrusted_context>")]
     if not body.startswith("Output: "):
         return None
-    lines = body[len("Output: ") :].split("\n")
+    text = body[len("Output: ") :]
+    if isinstance(display, str) and display.strip() and (text == display or text.startswith(display + "\n")):
+        output, sections = display, text[len(display) + 1 :].split("\n") if text != display else []
+        if _section_ranks(sections) is None:
+            return None  # not Gemini's sections after the output (its own `Error: …`): left alone
+    else:
+        lines = text.split("\n")
+        cut, rank = len(lines), len(TRAILING_SECTIONS)
+        while cut > 1:
+            ranks = _section_ranks(lines[cut - 1 : cut])
+            if ranks is None or ranks[0] >= rank:
+                break  # not a section of Gemini's, or one it writes earlier: the command's own text
+            rank, cut = ranks[0], cut - 1
+        if lines[cut - 1].startswith("Error: "):
+            return None  # Gemini's own error message: not the command's output
+        output, sections = "\n".join(lines[:cut]), lines[cut:]
     exit_code, kept = 0, list[str]()
-    while len(lines) > 1 and lines[-1].startswith(TRAILING_SECTIONS):
-        line = lines.pop()
+    for line in sections:
         if line.startswith("Exit Code: "):
-            code = line[len("Exit Code: ") :]
-            if not code.lstrip("-").isdigit():
-                return None
-            exit_code = int(code)
+            exit_code = int(line[len("Exit Code: ") :])
         elif line.startswith(KEPT_SECTIONS):
-            kept.insert(0, line)
-    if lines[-1].startswith("Error: "):
-        return None  # Gemini's own error message: not the command's output
-    output = "\n".join(lines)
+            kept.append(line)
     return ("" if output == "(empty)" else output), exit_code, kept
+
+
+def _section_ranks(lines: list[str]) -> list[int] | None:
+    """The place in TRAILING_SECTIONS of each line, strictly increasing as Gemini writes
+    them, or None when a line is not one of Gemini's sections (an `Exit Code` other than
+    a non-zero number included)."""
+    ranks: list[int] = []
+    for line in lines:
+        rank = next((i for i, section in enumerate(TRAILING_SECTIONS) if line.startswith(section)), None)
+        if rank is None or (ranks and rank <= ranks[-1]):
+            return None
+        if rank == 0:
+            digits = line[len("Exit Code: ") :].removeprefix("-")
+            if not (digits.isascii() and digits.isdigit()) or int(digits) == 0:
+                return None
+        ranks.append(rank)
+    return ranks
 
 
 def _allow_all_rules(report: Report) -> None:

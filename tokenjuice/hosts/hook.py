@@ -28,6 +28,12 @@ if TYPE_CHECKING:
 
 #: A payload larger than this is not read further: the command runs unchanged.
 MAX_PAYLOAD_BYTES = 4 * 1024 * 1024
+#: Shell tokens one hook call may lex in all (4 times `syntax.MAX_TOKENS`, the most a
+#: rewrite reads of one line): every reading of the command and of the scripts in it
+#: (the rewrite's grammar, the never-wrap catalogue, the host's permission rules, the
+#: post-run classification) counts. A call that would take more answers neutrally, so
+#: a hook answers in a bounded time whatever the command (a 1 MB one took 8 s of CPU).
+WORK_TOKENS = 4 * 4096
 #: Hosts by CLI name -> (module, class); loaded only when asked for.
 HOSTS: dict[str, tuple[str, str]] = {
     "cursor": ("tokenjuice.hosts.cursor", "Cursor"),
@@ -97,7 +103,20 @@ def read_payload() -> object:
 
 
 def respond(host: Host, payload: object, launcher: str, env: Mapping[str, str]) -> dict[str, Any]:
-    """The host's answer for one payload: the rewrite, or its neutral answer."""
+    """The host's answer for one payload: the rewrite (or the compacted output), or its
+    neutral answer, also when reading the command would take more than WORK_TOKENS."""
+    from ..shell import syntax
+
+    syntax.bound_work(WORK_TOKENS)
+    try:
+        answer = _respond(host, payload, launcher, env)
+        exceeded = syntax.work_exceeded()
+    finally:
+        syntax.bound_work(None)
+    return dict(host.neutral) if exceeded else answer
+
+
+def _respond(host: Host, payload: object, launcher: str, env: Mapping[str, str]) -> dict[str, Any]:
     from ..shell import rewrite
     from . import ALLOW, NONE
 

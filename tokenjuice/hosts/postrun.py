@@ -18,14 +18,22 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from ..settings import Settings
+
+    #: A host's own test that the file it named is the one it wrote for this call: the
+    #: opened file's status and its bytes -> whether to use it.
+    SavedCheck = Callable[[os.stat_result, bytes], bool]
 
 #: reduce.engine.TINY_CHARS: an output this short is shown whole, so the engine need not
 #: run (not imported: the engine's import is most of a compaction's cost, and most
 #: outputs are this short).
 TINY_OUTPUT = 240
+#: The longest command compacted after its run: shell.syntax.MAX_ARG_STRLEN (not imported),
+#: the kernel's limit for one argument, past which the rewrite leaves a command alone too.
+#: Reading a longer one (classifying it, redacting it for the store) costs seconds.
+MAX_COMMAND_CHARS = 131072
 #: Bytes read at most from a host's saved-output file when `capture.max_bytes` is 0 (its
 #: default, as `capture.DEFAULT_MAX_CAPTURE_BYTES`, which is not imported on this path).
 SAVED_LIMIT = 4 * 1024 * 1024
@@ -44,6 +52,7 @@ def compact_output(
     preview: bool = True,
     saved_max_chars: int | None = None,
     duration_ms: float | None = None,
+    saved_check: SavedCheck | None = None,
 ) -> str | None:
     """The compacted text for `shown` (what the host would show of `command`), or None.
 
@@ -55,15 +64,17 @@ def compact_output(
     `host_cut` names who cut the middle of `shown` before tokenjuice saw it (Codex
     keeps a head+tail window): the trailer says so. `saved_max_chars`: a compaction of a
     saved output longer than this is not used (the host's own preview is shorter).
-    `duration_ms`: how long the command ran, for the ledger, when the host says."""
-    if not command.strip():
-        return None
+    `duration_ms`: how long the command ran, for the ledger, when the host says.
+    `saved_check`: the host's own test that `saved` is the file it wrote for this call
+    (read on the opened file), else the host's own text stays."""
+    if len(command) >= MAX_COMMAND_CHARS or not command.strip():
+        return None  # more than a hook reads in its time (hook.WORK_TOKENS bounds the rest)
     settings = settings_at(cwd, env)
     if not settings["hook.enabled"] or skipped(command, settings):
         return None
     if saved is not None:
         # At most what wrap keeps in memory: a bigger file is left to the host's own preview.
-        data = read_saved(saved, settings["capture.max_bytes"] or SAVED_LIMIT)
+        data = read_saved(saved, settings["capture.max_bytes"] or SAVED_LIMIT, saved_check)
         if data is None:
             return None  # the whole output cannot be seen: the host's own preview and file stay
         output = data.decode("utf-8", errors="replace")
@@ -161,10 +172,11 @@ def already_compacted(command: str, output: str, host: str, settings: Settings) 
     return not plan.wrapped and plan.reason.startswith(("incomplete", "defines", "not a"))
 
 
-def read_saved(path: str, limit: int) -> bytes | None:
+def read_saved(path: str, limit: int, check: SavedCheck | None = None) -> bytes | None:
     """The bytes of the file a host saved an output to, or None unless `path` is an
     absolute path to a regular file (not a link) owned by this user, at most `limit`
-    bytes: another local user could otherwise plant the text the model reads."""
+    bytes: another local user could otherwise plant the text the model reads; and
+    unless `check` (the host's own, on the opened file's status and bytes) accepts it."""
     if not os.path.isabs(path) or "\x00" in path:
         return None
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
@@ -192,7 +204,8 @@ def read_saved(path: str, limit: int) -> bytes | None:
         return None
     finally:
         os.close(fd)
-    return b"".join(chunks)
+    data = b"".join(chunks)
+    return data if check is None or check(info, data) else None
 
 
 def tail_lines(path: str, limit: int) -> list[bytes]:

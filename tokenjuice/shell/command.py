@@ -165,7 +165,11 @@ class _Analysis:
 
 
 def analyze(command: str | None = None, argv: list[str] | tuple[str, ...] | None = None) -> CommandInfo:
-    """Build the candidates, normalised form and raw-keeping policy for a command."""
+    """Build the candidates, normalised form and raw-keeping policy for a command.
+
+    Every line it reads is read to at most `shellsyntax.MAX_TOKENS` tokens (a hook's
+    command can be megabytes): a longer one is a script it cannot read, whose output
+    is classified by what it looks like, as for any unreadable script."""
     info = _Analysis()
     command = (command or "").strip()
     words = [a for a in argv or [] if isinstance(a, str)]
@@ -174,7 +178,7 @@ def analyze(command: str | None = None, argv: list[str] | tuple[str, ...] | None
         info.add(ORIGINAL, command or script, words)
     elif command:
         script, dialect = command, "posix"
-        pipelines, complete = shellsyntax.parse(command)
+        pipelines, complete = shellsyntax.parse(command, bounded=True)
         single = _single_command(pipelines) if complete else None
         words = single.argv if single else []
         info.add(ORIGINAL, command, words)
@@ -187,7 +191,7 @@ def analyze(command: str | None = None, argv: list[str] | tuple[str, ...] | None
         if unwrapped is None:
             break
         body, dialect = unwrapped
-        pipelines, complete = shellsyntax.parse(body, dialect)
+        pipelines, complete = shellsyntax.parse(body, dialect, bounded=True)
         single = _single_command(pipelines) if complete else None
         words = single.argv if single else []
     if body is not None:
@@ -205,7 +209,7 @@ def _single_command(pipelines: list[Pipeline]) -> SimpleCommand | None:
 
 
 def _analyze_script(info: _Analysis, script: str, dialect: str) -> None:
-    pipelines, complete = shellsyntax.parse(script, dialect)
+    pipelines, complete = shellsyntax.parse(script, dialect, bounded=True)
     if not complete or not pipelines:
         info.normalized_command = script
         return
@@ -331,7 +335,7 @@ def _pipeline_bounded(pipeline: Pipeline, depth: int = 0) -> bool:
     unwrapped = unwrap_shell(stages[0]) if len(stages) == 1 and depth < _MAX_UNWRAP_DEPTH else None
     if unwrapped is None:
         return False
-    inner, complete = shellsyntax.parse(*unwrapped)
+    inner, complete = shellsyntax.parse(*unwrapped, bounded=True)
     return complete and any(_pipeline_bounded(p, depth + 1) for p in _substantive_pipelines(inner))
 
 
@@ -435,7 +439,7 @@ def ssh_remote_argv(argv: list[str]) -> list[str] | None:
     remote = " ".join(argv[index + 1 :])  # ssh joins the words and hands them to the remote shell
     if not remote.strip():
         return None
-    pipelines, complete = shellsyntax.parse(remote)
+    pipelines, complete = shellsyntax.parse(remote, bounded=True)
     if not complete or not pipelines:
         return None
     return strip_wrappers(pipelines[0].commands[0].argv)

@@ -78,16 +78,18 @@ class Lexed:
         self.bodies: list[tuple[int, int, bool]] = []  # here-document bodies, and whether they expand `$`
 
 
-def lex(source: str, dialect: str = "posix", *, compound: bool = False) -> Lexed:
+def lex(source: str, dialect: str = "posix", *, compound: bool = False, bounded: bool = False) -> Lexed:
     """Split `source` into tokens; `dialect` is "posix" or "fish". With `compound`
     (what `parse_tree` needs), `((…))` and `[[ … ]]` where a command starts are one
     word each, as bash and zsh read them, and `Lexed.bodies` holds the spans of
-    here-document bodies that expand `$` (an unquoted delimiter). The result is shared
-    by every caller that lexes the same line the same way: read it, never change it."""
-    key = (source, dialect == "fish", compound)
+    here-document bodies that expand `$` (an unquoted delimiter). `compound` and
+    `bounded` read at most MAX_TOKENS tokens (the rest leaves the line incomplete).
+    The result is shared by every caller that lexes the same line the same way: read
+    it, never change it."""
+    key = (source, dialect == "fish", compound, compound or bounded)
     found = _LEXED.get(key)
     if found is None:
-        found = _Lexer(source, key[1], compound).run()
+        found = _Lexer(source, key[1], compound, key[3]).run()
         if len(_LEXED) >= _LEXED_KEPT:
             del _LEXED[next(iter(_LEXED))]
         _LEXED[key] = found
@@ -96,12 +98,13 @@ def lex(source: str, dialect: str = "posix", *, compound: bool = False) -> Lexed
 
 #: The lines lexed last: a hook call reads one command line several times (the rewrite's
 #: grammar, the never-wrap catalogue, the host's own checks) and the launcher twice.
-_LEXED: dict[tuple[str, bool, bool], Lexed] = {}
+_LEXED: dict[tuple[str, bool, bool, bool], Lexed] = {}
 _LEXED_KEPT = 4
 
 
-#: The most words, operators and redirections `parse_tree` reads: beyond, the line is
-#: refused (incomplete) rather than read for seconds (a line of 64,000 `:;` took ~20 s).
+#: The most words, operators and redirections `parse_tree` (and a `bounded` `parse`)
+#: reads: beyond, the line is refused (incomplete) rather than read for seconds (a line
+#: of 64,000 `:;` took ~20 s; `parse` alone took 7 s and 340 MB for 500,000).
 MAX_TOKENS = 4096
 #: The deepest nesting of compound commands `parse_tree` reads.
 MAX_NESTING = 64
@@ -109,9 +112,34 @@ MAX_NESTING = 64
 _COMMAND_STARTERS = frozenset({"if", "then", "elif", "else", "while", "until", "do", "!", "{", "time"})
 
 
+class _Work:
+    """The tokens every line lexed from now on may still take together (None: no
+    bound), and whether a line was cut short by that bound: a hook call bounds its
+    whole work this way (`bound_work`), however many times its adapters, the rewrite
+    engine and the host's permission readers read a command and the scripts inside it."""
+
+    left: int | None = None
+    exceeded = False
+
+
+def bound_work(tokens: int | None) -> None:
+    """Let every line lexed from now on take `tokens` tokens in all (None: no bound),
+    and forget what was lexed before (it was not counted)."""
+    _Work.left, _Work.exceeded = tokens, False
+    _LEXED.clear()
+
+
+def work_exceeded() -> bool:
+    """Was a line cut short by `bound_work`'s bound (its readers saw it incomplete)?"""
+    return _Work.exceeded
+
+
 class _Lexer:
-    def __init__(self, source: str, fish: bool, compound: bool = False) -> None:
-        self.limit = MAX_TOKENS if compound else -1
+    def __init__(self, source: str, fish: bool, compound: bool = False, bounded: bool = False) -> None:
+        self.limit = MAX_TOKENS if compound or bounded else -1
+        self.by_work = _Work.left is not None and (self.limit < 0 or _Work.left < self.limit)
+        if self.by_work:
+            self.limit = max(0, _Work.left or 0)
         self.src = source
         self.fish = fish
         self.compound = compound and not fish
@@ -128,6 +156,7 @@ class _Lexer:
         while self.pos < n:
             if len(self.tokens) == self.limit:
                 self.complete = False  # more than a hook can read in its time: see MAX_TOKENS
+                _Work.exceeded = _Work.exceeded or self.by_work
                 break
             ch = src[self.pos]
             if ch in " \t\r":
@@ -162,6 +191,8 @@ class _Lexer:
             self.tokens.append(Token(WORD, value, start, self.pos))
         if self.pending_heredocs:
             self.complete = False
+        if _Work.left is not None:
+            _Work.left = max(0, _Work.left - len(self.tokens))
         lexed = Lexed(self.tokens, self.complete, src)
         lexed.bodies = self.bodies
         return lexed
@@ -501,9 +532,10 @@ class Pipeline:
         return first.source[first.start : last.end].strip()
 
 
-def parse(source: str, dialect: str = "posix") -> tuple[list[Pipeline], bool]:
-    """Parse into pipelines; returns (pipelines, complete)."""
-    lexed = lex(source, dialect)
+def parse(source: str, dialect: str = "posix", *, bounded: bool = False) -> tuple[list[Pipeline], bool]:
+    """Parse into pipelines; returns (pipelines, complete). `bounded` reads at most
+    MAX_TOKENS tokens: a longer line is incomplete, its pipelines only a beginning."""
+    lexed = lex(source, dialect, bounded=bounded)
     pipelines: list[Pipeline] = []
     commands: list[SimpleCommand] = []
     words: list[Token] = []
