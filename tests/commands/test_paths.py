@@ -59,6 +59,38 @@ def test_uninstall_all_purge_lists_then_leaves_the_home_as_it_was(workdir):
     assert tree(home) == before
 
 
+def test_purge_takes_the_backups_of_files_the_user_edited_after_install(workdir):
+    """Issue 31: when the user edited a host's settings after install, uninstall takes
+    out only our entry and keeps backups (install's `.bak`, its own `.bak.1`) as the way
+    back; `uninstall --all --purge` then left them, the hook still inside, while saying
+    it kept nothing else. Purge lists and removes every backup tokenjuice made, and a
+    backup of the user's own beside it stays."""
+    home = Path(os.environ["HOME"])
+    files = {home / ".claude" / "settings.json": '{"theme": "dark"}\n', home / ".gemini" / "settings.json": "{}\n"}
+    for path, text in files.items():
+        path.parent.mkdir(parents=True)
+        path.write_text(text)
+    mine = home / ".claude" / "settings.json.bak"
+    mine.write_text("the user's own backup\n")
+    for host in ("claude-code", "gemini"):
+        assert tokenjuice("install", host).returncode == 0
+    for path in files:
+        data = json.loads(path.read_text())
+        path.write_text(json.dumps(data | {"edited": True}, indent=2) + "\n")
+    made = sorted(str(p) for p in home.rglob("settings.json.bak*") if p != mine)
+    assert len(made) == 2  # install's, one each (uninstall makes one more of each edited file)
+    done = tokenjuice("uninstall", "--all", "--purge")
+    out = done.stdout.decode()
+    assert done.returncode == 0, out
+    left = sorted(str(p) for p in home.rglob("settings.json.bak*"))
+    assert left == [str(mine)], (left, out)
+    for backup in made:
+        assert backup in out
+    for path in files:
+        data = json.loads(path.read_text())
+        assert data.get("edited") is True and "tokenjuice" not in path.read_text()
+
+
 def test_purge_needs_all_and_keeps_a_moved_data_folder_that_is_not_ours_by_name(workdir, tmp_path):
     assert tokenjuice("uninstall", "cursor", "--purge").returncode == 2
     moved = tmp_path / "mine"

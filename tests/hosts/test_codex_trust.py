@@ -252,3 +252,23 @@ def test_what_install_writes_is_ours(codex_home, workdir):
         assert own(group["hooks"][0]["command"]), group
     assert own(PROJECT_COMMAND)
     assert own(f"{HOOK_SCRIPT} codex --wrap-launcher '{sys.executable} -m tokenjuice'")
+
+
+def test_uninstall_takes_back_exactly_the_approval_install_recorded(hostile, codex_home):
+    """Issue 31: `install codex --project --approve` then `uninstall codex --project`
+    leaves Codex's config.toml as it was before install, byte for byte: the
+    `[hooks.state."…"] trusted_hash` install recorded goes, and an approval of the user's
+    own (another hook's) stays."""
+    _, env = codex_env()
+    config = codex_home / "config.toml"
+    config.write_text(
+        config.read_text() + '\n# my own\n[hooks.state."/elsewhere/hooks.json:pre_tool_use:0:0"]\ntrusted_hash = "abc"\n'
+    )
+    before = config.read_bytes()
+    done = cli("install", "codex", "--project", "--approve", cwd=hostile, env=env)
+    assert done.returncode == 0, done.stderr
+    key, _ = our_key_and_hash(hostile)
+    assert key in approved(codex_home)
+    done = cli("uninstall", "codex", "--project", cwd=hostile, env=env)
+    assert done.returncode == 0, done.stderr
+    assert config.read_bytes() == before

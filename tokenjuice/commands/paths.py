@@ -110,7 +110,16 @@ def purge_targets() -> list[str]:
             continue  # inside a folder that goes whole
         if os.path.lexists(target):
             kept.append(target)
-    return kept + temp_outputs()[0] + gemini_copies()
+    return kept + temp_outputs()[0] + gemini_copies() + host_backups()
+
+
+def host_backups() -> list[str]:
+    """The backups tokenjuice made of a host's settings file (`<file>.bak[.N]`, named
+    in its install records) that are still there: install's, and uninstall's own of a
+    file the user had edited since. Purge takes them: every hook is gone by then."""
+    from ..hosts import manage
+
+    return list(dict.fromkeys(manage.recorded_backups()))
 
 
 def temp_outputs() -> tuple[list[str], int]:
@@ -198,7 +207,7 @@ def purge(*, dry_run: bool) -> tuple[list[str], list[str]]:
     if dry_run:
         return targets, failed
     done: list[str] = []
-    elsewhere = set(temp_outputs()[0]) | set(gemini_copies())  # in folders that are not tokenjuice's
+    elsewhere = set(temp_outputs()[0]) | set(gemini_copies()) | set(host_backups())  # not in tokenjuice's folders
     for target in targets:
         try:
             if os.path.isdir(target) and not os.path.islink(target):

@@ -238,8 +238,14 @@ class Codex(JsonHooksHost):
     def uninstall(self, path: str, *, dry_run: bool = False) -> Result:
         from ..files.editfile import EditError
         from . import jsonhooks
+        from .manage import recorded_approvals
 
+        approvals = recorded_approvals(path)
         result = super().uninstall(path, dry_run=dry_run)
+        if approvals and not dry_run and result.action != "absent":
+            from .codex_trust import revoke
+
+            result.warnings += revoke(approvals)
         try:
             data = jsonhooks.read(path) or {}
         except EditError:

@@ -200,7 +200,56 @@ def approve(path: str, written: Written | None, env: Mapping[str, str] | None = 
     again = listed_entry() or []
     if len(again) != 1 or again[0].get("trustStatus") not in ("trusted", "managed"):
         return f"Codex still lists the hook as not approved: {MANUAL}"
+    if mine[0].get("trustStatus") not in ("trusted", "managed"):  # ours to take back on uninstall
+        from .manage import remember_approval
+        from .permissions.codex_rules import codex_home
+
+        config = os.path.join(codex_home(env or os.environ), "config.toml")
+        remember_approval(path, config, str(mine[0]["key"]), written.trust_hash)
     return None
+
+
+def revoke(approvals: list[dict[str, str]]) -> list[str]:
+    """Take back the approvals install recorded (`hooks.state."<key>".trusted_hash` in
+    Codex's config.toml), each only while it still holds the hash install wrote, and
+    the `[hooks.state]`/`[hooks]` tables that are empty without it; every other byte of
+    the file stays. What could not be done, as sentences."""
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+
+    from ..files.editfile import EditError, LockedFile
+
+    problems: list[str] = []
+    for config in dict.fromkeys(approval["config"] for approval in approvals):
+        mine = [a for a in approvals if a["config"] == config]
+        try:
+            with LockedFile(config, create=False) as file:
+                if file.text is None:
+                    continue
+                document = tomlkit.parse(file.text)
+                hooks = document.get("hooks")
+                state = hooks.get("state") if isinstance(hooks, dict) else None
+                if not isinstance(hooks, dict) or not isinstance(state, dict):
+                    continue
+                changed = False
+                for approval in mine:
+                    entry = state.get(approval["key"])
+                    if isinstance(entry, dict) and entry.get("trusted_hash") == approval["hash"]:
+                        del state[approval["key"]]
+                        changed = True
+                if not changed:
+                    continue
+                if not state:
+                    del hooks["state"]
+                if not hooks:
+                    del document["hooks"]
+                text = tomlkit.dumps(document)
+                if text.endswith("\n\n") and not file.text.endswith("\n\n"):
+                    text = text.rstrip("\n") + "\n"  # the blank line Codex put before the table it appended
+                file.save(text, keep_backup=False)
+        except (EditError, TOMLKitError, OSError) as error:
+            problems.append(f"the hook's approval stays in {config} ({error}); take it back in codex's /hooks")
+    return problems
 
 
 MANUAL = "start codex and approve the tokenjuice hook in /hooks"

@@ -144,7 +144,7 @@ def uninstall_many(
         _drop_emptied_parents(data, list_paths, text_before_install(path), edits)
         change = file.save_json(data, edits, dry_run=dry_run)
         if not dry_run:
-            forget_install(path)
+            forget_install(path, backup=change.backup)
     return Result(path, "would remove" if dry_run else "removed", change)
 
 

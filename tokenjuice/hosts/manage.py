@@ -437,6 +437,8 @@ def remember_install(
         "backups": list(dict.fromkeys(backups)),
         "dirs": [d for d in existing.get("dirs", []) if isinstance(d, str)] + (created_dirs or []),
     }
+    if isinstance(existing.get("approvals"), list):
+        data["approvals"] = existing["approvals"]
     write_atomically(record_path + ".json", fastjson.dumps(data).encode("utf-8"), mode=0o600)
 
 
@@ -460,28 +462,65 @@ def text_before_install(path: str) -> tuple[bool, str | None]:
     return True, before if isinstance(before, str) else None
 
 
-def forget_install(path: str, *, drop_backups: bool = False) -> None:
+def forget_install(path: str, *, drop_backups: bool = False, backup: str | None = None) -> None:
     """Drop the install record of `path`; with `drop_backups` also the backups install
     made of it (uninstall gave the file its bytes from before install back, or
     removed the file install created: they hold nothing the user lacks), and the
     folders install created for it that are empty now. Only `<file>.bak` and
-    `<file>.bak.N` beside the file are ever removed."""
+    `<file>.bak.N` beside the file are ever removed. Without it, the backups stay
+    (uninstall changed a file the user edited since: they are the way back) and the
+    record keeps naming them, with `backup` (the one uninstall itself made), so that
+    `tokenjuice paths` lists them and `uninstall --all --purge` removes them."""
+    from ..fast import fastjson
+    from ..files.atomic import write_atomically
     from ..paths import remove_quietly
 
     record_path = _record_path(path, create=False)
+    data = _read_record(record_path) or {}
+    target = os.path.realpath(path)
+    backups = [b for b in data.get("backups", []) if isinstance(b, str) and is_backup_of(b, target)]
     if drop_backups:
-        data = _read_record(record_path) or {}
-        target = os.path.realpath(path)
-        for backup in data.get("backups", []):
-            if isinstance(backup, str) and is_backup_of(backup, target):
-                remove_quietly(backup)
+        for old in backups:
+            remove_quietly(old)
         for folder in data.get("dirs", []):
             if isinstance(folder, str) and target.startswith(folder + os.sep):
                 try:
                     os.rmdir(folder)  # deepest first; only an empty folder goes
                 except OSError:
                     pass
-    remove_quietly(record_path + ".json")
+        backups = []
+    if backup is not None and is_backup_of(backup, target):
+        backups.append(backup)
+    backups = [b for b in dict.fromkeys(backups) if os.path.lexists(b)]
+    if backups:
+        kept = {"path": target, "backups": backups}
+        write_atomically(record_path + ".json", fastjson.dumps(kept).encode("utf-8"), mode=0o600)
+    else:
+        remove_quietly(record_path + ".json")
+
+
+def remember_approval(path: str, config: str, key: str, trusted_hash: str) -> None:
+    """Note in the install record of `path` that install recorded the user's approval
+    of its entry as `key` in the host's `config` (Codex's `hooks.state`), so that
+    uninstall takes exactly that approval away again."""
+    from ..fast import fastjson
+    from ..files.atomic import write_atomically
+
+    record_path = _record_path(path)
+    data = _read_record(record_path) or {"path": os.path.realpath(path)}
+    approvals = [a for a in data.get("approvals", []) if isinstance(a, dict) and a.get("key") != key]
+    data["approvals"] = [*approvals, {"config": config, "key": key, "hash": trusted_hash}]
+    write_atomically(record_path + ".json", fastjson.dumps(data).encode("utf-8"), mode=0o600)
+
+
+def recorded_approvals(path: str) -> list[dict[str, str]]:
+    """The approvals install recorded for its entry in `path` (`remember_approval`)."""
+    data = _read_record(_record_path(path, create=False)) or {}
+    return [
+        {name: str(approval[name]) for name in ("config", "key", "hash")}
+        for approval in data.get("approvals", [])
+        if isinstance(approval, dict) and all(isinstance(approval.get(n), str) for n in ("config", "key", "hash"))
+    ]
 
 
 def is_backup_of(candidate: str, target: str) -> bool:
@@ -505,7 +544,12 @@ def recorded_backups() -> list[str]:
     for name in names:
         if name.endswith(".json"):
             data = _read_record(os.path.join(folder, name.removesuffix(".json"))) or {}
-            found += [b for b in data.get("backups", []) if isinstance(b, str) and os.path.exists(b)]
+            target = data.get("path")
+            found += [
+                b
+                for b in data.get("backups", [])
+                if isinstance(b, str) and isinstance(target, str) and is_backup_of(b, target) and os.path.exists(b)
+            ]
     return found
 
 

@@ -207,5 +207,5 @@ def uninstall_block(path: str, host: str, *, dry_run: bool = False) -> Result:
         after = head + current[end:]
         change = file.save(after, dry_run=dry_run)
         if not dry_run:
-            forget_install(path)
+            forget_install(path, backup=change.backup)
     return Result(path, "would remove" if dry_run else "removed", change)
