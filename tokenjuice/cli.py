@@ -272,6 +272,12 @@ _DRY_RUN = click.option("--dry-run", is_flag=True, help="Print the change as a d
     "permission rules already allow, so that failing ones are compacted too.",
 )
 @click.option(
+    "--tools",
+    type=click.Choice(["all", "shell"]),
+    help="Claude Code: which tools' outputs are compacted after they ran; all (the default): shell commands, Grep "
+    "and MCP tools (never file reads, edits or images); shell: shell commands only.",
+)
+@click.option(
     "--approve",
     is_flag=True,
     help="Codex: also record your approval of the hook through codex app-server (what /hooks would write).",
@@ -284,6 +290,7 @@ def install(
     local: bool,
     dry_run: bool,
     mode: str | None,
+    tools: str | None,
     approve: bool,
     output_format: str,
 ) -> None:
@@ -292,7 +299,9 @@ def install(
     from .commands import hosts
 
     emit(
-        hosts.install(host, every=every, project=project, local=local, dry_run=dry_run, mode=mode, approve=approve),
+        hosts.install(
+            host, every=every, project=project, local=local, dry_run=dry_run, mode=mode, approve=approve, tools=tools
+        ),
         output_format,
     )
 

@@ -74,11 +74,14 @@ def compact(
     announce_store_errors: bool = False,
     warn: bool = True,
     after_store: AfterStore | None = None,
+    tool_name: str = "exec",
 ) -> Compacted:
     """Reduce `output` (stdout and stderr as interleaved) of `command`, keep the whole
     of it when the shown text was cut (or always, by setting), record the run in the
     ledger, and return the text to show. `warn` reports broken rule files and refused
-    settings on stderr (wrap does; a hook whose stderr nobody reads does not)."""
+    settings on stderr (wrap does; a hook whose stderr nobody reads does not).
+    `tool_name`: the host tool whose result `output` is, when it ran no shell command
+    (an MCP tool; `command` is then empty): its rule is told by that name."""
     from .model import Execution
     from .reduce.budget import from_settings
     from .reduce.engine import Options, reduce
@@ -87,7 +90,7 @@ def compact(
     from .settings import project_shaping
 
     execution = Execution(
-        tool_name="exec",
+        tool_name=tool_name,
         command=command,
         argv=tuple(argv) if argv is not None else None,
         cwd=cwd,
@@ -149,7 +152,7 @@ def keep_full_output(
         reason = "artifacts.mode is never; tokenjuice config set artifacts.mode cut keeps it next time"
         return None, f"full output not kept ({reason})" if cut else None
     meta = {
-        "command": execution.command,
+        "command": execution.command or execution.tool_name,
         "cwd": execution.cwd,
         "exit_code": execution.exit_code,
         "created_at": time.time(),
@@ -184,7 +187,7 @@ def record_run(
     info = reduction.command
     combined = execution.combined
     argv = info.normalized_argv or info.first_argv
-    argv0 = basename(argv[0]) if argv else ""
+    argv0 = basename(argv[0]) if argv else ("" if execution.tool_name == "exec" else execution.tool_name)
     action = subcommand(list(argv)) if argv and basename(argv[0]) in SUBCOMMAND_TOOLS else None
     capture = execution.capture
     state.record(
@@ -231,3 +234,117 @@ def warn_problems(problems: list[Problem], config_warnings: tuple[str, ...]) -> 
         sys.stderr.write(f"tokenjuice: {len(problems) - 3} more rule files skipped (tokenjuice verify)\n")
     for warning in config_warnings[:8]:  # every refusal of a project setting is worth a line
         sys.stderr.write(f"tokenjuice: {one_line(warning)} (check with: tokenjuice config list)\n")
+
+
+# -- a host tool's result that is no shell output (issue 32) -------------------------------
+#: A text this short is shown whole by the engine (reduce.engine.TINY_CHARS): not run.
+_TINY_TEXT = 240
+
+
+@record
+class ToolCompacted:
+    """What became of one tool result: the same shape, its texts compacted."""
+
+    result: object  # the result in the shape it came in
+    cut: bool  # was anything left out or shortened?
+    artifact_ids: tuple[str, ...]  # the full texts kept (`tokenjuice cat ID`), one per text cut
+
+
+def compact_tool_result(
+    tool_name: str, result: object, *, cwd: str | None, source: str, settings: Settings
+) -> ToolCompacted | None:
+    """The result of `tool_name` (an MCP tool, a host's search tool) with the text of
+    each of its parts compacted like a command's output, in the shape it came in; None
+    when nothing would change. Shapes: a string (the text; a JSON document of the
+    server's `structuredContent`, as Claude Code hands it to a hook, has each long string
+    inside compacted, else is compacted as one JSON text), a list of MCP content blocks
+    (each `text` block's text; images, audio and resources stay as they are), an MCP
+    `CallToolResult` object (its `content` blocks, and the long strings of its
+    `structuredContent`). Anything else is left alone."""
+    done = _ToolTexts(tool_name, cwd, source, settings)
+    if isinstance(result, str):
+        value = _json_document(result)
+        if value is not None:
+            walked = done.strings(value)
+            new: object = _stringify(walked) if done.ids or done.cut else done.text(result)
+        else:
+            new = done.text(result)
+    elif isinstance(result, list):
+        new = done.blocks(result)
+    elif isinstance(result, dict) and isinstance(result.get("content"), list):
+        new = dict(result, content=done.blocks(result["content"]))
+        if isinstance(result.get("structuredContent"), dict | list):
+            new["structuredContent"] = done.strings(result["structuredContent"])
+    else:
+        return None
+    if new == result:
+        return None
+    return ToolCompacted(new, done.cut, tuple(done.ids))
+
+
+class _ToolTexts:
+    """Compacts the texts of one tool result, each through `compact` under the tool's name."""
+
+    def __init__(self, tool_name: str, cwd: str | None, source: str, settings: Settings) -> None:
+        self.tool_name, self.cwd, self.source, self.settings = tool_name, cwd, source, settings
+        self.cut = False
+        self.ids: list[str] = []
+
+    def text(self, text: str) -> str:
+        """`text` compacted, or itself when the compaction is not shorter."""
+        if len(text) <= _TINY_TEXT and "\x1b" not in text:
+            return text
+        compacted = compact(
+            "",
+            text.encode("utf-8", errors="surrogatepass"),
+            exit_code=None,
+            cwd=self.cwd,
+            source=self.source,
+            settings=self.settings,
+            warn=False,
+            tool_name=self.tool_name,
+        )
+        shown = compacted.text
+        if len(shown) >= len(text) and shown.count("[REDACTED:") <= text.count("[REDACTED:"):
+            return text  # never longer, unless that would show a secret
+        self.cut = self.cut or compacted.cut
+        if compacted.artifact_id:
+            self.ids.append(compacted.artifact_id)
+        return shown
+
+    def blocks(self, blocks: list[object]) -> list[object]:
+        """MCP content blocks, each text block's text compacted; the others as they are."""
+        return [
+            dict(block, text=self.text(block["text"]))
+            if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str)
+            else block
+            for block in blocks
+        ]
+
+    def strings(self, value: object) -> object:
+        """A JSON value with each string of several lines compacted (a server's
+        `structuredContent` holding the listing or the document its text block holds)."""
+        if isinstance(value, str):
+            return self.text(value) if "\n" in value else value
+        if isinstance(value, list):
+            return [self.strings(item) for item in value]
+        if isinstance(value, dict):
+            return {key: self.strings(item) for key, item in value.items()}
+        return value
+
+
+def _json_document(text: str) -> object | None:
+    """The JSON object or array `text` is, or None."""
+    if not text.startswith(("{", "[")):
+        return None
+    from .reduce.structured import document
+
+    value: object = document(text)
+    return value
+
+
+def _stringify(value: object) -> str:
+    """As JavaScript's JSON.stringify writes it (what Claude Code hands a hook)."""
+    import json
+
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

@@ -15,9 +15,8 @@ import pytest
 from conftest import REPO, git, tokenjuice
 from helpers import HOOK_SCRIPT
 
-from tokenjuice.hosts import claude_code, manage, postrun
+from tokenjuice.hosts import ALLOW, ASK, claude_code, manage, postrun
 from tokenjuice.hosts.permissions import claude as claude_permissions
-from tokenjuice.hosts import ALLOW, ASK
 
 LAUNCHER = f"{sys.executable} -m tokenjuice"
 HOOK_COMMAND = f"{HOOK_SCRIPT} claude-code --wrap-launcher '{LAUNCHER}'"
@@ -111,6 +110,13 @@ def answer_problem(payload, answer):
         if output.get("permissionDecision") not in (None, "allow"):
             return "a decision other than allow"
         return None
+    if payload["hook_event_name"] == "PostToolUse" and payload["tool_name"] != "Bash":
+        updated, response = output.get("updatedToolOutput"), payload["tool_response"]
+        if payload["tool_name"].startswith("mcp__"):  # the shape it came in: a string or content blocks
+            return None if type(updated) is type(response) else "an MCP result in another shape"
+        if payload["tool_name"] == "Grep" and isinstance(updated, dict) and set(updated) == set(response):
+            return None  # Grep's own output object, or Claude silently keeps the original
+        return f"{payload['tool_name']}'s output replaced"
     if payload["hook_event_name"] == "PostToolUse":
         problem = claude_code.post_answer_problem(answer, payload["tool_response"]["stdout"] + "x" * 10**6)
         return None if problem is None or "not shorter" in problem else problem
@@ -529,7 +535,12 @@ def test_install_writes_a_post_tool_use_group_claude_accepts(workdir, claude_hom
     data = json.loads((claude_home / "settings.json").read_text())
     assert data == {
         "hooks": {
-            "PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": HOOK_COMMAND, "timeout": 30}]}]
+            "PostToolUse": [
+                {
+                    "matcher": claude_code.TOOLS_MATCHER,
+                    "hooks": [{"type": "command", "command": HOOK_COMMAND, "timeout": 30}],
+                }
+            ]
         }
     }
     assert claude_code.settings_problems(data) == []

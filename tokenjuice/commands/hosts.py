@@ -42,6 +42,7 @@ def install(
     dry_run: bool,
     mode: str | None = None,
     approve: bool = False,
+    tools: str | None = None,
 ) -> Output:
     if name is None and not every:
         return detected_hosts(project=project)
@@ -54,8 +55,15 @@ def install(
         if mode not in modes:
             known = f"one of: {', '.join(modes)}" if modes else "it has only one way to be hooked"
             raise UsageError(f"{name} has no mode {mode!r}; {known}")
+    if tools is not None and (name is None or tools not in _host(name).tool_sets):
+        raise UsageError(
+            f"--tools {tools} is for claude-code only for now (other hosts compact the shell alone): "
+            f"tokenjuice install claude-code --tools {tools}"
+        )
     if name is not None:
-        output = _install_one(_host(name), project=project, local=local, dry_run=dry_run, mode=mode, approve=approve)
+        output = _install_one(
+            _host(name), project=project, local=local, dry_run=dry_run, mode=mode, approve=approve, tools=tools
+        )
         if not dry_run:
             _after_install()
         return output
@@ -192,9 +200,17 @@ def _batch(verb: str, rows: list[Row], *, project: bool, dry_run: bool) -> Outpu
 
 
 def _install_one(
-    host: base.Host, *, project: bool, local: bool, dry_run: bool, mode: str | None = None, approve: bool = False
+    host: base.Host,
+    *,
+    project: bool,
+    local: bool,
+    dry_run: bool,
+    mode: str | None = None,
+    approve: bool = False,
+    tools: str | None = None,
 ) -> Output:
     host.mode = mode
+    host.tools = tools
     host.approve = approve
     path = host.config_path(project)
     command = host.hook_command(_launcher(project, local, dry_run))

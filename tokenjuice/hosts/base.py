@@ -38,6 +38,34 @@ class Call:
     mode: str | None = None  # the host's permission mode for this call, if the payload names one
 
 
+#: MCP tools that read a file: their text is what the agent edits from or quotes back, so
+#: it reaches the model byte for byte (the tool's own name, after the host's server prefix:
+#: the reference filesystem server's, Gemini's and other common servers' spellings).
+FILE_READ_TOOLS = frozenset(
+    {
+        "read_file",
+        "read_text_file",
+        "read_multiple_files",
+        "read_media_file",
+        "read_many_files",
+        "read_notebook",
+        "get_file_contents",
+        "view_file",
+        "open_file",
+    }
+)
+
+
+def mcp_tool_part(tool_name: str, prefix: str = "mcp__") -> str | None:
+    """The tool's own name in a host's MCP tool name (`mcp__fs__read_file` -> `read_file`),
+    or None when `tool_name` is no MCP tool's."""
+    if not tool_name.startswith(prefix):
+        return None
+    server_and_tool = tool_name[len(prefix) :]
+    cut = server_and_tool.find("__")
+    return server_and_tool[cut + 2 :] if cut > 0 else None
+
+
 class Host:
     """One agent host. Subclasses set the class attributes and override what differs."""
 
@@ -53,6 +81,11 @@ class Host:
     mode: str | None = None
     #: Record the host's own approval of the hook at install (`install codex --approve`).
     approve: bool = False
+    #: Which tools' outputs the hook may compact (`install HOST --tools T`); the first is
+    #: the default; empty: the shell only, no choice.
+    tool_sets: ClassVar[tuple[str, ...]] = ()
+    #: The tool set asked for on the command line (None: the default).
+    tools: str | None = None
 
     # -- the hook ----------------------------------------------------------------------
 

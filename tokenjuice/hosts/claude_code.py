@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 
 from . import ALLOW, NONE
-from .base import Call, JsonHooksHost, command_at, existing_dir
+from .base import FILE_READ_TOOLS, Call, JsonHooksHost, command_at, existing_dir, mcp_tool_part
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -62,6 +62,18 @@ POST_SINCE = (2, 1, 121)
 #: a header naming the file and the first 2 KB (2,321 characters measured).
 CLAUDE_PREVIEW_CHARS = 2300
 #: The last line of `tokenjuice wrap`'s output when it cut something.
+#: The PostToolUse matcher of `--tools all` (the default): Bash, Grep and every MCP tool.
+#: `--tools shell` hooks Bash alone. Claude Code reads a matcher with `|` as a list of
+#: names and one with `.` or `*` as a regular expression (2.1.331: `mcp__fs__.*` fired).
+TOOLS_MATCHER = "Bash|Grep|mcp__.*"
+MATCHERS = {"all": TOOLS_MATCHER, "shell": "Bash"}
+#: What each tool set compacts (doctor's tools line).
+TOOLS_EFFECTS = {
+    "all": "Bash; Grep in content mode; every MCP tool's text but file reads ("
+    + ", ".join(sorted(FILE_READ_TOOLS))
+    + "); never Read, Edit, Write, NotebookEdit, Glob, web fetches or images",
+    "shell": "Bash only (tokenjuice install claude-code --tools all adds Grep and MCP tools)",
+}
 #: Hook entry types Claude Code knows (2.1.331); another type makes the file invalid.
 HOOK_TYPES = frozenset({"command", "prompt", "agent", "http", "mcp_tool", "callback", "function"})
 
@@ -75,6 +87,7 @@ class ClaudeCode(JsonHooksHost):
     nested = "hooks"
     project_file = (".claude", "settings.json")
     programs = ("claude",)
+    tool_sets = ("all", "shell")
 
     def __init__(self) -> None:
         self._rules: Rules | None = None
@@ -87,9 +100,13 @@ class ClaudeCode(JsonHooksHost):
         return self.compacted_output(payload, env)
 
     def compacted_output(self, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
-        """The PostToolUse answer: the compacted output, or {} to leave it as it is."""
-        if os.name == "nt" or payload.get("tool_name") != "Bash":
+        """The PostToolUse answer: the compacted output, or {} to leave it as it is.
+        Decided from the tool's name first: a tool that is never compacted costs no import."""
+        tool = payload.get("tool_name")
+        if os.name == "nt" or not isinstance(tool, str):
             return {}
+        if tool != "Bash":
+            return self.compacted_tool(tool, payload, env)
         tool_input, response = payload.get("tool_input"), payload.get("tool_response")
         if not isinstance(tool_input, dict) or not isinstance(response, dict):
             return {}
@@ -124,6 +141,29 @@ class ClaudeCode(JsonHooksHost):
         if isinstance(interpretation, str):
             updated["returnCodeInterpretation"] = interpretation
         return {"hookSpecificOutput": {"hookEventName": POST, "updatedToolOutput": updated}}
+
+    def compacted_tool(self, tool: str, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
+        """A non-shell tool's PostToolUse answer: an MCP tool's result (a string, or its
+        content blocks) in the same shape, Grep's output object with its `content`
+        compacted; {} for every other tool (Read, Edit, Write, NotebookEdit, Glob, a file
+        read through MCP) and whatever Claude Code would not take back."""
+        part = mcp_tool_part(tool)
+        if part is not None and part not in FILE_READ_TOOLS:
+            response = payload.get("tool_response")
+            if not isinstance(response, str | list):
+                return {}  # Claude Code 2.1.331 hands a string or content blocks
+            replaced = _compact_tool(tool, response, payload, env)
+            return {} if replaced is None else _post_answer(replaced)
+        if tool == "Grep":
+            response = payload.get("tool_response")
+            if not isinstance(response, dict) or response.get("mode") != "content":
+                return {}  # file lists and counts: the names are what the agent asked for
+            content = response.get("content")
+            if not isinstance(content, str):
+                return {}
+            replaced = _compact_tool(tool, content, payload, env)
+            return {} if not isinstance(replaced, str) else _post_answer(dict(response, content=replaced))
+        return {}
 
     # -- pre: rewrite the command before it runs -----------------------------------------
 
@@ -213,10 +253,15 @@ class ClaudeCode(JsonHooksHost):
             )
         events = EVENTS[mode]
 
+        matcher = MATCHERS[self.tools or self.tool_sets[0]]
+
         def group(event: str) -> dict[str, Any] | None:
             if event not in events:
                 return None
-            return {"matcher": "Bash", "hooks": [{"type": "command", "command": command, "timeout": TIMEOUTS[event]}]}
+            return {
+                "matcher": matcher if event == POST else "Bash",
+                "hooks": [{"type": "command", "command": command, "timeout": TIMEOUTS[event]}],
+            }
 
         placements: list[tuple[tuple[str, ...], dict[str, Any] | None]] = [
             (LISTS[PRE], group(PRE)),
@@ -255,6 +300,12 @@ class ClaudeCode(JsonHooksHost):
         mode = next((m for m, wanted in EVENTS.items() if set(wanted) == set(events) - {POST_FAILURE}), None)
         if mode is not None:
             report.check("mode", OK, f"{mode}: {MODE_EFFECTS[mode]}")
+        if POST in events:
+            tools = next((t for t, m in MATCHERS.items() if m == self._post_matcher(data)), None)
+            if tools is not None:
+                report.check("tools", OK, f"compacted: {TOOLS_EFFECTS[tools]}")
+        elif PRE in events:
+            report.check("tools", OK, "compacted: Bash only (rewritten before it runs)")
         if POST_FAILURE in events:
             report.check("mode", WARN, "the hook sits in PostToolUseFailure, which cannot replace output")
             report.fix = install_hint
@@ -296,6 +347,21 @@ class ClaudeCode(JsonHooksHost):
                 nested=self.nested,
             )
         return super().doctor(path, expected, install_hint, deep=False)  # the probe is ours, per event
+
+    def _post_matcher(self, data: dict[str, Any]) -> object:
+        """The matcher of the PostToolUse group holding our hook."""
+        from ..files.editfile import EditError
+        from . import jsonhooks
+
+        try:
+            groups = jsonhooks.entries(data, LISTS[POST], "")
+        except EditError:
+            return None
+        for group in groups:
+            hooks = group.get("hooks") if isinstance(group, dict) else None
+            if isinstance(hooks, list) and any(self._ours(hook) for hook in hooks):
+                return group.get("matcher")
+        return None
 
     def installed_events(self, data: dict[str, Any]) -> list[str]:
         """The events whose lists hold our hook."""
@@ -344,8 +410,8 @@ class ClaudeCode(JsonHooksHost):
     def shape_problems(self, group: Any) -> list[str]:
         hooks = group.get("hooks") if isinstance(group, dict) else None
         mine = [hook for hook in hooks or [] if self._ours(hook)]
-        if not isinstance(group, dict) or group.get("matcher") != "Bash":
-            return ['the hook\'s group should have "matcher": "Bash"']
+        if not isinstance(group, dict) or group.get("matcher") not in MATCHERS.values():
+            return [f'the hook\'s group should have "matcher": "Bash" (or "{TOOLS_MATCHER}" after PostToolUse)']
         for hook in mine:
             timeout = hook.get("timeout")
             if hook.get("type") != "command" or (timeout is not None and not _number(timeout)):
@@ -354,6 +420,25 @@ class ClaudeCode(JsonHooksHost):
 
 
 # -- post mode helpers ----------------------------------------------------------------------
+
+
+def _post_answer(updated: object) -> dict[str, Any]:
+    return {"hookSpecificOutput": {"hookEventName": POST, "updatedToolOutput": updated}}
+
+
+def _compact_tool(tool: str, result: object, payload: dict[str, Any], env: Mapping[str, str]) -> object | None:
+    """`result` with its texts compacted (`compact.compact_tool_result`), or None to
+    leave it: tokenjuice turned off, nothing shorter."""
+    from .postrun import settings_at
+
+    cwd = existing_dir(payload.get("cwd"))
+    settings = settings_at(cwd, env)
+    if not settings["hook.enabled"]:
+        return None
+    from ..compact import compact_tool_result
+
+    done = compact_tool_result(tool, result, cwd=cwd, source="claude-code", settings=settings)
+    return None if done is None else done.result
 
 
 def _project(call: Call, env: Mapping[str, str]) -> str | None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..fast.record import record, replace
 from ..model import Execution, Reduction
-from ..rules.classify import IMPLICIT_FALLBACK_RULE, Classification, classify, sniff, sniffable
+from ..rules.classify import IMPLICIT_FALLBACK_RULE, Classification, classify, classify_tool, sniff, sniffable
 from ..rules.index import Catalogue
 from ..rules.loader import FALLBACK_ID
 from ..rules.model import Rule
@@ -91,7 +91,17 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
         keyless = redact_keys(raw_text)  # before any cut: no cut keeps a key's lines without its BEGIN
         redacted, raw_text = len(raw_text) - len(keyless), keyless
     stripped = strip_ansi(raw_text)
-    if not options.classifier and sniffable(classification):
+    # A host tool that runs no shell command (an MCP tool, Claude Code's Grep) is told by
+    # its name (`match.tool`), unless a rule for its name alone (`tool_names`) took it.
+    by_tool = (
+        execution.tool_name != "exec"
+        and not info.candidates
+        and classification.rule.id == FALLBACK_ID
+        and not options.classifier
+    )
+    if by_tool:
+        classification = classify_tool(execution.tool_name, catalogue.entries, stripped) or classification
+    elif not options.classifier and sniffable(classification):
         classification = sniff(classification, catalogue.entries, stripped) or classification
     start = _Start(execution, info, classification, len(stripped) + redacted, options)
     if keep_raw == "raw" or (keep_raw and len(raw_text) <= EXACT_LIMIT):
@@ -139,7 +149,7 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
             stripped_lines=lines,
             no_omit=options.no_omit,
             budget=patterns,
-            structure=info.multiple or rule.id == FALLBACK_ID,
+            structure=info.multiple or rule.id == FALLBACK_ID or (by_tool and rule.family == "generic"),
             argv=info.normalized_argv,
         )
     except PatternTimeout:

@@ -53,8 +53,8 @@ def classify(
     for candidate in info.candidates or (_NO_COMMAND,):
         context = _Context(candidate, tool_name, SOURCE_PRIORITY[candidate.source] == top_source)
         for entry in entries:
-            if entry.id == FALLBACK_ID or (entry.argv0 and entry.argv0.isdisjoint(context.argv0)):
-                continue  # a rule for another program (its match table is not even built)
+            if entry.id == FALLBACK_ID or entry.tool or (entry.argv0 and entry.argv0.isdisjoint(context.argv0)):
+                continue  # a rule for another program or a host tool (its match table is not even built)
             specificity = context.specificity(entry.match)
             if specificity is None:
                 continue
@@ -68,6 +68,54 @@ def classify(
 
 
 _NO_COMMAND = Candidate(ORIGINAL, "", ())
+
+
+def classify_tool(tool_name: str, entries: list[MatchEntry], output: str) -> Classification | None:
+    """The rule for the result of a host tool that runs no shell command (an MCP tool,
+    Claude Code's `Grep`), told by its name: among the rules whose `match.tool` globs
+    take the name, the one with the higher priority, then the glob with the most
+    characters besides wildcards (`mcp__git__git_diff` over `mcp__git__*` over `*`),
+    then one whose `output` patterns match a line among the first or the last 40 of
+    the result (a JSON document's first line) over one without, then the alphabetically
+    first id. A rule with `output` patterns none of which matches does not apply.
+    None when no rule takes the name."""
+    from fnmatch import fnmatchcase
+
+    lines: list[str] | None = None
+    best: tuple[float, int, int] | None = None
+    chosen: MatchEntry | None = None
+    for entry in entries:
+        if not entry.tool:
+            continue
+        named = [len(glob) - glob.count("*") - glob.count("?") for glob in entry.tool if fnmatchcase(tool_name, glob)]
+        if not named:
+            continue
+        seen = 0
+        if entry.output:
+            if lines is None:
+                lines = output.strip("\n").split("\n")
+                if len(lines) > 2 * _SNIFF_LINES:
+                    lines = lines[:_SNIFF_LINES] + lines[-_SNIFF_LINES:]
+            if not _output_matches(entry, lines):
+                continue
+            seen = 1
+        key = (entry.priority, max(named), seen)
+        if best is None or key > best or (key == best and chosen is not None and entry.id < chosen.id):
+            best, chosen = key, entry
+    if chosen is None:
+        return None
+    return Classification(chosen, Candidate("tool", tool_name, ()), 0.9)
+
+
+def _output_matches(entry: MatchEntry, lines: list[str]) -> bool:
+    from .patterns import Budget, Matcher, PatternTimeout
+
+    try:
+        search = Matcher(list(entry.output), trusted=entry.trusted, budget=Budget()).search
+        return any(search(line) for line in lines)
+    except PatternTimeout:
+        return False
+
 
 #: Rules whose commands name no tool of their own: what runs is told by the output.
 _RUNNER_RULES = frozenset(
@@ -163,6 +211,8 @@ class _Context:
         self.git = self.subcommand if argv and basename(argv[0]) == "git" else None
 
     def specificity(self, match: Match) -> int | None:
+        if match.tool:
+            return None  # a rule for a host tool's result, never for a command (classify_tool)
         score = 0
         if match.tool_names:
             if self.tool_name not in match.tool_names:

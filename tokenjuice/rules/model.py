@@ -29,6 +29,7 @@ WORDS = "words"  # a list of non-empty strings
 PATTERNS = "patterns"  # a list of regular expressions, compiled when the rule loads
 PATTERN = "pattern"  # one regular expression
 FLAGS = "flags"  # regular-expression flag letters
+GLOBS = "globs"  # a list of tool-name globs (`*` any run of characters, `?` one)
 WORD_GROUPS = "word-groups"  # a non-empty list of non-empty lists of non-empty strings
 CHOICE = "choice"  # one of `choices`
 COUNTS = "counts"  # a table of names to non-negative integers
@@ -54,6 +55,9 @@ NOISE_KINDS = (
 #: What an output can be made of; reduce/units.py has a parser for each.
 UNITS = ("path", "commit", "diff-file", "match-file", "row", "dir", "test", "finding", "record")
 COUNTER_SOURCES = ("post_keep", "pre_keep", "pre_skip")
+#: The characters of a tool-name glob: a host's tool names (`mcp__github__list_issues`,
+#: `fs-search_files`, `Grep`) and the wildcards `*` and `?`.
+GLOB_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.:*?")
 
 
 def spec(
@@ -173,6 +177,18 @@ class Match:
         non_empty=True,
         score=10,
         label="tool",
+    )
+    tool: tuple[str, ...] = spec(
+        GLOBS,
+        "A host tool that runs no shell command (an MCP tool as `mcp__<server>__<tool>`, Claude Code's "
+        "`Grep`): its name matches one of these globs (`*` any run of characters, `?` one). Such a rule "
+        "never matches a shell command; the glob with the most characters besides wildcards wins, and a rule "
+        "whose `output` patterns also match a line of the result wins over one without.",
+        (),
+        non_empty=True,
+        score=100,
+        label="tool",
+        joiner=" or ",
     )
     output: tuple[str, ...] = spec(
         PATTERNS,
@@ -420,7 +436,18 @@ class MatchEntry:
     looking at the rest, so a wrap builds a few of the ~160 tables, not all (building
     them all cost ~1 ms on every command)."""
 
-    __slots__ = ("_data", "_match", "argv0", "family", "id", "output", "output_literals", "priority", "trusted")
+    __slots__ = (
+        "_data",
+        "_match",
+        "argv0",
+        "family",
+        "id",
+        "output",
+        "output_literals",
+        "priority",
+        "tool",
+        "trusted",
+    )
 
     def __init__(
         self,
@@ -446,6 +473,8 @@ class MatchEntry:
         #: The programs `match.argv0` names (empty: any), and its output patterns.
         self.argv0 = frozenset(match.argv0 if match is not None else self._data.get("argv0", ()))
         self.output: tuple[str, ...] = match.output if match is not None else tuple(self._data.get("output", ()))
+        #: The tool-name globs of a rule for host tools that run no command (empty: a command's rule).
+        self.tool: tuple[str, ...] = match.tool if match is not None else tuple(self._data.get("tool", ()))
 
     @property
     def match(self) -> Match:

@@ -157,7 +157,7 @@ class _Checker:
             ):
                 raise RuleError(f"{where}: expected an integer" if integer else f"{where}: expected a number")
             return value
-        if kind in (model.WORDS, model.PATTERNS):
+        if kind in (model.WORDS, model.PATTERNS, model.GLOBS):
             if not isinstance(value, list) or not all(isinstance(s, str) and s for s in value):
                 raise RuleError(f"{where}: expected a list of non-empty strings")
             if meta["non_empty"] and not value:
@@ -168,6 +168,14 @@ class _Checker:
             if kind == model.PATTERNS:
                 for index, pattern in enumerate(value):
                     self.pattern(pattern, "", f"{where}[{index}]")
+            if kind == model.GLOBS:
+                for index, glob in enumerate(value):
+                    odd = sorted(set(glob) - model.GLOB_CHARS)
+                    if odd:
+                        raise RuleError(
+                            f"{where}[{index}]: {odd[0]!r} cannot be in a tool-name glob "
+                            "(use letters, digits, _ - . : and the wildcards * and ?)"
+                        )
             return tuple(value)
         if kind == model.PATTERN:
             if not isinstance(value, str) or not value or "\0" in value:
@@ -298,8 +306,10 @@ def _field_schema(field: Field) -> dict[str, Any]:
             schema["minLength"] = 1
         if kind == model.COUNT and meta["minimum"] is not None:
             schema = {"anyOf": [{"const": 0}, {"type": "integer", "minimum": meta["minimum"]}]}
-    elif kind in (model.WORDS, model.PATTERNS):
+    elif kind in (model.WORDS, model.PATTERNS, model.GLOBS):
         item = {"type": "string", "minLength": 1} | ({"format": "regex"} if kind == model.PATTERNS else {})
+        if kind == model.GLOBS:
+            item["pattern"] = "^[A-Za-z0-9_.:*?-]+$"
         schema = {"type": "array", "items": item} | ({"minItems": 1} if meta["non_empty"] else {})
     elif kind == model.WORD_GROUPS:
         schema = {

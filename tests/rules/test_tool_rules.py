@@ -1,0 +1,97 @@
+"""Rules for host tools that run no shell command (issue 32): `[match] tool` globs,
+classification by the tool's name, and a tool result compacted in its own shape."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import rule_of
+from tokenjuice.rules.classify import classify, classify_tool
+from tokenjuice.rules.index import Catalogue, entry_of
+from tokenjuice.rules.schema import RuleError
+from tokenjuice.shell.command import analyze
+
+
+def _entries(*rules):
+    return [entry_of(rule) for rule in rules]
+
+
+def test_a_tool_glob_with_a_character_outside_tool_names_is_refused():
+    with pytest.raises(RuleError, match=r"match\.tool\[0\]: '/' cannot be in a tool-name glob"):
+        rule_of("tools/x", family="x", match={"tool": ["mcp/*"]})
+
+
+def test_the_most_literal_glob_wins_and_output_patterns_must_match():
+    rules = _entries(
+        rule_of("tools/any", family="generic", match={"tool": ["*"]}),
+        rule_of("tools/json", family="tool-result", match={"tool": ["*"], "output": [r"^\s*[\[{]"]}),
+        rule_of("tools/git", family="git", match={"tool": ["mcp__git__*"]}),
+        rule_of("tools/diff", family="git", match={"tool": ["mcp__git__git_diff*"]}),
+    )
+    assert classify_tool("mcp__git__git_diff_unstaged", rules, "diff --git a/x b/x").rule.id == "tools/diff"
+    assert classify_tool("mcp__git__git_log", rules, "Commit: 1").rule.id == "tools/git"
+    assert classify_tool("mcp__memory__read_graph", rules, '{\n  "entities": []\n}').rule.id == "tools/json"
+    assert classify_tool("mcp__fetch__fetch", rules, "Contents of http://x:").rule.id == "tools/any"
+
+
+def test_a_tool_rule_never_matches_a_shell_command():
+    rules = _entries(rule_of("tools/any", family="generic", match={"tool": ["*"]}))
+    assert classify(analyze("git status"), rules).rule.id == "generic/fallback"
+    assert classify(analyze(""), rules, "exec").rule.id == "generic/fallback"
+
+
+@pytest.fixture
+def settings(workdir):
+    from tokenjuice.settings import resolve
+
+    return resolve(str(workdir))
+
+
+def _listing(count: int) -> str:
+    return "\n".join(f"/srv/project/src/module_{i:04d}/file_{i:04d}.py" for i in range(count))
+
+
+def test_content_blocks_keep_their_shape_and_images_stay(settings, workdir):
+    from tokenjuice.compact import compact_tool_result
+
+    image = {"type": "image", "data": "iVBORw0KGgo" * 50, "mimeType": "image/png"}
+    blocks = [{"type": "text", "text": _listing(2000)}, image]
+    done = compact_tool_result("mcp__fs__search_files", blocks, cwd=str(workdir), source="test", settings=settings)
+    assert done is not None and done.cut and len(done.artifact_ids) == 1
+    text, kept = done.result
+    assert kept == image
+    assert text["type"] == "text" and len(text["text"]) < len(blocks[0]["text"]) // 5
+    assert f"tokenjuice cat {done.artifact_ids[0]}" in text["text"]
+    assert "/srv/project/src/module_0000/file_0000.py" in text["text"]
+
+
+def test_a_structured_content_string_keeps_being_json_with_its_long_strings_compacted(settings, workdir):
+    from tokenjuice.compact import compact_tool_result
+
+    given = json.dumps({"content": _listing(2000)}, separators=(",", ":"))
+    done = compact_tool_result("mcp__fs__search_files", given, cwd=str(workdir), source="test", settings=settings)
+    assert done is not None and isinstance(done.result, str)
+    value = json.loads(done.result)
+    assert list(value) == ["content"] and len(done.result) < len(given) // 5
+
+
+def test_a_call_tool_result_object_and_small_results(settings, workdir):
+    from tokenjuice.compact import compact_tool_result
+
+    big = {"content": [{"type": "text", "text": _listing(2000)}], "structuredContent": {"content": _listing(2000)}}
+    done = compact_tool_result("mcp__fs__search_files", big, cwd=str(workdir), source="test", settings=settings)
+    assert done is not None and set(done.result) == {"content", "structuredContent"}
+    assert len(done.artifact_ids) == 2
+    small = [{"type": "text", "text": "Echo: hello"}]
+    assert compact_tool_result("mcp__ev__echo", small, cwd=str(workdir), source="test", settings=settings) is None
+    assert compact_tool_result("mcp__ev__echo", 42, cwd=str(workdir), source="test", settings=settings) is None
+
+
+def test_the_builtin_catalogue_has_the_two_fallbacks():
+    from tokenjuice.rules import index
+
+    catalogue: Catalogue = index.load(builtin_only=True)
+    assert classify_tool("mcp__x__y", catalogue.entries, "plain text").rule.id == "tools/text"
+    assert classify_tool("mcp__x__y", catalogue.entries, '{"a": 1}').rule.id == "tools/json"
