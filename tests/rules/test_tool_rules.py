@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import rule_of
 
-from tests.conftest import rule_of
 from tokenjuice.rules.classify import classify, classify_tool
 from tokenjuice.rules.index import Catalogue, entry_of
 from tokenjuice.rules.schema import RuleError
@@ -40,6 +40,19 @@ def test_a_tool_rule_never_matches_a_shell_command():
     rules = _entries(rule_of("tools/any", family="generic", match={"tool": ["*"]}))
     assert classify(analyze("git status"), rules).rule.id == "generic/fallback"
     assert classify(analyze(""), rules, "exec").rule.id == "generic/fallback"
+
+
+def test_a_commands_json_output_is_never_sniffed_as_a_tool_result():
+    """`mise run build` says nothing of its output's shape, so its output is sniffed; the
+    tools/json fallback recognises any JSON document, but only a tool's result."""
+    from tokenjuice.model import Execution
+    from tokenjuice.reduce.engine import reduce
+    from tokenjuice.rules import index
+
+    catalogue = index.load(".", builtin_only=True)
+    output = '{"tasks": [' + ", ".join(f'{{"name": "t{i}"}}' for i in range(400)) + "]}\n"
+    reduction = reduce(Execution(command="make report", stdout=output, exit_code=0), catalogue)
+    assert not reduction.classification.rule.id.startswith("tools/")
 
 
 @pytest.fixture

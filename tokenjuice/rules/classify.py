@@ -166,8 +166,8 @@ def sniff(classification: Classification, entries: list[MatchEntry], output: str
     best: tuple[float, bool, int] | None = None
     chosen: MatchEntry | None = None
     for entry in entries:
-        if not entry.output or entry.id == classification.rule.id:
-            continue
+        if not entry.output or entry.id == classification.rule.id or entry.tool:
+            continue  # a host tool's rule recognises a tool's result, never a command's output
         literals = entry.output_literals or ("",) * len(entry.output)
         candidates = [p for p, literal in zip(entry.output, literals, strict=False) if literal in text]
         if not candidates:
