@@ -256,9 +256,17 @@ _ALL = click.option("--all", "every", is_flag=True, help="Every host found on th
 _PROJECT = click.option("--project", is_flag=True, help="Use the project's config (at the git root), not your own.")
 _LOCAL = click.option("--local", is_flag=True, help="Use this interpreter and checkout (python -m tokenjuice).")
 _DRY_RUN = click.option("--dry-run", is_flag=True, help="Print the change as a diff; write nothing.")
+#: install's exit codes (commands/hosts.py declares them; kept here so --help imports nothing more).
+_INSTALL_EXIT_CODES = (
+    "Exit codes: 0 done; 1 a host failed (the others were done); 2 wrong usage; 3 --all found no agent "
+    "host, so nothing was installed; 4 the Codex hook was installed but --approve could not record its approval."
+)
 
 
-@cli.command(short_help="Install the hook for an agent host (or list them).", epilog=_HOSTS_EPILOG)
+@cli.command(
+    short_help="Install the hook for an agent host (or list them).",
+    epilog=_HOSTS_EPILOG + "\n\n" + _INSTALL_EXIT_CODES,
+)
 @_HOST
 @_ALL
 @_PROJECT

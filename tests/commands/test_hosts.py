@@ -222,3 +222,28 @@ def test_install_builds_the_rule_index_so_the_first_call_does_not(workdir):
     assert tokenjuice("wrap", "--", "seq", "1", "3000").returncode == 0
     after = {p: p.stat().st_mtime_ns for p in cache.rglob("*") if p.is_file() and "index" in str(p)}
     assert after == built  # the first wrap read the index install built
+
+
+def test_install_exits_non_zero_when_what_was_asked_did_not_happen(workdir):
+    """Issue 31: `install --all` with no host found, and `install codex --approve` with no
+    codex to approve through, each exit with their own documented code and say what to do
+    instead (never to run the command just run)."""
+    env = os.environ | {"PATH": "/usr/bin:/bin"}  # no agent host's program
+    none = tokenjuice("install", "--all", "--local", env=env)
+    out = none.stdout.decode()
+    assert none.returncode == 3, out
+    assert "nothing was installed" in out and "tokenjuice install <host>" in out
+    assert not any(config_path(host).exists() for host in HOSTS)
+    as_json = tokenjuice("install", "--all", "--local", "--json", env=env)
+    assert as_json.returncode == 3 and {row["action"] for row in json.loads(as_json.stdout)} == {"skipped"}
+    approve = tokenjuice("install", "codex", "--approve", "--local", env=env)
+    out = approve.stdout.decode()
+    assert approve.returncode == 4, out
+    assert config_path("codex").exists()  # the hook itself is installed
+    assert "install codex --approve" not in out  # no advice to run what was just run
+    assert "approve the tokenjuice hook in /hooks" in out
+    data = json.loads(tokenjuice("install", "codex", "--approve", "--local", "--json", env=env).stdout)
+    assert data["undone"] == "approval"
+    help_text = tokenjuice("install", "--help").stdout.decode()
+    assert "3 --all found no agent" in " ".join(help_text.split())
+

@@ -22,6 +22,12 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+#: install's exit codes, one per outcome (docs/hosts.md#exit-codes; 2 is a usage error, as everywhere).
+EXIT_FAILED = 1  # a host failed: nothing was written for it (the others were done)
+EXIT_NO_HOST = 3  # install --all found no agent host on this machine: nothing was installed
+EXIT_NOT_APPROVED = 4  # install codex --approve: the hook is installed, but its approval was not recorded
+
+
 def _flags(project: bool, local: bool) -> str:
     return (" --project" if project else "") + (" --local" if local else "")
 
@@ -177,7 +183,13 @@ def _batch(verb: str, rows: list[Row], *, project: bool, dry_run: bool) -> Outpu
         out += ["next:", *notes]
     failed = [row.name for row in rows if row.action == "failed"]
     changed = [row.name for row in rows if row.result is not None and row.result.diff]
-    if failed:
+    none_found = verb == "install" and all(row.action == "skipped" for row in rows)
+    if none_found:
+        out.append(
+            "no agent host found on this machine, so nothing was installed: install one by name "
+            "(tokenjuice install <host>)"
+        )
+    elif failed:
         done = f"; {', '.join(changed)} {'would be' if dry_run else 'were'} changed all the same" if changed else ""
         out.append(
             f"{len(failed)} of {len(rows)} hosts failed ({', '.join(failed)}){done}; fix what the line says "
@@ -188,7 +200,8 @@ def _batch(verb: str, rows: list[Row], *, project: bool, dry_run: bool) -> Outpu
     data = [row.to_dict() for row in rows]
     if dry_run:
         data = [d | ({"diff": row.result.diff} if row.result else {}) for d, row in zip(data, rows, strict=True)]
-    return Output(text="\n".join(out) + "\n", data=data, exit_code=1 if failed else 0)
+    code = EXIT_NO_HOST if none_found else EXIT_FAILED if failed else 0
+    return Output(text="\n".join(out) + "\n", data=data, exit_code=code)
 
 
 def _install_one(
@@ -218,7 +231,7 @@ def _install_one(
     out.append(f"  remove:  tokenjuice uninstall {host.name}{_flags(project, False)}")
     out += [f"  next:    {note}" for note in result.notes]
     out += [f"warning: {w}" for w in result.warnings]
-    return Output(text="\n".join(out) + "\n", data=data)
+    return Output(text="\n".join(out) + "\n", data=data, exit_code=EXIT_NOT_APPROVED if result.undone else 0)
 
 
 def uninstall(name: str | None, *, every: bool, project: bool, dry_run: bool, purge: bool = False) -> Output:

@@ -50,7 +50,7 @@ def worst(statuses: Iterable[str]) -> str:
 class Result:
     """What install/uninstall did to one file."""
 
-    __slots__ = ("action", "backup", "command", "diff", "notes", "path", "warnings")
+    __slots__ = ("action", "backup", "command", "diff", "notes", "path", "undone", "warnings")
 
     def __init__(
         self,
@@ -68,6 +68,7 @@ class Result:
         self.command = command
         self.warnings = warnings or []
         self.notes = notes or []  # what the user must still do (e.g. approve the hook in the host)
+        self.undone: str | None = None  # what was asked and did not happen (its warning says what to do)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -80,6 +81,8 @@ class Result:
             data["warnings"] = self.warnings
         if self.notes:
             data["notes"] = self.notes
+        if self.undone:
+            data["undone"] = self.undone
         return data
 
 
