@@ -247,3 +247,27 @@ def test_install_exits_non_zero_when_what_was_asked_did_not_happen(workdir):
     help_text = tokenjuice("install", "--help").stdout.decode()
     assert "3 --all found no agent" in " ".join(help_text.split())
 
+
+def test_a_folder_install_created_is_not_the_host_in_use(workdir):
+    """Issue 31: `~/.cursor/` made by `install cursor` on a machine without Cursor is no
+    sign of Cursor: a host is found by its program or by files of its own there."""
+    env = os.environ | {"PATH": "/usr/bin:/bin"}  # no agent host's program
+
+    def found(host: str) -> str:
+        rows = json.loads(tokenjuice("install", "--json", env=env).stdout)
+        return next(row["detected"] for row in rows if row["host"] == host)
+
+    for host in ("cursor", "copilot", "opencode", "windsurf", "cline"):
+        assert tokenjuice("install", host, "--local", env=env).returncode == 0
+        assert found(host) == "", host  # only tokenjuice's hook (and folders) there
+    assert tokenjuice("install", "cursor", "--local", env=env).returncode == 0  # a second install: backups
+    assert found("cursor") == ""
+    (config_path("cursor").parent / "argv.json").write_text("{}\n")  # a file of Cursor's own
+    assert "exists" in found("cursor")
+    config_path("claude-code").parent.mkdir(parents=True)  # a folder tokenjuice did not make
+    assert "exists" in found("claude-code")
+    # install --all renews the hooks already installed, and finds nothing else
+    renewed = tokenjuice("install", "--all", "--local", "--json", env=env)
+    actions = {row["host"]: row["action"] for row in json.loads(renewed.stdout)}
+    assert renewed.returncode == 0 and actions["copilot"] == "unchanged" and actions["claude-code"] == "installed"
+    assert actions["codex"] == actions["gemini"] == "skipped"

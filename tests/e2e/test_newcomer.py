@@ -117,3 +117,5 @@ def first_steps_on_a_machine_without_hosts(tmp_path: Path, env: dict[str, str]) 
     approve = tj("install", "codex", "--approve")
     assert approve.returncode == 4, approve.stdout + approve.stderr
     assert "install codex --approve" not in approve.stdout and (bare / ".codex" / "hooks.json").exists()
+    listed = json.loads(tj("install", "--json").stdout)  # the folder install made is not Codex in use
+    assert [row["detected"] for row in listed if row["host"] == "codex"] == [""], listed

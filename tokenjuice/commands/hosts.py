@@ -68,7 +68,7 @@ def install(
     rows: list[Row] = []
     for host_name in HOSTS:
         host = _host(host_name)
-        why = host.detected()
+        why = host.detected() or _installed_here(host, project)  # an upgrade renews every hook of ours
         if not why:
             rows.append(
                 Row(
@@ -91,6 +91,14 @@ def install(
     if not dry_run and any(row.result is not None and row.result.action != "unchanged" for row in rows):
         _after_install()
     return _batch("install", rows, project=project, dry_run=dry_run)
+
+
+def _installed_here(host: base.Host, project: bool) -> bool:
+    """Did tokenjuice's install write this host's config (its record is there)?"""
+    try:
+        return manage.text_before_install(host.config_path(project))[0]
+    except manage.HostError:
+        return False
 
 
 def _launcher(project: bool, local: bool, dry_run: bool) -> str:
