@@ -59,6 +59,8 @@ def emit(output: Output, output_format: str = "text") -> None:
         click.echo(output.text, nl=False, color=use_colour(sys.stdout))
     if output.notes and output_format != "json":
         click.echo(output.notes, nl=False, err=True, color=use_colour(sys.stderr))
+    if output.warnings:
+        click.echo(output.warnings, nl=False, err=True, color=use_colour(sys.stderr))
     sys.exit(output.exit_code)
 
 
@@ -475,9 +477,15 @@ def completion(shell: str) -> None:
 
 
 @cli.group(short_help="Show or change settings.")
-def config() -> None:
+@click.pass_context
+def config(ctx: click.Context) -> None:
     """Settings live in ~/.config/tokenjuice/config.toml (TOKENJUICE_CONFIG overrides) and
     .tokenjuice/config.toml in a project; TOKENJUICE_* variables and flags override both."""
+    if ctx.resilient_parsing or any(a in ("-h", "--help") for a in sys.argv[1:]):
+        return
+    from .commands import config as command
+
+    click.echo(command.warnings(), nl=False, err=True, color=use_colour(sys.stderr))
 
 
 @config.command("list")

@@ -22,6 +22,7 @@ class Output:
     data: Any = None  # printed as JSON in json mode (None: the command has only text)
     exit_code: int = 0
     notes: str = ""  # printed on stderr in text mode (JSON carries the same facts)
+    warnings: str = ""  # printed on stderr in every mode (stdout stays the answer scripts read)
     raw: bytes | None = None  # written to stdout exactly as it is, in both modes
 
 
