@@ -362,7 +362,20 @@ _SINCE = click.option("--since", metavar="WHEN", help="Only runs since a duratio
 )
 @click.option("--json", "json_flag", is_flag=True, help="Same as --format json.")
 def stats(since: str | None, zone: str, output_format: str, json_flag: bool) -> None:
-    """Totals and savings by source, family, rule and day, from the local ledger."""
+    """Totals and savings by source, family, rule and day, from the local ledger.
+
+    \b
+    The columns add up: saved = credited - read back.
+    credited   what a run saved against what its host would have shown
+               (at most claude-code 30k chars, codex 10k, gemini 40k,
+               opencode 51.2k or 2,000 lines, copilot 50k; cursor and cli
+               uncapped), less what tokenjuice showed; nothing when the
+               command bounded its own output (| head, -n N)
+    read back  every char tokenjuice cat printed of the runs' stored
+               outputs; a rule whose cuts are read back often can save
+               less than nothing
+    cuts read back  of the runs whose output was cut, how many were read back
+    """
     from .commands import stats as command
 
     output_format = "json" if json_flag else output_format
