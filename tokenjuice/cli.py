@@ -19,7 +19,7 @@ import itertools
 import os
 import platform
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 import click
@@ -46,6 +46,33 @@ def use_colour(stream: Any) -> bool:
         return bool(stream.isatty())
     except (AttributeError, ValueError):
         return False
+
+
+def on_terminal() -> bool:
+    """Is a person watching (stdout and stderr both terminals)? Only then does a long
+    command say what it is doing while it does it, on stderr; a pipe gets nothing extra."""
+    try:
+        return sys.stdout.isatty() and sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def long_work(line: str) -> None:
+    """One line on stderr before work that takes seconds, for a terminal only."""
+    if on_terminal():
+        click.echo(line, err=True)
+
+
+def progress_bar(label: str) -> Callable[[list[Any]], Iterable[Any]] | None:
+    """A progress bar (stderr) over countable work, for a terminal only."""
+    if not on_terminal():
+        return None
+
+    def shown(items: list[Any]) -> Iterator[Any]:
+        with click.progressbar(items, label=label, file=sys.stderr) as bar:
+            yield from bar
+
+    return shown
 
 
 def emit(output: Output, output_format: str = "text") -> None:
@@ -210,7 +237,12 @@ def verify(
     """Validate every rule layer (and run the examples with --fixtures)."""
     from .commands.verify import run
 
-    emit(run(fixtures=fixtures, only=only, show=show, coverage=coverage, reducers_doc=reducers_doc), output_format)
+    examples = fixtures or show or coverage or bool(reducers_doc)
+    progress = progress_bar("running every rule's examples") if examples else None
+    emit(
+        run(fixtures=fixtures, only=only, show=show, coverage=coverage, reducers_doc=reducers_doc, progress=progress),
+        output_format,
+    )
 
 
 @cli.command(context_settings={"ignore_unknown_options": True}, short_help="Capture real output as a rule example.")
@@ -339,10 +371,14 @@ def doctor(target: str | None, project: bool, local: bool, deep: bool, every: bo
     from .commands import hosts
 
     if target == "hooks" or (every and target is None):
+        long_work(f"checking every host's hook{' and running each' if deep else ''} (a few seconds)...")
         emit(hosts.doctor_hooks(local=local, deep=deep), output_format)
     elif target:
+        if deep:
+            long_work(f"running the {target} hook on a probe command (a few seconds)...")
         emit(hosts.doctor_host(target, project=project, local=local, deep=deep), output_format)
     else:
+        long_work("checking rules, config, ledger, stored outputs and hooks (a few seconds)...")
         emit(health.run(), output_format)
 
 
