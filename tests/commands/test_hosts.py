@@ -167,7 +167,8 @@ def test_install_all_processes_every_host_and_fails_only_for_the_broken_one(work
     assert "installed" in lines["cursor"] and "installed" in lines["codex"] and "installed" in lines["gemini"]
     assert "failed" in lines["claude-code"] and "not valid JSON" in lines["claude-code"]
     assert "skipped" in lines["copilot"] and "tokenjuice install copilot" in lines["copilot"]
-    assert "were changed all the same" in out and "tokenjuice install --all again" in out
+    folded = " ".join(out.split())  # long lines are folded at 100 columns
+    assert "were changed all the same" in folded and "tokenjuice install --all again" in folded
     for host in ("cursor", "codex", "gemini"):
         assert config_path(host).exists()
     claude.write_text("{}\n")
@@ -230,14 +231,14 @@ def test_install_exits_non_zero_when_what_was_asked_did_not_happen(workdir):
     instead (never to run the command just run)."""
     env = os.environ | {"PATH": "/usr/bin:/bin"}  # no agent host's program
     none = tokenjuice("install", "--all", "--local", env=env)
-    out = none.stdout.decode()
+    out = " ".join(none.stdout.decode().split())  # long lines are folded at 100 columns
     assert none.returncode == 3, out
     assert "nothing was installed" in out and "tokenjuice install <host>" in out
     assert not any(config_path(host).exists() for host in HOSTS)
     as_json = tokenjuice("install", "--all", "--local", "--json", env=env)
     assert as_json.returncode == 3 and {row["action"] for row in json.loads(as_json.stdout)} == {"skipped"}
     approve = tokenjuice("install", "codex", "--approve", "--local", env=env)
-    out = approve.stdout.decode()
+    out = " ".join(approve.stdout.decode().split())
     assert approve.returncode == 4, out
     assert config_path("codex").exists()  # the hook itself is installed
     assert "install codex --approve" not in out  # no advice to run what was just run

@@ -48,7 +48,7 @@ def listing() -> Output:
         )
     if not rows:
         return Output(
-            text=f"nothing stored in {store.directory} (the full output of every cut run is kept there)\n", data=rows
+            text=f"nothing stored in {store.directory}\n(the full output of every cut run is kept there)\n", data=rows
         )
     lines = []
     for row in rows:

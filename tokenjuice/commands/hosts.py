@@ -15,7 +15,7 @@ from ..hosts import BROKEN, DISABLED, OK, WARN, base, manage
 from ..hosts import launch as launch_module
 from ..hosts.hook import HOSTS, load
 from ..paths import git_root
-from .output import Output
+from .output import Output, fold
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -181,6 +181,7 @@ def _batch(verb: str, rows: list[Row], *, project: bool, dry_run: bool) -> Outpu
     for row in rows:
         shown = row.path + (f": {row.why}" if row.why and row.path else row.why)
         out.append(f"{row.name:<{width}}  {row.action:<{action_width}}  {shown}")
+    head = len(out)  # the diffs and one line per host, whole (scripts read them); what follows is folded
     notes = [
         f"  {row.name}: {note}"
         for row in rows
@@ -209,7 +210,8 @@ def _batch(verb: str, rows: list[Row], *, project: bool, dry_run: bool) -> Outpu
     if dry_run:
         data = [d | ({"diff": row.result.diff} if row.result else {}) for d, row in zip(data, rows, strict=True)]
     code = EXIT_NO_HOST if none_found else EXIT_FAILED if failed else 0
-    return Output(text="\n".join(out) + "\n", data=data, exit_code=code)
+    text = "\n".join([*out[:head], *(fold(line, "    ") for line in out[head:])])
+    return Output(text=text + "\n", data=data, exit_code=code)
 
 
 def _install_one(
@@ -239,7 +241,8 @@ def _install_one(
     out.append(f"  remove:  tokenjuice uninstall {host.name}{_flags(project, False)}")
     out += [f"  next:    {note}" for note in result.notes]
     out += [f"warning: {w}" for w in result.warnings]
-    return Output(text="\n".join(out) + "\n", data=data, exit_code=EXIT_NOT_APPROVED if result.undone else 0)
+    text = "\n".join(line if _is_data(line) else fold(line, "           ") for line in out) + "\n"
+    return Output(text=text, data=data, exit_code=EXIT_NOT_APPROVED if result.undone else 0)
 
 
 def uninstall(name: str | None, *, every: bool, project: bool, dry_run: bool, purge: bool = False) -> Output:
@@ -300,7 +303,7 @@ def _purged(output: Output, *, dry_run: bool) -> Output:
 
 def _uninstall_output(host: base.Host, result: manage.Result, project: bool, dry_run: bool) -> Output:
     data = _result_data(host, result, dry_run)
-    warned = "".join(f"warning: {w}\n" for w in result.warnings)
+    warned = "".join(fold(f"warning: {w}") + "\n" for w in result.warnings)
     if result.action == "absent":
         return Output(text=f"no tokenjuice hook in {result.path}; nothing to remove\n" + warned, data=data)
     if dry_run:
@@ -346,7 +349,7 @@ def detected_hosts(*, project: bool) -> Output:
     lines = ["hosts tokenjuice can hook into:"]
     for row in rows:
         found = f"found ({row['detected']})" if row["detected"] else "not found"
-        what = "advisory rule" if advisory[row["host"]] else "hook"
+        what = "rule" if advisory[row["host"]] else "hook"
         hook = {
             OK: f"our {what} is installed and healthy in {row['path']}",
             WARN: f"our {what} is installed in {row['path']} but needs attention (tokenjuice doctor {row['host']})",
@@ -419,7 +422,12 @@ def render(found: manage.Report, indent: str) -> str:
             out.append(f"deep check: {verdict}")
     if found.fix:
         out.append(f"fix: {found.fix}")
-    return "".join(indent + line + "\n" for line in out)
+    return "".join((indent + line if _is_data(line) else fold(indent + line, "    ")) + "\n" for line in out)
+
+
+def _is_data(line: str) -> bool:
+    """A line naming a command or a file, printed whole (to copy), never folded."""
+    return line.lstrip().startswith(("command:", "backup:", "config:", "expected command:", "configured command:"))
 
 
 NOTHING_INSTALLED = "no tokenjuice hooks installed; tokenjuice install lists the hosts found on this machine"
