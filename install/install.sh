@@ -105,9 +105,19 @@ if ! "$venv/bin/python" -c 'pass' >/dev/null 2>&1; then
     mkdir -p "$prefix"
     "$python" -m venv "$venv" || fail "could not create a virtual environment (on Debian/Ubuntu: apt install python3-venv)"
 fi
-say "installing tokenjuice from $source"
-"$venv/bin/python" -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
-"$venv/bin/python" -m pip install --quiet --upgrade "$source" || fail "pip could not install $source"
+# On a terminal, say that this takes a while and let pip show its own progress; a pipe
+# (CI, a log) gets only the lines below, as before.
+if [ -t 1 ]; then
+    quiet=""
+    say "installing tokenjuice from $source (a minute or two: pip shows its progress)"
+    say "updating pip in $venv"
+    "$venv/bin/python" -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
+else
+    quiet="--quiet"
+    say "installing tokenjuice from $source"
+    "$venv/bin/python" -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
+fi
+"$venv/bin/python" -m pip install $quiet --upgrade "$source" || fail "pip could not install $source"
 
 ln -sfn "$venv/bin/tokenjuice" "$link"
 if [ -d "$old_venv" ] && [ "$old_venv" != "$venv" ]; then

@@ -115,3 +115,39 @@ def modules_loaded_by(code: str, setup: str = "") -> set[str]:
         env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
     )
     return set(done.stdout.split())
+
+
+def on_a_terminal(argv: list[str], *, env=None, cwd=None, timeout: float = 120) -> tuple[int, str]:
+    """Run `argv` with stdin, stdout and stderr on a pseudo-terminal, as a person at a
+    terminal runs it: (exit code, everything it wrote, CRs and escapes included)."""
+    import os
+    import pty
+    import select
+    import signal
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: its stdio is the terminal
+        try:
+            if cwd is not None:
+                os.chdir(cwd)
+            os.execvpe(argv[0], argv, env if env is not None else os.environ)
+        finally:
+            os._exit(127)
+    out = b""
+    try:
+        while True:
+            ready, _, _ = select.select([fd], [], [], timeout)
+            if not ready:
+                os.kill(pid, signal.SIGKILL)
+                break
+            try:
+                data = os.read(fd, 65536)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not data:
+                break
+            out += data
+    finally:
+        os.close(fd)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status), out.decode("utf-8", errors="replace")

@@ -6,9 +6,10 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
-from conftest import tokenjuice
+from conftest import REPO, tokenjuice
 
 from tokenjuice import __version__
 
@@ -106,3 +107,38 @@ def test_completion_completes_commands(workdir):
     env = os.environ | {"_TOKENJUICE_COMPLETE": "bash_complete", "COMP_WORDS": "tokenjuice ver", "COMP_CWORD": "1"}
     done = subprocess.run([sys.executable, "-m", "tokenjuice"], env=env, capture_output=True)
     assert b"plain,verify" in done.stdout
+
+
+#: Lines that show a command to copy whole (the hook's): data, not a message, never folded.
+COMMAND_LINES = ("command:", "expected command:", "configured command:")
+
+
+def test_the_messages_a_newcomer_reads_stay_within_100_columns(workdir, isolated_home):
+    """Issue 31: some lines of tokenjuice's own messages ran to 250-330 columns. Every
+    line a newcomer's first commands print fits in 100 once the paths of this machine
+    (HOME, the installation) are written short: a path stays whole, prose is folded."""
+    for folder in (".cursor", ".claude", ".codex"):
+        (isolated_home / folder).mkdir()
+    env = os.environ | {"PATH": "/usr/bin:/bin"}
+    short = [(str(Path(sys.prefix)), "<venv>"), (str(isolated_home), "~"), (str(REPO), "<repo>")]
+    newcomer = (
+        ("install",),
+        ("install", "--all", "--local"),
+        ("install", "codex", "--approve", "--local"),
+        ("doctor",),
+        ("doctor", "hooks", "--local"),
+        ("doctor", "codex", "--local"),
+        ("doctor", "claude-code", "--local"),
+        ("config", "list"),
+        ("stats",),
+        ("ls",),
+        ("uninstall", "--all"),
+    )
+    for args in newcomer:
+        done = tokenjuice(*args, env=env)
+        text = (done.stdout + done.stderr).decode()
+        for old, new in short:
+            text = text.replace(old, new)
+        lines = [line for line in text.splitlines() if not line.lstrip().startswith(COMMAND_LINES)]
+        wide = [line for line in lines if len(line) > 100]
+        assert not wide, (args, wide)

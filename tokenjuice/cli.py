@@ -19,7 +19,7 @@ import itertools
 import os
 import platform
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 import click
@@ -48,6 +48,33 @@ def use_colour(stream: Any) -> bool:
         return False
 
 
+def on_terminal() -> bool:
+    """Is a person watching (stdout and stderr both terminals)? Only then does a long
+    command say what it is doing while it does it, on stderr; a pipe gets nothing extra."""
+    try:
+        return sys.stdout.isatty() and sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def long_work(line: str) -> None:
+    """One line on stderr before work that takes seconds, for a terminal only."""
+    if on_terminal():
+        click.echo(line, err=True)
+
+
+def progress_bar(label: str) -> Callable[[list[Any]], Iterable[Any]] | None:
+    """A progress bar (stderr) over countable work, for a terminal only."""
+    if not on_terminal():
+        return None
+
+    def shown(items: list[Any]) -> Iterator[Any]:
+        with click.progressbar(items, label=label, file=sys.stderr) as bar:
+            yield from bar
+
+    return shown
+
+
 def emit(output: Output, output_format: str = "text") -> None:
     """Print a command's Output and exit with its code."""
     if output.raw is not None:
@@ -59,6 +86,8 @@ def emit(output: Output, output_format: str = "text") -> None:
         click.echo(output.text, nl=False, color=use_colour(sys.stdout))
     if output.notes and output_format != "json":
         click.echo(output.notes, nl=False, err=True, color=use_colour(sys.stderr))
+    if output.warnings:
+        click.echo(output.warnings, nl=False, err=True, color=use_colour(sys.stderr))
     sys.exit(output.exit_code)
 
 
@@ -208,7 +237,12 @@ def verify(
     """Validate every rule layer (and run the examples with --fixtures)."""
     from .commands.verify import run
 
-    emit(run(fixtures=fixtures, only=only, show=show, coverage=coverage, reducers_doc=reducers_doc), output_format)
+    examples = fixtures or show or coverage or bool(reducers_doc)
+    progress = progress_bar("running every rule's examples") if examples else None
+    emit(
+        run(fixtures=fixtures, only=only, show=show, coverage=coverage, reducers_doc=reducers_doc, progress=progress),
+        output_format,
+    )
 
 
 @cli.command(context_settings={"ignore_unknown_options": True}, short_help="Capture real output as a rule example.")
@@ -256,9 +290,17 @@ _ALL = click.option("--all", "every", is_flag=True, help="Every host found on th
 _PROJECT = click.option("--project", is_flag=True, help="Use the project's config (at the git root), not your own.")
 _LOCAL = click.option("--local", is_flag=True, help="Use this interpreter and checkout (python -m tokenjuice).")
 _DRY_RUN = click.option("--dry-run", is_flag=True, help="Print the change as a diff; write nothing.")
+#: install's exit codes (commands/hosts.py declares them; kept here so --help imports nothing more).
+_INSTALL_EXIT_CODES = (
+    "Exit codes: 0 done; 1 a host failed (the others were done); 2 wrong usage; 3 --all found no agent "
+    "host, so nothing was installed; 4 the Codex hook was installed but --approve could not record its approval."
+)
 
 
-@cli.command(short_help="Install the hook for an agent host (or list them).", epilog=_HOSTS_EPILOG)
+@cli.command(
+    short_help="Install the hook for an agent host (or list them).",
+    epilog=_HOSTS_EPILOG + "\n\n" + _INSTALL_EXIT_CODES,
+)
 @_HOST
 @_ALL
 @_PROJECT
@@ -338,10 +380,14 @@ def doctor(target: str | None, project: bool, local: bool, deep: bool, every: bo
     from .commands import hosts
 
     if target == "hooks" or (every and target is None):
+        long_work(f"checking every host's hook{' and running each' if deep else ''} (a few seconds)...")
         emit(hosts.doctor_hooks(local=local, deep=deep), output_format)
     elif target:
+        if deep:
+            long_work(f"running the {target} hook on a probe command (a few seconds)...")
         emit(hosts.doctor_host(target, project=project, local=local, deep=deep), output_format)
     else:
+        long_work("checking rules, config, ledger, stored outputs and hooks (a few seconds)...")
         emit(health.run(), output_format)
 
 
@@ -361,7 +407,20 @@ _SINCE = click.option("--since", metavar="WHEN", help="Only runs since a duratio
 )
 @click.option("--json", "json_flag", is_flag=True, help="Same as --format json.")
 def stats(since: str | None, zone: str, output_format: str, json_flag: bool) -> None:
-    """Totals and savings by source, family, rule and day, from the local ledger."""
+    """Totals and savings by source, family, rule and day, from the local ledger.
+
+    \b
+    The columns add up: saved = credited - read back.
+    credited   what a run saved against what its host would have shown
+               (at most claude-code 30k chars, codex 10k, gemini 40k,
+               opencode 51.2k or 2,000 lines, copilot 50k; cursor and cli
+               uncapped), less what tokenjuice showed; nothing when the
+               command bounded its own output (| head, -n N)
+    read back  every char tokenjuice cat printed of the runs' stored
+               outputs; a rule whose cuts are read back often can save
+               less than nothing
+    cuts read back  of the runs whose output was cut, how many were read back
+    """
     from .commands import stats as command
 
     output_format = "json" if json_flag else output_format
@@ -476,9 +535,15 @@ def completion(shell: str) -> None:
 
 
 @cli.group(short_help="Show or change settings.")
-def config() -> None:
+@click.pass_context
+def config(ctx: click.Context) -> None:
     """Settings live in ~/.config/tokenjuice/config.toml (TOKENJUICE_CONFIG overrides) and
     .tokenjuice/config.toml in a project; TOKENJUICE_* variables and flags override both."""
+    if ctx.resilient_parsing or any(a in ("-h", "--help") for a in sys.argv[1:]):
+        return
+    from .commands import config as command
+
+    click.echo(command.warnings(), nl=False, err=True, color=use_colour(sys.stderr))
 
 
 @config.command("list")

@@ -261,7 +261,9 @@ def resolve(
     origins = dict.fromkeys(values, DEFAULT)
     warnings: list[str] = []
     user = user_config_path()
-    if os.path.isfile(user) and others_may_write(user):
+    if os.path.exists(user) and not os.path.isfile(user):
+        warnings.append(f"{user}: ignored, it is not a file; remove it (tokenjuice config set writes a new one)")
+    elif os.path.isfile(user) and others_may_write(user):
         warnings.append(f"{user}: ignored, other users may write it or a folder above it (chmod go-w them)")
     elif os.path.isfile(user):
         found, problems = _file_layer(user)

@@ -110,3 +110,19 @@ def test_ls_shows_the_command_line_redacted_and_clipped(home):
     rows = json.loads(tokenjuice("ls", "--format", "json").stdout)
     assert all(len(row["command"]) <= artifacts.COMMAND_WIDTH for row in rows)
     assert rows[0]["rule"] == "generic/fallback"
+
+
+def test_ls_marks_the_outputs_of_the_shared_temporary_store(isolated_home, tmp_path, workdir):
+    """Issue 31: `ls` listed outputs of the temporary store (which every HOME of the same
+    user shares) among the own store's without a word: each entry says where it lives."""
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    other = os.environ | {"TOKENJUICE_HOME": str(blocked / "tj")}  # a store that cannot be made: the fallback
+    shared = stored_id(tokenjuice("wrap", "--", "seq", "1", "30000", env=other).stdout)
+    own = stored_id(tokenjuice("wrap", "--", "seq", "1", "40000").stdout)
+    rows = {row["id"]: row for row in json.loads(tokenjuice("ls", "--json").stdout)}
+    assert rows[shared]["store"] == "temporary" and rows[own]["store"] == "own"
+    text = tokenjuice("ls").stdout.decode().splitlines()
+    assert next(line for line in text if line.startswith(shared)).split()[4] == "tmp"
+    assert next(line for line in text if line.startswith(own)).split()[4] == "seq"
+    assert any(line.startswith("tmp: in the temporary store every HOME of your user shares") for line in text)

@@ -40,3 +40,32 @@ def test_config_set_get_unset_keeps_unrelated_keys(home, isolated_home):
 def test_config_errors_are_one_sentence(home, args, message):
     done = tokenjuice("config", *args)
     assert done.returncode == 2 and message in done.stderr and len(done.stderr.splitlines()) == 1
+
+
+def test_every_config_command_shows_what_is_wrong_with_the_settings(home, isolated_home):
+    """Issue 31: a broken config file (or a folder in its place) is named on stderr by
+    every config subcommand, and `config get` of a key the broken file sets says that
+    the value shown is not the file's."""
+    path = isolated_home / ".config" / "tokenjuice" / "config.toml"
+    path.parent.mkdir(parents=True)
+    path.write_text("[output]\nmax_chars = 50000\n[broken\n")
+    for args in (
+        ("config", "list"),
+        ("config", "list", "--json"),
+        ("config", "get", "artifacts.mode"),
+        ("config", "get", "output.max_chars", "--json"),
+        ("config", "unset", "artifacts.mode"),
+        ("config", "set", "artifacts.mode", "always"),
+    ):
+        done = tokenjuice(*args)
+        assert f"warning: {path}: ignored, it is not readable TOML" in done.stderr.decode(), args
+    got = tokenjuice("config", "get", "output.max_chars")
+    assert got.stdout == b"6000\n"
+    assert f"{path} sets output.max_chars, but the file is ignored" in got.stderr.decode()
+    assert "the value shown is the default" in got.stderr.decode()
+    assert "sets artifacts.mode" not in tokenjuice("config", "get", "artifacts.mode").stderr.decode()
+    path.unlink()
+    path.mkdir()  # a folder where the file should be
+    listed = tokenjuice("config", "list")
+    assert f"warning: {path}: ignored, it is not a file" in listed.stderr.decode()
+    assert f"{path}: ignored, it is not a file" in tokenjuice("wrap", "--", "echo", "hi").stderr.decode()

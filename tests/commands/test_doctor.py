@@ -33,8 +33,22 @@ def test_doctor_reports_broken_user_rules(home, isolated_home):
 
 
 def test_a_ledger_not_created_yet_is_not_reported_as_runs_of_zero_bytes(home, workdir):
-    assert b"tokenjuice.db (not created yet: no run yet)" in tokenjuice("doctor").stdout
+    assert b"tokenjuice.db (not created yet: no run yet)" in b" ".join(tokenjuice("doctor").stdout.split())
     tokenjuice("wrap", "--", "seq", "1", "3")
-    out = tokenjuice("doctor").stdout.decode()
+    out = tokenjuice("doctor").stdout.decode().replace("\n      ", " ")  # a long line is folded at 100 columns
     ledger = next(line for line in out.splitlines() if "tokenjuice.db" in line)
     assert "(not created yet: 1 runs waiting in the spool" in ledger and "0B" not in ledger
+
+
+def test_doctor_says_what_it_does_on_a_terminal_and_nothing_more_in_a_pipe(workdir):
+    """Issue 31: doctor took seconds with nothing on the screen: on a terminal one line
+    comes first; in a pipe nothing is added."""
+    import sys
+
+    from helpers import on_a_terminal
+
+    code, shown = on_a_terminal([sys.executable, "-m", "tokenjuice", "doctor"])
+    assert code in (0, 1) and "checking rules, config, ledger, stored outputs and hooks" in shown, shown
+    assert shown.index("checking rules") < shown.index("tokenjuice health:")
+    piped = tokenjuice("doctor")
+    assert b"checking rules" not in piped.stdout + piped.stderr

@@ -167,7 +167,8 @@ def test_install_all_processes_every_host_and_fails_only_for_the_broken_one(work
     assert "installed" in lines["cursor"] and "installed" in lines["codex"] and "installed" in lines["gemini"]
     assert "failed" in lines["claude-code"] and "not valid JSON" in lines["claude-code"]
     assert "skipped" in lines["copilot"] and "tokenjuice install copilot" in lines["copilot"]
-    assert "were changed all the same" in out and "tokenjuice install --all again" in out
+    folded = " ".join(out.split())  # long lines are folded at 100 columns
+    assert "were changed all the same" in folded and "tokenjuice install --all again" in folded
     for host in ("cursor", "codex", "gemini"):
         assert config_path(host).exists()
     claude.write_text("{}\n")
@@ -222,3 +223,52 @@ def test_install_builds_the_rule_index_so_the_first_call_does_not(workdir):
     assert tokenjuice("wrap", "--", "seq", "1", "3000").returncode == 0
     after = {p: p.stat().st_mtime_ns for p in cache.rglob("*") if p.is_file() and "index" in str(p)}
     assert after == built  # the first wrap read the index install built
+
+
+def test_install_exits_non_zero_when_what_was_asked_did_not_happen(workdir):
+    """Issue 31: `install --all` with no host found, and `install codex --approve` with no
+    codex to approve through, each exit with their own documented code and say what to do
+    instead (never to run the command just run)."""
+    env = os.environ | {"PATH": "/usr/bin:/bin"}  # no agent host's program
+    none = tokenjuice("install", "--all", "--local", env=env)
+    out = " ".join(none.stdout.decode().split())  # long lines are folded at 100 columns
+    assert none.returncode == 3, out
+    assert "nothing was installed" in out and "tokenjuice install <host>" in out
+    assert not any(config_path(host).exists() for host in HOSTS)
+    as_json = tokenjuice("install", "--all", "--local", "--json", env=env)
+    assert as_json.returncode == 3 and {row["action"] for row in json.loads(as_json.stdout)} == {"skipped"}
+    approve = tokenjuice("install", "codex", "--approve", "--local", env=env)
+    out = " ".join(approve.stdout.decode().split())
+    assert approve.returncode == 4, out
+    assert config_path("codex").exists()  # the hook itself is installed
+    assert "install codex --approve" not in out  # no advice to run what was just run
+    assert "approve the tokenjuice hook in /hooks" in out
+    data = json.loads(tokenjuice("install", "codex", "--approve", "--local", "--json", env=env).stdout)
+    assert data["undone"] == "approval"
+    help_text = tokenjuice("install", "--help").stdout.decode()
+    assert "3 --all found no agent" in " ".join(help_text.split())
+
+
+def test_a_folder_install_created_is_not_the_host_in_use(workdir):
+    """Issue 31: `~/.cursor/` made by `install cursor` on a machine without Cursor is no
+    sign of Cursor: a host is found by its program or by files of its own there."""
+    env = os.environ | {"PATH": "/usr/bin:/bin"}  # no agent host's program
+
+    def found(host: str) -> str:
+        rows = json.loads(tokenjuice("install", "--json", env=env).stdout)
+        return next(row["detected"] for row in rows if row["host"] == host)
+
+    for host in ("cursor", "copilot", "opencode", "windsurf", "cline"):
+        assert tokenjuice("install", host, "--local", env=env).returncode == 0
+        assert found(host) == "", host  # only tokenjuice's hook (and folders) there
+    assert tokenjuice("install", "cursor", "--local", env=env).returncode == 0  # a second install: backups
+    assert found("cursor") == ""
+    (config_path("cursor").parent / "argv.json").write_text("{}\n")  # a file of Cursor's own
+    assert "exists" in found("cursor")
+    config_path("claude-code").parent.mkdir(parents=True)  # a folder tokenjuice did not make
+    assert "exists" in found("claude-code")
+    # install --all renews the hooks already installed, and finds nothing else
+    renewed = tokenjuice("install", "--all", "--local", "--json", env=env)
+    actions = {row["host"]: row["action"] for row in json.loads(renewed.stdout)}
+    assert renewed.returncode == 0 and actions["copilot"] == "unchanged" and actions["claude-code"] == "installed"
+    assert actions["codex"] == actions["gemini"] == "skipped"

@@ -7,6 +7,8 @@ import time
 from conftest import tokenjuice
 from helpers import stored_id
 
+from tokenjuice.state.report import compact
+
 
 def test_stats_text_json_csv_and_time_zones(home):
     for _ in range(3):
@@ -59,7 +61,7 @@ def test_savings_count_only_what_the_host_would_have_shown_less_what_was_read_ba
     assert (totals["readBacks"], totals["readBackChars"], totals["boundedRuns"]) == (1, len(read), 1)
     assert data["counting"].startswith("counted: ")
     text = tokenjuice("stats").stdout.decode()
-    assert data["counting"] in text.splitlines()  # how it counts, in one line
+    assert "saved = credited - read back (how each is counted: tokenjuice stats --help)" in text.splitlines()
     assert f"cuts:   read back 1/{totals['cutRuns']} cut runs (" in text
 
 
@@ -77,4 +79,25 @@ def test_stats_shows_per_rule_how_often_its_cuts_were_read_back(home):
     assert "generic/fallback" in (
         line := next(x for x in tokenjuice("stats").stdout.decode().splitlines() if "generic/fallback" in x)
     )
-    assert line.endswith("read back 1/4 cut runs (25%)")
+    assert line.endswith("1/4 (25%)")
+
+
+def test_read_backs_have_a_column_of_their_own_so_the_columns_add_up(home):
+    """Issue 31: a rule whose outputs were read back showed `saved -2.8k (-79.6%)` with
+    nothing to explain it: now credited - read back = saved, column by column, and
+    `stats --help` says what each column counts."""
+    stored = stored_id(tokenjuice("wrap", "--source", "codex", "--", "seq", "1", "40000").stdout)
+    for _ in range(3):
+        tokenjuice("cat", stored)  # read back far more than Codex would have shown
+    data = json.loads(tokenjuice("stats", "--format", "json").stdout)
+    rule = data["rules"][0]
+    assert rule["savedChars"] < 0 and rule["savedChars"] == rule["creditedChars"] - rule["readBackChars"]
+    text = tokenjuice("stats").stdout.decode().splitlines()
+    header = next(line for line in text if line.startswith("by rule"))
+    row = next(line for line in text if line.startswith("  generic/fallback"))
+    columns = dict(zip(header.split()[4:], row.split()[1:], strict=False))  # past "by rule (top 10):"
+    assert columns["credited"] == compact(rule["creditedChars"])
+    assert row.split()[5] == compact(rule["readBackChars"])  # "read back" is two words in the header
+    assert row.split()[6] == compact(rule["savedChars"])
+    helped = " ".join(tokenjuice("stats", "--help").stdout.decode().split())
+    assert "saved = credited - read back" in helped and "every char tokenjuice cat printed" in helped

@@ -26,3 +26,17 @@ def test_project_examples_run_against_the_project_catalogue(repo):
     done = tokenjuice("verify", "--fixtures", "--only", "demo/", cwd=repo)
     assert done.returncode == 0, done.stderr
     assert b"1/1 examples passed" in done.stdout
+
+
+def test_verify_fixtures_shows_its_progress_on_a_terminal_and_nothing_more_in_a_pipe(workdir):
+    """Issue 31: verify --fixtures ran for seconds in silence: on a terminal a progress
+    bar counts the examples (on stderr); in a pipe nothing is added."""
+    import sys
+
+    from helpers import on_a_terminal
+
+    args = ["verify", "--fixtures", "--only", "git/"]
+    code, shown = on_a_terminal([sys.executable, "-m", "tokenjuice", *args])
+    assert code == 0 and "running every rule's examples" in shown and "100%" in shown, shown
+    piped = tokenjuice(*args)
+    assert piped.returncode == 0 and b"running every rule's examples" not in piped.stdout + piped.stderr

@@ -3,6 +3,7 @@
 import json
 import os
 import subprocess
+import sys
 
 import pytest
 from conftest import REPO
@@ -91,3 +92,34 @@ def test_installer_never_replaces_another_installers_link(tmp_path):
     done = installer(home=tmp_path)
     assert done.returncode == 1 and "not a link this script made" in done.stderr
     assert os.readlink(bin_dir / "tokenjuice") == str(other)
+
+
+def test_installer_shows_pips_progress_on_a_terminal_and_stays_quiet_in_a_pipe(tmp_path):
+    """Issue 31: install.sh was silent for minutes: on a terminal it says the install takes
+    a while and lets pip show its own progress; in a pipe it adds nothing and pip stays
+    quiet. (pip and the environment are stand-ins that log how they were called.)"""
+    from helpers import on_a_terminal
+
+    prefix = tmp_path / "prefix"
+    bin_dir = prefix / "venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    log = tmp_path / "pip.log"
+    (bin_dir / "python").write_text(f'#!/bin/sh\n[ "$1" = -m ] && echo "$*" >> {log}\nexit 0\n')
+    (bin_dir / "tokenjuice").write_text("#!/bin/sh\necho tokenjuice 0.0\n")
+    for stub in bin_dir.iterdir():
+        stub.chmod(0o755)
+    env = os.environ | {
+        "HOME": str(tmp_path),
+        "TOKENJUICE_PREFIX": str(prefix),
+        "TOKENJUICE_BIN_DIR": str(tmp_path / "bin"),
+    }
+    argv = ["sh", str(REPO / "install" / "install.sh"), "--python", sys.executable]
+    code, shown = on_a_terminal(argv, env=env)
+    assert code == 0 and "a minute or two: pip shows its progress" in shown, shown
+    installs = [line for line in log.read_text().splitlines() if "--upgrade /" in line]
+    assert installs and "--quiet" not in installs[-1]
+    log.unlink()
+    piped = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60)
+    assert piped.returncode == 0 and "a minute or two" not in piped.stdout + piped.stderr
+    installs = [line for line in log.read_text().splitlines() if "--upgrade /" in line]
+    assert installs and "--quiet" in installs[-1]

@@ -72,6 +72,7 @@ def test_a_newcomers_round_trip_leaves_the_home_as_it_was(tmp_path):
     bin_dir = install_tokenjuice(tmp_path, env)
     env["PATH"] = f"{bin_dir}:{env['PATH']}"
     assert tree(home) == before  # installing the program writes nothing into HOME
+    first_steps_on_a_machine_without_hosts(tmp_path, env)
 
     def tj(*args: str) -> subprocess.CompletedProcess[str]:
         done = subprocess.run(["tokenjuice", *args], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
@@ -91,3 +92,30 @@ def test_a_newcomers_round_trip_leaves_the_home_as_it_was(tmp_path):
     assert gone.returncode == 0, gone.stdout + gone.stderr
     assert tree(home) == before
     assert not (temp / f"tokenjuice-{os.getuid()}").exists()
+
+
+def first_steps_on_a_machine_without_hosts(tmp_path: Path, env: dict[str, str]) -> None:
+    """Before any host is in use, what did not happen is an exit code of its own
+    (docs/hosts.md#exit-codes), never a 0: `install --all` finding no host exits 3 with
+    nothing installed, and `install codex --approve` without codex exits 4, its hook in
+    place. The HOME is thrown away after."""
+    bare = tmp_path / "bare-home"
+    bare.mkdir()
+    bare_env = env | {"HOME": str(bare)}
+
+    def tj(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["tokenjuice", *args], env=bare_env, capture_output=True, text=True, timeout=300)
+
+    found = shutil.which("codex", path=env["PATH"]) or any(
+        shutil.which(program, path=env["PATH"]) for program in ("cursor", "claude", "gemini", "copilot", "opencode")
+    )
+    if found:
+        return  # an agent host on this PATH: not a machine without hosts
+    none = tj("install", "--all")
+    assert none.returncode == 3 and "nothing was installed" in none.stdout, none.stdout + none.stderr
+    assert not any(bare.iterdir())
+    approve = tj("install", "codex", "--approve")
+    assert approve.returncode == 4, approve.stdout + approve.stderr
+    assert "install codex --approve" not in approve.stdout and (bare / ".codex" / "hooks.json").exists()
+    listed = json.loads(tj("install", "--json").stdout)  # the folder install made is not Codex in use
+    assert [row["detected"] for row in listed if row["host"] == "codex"] == [""], listed

@@ -240,3 +240,21 @@ def test_an_exact_read_that_fits_is_byte_exact(workdir):
     assert "\u202e" not in shown and "\\u202e" in shown and "\\u2066" in shown
     raw = tokenjuice("wrap", "--raw", "--", "cat", "trojan.txt").stdout.decode()
     assert "\u202e" in raw  # --raw is the byte-exact escape hatch
+
+
+def test_wrap_says_what_was_wrong_with_its_options_the_way_it_was_asked(workdir):
+    """Issue 31: an unknown --classifier is named (on stderr, or in the JSON asked for),
+    and the command still runs with its exit code kept; a usage error of `wrap --format
+    json` is a JSON error object, not plain text."""
+    text = tokenjuice("wrap", "--classifier", "no-such-rule", "--", "sh", "-c", "echo hi; exit 3")
+    assert text.returncode == 3 and b"hi" in text.stdout
+    assert b"--classifier no-such-rule: no such rule" in text.stderr
+    payload, code = wrap_json("sh", "-c", "echo hi; exit 3", options=("--classifier", "no-such-rule"))
+    assert code == 3 and payload["stdout"] == "hi\n"
+    assert any("--classifier no-such-rule: no such rule" in w for w in payload["warnings"])
+    fine, _ = wrap_json("echo", "hi", options=("--classifier", "generic/fallback"))
+    assert "warnings" not in fine
+    for options in (("--format", "json", "--bogus"), ("--format=json", "--max-inline-chars", "x")):
+        done = tokenjuice("wrap", *options, "--", "echo", "hi")
+        assert done.returncode == 2
+        assert json.loads(done.stdout)["error"]["kind"] == "usage", done.stdout

@@ -99,4 +99,4 @@ def test_a_single_clinerules_file_is_refused(tmp_path):
 
 def test_install_lists_the_advisory_hosts(workdir):
     out = tokenjuice("install").stdout.decode()
-    assert "install adds our advisory rule to" in out and "copilot" in out and "opencode" in out
+    assert "install adds our rule to" in out and "copilot" in out and "opencode" in out

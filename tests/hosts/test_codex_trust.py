@@ -204,7 +204,7 @@ def test_doctor_reports_each_look_alike_in_one_line(hostile, codex_home):
         assert text.count("[look-alike] ") == len(LOOK_ALIKES), text
         text = cli("doctor", "hooks", cwd=hostile).stdout.decode()
         assert text.count("[look-alike] ") == len(LOOK_ALIKES), text
-        text = cli("doctor", cwd=hostile).stdout.decode()
+        text = " ".join(cli("doctor", cwd=hostile).stdout.decode().split())  # long lines are folded
         assert text.count("look-alike") == len(LOOK_ALIKES) and f"hooks.PreToolUse[0].hooks[0] ({path})" in text, text
 
 

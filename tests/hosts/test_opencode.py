@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import hostclis
 import pytest
@@ -419,3 +420,25 @@ def test_real_opencode_loads_the_plugin_and_honours_deny_rules(isolated_home, tm
     rules = {"bash": {"*": "allow", "rm *": "deny"}}
     messages, project = opencode_run(isolated_home, tmp_path, port, log, "RUN:rm -f victim", rules)
     assert "prevents you" in messages[0] and (project / "victim").exists()
+
+
+def test_doctor_prints_no_fix_that_does_not_fix(tmp_path, workdir):
+    """Issue 31: a launcher in a temporary place is a warning reinstalling does not change,
+    so neither `doctor opencode` nor `doctor hooks` names `tokenjuice install` as its fix."""
+    venv = Path(sys.prefix)
+    moved = tmp_path / ".cache" / "venv"  # a versioned or temporary place (manage.VOLATILE_MARKERS)
+    (moved / "bin").mkdir(parents=True)
+    shutil.copy(venv / "pyvenv.cfg", moved / "pyvenv.cfg")
+    (moved / "lib").symlink_to(venv / "lib")
+    (moved / "bin" / "python").symlink_to(sys.executable)
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(moved / "bin" / "python"), "-m", "tokenjuice", *args], capture_output=True, text=True, timeout=120
+        )
+
+    assert run("install", "opencode", "--local").returncode == 0
+    for args in (("doctor", "opencode", "--local"), ("doctor", "hooks", "--local")):
+        done = run(*args)
+        assert "lives in a versioned or temporary location" in done.stdout, done.stdout + done.stderr
+        assert "fix: tokenjuice install" not in done.stdout, done.stdout

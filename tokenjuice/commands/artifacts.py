@@ -34,23 +34,39 @@ def listing() -> Output:
     for a in store.listing():
         meta = artifacts.read_meta(a.path)
         command = command_line(str(meta.get("command") or ""), redact=store.redact)
+        in_temp = os.path.dirname(a.path) != store.directory  # the temporary store every HOME of yours shares
         rows.append(
-            {"id": a.id, "createdAt": a.created, "storedBytes": a.size, "path": a.path, "command": command}
+            {
+                "id": a.id,
+                "createdAt": a.created,
+                "storedBytes": a.size,
+                "path": a.path,
+                "store": "temporary" if in_temp else "own",
+                "command": command,
+            }
             | runs.get(a.id, {})
         )
     if not rows:
         return Output(
-            text=f"nothing stored in {store.directory} (the full output of every cut run is kept there)\n", data=rows
+            text=f"nothing stored in {store.directory}\n(the full output of every cut run is kept there)\n", data=rows
         )
     lines = []
     for row in rows:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row["createdAt"]))
         command = row["command"] or " ".join(filter(None, (row.get("argv0"), row.get("subcommand")))) or "?"
         exit_code = row.get("exitCode")
+        where = "tmp" if row["store"] == "temporary" else "   "
         lines.append(
-            f"{row['id']}  {when}  {report.compact(row['storedBytes']):>6}B  "
+            f"{row['id']}  {when}  {report.compact(row['storedBytes']):>6}B  {where}  "
             f"{command}{'' if exit_code is None else f'  (exit {exit_code})'}"
         )
+    shared = [row["path"] for row in rows if row["store"] == "temporary"]
+    if shared:
+        lines += [
+            "tmp: in the temporary store every HOME of your user shares (where the own store cannot be written):",
+            f"  {os.path.dirname(shared[0])}",
+            f"the others: in {store.directory}",
+        ]
     return Output(text="\n".join(lines) + "\n", data=rows)
 
 

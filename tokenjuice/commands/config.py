@@ -45,7 +45,6 @@ def listing(*, show_origin: bool) -> Output:
         elif row["origin"] != "default":
             line += f"  ({row['origin']})"
         lines.append(line)
-    lines += [f"warning: {w}" for w in settings.warnings]
     lines.append(f"user config: {user_config_path()}")
     data = {
         "settings": rows,
@@ -56,17 +55,55 @@ def listing(*, show_origin: bool) -> Output:
     return Output(text="\n".join(lines) + "\n", data=data)
 
 
+def warnings() -> str:
+    """What is wrong with the settings, for stderr: every config command repeats it
+    first (as git and uv do), whatever it was asked, even when it then fails."""
+    return "".join(f"warning: {w}\n" for w in resolve(os.getcwd()).warnings)
+
+
 def get(key: str) -> Output:
     """The bare value: text as is, true/false, a number, a list as comma-separated words."""
     setting = _setting(key)
-    value = resolve(os.getcwd())[key]
+    settings = resolve(os.getcwd())
+    value = settings[key]
     if setting.kind == WORDS:
         text = ", ".join(value)
     elif isinstance(value, bool):
         text = "true" if value else "false"
     else:
         text = str(value)
-    return Output(text=text + "\n", data=value)
+    extra = []  # the settings' own warnings came first (`warnings`)
+    user = user_config_path()
+    if not settings.origins[key].startswith("user:") and _ignored(user, settings.warnings) and _sets(user, key):
+        shown = "the default" if settings.origins[key] == "default" else f"from {settings.origins[key]}"
+        extra.append(f"{user} sets {key}, but the file is ignored (see above): the value shown is {shown}")
+    return Output(text=text + "\n", data=value, warnings="".join(f"warning: {w}\n" for w in extra))
+
+
+def _ignored(path: str, found: tuple[str, ...]) -> bool:
+    return any(w.startswith(f"{path}: ignored") for w in found)
+
+
+def _sets(path: str, key: str) -> bool:
+    """Does the text of a file too broken to read as TOML set `key` (`[table]` then
+    `name =`, or a dotted `table.name =`)? A best guess, for a warning only."""
+    import re
+
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            text = handle.read(1 << 20)
+    except OSError:
+        return False
+    table = ""
+    for line in text.splitlines():
+        header = re.match(r"\s*\[\s*([A-Za-z0-9_.\- ]+?)\s*\]", line)
+        if header:
+            table = header.group(1).replace(" ", "")
+            continue
+        name = re.match(r"\s*([A-Za-z0-9_.\-]+)\s*=", line)
+        if name and ".".join(filter(None, (table, name.group(1)))) == key:
+            return True
+    return False
 
 
 def set_value(key: str, text: str, *, project: bool) -> Output:
@@ -76,7 +113,10 @@ def set_value(key: str, text: str, *, project: bool) -> Output:
         raise UsageError(f"{key} {problem}, not {text!r}")
     path = _path(project)
     _edit(path, key.split("."), value)
-    return Output(text=f"{key} = {json.dumps(value)} in {path}\n", data={"key": key, "value": value, "path": path})
+    return Output(
+        text=f"{key} = {json.dumps(value)} in {path}\n",
+        data={"key": key, "value": value, "path": path},
+    )
 
 
 def unset(key: str, *, project: bool) -> Output:
@@ -84,9 +124,13 @@ def unset(key: str, *, project: bool) -> Output:
     path = _path(project)
     removed = _edit(path, key.split("."), None)
     if not removed:
-        return Output(text=f"{key} is not set in {path}\n", data={"key": key, "removed": False, "path": path})
+        return Output(
+            text=f"{key} is not set in {path}\n",
+            data={"key": key, "removed": False, "path": path},
+        )
     return Output(
-        text=f"removed {key} from {path}; the default applies\n", data={"key": key, "removed": True, "path": path}
+        text=f"removed {key} from {path}; the default applies\n",
+        data={"key": key, "removed": True, "path": path},
     )
 
 

@@ -16,7 +16,7 @@ from ..settings import resolve, user_config_path
 from ..shell.syntax import quote
 from ..state import artifacts, ledger, report
 from . import hosts as hosts_command
-from .output import Output
+from .output import Output, fold
 
 
 def run() -> Output:
@@ -32,7 +32,7 @@ def run() -> Output:
     lines = [f"tokenjuice health: {overall}"]
     for name, section in sections.items():
         lines.append(f"\n{name}: {section['status']}")
-        lines += [f"  {line}" for line in section["lines"]]
+        lines += [fold(f"  {line}", "    ") for line in section["lines"]]
     return Output(text="\n".join(lines) + "\n", data={"status": overall, "sections": sections}, exit_code=code)
 
 

@@ -15,11 +15,17 @@ from ..hosts import BROKEN, DISABLED, OK, WARN, base, manage
 from ..hosts import launch as launch_module
 from ..hosts.hook import HOSTS, load
 from ..paths import git_root
-from .output import Output
+from .output import Output, fold
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+
+#: install's exit codes, one per outcome (docs/hosts.md#exit-codes; 2 is a usage error, as everywhere).
+EXIT_FAILED = 1  # a host failed: nothing was written for it (the others were done)
+EXIT_NO_HOST = 3  # install --all found no agent host on this machine: nothing was installed
+EXIT_NOT_APPROVED = 4  # install codex --approve: the hook is installed, but its approval was not recorded
 
 
 def _flags(project: bool, local: bool) -> str:
@@ -70,7 +76,7 @@ def install(
     rows: list[Row] = []
     for host_name in HOSTS:
         host = _host(host_name)
-        why = host.detected()
+        why = host.detected() or _installed_here(host, project)  # an upgrade renews every hook of ours
         if not why:
             rows.append(
                 Row(
@@ -93,6 +99,14 @@ def install(
     if not dry_run and any(row.result is not None and row.result.action != "unchanged" for row in rows):
         _after_install()
     return _batch("install", rows, project=project, dry_run=dry_run)
+
+
+def _installed_here(host: base.Host, project: bool) -> bool:
+    """Did tokenjuice's install write this host's config (its record is there)?"""
+    try:
+        return manage.text_before_install(host.config_path(project))[0]
+    except manage.HostError:
+        return False
 
 
 def _launcher(project: bool, local: bool, dry_run: bool) -> str:
@@ -175,6 +189,7 @@ def _batch(verb: str, rows: list[Row], *, project: bool, dry_run: bool) -> Outpu
     for row in rows:
         shown = row.path + (f": {row.why}" if row.why and row.path else row.why)
         out.append(f"{row.name:<{width}}  {row.action:<{action_width}}  {shown}")
+    head = len(out)  # the diffs and one line per host, whole (scripts read them); what follows is folded
     notes = [
         f"  {row.name}: {note}"
         for row in rows
@@ -185,7 +200,13 @@ def _batch(verb: str, rows: list[Row], *, project: bool, dry_run: bool) -> Outpu
         out += ["next:", *notes]
     failed = [row.name for row in rows if row.action == "failed"]
     changed = [row.name for row in rows if row.result is not None and row.result.diff]
-    if failed:
+    none_found = verb == "install" and all(row.action == "skipped" for row in rows)
+    if none_found:
+        out.append(
+            "no agent host found on this machine, so nothing was installed: install one by name "
+            "(tokenjuice install <host>)"
+        )
+    elif failed:
         done = f"; {', '.join(changed)} {'would be' if dry_run else 'were'} changed all the same" if changed else ""
         out.append(
             f"{len(failed)} of {len(rows)} hosts failed ({', '.join(failed)}){done}; fix what the line says "
@@ -196,7 +217,9 @@ def _batch(verb: str, rows: list[Row], *, project: bool, dry_run: bool) -> Outpu
     data = [row.to_dict() for row in rows]
     if dry_run:
         data = [d | ({"diff": row.result.diff} if row.result else {}) for d, row in zip(data, rows, strict=True)]
-    return Output(text="\n".join(out) + "\n", data=data, exit_code=1 if failed else 0)
+    code = EXIT_NO_HOST if none_found else EXIT_FAILED if failed else 0
+    text = "\n".join([*out[:head], *(fold(line, "    ") for line in out[head:])])
+    return Output(text=text + "\n", data=data, exit_code=code)
 
 
 def _install_one(
@@ -234,7 +257,8 @@ def _install_one(
     out.append(f"  remove:  tokenjuice uninstall {host.name}{_flags(project, False)}")
     out += [f"  next:    {note}" for note in result.notes]
     out += [f"warning: {w}" for w in result.warnings]
-    return Output(text="\n".join(out) + "\n", data=data)
+    text = "\n".join(line if _is_data(line) else fold(line, "           ") for line in out) + "\n"
+    return Output(text=text, data=data, exit_code=EXIT_NOT_APPROVED if result.undone else 0)
 
 
 def uninstall(name: str | None, *, every: bool, project: bool, dry_run: bool, purge: bool = False) -> Output:
@@ -301,7 +325,7 @@ def _purged(output: Output, *, dry_run: bool) -> Output:
 
 def _uninstall_output(host: base.Host, result: manage.Result, project: bool, dry_run: bool) -> Output:
     data = _result_data(host, result, dry_run)
-    warned = "".join(f"warning: {w}\n" for w in result.warnings)
+    warned = "".join(fold(f"warning: {w}") + "\n" for w in result.warnings)
     if result.action == "absent":
         return Output(text=f"no tokenjuice hook in {result.path}; nothing to remove\n" + warned, data=data)
     if dry_run:
@@ -347,7 +371,7 @@ def detected_hosts(*, project: bool) -> Output:
     lines = ["hosts tokenjuice can hook into:"]
     for row in rows:
         found = f"found ({row['detected']})" if row["detected"] else "not found"
-        what = "advisory rule" if advisory[row["host"]] else "hook"
+        what = "rule" if advisory[row["host"]] else "hook"
         hook = {
             OK: f"our {what} is installed and healthy in {row['path']}",
             WARN: f"our {what} is installed in {row['path']} but needs attention (tokenjuice doctor {row['host']})",
@@ -420,7 +444,12 @@ def render(found: manage.Report, indent: str) -> str:
             out.append(f"deep check: {verdict}")
     if found.fix:
         out.append(f"fix: {found.fix}")
-    return "".join(indent + line + "\n" for line in out)
+    return "".join((indent + line if _is_data(line) else fold(indent + line, "    ")) + "\n" for line in out)
+
+
+def _is_data(line: str) -> bool:
+    """A line naming a command or a file, printed whole (to copy), never folded."""
+    return line.lstrip().startswith(("command:", "backup:", "config:", "expected command:", "configured command:"))
 
 
 NOTHING_INSTALLED = "no tokenjuice hooks installed; tokenjuice install lists the hosts found on this machine"

@@ -22,6 +22,7 @@ class Output:
     data: Any = None  # printed as JSON in json mode (None: the command has only text)
     exit_code: int = 0
     notes: str = ""  # printed on stderr in text mode (JSON carries the same facts)
+    warnings: str = ""  # printed on stderr in every mode (stdout stays the answer scripts read)
     raw: bytes | None = None  # written to stdout exactly as it is, in both modes
 
 
@@ -35,3 +36,28 @@ def json_text(value: object) -> str:
 
         text = re.sub("[\ud800-\udfff]", lambda found: f"\\u{ord(found.group()):04x}", text)
     return text
+
+
+#: The widest line of tokenjuice's own messages (a path or a command longer than that
+#: stays whole on a line of its own).
+WIDTH = 100
+
+
+def fold(line: str, indent: str = "  ") -> str:
+    """`line` folded between words to at most WIDTH columns, continuation lines
+    indented by `indent` past the line's own indent; words are never broken."""
+    if len(line) <= WIDTH:
+        return line
+    import textwrap
+
+    lead = line[: len(line) - len(line.lstrip(" "))]
+    return "\n".join(
+        textwrap.wrap(
+            line.strip(" "),
+            WIDTH,
+            initial_indent=lead,
+            subsequent_indent=lead + indent,
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+    )

@@ -77,36 +77,40 @@ def _csv(rows: list[sqlite3.Row], reads: dict[str, report.ReadBacks], zone: tzin
     return out.getvalue()
 
 
+#: How `stats` counts, for its text (the full account is in `tokenjuice stats --help`).
+COLUMNS = "saved = credited - read back (how each is counted: tokenjuice stats --help)"
+
+
 def _text(data: dict[str, Any], since: str | None, zone_name: str, zone: tzinfo | None) -> str:
     totals = data["totals"]
     if not totals["runs"]:
         return (
             "no runs recorded"
             + (f" since {since}" if since else "")
-            + "; every tokenjuice wrap adds one (unless stats are off: tokenjuice config get stats.enabled)\n"
+            + "; every tokenjuice wrap adds one\n(unless stats are off: tokenjuice config get stats.enabled)\n"
         )
     lines = [
         f"tokenjuice savings{' since ' + since if since else ''} (days in {zone_name} time)",
         f"runs:   {totals['runs']}  (" + ", ".join(f"{s['name']} {s['runs']}" for s in data["sources"]) + ")",
-        f"output: {report.compact(totals['rawChars'])} chars raw -> {report.compact(totals['reducedChars'])} shown; "
-        f"saved {report.compact(totals['savedChars'])} chars ({totals['savedPercent']}% of raw), "
+        f"output: {report.compact(totals['rawChars'])} chars raw -> {report.compact(totals['reducedChars'])} shown",
+        f"saved:  {report.compact(totals['creditedChars'])} credited - {report.compact(totals['readBackChars'])} "
+        f"read back = {report.compact(totals['savedChars'])} chars ({totals['savedPercent']}% of raw), "
         f"about {report.compact(totals['approxTokensSaved'])} tokens",
-        f"cuts:   {_read_back(totals)}"
-        + (
-            f", {totals['readBacks']} reads printing {report.compact(totals['readBackChars'])} chars"
-            if totals["readBacks"]
-            else ""
-        ),
-        data["counting"],
+        f"cuts:   {_read_back(totals)}" + (f", {totals['readBacks']} reads" if totals["readBacks"] else ""),
+        COLUMNS,
         "",
     ]
     for title, groups in (("by family", data["families"][:10]), ("by rule (top 10)", data["rules"][:10])):
-        lines.append(f"{title}:")
-        width = max(len(g["name"]) for g in groups)
+        width = max(len(title) - 2, *(len(g["name"]) for g in groups))
+        lines.append(
+            f"{title + ':':<{width + 2}}  {'runs':>5}  {'raw':>6}  {'shown':>6}  {'credited':>8}  {'read back':>9}"
+            f"  {'saved':>6} {'':>8}  cuts read back"
+        )
         lines += [
-            f"  {g['name']:<{width}}  {g['runs']:>6} runs  {report.compact(g['rawChars']):>7} -> "
-            f"{report.compact(g['reducedChars']):>7}  saved {report.compact(g['savedChars']):>7} "
-            f"({g['savedPercent']}%)  {_read_back(g)}"
+            f"  {g['name']:<{width}}  {g['runs']:>5}  {report.compact(g['rawChars']):>6}  "
+            f"{report.compact(g['reducedChars']):>6}  {report.compact(g['creditedChars']):>8}  "
+            f"{report.compact(g['readBackChars']):>9}  {report.compact(g['savedChars']):>6} "
+            f"{'(' + str(g['savedPercent']) + '%)':>8}  {_cuts(g)}"
             + (f", guard widened {g['guardWidenedRuns']}" if g["guardWidenedRuns"] else "")
             for g in groups
         ]
@@ -120,6 +124,13 @@ def _text(data: dict[str, Any], since: str | None, zone_name: str, zone: tzinfo 
         for d in days
     ]
     return "\n".join(lines) + "\n"
+
+
+def _cuts(group: dict[str, Any]) -> str:
+    """`2/9 (22%)`: of a group's cut runs, those whose stored output was read back."""
+    if not group["cutRuns"]:
+        return "no cuts"
+    return f"{group['readBackRuns']}/{group['cutRuns']} ({round(100 * group['readBackRate'])}%)"
 
 
 def _read_back(group: dict[str, Any]) -> str:

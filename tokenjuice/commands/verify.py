@@ -8,6 +8,11 @@ from ..errors import UsageError
 from ..rules.verify import ExampleResult, Report, verify
 from .output import Output
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from typing import Any
+
 
 def run(
     *,
@@ -16,9 +21,11 @@ def run(
     show: bool = False,
     coverage: bool = False,
     reducers_doc: str | None = None,
+    progress: Callable[[list[Any]], Iterable[Any]] | None = None,
 ) -> Output:
+    """`progress`, when given, shows how far running the examples got."""
     run_examples = fixtures or show or coverage or bool(reducers_doc)
-    report = verify(os.getcwd(), run_examples=run_examples, only=only)
+    report = verify(os.getcwd(), run_examples=run_examples, only=only, progress=progress)
     if only and not any(r.rule.id.startswith(only) for r in report.rules):
         raise UsageError(f"no rule id starts with {only!r}; tokenjuice verify --format json lists them")
     code = 0 if report.ok else 1

@@ -32,6 +32,8 @@ options:
                            stderr to stderr)
   --format text|json       text (default) prints the compacted output; json prints
                            {"result": ..., "exitCode": N, "stdout": ..., "stderr": ...}
+                           (and "warnings": [...] when an option was wrong; a usage
+                           error is {"error": {...}})
   --trace                  add the classification trace to JSON output
   --source NAME            who ran the command (cursor, cli, ...); default cli
   --max-inline-chars N     size budget for the compacted text (default: the information
@@ -46,7 +48,8 @@ options:
                            even when nothing was cut; see tokenjuice cat (by
                            default it is kept only when the output shown was
                            cut: artifacts.mode = "cut")
-  --classifier RULE_ID     use this rule instead of classifying the command
+  --classifier RULE_ID     use this rule instead of classifying the command (one
+                           that does not exist is reported; the command still runs)
   -h, --help               show this help
 """
 
@@ -131,6 +134,14 @@ def parse(args: list[str]) -> tuple[WrapOptions, list[str]]:
     return options, command
 
 
+def _json_asked(args: list[str]) -> bool:
+    """Did the options (before `--`) ask for JSON, however wrong the rest of them is?"""
+    from itertools import pairwise
+
+    options = args[: args.index("--")] if "--" in args else args
+    return "--format=json" in options or any(a == "--format" and b == "json" for a, b in pairwise(options))
+
+
 def _set_value(options: WrapOptions, name: str, value: str) -> None:
     if name == "--format":
         if value not in ("text", "json"):
@@ -157,7 +168,13 @@ def main(args: list[str]) -> int:
     try:
         options, command = parse(args)
     except UsageError as error:
-        sys.stderr.write(f"tokenjuice wrap: {error}\n")
+        if _json_asked(args):  # asked for JSON: the error is JSON too, as every command's is
+            from .output import json_text
+
+            error_data = {"message": str(error), "kind": error.kind, "exitCode": error.exit_code}
+            sys.stdout.write(json_text({"error": error_data}))
+        else:
+            sys.stderr.write(f"tokenjuice wrap: {error}\n")
         return error.exit_code
     if options.help:
         sys.stdout.write(USAGE)
@@ -231,6 +248,9 @@ def present(run: capture_mod.Capture, command: list[str], cwd: str, options: Wra
     from ..compact import compact
     from ..model import CaptureFacts
 
+    problem = _unknown_classifier(options.classifier, cwd) if options.classifier else None
+    if problem and options.format != "json":
+        sys.stderr.write(f"tokenjuice wrap: {problem}\n")
     combined = run.combined()
     compacted = compact(
         join(command),
@@ -274,6 +294,8 @@ def present(run: capture_mod.Capture, command: list[str], cwd: str, options: Wra
             "stdout": capture_mod.decode(run.stream(capture_mod.STDOUT)),
             "stderr": capture_mod.decode(run.stream(capture_mod.STDERR)),
         }
+        if problem:
+            payload["warnings"] = [problem]
         if settings["redaction.enabled"]:  # every string out, not only the compacted text
             payload = _redacted(payload)
         capture_mod.write_out(json_text(payload).encode("utf-8", errors="surrogateescape"))
@@ -285,6 +307,19 @@ def present(run: capture_mod.Capture, command: list[str], cwd: str, options: Wra
     else:
         capture_mod.write_out((text + "\n" if text else "").encode("utf-8", errors="surrogateescape"))
     return run.exit_code
+
+
+def _unknown_classifier(rule_id: str, cwd: str) -> str | None:
+    """What to say when --classifier names no rule (the output is then classified as
+    usual: the command has run, its output must not be lost over an option)."""
+    from ..rules import index
+
+    if any(entry.id == rule_id for entry in index.load(cwd).entries):
+        return None
+    return (
+        f"--classifier {rule_id}: no such rule, so the output was classified as usual; "
+        "tokenjuice verify --format json lists the rules"
+    )
 
 
 def _redact_bytes(data: bytes) -> bytes:

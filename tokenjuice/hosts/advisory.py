@@ -198,8 +198,7 @@ class Cline(Advisory):
         return os.path.join(os.path.expanduser("~"), "Documents", "Cline", "Rules", self.file_name)
 
     def detected(self) -> str | None:
+        from .manage import in_use
+
         home = os.path.expanduser("~")
-        for folder in (os.path.join(home, "Documents", "Cline"), os.path.join(home, ".cline")):
-            if os.path.isdir(folder):
-                return f"{folder} exists"
-        return None
+        return in_use(os.path.join(home, "Documents", "Cline")) or in_use(os.path.join(home, ".cline"))

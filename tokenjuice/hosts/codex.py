@@ -223,7 +223,10 @@ class Codex(JsonHooksHost):
                 result.notes = [n for n in result.notes if n != TRUST_NOTE]
                 result.notes.insert(0, "Codex will run the hook: your approval is recorded, as /hooks records it")
             else:
+                # the note would say to run what was just run: the warning says what to do instead
+                result.notes = [n for n in result.notes if n != TRUST_NOTE]
                 result.warnings.append(problem)
+                result.undone = "approval"
         return result
 
     def _ours(self, hook: object) -> bool:

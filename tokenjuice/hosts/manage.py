@@ -50,7 +50,7 @@ def worst(statuses: Iterable[str]) -> str:
 class Result:
     """What install/uninstall did to one file."""
 
-    __slots__ = ("action", "backup", "command", "diff", "notes", "path", "warnings")
+    __slots__ = ("action", "backup", "command", "diff", "notes", "path", "undone", "warnings")
 
     def __init__(
         self,
@@ -68,6 +68,7 @@ class Result:
         self.command = command
         self.warnings = warnings or []
         self.notes = notes or []  # what the user must still do (e.g. approve the hook in the host)
+        self.undone: str | None = None  # what was asked and did not happen (its warning says what to do)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -80,6 +81,8 @@ class Result:
             data["warnings"] = self.warnings
         if self.notes:
             data["notes"] = self.notes
+        if self.undone:
+            data["undone"] = self.undone
         return data
 
 
@@ -189,11 +192,12 @@ def project_config(cwd: str | None, *parts: str) -> str:
 
 
 def in_use(folder: str, *programs: str) -> str | None:
-    """Why a host seems used on this machine: its `folder` exists, or one of its
+    """Why a host seems used on this machine: its `folder` holds something of its own
+    (not only what tokenjuice's install put there: `only_ours`), or one of its
     `programs` is on PATH; None when neither."""
     import shutil
 
-    if os.path.isdir(folder):
+    if os.path.isdir(folder) and not only_ours(folder):
         return f"{folder} exists"
     for program in programs:
         found = shutil.which(program)
@@ -551,6 +555,45 @@ def recorded_backups() -> list[str]:
                 if isinstance(b, str) and isinstance(target, str) and is_backup_of(b, target) and os.path.exists(b)
             ]
     return found
+
+
+def only_ours(folder: str) -> bool:
+    """Did tokenjuice's install create `folder`, and does it hold nothing but what
+    install wrote there (a file install created, its backups, folders install
+    created holding only those)? Such a folder is no sign of the host being used."""
+    from .. import paths
+
+    made: set[str] = set()
+    files: set[str] = set()
+    records = os.path.join(paths.data_dir(), "installs")
+    try:
+        names = os.listdir(records)
+    except OSError:
+        return False
+    for name in names:
+        if not name.endswith(".json"):
+            continue
+        data = _read_record(os.path.join(records, name.removesuffix(".json"))) or {}
+        target = data.get("path")
+        if not isinstance(target, str):
+            continue
+        if data.get("before") is None:
+            files.add(target)
+        files.update(b for b in data.get("backups", []) if isinstance(b, str))
+        made.update(d for d in data.get("dirs", []) if isinstance(d, str))
+
+    def ours(path: str) -> bool:
+        real = os.path.realpath(path)
+        if real in files or any(is_backup_of(real, target) for target in files):
+            return True
+        if real not in made or os.path.islink(path) or not os.path.isdir(path):
+            return False
+        try:
+            return all(ours(os.path.join(path, entry)) for entry in os.listdir(path))
+        except OSError:
+            return False
+
+    return ours(folder)
 
 
 def _read_record(record_path: str) -> dict[str, Any] | None:

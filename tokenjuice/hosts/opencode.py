@@ -185,8 +185,8 @@ class OpenCode(Host):
         if expected is not None and split_words(report.detected) != split_words(expected):
             report.check("entry", WARN, f"the plugin runs another command than install writes now ({install_hint})")
         report.check_launcher_place()
-        if report.status in (WARN, BROKEN):
-            report.fix = install_hint
+        if any(c["name"] in ("launcher", "entry") and c["status"] in (WARN, BROKEN) for c in report.checks):
+            report.fix = install_hint  # what install changes (never the launcher's place: its warning says what)
         report.note_other_installation()
         if deep and report.status != BROKEN:
             from .probe import probe

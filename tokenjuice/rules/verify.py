@@ -31,6 +31,11 @@ from . import loader
 from .index import Catalogue
 from .model import Example, Rule
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from typing import Any
+
 _EXIT_HEADER = re.compile(r"^exit -?\d+$")
 _FACTS_LINE = re.compile(r"^\d+ [^,]+(?:, \d+ [^,]+)*$")
 _TRAILER = re.compile(r"^\(tokenjuice: .*\)$")
@@ -90,9 +95,16 @@ class Report:
         return not self.errors and all(e.ok for e in self.examples)
 
 
-def verify(cwd: str | None = None, *, run_examples: bool = True, only: str | None = None) -> Report:
+def verify(
+    cwd: str | None = None,
+    *,
+    run_examples: bool = True,
+    only: str | None = None,
+    progress: Callable[[list[Any]], Iterable[Any]] | None = None,
+) -> Report:
     """Validate every layer; with `run_examples`, check the examples of the rules
-    whose id starts with `only` (all rules when None)."""
+    whose id starts with `only` (all rules when None), each through `progress`
+    (what shows a person at a terminal how far it got) when given."""
     report = Report()
     roots = loader.layer_roots(cwd, untrusted=True)  # checked before it is trusted, never used until then
     from .. import trust
@@ -130,12 +142,14 @@ def verify(cwd: str | None = None, *, run_examples: bool = True, only: str | Non
         return report
     builtin_rules = Catalogue.of(_effective([r for r in report.rules if r.layer == loader.BUILTIN]))
     all_rules = Catalogue.of(_effective(report.rules))
-    for rule in report.rules:
-        if only and not rule.rule.id.startswith(only):
-            continue
-        catalogue = builtin_rules if rule.layer == loader.BUILTIN else all_rules
-        for example in rule.examples:
-            report.examples.append(check_example(rule, example, catalogue))
+    work = [
+        (rule, example, builtin_rules if rule.layer == loader.BUILTIN else all_rules)
+        for rule in report.rules
+        if not only or rule.rule.id.startswith(only)
+        for example in rule.examples
+    ]
+    for rule, example, catalogue in progress(work) if progress else work:
+        report.examples.append(check_example(rule, example, catalogue))
     return report
 
 
