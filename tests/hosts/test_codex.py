@@ -79,7 +79,9 @@ def test_every_captured_payload_gets_a_schema_valid_answer(codex_home, workdir, 
     jsonschema.validate(
         answer, schema(f"{'pre' if event == 'PreToolUse' else 'post'}-tool-use.command.output.schema.json")
     )
-    if event == "PreToolUse":
+    if data["tool_name"] != "Bash":  # an MCP tool's call (issue 32's captures): not a command to rewrite
+        assert answer == {}
+    elif event == "PreToolUse":
         assert answer["hookSpecificOutput"]["permissionDecision"] == "allow"
         assert rewritten(answer).startswith(f"{LAUNCHER} wrap --source codex --keep-path -- ")
     else:

@@ -498,6 +498,7 @@ def forget_install(path: str, *, drop_backups: bool = False, backup: str | None 
     backups = [b for b in dict.fromkeys(backups) if os.path.lexists(b)]
     if backups:
         kept = {"path": target, "backups": backups}
+        record_path = _record_path(path)  # the folder too: uninstall may back up a file install never recorded
         write_atomically(record_path + ".json", fastjson.dumps(kept).encode("utf-8"), mode=0o600)
     else:
         remove_quietly(record_path + ".json")
