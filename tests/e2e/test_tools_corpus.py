@@ -4,9 +4,13 @@ Code's own Grep and Glob, each with must-keep strings chosen blind from the raw 
 Through `tokenjuice.compact.compact_tool_result`, as the scorer runs it: the share of
 must-keep strings kept does not fall below what this round measured, the shown text
 stays under the measured share of the raw, small results pass unchanged, and an image
-is never touched. (Issue 32's target is 97% kept at a ratio of 0.2; this round
-measured 86.6% at 0.096: the losses are middle rows of one-line Python reprs, middle
-entries of listings and trees, and the middle of fetched pages.)"""
+is never touched. (Issue 32's target is 97% kept at a ratio of 0.2. The first round
+measured 86.6% at 0.096, losing middle rows of one-line Python reprs, middle entries
+of listings and trees, and the middle of fetched pages; this one measures 93.0% at
+0.114: arrays and one-line list literals keep elements spread over them (their ends,
+their middle), listings of paths and diffs without a `diff --git` line are found by
+content. Still lost: the middle of a fetched one-line page, a git MCP server's
+`Commit:` log, deep entries of a directory tree and of the memory graph.)"""
 
 import sys
 
@@ -17,8 +21,8 @@ sys.path.insert(0, str(REPO / "tests" / "tools-corpus"))
 
 import score
 
-KEPT_FLOOR = 0.86
-RATIO_CEILING = 0.10
+KEPT_FLOOR = 0.929
+RATIO_CEILING = 0.12
 
 
 @pytest.fixture(scope="module")
