@@ -4,9 +4,14 @@ Code's own Grep and Glob, each with must-keep strings chosen blind from the raw 
 Through `tokenjuice.compact.compact_tool_result`, as the scorer runs it: the share of
 must-keep strings kept does not fall below what this round measured, the shown text
 stays under the measured share of the raw, small results pass unchanged, and an image
-is never touched. (Issue 32's target is 97% kept at a ratio of 0.2; this round
-measured 86.6% at 0.096: the losses are middle rows of one-line Python reprs, middle
-entries of listings and trees, and the middle of fetched pages.)"""
+is never touched. (Issue 32's target is 97% kept at a ratio of 0.2. The first round
+measured 86.6% at 0.096, losing middle rows of one-line Python reprs, middle entries
+of listings and trees, and the middle of fetched pages. Now 97.9% at 0.154: arrays and
+one-line list literals keep elements spread over them (their ends, their middle),
+listings of paths and diffs without a `diff --git` line are found by content, and the
+tool rules keep up to 10,000 characters. Still lost: the middle of a fetched one-line
+page, a deep entry of a directory tree, the `commit` line of a git MCP server's
+`git_show` shortened to its hash and subject.)"""
 
 import sys
 
@@ -17,8 +22,8 @@ sys.path.insert(0, str(REPO / "tests" / "tools-corpus"))
 
 import score
 
-KEPT_FLOOR = 0.86
-RATIO_CEILING = 0.10
+KEPT_FLOOR = 0.978
+RATIO_CEILING = 0.16
 
 
 @pytest.fixture(scope="module")

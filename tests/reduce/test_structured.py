@@ -177,3 +177,23 @@ def test_what_is_not_a_whole_document_keeps_the_line_cut(lock):
     lines, _ = read(lock, "head", "-c", "100000")  # cut off inside an object: not JSON
     assert not any(MARKER.match(line) for line in lines)
     assert re.search(r"^\.\.\. \d+ lines omitted \.\.\.$", "\n".join(lines), re.M)
+
+
+def test_a_one_line_list_literal_is_cut_between_its_elements_spread_over_it():
+    from tokenjuice.reduce.lines import Omission
+    from tokenjuice.reduce.structured import fit_long_line, literal_items, spread
+
+    rows = [{"id": i, "name": f"it's, {i}", "tags": [i, i + 1]} for i in range(1, 301)]
+    line = repr(rows)  # a database server's rows as Python prints them
+    assert literal_items(line) == [repr(row) for row in rows]
+    assert literal_items("[1, 2]") is None and literal_items("[1, [2, 3]") is None
+    cut = fit_long_line(["Rows:", line], 3000)
+    assert cut is not None
+    items, total = cut
+    assert items[0] == "Rows:" and total == 301
+    shown = [item for item in items if isinstance(item, str)][1:]
+    assert shown[0] == "[" + repr(rows[0]) + "," and shown[-1] == " " + repr(rows[-1]) + "]"
+    assert " " + repr(rows[149]) + "," in shown and " " + repr(rows[150]) + "," in shown  # both middles
+    hidden = sum(item.count for item in items if isinstance(item, Omission))
+    assert hidden + len(shown) == 300 and sum(map(len, map(str, items))) <= 3000
+    assert spread(10, 20) == list(range(10)) and spread(400, 10)[:3] == [0, 1, 2]

@@ -226,7 +226,11 @@ def test_a_big_json_document_stays_valid_json():
     assert pruned["kind"] == "List" and pruned["items"][0]["name"] == "pod-0"
     markers = [item for item in pruned["items"] if isinstance(item, str)]
     assert pruned["items"][-1]["name"] == "pod-399"  # the last elements too: the newest are often last
-    assert len(markers) == 1 and markers[0].startswith("… ") and markers[0].endswith(" more items omitted")
+    assert all(marker.startswith("… ") and marker.endswith(" more items omitted") for marker in markers)
+    # spread over the array: its middle shown, each run left out counted where it was
+    names = [item["name"] for item in pruned["items"] if isinstance(item, dict)]
+    assert {"pod-199", "pod-200"} <= set(names)
+    assert len(names) + sum(int(marker.split()[1]) for marker in markers) == 400
     assert "chars omitted" in pruned["description"] and len(text["inlineText"]) <= SUCCESS_CHARS
 
 
@@ -244,7 +248,9 @@ def test_a_rule_made_for_tables_still_cuts_json_between_values():
         "name": "package-299",
         "version": "1.299.0",
     }
-    assert len(markers) == 1 and markers[0].endswith(" more items omitted")  # first and last elements, one marker
+    # elements spread over the array (its ends, its middle), each run left out counted
+    assert markers and all(marker.endswith(" more items omitted") for marker in markers)
+    assert {"name": "package-150", "version": "1.150.0"} in pruned
 
 
 def test_json_lines_and_csv_lose_whole_rows_only():
@@ -343,3 +349,16 @@ def test_a_marker_is_never_longer_than_the_lines_it_stands_for():
     )  # cheaper shown than counted
     long = shown(_render(parsed, {1: DROPPED, 2: DROPPED}))
     assert long == "Untracked files:\n... 2 more paths (2 untracked in ./ 1, notes/ 1) omitted ..."
+
+
+def test_a_unified_diff_without_git_headers_and_a_listing_of_paths_are_found_by_content():
+    from tokenjuice.reduce.units import Unit, regions
+
+    diff = ["--- a/src/one.py", "+++ b/src/one.py", "@@ -1,2 +1,2 @@", "-old", "+new"]
+    diff += ["--- a/src/two.py", "+++ b/src/two.py", "@@ -3 +3 @@", "-x = 1", "+x = 2"]
+    listing = [f"/srv/app/pkg{k}/mod{j}.py" for k in range(3) for j in range(4)]
+    parsed, found = regions(["Diff:", *diff, "", *listing])
+    assert [kind for kind, _ in found] == ["diff", "paths"]
+    files = [part for part in parsed if isinstance(part, Unit) and part.kind == "file"]
+    assert [unit.short[:2] for unit in files] == [tuple(diff[0:2]), tuple(diff[5:7])]
+    assert sum(1 for part in parsed if isinstance(part, Unit) and part.kind == "directory") == 3

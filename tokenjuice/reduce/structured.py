@@ -16,6 +16,9 @@ with a marker line for each omitted range.
 
 from __future__ import annotations
 
+from itertools import pairwise
+from math import isqrt
+
 from ..fast.lazyre import lazy
 from ..fast.record import record
 from ..text import clip_line
@@ -37,6 +40,8 @@ def _key_rank(key: str) -> int:
 
 
 _ITEM_LIMITS = (50, 20, 10, 5, 3, 2, 1)
+#: How many elements of an array are kept whole, the most that fit (at least five).
+_SPREAD_LIMITS = (1000, 500, 200, 100, 70, 50, 40, 30, 24, 20, 16, 13, 10, 8, 6, 5)
 _KEY_LIMITS = (40, 16, 8, 5, 3)
 _DEPTHS = (8, 6, 4, 3, 2, 1)
 MARKER_PREFIX = "… "
@@ -89,16 +94,53 @@ def compact(value: Any, indent: int = 0) -> list[str]:
     return lines
 
 
+def spread(count: int, limit: int) -> list[int]:
+    """Which of `count` elements to keep, in order, when only `limit` are shown: a
+    third of `limit` from each end, then runs of a few elements (the square root of
+    what is left) each at the middle of the widest gap left, the first one at the
+    middle of the whole (both middles of an even count), so that what is kept spans
+    the whole evenly (a table's first, middle and last rows; every stretch of a
+    listing) with few markers between."""
+    if count <= limit:
+        return list(range(count))
+    ends = max(1, limit // 3)
+    chosen = set(range(ends)) | set(range(count - ends, count))
+    run = max(2 - count % 2, isqrt(limit - len(chosen)))
+    low, high = ends - 1, count - ends
+    centre = (count - 1) // 2
+    while len(chosen) < limit:
+        for k in range(centre - (run - 1) // 2, centre - (run - 1) // 2 + run):
+            if low < k < high and len(chosen) < limit:
+                chosen.add(k)
+        ordered = sorted(chosen)
+        gap, low = max(((b - a, a) for a, b in pairwise(ordered)), key=_widest_first)
+        if gap < 2:
+            break
+        high = low + gap
+        centre = low + gap // 2
+    return sorted(chosen)
+
+
+def _widest_first(gap: tuple[int, int]) -> tuple[int, int]:
+    """The widest gap first, the earliest of equal ones."""
+    return gap[0], -gap[1]
+
+
 def _first_items(value: Any, limit: int) -> Any:
-    """`value` with every array longer than `limit` cut to its first and last elements
-    (`limit` in all: the newest entries are often last) around a marker element
-    counting the rest; objects keep every key, in order."""
+    """`value` with every array longer than `limit` cut to `limit` elements spread over
+    it (`spread`: its first and last ones, its middle, evenly between) with a marker
+    element counting each run left out; objects keep every key, in order."""
     if isinstance(value, list):
         if len(value) <= limit:
             return [_first_items(item, limit) for item in value]
-        head, tail = value[: limit - limit // 2], value[len(value) - limit // 2 :] if limit // 2 else []
-        marker = f"{MARKER_PREFIX}{len(value) - limit} more items omitted"
-        return [_first_items(item, limit) for item in head] + [marker] + [_first_items(item, limit) for item in tail]
+        kept: list[Any] = []
+        last = -1
+        for index in spread(len(value), limit):
+            if index > last + 1:
+                kept.append(f"{MARKER_PREFIX}{index - last - 1} more items omitted")
+            kept.append(_first_items(value[index], limit))
+            last = index
+        return kept
     if isinstance(value, dict):
         return {key: _first_items(member, limit) for key, member in value.items()}
     return clip_line(value, _STRING_LIMIT) if isinstance(value, str) else value
@@ -114,7 +156,7 @@ def fit_document(value: Any, room: int) -> list[str]:
         return whole
     # Whole elements while at least five of each array fit; fewer would hide most
     # records, and a record's identifying keys for all of them say more.
-    for limit in (1000, 500, 200, 100, 50, 30, 20, 10, 5):
+    for limit in _SPREAD_LIMITS:
         lines = compact(_first_items(value, limit))
         if sum(len(line) + 1 for line in lines) <= room:
             return lines
@@ -150,6 +192,96 @@ def _prune(value: Any, limit: int, depth: int, keys: int) -> Any:
             pruned["…"] = f"{len(value) - keys} more keys omitted"
         return pruned
     return value
+
+
+#: The characters that open, close, quote or separate the elements of a list literal.
+_LITERAL_TOKENS = lazy(r"""[\[\]{}(),'"\\]""")
+
+
+def literal_items(line: str) -> list[str] | None:
+    """The elements of a list written on one line (`[{'id': 1, 'name': 'Ada'}, ...]`:
+    a Python repr or JSON), each its exact text; None when `line` is not one such list
+    of at least three elements."""
+    text = line.strip()
+    if not (text.startswith("[") and text.endswith("]")):
+        return None
+    items: list[str] = []
+    depth, quote, start, escaped = 0, "", 1, -1
+    for found in _LITERAL_TOKENS.finditer(text, 1, len(text) - 1):
+        char = found.group()
+        if found.start() == escaped:  # the character after a backslash in a string
+            continue
+        if quote:
+            if char == "\\":
+                escaped = found.end()
+            elif char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char in "[{(":
+            depth += 1
+        elif char in "]})":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif char == "," and depth == 0:
+            items.append(text[start : found.start()].strip())
+            start = found.end()
+    if quote or depth:
+        return None
+    items.append(text[start:-1].strip())
+    return items if len(items) >= 3 and all(items) else None
+
+
+def fit_long_line(lines: list[str], room: int) -> tuple[list[Item], int] | None:
+    """An output whose bulk is one long line holding a JSON document or a list literal
+    (a database server's rows as one Python repr, a fetched JSON document after its
+    heading), in `room`: the other lines as they are, the long line cut between its
+    elements (`fit_document`; a list literal's elements one a line, each its exact text,
+    spread over the list with a marker for each run left out), and how many lines the
+    output counts as (the long line's elements one a line). None for any other."""
+    if not lines:
+        return None
+    at = max(range(len(lines)), key=lambda k: len(lines[k]))
+    line = lines[at]
+    others = sum(len(other) + 1 for k, other in enumerate(lines) if k != at)
+    left = room - others
+    if len(line) <= room or others > room // 3:
+        return None
+    value = document(line)
+    if value is not None:
+        cut: list[Item] = list(fit_document(value, left))
+        count = len(indented(value))
+    else:
+        elements = literal_items(line)
+        cut = _spread_elements(elements, left) if elements else []
+        if not elements or not cut:
+            return None
+        count = len(elements)
+    return [*lines[:at], *cut, *lines[at + 1 :]], len(lines) - 1 + count
+
+
+def _spread_elements(elements: list[str], room: int) -> list[Item]:
+    """The most of `elements` spread over them (`spread`) that fit `room`, one a line
+    between `[` and `]`, a marker for each run left out; [] when five do not fit."""
+    marker = len(Omission(len(elements), f"{len(elements)} more items").render()) + 1
+    for limit in _SPREAD_LIMITS:
+        chosen = spread(len(elements), limit)
+        runs = sum(1 for a, b in zip([-1, *chosen], [*chosen, len(elements)], strict=True) if b > a + 1)
+        if sum(len(elements[k]) + 2 for k in chosen) + runs * marker <= room:
+            break
+    else:
+        return []
+    shown: list[Item] = []
+    last = -1
+    for k in chosen:
+        if k > last + 1:
+            shown.append(Omission(k - last - 1, f"{k - last - 1} more items"))
+        shown.append(("[" if k == 0 else " ") + elements[k] + ("]" if k == len(elements) - 1 else ","))
+        last = k
+    if last < len(elements) - 1:
+        shown.append(Omission(len(elements) - 1 - last, f"{len(elements) - 1 - last} more items"))
+    return shown
 
 
 def is_marker_line(line: str) -> bool:

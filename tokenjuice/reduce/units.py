@@ -130,7 +130,7 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
         key=lambda pair: (
             pair[1].priority,
             first[pair[0]],
-            -pair[1].size
+            (-pair[1].size,)  # a tuple like the others: a commit beside a diff's files (git show)
             if pair[1].kind in _BY_SIZE
             else (_spread_rank(rank[pair[0]], count[pair[1].kind, pair[1].group]), -pair[0])
             if pair[1].kind in _SPREAD
@@ -777,28 +777,45 @@ _FILE_META = lazy(
 
 
 def _diff_files(lines: list[str]) -> Parsed:
-    """git diff / show / log -p: every file is a unit; its short form keeps the file
-    and hunk headers and counts the changed lines of each hunk."""
+    """git diff / show / log -p, and unified diffs without a `diff --git` line (`diff -u`,
+    a git MCP server's `git_show`: a file starts at its `--- ` and `+++ ` pair): every file
+    is a unit; its short form keeps the file and hunk headers and counts the changed
+    lines of each hunk."""
     parsed: Parsed = []
     current: list[str] = []
+    hunks = False  # has the current file reached its hunks?
 
     def close() -> None:
         if current:
             parsed.append(_file_unit(current))
             current.clear()
 
-    for line in lines:
-        if _DIFF_HEADER.match(line) or (_COMMIT.match(line) and current):
+    for k, line in enumerate(lines):
+        headerless = (not current or hunks) and _headerless_file(lines, k)
+        if _DIFF_HEADER.match(line) or headerless or (_COMMIT.match(line) and current):
             close()
+            hunks = False
             if _COMMIT.match(line):
                 parsed.append(line)
                 continue
-        if current or _DIFF_HEADER.match(line):
+        if current or _DIFF_HEADER.match(line) or headerless:
             current.append(line)
+            hunks = hunks or line.startswith("@@")
         else:
             parsed.append(line)
     close()
     return parsed
+
+
+def _headerless_file(lines: list[str], k: int) -> bool:
+    """Does a file of a unified diff without a `diff --git` line start at line `k`
+    (`--- a/P`, then `+++ b/P`, then a hunk)?"""
+    return (
+        lines[k].startswith("--- ")
+        and k + 2 < len(lines)
+        and lines[k + 1].startswith("+++ ")
+        and lines[k + 2].startswith("@@")
+    )
 
 
 #: Header lines a diff file's short form keeps: what changed about the file itself.
@@ -838,8 +855,8 @@ def _file_unit(lines: list[str]) -> Unit:
             removed += "-" in line[:columns] and "+" not in line[:columns]
         else:
             context += 1
-    if not lead:
-        lead.append(full[0])
+    if not lead:  # a file without a `diff --git` line is named by its `---` and `+++` lines
+        lead.extend(full[:2] if full[0].startswith("--- ") else full[:1])
     hunk_count = pluralize(hunks, "hunk")
     changes = f"{hunk_count} (+{added} -{removed})" if hunks else pluralize(len(lines), "line")
     path = _diff_path(lines)
@@ -907,6 +924,10 @@ def _diff_path(lines: list[str]) -> str:
     renamed = [line.split(" ", 2)[2] for line in lines[1:8] if line.startswith(("rename from ", "rename to "))]
     if len(renamed) == 2:
         return f"{renamed[0]} -> {renamed[1]}"
+    if lines[0].startswith("--- ") and len(lines) > 1:  # `+++ b/P` (the old name if deleted)
+        named = lines[1][4:] if lines[1][4:] != "/dev/null" else lines[0][4:]
+        named = named.split("\t", 1)[0]
+        return named[2:] if named[1:2] == "/" and named[:1] in "ab" else named
     names = lines[0].split(" ", 2)[2] if lines[0].count(" ") >= 2 else lines[0]
     if not lines[0].startswith("diff --git "):
         return names
@@ -1400,7 +1421,7 @@ assert set(_PARSERS) == set(UNITS)
 
 #: What starts a region of a kind, and what may continue it (a line that does not ends it).
 _REGION_START_SOURCES = (
-    ("diff", r"diff --(?:git|cc|combined) "),
+    ("diff", r"diff --(?:git|cc|combined) |--- [^\n]+\n\+\+\+ [^\n]+\n@@ "),
     ("commits", r"commit [0-9a-f]{7,64}\b"),
     (
         "status",
@@ -1409,6 +1430,8 @@ _REGION_START_SOURCES = (
     ),
     ("tests", r"=+ (?:test session starts|FAILURES|ERRORS) =+$"),
     ("matches", r"[^\s:\n]+:\d+(?::\d+)?:"),
+    # a listing of paths (find, a host tool's file search): three lines of one path each
+    ("paths", r"[^\s:\n]*[^\s:\n/]/[^\s:\n]+(?:\n[^\s:\n]*[^\s:\n/]/[^\s:\n]+){2}$"),
 )
 #: Where any region may start, found in one pass over the whole text (a 2-million-line
 #: flood costs one search, not five matches per line).
@@ -1428,6 +1451,7 @@ _REGION_GOES_ON: dict[str, re.Pattern[str]] = {
     ),
     "tests": lazy(r"^(?!=+ .*\b(?:passed|failed|errors?|no tests ran)\b.* =+$)"),
     "matches": lazy(r"^(?:[^\s:]+:\d+(?::\d+)?:|[^\s:]+-\d+-|--$)"),
+    "paths": lazy(r"^[^\s:]*[^\s:/]/[^\s:]+$"),
 }
 _REGION_PARSERS: dict[str, Callable[[list[str]], Parsed]] = {
     "diff": _diff_files,
@@ -1435,7 +1459,14 @@ _REGION_PARSERS: dict[str, Callable[[list[str]], Parsed]] = {
     "status": _paths,
     "tests": _tests,
     "matches": _match_files,
+    "paths": lambda lines: _dirs(lines) if _grouped(lines) else list(lines),
 }
+
+
+def _grouped(paths: list[str]) -> bool:
+    """Do the paths of a listing share their folders (two a folder at least, on
+    average)? Folders of one path each would name every path past the budget."""
+    return len({path.rsplit("/", 1)[0] for path in paths}) * 2 <= len(paths)
 
 
 def _spans(lines: list[str]) -> list[tuple[str, int, int]]:
@@ -1494,7 +1525,7 @@ _REGION_NOISE_PATTERNS: dict[str, re.Pattern[str]] = {}
 def regions(lines: list[str]) -> tuple[Parsed, tuple[tuple[str, int], ...]]:
     """Split an output made of several tools' outputs (`git status && git log -n 5`,
     `grep -c x f; git diff`) into regions recognised by their content — diffs, commit
-    logs, git status, test sessions, search matches — each parsed into its units;
+    logs, git status, test sessions, search matches, listings of paths — each parsed into its units;
     other lines stay loose. Returns the parsed output and (kind, lines) per region."""
     parsed: Parsed = []
     found: list[tuple[str, int]] = []
