@@ -8,16 +8,14 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 
 import hostclis
 import pytest
 from conftest import REPO, git, tokenjuice
 from helpers import HOOK_SCRIPT
 
-from tokenjuice.hosts import claude_code, manage, postrun
+from tokenjuice.hosts import ALLOW, ASK, claude_code, manage, postrun
 from tokenjuice.hosts.permissions import claude as claude_permissions
-from tokenjuice.hosts import ALLOW, ASK
 
 LAUNCHER = f"{sys.executable} -m tokenjuice"
 HOOK_COMMAND = f"{HOOK_SCRIPT} claude-code --wrap-launcher '{LAUNCHER}'"
@@ -252,9 +250,7 @@ def test_a_persisted_output_that_cannot_be_read_whole_is_left_to_claude(workdir,
     elif kind == "directory":
         target.mkdir()
     payload["tool_response"]["persistedOutputPath"] = str(target)
-    started = time.monotonic()
-    assert hook(payload, env=env) == {}
-    assert time.monotonic() - started < 20
+    assert hook(payload, env=env) == {}  # a FIFO that blocked would time the hook out
 
 
 def test_background_and_image_outputs_are_left_alone(workdir):
