@@ -59,7 +59,10 @@ def _stub_missing_programs() -> None:
     missing = [name for name in STUBBED_PROGRAMS if shutil.which(name) is None]
     if not missing:
         return
+    import atexit
+
     folder = tempfile.mkdtemp(prefix="tokenjuice-test-bin-")
+    atexit.register(shutil.rmtree, folder, True)  # also after Ctrl-C: nothing left in /tmp
     for name in missing:
         path = os.path.join(folder, name)
         with open(path, "w") as handle:
@@ -69,6 +72,80 @@ def _stub_missing_programs() -> None:
 
 
 _stub_missing_programs()
+
+
+# -- the layers: what a plain `pytest` runs, and what it leaves to the full suite ---------
+#
+# `pyproject.toml` deselects `slow` by default. Besides the tests marked `slow` by hand,
+# a test is slow (and carries a marker saying why) when it needs what a fresh machine
+# lacks: a real host CLI (`hostclis.need…`, installed from npm on first use) or a
+# throwaway second local user (the `intruder` fixture: root, useradd). The run ends
+# with one line on what was left out and the command that runs it.
+
+FULL_COMMAND = "python -m pytest -n auto -m 'slow or not slow'"
+_LAYERS = {
+    "hostcli": "real host CLIs from npm",
+    "seconduser": "a second local user (root)",
+}
+_deselected_slow: list[pytest.Item] = []
+
+
+_NEED = {"need", "need_codex", "need_gemini", "program", "codex_program", "gemini_script"}
+
+
+def _needs_host_cli(item: pytest.Item) -> bool:
+    """The test, a fixture it uses, or a function of its module calls
+    `hostclis.need…` (which installs the host CLI from npm on first use)."""
+    functions = [getattr(item, "function", None)]
+    info = getattr(item, "_fixtureinfo", None)
+    for name in getattr(item, "fixturenames", ()):
+        for definition in info.name2fixturedefs.get(name, ()) if info else ():
+            functions.append(definition.func)
+    seen: set[object] = set()
+    return any(_calls_host_cli(getattr(f, "__code__", None), getattr(f, "__globals__", {}), seen) for f in functions)
+
+
+def _calls_host_cli(code, namespace: dict, seen: set[object]) -> bool:
+    if code is None or code in seen:
+        return False
+    seen.add(code)
+    names = set(code.co_names)
+    if "hostclis" in names and names & _NEED:
+        return True
+    inner = [c for c in code.co_consts if hasattr(c, "co_names")]  # lambdas, nested functions
+    called = [namespace[n].__code__ for n in names if callable(namespace.get(n)) and hasattr(namespace[n], "__code__")]
+    return any(_calls_host_cli(c, namespace, seen) for c in inner + called)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        layers = []
+        if _needs_host_cli(item):
+            layers.append("hostcli")
+        if "intruder" in getattr(item, "fixturenames", ()):
+            layers.append("seconduser")
+        for layer in layers:
+            item.add_marker(layer)
+        if layers:
+            item.add_marker("slow")
+
+
+def pytest_deselected(items):
+    _deselected_slow.extend(item for item in items if item.get_closest_marker("slow"))
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if not _deselected_slow or hasattr(config, "workerinput"):
+        return
+    kinds = {layer for item in _deselected_slow for layer in _LAYERS if item.get_closest_marker(layer)}
+    what = ", ".join(
+        ["real shells, wheel builds, hostile outputs for every rule"] + [_LAYERS[k] for k in sorted(kinds)]
+    )
+    terminalreporter.write_line(
+        f"not run: {len(_deselected_slow)} tests of the slow layer ({what}; ~15 min on 2 cores): "
+        f"{FULL_COMMAND} runs them, as CI does"
+    )
 
 
 @pytest.fixture(autouse=True)

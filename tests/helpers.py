@@ -86,9 +86,7 @@ def stored_id(stdout: bytes) -> str:
 HANG = 120
 
 
-def signalled_wrap(
-    command: list[str], signum: signal.Signals, timeout: float = HANG, ready=None
-) -> tuple[int, bytes]:
+def signalled_wrap(command: list[str], signum: signal.Signals, timeout: float = HANG, ready=None) -> tuple[int, bytes]:
     """`tokenjuice wrap -- COMMAND` in a real process, sent signum once its command
     runs (wrap forwards signals from before it starts the command), or once the
     command created the file `ready` (after setting its trap): its exit code and
