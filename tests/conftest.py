@@ -74,6 +74,36 @@ def _stub_missing_programs() -> None:
 _stub_missing_programs()
 
 
+def _interruptible_capture() -> None:
+    """Ctrl-C stops the run, also during a test that runs `capture.run` in this process.
+
+    capture forwards SIGINT to its command and carries on once the command ended:
+    right for `wrap`, which then exits with the command's code, but in the test
+    process it swallowed the Ctrl-C (the run went on). Here a SIGINT forwarded during
+    a test is raised as KeyboardInterrupt once capture has put its handlers back."""
+    import signal
+
+    from tokenjuice import capture
+
+    forward, restore = capture._Forwarder._forward, capture._Forwarder.restore
+
+    def forwarding(self, signum, frame):
+        if signum == signal.SIGINT:
+            self.interrupted = True
+        forward(self, signum, frame)
+
+    def restoring(self):
+        restore(self)
+        if getattr(self, "interrupted", False):
+            raise KeyboardInterrupt
+
+    capture._Forwarder._forward = forwarding
+    capture._Forwarder.restore = restoring
+
+
+_interruptible_capture()
+
+
 # -- the layers: what a plain `pytest` runs, and what it leaves to the full suite ---------
 #
 # `pyproject.toml` deselects `slow` by default. Besides the tests marked `slow` by hand,
