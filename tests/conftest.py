@@ -117,7 +117,7 @@ _LAYERS = {
     "hostcli": "real host CLIs from npm",
     "seconduser": "a second local user (root)",
 }
-_deselected_slow: list[pytest.Item] = []
+_left_out: dict = {"count": 0, "kinds": set()}
 
 
 _NEED = {"need", "need_codex", "need_gemini", "program", "codex_program", "gemini_script"}
@@ -182,18 +182,34 @@ def pytest_keyboard_interrupt(excinfo):
 
 
 def pytest_deselected(items):
-    _deselected_slow.extend(item for item in items if item.get_closest_marker("slow"))
+    for item in items:
+        if item.get_closest_marker("slow"):
+            _left_out["count"] += 1
+            _left_out["kinds"].update(layer for layer in _LAYERS if item.get_closest_marker(layer))
+
+
+def pytest_sessionfinish(session):
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # a pytest-xdist worker: the controller prints the line
+        workeroutput["left_out"] = {"count": _left_out["count"], "kinds": sorted(_left_out["kinds"])}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    left_out = getattr(node, "workeroutput", {}).get("left_out")
+    if left_out and left_out["count"] > _left_out["count"]:  # every worker collects the same
+        _left_out["count"] = left_out["count"]
+        _left_out["kinds"].update(left_out["kinds"])
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    if not _deselected_slow or hasattr(config, "workerinput"):
+    if not _left_out["count"] or hasattr(config, "workerinput"):
         return
-    kinds = {layer for item in _deselected_slow for layer in _LAYERS if item.get_closest_marker(layer)}
     what = ", ".join(
-        ["real shells, wheel builds, hostile outputs for every rule"] + [_LAYERS[k] for k in sorted(kinds)]
+        ["real shells, wheel builds, hostile outputs for every rule"] + [_LAYERS[k] for k in sorted(_left_out["kinds"])]
     )
     terminalreporter.write_line(
-        f"not run: {len(_deselected_slow)} tests of the slow layer ({what}; ~15 min on 2 cores): "
+        f"not run: {_left_out['count']} tests of the slow layer ({what}; SLOWFIGURE): "
         f"{FULL_COMMAND} runs them, as CI does"
     )
 
