@@ -104,6 +104,22 @@ def _interruptible_capture() -> None:
 _interruptible_capture()
 
 
+def _terminate_like_ctrl_c() -> None:
+    """SIGTERM (a CI runner's timeout, `kill`) ends the run as Ctrl-C does, through
+    every fixture's teardown, so no temporary user, folder or process is left behind
+    (by default SIGTERM killed pytest on the spot)."""
+    import signal
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, interrupt)
+
+
+_terminate_like_ctrl_c()
+
+
 # -- the layers: what a plain `pytest` runs, and what it leaves to the full suite ---------
 #
 # `pyproject.toml` deselects `slow` by default. Besides the tests marked `slow` by hand,

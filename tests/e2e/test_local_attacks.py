@@ -12,6 +12,7 @@ import json
 import os
 import pwd
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -56,15 +57,23 @@ def intruder():
     if not shutil.which("useradd") or not shutil.which("userdel"):
         pytest.skip("no useradd/userdel to create a throwaway second local user")
     name = "tjx" + os.urandom(3).hex()
-    subprocess.run(["useradd", "-M", "-N", "-s", "/bin/sh", name], check=True, capture_output=True)
-    shared = Path(tempfile.mkdtemp(prefix="tj-shared-", dir="/tmp"))
-    shared.chmod(0o1777)
-    entry = pwd.getpwnam(name)
+    shared = None
+    # Ctrl-C or SIGTERM (raised as KeyboardInterrupt, conftest.py) waits while the user
+    # is made or removed, so neither a user nor its folder outlives an interrupted run.
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
+        subprocess.run(["useradd", "-M", "-N", "-s", "/bin/sh", name], check=True, capture_output=True)
+        shared = Path(tempfile.mkdtemp(prefix="tj-shared-", dir="/tmp"))
+        shared.chmod(0o1777)
+        entry = pwd.getpwnam(name)
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
         yield Intruder(name, entry.pw_uid, entry.pw_gid, shared)
     finally:
-        shutil.rmtree(shared, ignore_errors=True)
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        if shared is not None:
+            shutil.rmtree(shared, ignore_errors=True)
         subprocess.run(["userdel", name], capture_output=True)
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def wrap(*command, env=None, cwd=None, options=()):
