@@ -225,7 +225,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         ["real shells, wheel builds, hostile outputs for every rule"] + [_LAYERS[k] for k in sorted(_left_out["kinds"])]
     )
     terminalreporter.write_line(
-        f"not run: {_left_out['count']} tests of the slow layer ({what}; SLOWFIGURE): "
+        f"not run: {_left_out['count']} tests of the slow layer ({what}; several minutes more): "
         f"{FULL_COMMAND} runs them, as CI does"
     )
 

@@ -361,8 +361,14 @@ def test_a_catastrophic_project_pattern_cannot_hang_wrap(repo, trust_all):
     assert b"demo/slow" in done.stdout and b"timed out; output left unreduced" in done.stdout
 
 
-def test_the_readme_test_command_runs_the_slow_layer_too():
+def test_the_readme_test_commands_are_the_fast_loop_and_what_ci_runs():
+    """The README shows two: the fast default (no -m: pyproject.toml deselects the slow
+    layer) and the full suite, which .ci/run runs verbatim."""
+    from conftest import FULL_COMMAND
+
     readme = (REPO / "README.md").read_text()
     ci = (REPO / ".ci" / "run").read_text()
-    command = next(line for line in readme.splitlines() if "pytest" in line and line.startswith("python3"))
-    assert "slow or not slow" in command and command in ci
+    commands = [line for line in readme.splitlines() if "pytest" in line and line.startswith("python3")]
+    fast, full = commands[:2]
+    assert "-m '" not in fast and fast.endswith("pytest -n auto")
+    assert "slow or not slow" in full and full in ci and FULL_COMMAND in full
