@@ -115,6 +115,14 @@ def _terminate_like_ctrl_c() -> None:
 
     if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
         signal.signal(signal.SIGTERM, interrupt)
+    # A shell without job control starts a background command (`sh script &`, a CI
+    # step's `cmd &`) with SIGINT and SIGQUIT ignored; inherited, that made pytest
+    # deaf to Ctrl-C and every wrap it starts keep them ignored (as it must: wrap
+    # keeps what its parent ignored), failing the tests of signal forwarding.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if signal.getsignal(signal.SIGQUIT) == signal.SIG_IGN:
+        signal.signal(signal.SIGQUIT, signal.SIG_DFL)
 
 
 _terminate_like_ctrl_c()
