@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from conftest import tokenjuice, wrap_json
+from helpers import HANG
 
 from tokenjuice import capture
 
@@ -21,7 +22,10 @@ LINUX = sys.platform.startswith("linux")
 WRAP = [sys.executable, "-m", "tokenjuice", "wrap"]
 
 
-def _wait_for(predicate, timeout: float = 5.0, step: float = 0.02) -> bool:
+def _wait_for(predicate, timeout: float = HANG, step: float = 0.02) -> bool:
+    """Poll until predicate() holds; False only after `timeout`: a hang guard, or,
+    where what is awaited would happen by itself later (a `sleep 30` ending), the
+    window in which it must happen for another reason, far from that end."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if predicate():
@@ -51,15 +55,15 @@ def test_raw_keeps_stderr_on_fd_2_byte_exact(workdir):
 
 
 def test_raw_output_is_visible_before_the_command_exits(workdir):
-    proc = subprocess.Popen([*WRAP, "--raw", "--", "sh", "-c", "printf first; printf warn >&2; sleep 4; printf second"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    started = time.monotonic()
+    """Read while the command waits for the test to let it go on (no clock)."""
+    script = "printf first; printf warn >&2; while [ ! -e gate ]; do sleep 0.02; done; printf second"
+    proc = subprocess.Popen([*WRAP, "--raw", "--", "sh", "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         assert os.read(proc.stdout.fileno(), 5) == b"first"
         assert os.read(proc.stderr.fileno(), 4) == b"warn"
-        assert time.monotonic() - started < 3.5  # long before the sleep ends
     finally:
-        out, _ = proc.communicate(timeout=20)
+        (workdir / "gate").touch()
+        out, _ = proc.communicate(timeout=HANG)
     assert out == b"second" and proc.returncode == 0
 
 
@@ -88,7 +92,7 @@ def test_raw_forwards_sigterm(workdir):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
     assert proc.stdout.readline() == b"ready\n"
     proc.send_signal(signal.SIGTERM)
-    out, _ = proc.communicate(timeout=10)
+    out, _ = proc.communicate(timeout=HANG)
     assert proc.returncode == 42 and out == b"got-term\n"
 
 
@@ -155,11 +159,13 @@ def test_a_job_the_shell_waits_for_is_captured_whole(workdir):
 
 
 def test_a_chatty_background_job_cannot_hold_wrap(workdir):
-    started = time.monotonic()
-    done = tokenjuice("wrap", "--", "bash", "-c",
-                      "(for i in $(seq 1 100); do echo tick; sleep 0.05; done) & echo started", timeout=20)
-    assert time.monotonic() - started < 6
-    assert done.stdout.startswith(b"started\n")
+    """The job ticks until the test ends it, after wrap returned: a wrap that waited for it would never return."""
+    try:
+        done = tokenjuice("wrap", "--", "bash", "-c",
+                          "(while [ ! -e gate ]; do sleep 0.05; echo tick; done) & echo started", timeout=HANG)
+    finally:
+        (workdir / "gate").touch()
+    assert b"started\n" in done.stdout  # the job's ticks may come first on a busy machine
 
 
 DRIVER = textwrap.dedent("""
@@ -173,61 +179,70 @@ DRIVER = textwrap.dedent("""
 """)
 
 
-def _drive(script: str, path: str | None, options: str = "{}") -> tuple[list[str], float]:
-    """Run the driver with its stdout on a pipe; (its output lines, seconds until EOF)."""
-    started = time.monotonic()
+def _drive(script: str, path: str | None, options: str = "{}") -> list[str]:
+    """Run the driver with its stdout on a pipe; its output lines, once at EOF."""
     proc = subprocess.Popen([sys.executable, "-c", DRIVER, script, path or "", options],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
-    out, err = proc.communicate(timeout=20)  # EOF: nothing left holds the driver's stdout
+    out, err = proc.communicate(timeout=HANG)  # EOF: nothing left holds the driver's stdout
     assert proc.returncode == 0, err
-    return out.decode().splitlines(), time.monotonic() - started
+    return out.decode().splitlines()
 
 
 def test_late_background_output_reaches_the_drainers_file(tmp_path):
     path = tmp_path / "late.log"
-    script = "(sleep 1; echo late; printf 'binary\\000\\377'; sleep 0.5; echo later) & echo early"
-    lines, seconds = _drive(script, str(path))
-    assert seconds < 4  # the driver (wrap) returned long before the job ended
+    gate = tmp_path / "gate"
+    script = f"(while [ ! -e {gate} ]; do sleep 0.02; done; echo late; printf 'binary\\000\\377'; echo later) & echo early"
+    try:
+        lines = _drive(script, str(path))  # the driver (wrap) returned while the job still waited for the gate
+    finally:
+        gate.touch()
     assert lines[0] == "True early True"
     pid, held = lines[1].split(" ", 1)
     assert int(pid) > 0 and held == "[]"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert path.read_bytes() == b""  # the job has not written yet
-    assert _wait_for(lambda: path.read_bytes() == b"late\nbinary\x00\xfflater\n", timeout=6)
-    assert _wait_for(lambda: not _alive(int(pid)), timeout=5)  # EOF: the drainer exits
+    assert _wait_for(lambda: path.read_bytes() == b"late\nbinary\x00\xfflater\n")
+    assert _wait_for(lambda: not _alive(int(pid)))  # EOF: the drainer exits
 
 
 def test_the_drainer_discards_without_a_path_and_exits_at_eof(tmp_path):
-    lines, seconds = _drive("(sleep 0.8; echo late) & echo early", None)
-    assert seconds < 4 and lines[0] == "True early True"
-    pid = int(lines[1].split()[0])
-    assert _alive(pid)
-    assert _wait_for(lambda: not _alive(pid), timeout=6)
+    gate = tmp_path / "gate"
+    try:
+        lines = _drive(f"(while [ ! -e {gate} ]; do sleep 0.02; done; echo late) & echo early", None)
+        assert lines[0] == "True early True"
+        pid = int(lines[1].split()[0])
+        assert _alive(pid)  # the job still holds the pipe
+    finally:
+        gate.touch()
+    assert _wait_for(lambda: not _alive(pid))
 
 
 def test_the_drainer_writes_at_most_its_limit_and_says_what_it_discarded(tmp_path):
     path = tmp_path / "late.log"
-    lines, _ = _drive("(sleep 0.6; head -c 1000 /dev/zero | tr '\\0' x) & echo early", str(path), "{'max_bytes': 100}")
+    lines = _drive("(sleep 0.6; head -c 1000 /dev/zero | tr '\\0' x) & echo early", str(path), "{'max_bytes': 100}")
     assert lines[0] == "True early True"
-    assert _wait_for(lambda: b"discarded" in path.read_bytes(), timeout=6)
+    assert _wait_for(lambda: b"discarded" in path.read_bytes())
     data = path.read_bytes()
     assert data.startswith(b"x" * 100 + b"\n[tokenjuice: 900 more bytes of background output discarded")
 
 
 def test_the_drainer_gives_up_at_its_deadline(tmp_path):
     path = tmp_path / "late.log"
-    lines, _ = _drive("(sleep 0.5; echo late; sleep 30) & echo early", str(path), "{'max_seconds': 1.5}")
+    lines = _drive("(sleep 0.5; echo late; sleep 30) & echo early", str(path), "{'max_seconds': 1.5}")
     pid = int(lines[1].split()[0])
-    assert _wait_for(lambda: not _alive(pid), timeout=6)
+    assert _wait_for(lambda: not _alive(pid), timeout=20)  # at its deadline, long before the job's 30 s
     assert path.read_bytes() == b"late\n\n[tokenjuice: stopped reading: the background job was still running]\n"
 
 
 def test_the_drainer_keeps_none_of_the_callers_descriptors(tmp_path):
-    lines, _ = _drive("(sleep 1.5; echo late) & echo early", str(tmp_path / "late.log"))
-    pid = int(lines[1].split()[0])
     if not LINUX:
         pytest.skip("reads /proc")
-    fds = {name: os.readlink(f"/proc/{pid}/fd/{name}") for name in os.listdir(f"/proc/{pid}/fd")}
+    gate = tmp_path / "gate"
+    try:
+        lines = _drive(f"(while [ ! -e {gate} ]; do sleep 0.02; done; echo late) & echo early", str(tmp_path / "late.log"))
+        pid = int(lines[1].split()[0])
+        fds = {name: os.readlink(f"/proc/{pid}/fd/{name}") for name in os.listdir(f"/proc/{pid}/fd")}
+    finally:
+        gate.touch()
     assert {fds["0"], fds["1"], fds["2"]} == {os.devnull}
     assert sorted(fds) == ["0", "1", "2", *sorted(n for n in fds if n not in "012")]
     assert len(fds) == 5  # stdio on /dev/null, the pipe, the file
@@ -284,7 +299,7 @@ def _sig_ignored(status: bytes) -> int:
 def test_a_signal_ignored_by_the_parent_stays_ignored(workdir, mode, name):
     wrap = " ".join([sys.executable, "-m", "tokenjuice", "wrap", *mode])
     done = subprocess.run(["bash", "-c", f"trap '' {name}; {wrap} -- sh -c 'kill -{name} $$; echo survived'"],
-                          capture_output=True, timeout=30)
+                          capture_output=True, timeout=HANG)
     assert done.returncode == 0 and b"survived" in done.stdout
 
 
@@ -292,7 +307,7 @@ def test_nohup_keeps_sighup_ignored(workdir):
     if not shutil.which("nohup"):
         pytest.skip("no nohup")
     done = subprocess.run(["nohup", *WRAP, "--raw", "--", "sh", "-c", "kill -HUP $$; echo survived"],
-                          capture_output=True, timeout=30)
+                          capture_output=True, timeout=HANG)
     assert done.returncode == 0 and done.stdout == b"survived\n"
 
 
@@ -315,7 +330,7 @@ def test_sigint_still_kills_a_child_whose_parent_did_not_ignore_it(workdir):
 
 def test_sigpipe_is_the_default_in_the_child(workdir):
     done = subprocess.run(f"{' '.join(WRAP)} --raw -- yes | head -1; echo ${{PIPESTATUS[0]}}", shell=True,
-                          executable="/bin/bash", capture_output=True, timeout=30)
+                          executable="/bin/bash", capture_output=True, timeout=HANG)
     assert done.stdout == b"y\n141\n"
 
 
@@ -351,14 +366,14 @@ def test_wrap_itself_sigkilled_takes_the_child_along(workdir):
 
 def _assert_the_child_dies_with(proc, pidfile) -> None:
     """Once the child wrote its pid to pidfile and is sleeping, SIGKILL proc (a wrap
-    process): the child must be gone within two seconds."""
+    process): the child must be gone long before its `sleep 30` would end."""
     try:
-        assert _wait_for(lambda: pidfile.exists() and pidfile.read_text().strip(), timeout=10), proc.stderr
+        assert _wait_for(lambda: pidfile.exists() and pidfile.read_text().strip(), timeout=HANG), proc.stderr
         child = int(pidfile.read_text())
-        assert _wait_for(lambda: _comm(child) == "sleep", timeout=5)
+        assert _wait_for(lambda: _comm(child) == "sleep")
         proc.kill()
         proc.wait()
-        assert _wait_for(lambda: not _alive(child), timeout=2)
+        assert _wait_for(lambda: not _alive(child), timeout=20)  # long before its sleep 30 ends
     finally:
         proc.kill()
         proc.wait()
@@ -422,7 +437,7 @@ def test_the_package_holds_no_machine_code_and_writes_no_program(tmp_path):
     cache = tmp_path / "cache"
     env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
     done = subprocess.run([sys.executable, "-m", "tokenjuice", "wrap", "--", "sh", "-c", "echo hi"],
-                          capture_output=True, env=env, cwd=tmp_path, timeout=60)
+                          capture_output=True, env=env, cwd=tmp_path, timeout=HANG)
     assert done.returncode == 0 and b"hi" in done.stdout
     executables = [p for p in cache.rglob("*") if p.is_file() and os.access(p, os.X_OK)]
     assert executables == []
@@ -433,6 +448,6 @@ def test_a_closed_stdout_is_no_internal_error_and_keeps_the_code(workdir, mode):
     """`tokenjuice wrap … >&-`: nothing can be shown, the exit code is the command's
     and stderr carries no "internal error" (Python's sys.stdout is None then)."""
     script = f'"$0" -m tokenjuice wrap {" ".join(mode)} -- sh -c "echo hi; echo oops >&2; exit 3" >&-'
-    done = subprocess.run(["/bin/sh", "-c", script, sys.executable], capture_output=True, cwd=workdir, timeout=60)
+    done = subprocess.run(["/bin/sh", "-c", script, sys.executable], capture_output=True, cwd=workdir, timeout=HANG)
     assert done.returncode == 3
     assert b"internal error" not in done.stderr and b"Traceback" not in done.stderr

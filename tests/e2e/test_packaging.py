@@ -26,6 +26,7 @@ def test_wheel_ships_the_reducer_catalogue(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     assert "tokenjuice/reducers/git/status.toml" in names
     assert "tokenjuice/reducers/generic/fallback.toml" in names
+    assert "tokenjuice/rules/builtin.json" in names  # the built-in layer, built: no parsing in a fresh HOME
     assert not any(n.startswith("tests/") or "__pycache__" in n for n in names)
 
 

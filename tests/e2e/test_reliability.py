@@ -12,11 +12,10 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 from conftest import REPO, make_rule, reduce_wire, tokenjuice
-from helpers import signalled_wrap
+from helpers import HANG, children_cpu_seconds, cost_ratio, signalled_wrap
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -199,9 +198,7 @@ def test_hook_always_answers_one_json_object(payload):
     original = (host_hook.sys.stdin, host_hook.sys.stdout)
     host_hook.sys.stdin, host_hook.sys.stdout = Stdin, stdout
     try:
-        started = time.monotonic()
         assert host_hook.main(["cursor", "--wrap-launcher", "tokenjuice"]) == 0
-        assert time.monotonic() - started < 1
     finally:
         host_hook.sys.stdin, host_hook.sys.stdout = original
     answer = json.loads(stdout.getvalue())
@@ -220,10 +217,12 @@ def test_hook_always_answers_one_json_object(payload):
     ],
 )
 def test_the_real_hook_process_never_fails(workdir, payload):
-    started = time.monotonic()
     done = tokenjuice("cursor-pre-tool-use", input=payload)
     assert done.returncode == 0 and json.loads(done.stdout) == {} and not done.stderr
-    assert time.monotonic() - started < 5
+    # and costs about what an empty payload costs (measured: ≤ 1.6× its CPU), on any machine
+    hostile = children_cpu_seconds(lambda: tokenjuice("cursor-pre-tool-use", input=payload))
+    plain = min(children_cpu_seconds(lambda: tokenjuice("cursor-pre-tool-use", input=b"{}")) for _ in range(2))
+    assert hostile < 5 * plain, (hostile, plain)
 
 
 # -- every rule survives hostile output and invents nothing ----------------------------
@@ -274,16 +273,24 @@ def test_every_rule_survives_hostile_output(loaded):
 
 @pytest.mark.parametrize("loaded", BUILTIN, ids=lambda r: r.rule.id)
 def test_every_rule_handles_a_100k_char_line_quickly(loaded):
-    line = ("x" * 99 + " error: FAIL at src/a.c:12:4 ") * 1000
-    started = time.monotonic()
-    reduce_wire(
-        ALL_RULES,
-        command=loaded.examples[0].command if loaded.examples else "x",
-        combined=line + "\n" + line,
-        exit_code=1,
-        classifier=loaded.rule.id,
-    )
-    assert time.monotonic() - started < 2, loaded.rule.id
+    """Two lines of 128,000 characters cost at most 50× the CPU of the same text in
+    lines of 128 (measured: 0.15–10×); a pattern that backtracks over a long line
+    would cost thousands of times more, on any machine."""
+    part = "x" * 99 + " error: FAIL at src/a.c:12:4 "
+    line = part * 1000
+
+    def reduce(text: str):
+        return lambda: reduce_wire(
+            ALL_RULES,
+            command=loaded.examples[0].command if loaded.examples else "x",
+            combined=text,
+            exit_code=1,
+            classifier=loaded.rule.id,
+        )
+
+    short = "\n".join([part] * 1000)
+    ratio = cost_ratio(reduce(line + "\n" + line), reduce(short + "\n" + short), runs=2)
+    assert ratio < 50, (loaded.rule.id, ratio)
 
 
 # -- wrap under faults -----------------------------------------------------------------
@@ -296,8 +303,7 @@ def test_child_closing_stdout_early(workdir):
 
 
 def test_a_child_that_never_ends_is_interrupted_promptly(workdir):
-    code, out, seconds = signalled_wrap(["sleep", "300"], signal.SIGINT, timeout=15)
-    assert seconds < 5
+    code, out = signalled_wrap(["sleep", "300"], signal.SIGINT)  # promptly: not after 300 s
     assert code == 128 + signal.SIGINT
     assert b"killed by SIGINT" in out
 
@@ -306,7 +312,6 @@ def test_a_child_that_never_ends_is_interrupted_promptly(workdir):
 def test_a_gigabyte_of_output_is_drained_with_bounded_memory(workdir):
     from tokenjuice.bench import run_once  # measures from a small parent: see its _RUNNER
 
-    started = time.monotonic()
     _, peak_kib, code, out = run_once(
         [
             sys.executable,
@@ -322,20 +327,24 @@ def test_a_gigabyte_of_output_is_drained_with_bounded_memory(workdir):
     )
     assert code == 9
     assert b"END" in out and b"of output skipped here" in out
-    assert peak_kib < 150 * 1024, f"peak {peak_kib // 1024} MiB"
-    assert time.monotonic() - started < 120
+    assert peak_kib < 150 * 1024, f"peak {peak_kib // 1024} MiB"  # its speed is the benchmark's (docs/performance.md)
 
 
 def test_tee_streams_output_while_the_command_runs(workdir):
+    """`first` is read while the command waits for the test to let it go on."""
+    gate = workdir / "gate"
+    script = f"echo first; while [ ! -e {gate} ]; do sleep 0.02; done; echo second"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tokenjuice", "wrap", "--tee", "--", "sh", "-c", "echo first; sleep 3; echo second"],
+        [sys.executable, "-m", "tokenjuice", "wrap", "--tee", "--", "sh", "-c", script],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    started = time.monotonic()
-    first = proc.stderr.readline()
-    assert first == b"first\n" and time.monotonic() - started < 2.5
-    out, _ = proc.communicate(timeout=20)
+    try:
+        first = proc.stderr.readline()  # a wrap that did not stream would never answer: the guard below
+    finally:
+        gate.touch()
+    assert first == b"first\n"
+    out, _ = proc.communicate(timeout=HANG)
     assert out == b"first\nsecond\n"
 
 
@@ -345,17 +354,21 @@ def test_a_catastrophic_project_pattern_cannot_hang_wrap(repo, trust_all):
         "demo/slow",
         'family = "demo"\npriority = 1\n[match]\nargv0 = ["python3"]\n[filters]\nskip_patterns = ["^(a|aa)+$"]\n',
     )
-    started = time.monotonic()
     done = tokenjuice(
         "wrap", "--", "python3", "-c", "print(('a' * 34 + 'b\\n') * 60 + '\\n'.join(map(str, range(100))))", cwd=repo
     )
-    assert time.monotonic() - started < 20
-    assert done.returncode == 0
+    assert done.returncode == 0  # and the budget tokenjuice enforces is reported:
     assert b"demo/slow" in done.stdout and b"timed out; output left unreduced" in done.stdout
 
 
-def test_the_readme_test_command_runs_the_slow_layer_too():
+def test_the_readme_test_commands_are_the_fast_loop_and_what_ci_runs():
+    """The README shows two: the fast default (no -m: pyproject.toml deselects the slow
+    layer) and the full suite, which .ci/run runs verbatim."""
+    from conftest import FULL_COMMAND
+
     readme = (REPO / "README.md").read_text()
     ci = (REPO / ".ci" / "run").read_text()
-    command = next(line for line in readme.splitlines() if "pytest" in line and line.startswith("python3"))
-    assert "slow or not slow" in command and command in ci
+    commands = [line for line in readme.splitlines() if "pytest" in line and line.startswith("python3")]
+    fast, full = commands[:2]
+    assert "-m '" not in fast and fast.endswith("pytest -n auto")
+    assert "slow or not slow" in full and full in ci and FULL_COMMAND in full

@@ -7,6 +7,7 @@ of that file names every case whose output changed."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Iterator
@@ -31,9 +32,20 @@ def digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
-def cases() -> Iterator[tuple[str, dict[str, object], dict[str, object]]]:
-    """(name, ToolExecutionInput, options) for every golden case."""
-    for rule in loader.load_layer(loader.BUILTIN, loader.builtin_root())[0]:
+@functools.cache
+def builtin_rules() -> tuple[loader.LoadedRule, ...]:
+    return tuple(loader.load_layer(loader.BUILTIN, loader.builtin_root())[0])
+
+
+ANCHOR_ID = "anchor"
+
+
+def cases(only: str | None = None) -> Iterator[tuple[str, dict[str, object], dict[str, object]]]:
+    """(name, ToolExecutionInput, options) for every golden case, or for those of one
+    rule id (or of the original's fixtures, `ANCHOR_ID`)."""
+    for rule in builtin_rules():
+        if only is not None and rule.rule.id != only:
+            continue
         for example in rule.examples:
             execution: dict[str, object] = {
                 "toolName": example.tool_name,
@@ -45,7 +57,7 @@ def cases() -> Iterator[tuple[str, dict[str, object], dict[str, object]]]:
                 execution["argv"] = list(example.argv)
             for variant, options in VARIANTS.items():
                 yield f"{rule.rule.id}::{example.name}::{variant}", execution, options
-    if ANCHOR.is_file():
+    if ANCHOR.is_file() and only in (None, ANCHOR_ID):
         for line in ANCHOR.read_text(encoding="utf-8").splitlines():
             case = json.loads(line)
             for variant, options in [*VARIANTS.items(), ("anchor", case["options"])]:

@@ -1,9 +1,25 @@
 """The real host CLIs (tests/hostclis.py): one line at the end of the run saying
-which ran and which were skipped, and why."""
+which ran and which were skipped, and why (under pytest-xdist, each worker hands
+what it found to the controller, which prints the line)."""
 
 from __future__ import annotations
 
 import hostclis
+import pytest
+
+
+def pytest_sessionfinish(session):
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker
+        workeroutput["hostclis"] = {"found": dict(hostclis.FOUND), "missing": dict(hostclis.MISSING)}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    found = getattr(node, "workeroutput", {}).get("hostclis")
+    if found:
+        hostclis.FOUND.update(found["found"])
+        hostclis.MISSING.update({h: why for h, why in found["missing"].items() if h not in hostclis.FOUND})
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):

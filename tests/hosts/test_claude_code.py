@@ -8,7 +8,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 
 import hostclis
 import pytest
@@ -278,9 +277,7 @@ def test_a_persisted_output_that_cannot_be_read_whole_is_left_to_claude(workdir,
     elif kind == "directory":
         target.mkdir()
     payload["tool_response"]["persistedOutputPath"] = str(target)
-    started = time.monotonic()
-    assert hook(payload, env=env) == {}
-    assert time.monotonic() - started < 20
+    assert hook(payload, env=env) == {}  # a FIFO that blocked would time the hook out
 
 
 def test_background_and_image_outputs_are_left_alone(workdir):

@@ -2,7 +2,6 @@
 counters, the budget, escapes, exit codes and passthrough, through one rule at a time."""
 
 import json
-import time
 
 import pytest
 from conftest import reduce_wire
@@ -216,10 +215,8 @@ def test_stdout_and_stderr_are_joined_when_no_combined_text():
 def test_catastrophic_user_pattern_is_bounded_and_marked():
     rule = make(layer="project", skip_patterns=["^(a|aa)+$"])
     output = ("a" * 34 + "b\n") * 50 + lines(50)
-    started = time.monotonic()
     result = run(output, rule)
-    assert time.monotonic() - started < 10  # the budget is 1 s; slack for loaded CI machines
-    assert result["passthrough"] == "pattern-timeout"
+    assert result["passthrough"] == "pattern-timeout"  # the budget tokenjuice enforces, reported
     assert "rule tool/x (tool/x.toml) timed out; output left unreduced" in result["inlineText"]
 
 

@@ -10,7 +10,7 @@ import sys
 import time
 
 from conftest import tokenjuice
-from helpers import runs, stored_id
+from helpers import HANG, runs, stored_id
 
 #: A failure whose output is cut whatever the budget, with a secret in it.
 NOISY_FAILURE = ("sh", "-c", "seq 1 40000; echo 'token=ghp_abcdefghijklmnopqrstuvwxyz0123456789'; exit 3")
@@ -39,14 +39,20 @@ def test_a_cut_output_is_kept_whole_redacted_and_named_in_the_trailer(home):
 def test_a_background_job_keeps_writing_and_its_later_output_joins_the_stored_one(home):
     """`server &`: wrap returns when the command does, the job is not killed by a
     closed pipe, and what it writes afterwards is found with tokenjuice cat."""
-    script = "echo started; (sleep 0.5; echo later-1; sleep 0.2; echo token=ghp_abcdefghijklmnopqrstuvwxyz0123456789) & echo done"
-    began = time.monotonic()
-    done = tokenjuice("wrap", "--", "bash", "-c", script)
-    assert done.returncode == 0 and time.monotonic() - began < 5
+    gate = home.parent / "gate"  # the job writes once the test lets it: after wrap returned, or never
+    script = (
+        f"echo started; (while [ ! -e {gate} ]; do sleep 0.02; done; echo later-1; sleep 0.2; "
+        "echo token=ghp_abcdefghijklmnopqrstuvwxyz0123456789) & echo done"
+    )
+    try:
+        done = tokenjuice("wrap", "--", "bash", "-c", script, timeout=HANG)
+    finally:
+        gate.touch()
+    assert done.returncode == 0
     assert done.stdout.decode().startswith("started\ndone\n")
     assert "a background job still holds the output and may write more" in done.stdout.decode()
     artifact_id = done.stdout.decode().rsplit("tokenjuice cat ", 1)[1].split(")")[0]
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + HANG  # a guard: the job writes at once now
     while b"token=" not in (shown := tokenjuice("cat", artifact_id).stdout) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert shown.startswith(b"started\ndone\n") and b"later-1\n" in shown

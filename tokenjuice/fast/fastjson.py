@@ -38,6 +38,12 @@ try:
     _scan = make_scanner(_Context())  # type: ignore[arg-type]  # it reads a decoder's attributes
 except ImportError:  # pragma: no cover - not CPython
     _scan = None
+_make_encoder: Any
+try:
+    from _json import make_encoder as _make_encoder
+except ImportError:  # pragma: no cover - not CPython
+    _make_encoder = None
+_encoders: dict[bool, Any] = {}
 
 
 def loads(text: str | bytes) -> Any:
@@ -70,11 +76,29 @@ def dumps(value: object, *, strict: bool = False) -> str:
         import json
 
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=not strict)
-    else:
+    elif _make_encoder is not None:
+        # the C encoder `json` itself uses: the rule index's 300 KiB, ~10× faster than `_pieces`
+        text = "".join(_c_encoder(strict)(value, 0))
+    else:  # pragma: no cover - a CPython without _json.make_encoder
         text = "".join(_pieces(value, strict))
     if strict:
         text.encode("utf-8")  # UnicodeEncodeError is a ValueError
     return text
+
+
+def _c_encoder(strict: bool) -> Any:
+    """CPython's C encoder (what `json.dumps` uses), with the same output as `_pieces`."""
+    encoder = _encoders.get(strict)
+    if encoder is None:
+        assert _make_encoder is not None
+        # markers (no cycle check), default, string encoder, indent, key and item
+        # separators, sort_keys, skipkeys, allow_nan
+        encoder = _encoders[strict] = _make_encoder(None, _unknown, _quote, None, ":", ",", False, False, not strict)
+    return encoder
+
+
+def _unknown(value: object) -> object:
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
 
 
 def _pieces(value: object, strict: bool = False) -> Iterator[str]:

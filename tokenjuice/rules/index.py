@@ -8,6 +8,14 @@ it reads a small JSON index holding only what classification needs; the full bod
 of a rule is read from a second file only when an output is big enough to be
 reduced. Any change rebuilds both through the loader. A cache directory that
 cannot be written only costs speed.
+
+Building the built-in layer from its TOML files (parsing them and checking ~2,400
+patterns) costs ~3 s of CPU, paid by the first command in a fresh HOME. So the
+package ships it built: `builtin.json` beside this module holds the layer's
+validated rules and the SHA-256 of its files, and a build reads that instead of the
+files whenever the digest matches (an edited or added rule file is loaded from
+source as before). `python -m tokenjuice.rules.index` regenerates it; a test fails
+when it is out of date.
 """
 
 from __future__ import annotations
@@ -23,6 +31,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 _FORMAT = 4
+#: The built-in layer, built (`python -m tokenjuice.rules.index`), shipped in the package.
+SHIPPED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "builtin.json")
 
 
 class Catalogue:
@@ -62,7 +72,7 @@ class Catalogue:
             self._bodies = cachefile.read(self._bodies_path)
         found = self._bodies.get(rule_id) if isinstance(self._bodies, dict) else None
         if not isinstance(found, dict) and self._roots:
-            self._bodies = _bodies(loader.load_catalogue(self._roots)[0])
+            self._bodies = _bodies(loader.load_catalogue(self._roots, load_layer=_load_layer)[0])
             self._roots = None  # once per run is enough
             if self._bodies_path:
                 cachefile.write(self._bodies_path, self._bodies)
@@ -92,36 +102,46 @@ def load(cwd: str | None = None, *, builtin_only: bool = False) -> Catalogue:
     stem = cachefile.stem("index", [_FORMAT, roots])
     cached = cachefile.read_current(stem + ".json", signature)
     if cached is not None and isinstance(cached.get("rules"), list) and isinstance(cached.get("problems"), list):
-        entries = [
-            MatchEntry(e["id"], e["family"], e["priority"], None, e["trusted"], tuple(e["literals"]), data=e["match"])
-            for e in cached["rules"]
-        ]
+        entries = [_entry(row) for row in cached["rules"]]
         problems = [loader.Problem(**p) for p in cached["problems"]]
         return Catalogue(entries, problems, bodies_path=stem + ".bodies.json", roots=roots)
-    loaded, problems = loader.load_catalogue(roots)
-    bodies = _bodies(loaded)
-    catalogue = Catalogue([entry_of(r.rule) for r in loaded], problems, bodies, roots=roots)
-    catalogue._built = {r.rule.id: r.rule for r in loaded}
+    alone = roots[0][0] == loader.BUILTIN and not any(loader.rule_files(root) for _, root in roots[1:])
+    shipped = _read_shipped(roots[0][1]) if alone else None
+    if shipped is not None:
+        # the built-in layer alone (no user or project rule), as shipped: no rule is
+        # parsed, built or validated
+        rows, bodies, problems = shipped
+        catalogue = Catalogue([_entry(row) for row in rows], problems, bodies, roots=roots)
+    else:
+        loaded, problems = loader.load_catalogue(roots, load_layer=_load_layer)
+        bodies = _bodies(loaded)
+        catalogue = Catalogue([entry_of(r.rule) for r in loaded], problems, bodies, roots=roots)
+        catalogue._built = {r.rule.id: r.rule for r in loaded}
+        rows = _rows(catalogue.entries, bodies)
     cachefile.write(stem + ".bodies.json", bodies)
-    cachefile.write_current(
-        stem + ".json",
-        signature,
-        {
-            "rules": [
-                {
-                    "id": e.id,
-                    "family": e.family,
-                    "priority": e.priority,
-                    "match": compact(bodies[e.id]["match"]),
-                    "trusted": e.trusted,
-                    "literals": list(e.output_literals),
-                }
-                for e in catalogue.entries
-            ],
-            "problems": [p.to_dict() for p in problems],
-        },
-    )
+    cachefile.write_current(stem + ".json", signature, {"rules": rows, "problems": [p.to_dict() for p in problems]})
     return catalogue
+
+
+def _entry(row: dict[str, Any]) -> MatchEntry:
+    return MatchEntry(
+        row["id"], row["family"], row["priority"], None, row["trusted"], tuple(row["literals"]), data=row["match"]
+    )
+
+
+def _rows(entries: list[MatchEntry], bodies: dict[str, Any]) -> list[dict[str, Any]]:
+    """The match index as stored: what classification reads of each rule."""
+    return [
+        {
+            "id": e.id,
+            "family": e.family,
+            "priority": e.priority,
+            "match": compact(bodies[e.id]["match"]),
+            "trusted": e.trusted,
+            "literals": list(e.output_literals),
+        }
+        for e in entries
+    ]
 
 
 def _signature(layer: str, root: str) -> list[Any]:
@@ -139,3 +159,85 @@ def _signature(layer: str, root: str) -> list[Any]:
 
 def _bodies(loaded: list[loader.LoadedRule]) -> dict[str, Any]:
     return {r.rule.id: to_canonical(r.rule) for r in loaded}
+
+
+def digest(root: str) -> str:
+    """SHA-256 of a layer's rule files: each one's id, size and bytes, in order."""
+    import hashlib
+
+    hashed = hashlib.sha256()
+    for rule_id, path, _, _ in loader.rule_files(root):
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            data = b"\0unreadable"
+        hashed.update(f"{rule_id}\0{len(data)}\0".encode())
+        hashed.update(data)
+    return hashed.hexdigest()
+
+
+def shipped(root: str) -> dict[str, Any]:
+    """The built-in layer at `root` as `builtin.json` holds it: the digest of its
+    files, its match index, its rules' bodies and its problems (paths relative to
+    `root`)."""
+    loaded, problems = loader.load_catalogue([(loader.BUILTIN, root)], load_layer=loader.load_layer)
+    bodies = _bodies(loaded)
+
+    def relative(path: str) -> str:
+        return os.path.relpath(path, root).replace(os.sep, "/")
+
+    return {
+        "format": _FORMAT,
+        "digest": digest(root),
+        "rules": _rows([entry_of(r.rule) for r in loaded], bodies),
+        "bodies": {rule_id: compact(body) | {"path": relative(body["path"])} for rule_id, body in bodies.items()},
+        "problems": [p.to_dict() | {"path": relative(p.path)} for p in problems],
+    }
+
+
+def _load_layer(layer: str, root: str) -> tuple[list[loader.LoadedRule], list[loader.Problem]]:
+    """A layer's rules: the built-in one as shipped when its digest is the files',
+    any other (or a changed built-in layer) from its files."""
+    if layer == loader.BUILTIN:
+        shipped = _read_shipped(root)
+        if shipped is not None:
+            _, bodies, problems = shipped
+            return [loader.LoadedRule(from_canonical(Rule, body), ()) for body in bodies.values()], problems
+    return loader.load_layer(layer, root)
+
+
+def _read_shipped(
+    root: str,
+) -> tuple[list[dict[str, Any]], dict[str, Any], list[loader.Problem]] | None:
+    """`builtin.json`'s match index, bodies (with their paths under `root`) and
+    problems, if it was built from the rule files now at `root`."""
+    from ..fast import fastjson
+
+    try:
+        with open(SHIPPED, "rb") as handle:
+            data = fastjson.loads(handle.read())
+        if data.get("format") != _FORMAT or data.get("digest") != digest(root):
+            return None
+        bodies = {key: body | {"path": os.path.join(root, body["path"])} for key, body in data["bodies"].items()}
+        problems = [loader.Problem(**(p | {"path": os.path.join(root, p["path"])})) for p in data["problems"]]
+        rows = data["rules"]
+        if not isinstance(rows, list):
+            return None
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+    return rows, bodies, problems
+
+
+def write_shipped() -> str:
+    """Regenerate `builtin.json` from the checkout's `reducers/`; its path."""
+    import json
+
+    data = shipped(loader.builtin_root())
+    with open(SHIPPED, "w", encoding="utf-8") as handle:
+        handle.write(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    return SHIPPED
+
+
+if __name__ == "__main__":
+    print(f"wrote {write_shipped()}")

@@ -14,6 +14,10 @@ from ..fast.record import record, replace
 from . import RULE_SUFFIXES
 from .model import Example, Rule
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 BUILTIN, USER, PROJECT = "builtin", "user", "project"
 FALLBACK_ID = "generic/fallback"
 #: Hard caps, whatever a layer holds (docs/security.md): one hostile file must
@@ -287,10 +291,14 @@ def load_layer(layer: str, root: str) -> tuple[list[LoadedRule], list[Problem]]:
     return [r for r in loaded if r.rule.id not in duplicated], problems
 
 
-def load_catalogue(roots: list[tuple[str, str]]) -> tuple[list[LoadedRule], list[Problem]]:
+def load_catalogue(
+    roots: list[tuple[str, str]],
+    load_layer: Callable[[str, str], tuple[list[LoadedRule], list[Problem]]] = load_layer,
+) -> tuple[list[LoadedRule], list[Problem]]:
     """The effective rules (later layers override earlier ones by id) and all problems.
 
-    Rules are ordered by id with `generic/fallback` last.
+    Rules are ordered by id with `generic/fallback` last. `load_layer` reads one
+    layer (the index passes one that takes the built-in layer as shipped).
     """
     effective: dict[str, LoadedRule] = {}
     problems: list[Problem] = []
