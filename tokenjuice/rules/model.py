@@ -535,7 +535,7 @@ def _converters(cls: type) -> dict[str, Callable[[Any], Any]]:
             converters[entry.name] = _tables_converter(table_type(entry))
         elif kind == WORD_GROUPS:
             converters[entry.name] = lambda value: tuple(map(tuple, value))
-        elif kind in (WORDS, PATTERNS):
+        elif kind in (WORDS, PATTERNS, GLOBS):
             converters[entry.name] = tuple
         else:
             converters[entry.name] = _same
