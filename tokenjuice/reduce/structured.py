@@ -95,15 +95,16 @@ def compact(value: Any, indent: int = 0) -> list[str]:
 
 
 def spread(count: int, limit: int) -> list[int]:
-    """Which of `count` elements to keep, in order, when only `limit` are shown: a
-    third of `limit` from each end, then runs of a few elements (the square root of
+    """Which of `count` elements to keep, in order, when only `limit` are shown: two
+    fifths of `limit` from each end (the first and the newest entries: a list of
+    releases, a log), then runs of a few elements (the square root of
     what is left) each at the middle of the widest gap left, the first one at the
     middle of the whole (both middles of an even count), so that what is kept spans
     the whole evenly (a table's first, middle and last rows; every stretch of a
     listing) with few markers between."""
     if count <= limit:
         return list(range(count))
-    ends = max(1, limit // 3)
+    ends = max(1, (limit * 2) // 5)
     chosen = set(range(ends)) | set(range(count - ends, count))
     run = max(2 - count % 2, isqrt(limit - len(chosen)))
     low, high = ends - 1, count - ends
