@@ -44,12 +44,17 @@ def test_an_mcp_result_with_structured_content_comes_back_a_string_of_the_same_j
     result = _corpus_result("mcp-fs-search-files-py")
     given = json.dumps(result["structuredContent"], separators=(",", ":"))  # as Claude Code hands it
     updated = _updated(hook(_mcp_payload(workdir, "mcp__filesystem__search_files", given)))
-    assert isinstance(updated, str) and len(updated) < len(given) / 3
+    assert isinstance(updated, str) and len(updated) < len(given) / 2  # its paths one folder at a time
     text = json.loads(updated)["content"]
-    assert "/tmp/h32/fs/shop/src/asyncio/__init__.py" in text and "tokenjuice cat " in text
-    artifact = text.rsplit("tokenjuice cat ", 1)[1].split(")")[0].split()[0]
-    whole = tokenjuice("cat", artifact)
-    assert whole.returncode == 0 and whole.stdout.decode() == result["structuredContent"]["content"]
+    from tokenjuice.reduce.reencode import decoded
+
+    original = result["structuredContent"]["content"]
+    if "tokenjuice cat " in text:  # cut: the full result is kept
+        artifact = text.rsplit("tokenjuice cat ", 1)[1].split(")")[0].split()[0]
+        whole = tokenjuice("cat", artifact)
+        assert whole.returncode == 0 and whole.stdout.decode() == original
+    else:  # re-encoded without a loss (one folder's names in one brace list): every path is there
+        assert all(path in decoded(text).split("\n") for path in original.splitlines())
 
 
 def test_mcp_content_blocks_come_back_as_blocks_and_images_untouched(workdir):

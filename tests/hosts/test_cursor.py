@@ -526,7 +526,7 @@ def test_doctor_states(workdir, cursor_home):
     assert b"fix: tokenjuice install cursor --local" in done.stdout
     path.write_text("{oops")
     done = tj("doctor", "cursor", "--local")
-    assert done.returncode == 1 and b"is not valid JSON" in done.stdout
+    assert done.returncode == 1 and b"is not valid JSON" in b" ".join(done.stdout.split())  # wrapped at 100 columns
 
 
 def test_doctor_deep_runs_the_hook_and_a_probe_for_real(workdir, cursor_home):
