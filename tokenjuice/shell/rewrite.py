@@ -37,8 +37,8 @@ from .syntax import (
     PipelineNode,
     Tree,
     Unreadable,
+    command_start,
     fits_in_argv,
-    is_assignment,
     parse,
     parse_tree,
     quote_for,
@@ -326,9 +326,7 @@ def _encodable(text: str) -> bool:
 def _changes_state(argv: Sequence[str]) -> str | None:
     """The state-changing word of a command that runs in the shell itself, or None."""
     words = _words_of(argv)
-    index = 0
-    while index < len(words) and is_assignment(words[index]):
-        index += 1
+    index = command_start(words)
     if index == len(words):
         return "=" if words else None  # a bare assignment persists
     name = words[index]
@@ -360,9 +358,7 @@ def _asks_the_shell(nodes: Sequence[tuple[Node, bool]], shell_name: str) -> str 
         if node.kind != "simple":
             continue
         words = _words_of(node.argv)
-        index = 0
-        while index < len(words) and is_assignment(words[index]):
-            index += 1
+        index = command_start(words)
         while index < len(words) and words[index] in ("builtin", "command"):
             if words[index] == "command" and index + 1 < len(words):
                 option = words[index + 1]
@@ -501,9 +497,7 @@ def _calls(rest: Sequence[tuple[Node, bool]], names: frozenset[str]) -> str | No
         if node.kind != "simple":
             continue
         words = _words_of(node.argv)
-        index = 0
-        while index < len(words) and is_assignment(words[index]):
-            index += 1
+        index = command_start(words)
         if index < len(words) and words[index] in names:
             return words[index]
     return None
@@ -734,9 +728,7 @@ def _not_a_program(
         if node.kind != "simple":
             continue
         argv = node.argv
-        index = 0
-        while index < len(argv) and is_assignment(argv[index]):
-            index += 1
+        index = command_start(argv)
         if index == len(argv):
             continue
         name = argv[index]

@@ -1189,3 +1189,12 @@ def is_assignment(word: str) -> bool:
     name, equals, _ = word.partition("=")
     name = name.removesuffix("+")
     return bool(equals) and bool(name) and (name[0].isalpha() or name[0] == "_") and name.replace("_", "a").isalnum()
+
+
+def command_start(words: Sequence[str]) -> int:
+    """The index of a simple command's name: past its leading `NAME=value` words
+    (`len(words)` when the command is only assignments)."""
+    index = 0
+    while index < len(words) and is_assignment(words[index]):
+        index += 1
+    return index
