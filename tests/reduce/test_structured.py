@@ -197,3 +197,14 @@ def test_a_one_line_list_literal_is_cut_between_its_elements_spread_over_it():
     hidden = sum(item.count for item in items if isinstance(item, Omission))
     assert hidden + len(shown) == 300 and sum(map(len, map(str, items))) <= 3000
     assert spread(10, 20) == list(range(10)) and spread(400, 10)[:3] == [0, 1, 2]
+
+
+def test_spread_keeps_two_fifths_of_what_it_shows_at_each_end():
+    """A release list or a log: its first and newest entries are what an agent reads
+    (PyPI's simple JSON of pytest kept only three of each end and lost
+    `pytest-9.1.1-py3-none-any.whl`); the middle gets what is left."""
+    from tokenjuice.reduce.structured import spread
+
+    kept = spread(400, 10)
+    assert kept[:4] == [0, 1, 2, 3] and kept[-4:] == [396, 397, 398, 399]
+    assert len(kept) == 10 and any(150 <= index <= 250 for index in kept)
