@@ -147,12 +147,14 @@ class ClaudeCode(JsonHooksHost):
         content blocks) in the same shape, Grep's output object with its `content`
         compacted; {} for every other tool (Read, Edit, Write, NotebookEdit, Glob, a file
         read through MCP) and whatever Claude Code would not take back."""
+        from .postrun import compact_tool
+
         part = mcp_tool_part(tool)
         if part is not None and part not in FILE_READ_TOOLS:
             response = payload.get("tool_response")
             if not isinstance(response, str | list):
                 return {}  # Claude Code 2.1.331 hands a string or content blocks
-            replaced = _compact_tool(tool, response, payload, env)
+            replaced = compact_tool(self.name, tool, response, existing_dir(payload.get("cwd")), env)
             return {} if replaced is None else _post_answer(replaced)
         if tool == "Grep":
             response = payload.get("tool_response")
@@ -161,7 +163,7 @@ class ClaudeCode(JsonHooksHost):
             content = response.get("content")
             if not isinstance(content, str):
                 return {}
-            replaced = _compact_tool(tool, content, payload, env)
+            replaced = compact_tool(self.name, tool, content, existing_dir(payload.get("cwd")), env)
             return {} if not isinstance(replaced, str) else _post_answer(dict(response, content=replaced))
         return {}
 
@@ -424,21 +426,6 @@ class ClaudeCode(JsonHooksHost):
 
 def _post_answer(updated: object) -> dict[str, Any]:
     return {"hookSpecificOutput": {"hookEventName": POST, "updatedToolOutput": updated}}
-
-
-def _compact_tool(tool: str, result: object, payload: dict[str, Any], env: Mapping[str, str]) -> object | None:
-    """`result` with its texts compacted (`compact.compact_tool_result`), or None to
-    leave it: tokenjuice turned off, nothing shorter."""
-    from .postrun import settings_at
-
-    cwd = existing_dir(payload.get("cwd"))
-    settings = settings_at(cwd, env)
-    if not settings["hook.enabled"]:
-        return None
-    from ..compact import compact_tool_result
-
-    done = compact_tool_result(tool, result, cwd=cwd, source="claude-code", settings=settings)
-    return None if done is None else done.result
 
 
 def _project(call: Call, env: Mapping[str, str]) -> str | None:

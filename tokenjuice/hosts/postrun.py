@@ -115,6 +115,20 @@ def compact_output(
     return compacted.text
 
 
+def compact_tool(host: str, tool: str, result: object, cwd: str | None, env: Mapping[str, str]) -> object | None:
+    """A non-shell tool's result (an MCP tool's, a host's search tool's) with its texts
+    compacted in the shape it came in (`compact.compact_tool_result`), or None to leave
+    it: tokenjuice turned off, nothing shorter. Every host's adapter calls this once it
+    has decided, from the tool's name alone, that the tool may be compacted."""
+    settings = settings_at(cwd, env)
+    if not settings["hook.enabled"]:
+        return None
+    from ..compact import compact_tool_result
+
+    done = compact_tool_result(tool, result, cwd=cwd, source=host, settings=settings)
+    return None if done is None else done.result
+
+
 def settings_at(cwd: str | None, env: Mapping[str, str]) -> Settings:
     from ..settings import resolve
 
