@@ -98,6 +98,7 @@ def totals(results: list[Result]) -> dict[str, int]:
         "dropped": noise - sum(len(r.noise_kept) for r in results),
         "raw": sum(r.raw_chars for r in results),
         "shown": sum(len(r.shown) for r in results),
+        "longer": sum(1 for r in results if len(r.shown.rstrip("\n")) > r.raw_chars),
     }
 
 
@@ -107,7 +108,8 @@ def summary(results: list[Result]) -> str:
         f"scenarios={len(results)} must-keep={t['kept']}/{t['must']} ({t['kept'] / max(t['must'], 1):.1%}) "
         f"modest-must-keep={t['modest_kept']}/{t['modest_must']} ({t['modest_kept'] / max(t['modest_must'], 1):.1%}) "
         f"noise-dropped={t['dropped']}/{t['noise']} ({t['dropped'] / max(t['noise'], 1):.1%}) "
-        f"size-ratio={t['shown'] / max(t['raw'], 1):.3f} (raw {t['raw']:,} -> shown {t['shown']:,} chars)"
+        f"size-ratio={t['shown'] / max(t['raw'], 1):.3f} (raw {t['raw']:,} -> shown {t['shown']:,} chars) "
+        f"longer-than-raw={t['longer']}"
     )
 
 
