@@ -62,9 +62,10 @@ def install(
             known = f"one of: {', '.join(modes)}" if modes else "it has only one way to be hooked"
             raise UsageError(f"{name} has no mode {mode!r}; {known}")
     if tools is not None and (name is None or tools not in _host(name).tool_sets):
+        choosing = [host_name for host_name in HOSTS if _host(host_name).tool_sets]
         raise UsageError(
-            f"--tools {tools} is for claude-code only for now (other hosts compact the shell alone): "
-            f"tokenjuice install claude-code --tools {tools}"
+            f"--tools is for {', '.join(choosing)} (other hosts compact the shell alone): "
+            f"tokenjuice install {choosing[0]} --tools {tools}"
         )
     if name is not None:
         output = _install_one(
