@@ -317,8 +317,8 @@ _INSTALL_EXIT_CODES = (
     "--tools",
     type=click.Choice(["all", "shell"]),
     help="Claude Code, Codex, Copilot: which tools' outputs are compacted after they ran; all (the default): shell "
-    "commands, the host's search tools (Claude Code's Grep, Copilot's grep, glob and rg) and MCP tools (never file "
-    "reads, edits or images); shell: shell commands only.",
+    "commands, the host's search tools in content mode (Claude Code's Grep, Copilot's grep and rg) and MCP tools "
+    "(never file reads, file lists, edits or images); shell: shell commands only.",
 )
 @click.option(
     "--approve",
