@@ -143,17 +143,18 @@ class Copilot(JsonHooksHost):
         shown = result.get("textResultForLlm")
         if not isinstance(shown, str):
             return {}
+        cwd = existing_dir(payload.get("cwd"))
         saved = saved_output(shown)
         if saved is not None:
-            from .postrun import SAVED_LIMIT, read_saved
+            from .postrun import SAVED_LIMIT, read_saved, settings_at
 
-            data = read_saved(saved.path, SAVED_LIMIT, saved.check(env, payload.get("timestamp")))
+            limit = settings_at(cwd, env)["capture.max_bytes"] or SAVED_LIMIT  # as for a command's saved output
+            data = read_saved(saved.path, limit, saved.check(env, payload.get("timestamp")))
             if data is None:
                 return {}  # the whole result cannot be seen: Copilot's own preview and file stay
             shown = data.decode("utf-8", errors="replace")
         from .postrun import compact_tool
 
-        cwd = existing_dir(payload.get("cwd"))
         parts = [shown] if tool in SEARCH_TOOLS else mcp_parts(shown)
         done = [compact_tool(self.name, tool, part, cwd, env) for part in parts]
         if not any(isinstance(text, str) for text in done):
