@@ -199,3 +199,22 @@ def test_codex_shows_the_model_a_compacted_mcp_listing_and_a_file_read_unchanged
     assert after_read.split("\nOutput:\n", 1)[1] == before_read.split("\nOutput:\n", 1)[1]
     kept = [name for name in mcp_tree.MUST_KEEP if name in before_tree]
     print(f"codex directory_tree: {len(before_tree):,} -> {len(after_tree):,} chars, must-keep {kept} -> all")
+
+
+def test_approve_follows_the_entry_when_the_tool_set_changes(codex_home, tmp_path):
+    """Each tool set is its own entry (its matcher is part of Codex's trust hash):
+    `install --approve` after switching records the approval of the new entry, which
+    Codex itself then lists as trusted, and uninstall takes the approval back."""
+    program = hostclis.need_codex()
+    env = os.environ | {"PATH": f"{Path(program).parent}:{os.environ['PATH']}", "HOME": str(tmp_path / "home")}
+    for args, matcher in (((), codex.TOOLS_MATCHER), (("--tools", "shell"), "^Bash$"), ((), codex.TOOLS_MATCHER)):
+        done = tokenjuice("install", "codex", "--local", "--approve", *args, env=env)
+        assert done.returncode == 0, done.stderr
+        [group] = json.loads((codex_home / "hooks.json").read_text())["hooks"]["PostToolUse"]
+        assert group["matcher"] == matcher
+        listed = hostclis.hooks_list(program, codex_home, tmp_path, env)
+        [ours] = [h for h in listed["hooks"] if " codex --wrap-launcher " in h["command"]]
+        assert ours["trustStatus"] == "trusted" and ours["eventName"] == "postToolUse"
+        assert ours["currentHash"] == codex.trust_hash("post_tool_use", matcher, group["hooks"][0])
+    assert tokenjuice("uninstall", "codex", env=env).returncode == 0
+    assert "trusted_hash" not in (codex_home / "config.toml").read_text()
