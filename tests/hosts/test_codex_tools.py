@@ -136,6 +136,8 @@ def test_install_hooks_the_tools_doctor_names_them_and_uninstall_leaves_nothing(
     assert list(hooks) == [event] and [g["matcher"] for g in hooks[event]] == [matcher]
     report = json.loads(tokenjuice("doctor", "codex", "--local", "--format", "json").stdout)
     checks = [(c["name"], c["status"], c["message"]) for c in report["checks"]]
+    text = " ".join(tokenjuice("doctor", "codex", "--local").stdout.decode().split())
+    assert f"tools: compacted: {tools}" in text
     assert ("tools", "ok", f"compacted: {tools}") in checks
     assert not [c for c in checks if c[0] == "entry"], checks  # the shape doctor expects
     assert tokenjuice("uninstall", "codex").returncode == 0

@@ -158,6 +158,8 @@ def test_install_hooks_the_tools_doctor_names_them_and_uninstall_leaves_nothing(
     assert list(hooks) == [event] and [h.get("matcher") for h in hooks[event]] == [matcher]
     report = json.loads(tokenjuice("doctor", "copilot", "--local", "--format", "json").stdout)
     checks = [(c["name"], c["status"], c["message"]) for c in report["checks"]]
+    text = " ".join(tokenjuice("doctor", "copilot", "--local").stdout.decode().split())
+    assert f"tools: compacted: {tools}" in text
     assert ("tools", "ok", f"compacted: {tools}") in checks and not [c for c in checks if c[0] == "entry"]
     assert tokenjuice("uninstall", "copilot").returncode == 0
     assert not path.exists()

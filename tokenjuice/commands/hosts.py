@@ -428,7 +428,9 @@ def render(found: manage.Report, indent: str) -> str:
     if found.detected:
         out.append(f"configured command: {found.detected}")
     out += [
-        f"{c['name']}: {c['message']}" for c in found.checks if c["name"] in ("mode", "trust") and c["status"] == OK
+        f"{c['name']}: {c['message']}"
+        for c in found.checks
+        if c["name"] in ("mode", "tools", "trust") and c["status"] == OK
     ]
     problems = [c for c in found.checks if c["status"] in (WARN, BROKEN)]
     if problems:
