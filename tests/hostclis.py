@@ -32,6 +32,9 @@ PINS: dict[str, tuple[str, str, str]] = {
     "gemini": ("@google/gemini-cli", "0.61.0", "gemini"),
     "copilot": ("@github/copilot", "1.0.102", "copilot"),
     "opencode": ("opencode-ai", "1.18.33", "opencode"),
+    # the reference MCP servers the hosts' non-shell tool tests call (issue 32)
+    "mcp-filesystem": ("@modelcontextprotocol/server-filesystem", "2026.8.31", "mcp-server-filesystem"),
+    "mcp-everything": ("@modelcontextprotocol/server-everything", "2026.8.31", "mcp-server-everything"),
 }
 #: Seconds one `npm install` may take.
 INSTALL_TIMEOUT = 600

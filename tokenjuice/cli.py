@@ -316,8 +316,9 @@ _INSTALL_EXIT_CODES = (
 @click.option(
     "--tools",
     type=click.Choice(["all", "shell"]),
-    help="Claude Code: which tools' outputs are compacted after they ran; all (the default): shell commands, Grep "
-    "and MCP tools (never file reads, edits or images); shell: shell commands only.",
+    help="Claude Code, Codex, Copilot: which tools' outputs are compacted after they ran; all (the default): shell "
+    "commands, the host's search tools in content mode (Claude Code's Grep, Copilot's grep and rg) and MCP tools "
+    "(never file reads, file lists, edits or images); shell: shell commands only.",
 )
 @click.option(
     "--approve",

@@ -119,5 +119,5 @@ def test_install_hooks_the_tools_and_doctor_names_them(claude_home, tools, match
 
 
 def test_tools_is_refused_for_a_host_without_a_choice():
-    done = tokenjuice("install", "codex", "--tools", "all")
-    assert done.returncode == 2 and b"claude-code only for now" in done.stderr
+    done = tokenjuice("install", "cursor", "--tools", "all")
+    assert done.returncode == 2 and b"--tools is for claude-code, codex, copilot" in done.stderr

@@ -626,7 +626,7 @@ def test_post_leaves_the_output_alone_without_the_exit_code_or_anything_to_save(
 def test_install_defaults_to_post_and_moves_the_entry_between_modes(codex_home, workdir):
     assert tokenjuice("install", "codex", "--local").returncode == 0
     hooks = json.loads((codex_home / "hooks.json").read_text())["hooks"]
-    assert list(hooks) == ["PostToolUse"] and hooks["PostToolUse"][0]["matcher"] == "^Bash$"
+    assert list(hooks) == ["PostToolUse"] and hooks["PostToolUse"][0]["matcher"] == codex.TOOLS_MATCHER
     assert tokenjuice("install", "codex", "--local", "--mode", "pre").returncode == 0
     assert list(json.loads((codex_home / "hooks.json").read_text())["hooks"]) == ["PreToolUse"]
     assert tokenjuice("uninstall", "codex").returncode == 0

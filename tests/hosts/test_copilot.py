@@ -228,7 +228,8 @@ def test_install_writes_our_own_file_and_uninstall_removes_it(workdir, copilot_h
     done = tokenjuice("install", "copilot", "--local")  # the default: compact after the command ran
     assert done.returncode == 0 and b"--allow-all" not in done.stdout
     data = json.loads((copilot_home / "hooks" / "tokenjuice.json").read_text())
-    assert data["hooks"] == {"postToolUse": [{"type": "command", "bash": command, "timeoutSec": 10}]}
+    entry = {"type": "command", "matcher": copilot.TOOLS_MATCHER, "bash": command, "timeoutSec": 10}
+    assert data["hooks"] == {"postToolUse": [entry]}
     assert b"already up to date" in tokenjuice("install", "copilot", "--local").stdout
     done = tokenjuice("uninstall", "copilot")
     assert done.returncode == 0 and b"removed" in done.stdout

@@ -62,9 +62,10 @@ def install(
             known = f"one of: {', '.join(modes)}" if modes else "it has only one way to be hooked"
             raise UsageError(f"{name} has no mode {mode!r}; {known}")
     if tools is not None and (name is None or tools not in _host(name).tool_sets):
+        choosing = [host_name for host_name in HOSTS if _host(host_name).tool_sets]
         raise UsageError(
-            f"--tools {tools} is for claude-code only for now (other hosts compact the shell alone): "
-            f"tokenjuice install claude-code --tools {tools}"
+            f"--tools is for {', '.join(choosing)} (other hosts compact the shell alone): "
+            f"tokenjuice install {choosing[0]} --tools {tools}"
         )
     if name is not None:
         output = _install_one(
@@ -427,7 +428,9 @@ def render(found: manage.Report, indent: str) -> str:
     if found.detected:
         out.append(f"configured command: {found.detected}")
     out += [
-        f"{c['name']}: {c['message']}" for c in found.checks if c["name"] in ("mode", "trust") and c["status"] == OK
+        f"{c['name']}: {c['message']}"
+        for c in found.checks
+        if c["name"] in ("mode", "tools", "trust") and c["status"] == OK
     ]
     problems = [c for c in found.checks if c["status"] in (WARN, BROKEN)]
     if problems:

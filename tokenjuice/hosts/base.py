@@ -66,6 +66,13 @@ def mcp_tool_part(tool_name: str, prefix: str = "mcp__") -> str | None:
     return server_and_tool[cut + 2 :] if cut > 0 else None
 
 
+def reads_a_file(tool_name: str, separator: str) -> bool:
+    """Does a host's MCP tool name (the server's name, `separator`, the tool's) name one
+    of FILE_READ_TOOLS, however the server is spelled (`github-mcp-server-get_file_contents`
+    with Copilot's `-`, `mcp__my__fs__read_file` with Codex's `__`)?"""
+    return any(tool_name.endswith(separator + tool) for tool in FILE_READ_TOOLS)
+
+
 class Host:
     """One agent host. Subclasses set the class attributes and override what differs."""
 

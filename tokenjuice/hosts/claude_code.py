@@ -303,9 +303,8 @@ class ClaudeCode(JsonHooksHost):
         if mode is not None:
             report.check("mode", OK, f"{mode}: {MODE_EFFECTS[mode]}")
         if POST in events:
-            tools = next((t for t, m in MATCHERS.items() if m == self._post_matcher(data)), None)
-            if tools is not None:
-                report.check("tools", OK, f"compacted: {TOOLS_EFFECTS[tools]}")
+            post = jsonhooks.our_element(data, LISTS[POST], self._ours, "hooks")
+            jsonhooks.check_tools(report, post, {m: t for t, m in MATCHERS.items()}, TOOLS_EFFECTS)
         elif PRE in events:
             report.check("tools", OK, "compacted: Bash only (rewritten before it runs)")
         if POST_FAILURE in events:
@@ -349,21 +348,6 @@ class ClaudeCode(JsonHooksHost):
                 nested=self.nested,
             )
         return super().doctor(path, expected, install_hint, deep=False)  # the probe is ours, per event
-
-    def _post_matcher(self, data: dict[str, Any]) -> object:
-        """The matcher of the PostToolUse group holding our hook."""
-        from ..files.editfile import EditError
-        from . import jsonhooks
-
-        try:
-            groups = jsonhooks.entries(data, LISTS[POST], "")
-        except EditError:
-            return None
-        for group in groups:
-            hooks = group.get("hooks") if isinstance(group, dict) else None
-            if isinstance(hooks, list) and any(self._ours(hook) for hook in hooks):
-                return group.get("matcher")
-        return None
 
     def installed_events(self, data: dict[str, Any]) -> list[str]:
         """The events whose lists hold our hook."""

@@ -16,6 +16,13 @@ answer is exactly `{"hookSpecificOutput": {"hookEventName", "permissionDecision"
 hooks.json makes Codex drop every hook in it, so the entry written is exactly
 the documented shape (`timeout` in seconds), and doctor checks the whole file.
 
+In post mode (the default) the same PostToolUse hook also compacts an MCP tool's
+result (`--tools all`, the default: the matcher takes `mcp__<server>__<tool>` as well
+as Bash): Codex hands the hook the server's whole `CallToolResult` and gives the model
+exactly the `reason` of a `decision: block` answer, so the answer is the text the model
+would have read, compacted. File reads, errors and results with anything but text
+are left alone; Codex 0.169.0 fires no hook for any other tool of its own.
+
 Codex skips hooks the user has not approved, without a word: install says how to
 approve it; doctor reads the approval from `config.toml` (`[hooks.state."<key>"]
 trusted_hash`, the hash computed as Codex does) and, with --deep, asks Codex
@@ -27,7 +34,7 @@ from __future__ import annotations
 import os
 
 from . import ALLOW, BROKEN, NONE, OK, WARN
-from .base import Call, JsonHooksHost, command_at, existing_dir, shell_tool_input
+from .base import Call, JsonHooksHost, command_at, existing_dir, mcp_tool_part, reads_a_file, shell_tool_input
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,6 +49,16 @@ LIST_PATH = ("hooks", EVENT)
 POST_LIST = ("hooks", POST_EVENT)
 #: Codex matches this regex against the tool name; every shell call is named "Bash".
 MATCHER = "^Bash$"
+#: The PostToolUse matcher of `--tools all` (the default): Bash and every MCP tool, which
+#: Codex names `mcp__<server>__<tool>`. `--tools shell`, and the pre mode, hook Bash alone.
+TOOLS_MATCHER = "^(Bash|mcp__.+)$"
+MATCHERS = {"all": TOOLS_MATCHER, "shell": MATCHER}
+#: What each tool set compacts (doctor's tools line).
+TOOLS_EFFECTS = {
+    "all": "Bash; every MCP tool's text but file reads (read_file, read_text_file, …), errors and results "
+    "holding images; Codex runs no hook for its other tools",
+    "shell": "Bash only (tokenjuice install codex --tools all adds MCP tools)",
+}
 #: Seconds (Codex's unit). The hook answers in tens of milliseconds.
 TIMEOUT_SECONDS = 10
 #: Codex's key label for each event in `hooks.state` keys and trust hashes.
@@ -94,6 +111,7 @@ class Codex(JsonHooksHost):
     nested = "hooks"
     project_file = (".codex", "hooks.json")
     programs = ("codex",)
+    tool_sets = ("all", "shell")
 
     def __init__(self) -> None:
         self._rules: Any = None  # the rules `permission` read, for `answer` (one call per process)
@@ -112,7 +130,11 @@ class Codex(JsonHooksHost):
         Codex's payload carries no exit code and at most a head+tail window of ~10 k
         characters; the session transcript it names already holds the finished command
         (`exit_code`, and `aggregated_output`: a 64 KiB head+tail window). The output is
-        replaced only when that exit code is found, so the model keeps seeing it."""
+        replaced only when that exit code is found, so the model keeps seeing it.
+        Decided from the tool's name first: a tool that is never compacted costs no import."""
+        tool = payload.get("tool_name")
+        if isinstance(tool, str) and tool.startswith("mcp__"):
+            return self.compacted_tool(tool, payload, env)
         found = shell_tool_input(payload, POST_EVENT, "Bash")
         response = payload.get("tool_response")
         if found is None or not isinstance(response, str):
@@ -130,6 +152,20 @@ class Codex(JsonHooksHost):
             self.name, command, shown, cwd=existing_dir(payload.get("cwd")), env=env, exit_code=exit_code, host_cut=cut
         )
         return {} if text is None else {"decision": "block", "reason": text}
+
+    def compacted_tool(self, tool: str, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
+        """An MCP tool's PostToolUse answer: `{"decision": "block", "reason": TEXT}`, TEXT
+        being what the model would have read of the result (`model_text`) compacted; {}
+        for a file read, an error, a result holding anything but text, or nothing shorter."""
+        if os.name == "nt" or mcp_tool_part(tool) is None or reads_a_file(tool, "__"):
+            return {}
+        shown = model_text(payload.get("tool_response"))
+        if shown is None:
+            return {}
+        from .postrun import compact_tool
+
+        text = compact_tool(self.name, tool, shown, existing_dir(payload.get("cwd")), env)
+        return {"decision": "block", "reason": text} if isinstance(text, str) else {}
 
     # -- pre: rewrite the command before it runs -----------------------------------------
 
@@ -193,8 +229,11 @@ class Codex(JsonHooksHost):
         return os.path.join(codex_home(os.environ), "hooks.json")
 
     def entry(self, command: str) -> dict[str, Any]:
-        """Our matcher group, exactly as Codex's hooks.json schema wants it."""
-        return {"matcher": MATCHER, "hooks": [{"type": "command", "command": command, "timeout": TIMEOUT_SECONDS}]}
+        """Our matcher group, exactly as Codex's hooks.json schema wants it: after the run
+        for the tool set asked for, before it for Bash alone."""
+        post = (self.mode or self.modes[0]) == "post"
+        matcher = MATCHERS[self.tools or self.tool_sets[0]] if post else MATCHER
+        return {"matcher": matcher, "hooks": [{"type": "command", "command": command, "timeout": TIMEOUT_SECONDS}]}
 
     def skeleton(self) -> dict[str, Any]:
         return {"hooks": {}}
@@ -269,14 +308,16 @@ class Codex(JsonHooksHost):
             return None
         label = EVENT_KEYS[event]
         key = f"{os.path.abspath(path)}:{label}:{found[0]}:0"
-        return Written(key, command, trust_hash(label, MATCHER, entry["hooks"][0]))
+        return Written(key, command, trust_hash(label, entry["matcher"], entry["hooks"][0]))
 
     def shape_problems(self, group: Any) -> list[str]:
         hooks = group.get("hooks") if isinstance(group, dict) else None
         hook = hooks[0] if isinstance(hooks, list) and len(hooks) == 1 and isinstance(hooks[0], dict) else {}
-        if group.get("matcher") != MATCHER or hook.get("type") != "command" or hook.get("timeout") != TIMEOUT_SECONDS:
+        matcher = group.get("matcher")
+        if matcher not in MATCHERS.values() or hook.get("type") != "command" or hook.get("timeout") != TIMEOUT_SECONDS:
             return [
-                f'the entry should be {{"matcher": "{MATCHER}", "hooks": [{{"type": "command", …, "timeout": 10}}]}}'
+                f'the entry should be {{"matcher": "{MATCHER}" (or "{TOOLS_MATCHER}" after PostToolUse), '
+                '"hooks": [{"type": "command", …, "timeout": 10}]}'
             ]
         return []
 
@@ -304,6 +345,11 @@ class Codex(JsonHooksHost):
         if problems:
             report.fix = f"fix {path} as the issues say, then run tokenjuice doctor codex"
         trust_check(report, path, data, self._ours)
+        post = jsonhooks.our_element(data, POST_LIST, self._ours, self.nested)
+        if post is not None:
+            jsonhooks.check_tools(report, post, {m: t for t, m in MATCHERS.items()}, TOOLS_EFFECTS)
+        elif jsonhooks.our_element(data, LIST_PATH, self._ours, self.nested) is not None:
+            report.check("tools", OK, "compacted: Bash only (rewritten before it runs)")
         if deep:
             from .codex_trust import deep_check
 
@@ -465,6 +511,27 @@ def hook_keys(path: str, data: dict[str, Any], ours: Any) -> list[tuple[str, str
                     key = f"{os.path.abspath(path)}:{label}:{g_index}:{h_index}"
                     found.append((key, trust_hash(label, matcher if isinstance(matcher, str) else None, hook)))
     return found
+
+
+def model_text(response: object) -> str | None:
+    """What Codex (0.169.0) shows the model of an MCP tool's `CallToolResult` (after its
+    own `Wall time: …` lines): the JSON of the server's `structuredContent` when it sent
+    one, else its text blocks one after another. None for an error, a result holding
+    anything but text blocks (an image, a resource) and whatever else it may be."""
+    if not isinstance(response, dict) or response.get("isError") is True:
+        return None
+    blocks = response.get("content")
+    if not isinstance(blocks, list) or not all(
+        isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str)
+        for block in blocks
+    ):
+        return None
+    structured = response.get("structuredContent")
+    if structured is not None:
+        from ..fast import fastjson
+
+        return fastjson.dumps(structured) if isinstance(structured, dict) else None
+    return "\n".join(block["text"] for block in blocks) if blocks else None
 
 
 def finished_command(transcript: object, call_id: object) -> tuple[int, str | None] | None:

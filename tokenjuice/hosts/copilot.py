@@ -11,6 +11,14 @@ hook denies the call, so the installed command fails open by construction
 (`manage.fail_open`). Copilot checks its rules on the rewritten command, so a
 command is rewritten only when its flags approve every shell command and path
 and no deny rule may match the original (`copilot_permissions`).
+
+In post mode (the default) a `postToolUse` hook replaces what the model reads of a
+result that was a success (`modifiedResult`): bash's, and with `--tools all` (the
+default) that of Copilot's search tools (`grep`, `rg`) in content mode and of every
+MCP tool (`<server>-<tool>`) but file reads. File lists (`glob`, grep's default
+`files_with_matches`) stay whole: the names are what the agent asked for. The entry's
+`matcher` (a regular expression on the tool's name in Copilot 1.0.102) names those
+tools, so Copilot starts no hook for `view`, `edit`, `glob` and the rest.
 """
 
 from __future__ import annotations
@@ -18,12 +26,14 @@ from __future__ import annotations
 import os
 
 from . import ALLOW
-from .base import Call, JsonHooksHost, command_at, existing_dir
+from .base import Call, JsonHooksHost, command_at, existing_dir, reads_a_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any
+
+    from .manage import Report
 
 EVENT = "preToolUse"
 POST_EVENT = "postToolUse"
@@ -31,6 +41,21 @@ LIST_PATH = ("hooks", EVENT)
 POST_LIST = ("hooks", POST_EVENT)
 FILE_NAME = "tokenjuice.json"
 TIMEOUT_SECONDS = 10
+#: Copilot's own tools whose results may be compacted: its search tools (1.0.102), in
+#: content mode. Never `view` (a file's text), `str_replace_editor`, `edit`, `create`, nor
+#: a list of files (`glob`, grep's `files_with_matches`): the names are what was asked for.
+SEARCH_TOOLS = frozenset({"grep", "rg"})
+#: The postToolUse matcher of `--tools all` (the default): bash, the search tools and every
+#: MCP tool (Copilot names them `<server>-<tool>`; none of its own tools has a `-`).
+TOOLS_MATCHER = "^(bash|grep|rg|.+-.+)$"
+SHELL_MATCHER = "^bash$"
+MATCHERS = {"all": TOOLS_MATCHER, "shell": SHELL_MATCHER}
+#: What each tool set compacts (doctor's tools line).
+TOOLS_EFFECTS = {
+    "all": "bash; grep and rg in content mode; every MCP tool's text but file reads (read_file, read_text_file, "
+    "…); never view, edit, create, str_replace_editor, glob or file lists",
+    "shell": "bash only (tokenjuice install copilot --tools all adds its search tools and MCP tools)",
+}
 #: A top-level payload field only `doctor --deep` sends (the model cannot set
 #: top-level fields): its probe command alone is treated as approved.
 PROBE_FIELD = "tokenjuiceDoctorProbe"
@@ -54,6 +79,7 @@ class Copilot(JsonHooksHost):
     command_key = "bash"
     project_file = (".github", "hooks", FILE_NAME)
     programs = ("copilot",)
+    tool_sets = ("all", "shell")
 
     def __init__(self) -> None:
         self._probe = False
@@ -67,9 +93,13 @@ class Copilot(JsonHooksHost):
 
     def compacted_output(self, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
         """The postToolUse answer: `modifiedResult` with the compacted text, Copilot's own
-        `<shellId: … exit code N>` line kept, or {} to leave the result as it is."""
-        if payload.get("toolName") != "bash" or os.name == "nt":
+        `<shellId: … exit code N>` line kept, or {} to leave the result as it is. Decided
+        from the tool's name first: a tool that is never compacted costs no import."""
+        tool = payload.get("toolName")
+        if os.name == "nt" or not isinstance(tool, str):
             return {}
+        if tool != "bash":
+            return self.compacted_tool(tool, payload, env)
         args, result = _tool_args(payload.get("toolArgs")), payload.get("toolResult")
         if args is None or not isinstance(result, dict) or result.get("resultType") != "success":
             return {}
@@ -95,6 +125,42 @@ class Copilot(JsonHooksHost):
         if compacted is None:
             return {}
         return {"modifiedResult": {"resultType": "success", "textResultForLlm": compacted + status}}
+
+    def compacted_tool(self, tool: str, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
+        """A search tool's or an MCP tool's postToolUse answer: `modifiedResult` with its
+        text compacted (the whole text read from the file Copilot saved it to when the model
+        would read only Copilot's preview); {} for every other tool, a file read through
+        MCP, a failure, and a result the compaction would not shorten."""
+        if tool in SEARCH_TOOLS:
+            args = _tool_args(payload.get("toolArgs"))
+            if args is None or args.get("output_mode") != "content":
+                return {}  # file names or counts (grep's default): what the agent asked for
+        elif "-" not in tool or reads_a_file(tool, "-"):
+            return {}
+        result = payload.get("toolResult")
+        if not isinstance(result, dict) or result.get("resultType") != "success":
+            return {}
+        shown = result.get("textResultForLlm")
+        if not isinstance(shown, str):
+            return {}
+        cwd = existing_dir(payload.get("cwd"))
+        saved = saved_output(shown)
+        if saved is not None:
+            from .postrun import SAVED_LIMIT, read_saved, settings_at
+
+            limit = settings_at(cwd, env)["capture.max_bytes"] or SAVED_LIMIT  # as for a command's saved output
+            data = read_saved(saved.path, limit, saved.check(env, payload.get("timestamp")))
+            if data is None:
+                return {}  # the whole result cannot be seen: Copilot's own preview and file stay
+            shown = data.decode("utf-8", errors="replace")
+        from .postrun import compact_tool
+
+        parts = [shown] if tool in SEARCH_TOOLS else mcp_parts(shown)
+        done = [compact_tool(self.name, tool, part, cwd, env) for part in parts]
+        if not any(isinstance(text, str) for text in done):
+            return {}
+        text = MCP_JOIN.join(new if isinstance(new, str) else old for new, old in zip(done, parts, strict=True))
+        return {"modifiedResult": {"resultType": "success", "textResultForLlm": text}}
 
     # -- pre: rewrite the command before it runs -----------------------------------------
 
@@ -155,7 +221,11 @@ class Copilot(JsonHooksHost):
         return fail_open(super().hook_command(launch))
 
     def entry(self, command: str) -> dict[str, Any]:
-        return {"type": "command", "bash": command, "timeoutSec": TIMEOUT_SECONDS}
+        """Our hook; after the run, with the matcher of the tool set asked for."""
+        if (self.mode or self.modes[0]) != "post":
+            return {"type": "command", "bash": command, "timeoutSec": TIMEOUT_SECONDS}
+        matcher = MATCHERS[self.tools or self.tool_sets[0]]
+        return {"type": "command", "matcher": matcher, "bash": command, "timeoutSec": TIMEOUT_SECONDS}
 
     def skeleton(self) -> dict[str, Any]:
         return {"version": 1, "hooks": {}}
@@ -179,12 +249,47 @@ class Copilot(JsonHooksHost):
         timeout = entry.get("timeoutSec", entry.get("timeout"))
         if timeout is not None and (not isinstance(timeout, int | float) or isinstance(timeout, bool)):
             problems.append("timeoutSec must be a number, or Copilot skips the hook")
-        if "matcher" in entry and entry.get("matcher") != "bash":
-            problems.append('the entry should have no matcher (or "matcher": "bash")')
+        if "matcher" in entry and entry.get("matcher") not in (*MATCHERS.values(), "bash"):
+            problems.append(f'the entry should have "matcher": "{TOOLS_MATCHER}" (or "{SHELL_MATCHER}", or none)')
         return problems
+
+    def doctor(self, path: str, expected: str | None, install_hint: str, *, deep: bool = False) -> Report:
+        from ..files.editfile import EditError
+        from . import OK, jsonhooks
+
+        report = super().doctor(path, expected, install_hint, deep=deep)
+        if report.detected is None:
+            return report
+        try:
+            data = jsonhooks.read(path) or {}
+        except EditError:
+            return report  # the file check says why
+        post = jsonhooks.our_element(data, POST_LIST, self._ours)
+        if post is not None:
+            # an entry without a matcher (an older install) fires for every tool: the hook chooses
+            sets: dict[object, str] = {None: "all"} | {m: t for t, m in MATCHERS.items()}
+            jsonhooks.check_tools(report, post, sets, TOOLS_EFFECTS)
+        elif jsonhooks.our_element(data, LIST_PATH, self._ours) is not None:
+            report.check("tools", OK, "compacted: bash only (rewritten before it runs)")
+        return report
 
     def handles_shell(self, entry: Any) -> bool:
         return isinstance(entry, dict) and entry.get("matcher") in (None, "bash", ".*", "*")
+
+
+#: What Copilot (1.0.102) puts between an MCP result's text blocks and the JSON of its
+#: `structuredContent` (which mostly says the same again).
+MCP_JOIN = "\n\n"
+
+
+def mcp_parts(text: str) -> list[str]:
+    """Copilot's text of an MCP result in the parts it joined, each compacted on its own
+    (a listing and a JSON document read as one text would be neither): the text blocks
+    and the one-line JSON of `structuredContent` after them, or the text alone."""
+    head, found, tail = text.rpartition(MCP_JOIN)
+    if found and head and tail.startswith("{") and tail.endswith("}") and "\n" not in tail:
+        return [head, tail]
+    return [text]
 
 
 def split_status(text: str) -> tuple[str, str, int | None]:

@@ -215,6 +215,27 @@ def _ours_in(element: object, ours: Ours, nested: str | None) -> list[Any]:
     return [hook for hook in inner if ours(hook)]
 
 
+def our_element(data: dict[str, Any], list_path: tuple[str, ...], ours: Ours, nested: str | None = None) -> Any:
+    """The element of the list that holds our hook (its group when `nested`), or None."""
+    try:
+        elements = entries(data, list_path, "")
+    except EditError:
+        return None
+    return next((element for element, _ in ours_found(elements, ours, nested)), None)
+
+
+def check_tools(report: Report, element: Any, tool_sets: dict[object, str], effects: dict[str, str]) -> None:
+    """doctor's tools line: what the tool set (`install HOST --tools`) named by the
+    `matcher` of our post-run element (`tool_sets`: matcher -> set) compacts; nothing for
+    a matcher install never writes (the entry check names it)."""
+    from . import OK
+
+    matcher = element.get("matcher") if isinstance(element, dict) else None
+    tools = tool_sets.get(matcher)
+    if tools is not None:
+        report.check("tools", OK, f"compacted: {effects[tools]}")
+
+
 def command_in(element: object, ours: Ours) -> str | None:
     """A hook's `command`; for a matcher group, our hook's (or, in someone else's
     group, its first hook's): what doctor shows for an element."""
