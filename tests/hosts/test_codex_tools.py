@@ -220,3 +220,29 @@ def test_approve_follows_the_entry_when_the_tool_set_changes(codex_home, tmp_pat
         assert ours["currentHash"] == codex.trust_hash("post_tool_use", matcher, group["hooks"][0])
     assert tokenjuice("uninstall", "codex", env=env).returncode == 0
     assert "trusted_hash" not in (codex_home / "config.toml").read_text()
+
+
+def test_an_approval_follows_our_entry_when_install_changes_it(codex_home, tmp_path):
+    """Approved once: a later install that changes our entry (here: another tool set,
+    as an upgrade that changes the matcher would) records the approval again without
+    --approve, so Codex keeps running the hook; an entry never approved stays so."""
+    program = hostclis.need_codex()
+    env = os.environ | {"PATH": f"{Path(program).parent}:{os.environ['PATH']}", "HOME": str(tmp_path / "home")}
+
+    def trust() -> str:
+        listed = hostclis.hooks_list(program, codex_home, tmp_path, env)
+        [ours] = [h for h in listed["hooks"] if " codex --wrap-launcher " in h["command"]]
+        return str(ours["trustStatus"])
+
+    assert tokenjuice("install", "codex", "--local", "--tools", "shell", env=env).returncode == 0
+    assert tokenjuice("install", "codex", "--local", env=env).returncode == 0
+    assert trust() != "trusted"  # never approved: install does not approve on its own
+    assert tokenjuice("install", "codex", "--local", "--approve", "--tools", "shell", env=env).returncode == 0
+    assert trust() == "trusted"
+    done = tokenjuice("install", "codex", "--local", env=env)
+    assert done.returncode == 0, done.stderr
+    [group] = json.loads((codex_home / "hooks.json").read_text())["hooks"]["PostToolUse"]
+    assert group["matcher"] == codex.TOOLS_MATCHER
+    assert trust() == "trusted"
+    assert tokenjuice("uninstall", "codex", env=env).returncode == 0
+    assert "trusted_hash" not in (codex_home / "config.toml").read_text()

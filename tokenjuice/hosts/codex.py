@@ -250,11 +250,15 @@ class Codex(JsonHooksHost):
     def install(self, path: str, command: str, *, dry_run: bool = False) -> Result:
         from . import jsonhooks
 
+        was_approved = not dry_run and _approved(path, self._ours)
         result = super().install(path, command, dry_run=dry_run)
         existing = jsonhooks.read(path) if not dry_run else None
         result.warnings += schema_problems(existing or {})
         result.warnings += look_alike_warnings(path, existing or {}, self._ours)
-        if not dry_run and (self.approve or _asked_to_approve()):
+        # The user approved our entry before and install changed it (another tool set, a
+        # new matcher): the approval follows it, else Codex would skip it without a word.
+        follows = was_approved and not _approved(path, self._ours)
+        if not dry_run and (self.approve or follows or _asked_to_approve()):
             from .codex_trust import approve
 
             problem = approve(path, self.written_entry(path, existing or {}, command))
@@ -496,6 +500,30 @@ def trust_hash(event_key: str, matcher: str | None, hook: dict[str, Any]) -> str
         identity["matcher"] = matcher
     text = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _approved(path: str, ours: Any) -> bool:
+    """Does Codex's config.toml record an approval of each of our hooks in `path` as
+    they are now (read offline; False when there is none, or anything is unreadable)?"""
+    from ..files.editfile import EditError
+    from . import jsonhooks
+    from .permissions.codex_rules import codex_home
+
+    try:
+        data = jsonhooks.read(path)
+    except EditError:  # an unreadable or unparsable file: install refuses it, with its own message
+        return False
+    keys = hook_keys(path, data if isinstance(data, dict) else {}, ours)
+    if not keys:
+        return False
+    state, _, problem = _read_config(os.path.join(codex_home(os.environ), "config.toml"))
+    if problem:
+        return False
+    entries = [state.get(key) for key, _ in keys]
+    return all(
+        isinstance(entry, dict) and entry.get("trusted_hash") == current
+        for entry, (_, current) in zip(entries, keys, strict=True)
+    )
 
 
 def hook_keys(path: str, data: dict[str, Any], ours: Any) -> list[tuple[str, str]]:
