@@ -34,7 +34,9 @@ def _scorer():
 score = _scorer()
 
 KEPT_FLOOR = 0.978
-RATIO_CEILING = 0.16
+#: Measured 0.167 once tools/text filled its budget with start and end lines rather than
+#: 8 of each (issue 32's ceiling: 0.2).
+RATIO_CEILING = 0.175
 
 
 @pytest.fixture(scope="module")

@@ -90,6 +90,21 @@ def test_a_structured_content_string_keeps_being_json_with_its_long_strings_comp
     assert list(value) == ["content"] and len(done.result) < len(given) // 5
 
 
+def test_a_text_without_structure_fills_the_tools_budget_with_its_start_and_end(settings, workdir):
+    """A page or a dump with nothing to cut between: as many lines from its start and
+    its end as the tool budget holds, not the 8 and 8 a command's unknown output keeps."""
+    from tokenjuice.compact import compact_tool_result
+
+    words = ("alpha", "beta", "gamma", "delta", "omega")
+    text = "\n".join(f"entry {i}: " + " ".join(words[(i * k) % 5] for k in range(1, 9)) for i in range(700))
+    done = compact_tool_result("mcp__notes__dump", text, cwd=str(workdir), source="test", settings=settings)
+    assert done is not None and isinstance(done.result, str) and done.cut
+    shown = done.result
+    assert 6000 < len(shown) <= 10000
+    assert "entry 0: " in shown and "entry 99: " in shown and "entry 699: " in shown
+    assert "entry 400: " not in shown and " lines omitted" in shown
+
+
 def test_a_call_tool_result_object_and_small_results(settings, workdir):
     from tokenjuice.compact import compact_tool_result
 
