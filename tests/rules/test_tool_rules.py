@@ -123,3 +123,7 @@ def test_the_builtin_catalogue_has_the_two_fallbacks():
     catalogue: Catalogue = index.load(builtin_only=True)
     assert classify_tool("mcp__x__y", catalogue.entries, "plain text").rule.id == "tools/text"
     assert classify_tool("mcp__x__y", catalogue.entries, '{"a": 1}').rule.id == "tools/json"
+    for document in ('[{"a": 1}]', "[\n  1,\n  2\n]", "[]", '  ["x"]', "[-1.5]", "[true]", "[null, 1]"):
+        assert classify_tool("mcp__x__y", catalogue.entries, document).rule.id == "tools/json", document
+    for label in ("[grep content: 73 matches across 13 file(s) under /w]", "[glob: 3 files]", "[Resource link: x]"):
+        assert classify_tool("grep", catalogue.entries, label + "\n/w/a.py").rule.id == "tools/text", label
