@@ -56,6 +56,28 @@ FILE_READ_TOOLS = frozenset(
 )
 
 
+#: A host's own tools whose text the agent edits from or quotes back (file reads and
+#: views, edits, writes, notebooks), by their names on each host (docs/hosts-research.md),
+#: compared in lower case: never compacted, whatever a hook's matcher or a rule says.
+EDIT_SOURCE_TOOLS = frozenset(
+    {
+        "read",  # Claude Code, OpenCode
+        "notebookread",
+        "edit",  # Claude Code, Copilot, OpenCode
+        "multiedit",
+        "write",
+        "notebookedit",
+        "view",  # Copilot
+        "str_replace_editor",
+        "create",
+        "read_file",  # Gemini
+        "read_many_files",
+        "replace",
+        "write_file",
+    }
+)
+
+
 def mcp_tool_part(tool_name: str, prefix: str = "mcp__") -> str | None:
     """The tool's own name in a host's MCP tool name (`mcp__fs__read_file` -> `read_file`),
     or None when `tool_name` is no MCP tool's."""
