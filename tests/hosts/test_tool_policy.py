@@ -239,6 +239,39 @@ def test_a_project_rule_may_make_a_tool_result_compact_less(workdir, tmp_path):
     )
 
 
+# -- stats by tool --------------------------------------------------------------------------------
+
+
+def test_stats_counts_each_tool_by_its_name_apart_from_commands(home, workdir):
+    payload = fixture("posttooluse.mcp.input.json") | {"cwd": str(workdir)}
+    hook(payload | {"tool_name": "mcp__git__git_log", "tool_response": _git_log_blocks()})
+    hook(payload | {"tool_name": "mcp__git__git_log", "tool_response": _git_log_blocks()})
+    grep = fixture("posttooluse.grep-content.input.json") | {"cwd": str(workdir)}
+    grep["tool_response"]["content"] = json.loads((CORPUS / "claude-grep-raise-valueerror.json").read_text())["content"]
+    hook(grep)
+    tokenjuice("wrap", "--", "seq", "1", "3000")
+    data = json.loads(tokenjuice("stats", "--format", "json").stdout)
+    tools = {group["name"]: group for group in data["tools"]}
+    assert set(tools) == {"mcp__git__git_log", "Grep"}
+    assert tools["mcp__git__git_log"]["runs"] == 2 and tools["Grep"]["runs"] == 1
+    assert tools["mcp__git__git_log"]["rawChars"] > tools["mcp__git__git_log"]["reducedChars"] > 0
+    assert data["totals"]["runs"] == 4
+    lines = tokenjuice("stats", "--format", "csv").stdout.decode().splitlines()
+    header = lines[0].split(",")
+    rows = [dict(zip(header, line.split(","), strict=True)) for line in lines[1:]]
+    assert sorted((row["argv0"], row["tool"]) for row in rows) == [
+        ("", "Grep"),
+        ("", "mcp__git__git_log"),
+        ("", "mcp__git__git_log"),
+        ("seq", ""),
+    ]
+    text = tokenjuice("stats").stdout.decode()
+    section = text.split("by tool, not shell (top 10):")[1].split("\n\n")[0]
+    assert "mcp__git__git_log" in section and "Grep" in section and "seq" not in section
+    found = json.loads(tokenjuice("discover", "--format", "json").stdout)
+    assert not any(c["argv0"] in ("Grep", "mcp__git__git_log") for c in found.get("fallbackCommands", []))
+
+
 # -- the hook decides from the tool's name ------------------------------------------------------------
 
 
