@@ -285,7 +285,7 @@ def test_stats_counts_each_tool_by_its_name_apart_from_commands(home, workdir):
 )
 def test_a_tool_never_compacted_loads_no_settings_rules_or_engine(workdir, payload, tool):
     """Claude Code's PostToolUse hook for a tool tokenjuice never compacts answers from the
-    tool's name: no settings, rule catalogue or compaction engine is imported."""
+    tool's name: no settings, rule catalogue, compaction engine or shell engine is imported."""
     data = fixture(payload) | {"cwd": str(workdir)}
     if tool is not None:
         data["tool_name"] = tool
@@ -306,5 +306,7 @@ def test_a_tool_never_compacted_loads_no_settings_rules_or_engine(workdir, paylo
         "tokenjuice.compact",
         "tokenjuice.rules.index",
         "tokenjuice.reduce.engine",
+        "tokenjuice.shell.syntax",
+        "tokenjuice.shell.rewrite",
     }
     assert "tokenjuice.hosts.claude_code" in loaded  # the probe did reach the hook

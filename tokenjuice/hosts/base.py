@@ -123,6 +123,12 @@ class Host:
         hook should touch (another event, another tool, a malformed field)."""
         raise NotImplementedError
 
+    def leaves_alone(self, payload: dict[str, Any]) -> bool:
+        """Is `payload` one this hook never changes, told from its event and tool name
+        alone (a file read after it ran)? Then the neutral answer goes out before the
+        shell engine, settings or rules load."""
+        return False
+
     def own_answer(self, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any] | None:
         """The answer to a payload that asks for something other than a rewrite (Claude
         Code's PostToolUse replaces a command's output after it ran), or None when the
