@@ -395,7 +395,7 @@ def doctor(target: str | None, project: bool, local: bool, deep: bool, every: bo
 _SINCE = click.option("--since", metavar="WHEN", help="Only runs since a duration (7d, 24h, 2w) or a date.")
 
 
-@cli.command(short_help="What tokenjuice saved, by family, rule and day.")
+@cli.command(short_help="What tokenjuice saved, by family, rule, tool and day.")
 @_SINCE
 @click.option("--timezone", "zone", default="local", show_default=True, help="local, utc or an IANA name.")
 @click.option(
@@ -408,7 +408,11 @@ _SINCE = click.option("--since", metavar="WHEN", help="Only runs since a duratio
 )
 @click.option("--json", "json_flag", is_flag=True, help="Same as --format json.")
 def stats(since: str | None, zone: str, output_format: str, json_flag: bool) -> None:
-    """Totals and savings by source, family, rule and day, from the local ledger.
+    """Totals and savings by source, family, rule, non-shell tool and day, from the local ledger.
+
+    \b
+    A tool result a host hook compacted that ran no shell command (an MCP
+    tool, a search tool) is counted by the tool's name, apart from commands.
 
     \b
     The columns add up: saved = credited - read back.

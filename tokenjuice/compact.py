@@ -42,6 +42,8 @@ _ALNUM = _LOWER + _LOWER.upper() + "0123456789"
 #: whose pattern compiles would be paid on every wrap).
 _NAME_CHARS = frozenset(_ALNUM + "._+-")
 _SUBCOMMAND_CHARS = frozenset(_LOWER + "0123456789-")
+#: What the ledger may hold as a host tool's name (`mcp__github__list_issues`, `Grep`).
+_TOOL_CHARS = frozenset(_ALNUM + "_-.:")
 
 
 @record
@@ -187,7 +189,9 @@ def record_run(
     info = reduction.command
     combined = execution.combined
     argv = info.normalized_argv or info.first_argv
-    argv0 = basename(argv[0]) if argv else ("" if execution.tool_name == "exec" else execution.tool_name)
+    argv0 = basename(argv[0]) if argv else None
+    # a host tool that ran no shell command (an MCP tool, a search tool) is counted by its name
+    tool = execution.tool_name if not argv and execution.tool_name != "exec" else None
     action = subcommand(list(argv)) if argv and basename(argv[0]) in SUBCOMMAND_TOOLS else None
     capture = execution.capture
     state.record(
@@ -196,6 +200,7 @@ def record_run(
             "created_at": time.time(),
             "source": name_or_none(execution.source.lower()) or "cli",
             "argv0": name_or_none(argv0),
+            "tool": name_or_none(tool, _ALNUM, _TOOL_CHARS, 128),
             "subcommand": name_or_none(action, _LOWER, _SUBCOMMAND_CHARS, 31),
             "rule_id": reduction.classification.rule.id,
             "family": reduction.classification.rule.family,

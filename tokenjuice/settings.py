@@ -31,8 +31,9 @@ _FALSE = ("0", "false", "no", "off")
 
 
 #: What a (trusted) project's config may do with a setting: anything, only lower a
-#: limit, only set one value (switch a protection on, or a feature off), or nothing.
-ANY, LOWER, NEVER = "any", "lower", "never"
+#: limit, only add to a list (its entries join yours), only set one value (switch a
+#: protection on, or a feature off), or nothing.
+ANY, LOWER, ADD, NEVER = "any", "lower", "add", "never"
 #: A config file larger than this is ignored (a hard cap, docs/security.md).
 MAX_CONFIG_BYTES = 256 * 1024
 
@@ -47,7 +48,7 @@ class Setting:
     default: Any
     doc: str
     env: str | None = None
-    project: Any = ANY  # ANY, LOWER, NEVER, or the only value a project may set
+    project: Any = ANY  # ANY, LOWER, ADD, NEVER, or the only value a project may set
     cap: int | None = None  # INT settings: the most any layer may set (0 means the default)
     zero_is_unlimited: bool = False  # INT settings where 0 means "no limit"
     minimum: int | None = None  # INT settings: the least any layer may set, but 0 (the default)
@@ -94,6 +95,25 @@ SETTINGS: tuple[Setting, ...] = (
         "(default: $SHELL, then your login shell from the password database, then the detected shell, then sh)",
         "TOKENJUICE_HOOK_SHELL",
         project=NEVER,
+    ),
+    Setting(
+        "tools.enabled",
+        BOOL,
+        True,
+        "host hooks also compact what tools other than the shell return (MCP tools, search tools; "
+        "never file reads or images); false: shell output only",
+        "TOKENJUICE_TOOLS",
+        project=False,
+    ),
+    Setting(
+        "tools.exclude",
+        WORDS,
+        [],
+        "tools whose results every host hook leaves alone: globs (* any run of characters, ? one, any case) "
+        "matched against the host's tool name and an MCP tool's mcp__SERVER__TOOL name "
+        "(mcp__github__*, *search*, Grep)",
+        "TOKENJUICE_TOOLS_EXCLUDE",
+        project=ADD,
     ),
     Setting(
         "output.no_omit",
@@ -279,7 +299,7 @@ def resolve(
             if refusal:
                 warnings.append(f"{project}: {key} {refusal}; ignored")
             else:
-                values[key], origins[key] = value, f"project:{project}"
+                values[key], origins[key] = project_value(BY_KEY[key], value, values[key]), f"project:{project}"
     for setting in SETTINGS:
         name = setting.env
         raw = env.get(name, "") if name else ""
@@ -301,6 +321,14 @@ def resolve(
             else:
                 values[key], origins[key] = value, f"flag:{flag}"
     return Settings(values, origins, tuple(warnings))
+
+
+def project_value(setting: Setting, value: Any, current: Any) -> Any:
+    """What a project's (accepted) `value` makes of the setting: an ADD list's entries
+    join the user's (`current`), any other value replaces it."""
+    if setting.project == ADD:
+        return [*current, *(entry for entry in value if entry not in current)]
+    return value
 
 
 def project_shaping(settings: Settings) -> str | None:
@@ -331,7 +359,7 @@ def project_refusal(setting: Setting, value: Any, current: Any) -> str | None:
     """Why a project may not set `setting` to `value` (`current` is what the user's
     layers give), or None: projects may only make tokenjuice safer, never weaker."""
     policy = setting.project
-    if policy == ANY:
+    if policy in (ANY, ADD):
         return None
     if policy == NEVER:
         return "cannot be set by a project (it decides what runs or where data goes)"

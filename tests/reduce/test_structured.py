@@ -208,3 +208,34 @@ def test_spread_keeps_two_fifths_of_what_it_shows_at_each_end():
     kept = spread(400, 10)
     assert kept[:4] == [0, 1, 2, 3] and kept[-4:] == [396, 397, 398, 399]
     assert len(kept) == 10 and any(150 <= index <= 250 for index in kept)
+
+
+def test_a_tree_keeps_its_top_folders_and_cuts_its_long_file_lists_first():
+    """A directory tree (an MCP filesystem server's directory_tree): the long file lists
+    deep inside are cut before a top-level folder is; a document whose inner arrays are
+    never cut is cut as before, its record lists alike."""
+    from tokenjuice.reduce.structured import fit_document
+
+    def folder(name, children):
+        return {"name": name, "type": "directory", "children": children}
+
+    apps = ("billing", "catalog", "checkout", "inventory", "shipping", "users")
+    tree = [{"name": "README.md", "type": "file"}] + [
+        folder(
+            app,
+            [
+                folder(sub, [{"name": f"{app}_{sub}_{i:02d}.py", "type": "file"} for i in range(16)])
+                for sub in ("api", "models", "services", "tests")
+            ],
+        )
+        for app in apps
+    ]
+    shown = "\n".join(fit_document(tree, 12000))
+    assert len(shown) <= 12000 and all(f'"name": "{app}"' in shown for app in apps)
+    assert '"name": "billing_api_00.py"' in shown and '"name": "users_tests_15.py"' in shown
+    graph = {
+        "entities": [{"name": f"m{i}", "observations": [f"o{i}", "x"]} for i in range(150)],
+        "relations": [{"from": f"m{i}", "to": f"m{i + 1}"} for i in range(200)],
+    }
+    kept = fit_document(graph, 4000)
+    assert sum('"from"' in line for line in kept) == sum('"observations"' in line for line in kept)  # as before

@@ -143,7 +143,7 @@ def test_a_ledger_of_the_first_schema_is_read_as_it_is_then_migrated_with_its_ru
     tokenjuice("wrap", "--", *BIG)
     recorded = runs(home)  # prune folds the spool in, migrating first
     connection = sqlite3.connect(home / "tokenjuice.db")
-    assert connection.execute("PRAGMA user_version").fetchone()[0] == len(ledger.MIGRATIONS) == 3
+    assert connection.execute("PRAGMA user_version").fetchone()[0] == len(ledger.MIGRATIONS) == 4
     assert (recorded[0]["record_id"], recorded[0]["cut"], recorded[0]["bounded"]) == ("old", None, 0)
     assert (recorded[0]["guard_widened"], recorded[1]["guard_widened"]) == (0, 0)
     assert (recorded[1]["cut"], recorded[1]["bounded"], recorded[1]["raw_lines"]) == (1, 0, 40001)

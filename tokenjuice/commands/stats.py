@@ -1,4 +1,4 @@
-"""`tokenjuice stats`: what tokenjuice saved, by family, rule and day."""
+"""`tokenjuice stats`: what tokenjuice saved, by family, rule, non-shell tool and day."""
 
 from __future__ import annotations
 
@@ -40,6 +40,7 @@ def _csv(rows: list[sqlite3.Row], reads: dict[str, report.ReadBacks], zone: tzin
             "source",
             "argv0",
             "subcommand",
+            "tool",
             "rule_id",
             "family",
             "exit_code",
@@ -61,6 +62,7 @@ def _csv(rows: list[sqlite3.Row], reads: dict[str, report.ReadBacks], zone: tzin
                 r["source"],
                 r["argv0"] or "",
                 r["subcommand"] or "",
+                report.tool_of(r) or "",
                 r["rule_id"],
                 r["family"],
                 r["exit_code"],
@@ -100,7 +102,10 @@ def _text(data: dict[str, Any], since: str | None, zone_name: str, zone: tzinfo 
         COLUMNS,
         "",
     ]
-    for title, groups in (("by family", data["families"][:10]), ("by rule (top 10)", data["rules"][:10])):
+    sections = [("by family", data["families"][:10]), ("by rule (top 10)", data["rules"][:10])]
+    if data["tools"]:  # MCP and search tools, apart from shell commands
+        sections.append(("by tool, not shell (top 10)", data["tools"][:10]))
+    for title, groups in sections:
         width = max(len(title) - 2, *(len(g["name"]) for g in groups))
         lines.append(
             f"{title + ':':<{width + 2}}  {'runs':>5}  {'raw':>6}  {'shown':>6}  {'credited':>8}  {'read back':>9}"

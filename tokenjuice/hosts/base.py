@@ -56,6 +56,28 @@ FILE_READ_TOOLS = frozenset(
 )
 
 
+#: A host's own tools whose text the agent edits from or quotes back (file reads and
+#: views, edits, writes, notebooks), by their names on each host (docs/hosts-research.md),
+#: compared in lower case: never compacted, whatever a hook's matcher or a rule says.
+EDIT_SOURCE_TOOLS = frozenset(
+    {
+        "read",  # Claude Code, OpenCode
+        "notebookread",
+        "edit",  # Claude Code, Copilot, OpenCode
+        "multiedit",
+        "write",
+        "notebookedit",
+        "view",  # Copilot
+        "str_replace_editor",
+        "create",
+        "read_file",  # Gemini
+        "read_many_files",
+        "replace",
+        "write_file",
+    }
+)
+
+
 def mcp_tool_part(tool_name: str, prefix: str = "mcp__") -> str | None:
     """The tool's own name in a host's MCP tool name (`mcp__fs__read_file` -> `read_file`),
     or None when `tool_name` is no MCP tool's."""
@@ -100,6 +122,12 @@ class Host:
         """The shell call in `payload`, or None when the payload is not one this
         hook should touch (another event, another tool, a malformed field)."""
         raise NotImplementedError
+
+    def leaves_alone(self, payload: dict[str, Any]) -> bool:
+        """Is `payload` one this hook never changes, told from its event and tool name
+        alone (a file read after it ran)? Then the neutral answer goes out before the
+        shell engine, settings or rules load."""
+        return False
 
     def own_answer(self, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any] | None:
         """The answer to a payload that asks for something other than a rewrite (Claude

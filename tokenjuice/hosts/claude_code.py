@@ -94,6 +94,12 @@ class ClaudeCode(JsonHooksHost):
 
     # -- post: compact the output of a command that ran -----------------------------------
 
+    def leaves_alone(self, payload: dict[str, Any]) -> bool:
+        tool, event = payload.get("tool_name"), payload.get("hook_event_name")
+        if event == PRE:
+            return tool != "Bash"
+        return event == POST and isinstance(tool, str) and not compactable(tool)
+
     def own_answer(self, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any] | None:
         if payload.get("hook_event_name") != POST:
             return None
@@ -149,23 +155,21 @@ class ClaudeCode(JsonHooksHost):
         read through MCP) and whatever Claude Code would not take back."""
         from .postrun import compact_tool
 
-        part = mcp_tool_part(tool)
-        if part is not None and part not in FILE_READ_TOOLS:
-            response = payload.get("tool_response")
+        if not compactable(tool):
+            return {}
+        response, cwd = payload.get("tool_response"), existing_dir(payload.get("cwd"))
+        if tool != "Grep":
             if not isinstance(response, str | list):
                 return {}  # Claude Code 2.1.331 hands a string or content blocks
-            replaced = compact_tool(self.name, tool, response, existing_dir(payload.get("cwd")), env)
+            replaced = compact_tool(self.name, tool, response, cwd, env)
             return {} if replaced is None else _post_answer(replaced)
-        if tool == "Grep":
-            response = payload.get("tool_response")
-            if not isinstance(response, dict) or response.get("mode") != "content":
-                return {}  # file lists and counts: the names are what the agent asked for
-            content = response.get("content")
-            if not isinstance(content, str):
-                return {}
-            replaced = compact_tool(self.name, tool, content, existing_dir(payload.get("cwd")), env)
-            return {} if not isinstance(replaced, str) else _post_answer(dict(response, content=replaced))
-        return {}
+        if not isinstance(response, dict) or response.get("mode") != "content":
+            return {}  # file lists and counts: the names are what the agent asked for
+        content = response.get("content")
+        if not isinstance(content, str):
+            return {}
+        replaced = compact_tool(self.name, tool, content, cwd, env)
+        return {} if not isinstance(replaced, str) else _post_answer(dict(response, content=replaced))
 
     # -- pre: rewrite the command before it runs -----------------------------------------
 
@@ -406,6 +410,15 @@ class ClaudeCode(JsonHooksHost):
 
 
 # -- post mode helpers ----------------------------------------------------------------------
+
+
+def compactable(tool: str) -> bool:
+    """Does the PostToolUse hook compact this tool's result: Bash, Grep, an MCP tool
+    that reads no file? Told from the name alone."""
+    if tool in ("Bash", "Grep"):
+        return True
+    part = mcp_tool_part(tool)
+    return part is not None and part not in FILE_READ_TOOLS
 
 
 def _post_answer(updated: object) -> dict[str, Any]:

@@ -105,6 +105,8 @@ def read_payload() -> object:
 def respond(host: Host, payload: object, launcher: str, env: Mapping[str, str]) -> dict[str, Any]:
     """The host's answer for one payload: the rewrite (or the compacted output), or its
     neutral answer, also when reading the command would take more than WORK_TOKENS."""
+    if isinstance(payload, dict) and host.leaves_alone(payload):
+        return dict(host.neutral)  # decided from the tool's name: the shell engine is not loaded
     from ..shell import syntax
 
     syntax.bound_work(WORK_TOKENS)
@@ -117,14 +119,14 @@ def respond(host: Host, payload: object, launcher: str, env: Mapping[str, str]) 
 
 
 def _respond(host: Host, payload: object, launcher: str, env: Mapping[str, str]) -> dict[str, Any]:
-    from ..shell import rewrite
-    from . import ALLOW, NONE
-
     if not isinstance(payload, dict):
         return dict(host.neutral)
     own = host.own_answer(payload, env)
     if own is not None:
         return own
+    from ..shell import rewrite
+    from . import ALLOW, NONE
+
     call = host.call(payload)
     if call is None:
         return dict(host.neutral)

@@ -115,18 +115,67 @@ def compact_output(
     return compacted.text
 
 
-def compact_tool(host: str, tool: str, result: object, cwd: str | None, env: Mapping[str, str]) -> object | None:
+def compact_tool(
+    host: str,
+    tool: str,
+    result: object,
+    cwd: str | None,
+    env: Mapping[str, str],
+    *,
+    mcp: tuple[str, str] | None = None,
+) -> object | None:
     """A non-shell tool's result (an MCP tool's, a host's search tool's) with its texts
     compacted in the shape it came in (`compact.compact_tool_result`), or None to leave
-    it: tokenjuice turned off, nothing shorter. Every host's adapter calls this once it
-    has decided, from the tool's name alone, that the tool may be compacted."""
+    it: a tool whose text the agent edits from (a file read, whatever its host calls
+    it), tokenjuice or its tool compaction turned off (`hook.enabled`, `tools.enabled`),
+    a tool the user excludes (`tools.exclude`), nothing shorter. Every host's adapter
+    calls this once it has decided, from the tool's name alone, that the tool may be
+    compacted. `mcp` is (server, tool) of an MCP tool whose host name is not
+    `mcp__SERVER__TOOL` (Gemini's `mcp_fs_search_files`, Copilot's `fs-search_files`):
+    rules, exclusions and stats then know it by that host-neutral name too."""
+    names = tool_names(tool, mcp)
+    if never_compacted(tool, mcp):
+        return None  # decided from the name alone: nothing is loaded
     settings = settings_at(cwd, env)
-    if not settings["hook.enabled"]:
+    if not settings["hook.enabled"] or not settings["tools.enabled"]:
+        return None
+    if excluded(names, settings["tools.exclude"]) is not None:
         return None
     from ..compact import compact_tool_result
 
-    done = compact_tool_result(tool, result, cwd=cwd, source=host, settings=settings)
+    done = compact_tool_result(names[-1], result, cwd=cwd, source=host, settings=settings)
     return None if done is None else done.result
+
+
+def tool_names(tool: str, mcp: tuple[str, str] | None = None) -> tuple[str, ...]:
+    """The names a tool is known by: the host's, then (for an MCP tool the host names
+    otherwise) its host-neutral `mcp__SERVER__TOOL`, which rules and stats use."""
+    if mcp is None:
+        return (tool,)
+    neutral = f"mcp__{mcp[0]}__{mcp[1]}"
+    return (tool,) if neutral == tool else (tool, neutral)
+
+
+def never_compacted(tool: str, mcp: tuple[str, str] | None = None) -> bool:
+    """Is `tool` one whose exact text the agent edits from or quotes back: an MCP tool
+    that reads a file (`base.FILE_READ_TOOLS`), a host's own read, view or edit tool
+    (`base.EDIT_SOURCE_TOOLS`)? Such a result reaches the model byte for byte."""
+    from .base import EDIT_SOURCE_TOOLS, FILE_READ_TOOLS, mcp_tool_part
+
+    part = mcp[1] if mcp is not None else mcp_tool_part(tool)
+    if part is not None:
+        return part.lower() in FILE_READ_TOOLS
+    return tool.lower() in EDIT_SOURCE_TOOLS or tool.lower() in FILE_READ_TOOLS
+
+
+def excluded(names: tuple[str, ...], patterns: list[str]) -> str | None:
+    """The first of the user's `tools.exclude` globs (any case) that one of `names` matches."""
+    if not patterns:
+        return None
+    from fnmatch import fnmatchcase
+
+    lowered = [name.lower() for name in names]
+    return next((p for p in patterns if any(fnmatchcase(name, p.lower()) for name in lowered)), None)
 
 
 def settings_at(cwd: str | None, env: Mapping[str, str]) -> Settings:

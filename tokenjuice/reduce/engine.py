@@ -21,7 +21,7 @@ from ..fast.record import record, replace
 from ..model import Execution, Reduction
 from ..rules.classify import IMPLICIT_FALLBACK_RULE, Classification, classify, classify_tool, sniff, sniffable
 from ..rules.index import Catalogue
-from ..rules.loader import FALLBACK_ID
+from ..rules.loader import FALLBACK_ID, PROJECT
 from ..rules.model import Rule
 from ..shell.command import CommandInfo, analyze
 from ..text import clip_line, pluralize, split_lines, strip_ansi, trim_empty_edges
@@ -81,7 +81,6 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
     """Classify `execution`'s command and decide what of its output survives."""
     options = options or Options()
     info = analyze(execution.command, execution.argv)
-    classification = classify(info, catalogue.entries, execution.tool_name or "exec", options.classifier)
     raw_text = execution.output
     keep_raw = "raw" if options.raw else (info.keep_raw if not options.classifier else None)
     redacted = 0  # characters the key blocks had beyond their markers: the output's size counts them
@@ -91,18 +90,15 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
         keyless = redact_keys(raw_text)  # before any cut: no cut keeps a key's lines without its BEGIN
         redacted, raw_text = len(raw_text) - len(keyless), keyless
     stripped = strip_ansi(raw_text)
-    # A host tool that runs no shell command (an MCP tool, Claude Code's Grep) is told by
-    # its name (`match.tool`), unless a rule for its name alone (`tool_names`) took it.
-    by_tool = (
-        execution.tool_name != "exec"
-        and not info.candidates
-        and classification.rule.id == FALLBACK_ID
-        and not options.classifier
-    )
-    if by_tool:
-        classification = classify_tool(execution.tool_name, catalogue.entries, stripped) or classification
-    elif not options.classifier and sniffable(classification):
-        classification = sniff(classification, catalogue.entries, stripped) or classification
+    classification, by_tool = _classified(info, catalogue, execution.tool_name or "exec", stripped, options)
+    narrowed = None  # a project's rule for a host tool's result: it may only make it compact less
+    if execution.tool_name != "exec" and not info.candidates:
+        chosen = _body(catalogue, classification)
+        if chosen.layer == PROJECT:
+            baseline = catalogue.without_project()
+            narrowed, classification, by_tool = _no_wider(
+                chosen, classification, baseline, execution, info, stripped, options
+            )
     start = _Start(execution, info, classification, len(stripped) + redacted, options)
     if keep_raw == "raw" or (keep_raw and len(raw_text) <= EXACT_LIMIT):
         return start.exact(raw_text, keep_raw)
@@ -137,7 +133,7 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
     from ..rules.patterns import Budget, PatternTimeout
     from .pipeline import apply_rule
 
-    rule = catalogue.body(classification.rule.id) or catalogue.body(FALLBACK_ID) or IMPLICIT_FALLBACK_RULE
+    rule = narrowed or _body(catalogue, classification)
     patterns = Budget()
     budget = information_budget(rule, classification, info, execution.failed, options)
     try:
@@ -175,6 +171,69 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
     if made.cut and not options.max_inline_chars:  # else whole, or the size the caller asked for
         made = _guarded(cut, made, budget, lines)
     return start.never_longer(made, stripped)
+
+
+def _classified(
+    info: CommandInfo, catalogue: Catalogue, tool_name: str, stripped: str, options: Options
+) -> tuple[Classification, bool]:
+    """The rule for an output, and whether it was told by a host tool's name: a host
+    tool that runs no shell command (an MCP tool, Claude Code's Grep) is told by its
+    name (`match.tool`), unless a rule for its name alone (`tool_names`) took it; a
+    command that names no tool of its own by its output (`sniff`)."""
+    classification = classify(info, catalogue.entries, tool_name, options.classifier)
+    by_tool = (
+        tool_name != "exec" and not info.candidates and classification.rule.id == FALLBACK_ID and not options.classifier
+    )
+    if by_tool:
+        classification = classify_tool(tool_name, catalogue.entries, stripped) or classification
+    elif not options.classifier and sniffable(classification):
+        classification = sniff(classification, catalogue.entries, stripped) or classification
+    return classification, by_tool
+
+
+def _body(catalogue: Catalogue, classification: Classification) -> Rule:
+    return catalogue.body(classification.rule.id) or catalogue.body(FALLBACK_ID) or IMPLICIT_FALLBACK_RULE
+
+
+def _no_wider(
+    project: Rule,
+    classification: Classification,
+    baseline: Catalogue,
+    execution: Execution,
+    info: CommandInfo,
+    stripped: str,
+    options: Options,
+) -> tuple[Rule, Classification, bool]:
+    """A project's rule for a host tool's result may only make it compact less: the
+    result is reduced by the rule the user's and built-in layers choose (`baseline`),
+    with the higher of the two budgets, heads and tails, and the project's pinned lines
+    added to its own; nothing else of the project's rule applies (its filters could
+    drop what the agent asked for). The rule keeps the project's name and file, so the
+    trailer says a project's rule shaped it. Returns that rule, the baseline's
+    classification, and whether it was told by the tool's name."""
+    chosen, by_tool = _classified(info, baseline, execution.tool_name, stripped, options)
+    base = _body(baseline, chosen)
+
+    def room(failed: bool) -> int:
+        mine = information_budget(project, classification, info, failed, options)
+        return max(mine, information_budget(base, chosen, info, failed, options))
+
+    def wider(table: Any, other: Any, failed: bool) -> Any:
+        head, tail = max(table.head, other.head), max(table.tail, other.tail)
+        return replace(table, head=head, tail=tail, max_chars=room(failed))
+
+    own = base.filters.pin_patterns
+    pins = own + tuple(pattern for pattern in project.filters.pin_patterns if pattern not in own)
+    narrowed = replace(
+        base,
+        summarize=wider(base.summarize, project.summarize, False),
+        failure=wider(base.failure, project.failure, True),
+        filters=replace(base.filters, pin_patterns=pins),
+        id=project.id,
+        layer=project.layer,
+        path=project.path,
+    )
+    return narrowed, chosen, by_tool
 
 
 def _between_elements(

@@ -42,6 +42,8 @@ def _key_rank(key: str) -> int:
 _ITEM_LIMITS = (50, 20, 10, 5, 3, 2, 1)
 #: How many elements of an array are kept whole, the most that fit (at least five).
 _SPREAD_LIMITS = (1000, 500, 200, 100, 70, 50, 40, 30, 24, 20, 16, 13, 10, 8, 6, 5)
+#: ...and, where arrays nest, how few the innermost may keep (those around them keep six or more).
+_NESTED_SPREAD_LIMITS = (4, 3)
 _KEY_LIMITS = (40, 16, 8, 5, 3)
 _DEPTHS = (8, 6, 4, 3, 2, 1)
 MARKER_PREFIX = "… "
@@ -127,38 +129,62 @@ def _widest_first(gap: tuple[int, int]) -> tuple[int, int]:
     return gap[0], -gap[1]
 
 
-def _first_items(value: Any, limit: int) -> Any:
-    """`value` with every array longer than `limit` cut to `limit` elements spread over
-    it (`spread`: its first and last ones, its middle, evenly between) with a marker
-    element counting each run left out; objects keep every key, in order."""
+def _first_items(value: Any, limit: int, heights: dict[int, int]) -> Any:
+    """`value` with every array longer than its limit cut to that many elements spread
+    over it (`spread`: its first and last ones, its middle, evenly between) with a marker
+    element counting each run left out; objects keep every key, in order. An array's
+    limit is `limit` doubled for each level of cut arrays nested in its elements
+    (`heights`, by the array's id; `_cut_levels`): the arrays around a cut one keep more,
+    so a tree keeps every folder of its top levels while its long file lists are cut."""
     if isinstance(value, list):
-        if len(value) <= limit:
-            return [_first_items(item, limit) for item in value]
+        own = limit << heights.get(id(value), 0)
+        if len(value) <= own:
+            return [_first_items(item, limit, heights) for item in value]
         kept: list[Any] = []
         last = -1
-        for index in spread(len(value), limit):
+        for index in spread(len(value), own):
             if index > last + 1:
                 kept.append(f"{MARKER_PREFIX}{index - last - 1} more items omitted")
-            kept.append(_first_items(value[index], limit))
+            kept.append(_first_items(value[index], limit, heights))
             last = index
         return kept
     if isinstance(value, dict):
-        return {key: _first_items(member, limit) for key, member in value.items()}
+        return {key: _first_items(member, limit, heights) for key, member in value.items()}
     return clip_line(value, _STRING_LIMIT) if isinstance(value, str) else value
+
+
+def _cut_levels(value: Any, limit: int, heights: dict[int, int]) -> int:
+    """How many levels of arrays longer than `limit` `value` holds, itself included;
+    each array holding such arrays in its elements is recorded in `heights` with their
+    levels (what `_first_items` doubles its limit by)."""
+    if isinstance(value, list):
+        inner = max((_cut_levels(item, limit, heights) for item in value), default=0)
+        if inner:
+            heights[id(value)] = inner
+        return inner + (len(value) > limit)
+    if isinstance(value, dict):
+        return max((_cut_levels(member, limit, heights) for member in value.values()), default=0)
+    return 0
 
 
 def fit_document(value: Any, room: int) -> list[str]:
     """`value` in `room` characters: whole in its compact form when that fits; else
-    whole elements, the first and last ones (at least five) of each array, with a
-    marker for the rest (every key and value of what is shown); else pruned in depth and keys
-    too: of the prunings that fit, the one that shows most."""
+    whole elements, the first and last ones (at least five) of each array and more of
+    an array around cut ones (`_first_items`), with a marker for the rest (every key and
+    value of what is shown); else pruned in depth and keys too: of the prunings that fit,
+    the one that shows most."""
     whole = compact(value)
     if sum(len(line) + 1 for line in whole) <= room:
         return whole
     # Whole elements while at least five of each array fit; fewer would hide most
-    # records, and a record's identifying keys for all of them say more.
-    for limit in _SPREAD_LIMITS:
-        lines = compact(_first_items(value, limit))
+    # records, and a record's identifying keys for all of them say more. An array that
+    # holds cut arrays keeps twice as many, so there the innermost may keep fewer.
+    for limit in _SPREAD_LIMITS + _NESTED_SPREAD_LIMITS:
+        heights: dict[int, int] = {}
+        _cut_levels(value, limit, heights)
+        if limit in _NESTED_SPREAD_LIMITS and not heights:
+            continue  # below five only where the arrays around keep more
+        lines = compact(_first_items(value, limit, heights))
         if sum(len(line) + 1 for line in lines) <= room:
             return lines
     # Pruned: as many elements as can be shown, each with as many of its keys (those

@@ -14,7 +14,7 @@ import json
 import sys
 
 from ..files.atomic import write_atomically
-from ..settings import ANY, LOWER, NEVER, SETTINGS, Setting
+from ..settings import ADD, ANY, LOWER, NEVER, SETTINGS, Setting
 from .schema import fields_markdown, json_schema
 
 SETTINGS_START, SETTINGS_END = "<!-- settings:start -->\n", "<!-- settings:end -->"
@@ -42,6 +42,8 @@ def _project_policy(setting: Setting) -> str:
         return "not set it"
     if policy == LOWER:
         return "only lower it"
+    if policy == ADD:
+        return "only add to it (its entries join yours)"
     return f"only set it to `{json.dumps(policy)}`"
 
 

@@ -39,7 +39,7 @@ class Catalogue:
     """The rules in force for one directory, in classification order: `entries`
     are what classification reads, `body(id)` the full rule."""
 
-    __slots__ = ("_bodies", "_bodies_path", "_built", "_roots", "entries", "problems")
+    __slots__ = ("_bodies", "_bodies_path", "_built", "_roots", "entries", "layers", "problems")
 
     def __init__(
         self,
@@ -54,6 +54,7 @@ class Catalogue:
         self._bodies = bodies  # rule id -> canonical rule
         self._bodies_path = bodies_path
         self._roots = roots
+        self.layers = roots  # (layer, directory) pairs it was loaded from, lowest first
         self._built: dict[str, Rule] = {}
 
     @classmethod
@@ -83,6 +84,15 @@ class Catalogue:
         self._built[rule_id] = rule
         return rule
 
+    def without_project(self) -> Catalogue:
+        """The rules of the user's and the built-in layers alone (what a project's rule
+        overrides comes back): the rules a project's rule may only narrow."""
+        if self.layers is not None:
+            kept = [(layer, root) for layer, root in self.layers if layer != loader.PROJECT]
+            return self if len(kept) == len(self.layers) else load_roots(kept)
+        rules = [self.body(entry.id) for entry in self.entries]
+        return Catalogue.of([rule for rule in rules if rule is not None and rule.layer != loader.PROJECT])
+
     @property
     def errors(self) -> list[loader.Problem]:
         return [p for p in self.problems if p.severity == "error"]
@@ -97,7 +107,11 @@ def entry_of(rule: Rule) -> MatchEntry:
 
 def load(cwd: str | None = None, *, builtin_only: bool = False) -> Catalogue:
     """The catalogue for `cwd`, from the index when it is current."""
-    roots = loader.layer_roots(cwd, builtin_only=builtin_only)
+    return load_roots(loader.layer_roots(cwd, builtin_only=builtin_only))
+
+
+def load_roots(roots: list[tuple[str, str]]) -> Catalogue:
+    """The catalogue of these (layer, directory) pairs, from the index when it is current."""
     signature = [_signature(layer, root) for layer, root in roots]
     stem = cachefile.stem("index", [_FORMAT, roots])
     cached = cachefile.read_current(stem + ".json", signature)

@@ -1,7 +1,8 @@
 """The savings ledger: one SQLite database of runs, fed from the wrap spool.
 
 What a run records: when, who ran it (source), the command's name and
-subcommand (never the command line, arguments or output), the rule and family
+subcommand, or the name of the host tool that ran no command (an MCP tool, a search
+tool; never the command line, arguments or output), the rule and family
 that reduced it, the exit code, raw and reduced sizes, duration, whether the
 capture was truncated, why output was left whole, the id of a stored raw
 artifact, whether anything was cut, whether the command bounded its own output
@@ -69,6 +70,11 @@ MIGRATIONS = [
     """
     ALTER TABLE runs ADD COLUMN guard_widened INTEGER NOT NULL DEFAULT 0;
     """,
+    # 4: the host tool of a run that ran no shell command (an MCP tool, a search tool);
+    # its argv0 is NULL, so a tool is never counted as a command.
+    """
+    ALTER TABLE runs ADD COLUMN tool TEXT;
+    """,
 ]
 _COLUMNS = (
     "record_id",
@@ -89,6 +95,7 @@ _COLUMNS = (
     "bounded",
     "raw_lines",
     "guard_widened",
+    "tool",
 )
 #: A spool line with `"kind": "readback"` is a read-back, not a run.
 READBACK = "readback"

@@ -195,6 +195,12 @@ def _grouped(
     return sorted(result, key=lambda g: (-g["savedChars"], -g["runs"], str(g["name"])))
 
 
+def tool_of(row: sqlite3.Row) -> str | None:
+    """The host tool of a run that ran no shell command (an MCP tool, a search tool), or
+    None for a command (and for a ledger from before tools were recorded)."""
+    return row["tool"] if "tool" in row.keys() else None  # noqa: SIM118 - `in row` looks at values
+
+
 def savings(connection: sqlite3.Connection, since: float | None, zone: tzinfo | None) -> dict[str, Any]:
     rows = _rows(connection, since)
     reads = read_backs(connection)
@@ -205,6 +211,8 @@ def savings(connection: sqlite3.Connection, since: float | None, zone: tzinfo | 
         "sources": _grouped(rows, lambda r: r["source"], reads),
         "families": _grouped(rows, lambda r: r["family"], reads),
         "rules": _grouped(rows, lambda r: r["rule_id"], reads),
+        # non-shell tools by their names (`mcp__github__list_issues`, `Grep`), never among commands
+        "tools": _grouped([r for r in rows if tool_of(r)], tool_of, reads),
         "days": sorted(days, key=lambda d: d["name"]),
         "rows": rows,
         "reads": reads,
