@@ -70,6 +70,22 @@ def test_project_settings_are_laid_over_the_users_key_by_key(home, isolated_home
     assert flagged["hook.enabled"] is True and any("TOKENJUICE_CURSOR='maybe'" in w for w in flagged.warnings)
 
 
+def test_a_project_adds_to_the_users_skips_and_never_removes_one(home, isolated_home, workdir, trust_all):
+    """A repository may leave more commands alone; the commands the user's list leaves
+    alone stay so (an empty list or another list in the project does not replace it)."""
+    from tokenjuice.settings import resolve
+
+    user = isolated_home / ".config" / "tokenjuice" / "config.toml"
+    user.parent.mkdir(parents=True)
+    user.write_text('[hook]\nskip = ["make deploy*", "terraform apply*"]\n')
+    project = workdir / ".tokenjuice" / "config.toml"
+    project.parent.mkdir()
+    project.write_text("[hook]\nskip = []\n")
+    assert resolve(str(workdir))["hook.skip"] == ["make deploy*", "terraform apply*"]
+    project.write_text('[hook]\nskip = ["./serve*", "make deploy*"]\n')
+    assert resolve(str(workdir))["hook.skip"] == ["make deploy*", "terraform apply*", "./serve*"]
+
+
 def test_settings_named_before_hooks_served_every_host_are_still_read(isolated_home, tmp_path):
     from tokenjuice.settings import resolve
 

@@ -70,6 +70,7 @@ SETTINGS: tuple[Setting, ...] = (
         [],
         "extra commands every host hook leaves alone (glob patterns, * matches anything, or [[tool]] tables)",
         "TOKENJUICE_HOOK_SKIP",
+        project=ADD,  # a project may leave more alone, never wrap what the user's list leaves alone
     ),
     Setting(
         "hook.skip_defaults",
