@@ -130,6 +130,17 @@ def test_failures_short_results_and_the_kill_switch_leave_it_alone(copilot_home,
     assert post_hook(captured("grep", workdir, textResultForLlm=text), env=off) == {}
 
 
+def test_an_mcp_tool_is_excluded_by_its_host_neutral_name(copilot_home, workdir):
+    """`fs-search_files` is the fs server's search_files: `mcp__fs__*` excludes it."""
+    text = mcp_text(json.loads((CORPUS / "mcp-fs-search-files-py.json").read_text()))
+    data = captured("mcp", workdir, textResultForLlm=text)
+    assert data["toolName"] == "fs-search_files"
+    assert modified(post_hook(data))
+    for patterns in ("mcp__fs__*", "mcp__*__search_files", "fs-*"):
+        assert post_hook(data, env=os.environ | {"TOKENJUICE_TOOLS_EXCLUDE": patterns}) == {}, patterns
+    assert modified(post_hook(data, env=os.environ | {"TOKENJUICE_TOOLS_EXCLUDE": "mcp__git__*"}))
+
+
 def test_a_result_copilot_saved_to_a_file_is_read_from_it(copilot_home, workdir):
     text = mcp_text(json.loads((CORPUS / "mcp-fs-search-files-py.json").read_text()))
     saved = copilots_file("1796552207682-copilot-tool-output-ac5171ec39884421a84630b51ec666b1.txt", text)

@@ -156,7 +156,10 @@ class Copilot(JsonHooksHost):
         from .postrun import compact_tool
 
         parts = [shown] if tool in SEARCH_TOOLS else mcp_parts(shown)
-        done = [compact_tool(self.name, tool, part, cwd, env) for part in parts]
+        # `<server>-<tool>`: the server's name ends at its first dash (a tool's own name may hold more)
+        server, _, own = tool.partition("-")
+        mcp = None if tool in SEARCH_TOOLS else (server, own)
+        done = [compact_tool(self.name, tool, part, cwd, env, mcp=mcp) for part in parts]
         if not any(isinstance(text, str) for text in done):
             return {}
         text = MCP_JOIN.join(new if isinstance(new, str) else old for new, old in zip(done, parts, strict=True))
