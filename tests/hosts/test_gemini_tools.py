@@ -17,6 +17,7 @@ from pathlib import Path
 import hostclis
 import pytest
 from conftest import REPO, tokenjuice
+from helpers import HEAVY_MODULES, hook_modules
 
 from tests.hosts.test_gemini import FIXTURES, after_hook
 from tokenjuice.hosts import gemini
@@ -131,6 +132,26 @@ def test_file_reads_images_and_errors_are_left_alone_however_large(chats, workdi
         data["tool_response"]["llmContent"] = big
     assert after_hook(data, home_of(chats)) == {}
     assert not list(chats.parent.glob("tokenjuice-output-*"))
+
+
+@pytest.mark.parametrize(
+    ("name", "tool"),
+    [
+        ("aftertool.read_file.input.json", None),
+        ("aftertool.mcp_fs_read_text_file.input.json", None),
+        ("aftertool.read_file.input.json", "replace"),
+        ("beforetool.run_shell_command.input.json", "grep_search"),  # a tool no BeforeTool hook changes
+    ],
+)
+def test_a_tool_never_compacted_loads_no_settings_rules_or_engine(chats, workdir, name, tool):
+    """Only a matcher the user wrote sends such a call (install's leaves them out): the
+    answer comes from the tool's name alone."""
+    data = fixture(name) | {"cwd": str(workdir)}
+    if tool is not None:
+        data["tool_name"] = tool
+    answer, loaded = hook_modules("gemini", data, workdir)
+    assert answer == {} and not loaded & HEAVY_MODULES
+    assert "tokenjuice.hosts.gemini" in loaded  # the probe did reach the hook
 
 
 def test_every_recorded_payload_short_enough_is_left_alone(chats, workdir):

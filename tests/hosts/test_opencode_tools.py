@@ -17,6 +17,7 @@ import sys
 import hostclis
 import pytest
 from conftest import REPO, tokenjuice
+from helpers import HEAVY_MODULES, hook_modules
 
 from tests.hosts.test_opencode import FIXTURES, LAUNCHER, config, needs_node, run_plugin
 from tokenjuice.hosts import hook as host_hook
@@ -103,6 +104,19 @@ def test_file_reads_other_tools_and_cut_outputs_are_left_alone(workdir, changes)
     if "output" in changes:
         payload.pop("texts")
     assert respond(payload) == {}
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [{"tool": "fs_read_text_file", "texts": [GIT_LOG]}, {"tool": "read", "output": "x"}, {"tool": "todowrite"}],
+    ids=lambda c: c["tool"],
+)
+def test_a_tool_never_compacted_loads_no_settings_rules_or_engine(workdir, changes):
+    """The plugin never sends these; a hook that gets one answers from the tool's name alone."""
+    payload = {k: v for k, v in hook_payload("mcp_ev_echo", workdir).items() if k != "texts"} | changes
+    answer, loaded = hook_modules("opencode", payload, workdir)
+    assert answer == {} and not loaded & HEAVY_MODULES
+    assert "tokenjuice.hosts.opencode" in loaded  # the probe did reach the hook
 
 
 def test_no_recorded_call_loses_a_line(workdir):

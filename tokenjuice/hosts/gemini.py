@@ -109,6 +109,12 @@ class Gemini(JsonHooksHost):
 
     # -- post: compact the output of a command that ran -----------------------------------
 
+    def leaves_alone(self, payload: dict[str, Any]) -> bool:
+        event = payload.get("hook_event_name")
+        if event == EVENT:
+            return payload.get("tool_name") != TOOL
+        return event == POST_EVENT and not compactable(payload)
+
     def own_answer(self, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any] | None:
         if payload.get("hook_event_name") != POST_EVENT:
             return None
@@ -161,24 +167,25 @@ class Gemini(JsonHooksHost):
         (`block` would show the model an error). Decided from the tool's name and the
         payload's own fields first: a tool that is never compacted costs no import."""
         tool, response = payload.get("tool_name"), payload.get("tool_response")
-        if os.name == "nt" or not isinstance(tool, str) or not isinstance(response, dict):
+        if os.name == "nt" or not isinstance(tool, str) or not isinstance(response, dict) or not compactable(payload):
             return {}
         if response.get("error") is not None:
             return {}  # a failure reads as one
         content = response.get("llmContent")
         result: object
-        if tool in SEARCH_TOOLS and isinstance(content, str):
-            name, result = tool, content
-        elif tool.startswith(MCP_PREFIX):
-            named, texts = mcp_names(payload.get("mcp_context")), mcp_texts(content)
-            if named is None or texts is None or named[1] in FILE_READ_TOOLS:
+        named = mcp_names(payload.get("mcp_context")) if tool.startswith(MCP_PREFIX) else None
+        if named is None:
+            if not isinstance(content, str):
                 return {}
-            name, result = f"mcp__{named[0]}__{named[1]}", [{"type": "text", "text": text} for text in texts]
+            result = content
         else:
-            return {}
+            texts = mcp_texts(content)
+            if texts is None:
+                return {}
+            result = [{"type": "text", "text": text} for text in texts]
         from .postrun import compact_tool
 
-        replaced = compact_tool(self.name, name, result, existing_dir(payload.get("cwd")), env)
+        replaced = compact_tool(self.name, tool, result, existing_dir(payload.get("cwd")), env, mcp=named)
         if isinstance(replaced, list):
             replaced = "\n".join(untrusted(block["text"]) for block in replaced)  # as Gemini joins text parts
         if not isinstance(replaced, str):
@@ -334,6 +341,19 @@ UNTRUSTED = ("<untrusted_context>\n", "\n</untrusted_context>")
 #: (UTF-16 units), and says it cut the rest: `DEFAULT_MAX_LINES_TEXT_FILE`, `MAX_LINE_LENGTH_TEXT_FILE`.
 READ_FILE_MAX_LINES = 2000
 READ_FILE_MAX_LINE = 2000
+
+
+def compactable(payload: dict[str, Any]) -> bool:
+    """Does the AfterTool hook compact this call's result: the shell's, a search tool's,
+    an MCP tool's that reads no file? Told from the tool's name and an MCP call's
+    `mcp_context` alone."""
+    tool = payload.get("tool_name")
+    if tool == TOOL or tool in SEARCH_TOOLS:
+        return True
+    named = mcp_names(payload.get("mcp_context"))
+    return (
+        isinstance(tool, str) and tool.startswith(MCP_PREFIX) and named is not None and named[1] not in FILE_READ_TOOLS
+    )
 
 
 def untrusted(text: str) -> str:

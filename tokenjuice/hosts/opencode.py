@@ -66,6 +66,11 @@ class OpenCode(Host):
 
     # -- post: compact the output of a command that ran -----------------------------------
 
+    def leaves_alone(self, payload: dict[str, Any]) -> bool:
+        if payload.get("event") != "after":
+            return payload.get("tool") != "bash"  # before a run: bash alone is rewritten
+        return not compactable(payload)
+
     def own_answer(self, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any] | None:
         if payload.get("event") != "after":
             return None
@@ -81,12 +86,10 @@ class OpenCode(Host):
         is not the result), and when nothing is shorter. Decided from the tool's name
         first: a tool that is never compacted costs no import."""
         tool, cwd = payload.get("tool"), existing_dir(payload.get("directory"))
-        if os.name == "nt" or not isinstance(tool, str):
+        if os.name == "nt" or not isinstance(tool, str) or not compactable(payload):
             return {}
         texts = payload.get("texts")
         if isinstance(texts, list):
-            if tool in SEARCH_TOOLS or "_" not in tool or reads_a_file(tool, "_"):
-                return {}
             if not texts or not all(isinstance(text, str) for text in texts):
                 return {}
             from .postrun import compact_tool
@@ -97,7 +100,7 @@ class OpenCode(Host):
                 return {}
             return {"texts": [block["text"] for block in replaced]}
         shown = payload.get("output")
-        if tool not in SEARCH_TOOLS or not isinstance(shown, str) or payload.get("outputPath") is not None:
+        if not isinstance(shown, str) or payload.get("outputPath") is not None:
             return {}
         from .postrun import compact_tool
 
@@ -264,6 +267,18 @@ class OpenCode(Host):
             and is_our_command(command, self.name)
             and any(text == plugin_source(command, mode, tools) for mode in self.modes for tools in self.tool_sets)
         )
+
+
+def compactable(payload: dict[str, Any]) -> bool:
+    """Does the hook compact the result the plugin sent after a run: bash's, a search
+    tool's output, an MCP tool's text blocks (`texts`) when the tool reads no file? Told
+    from the tool's name and the payload's shape alone."""
+    tool = payload.get("tool")
+    if not isinstance(tool, str):
+        return False
+    if "texts" in payload:
+        return tool != "bash" and tool not in SEARCH_TOOLS and "_" in tool and not reads_a_file(tool, "_")
+    return tool == "bash" or tool in SEARCH_TOOLS
 
 
 def plugin_mode(text: str) -> str | None:
