@@ -3,6 +3,7 @@
 Fixtures live in conftest.py; this module holds what is imported by name.
 """
 
+import json
 import os
 import signal
 import sqlite3
@@ -134,6 +135,34 @@ def modules_loaded_by(code: str, setup: str = "") -> set[str]:
         env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
     )
     return set(done.stdout.split())
+
+
+#: What a hook answering for a tool tokenjuice never compacts must not load.
+HEAVY_MODULES = frozenset(
+    {
+        "tokenjuice.settings",
+        "tokenjuice.compact",
+        "tokenjuice.rules.index",
+        "tokenjuice.reduce.engine",
+        "tokenjuice.shell.syntax",
+        "tokenjuice.shell.rewrite",
+    }
+)
+
+
+def hook_modules(host: str, payload: dict, cwd) -> tuple[object, set[str]]:
+    """`tokenjuice hook HOST`'s answer to `payload`, and the tokenjuice modules it loaded."""
+    probe = (
+        "import sys\n"
+        "from tokenjuice.entry import main\n"
+        f"main(['hook', {host!r}])\n"
+        "sys.stdout.flush()\n"
+        "sys.stderr.write('LOADED ' + ' '.join(m for m in sys.modules if m.startswith('tokenjuice')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], input=json.dumps(payload).encode(), capture_output=True, cwd=cwd, check=False
+    )
+    return json.loads(done.stdout), set(done.stderr.decode().split("LOADED ", 1)[1].split())
 
 
 def on_a_terminal(argv: list[str], *, env=None, cwd=None, timeout: float = 120) -> tuple[int, str]:

@@ -1,7 +1,8 @@
 // Loads a tokenjuice OpenCode plugin under node with a stand-in for the plugin
 // context's Bun shell (`ctx.$`), runs its tool.execute.before on one call, and
 // prints {"args": output.args after the hook, "threw": bool, "shellCalls": n}; for an INPUT_JSON with
-// "event": "after", its tool.execute.after on {"output", "metadata"} and prints {"output": …, "threw", "shellCalls"}.
+// "event": "after", its tool.execute.after on {"output", "metadata"} (or, with "content", on an MCP tool's
+// CallToolResult {"content", "isError"}) and prints {"output": …, "content": …, "threw", "shellCalls"}.
 // usage: node opencode_plugin_harness.mjs PLUGIN.mjs INPUT_JSON [MODE]
 // MODE: "real" (spawn the hook), "throw" ($ throws), "hang" ($ never answers),
 // "garbage" (the hook prints junk), "nodollar" (no ctx.$).
@@ -48,14 +49,16 @@ const ctx = { directory: call.directory, worktree: call.worktree ?? "/", $: mode
 const hooks = await plugin(ctx)
 let threw = false
 if (call.event === "after") {
-  // tool.execute.after: {tool, sessionID, callID, args} and {title, output, metadata}
-  const output = { title: call.args.command, output: call.output, metadata: call.metadata ?? {} }
+  // tool.execute.after: {tool, sessionID, callID, args} and {title, output, metadata}, or an MCP tool's result
+  const output = call.content
+    ? { content: call.content, ...(call.isError === undefined ? {} : { isError: call.isError }) }
+    : { title: call.args.command, output: call.output, metadata: call.metadata ?? {} }
   try {
     await hooks["tool.execute.after"]({ tool: call.tool, sessionID: "s", callID: "c", args: call.args }, output)
   } catch {
     threw = true
   }
-  process.stdout.write(JSON.stringify({ output: output.output, threw, shellCalls }) + "\n")
+  process.stdout.write(JSON.stringify({ output: output.output, content: output.content, threw, shellCalls }) + "\n")
   process.exit(0)
 }
 const output = { args: call.args }

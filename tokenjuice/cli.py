@@ -316,9 +316,10 @@ _INSTALL_EXIT_CODES = (
 @click.option(
     "--tools",
     type=click.Choice(["all", "shell"]),
-    help="Claude Code, Codex, Copilot: which tools' outputs are compacted after they ran; all (the default): shell "
-    "commands, the host's search tools in content mode (Claude Code's Grep, Copilot's grep and rg) and MCP tools "
-    "(never file reads, file lists, edits or images); shell: shell commands only.",
+    help="Claude Code, Codex, Copilot, Gemini, OpenCode: which tools' outputs are compacted after they ran; all (the "
+    "default): shell commands, the host's search tools (Claude Code's Grep and Copilot's grep and rg in content mode; "
+    "Gemini's grep_search, glob, list_directory, web_fetch, google_web_search; OpenCode's grep, glob, webfetch, "
+    "websearch) and MCP tools (never file reads, edits or images); shell: shell commands only.",
 )
 @click.option(
     "--approve",

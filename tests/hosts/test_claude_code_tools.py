@@ -123,7 +123,7 @@ def test_install_hooks_the_tools_and_doctor_names_them(claude_home, tools, match
 
 def test_tools_is_refused_for_a_host_without_a_choice():
     done = tokenjuice("install", "cursor", "--tools", "all")
-    assert done.returncode == 2 and b"--tools is for claude-code, codex, copilot" in done.stderr
+    assert done.returncode == 2 and b"--tools is for claude-code, codex, gemini, copilot, opencode (" in done.stderr
 
 
 # -- the real Claude Code, offline, with the reference filesystem MCP server ------------------------

@@ -174,10 +174,10 @@ def test_external_directory(workdir):
 # -- the plugin file ------------------------------------------------------------------------
 
 
-def plugin_file(tmp_path, command=None, mode="pre"):
+def plugin_file(tmp_path, command=None, mode="pre", tools="all"):
     command = command or opencode.OpenCode().hook_command(LAUNCHER)
     path = tmp_path / "tokenjuice.mjs"
-    path.write_text(opencode.plugin_source(command, mode))
+    path.write_text(opencode.plugin_source(command, mode, tools))
     return path
 
 
@@ -199,10 +199,10 @@ def test_node_accepts_the_plugin_syntax(tmp_path):
     assert done.returncode == 0, done.stderr
 
 
-def run_plugin(tmp_path, call, mode="real", command=None, plugin_mode="pre"):
+def run_plugin(tmp_path, call, mode="real", command=None, plugin_mode="pre", tools="all"):
     env = os.environ | {"PYTHONPATH": str(REPO)}
     done = subprocess.run(
-        [NODE, str(HARNESS), str(plugin_file(tmp_path, command, plugin_mode)), json.dumps(call), mode],
+        [NODE, str(HARNESS), str(plugin_file(tmp_path, command, plugin_mode, tools)), json.dumps(call), mode],
         capture_output=True,
         text=True,
         timeout=60,

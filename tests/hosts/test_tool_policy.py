@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 from conftest import REPO, git, tokenjuice
+from helpers import HEAVY_MODULES, hook_modules
 
 from tests.hosts.test_claude_code import fixture, hook, post_payload
 from tokenjuice.hosts import postrun
@@ -289,24 +288,6 @@ def test_a_tool_never_compacted_loads_no_settings_rules_or_engine(workdir, paylo
     data = fixture(payload) | {"cwd": str(workdir)}
     if tool is not None:
         data["tool_name"] = tool
-    probe = (
-        "import sys\n"
-        "from tokenjuice.entry import main\n"
-        "main(['hook', 'claude-code'])\n"
-        "sys.stdout.flush()\n"
-        "sys.stderr.write('LOADED ' + ' '.join(m for m in sys.modules if m.startswith('tokenjuice')))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], input=json.dumps(data).encode(), capture_output=True, cwd=workdir, check=False
-    )
-    assert json.loads(done.stdout) == {}
-    loaded = set(done.stderr.decode().split("LOADED ", 1)[1].split())
-    assert not loaded & {
-        "tokenjuice.settings",
-        "tokenjuice.compact",
-        "tokenjuice.rules.index",
-        "tokenjuice.reduce.engine",
-        "tokenjuice.shell.syntax",
-        "tokenjuice.shell.rewrite",
-    }
+    answer, loaded = hook_modules("claude-code", data, workdir)
+    assert answer == {} and not loaded & HEAVY_MODULES
     assert "tokenjuice.hosts.claude_code" in loaded  # the probe did reach the hook

@@ -19,6 +19,12 @@ Gemini checks its policy on the rewritten call, and outside YOLO mode it would a
 the user about the wrapper (whose "allow always" allows every later wrapped
 command): `gemini_policy` rewrites only in YOLO mode, in a trusted folder, for
 commands no rule of the user's denies or asks about.
+
+After a run (the default, `post`), the `AfterTool` hook also takes the search tools and
+every MCP tool but file reads (`--tools all`, the default; `--tools shell` hooks the shell
+alone). No answer replaces a result as such: a `read_file` tail call of a file tokenjuice
+wrote does, shown to the model under the original call's name and id (measured with
+0.61.0 for MCP tools and every search tool, in and outside YOLO mode).
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from __future__ import annotations
 import os
 
 from . import ALLOW, ASK, DENY, OK, WARN
-from .base import Call, JsonHooksHost, command_at, existing_dir, shell_tool_input
+from .base import FILE_READ_TOOLS, Call, JsonHooksHost, command_at, existing_dir, shell_tool_input
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -51,6 +57,25 @@ TOOL = "run_shell_command"
 TIMEOUT_MS = 10_000
 #: The hook's name in Gemini's logs and in `/hooks disable <name>`.
 HOOK_NAME = "tokenjuice"
+#: Gemini's own tools whose results are compacted after they ran: its search, listing and
+#: web tools (0.61.0, docs/hosts-research.md). Never `read_file`, `read_many_files`, `replace`,
+#: `write_file`: the agent edits from what those show.
+SEARCH_TOOLS = ("grep_search", "glob", "list_directory", "web_fetch", "google_web_search")
+#: Gemini names an MCP tool `mcp_<server>_<tool>` and says which in the payload's `mcp_context`.
+MCP_PREFIX = "mcp_"
+#: The AfterTool matcher of `--tools all` (the default): the shell, the search tools and every
+#: MCP tool but a file read. Gemini searches a matcher as a regular expression in the tool's
+#: name (`RegExp.test`), so it is anchored; the file reads are left out by the end of the name
+#: (kept by Gemini when it shortens a long one), so their calls start no hook at all.
+TOOLS_MATCHER = f"^({TOOL}|{'|'.join(SEARCH_TOOLS)}|{MCP_PREFIX}(?!.*_({'|'.join(sorted(FILE_READ_TOOLS))})$).+)$"
+MATCHERS = {"all": TOOLS_MATCHER, "shell": TOOL}
+#: What each tool set compacts (doctor's tools line).
+TOOLS_EFFECTS = {
+    "all": f"{TOOL}; {', '.join(SEARCH_TOOLS)}; every MCP tool's text but file reads ("
+    + ", ".join(sorted(FILE_READ_TOOLS))
+    + "); never read_file, read_many_files, images or a tool's error",
+    "shell": f"{TOOL} only (tokenjuice install gemini --tools all adds the search and MCP tools)",
+}
 YOLO_NOTE = (
     "with --mode pre, tokenjuice rewrites Gemini's shell commands only in YOLO mode (gemini --approval-mode=yolo) "
     "in a trusted folder; in other modes Gemini would ask you about the rewritten command, so it leaves them alone"
@@ -74,6 +99,7 @@ class Gemini(JsonHooksHost):
     nested = "hooks"
     project_file = (".gemini", "settings.json")
     programs = ("gemini",)
+    tool_sets = ("all", "shell")
 
     def __init__(self) -> None:
         # The hook process handles one call: what `call` and `permission` read is
@@ -83,9 +109,17 @@ class Gemini(JsonHooksHost):
 
     # -- post: compact the output of a command that ran -----------------------------------
 
+    def leaves_alone(self, payload: dict[str, Any]) -> bool:
+        event = payload.get("hook_event_name")
+        if event == EVENT:
+            return payload.get("tool_name") != TOOL
+        return event == POST_EVENT and not compactable(payload)
+
     def own_answer(self, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any] | None:
         if payload.get("hook_event_name") != POST_EVENT:
             return None
+        if payload.get("tool_name") != TOOL:
+            return self.compacted_tool(payload, env)
         return self.compacted_output(payload, env)
 
     def compacted_output(self, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
@@ -120,13 +154,43 @@ class Gemini(JsonHooksHost):
         if text is None:
             return {}
         text = "Output: " + text + "".join("\n" + line for line in kept)
-        if response["llmContent"].startswith("<untrusted_context>\n"):
-            text = f"<untrusted_context>\n{text}\n</untrusted_context>"  # Gemini's mark on what a command printed
-        written = write_for_read_file(payload.get("transcript_path"), text, env)
-        if written is not None:
-            request = {"name": "read_file", "args": {"file_path": written}}
-            return {"hookSpecificOutput": {"hookEventName": POST_EVENT, "tailToolCallRequest": request}}
-        return {"decision": "block", "reason": text}
+        if response["llmContent"].startswith(UNTRUSTED[0]):
+            text = untrusted(text)  # Gemini's mark on what a command printed
+        return read_back(payload, text, env) or {"decision": "block", "reason": text}
+
+    def compacted_tool(self, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
+        """The AfterTool answer for a tool that runs no shell command: a search tool's
+        text, or an MCP tool's text parts (each in Gemini's `<untrusted_context>` mark),
+        compacted and read back through read_file as `compacted_output` does; {} for
+        every other tool (a file read, built-in or MCP), a result holding anything but
+        text (an image), a tool's error, and when the text cannot be read back whole
+        (`block` would show the model an error). Decided from the tool's name and the
+        payload's own fields first: a tool that is never compacted costs no import."""
+        tool, response = payload.get("tool_name"), payload.get("tool_response")
+        if os.name == "nt" or not isinstance(tool, str) or not isinstance(response, dict) or not compactable(payload):
+            return {}
+        if response.get("error") is not None:
+            return {}  # a failure reads as one
+        content = response.get("llmContent")
+        result: object
+        named = mcp_names(payload.get("mcp_context")) if tool.startswith(MCP_PREFIX) else None
+        if named is None:
+            if not isinstance(content, str):
+                return {}
+            result = content
+        else:
+            texts = mcp_texts(content)
+            if texts is None:
+                return {}
+            result = [{"type": "text", "text": text} for text in texts]
+        from .postrun import compact_tool
+
+        replaced = compact_tool(self.name, tool, result, existing_dir(payload.get("cwd")), env, mcp=named)
+        if isinstance(replaced, list):
+            replaced = "\n".join(untrusted(block["text"]) for block in replaced)  # as Gemini joins text parts
+        if not isinstance(replaced, str):
+            return {}
+        return read_back(payload, replaced, env) or {}
 
     # -- pre: rewrite the command before it runs -----------------------------------------
 
@@ -206,8 +270,9 @@ class Gemini(JsonHooksHost):
         return fail_open(super().hook_command(launch))
 
     def entry(self, command: str) -> dict[str, Any]:
+        post = (self.mode or self.modes[0]) == "post"
         return {
-            "matcher": TOOL,
+            "matcher": MATCHERS[self.tools or self.tool_sets[0]] if post else TOOL,
             "hooks": [{"type": "command", "name": HOOK_NAME, "command": command, "timeout": TIMEOUT_MS}],
         }
 
@@ -225,7 +290,7 @@ class Gemini(JsonHooksHost):
         hook = hooks[0] if isinstance(hooks, list) and len(hooks) == 1 and isinstance(hooks[0], dict) else {}
         timeout = hook.get("timeout")
         problems = []
-        if group.get("matcher") != TOOL or hook.get("type") != "command":
+        if group.get("matcher") not in MATCHERS.values() or hook.get("type") != "command":
             problems.append(f'the entry should be {{"matcher": "{TOOL}", "hooks": [{{"type": "command", …}}]}}')
         if not isinstance(timeout, int) or isinstance(timeout, bool) or timeout < 1000:
             problems.append("the hook's timeout should be 10000 (milliseconds): a shorter one cuts the hook off")
@@ -244,6 +309,11 @@ class Gemini(JsonHooksHost):
         if report.detected is None:
             return report
         settings = jsonhooks.read(path) or {}
+        post = jsonhooks.our_element(settings, POST_LIST, self._ours, self.nested)
+        if post is not None:
+            jsonhooks.check_tools(report, post, {m: t for t, m in MATCHERS.items()}, TOOLS_EFFECTS)
+        elif jsonhooks.our_element(settings, LIST_PATH, self._ours, self.nested) is not None:
+            report.check("tools", OK, f"compacted: {TOOL} only (rewritten before it runs)")
         hooks_config = settings.get("hooksConfig")
         if isinstance(hooks_config, dict):
             if hooks_config.get("enabled") is False:
@@ -265,18 +335,92 @@ READ_FILE_KEEP_SECONDS = 3600
 READ_FILE_PREFIX = "tokenjuice-output-"
 
 
+#: Gemini's mark around what a command printed or an MCP server answered (`wrapUntrusted`).
+UNTRUSTED = ("<untrusted_context>\n", "\n</untrusted_context>")
+#: read_file (0.61.0) shows at most this many lines, each at most this many characters
+#: (UTF-16 units), and says it cut the rest: `DEFAULT_MAX_LINES_TEXT_FILE`, `MAX_LINE_LENGTH_TEXT_FILE`.
+READ_FILE_MAX_LINES = 2000
+READ_FILE_MAX_LINE = 2000
+
+
+def compactable(payload: dict[str, Any]) -> bool:
+    """Does the AfterTool hook compact this call's result: the shell's, a search tool's,
+    an MCP tool's that reads no file? Told from the tool's name and an MCP call's
+    `mcp_context` alone."""
+    tool = payload.get("tool_name")
+    if tool == TOOL or tool in SEARCH_TOOLS:
+        return True
+    named = mcp_names(payload.get("mcp_context"))
+    return (
+        isinstance(tool, str) and tool.startswith(MCP_PREFIX) and named is not None and named[1] not in FILE_READ_TOOLS
+    )
+
+
+def untrusted(text: str) -> str:
+    """`text` in Gemini's `<untrusted_context>` mark, its closing tag escaped inside as Gemini does."""
+    escaped = text.replace("</untrusted_context>", "&lt;/untrusted_context&gt;")
+    return UNTRUSTED[0] + escaped + UNTRUSTED[1]
+
+
+def mcp_names(context: object) -> tuple[str, str] | None:
+    """(server, tool) of an MCP call's `mcp_context` (`server_name`, `tool_name`: the
+    server's own spelling, which Gemini's `mcp_<server>_<tool>` may have changed), or None."""
+    if not isinstance(context, dict):
+        return None
+    server, tool = context.get("server_name"), context.get("tool_name")
+    return (server, tool) if isinstance(server, str) and isinstance(tool, str) and server and tool else None
+
+
+def mcp_texts(content: object) -> list[str] | None:
+    """The texts of an MCP result's `llmContent` when it is text parts alone, each in
+    Gemini's `<untrusted_context>` mark (a server's text blocks), without the mark; None
+    for anything else (an image's or a resource's parts)."""
+    if not isinstance(content, list) or not content:
+        return None
+    texts = []
+    for part in content:
+        text = part.get("text") if isinstance(part, dict) and len(part) == 1 else None
+        if not isinstance(text, str) or not (text.startswith(UNTRUSTED[0]) and text.endswith(UNTRUSTED[1])):
+            return None
+        texts.append(text[len(UNTRUSTED[0]) : -len(UNTRUSTED[1])])
+    return texts
+
+
+def read_back(payload: dict[str, Any], text: str, env: Mapping[str, str]) -> dict[str, Any] | None:
+    """The AfterTool answer whose tail call reads `text` back through read_file, which
+    Gemini shows the model under the original call's name and id (`{"output": TEXT}`);
+    None when `text` cannot be written where read_file reads it without a prompt, or
+    would not come back whole."""
+    written = write_for_read_file(payload.get("transcript_path"), text, env)
+    if written is None:
+        return None
+    request = {"name": "read_file", "args": {"file_path": written}}
+    return {"hookSpecificOutput": {"hookEventName": POST_EVENT, "tailToolCallRequest": request}}
+
+
+def read_whole(text: str) -> bool:
+    """Does read_file show `text` whole (no line past its limits)?"""
+    lines = text.split("\n")
+    if len(lines) > READ_FILE_MAX_LINES:
+        return False
+    return all(
+        len(line) <= READ_FILE_MAX_LINE // 2 or len(line.encode("utf-16-le")) // 2 <= READ_FILE_MAX_LINE
+        for line in lines
+    )
+
+
 def write_for_read_file(transcript: object, text: str, env: Mapping[str, str]) -> str | None:
     """Write `text` to a new private file in Gemini's temporary folder for the project
     (the folder holding the session's `chats/`, below `<gemini home>/.gemini/tmp/`,
     which read_file reads without a prompt) and return its path; None when the folder
-    is not exactly that, not the user's own, or cannot be written. Older files of ours
-    there are removed."""
+    is not exactly that, not the user's own, or cannot be written, or when read_file
+    would not show `text` whole. Older files of ours there are removed."""
     import stat
     import time
 
     from .permissions.gemini import gemini_home
 
-    if not isinstance(transcript, str) or not os.path.isabs(transcript):
+    if not isinstance(transcript, str) or not os.path.isabs(transcript) or not read_whole(text):
         return None
     chats = os.path.dirname(transcript)
     folder = os.path.dirname(chats)

@@ -10,6 +10,12 @@ through the plugin context's Bun shell with `{"tool", "args", "directory",
 call, so it catches everything and gives up after a few seconds). OpenCode
 checks its `permission.bash` rules on the rewritten command, so commands those
 rules deny or ask about are never rewritten (`opencode_permissions`).
+
+After a run (`post`, the default) the plugin's `tool.execute.after` also hands over, with
+`--tools all` (the default), the search tools' `output.output` and the text blocks of an
+MCP tool's result (`output.content`, from which OpenCode builds the model's text after
+the hook), but an MCP file read's; `read` and `edit` never. A tool it does not compact
+never starts the hook (measured with 1.18.33, docs/hosts-research.md).
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from __future__ import annotations
 import os
 
 from . import ALLOW, ASK, BROKEN, NONE, OK, WARN
-from .base import Call, Host, command_at, existing_dir
+from .base import FILE_READ_TOOLS, Call, Host, command_at, existing_dir, reads_a_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,6 +38,18 @@ TIMEOUT_MS = 5000
 _TEMPLATE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "opencode_plugin.js")
 #: Shells OpenCode refuses for its bash tool (it runs bash, or sh, instead).
 _REFUSED_SHELLS = ("fish", "nu")
+#: OpenCode's own tools whose `output.output` is compacted after they ran (1.18.33): its search
+#: and web tools. Never `read`, `edit`, `write`: the agent edits from what those show.
+SEARCH_TOOLS = ("grep", "glob", "webfetch", "websearch")
+#: What each tool set compacts (doctor's tools line).
+TOOLS_EFFECTS = {
+    "all": "bash; "
+    + ", ".join(SEARCH_TOOLS)
+    + "; every MCP tool's text but file reads ("
+    + ", ".join(sorted(FILE_READ_TOOLS))
+    + "); never read, edit, write, images or an MCP tool's error",
+    "shell": "bash only (tokenjuice install opencode --tools all adds the search and MCP tools)",
+}
 
 
 class OpenCode(Host):
@@ -44,13 +62,50 @@ class OpenCode(Host):
     )
     project_file = (".opencode", "plugins", FILE_NAME)
     programs = ("opencode",)
+    tool_sets = ("all", "shell")
 
     # -- post: compact the output of a command that ran -----------------------------------
+
+    def leaves_alone(self, payload: dict[str, Any]) -> bool:
+        if payload.get("event") != "after":
+            return payload.get("tool") != "bash"  # before a run: bash alone is rewritten
+        return not compactable(payload)
 
     def own_answer(self, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any] | None:
         if payload.get("event") != "after":
             return None
+        if payload.get("tool") != "bash":
+            return self.compacted_tool(payload, env)
         return self.compacted_output(payload, env)
+
+    def compacted_tool(self, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
+        """The plugin's answer for a tool that runs no shell command: `{"texts": […]}`, an
+        MCP tool's text blocks (`texts`, one for each) compacted; `{"output": TEXT}`, a
+        search tool's output compacted; {} for every other tool (an MCP file read, `read`,
+        `edit`), an MCP tool's error, a search output OpenCode cut and saved (its preview
+        is not the result), and when nothing is shorter. Decided from the tool's name
+        first: a tool that is never compacted costs no import."""
+        tool, cwd = payload.get("tool"), existing_dir(payload.get("directory"))
+        if os.name == "nt" or not isinstance(tool, str) or not compactable(payload):
+            return {}
+        texts = payload.get("texts")
+        if isinstance(texts, list):
+            if not texts or not all(isinstance(text, str) for text in texts):
+                return {}
+            from .postrun import compact_tool
+
+            blocks = [{"type": "text", "text": text} for text in texts]
+            replaced = compact_tool(self.name, tool, blocks, cwd, env)
+            if not isinstance(replaced, list) or len(replaced) != len(texts):
+                return {}
+            return {"texts": [block["text"] for block in replaced]}
+        shown = payload.get("output")
+        if not isinstance(shown, str) or payload.get("outputPath") is not None:
+            return {}
+        from .postrun import compact_tool
+
+        replaced = compact_tool(self.name, tool, shown, cwd, env)
+        return {"output": replaced} if isinstance(replaced, str) else {}
 
     def compacted_output(self, payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
         """The plugin's `tool.execute.after` answer `{"output": TEXT}`, or {} to leave the
@@ -145,7 +200,7 @@ class OpenCode(Host):
         notes = ["restart OpenCode so it loads the plugin"]
         return ownfile.install(
             path,
-            plugin_source(command, self.mode or self.modes[0]),
+            plugin_source(command, self.mode or self.modes[0], self.tools or self.tool_sets[0]),
             self._ours,
             dry_run=dry_run,
             command=command,
@@ -181,6 +236,11 @@ class OpenCode(Host):
         effects = dict(self.mode_effects)
         if mode in effects:
             report.check("mode", OK, f"{mode}: {effects[mode]}")
+        tools = plugin_constant(text, "TOOLS")
+        if mode == "pre":
+            report.check("tools", OK, "compacted: bash only (rewritten before it runs)")
+        elif tools in TOOLS_EFFECTS:
+            report.check("tools", OK, f"compacted: {TOOLS_EFFECTS[tools]}")
         report.check_launcher("the hook's programs exist")
         if expected is not None and split_words(report.detected) != split_words(expected):
             report.check("entry", WARN, f"the plugin runs another command than install writes now ({install_hint})")
@@ -205,19 +265,37 @@ class OpenCode(Host):
         return (
             command is not None
             and is_our_command(command, self.name)
-            and any(text == plugin_source(command, mode) for mode in self.modes)
+            and any(text == plugin_source(command, mode, tools) for mode in self.modes for tools in self.tool_sets)
         )
+
+
+def compactable(payload: dict[str, Any]) -> bool:
+    """Does the hook compact the result the plugin sent after a run: bash's, a search
+    tool's output, an MCP tool's text blocks (`texts`) when the tool reads no file? Told
+    from the tool's name and the payload's shape alone."""
+    tool = payload.get("tool")
+    if not isinstance(tool, str):
+        return False
+    if "texts" in payload:
+        return tool != "bash" and tool not in SEARCH_TOOLS and "_" in tool and not reads_a_file(tool, "_")
+    return tool == "bash" or tool in SEARCH_TOOLS
 
 
 def plugin_mode(text: str) -> str | None:
     """The mode a plugin file of ours runs in ("post" or "pre")."""
+    return plugin_constant(text, "MODE")
+
+
+def plugin_constant(text: str, name: str) -> str | None:
+    """The string a plugin file of ours sets the constant `name` to (`const MODE = "post"`)."""
+    start = f"const {name} = "
     for line in text.splitlines():
-        if line.startswith("const MODE = "):
-            return line[len("const MODE = ") :].strip('"')
+        if line.startswith(start):
+            return line[len(start) :].strip('"')
     return None
 
 
-def plugin_source(command: str, mode: str = "post") -> str:
+def plugin_source(command: str, mode: str = "post", tools: str = "all") -> str:
     """The plugin file for the hook `command` (its words embedded as a JSON array,
     so Bun's shell passes each as one argument with no shell in between)."""
     from ..fast import fastjson
@@ -226,8 +304,17 @@ def plugin_source(command: str, mode: str = "post") -> str:
     with open(_TEMPLATE, encoding="utf-8") as handle:
         template = handle.read()
     words = fastjson.dumps(split_words(command), strict=True)
-    source = template.replace("__HOOK__", words).replace("__TIMEOUT_MS__", str(TIMEOUT_MS))
-    return source.replace("__MODE__", fastjson.dumps(mode, strict=True))
+    constants = {
+        "__HOOK__": words,
+        "__TIMEOUT_MS__": str(TIMEOUT_MS),
+        "__MODE__": fastjson.dumps(mode, strict=True),
+        "__TOOLS__": fastjson.dumps(tools, strict=True),
+        "__SEARCH_TOOLS__": fastjson.dumps(list(SEARCH_TOOLS), strict=True),
+        "__FILE_READS__": fastjson.dumps(sorted(FILE_READ_TOOLS), strict=True),
+    }
+    for placeholder, value in constants.items():
+        template = template.replace(placeholder, value)
+    return template
 
 
 def hook_command_of(text: str) -> str | None:
