@@ -244,6 +244,10 @@ def warn_problems(problems: list[Problem], config_warnings: tuple[str, ...]) -> 
 # -- a host tool's result that is no shell output (issue 32) -------------------------------
 #: A text this short is shown whole by the engine (reduce.engine.TINY_CHARS): not run.
 _TINY_TEXT = 240
+#: A compaction that keeps more than this share of a tool's text is not worth replacing
+#: what the tool said (blank lines squeezed out of a search tool's groups: a trailer and a
+#: stored copy for a few characters).
+_WORTH = 0.9
 
 
 @record
@@ -310,8 +314,8 @@ class _ToolTexts:
             tool_name=self.tool_name,
         )
         shown = compacted.text
-        if len(shown) >= len(text) and shown.count("[REDACTED:") <= text.count("[REDACTED:"):
-            return text  # never longer, unless that would show a secret
+        if len(shown) >= _WORTH * len(text) and shown.count("[REDACTED:") <= text.count("[REDACTED:"):
+            return text  # never longer, nor barely shorter, unless that would show a secret
         self.cut = self.cut or compacted.cut
         if compacted.artifact_id:
             self.ids.append(compacted.artifact_id)

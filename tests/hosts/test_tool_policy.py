@@ -228,11 +228,10 @@ def test_a_project_rule_may_make_a_tool_result_compact_less(workdir, tmp_path):
     )
     assert tokenjuice("trust", cwd=repo).returncode == 0
     given = _git_log_blocks()
-    mine, theirs = (
-        _text(_compact("mcp__git__git_log", given, workdir)),
-        _text(_compact("mcp__git__git_log", given, repo)),
-    )
-    assert len(mine) < len(theirs) < len(_text(given))
+    mine = _text(_compact("mcp__git__git_log", given, workdir))
+    generous = _compact("mcp__git__git_log", given, repo)  # None: so little would go that it stays whole
+    theirs = _text(given if generous is None else generous)
+    assert len(mine) < len(theirs) <= len(_text(given))
     assert set(_body_lines(mine)) - {line for line in _body_lines(mine) if "omitted" in line} <= set(
         _body_lines(theirs)
     )

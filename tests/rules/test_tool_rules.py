@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import rule_of
+from conftest import REPO, rule_of
 
 from tokenjuice.rules.classify import classify, classify_tool
 from tokenjuice.rules.index import Catalogue, entry_of
@@ -103,6 +103,17 @@ def test_a_text_without_structure_fills_the_tools_budget_with_its_start_and_end(
     assert 6000 < len(shown) <= 10000
     assert "entry 0: " in shown and "entry 99: " in shown and "entry 699: " in shown
     assert "entry 400: " not in shown and " lines omitted" in shown
+
+
+def test_a_result_barely_shortened_is_left_as_the_tool_said_it(settings, workdir):
+    """OpenCode's grep of 100 matches (recorded): only blank lines would go, 22 of 8,421
+    characters, for a trailer and a stored copy: left alone."""
+    from tokenjuice.compact import compact_tool_result
+
+    recorded = REPO / "tests" / "fixtures" / "hosts" / "opencode" / "tool.execute.after.grep-100-matches.args.json"
+    text = json.loads(recorded.read_text())["output"]["output"]
+    assert len(text) > 8000
+    assert compact_tool_result("grep", text, cwd=str(workdir), source="test", settings=settings) is None
 
 
 def test_a_call_tool_result_object_and_small_results(settings, workdir):
