@@ -50,9 +50,24 @@ def test_every_matching_file_is_named_even_when_none_fits_whole():
     assert all(f"src/file_{f:03d}.py" in text or f"file_{f:03d}.py 5" in text for f in range(120))
     assert "... src/: " in text
     # matches are spread over the files, not spent on the first ones: the first and the
-    # last file keep their first match, and so do files in between
-    assert "src/file_000.py:\n  1:    needle(1)" in text and "src/file_119.py:\n  1:    needle(1)" in text
-    assert sum(f"src/file_{f:03d}.py:\n  1:" in text for f in range(40, 80)) >= 3
+    # last files keep their matches, and files in between their first one
+    readable = decoded(text)
+    assert "src/file_000.py:1:    needle(1)" in readable and "src/file_119.py:5:    needle(5)" in readable
+    assert sum(f"src/file_{f:03d}.py:1:" in readable for f in range(40, 80)) >= 3
+    assert len(text) <= 4000 and unexplained_lines("\n".join(lines), text) == []
+
+
+def test_a_flood_keeps_its_first_and_last_matches_and_a_spread_between():
+    lines = [f"lib/m{f:03d}/mod.py:{n}:    x = check({f}, {n})" for f in range(300) for n in range(1, 8)]
+    text = shown(fit(parse("match-file", lines), 6000))
+    readable = decoded(text)
+    # the head and the tail of the flood whole, and files all through it by a line each
+    assert all(line in readable for line in lines[:8] + lines[-8:])
+    assert sum(f"lib/m{f:03d}/mod.py:1:" in readable for f in range(100, 200)) >= 2
+    # every file named with its count, the folders they share said once a run
+    assert all(f"m{f:03d}/mod.py" in text for f in range(300))
+    assert "... lib/: m" in text and "m150/mod.py 7" in text
+    assert len(text) <= 6000 and unexplained_lines("\n".join(lines), text) == []
 
 
 def test_a_flood_shows_the_projects_own_matches_before_vendored_ones():

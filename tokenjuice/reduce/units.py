@@ -44,7 +44,7 @@ from .unit import size as _size
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
 _LINE_LIMIT = 300
 
@@ -64,13 +64,28 @@ def fit(parsed: Parsed, available: int) -> list[Item]:
     the room still goes to the units' lines: a flood shows a spread of its matches
     beside the names, not the names alone."""
     target = available
+    best: list[Item] | None = None
+    # A flood's markers are only estimated (the folders its tallies share): a fit that
+    # aimed too low tries again higher. Other units keep the first fit.
+    sampled = any(isinstance(part, Unit) and (part.sample or part.gathered) for part in parsed)
     for _ in range(4):
         items, names_over = _fit_once(parsed, target, available * NAMES_FACTOR, available // 3)
-        overflow = _size(items) - available
-        if overflow <= 0 or names_over:
+        size = _size(items)
+        if names_over:
             return items
-        target -= overflow + _MARKER_COST
-    return items
+        if size > available:
+            target -= size - available + _MARKER_COST
+            continue
+        if best is None or size > _size(best):
+            best = items
+        if not sampled or available - size <= available // _SLACK:
+            break
+        target += available - size  # aimed too low: the markers took less than feared
+    return best if best is not None else items
+
+
+#: A fit that leaves less than this share of the room unused is close enough.
+_SLACK = 20
 
 
 def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) -> tuple[list[Item], bool]:
@@ -282,6 +297,10 @@ def _refill(
             state[index] = base[index]
         if room < 80:
             continue
+        if all(unit.sample for _, unit in tier):
+            picks, room = _sampled(tier, {index: sizes[index][base[index]] for index, _ in tier}, room)
+            partial.update(picks)
+            continue
         costs = {index: _PartialCost(unit, sizes[index][base[index]]) for index, unit in tier}
         shares = _even_shares(tier, costs, room)
         for index, unit in tier:  # ... and gets its even share of the room
@@ -314,6 +333,83 @@ def _refill(
                 state[index] = form
                 break
     return partial
+
+
+#: A sample stops once this many lines in a row did not fit the room left.
+_SAMPLE_MISSES = 24
+
+
+def _sampled(tier: list[tuple[int, Unit]], base: dict[int, int], room: int) -> tuple[dict[int, tuple[Item, ...]], int]:
+    """The lines of a flood of units (a search's files, a listing's folders) within
+    `room`, in equal measure from three ends: the first lines of the output, its last
+    lines, and lines spread over its units (each unit's first line, units chosen evenly
+    over the output, then each one's last, middle and so on). `base` is what each unit
+    costs unshown (its share of a marker). Returns each unit shown in part, and the
+    room left."""
+    import heapq
+
+    def keyed(index: int, unit: Unit) -> list[tuple[int, int, int]]:
+        return [(unit.at[k] if unit.at else k, index, k) for k in range(len(unit.body))]
+
+    forward = heapq.merge(*(keyed(index, unit) for index, unit in tier))
+    backward = heapq.merge(*(reversed(keyed(index, unit)) for index, unit in tier), reverse=True)
+    units = dict(tier)
+
+    def spread() -> Iterator[tuple[int, int, int]]:
+        orders = {index: list(_bisection(len(unit.body))) for index, unit in tier}
+        spots = [tier[k][0] for k in _bisection(len(tier))]
+        for depth in range(max(len(order) for order in orders.values())):
+            for index in spots:
+                if depth < len(orders[index]):
+                    yield (0, index, orders[index][depth])
+
+    sources: list[Iterator[tuple[int, int, int]]] = [iter(forward), iter(backward), spread()]
+    chosen: dict[int, list[int]] = {}
+    shown: dict[int, tuple[Item, ...]] = {}
+    spent = dict(base)
+    misses = 0
+    while sources and misses < _SAMPLE_MISSES:
+        for source in list(sources):
+            found = next(source, None)
+            if found is None:
+                sources.remove(source)
+                continue
+            _, index, k = found
+            picked = chosen.get(index, [])
+            if k in picked:
+                continue
+            unit = units[index]
+            wanted = sorted([*picked, k])
+            form = unit.picked(wanted)
+            cost = _size(form)
+            if cost - spent[index] > room:
+                misses += 1
+                continue
+            misses = 0
+            room -= cost - spent[index]
+            spent[index], chosen[index], shown[index] = cost, wanted, form
+    return shown, room
+
+
+def _bisection(count: int) -> Iterator[int]:
+    """0 to count - 1 in the order that keeps those taken spread evenly: the first, the
+    last, the middle, then the middles of each half, and so on."""
+    if count <= 0:
+        return
+    yield 0
+    if count == 1:
+        return
+    yield count - 1
+    spans = [(0, count - 1)]
+    while spans:
+        following: list[tuple[int, int]] = []
+        for low, high in spans:
+            if high - low < 2:
+                continue
+            middle = (low + high) // 2
+            yield middle
+            following += [(low, middle), (middle, high)]
+        spans = following
 
 
 class _PartialCost:
@@ -499,9 +595,7 @@ def _render(
         if len(tallied) == 1:
             items.extend(tallied[0].minimal)
         elif tallied:
-            count = sum(_input_lines(unit.lines) for unit in tallied)
-            listed = ", ".join(unit.tally for unit in tallied)
-            items.append(Omission(count, f"{tallied[0].folder or './'}: {listed}"))
+            items.extend(_tallies(tallied))
         tallied.clear()
 
     def flush_joined() -> None:
@@ -563,7 +657,7 @@ def _render(
             joined.append(part)
             continue
         if form == MINIMAL and part.tally and not (partial and index in partial):
-            if tallied and tallied[0].folder != part.folder:
+            if tallied and tallied[0].kind != part.kind:
                 flush_tallied()
             flush_joined_only = joined
             if flush_joined_only:
@@ -599,6 +693,54 @@ def _render(
     flush()
     items.extend(_gathered_markers(gathered, compact or set()))
     return items
+
+
+def _tallies(run: list[Unit]) -> list[Item]:
+    """One marker naming every unit of `run` with its count, the folder they share said
+    once and folders within it once for the units in a row there:
+    `... ./node_modules/: a/index.js 2, b/{index.js 1, lib/{x.js 3, y.js 1}} omitted ...`;
+    the units' own lines where those are no longer."""
+    folders = [unit.folder or "" for unit in run]
+    shared = _shared_folder(folders)
+    listed = _nested([(folder[len(shared) :], unit.tally) for folder, unit in zip(folders, run, strict=True)])
+    marker = Omission(sum(_input_lines(unit.lines) for unit in run), f"{shared or './'}: {listed}")
+    whole = [line for unit in run for line in unit.lines]
+    return whole if _size(whole) <= _size([marker]) else [marker]
+
+
+def _shared_folder(folders: list[str]) -> str:
+    """The longest folder (`a/b/`, or '') that every one of `folders` is in."""
+    first = folders[0]
+    end = len(first)
+    for folder in folders[1:]:
+        end = min(end, len(folder))
+        for k in range(end):
+            if folder[k] != first[k]:
+                end = k
+                break
+    return first[: first.rfind("/", 0, end) + 1] if end < len(first) or not first.endswith("/") else first[:end]
+
+
+def _nested(entries: list[tuple[str, str]]) -> str:
+    """`a/x.js 2, a/y.js 1, b.js 3` as `a/{x.js 2, y.js 1}, b.js 3`: neighbours in one
+    folder share its name (entries are (folder relative to here, tally))."""
+    parts: list[str] = []
+    k = 0
+    while k < len(entries):
+        folder, tally = entries[k]
+        top, slash, _ = folder.partition("/")
+        if not slash:
+            parts.append(tally)
+            k += 1
+            continue
+        end = k + 1
+        while end < len(entries) and entries[end][0].partition("/")[0] == top and "/" in entries[end][0]:
+            end += 1
+        shared = _shared_folder([f for f, _ in entries[k:end]])
+        inner = _nested([(f[len(shared) :], t) for f, t in entries[k:end]])
+        parts.append(f"{shared}{{{inner}}}" if end - k > 1 else f"{shared}{inner}")
+        k = end
+    return ", ".join(parts)
 
 
 def _dropped_marker(dropped: list[Unit]) -> Omission:
@@ -980,7 +1122,8 @@ def _match_files(lines: list[str]) -> Parsed:
     current: list[str] = []
     path: str | None = None
 
-    def close() -> None:
+    def close(end: int) -> None:
+        """The unit of `current`, the lines before line `end`."""
         if current and path is not None:
             matches = sum(1 for line in current if line != "--")
             first = clip_line(current[0], _LINE_LIMIT)
@@ -1006,20 +1149,23 @@ def _match_files(lines: list[str]) -> Parsed:
                     priority=0 if vendored(path) else 1,
                     folder=path.rpartition("/")[0] + "/" if "/" in path else "",
                     tally=f"{path.rpartition('/')[2]} {matches}",
+                    sample=True,
+                    at=tuple(range(end - len(current), end)),
+                    alone=full if factored else (),
                 )
             )
         current.clear()
 
-    for line in lines:
+    for position, line in enumerate(lines):
         found = path if line == "--" else _match_path(line)
         if found != path:
-            close()
+            close(position)
             path = found
         if found is None:
             parsed.append(line)
         else:
             current.append(line)
-    close()
+    close(len(lines))
     return parsed
 
 
@@ -1095,8 +1241,9 @@ def _dirs(lines: list[str]) -> Parsed:
     if paths < 0.8 * len(entries):
         return list(lines)  # not a list of paths (ls -l, one folder's names): nothing to group
     groups: dict[str, list[str]] = {}
+    places: dict[str, list[int]] = {}
     order: list[str] = []
-    for line in lines:
+    for position, line in enumerate(lines):
         if not line.strip() or line.startswith(("find:", "fd:", "du:")):
             parsed.append(line)
             continue
@@ -1104,30 +1251,34 @@ def _dirs(lines: list[str]) -> Parsed:
         parent = path.rsplit("/", 1)[0] if "/" in path else "."
         if parent not in groups:
             groups[parent] = []
+            places[parent] = []
             order.append(parent)
             parsed.append(parent)  # a placeholder, replaced below
         groups[parent].append(line)
+        places[parent].append(position)
     result: Parsed = []
     for part in parsed:
         if isinstance(part, str) and part in groups:
             entries = groups.pop(part)
-            result.append(_dir_unit(part, entries))
+            result.append(_dir_unit(part, entries, tuple(places[part])))
         elif isinstance(part, str) and part not in order:
             result.append(part)
     return result
 
 
-def _dir_unit(directory: str, entries: list[str]) -> Unit:
+def _dir_unit(directory: str, entries: list[str], at: tuple[int, ...] = ()) -> Unit:
     first = entries[0]
+    name = directory.rpartition("/")[2]
     short: tuple[Item, ...] = (first,) + (
-        (Omission(len(entries) - 1, f"{pluralize(len(entries) - 1, 'more entry')} in {directory}/"),)
+        (Omission(len(entries) - 1, f"{pluralize(len(entries) - 1, 'more entry')} in {name}/"),)
         if len(entries) > 1
         else ()
     )
     minimal = (Omission(len(entries), f"{directory}/: {pluralize(len(entries), 'entry')}"),)
     names = [entry[len(directory) + 1 :] for entry in entries if entry.startswith(directory + "/")]
     lossless: tuple[Item, ...] = ()
-    if len(entries) > 1 and len(names) == len(entries) and all(map(_brace_safe, names)):
+    braced = len(names) == len(entries) and all(map(_brace_safe, names))
+    if len(entries) > 1 and braced:
         lossless = (Encoded(f"{directory}/{{{','.join(names)}}}", len(entries)),)
     return Unit(
         "directory",
@@ -1137,7 +1288,12 @@ def _dir_unit(directory: str, entries: list[str]) -> Unit:
         minimal,
         lossless=lossless,
         body=tuple(entries),
-        more=f"{{n}} more entr{{ies}} in {directory}/",
+        more=f"{{n}} more entr{{ies}} in {name}/",
+        folder=directory.rpartition("/")[0] + "/" if "/" in directory else "",
+        tally=f"{name}/ {len(entries)}",
+        sample=bool(at),
+        at=at,
+        braces=f"{directory}/" if braced else "",
     )
 
 
