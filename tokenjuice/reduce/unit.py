@@ -56,6 +56,9 @@ class Unit:
     # of those dropped, after the last unit of its kind: `... 212 more F401 (src/a.py:3, …)`.
     gathered: str = ""
     place: str = ""
+    # What the unit's first line starts with (a finding's `path:`): neighbours shown with
+    # the same heading say it once, each first line after it as `  12:5: E0602 …`.
+    heading: str = ""
     # Dropped whenever anything must be cut at all: a line repeated all through a log
     # (a health check), which the count in its marker says enough about.
     expendable: bool = False

@@ -65,25 +65,34 @@ def fit(parsed: Parsed, available: int) -> list[Item]:
     beside the names, not the names alone."""
     target = available
     best: list[Item] | None = None
-    # A flood's markers are only estimated (the folders its tallies share): a fit that
-    # aimed too low tries again higher. Other units keep the first fit.
+    best_size = 0
+    # A flood's markers are only estimated (the folders its tallies share, the files its
+    # findings share): a fit that aimed too low tries again higher, between the highest
+    # aim that fitted and the lowest that did not. Other units keep the first fit.
     sampled = any(isinstance(part, Unit) and (part.sample or part.gathered) for part in parsed)
-    for _ in range(4):
+    fitted = over = 0
+    for _ in range(_TRIES if sampled else 4):
         items, names_over = _fit_once(parsed, target, available * NAMES_FACTOR, available // 3)
         size = _size(items)
         if names_over:
             return items
         if size > available:
-            target -= size - available + _MARKER_COST
-            continue
-        if best is None or size > _size(best):
-            best = items
-        if not sampled or available - size <= available // _SLACK:
+            over = target
+            target = (fitted + target) // 2 if fitted else target - (size - available) - _MARKER_COST
+        else:
+            if best is None or size > best_size:
+                best, best_size = items, size
+            if not sampled or available - size <= available // _SLACK:
+                break
+            fitted = target
+            target = (target + over) // 2 if over else target + available - size
+        if sampled and over and over - fitted <= _MARKER_COST:
             break
-        target += available - size  # aimed too low: the markers took less than feared
     return best if best is not None else items
 
 
+#: How many fits `fit` tries at most for a flood whose markers are estimated.
+_TRIES = 6
 #: A fit that leaves less than this share of the room unused is close enough.
 _SLACK = 20
 
@@ -265,8 +274,9 @@ _RUN_MARKER_COST = 48
 
 def lossless_whole(parsed: Parsed) -> list[Item]:
     """Every unit of `parsed` in its lossless form where it has one (grep's path said
-    once, brace lists), nothing cut; [] when no unit has one."""
-    if not any(isinstance(part, Unit) and part.lossless for part in parsed):
+    once, brace lists, a linter's findings of one file under its path), nothing cut;
+    [] when no unit has one."""
+    if not any(isinstance(part, Unit) and (part.lossless or part.heading) for part in parsed):
         return []
     state = {k: LOSSLESS if part.lossless else FULL for k, part in enumerate(parsed) if isinstance(part, Unit)}
     return _render(parsed, state)
@@ -564,12 +574,16 @@ _PLACES = 3
 
 
 def _places(places: list[str]) -> str:
-    """`a.py:3, a.py:7, b.py:1` as `a.py:3,7, b.py:1`: each file said once."""
+    """`a.py:3, a.py:7, b.py:1` as `a.py:3,7, b.py:1`: each file said once, and the
+    folder files share once (`in src/app/: a.py:3,7, b.py:1`)."""
     files: dict[str, list[str]] = {}
     for place in places:
         path, _, line = place.rpartition(":")
         files.setdefault(path, []).append(line)
-    return ", ".join(f"{path}:{','.join(lines)}" for path, lines in files.items())
+    folders = [path.rpartition("/")[0] + "/" if "/" in path else "" for path in files]
+    shared = _shared_folder(folders) if len(files) > 1 else ""
+    listed = ", ".join(f"{path[len(shared) :]}:{','.join(lines)}" for path, lines in files.items())
+    return f"in {shared}: {listed}" if shared else listed
 
 
 def _dropped_neighbours(index: int, neighbours: dict[int, tuple[int | None, int | None]], state: dict[int, int]) -> int:
@@ -629,6 +643,8 @@ def _render(
             items.append(Omission(hidden, f"{pluralize(hidden, 'line')} of {what} {note}"))
             shortened.clear()
 
+    # Units shown whose first line starts with their heading: (start, end, heading).
+    headed: list[tuple[int, int, str]] = []
     # Dropped units that are gathered by label are counted after the last of them.
     gathered: dict[str, list[Unit]] = {}
     last_gathered = max((k for k, part in enumerate(parsed) if isinstance(part, Unit) and part.gathered), default=-1)
@@ -689,9 +705,44 @@ def _render(
             shortened.append((part, hidden, note))
             continue
         flush(runs=not any(isinstance(i, Omission) for i in shown))
+        if part.heading and str(shown[0]).startswith(part.heading):
+            headed.append((len(items), len(items) + len(shown), part.heading))
         items.extend(shown)
     flush()
     items.extend(_gathered_markers(gathered, compact or set()))
+    return _shared_headings(items, headed)
+
+
+def _shared_headings(items: list[Item], headed: list[tuple[int, int, str]]) -> list[Item]:
+    """`items` with each run of two or more units shown next to each other with the
+    same heading (a finding's `path:`) under it said once: `path:`, then each of their
+    lines that starts with it without it (`  12:5: E0602 …`, a note `  12: note: …`),
+    lossless as grep's factored matches. A unit with a line that neither starts with
+    the heading nor is indented (a marker) ends its run: the heading stands for the
+    indented lines under it only. `headed` is (start, end, heading) of every unit
+    shown whose first line has one."""
+    runs: list[list[tuple[int, int, str]]] = []
+    open_run = False
+    for start, end, heading in headed:
+        last = runs[-1][-1] if runs else None
+        if open_run and last is not None and last[1] == start and last[2] == heading:
+            runs[-1].append((start, end, heading))
+        else:
+            runs.append([(start, end, heading)])
+        open_run = all(
+            isinstance(item, str) and (item.startswith((" ", "\t", heading))) for item in items[start + 1 : end]
+        )
+    for run in reversed(runs):
+        if len(run) < 2:
+            continue
+        heading = run[0][2]
+        for start, end, _ in run:
+            for k in range(start, end):
+                line = items[k]
+                rest = line[len(heading) :] if isinstance(line, str) and line.startswith(heading) else ""
+                if rest[:1].isdigit():
+                    items[k] = Encoded("  " + rest, 1)
+        items.insert(run[0][0], Encoded(heading, 0))
     return items
 
 
