@@ -377,3 +377,24 @@ def test_a_unified_diff_without_git_headers_and_a_listing_of_paths_are_found_by_
     files = [part for part in parsed if isinstance(part, Unit) and part.kind == "file"]
     assert [unit.short[:2] for unit in files] == [tuple(diff[0:2]), tuple(diff[5:7])]
     assert sum(1 for part in parsed if isinstance(part, Unit) and part.kind == "directory") == 3
+
+
+def test_generated_code_goes_before_the_projects_own():
+    lines = [f"api/v1/service_pb2.py:{n}:    _descriptor.FieldDescriptor(name='timeout_{n}')" for n in range(1, 120)]
+    lines += [f"src/schema.generated.ts:{n}:  timeout_{n}: number;" for n in range(1, 120)]
+    lines += ["src/client.py:17:    def __init__(self, timeout=30):", "src/client.py:41:        self.timeout = timeout"]
+    text = shown(fit(parse("match-file", lines), 2000))
+    assert "src/client.py:\n  17:    def __init__(self, timeout=30):\n  41:        self.timeout = timeout" in text
+    assert "service_pb2.py" in text and "schema.generated.ts" in text  # named, with their counts
+
+
+def test_a_folder_shown_in_part_keeps_its_names_in_one_brace_list():
+    lines = [f"./pkg/mod_{k:03d}.py" for k in range(400)] + [
+        f"./pkg/sub{d}/x_{k}.py" for d in range(30) for k in range(4)
+    ]
+    text = shown(fit(parse("dir", lines), 3000))
+    assert "./pkg/{mod_000.py,mod_001.py," in text  # the first entries, their folder said once
+    assert "mod_399.py" in decoded(text)  # and the last
+    assert "more entries in pkg/ omitted" in text
+    assert all(f"sub{d}/" in text for d in range(30))  # every folder named with its count
+    assert len(text) <= 3000 and unexplained_lines("\n".join(lines), text) == []

@@ -398,6 +398,11 @@ def _sampled(tier: list[tuple[int, Unit]], base: dict[int, int], room: int) -> t
             misses = 0
             room -= cost - spent[index]
             spent[index], chosen[index], shown[index] = cost, wanted, form
+    for index, picked in chosen.items():  # a marker is never longer than the lines it stands for
+        whole = units[index].picked(range(len(units[index].body)))
+        if len(picked) < len(units[index].body) and _size(whole) <= spent[index]:
+            room -= _size(whole) - spent[index]
+            shown[index] = whole
     return shown, room
 
 
@@ -1150,16 +1155,20 @@ def _diff_state(lines: list[str]) -> str:
 #: Code the project did not write: vendored, installed, generated or built copies.
 _VENDORED = lazy(
     r"(?:^|/)(?:vendor|vendored|_vendor|third[_-]party|node_modules|bower_components|site-packages|dist-packages"
-    r"|\.?venv|\.tox|\.nox|dist|build|target|\.git|__pycache__|\.mypy_cache|\.next|\.nuxt|\.yarn|Pods)/"
+    r"|\.?venv|\.tox|\.nox|dist|build|target|\.git|__pycache__|\.mypy_cache|\.next|\.nuxt|\.yarn|Pods"
+    r"|generated|__generated__)/"
     r"|\.min\.(?:js|css)$|\.map$|(?:^|/)(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|poetry\.lock"
     r"|uv\.lock|go\.sum)$"
+    # generated code, by the names its generators give it
+    r"|_pb2(?:_grpc)?\.pyi?$|\.pb(?:\.gw)?\.go$|\.pb\.(?:cc|h)$|\.g\.dart$|\.generated\.\w+$|_generated\.\w+$"
 )
 
 
 def vendored(path: str) -> bool:
     """Is `path` in code the project did not write (`node_modules/`, `vendor/`,
-    `site-packages/`, `dist/`, a minified bundle, a lock file)? Its matches and
-    findings are cut before the project's own."""
+    `site-packages/`, `dist/`, a minified bundle, a lock file, generated code such as
+    `api_pb2.py` or `schema.generated.ts`)? Its matches and findings are cut before
+    the project's own."""
     return _VENDORED.search(path) is not None
 
 
