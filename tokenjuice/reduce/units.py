@@ -44,7 +44,7 @@ from .unit import size as _size
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
 
 _LINE_LIMIT = 300
 
@@ -358,22 +358,36 @@ def _sampled(tier: list[tuple[int, Unit]], base: dict[int, int], room: int) -> t
     room left."""
     import heapq
 
-    def keyed(index: int, unit: Unit) -> list[tuple[int, int, int]]:
-        return [(unit.at[k] if unit.at else k, index, k) for k in range(len(unit.body))]
+    def keyed(index: int, unit: Unit, positions: Iterable[int]) -> Iterator[tuple[int, int, int]]:
+        return ((unit.at[k] if unit.at else k, index, k) for k in positions)
 
-    forward = heapq.merge(*(keyed(index, unit) for index, unit in tier))
-    backward = heapq.merge(*(reversed(keyed(index, unit)) for index, unit in tier), reverse=True)
+    # lazily: a flood of 100,000 lines is looked at only as far as the room goes
+    forward: Iterator[tuple[int, int, int]]
+    backward: Iterator[tuple[int, int, int]]
+    if all(unit.at and (not k or unit.at[0] > tier[k - 1][1].at[-1]) for k, (_, unit) in enumerate(tier)):
+        # units one after the other (a file's matches): the output's order is theirs
+        forward = (entry for index, unit in tier for entry in keyed(index, unit, range(len(unit.body))))
+        backward = (
+            entry for index, unit in reversed(tier) for entry in keyed(index, unit, reversed(range(len(unit.body))))
+        )
+    else:  # a folder's entries are spread over find's output
+        forward = heapq.merge(*(keyed(index, unit, range(len(unit.body))) for index, unit in tier))
+        backward = heapq.merge(
+            *(keyed(index, unit, reversed(range(len(unit.body)))) for index, unit in tier), reverse=True
+        )
     units = dict(tier)
 
     def spread() -> Iterator[tuple[int, int, int]]:
-        orders = {index: list(_bisection(len(unit.body))) for index, unit in tier}
-        spots = [tier[k][0] for k in _bisection(len(tier))]
-        for depth in range(max(len(order) for order in orders.values())):
-            for index in spots:
-                if depth < len(orders[index]):
-                    yield (0, index, orders[index][depth])
+        orders = {index: _bisection(len(units[index].body)) for index in (tier[k][0] for k in _bisection(len(tier)))}
+        while orders:
+            for index, order in list(orders.items()):
+                k = next(order, None)
+                if k is None:
+                    del orders[index]
+                else:
+                    yield (0, index, k)
 
-    sources: list[Iterator[tuple[int, int, int]]] = [iter(forward), iter(backward), spread()]
+    sources: list[Iterator[tuple[int, int, int]]] = [forward, backward, spread()]
     chosen: dict[int, list[int]] = {}
     shown: dict[int, tuple[Item, ...]] = {}
     spent = dict(base)
@@ -760,8 +774,12 @@ def _tallies(run: list[Unit]) -> list[Item]:
     shared = _shared_folder(folders)
     listed = _nested([(folder[len(shared) :], unit.tally) for folder, unit in zip(folders, run, strict=True)])
     marker = Omission(sum(_input_lines(unit.lines) for unit in run), f"{shared or './'}: {listed}")
-    whole = [line for unit in run for line in unit.lines]
-    return whole if _size(whole) <= _size([marker]) else [marker]
+    room = _size([marker])
+    for unit in run:  # the lines themselves where they are no longer (few need adding up)
+        room -= unit.size
+        if room < 0:
+            return [marker]
+    return [line for unit in run for line in unit.lines]
 
 
 def _shared_folder(folders: list[str]) -> str:
