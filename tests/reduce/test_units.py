@@ -127,9 +127,13 @@ def test_a_unit_never_takes_a_form_bigger_than_the_one_it_has():
     for i in range(40):
         lines += [f"deploy/dev/svc{i:02d}:", "deployment.yaml", "service.yaml", ""]
     text = shown(fit(parse("dir", lines), 2500))
-    # the big directory is shortened; the small ones stay whole, their marker would cost more than their names
-    assert "60 entries in deploy/base omitted" in text
-    assert "deploy/dev/svc07:\ndeployment.yaml\nservice.yaml" in text and "entries in deploy/dev/svc07" not in text
+    # the big directory is shortened to its first entries and a spread; a small one is
+    # whole or counted with its neighbours, never by a marker of its own that would
+    # cost more than its names
+    assert "deploy/base:\nservice-00-configmap.yaml" in text and "more entries omitted" in text
+    assert "deploy/dev/svc39:\ndeployment.yaml\nservice.yaml" in text
+    assert "entries in deploy/dev/svc" not in text
+    assert all(f"svc{i:02d}" in text for i in range(40))
     assert len(text) <= 2500
 
 

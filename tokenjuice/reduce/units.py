@@ -625,8 +625,9 @@ def _render(
     tallied: list[Unit] = []
 
     def flush_tallied() -> None:
-        if len(tallied) == 1:
-            items.extend(tallied[0].minimal)
+        if len(tallied) == 1:  # its own marker, unless its lines are no longer
+            alone = tallied[0]
+            items.extend(alone.lines if alone.size <= _size(alone.minimal) else alone.minimal)
         elif tallied:
             items.extend(_tallies(tallied))
         tallied.clear()
@@ -1390,23 +1391,45 @@ def _brace_safe(name: str) -> bool:
 
 
 def _ls_sections(lines: list[str]) -> Parsed:
+    """ls -R: each `dir:` section is a unit; a flood of them is sampled like find's
+    folders (its heading, then entries), every section left without one counted."""
     parsed: Parsed = []
     current: list[str] = []
+    start = 0
 
     def close() -> None:
         if current:
             head, entries = current[0], [line for line in current[1:] if line.strip()]
+            at = tuple(start + k for k, line in enumerate(current) if k and line.strip())
             short: tuple[Item, ...] = (head,) + (
                 (Omission(len(current) - 1, f"{pluralize(len(entries), 'entry')} in {head[:-1]}"),)
                 if len(current) > 1
                 else ()
             )
-            parsed.append(Unit("directory", "", tuple(current), short, short))
+            directory = head[:-1].rstrip("/")
+            name = directory.rpartition("/")[2]
+            parsed.append(
+                Unit(
+                    "directory",
+                    "",
+                    tuple(current),
+                    short,
+                    short,
+                    body=tuple(entries),
+                    lead=(head,),
+                    more="{n} more entr{ies}",
+                    folder=directory.rpartition("/")[0] + "/" if "/" in directory else "",
+                    tally=f"{name}/ {len(entries)}",
+                    sample=bool(entries),
+                    at=at,
+                )
+            )
             current.clear()
 
-    for line in lines:
+    for position, line in enumerate(lines):
         if line.endswith(":") and not line.startswith(" "):
             close()
+            start = position
         if current or line.endswith(":"):
             current.append(line)
         else:
