@@ -16,6 +16,13 @@ def test_failures_get_more_room_than_successes_and_families_their_own():
     assert (budgets.of("search", False), budgets.of("search", True)) == (8000, 9000)
 
 
+def test_a_search_gets_the_room_of_a_failure_unless_settings_say_otherwise():
+    # every line of a search is what the agent asked for
+    assert Budgets().of("search", failed=False) == FAILURE_CHARS
+    assert Budgets(success=3000, failure=4000).of("search", failed=False) == 4000
+    assert Budgets(families=(("search", 5000, 7000),)).of("search", failed=False) == 5000
+
+
 def test_settings_give_the_budgets_and_refuse_bad_family_entries():
     budgets, problems = from_settings(
         {

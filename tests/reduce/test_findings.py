@@ -3,7 +3,9 @@ what a cut keeps — errors before warnings before conventions, the project's ow
 before vendored ones, every code counted with where its first findings are."""
 
 from tokenjuice.reduce.lines import render
+from tokenjuice.reduce.reencode import decoded
 from tokenjuice.reduce.units import Unit, fit, parse
+from tokenjuice.rules.verify import unexplained_lines
 
 
 def shown(items):
@@ -66,15 +68,33 @@ def test_a_flood_keeps_the_projects_errors_and_counts_every_code_it_cuts():
         lines.append(f"vendor/lib/mod_{f:02d}.py:2:1: F401 'sys' imported but unused")
     lines[150:150] = ["src/app.py:12:5: F821 undefined name 'ordr'", "src/app.py:30:1: E711 comparison to None"]
     text = shown(fit(parse("finding", lines), 2500))
-    assert "src/app.py:12:5: F821 undefined name 'ordr'" in text and "src/app.py:30:1: E711" in text
-    # every code cut is counted on one line naming where its first findings are
-    assert "more E501 (vendor/lib/mod_" in text
+    readable = decoded(text)
+    assert "src/app.py:12:5: F821 undefined name 'ordr'" in readable and "src/app.py:30:1: E711" in readable
+    # every code cut is counted on one line naming where its first findings are, their folder said once
+    assert "more E501 (vendor/lib/mod_" in text or "more E501 (in vendor/lib/: mod_" in text
     assert "more F401 (" in text
     assert len(text) <= 2500
+    # the findings of one file shown together say its path once
+    assert "src/app.py:\n  12:5: F821" in text and unexplained_lines("\n".join(lines), text) == []
+
+
+def test_findings_of_one_file_say_its_path_once_and_read_back_whole():
+    lines = [f"pkg/mod.py:{n}:1: E501 Line too long ({100 + n} > 79)" for n in range(1, 40)]
+    lines += [
+        "pkg/mod.py:50: note: a note of its own",
+        "  a note's indented detail",
+        "pkg/other.py:3:1: F401 'os' imported",
+    ]
+    text = shown(fit(parse("finding", lines), 100_000))
+    assert text.startswith("pkg/mod.py:\n  1:1: E501") and "\n  50: note: a note of its own" in text
+    assert decoded(text).replace("pkg/mod.py:\n", "", 1) == "\n".join(lines)
 
 
 def test_errors_stay_while_conventions_and_warnings_go_first():
-    lines = [f"pkg/m{k}.py:{k}:0: C0116: Missing function or method docstring (missing-function-docstring)" for k in range(80)]
+    lines = [
+        f"pkg/m{k}.py:{k}:0: C0116: Missing function or method docstring (missing-function-docstring)"
+        for k in range(80)
+    ]
     lines += [f"pkg/w{k}.py:{k}:0: W0613: Unused argument 'x' (unused-argument)" for k in range(30)]
     lines += [f"pkg/e{k}.py:{k}:0: E1101: Module 'sys' has no 'x' member (no-member)" for k in range(5)]
     lines += ["", "Your code has been rated at 3.10/10"]

@@ -50,9 +50,24 @@ def test_every_matching_file_is_named_even_when_none_fits_whole():
     assert all(f"src/file_{f:03d}.py" in text or f"file_{f:03d}.py 5" in text for f in range(120))
     assert "... src/: " in text
     # matches are spread over the files, not spent on the first ones: the first and the
-    # last file keep their first match, and so do files in between
-    assert "src/file_000.py:\n  1:    needle(1)" in text and "src/file_119.py:\n  1:    needle(1)" in text
-    assert sum(f"src/file_{f:03d}.py:\n  1:" in text for f in range(40, 80)) >= 3
+    # last files keep their matches, and files in between their first one
+    readable = decoded(text)
+    assert "src/file_000.py:1:    needle(1)" in readable and "src/file_119.py:5:    needle(5)" in readable
+    assert sum(f"src/file_{f:03d}.py:1:" in readable for f in range(40, 80)) >= 3
+    assert len(text) <= 4000 and unexplained_lines("\n".join(lines), text) == []
+
+
+def test_a_flood_keeps_its_first_and_last_matches_and_a_spread_between():
+    lines = [f"lib/m{f:03d}/mod.py:{n}:    x = check({f}, {n})" for f in range(300) for n in range(1, 8)]
+    text = shown(fit(parse("match-file", lines), 6000))
+    readable = decoded(text)
+    # the head and the tail of the flood whole, and files all through it by a line each
+    assert all(line in readable for line in lines[:8] + lines[-8:])
+    assert sum(f"lib/m{f:03d}/mod.py:1:" in readable for f in range(100, 200)) >= 2
+    # every file named with its count, the folders they share said once a run
+    assert all(f"m{f:03d}/mod.py" in text for f in range(300))
+    assert "... lib/: m" in text and "m150/mod.py 7" in text
+    assert len(text) <= 6000 and unexplained_lines("\n".join(lines), text) == []
 
 
 def test_a_flood_shows_the_projects_own_matches_before_vendored_ones():
@@ -112,9 +127,13 @@ def test_a_unit_never_takes_a_form_bigger_than_the_one_it_has():
     for i in range(40):
         lines += [f"deploy/dev/svc{i:02d}:", "deployment.yaml", "service.yaml", ""]
     text = shown(fit(parse("dir", lines), 2500))
-    # the big directory is shortened; the small ones stay whole, their marker would cost more than their names
-    assert "60 entries in deploy/base omitted" in text
-    assert "deploy/dev/svc07:\ndeployment.yaml\nservice.yaml" in text and "entries in deploy/dev/svc07" not in text
+    # the big directory is shortened to its first entries and a spread; a small one is
+    # whole or counted with its neighbours, never by a marker of its own that would
+    # cost more than its names
+    assert "deploy/base:\nservice-00-configmap.yaml" in text and "more entries omitted" in text
+    assert "deploy/dev/svc39:\ndeployment.yaml\nservice.yaml" in text
+    assert "entries in deploy/dev/svc" not in text
+    assert all(f"svc{i:02d}" in text for i in range(40))
     assert len(text) <= 2500
 
 
@@ -362,3 +381,24 @@ def test_a_unified_diff_without_git_headers_and_a_listing_of_paths_are_found_by_
     files = [part for part in parsed if isinstance(part, Unit) and part.kind == "file"]
     assert [unit.short[:2] for unit in files] == [tuple(diff[0:2]), tuple(diff[5:7])]
     assert sum(1 for part in parsed if isinstance(part, Unit) and part.kind == "directory") == 3
+
+
+def test_generated_code_goes_before_the_projects_own():
+    lines = [f"api/v1/service_pb2.py:{n}:    _descriptor.FieldDescriptor(name='timeout_{n}')" for n in range(1, 120)]
+    lines += [f"src/schema.generated.ts:{n}:  timeout_{n}: number;" for n in range(1, 120)]
+    lines += ["src/client.py:17:    def __init__(self, timeout=30):", "src/client.py:41:        self.timeout = timeout"]
+    text = shown(fit(parse("match-file", lines), 2000))
+    assert "src/client.py:\n  17:    def __init__(self, timeout=30):\n  41:        self.timeout = timeout" in text
+    assert "service_pb2.py" in text and "schema.generated.ts" in text  # named, with their counts
+
+
+def test_a_folder_shown_in_part_keeps_its_names_in_one_brace_list():
+    lines = [f"./pkg/mod_{k:03d}.py" for k in range(400)] + [
+        f"./pkg/sub{d}/x_{k}.py" for d in range(30) for k in range(4)
+    ]
+    text = shown(fit(parse("dir", lines), 3000))
+    assert "./pkg/{mod_000.py,mod_001.py," in text  # the first entries, their folder said once
+    assert "mod_399.py" in decoded(text)  # and the last
+    assert "more entries in pkg/ omitted" in text
+    assert all(f"sub{d}/" in text for d in range(30))  # every folder named with its count
+    assert len(text) <= 3000 and unexplained_lines("\n".join(lines), text) == []

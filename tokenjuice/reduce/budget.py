@@ -19,6 +19,9 @@ from ..fast.record import record
 #: The defaults of settings output.max_chars and output.failure_max_chars.
 SUCCESS_CHARS = 6000
 FAILURE_CHARS = 10000
+#: Families whose every line is what the agent asked for (a search's matches): they get
+#: the budget of a failure whether the command succeeded or not.
+CONTENT_FAMILIES = ("search",)
 #: What the agent bounded itself is shown whole up to this size (the size up to which
 #: an exact file read is shown byte for byte, reduce/engine.py's EXACT_LIMIT).
 BOUNDED_MAX_CHARS = 32 * 1024
@@ -34,11 +37,11 @@ class Budgets:
 
     def of(self, family: str, failed: bool) -> int:
         """The budget for an output of `family`: settings' entry for the family, else
-        the general one."""
+        the general one (a failure's for CONTENT_FAMILIES)."""
         for name, success, failure in self.families:
             if name == family:
                 return failure if failed else success
-        return self.failure if failed else self.success
+        return self.failure if failed or family in CONTENT_FAMILIES else self.success
 
 
 def parse_family_entries(

@@ -151,6 +151,7 @@ def _finding(lines: list[str], start: dict[str, str], vendored: Vendored) -> Uni
         folder=path.rpartition("/")[0] + "/" if "/" in path else "",
         gathered=code or _label(severity),
         place=f"{path}:{start.get('line', '')}" if path else "",
+        heading=f"{path}:" if path and lines[0].startswith(f"{path}:{start.get('line', '')}:") else "",
     )
 
 

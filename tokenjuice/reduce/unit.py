@@ -4,7 +4,7 @@ shorter forms it can be shown in, and how much room a list of body items takes."
 from __future__ import annotations
 
 from ..fast.record import record
-from .lines import Item, Omission, weight
+from .lines import Encoded, Item, Omission, weight
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -48,16 +48,32 @@ class Unit:
     more: str = ""
     breaks: tuple[int, ...] | None = None  # where `body` may be cut (counts of its lines); None: anywhere
     folder: str | None = None  # where a path is (`src/core/`; "" at the top), for drop markers
-    # Minimal forms of neighbours in one folder share one marker: `src/api/: a.py 3, b.py 1`.
+    # Minimal forms of neighbours share one marker, the folders they share said once:
+    # `src/: api/{a.py 3, b.py 1}, cli.py 2`.
     tally: str = ""
     # A unit dropped with others of the same `gathered` label (a linter's findings of one
     # code) is counted in one marker for the label, with the first `place`s (`path:line`)
     # of those dropped, after the last unit of its kind: `... 212 more F401 (src/a.py:3, …)`.
     gathered: str = ""
     place: str = ""
+    # What the unit's first line starts with (a finding's `path:`): neighbours shown with
+    # the same heading say it once, each first line after it as `  12:5: E0602 …`.
+    heading: str = ""
     # Dropped whenever anything must be cut at all: a line repeated all through a log
     # (a health check), which the count in its marker says enough about.
     expendable: bool = False
+    # A flood of these units is sampled rather than shared out (a search's files, a
+    # listing's folders): the room goes to the first lines of the output, its last ones
+    # and lines spread evenly between, and every unit left without a line is counted in
+    # its run's marker (`tally`). `at` orders the body's lines in the output (a folder's
+    # entries are not next to each other in `find`'s output); `alone` is each body line
+    # as shown on its own, without the `lead` (grep's `path:12:text`); `braces`, when
+    # set, is what every body line starts with: several shown together are one brace
+    # list of what follows it (`dir/{a.py,b.py}`).
+    sample: bool = False
+    at: tuple[int, ...] = ()
+    alone: tuple[Item, ...] = ()
+    braces: str = ""
 
     def partial(self, count: int) -> tuple[Item, ...]:
         """`lead`, the first `count` lines of `body`, a marker for the rest."""
@@ -65,6 +81,20 @@ class Unit:
         rest = len(self.body) - count
         hidden = input_lines(self.lines) - input_lines(self.lead) - input_lines(shown)
         return self.lead + shown + ((Omission(hidden, self.rest(rest)),) if rest > 0 else ())
+
+    def picked(self, chosen: Sequence[int]) -> tuple[Item, ...]:
+        """The body lines at `chosen` (in order), under `lead` (a line shown alone
+        needs none), then one marker counting the rest."""
+        if len(chosen) == 1 and self.alone:
+            shown: tuple[Item, ...] = (self.alone[chosen[0]],)
+        elif len(chosen) > 1 and self.braces:
+            names = [str(self.body[k])[len(self.braces) :] for k in chosen]
+            shown = (Encoded(f"{self.braces}{{{','.join(names)}}}", len(chosen)),)
+        else:
+            shown = self.lead + tuple(self.body[k] for k in chosen)
+        rest = len(self.body) - len(chosen)
+        hidden = input_lines(self.lines) - input_lines(shown)
+        return shown + ((Omission(hidden, self.rest(rest)),) if rest > 0 else ())
 
     def rest(self, count: int) -> str:
         """What a partial form's marker says of the `count` body lines it leaves out."""

@@ -44,7 +44,7 @@ from .unit import size as _size
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable, Iterator
 
 _LINE_LIMIT = 300
 
@@ -64,13 +64,37 @@ def fit(parsed: Parsed, available: int) -> list[Item]:
     the room still goes to the units' lines: a flood shows a spread of its matches
     beside the names, not the names alone."""
     target = available
-    for _ in range(4):
+    best: list[Item] | None = None
+    best_size = 0
+    # A flood's markers are only estimated (the folders its tallies share, the files its
+    # findings share): a fit that aimed too low tries again higher, between the highest
+    # aim that fitted and the lowest that did not. Other units keep the first fit.
+    sampled = any(isinstance(part, Unit) and (part.sample or part.gathered) for part in parsed)
+    fitted = over = 0
+    for _ in range(_TRIES if sampled else 4):
         items, names_over = _fit_once(parsed, target, available * NAMES_FACTOR, available // 3)
-        overflow = _size(items) - available
-        if overflow <= 0 or names_over:
+        size = _size(items)
+        if names_over:
             return items
-        target -= overflow + _MARKER_COST
-    return items
+        if size > available:
+            over = target
+            target = (fitted + target) // 2 if fitted else target - (size - available) - _MARKER_COST
+        else:
+            if best is None or size > best_size:
+                best, best_size = items, size
+            if not sampled or available - size <= available // _SLACK:
+                break
+            fitted = target
+            target = (target + over) // 2 if over else target + available - size
+        if sampled and over and over - fitted <= _MARKER_COST:
+            break
+    return best if best is not None else items
+
+
+#: How many fits `fit` tries at most for a flood whose markers are estimated.
+_TRIES = 6
+#: A fit that leaves less than this share of the room unused is close enough.
+_SLACK = 20
 
 
 def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) -> tuple[list[Item], bool]:
@@ -250,8 +274,9 @@ _RUN_MARKER_COST = 48
 
 def lossless_whole(parsed: Parsed) -> list[Item]:
     """Every unit of `parsed` in its lossless form where it has one (grep's path said
-    once, brace lists), nothing cut; [] when no unit has one."""
-    if not any(isinstance(part, Unit) and part.lossless for part in parsed):
+    once, brace lists, a linter's findings of one file under its path), nothing cut;
+    [] when no unit has one."""
+    if not any(isinstance(part, Unit) and (part.lossless or part.heading) for part in parsed):
         return []
     state = {k: LOSSLESS if part.lossless else FULL for k, part in enumerate(parsed) if isinstance(part, Unit)}
     return _render(parsed, state)
@@ -281,6 +306,10 @@ def _refill(
             room += sizes[index][state[index]] - sizes[index][base[index]]
             state[index] = base[index]
         if room < 80:
+            continue
+        if all(unit.sample for _, unit in tier):
+            picks, room = _sampled(tier, {index: sizes[index][base[index]] for index, _ in tier}, room)
+            partial.update(picks)
             continue
         costs = {index: _PartialCost(unit, sizes[index][base[index]]) for index, unit in tier}
         shares = _even_shares(tier, costs, room)
@@ -314,6 +343,102 @@ def _refill(
                 state[index] = form
                 break
     return partial
+
+
+#: A sample stops once this many lines in a row did not fit the room left.
+_SAMPLE_MISSES = 24
+
+
+def _sampled(tier: list[tuple[int, Unit]], base: dict[int, int], room: int) -> tuple[dict[int, tuple[Item, ...]], int]:
+    """The lines of a flood of units (a search's files, a listing's folders) within
+    `room`, in equal measure from three ends: the first lines of the output, its last
+    lines, and lines spread over its units (each unit's first line, units chosen evenly
+    over the output, then each one's last, middle and so on). `base` is what each unit
+    costs unshown (its share of a marker). Returns each unit shown in part, and the
+    room left."""
+    import heapq
+
+    def keyed(index: int, unit: Unit, positions: Iterable[int]) -> Iterator[tuple[int, int, int]]:
+        return ((unit.at[k] if unit.at else k, index, k) for k in positions)
+
+    # lazily: a flood of 100,000 lines is looked at only as far as the room goes
+    forward: Iterator[tuple[int, int, int]]
+    backward: Iterator[tuple[int, int, int]]
+    if all(unit.at and (not k or unit.at[0] > tier[k - 1][1].at[-1]) for k, (_, unit) in enumerate(tier)):
+        # units one after the other (a file's matches): the output's order is theirs
+        forward = (entry for index, unit in tier for entry in keyed(index, unit, range(len(unit.body))))
+        backward = (
+            entry for index, unit in reversed(tier) for entry in keyed(index, unit, reversed(range(len(unit.body))))
+        )
+    else:  # a folder's entries are spread over find's output
+        forward = heapq.merge(*(keyed(index, unit, range(len(unit.body))) for index, unit in tier))
+        backward = heapq.merge(
+            *(keyed(index, unit, reversed(range(len(unit.body)))) for index, unit in tier), reverse=True
+        )
+    units = dict(tier)
+
+    def spread() -> Iterator[tuple[int, int, int]]:
+        orders = {index: _bisection(len(units[index].body)) for index in (tier[k][0] for k in _bisection(len(tier)))}
+        while orders:
+            for index, order in list(orders.items()):
+                k = next(order, None)
+                if k is None:
+                    del orders[index]
+                else:
+                    yield (0, index, k)
+
+    sources: list[Iterator[tuple[int, int, int]]] = [forward, backward, spread()]
+    chosen: dict[int, list[int]] = {}
+    shown: dict[int, tuple[Item, ...]] = {}
+    spent = dict(base)
+    misses = 0
+    while sources and misses < _SAMPLE_MISSES:
+        for source in list(sources):
+            found = next(source, None)
+            if found is None:
+                sources.remove(source)
+                continue
+            _, index, k = found
+            picked = chosen.get(index, [])
+            if k in picked:
+                continue
+            unit = units[index]
+            wanted = sorted([*picked, k])
+            form = unit.picked(wanted)
+            cost = _size(form)
+            if cost - spent[index] > room:
+                misses += 1
+                continue
+            misses = 0
+            room -= cost - spent[index]
+            spent[index], chosen[index], shown[index] = cost, wanted, form
+    for index, picked in chosen.items():  # a marker is never longer than the lines it stands for
+        whole = units[index].picked(range(len(units[index].body)))
+        if len(picked) < len(units[index].body) and _size(whole) <= spent[index]:
+            room -= _size(whole) - spent[index]
+            shown[index] = whole
+    return shown, room
+
+
+def _bisection(count: int) -> Iterator[int]:
+    """0 to count - 1 in the order that keeps those taken spread evenly: the first, the
+    last, the middle, then the middles of each half, and so on."""
+    if count <= 0:
+        return
+    yield 0
+    if count == 1:
+        return
+    yield count - 1
+    spans = [(0, count - 1)]
+    while spans:
+        following: list[tuple[int, int]] = []
+        for low, high in spans:
+            if high - low < 2:
+                continue
+            middle = (low + high) // 2
+            yield middle
+            following += [(low, middle), (middle, high)]
+        spans = following
 
 
 class _PartialCost:
@@ -468,12 +593,16 @@ _PLACES = 3
 
 
 def _places(places: list[str]) -> str:
-    """`a.py:3, a.py:7, b.py:1` as `a.py:3,7, b.py:1`: each file said once."""
+    """`a.py:3, a.py:7, b.py:1` as `a.py:3,7, b.py:1`: each file said once, and the
+    folder files share once (`in src/app/: a.py:3,7, b.py:1`)."""
     files: dict[str, list[str]] = {}
     for place in places:
         path, _, line = place.rpartition(":")
         files.setdefault(path, []).append(line)
-    return ", ".join(f"{path}:{','.join(lines)}" for path, lines in files.items())
+    folders = [path.rpartition("/")[0] + "/" if "/" in path else "" for path in files]
+    shared = _shared_folder(folders) if len(files) > 1 else ""
+    listed = ", ".join(f"{path[len(shared) :]}:{','.join(lines)}" for path, lines in files.items())
+    return f"in {shared}: {listed}" if shared else listed
 
 
 def _dropped_neighbours(index: int, neighbours: dict[int, tuple[int | None, int | None]], state: dict[int, int]) -> int:
@@ -496,12 +625,11 @@ def _render(
     tallied: list[Unit] = []
 
     def flush_tallied() -> None:
-        if len(tallied) == 1:
-            items.extend(tallied[0].minimal)
+        if len(tallied) == 1:  # its own marker, unless its lines are no longer
+            alone = tallied[0]
+            items.extend(alone.lines if alone.size <= _size(alone.minimal) else alone.minimal)
         elif tallied:
-            count = sum(_input_lines(unit.lines) for unit in tallied)
-            listed = ", ".join(unit.tally for unit in tallied)
-            items.append(Omission(count, f"{tallied[0].folder or './'}: {listed}"))
+            items.extend(_tallies(tallied))
         tallied.clear()
 
     def flush_joined() -> None:
@@ -535,6 +663,8 @@ def _render(
             items.append(Omission(hidden, f"{pluralize(hidden, 'line')} of {what} {note}"))
             shortened.clear()
 
+    # Units shown whose first line starts with their heading: (start, end, heading).
+    headed: list[tuple[int, int, str]] = []
     # Dropped units that are gathered by label are counted after the last of them.
     gathered: dict[str, list[Unit]] = {}
     last_gathered = max((k for k, part in enumerate(parsed) if isinstance(part, Unit) and part.gathered), default=-1)
@@ -563,7 +693,7 @@ def _render(
             joined.append(part)
             continue
         if form == MINIMAL and part.tally and not (partial and index in partial):
-            if tallied and tallied[0].folder != part.folder:
+            if tallied and tallied[0].kind != part.kind:
                 flush_tallied()
             flush_joined_only = joined
             if flush_joined_only:
@@ -595,10 +725,97 @@ def _render(
             shortened.append((part, hidden, note))
             continue
         flush(runs=not any(isinstance(i, Omission) for i in shown))
+        if part.heading and str(shown[0]).startswith(part.heading):
+            headed.append((len(items), len(items) + len(shown), part.heading))
         items.extend(shown)
     flush()
     items.extend(_gathered_markers(gathered, compact or set()))
+    return _shared_headings(items, headed)
+
+
+def _shared_headings(items: list[Item], headed: list[tuple[int, int, str]]) -> list[Item]:
+    """`items` with each run of two or more units shown next to each other with the
+    same heading (a finding's `path:`) under it said once: `path:`, then each of their
+    lines that starts with it without it (`  12:5: E0602 …`, a note `  12: note: …`),
+    lossless as grep's factored matches. A unit with a line that neither starts with
+    the heading nor is indented (a marker) ends its run: the heading stands for the
+    indented lines under it only. `headed` is (start, end, heading) of every unit
+    shown whose first line has one."""
+    runs: list[list[tuple[int, int, str]]] = []
+    open_run = False
+    for start, end, heading in headed:
+        last = runs[-1][-1] if runs else None
+        if open_run and last is not None and last[1] == start and last[2] == heading:
+            runs[-1].append((start, end, heading))
+        else:
+            runs.append([(start, end, heading)])
+        open_run = all(
+            isinstance(item, str) and (item.startswith((" ", "\t", heading))) for item in items[start + 1 : end]
+        )
+    for run in reversed(runs):
+        if len(run) < 2:
+            continue
+        heading = run[0][2]
+        for start, end, _ in run:
+            for k in range(start, end):
+                line = items[k]
+                rest = line[len(heading) :] if isinstance(line, str) and line.startswith(heading) else ""
+                if rest[:1].isdigit():
+                    items[k] = Encoded("  " + rest, 1)
+        items.insert(run[0][0], Encoded(heading, 0))
     return items
+
+
+def _tallies(run: list[Unit]) -> list[Item]:
+    """One marker naming every unit of `run` with its count, the folder they share said
+    once and folders within it once for the units in a row there:
+    `... ./node_modules/: a/index.js 2, b/{index.js 1, lib/{x.js 3, y.js 1}} omitted ...`;
+    the units' own lines where those are no longer."""
+    folders = [unit.folder or "" for unit in run]
+    shared = _shared_folder(folders)
+    listed = _nested([(folder[len(shared) :], unit.tally) for folder, unit in zip(folders, run, strict=True)])
+    marker = Omission(sum(_input_lines(unit.lines) for unit in run), f"{shared or './'}: {listed}")
+    room = _size([marker])
+    for unit in run:  # the lines themselves where they are no longer (few need adding up)
+        room -= unit.size
+        if room < 0:
+            return [marker]
+    return [line for unit in run for line in unit.lines]
+
+
+def _shared_folder(folders: list[str]) -> str:
+    """The longest folder (`a/b/`, or '') that every one of `folders` is in."""
+    first = folders[0]
+    end = len(first)
+    for folder in folders[1:]:
+        end = min(end, len(folder))
+        for k in range(end):
+            if folder[k] != first[k]:
+                end = k
+                break
+    return first[: first.rfind("/", 0, end) + 1] if end < len(first) or not first.endswith("/") else first[:end]
+
+
+def _nested(entries: list[tuple[str, str]]) -> str:
+    """`a/x.js 2, a/y.js 1, b.js 3` as `a/{x.js 2, y.js 1}, b.js 3`: neighbours in one
+    folder share its name (entries are (folder relative to here, tally))."""
+    parts: list[str] = []
+    k = 0
+    while k < len(entries):
+        folder, tally = entries[k]
+        top, slash, _ = folder.partition("/")
+        if not slash:
+            parts.append(tally)
+            k += 1
+            continue
+        end = k + 1
+        while end < len(entries) and entries[end][0].partition("/")[0] == top and "/" in entries[end][0]:
+            end += 1
+        shared = _shared_folder([f for f, _ in entries[k:end]])
+        inner = _nested([(f[len(shared) :], t) for f, t in entries[k:end]])
+        parts.append(f"{shared}{{{inner}}}" if end - k > 1 else f"{shared}{inner}")
+        k = end
+    return ", ".join(parts)
 
 
 def _dropped_marker(dropped: list[Unit]) -> Omission:
@@ -957,16 +1174,20 @@ def _diff_state(lines: list[str]) -> str:
 #: Code the project did not write: vendored, installed, generated or built copies.
 _VENDORED = lazy(
     r"(?:^|/)(?:vendor|vendored|_vendor|third[_-]party|node_modules|bower_components|site-packages|dist-packages"
-    r"|\.?venv|\.tox|\.nox|dist|build|target|\.git|__pycache__|\.mypy_cache|\.next|\.nuxt|\.yarn|Pods)/"
+    r"|\.?venv|\.tox|\.nox|dist|build|target|\.git|__pycache__|\.mypy_cache|\.next|\.nuxt|\.yarn|Pods"
+    r"|generated|__generated__)/"
     r"|\.min\.(?:js|css)$|\.map$|(?:^|/)(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|poetry\.lock"
     r"|uv\.lock|go\.sum)$"
+    # generated code, by the names its generators give it
+    r"|_pb2(?:_grpc)?\.pyi?$|\.pb(?:\.gw)?\.go$|\.pb\.(?:cc|h)$|\.g\.dart$|\.generated\.\w+$|_generated\.\w+$"
 )
 
 
 def vendored(path: str) -> bool:
     """Is `path` in code the project did not write (`node_modules/`, `vendor/`,
-    `site-packages/`, `dist/`, a minified bundle, a lock file)? Its matches and
-    findings are cut before the project's own."""
+    `site-packages/`, `dist/`, a minified bundle, a lock file, generated code such as
+    `api_pb2.py` or `schema.generated.ts`)? Its matches and findings are cut before
+    the project's own."""
     return _VENDORED.search(path) is not None
 
 
@@ -980,7 +1201,8 @@ def _match_files(lines: list[str]) -> Parsed:
     current: list[str] = []
     path: str | None = None
 
-    def close() -> None:
+    def close(end: int) -> None:
+        """The unit of `current`, the lines before line `end`."""
         if current and path is not None:
             matches = sum(1 for line in current if line != "--")
             first = clip_line(current[0], _LINE_LIMIT)
@@ -1006,20 +1228,23 @@ def _match_files(lines: list[str]) -> Parsed:
                     priority=0 if vendored(path) else 1,
                     folder=path.rpartition("/")[0] + "/" if "/" in path else "",
                     tally=f"{path.rpartition('/')[2]} {matches}",
+                    sample=True,
+                    at=tuple(range(end - len(current), end)),
+                    alone=full if factored else (),
                 )
             )
         current.clear()
 
-    for line in lines:
+    for position, line in enumerate(lines):
         found = path if line == "--" else _match_path(line)
         if found != path:
-            close()
+            close(position)
             path = found
         if found is None:
             parsed.append(line)
         else:
             current.append(line)
-    close()
+    close(len(lines))
     return parsed
 
 
@@ -1095,8 +1320,9 @@ def _dirs(lines: list[str]) -> Parsed:
     if paths < 0.8 * len(entries):
         return list(lines)  # not a list of paths (ls -l, one folder's names): nothing to group
     groups: dict[str, list[str]] = {}
+    places: dict[str, list[int]] = {}
     order: list[str] = []
-    for line in lines:
+    for position, line in enumerate(lines):
         if not line.strip() or line.startswith(("find:", "fd:", "du:")):
             parsed.append(line)
             continue
@@ -1104,30 +1330,34 @@ def _dirs(lines: list[str]) -> Parsed:
         parent = path.rsplit("/", 1)[0] if "/" in path else "."
         if parent not in groups:
             groups[parent] = []
+            places[parent] = []
             order.append(parent)
             parsed.append(parent)  # a placeholder, replaced below
         groups[parent].append(line)
+        places[parent].append(position)
     result: Parsed = []
     for part in parsed:
         if isinstance(part, str) and part in groups:
             entries = groups.pop(part)
-            result.append(_dir_unit(part, entries))
+            result.append(_dir_unit(part, entries, tuple(places[part])))
         elif isinstance(part, str) and part not in order:
             result.append(part)
     return result
 
 
-def _dir_unit(directory: str, entries: list[str]) -> Unit:
+def _dir_unit(directory: str, entries: list[str], at: tuple[int, ...] = ()) -> Unit:
     first = entries[0]
+    name = directory.rpartition("/")[2]
     short: tuple[Item, ...] = (first,) + (
-        (Omission(len(entries) - 1, f"{pluralize(len(entries) - 1, 'more entry')} in {directory}/"),)
+        (Omission(len(entries) - 1, f"{pluralize(len(entries) - 1, 'more entry')} in {name}/"),)
         if len(entries) > 1
         else ()
     )
     minimal = (Omission(len(entries), f"{directory}/: {pluralize(len(entries), 'entry')}"),)
     names = [entry[len(directory) + 1 :] for entry in entries if entry.startswith(directory + "/")]
     lossless: tuple[Item, ...] = ()
-    if len(entries) > 1 and len(names) == len(entries) and all(map(_brace_safe, names)):
+    braced = len(names) == len(entries) and all(map(_brace_safe, names))
+    if len(entries) > 1 and braced:
         lossless = (Encoded(f"{directory}/{{{','.join(names)}}}", len(entries)),)
     return Unit(
         "directory",
@@ -1137,7 +1367,12 @@ def _dir_unit(directory: str, entries: list[str]) -> Unit:
         minimal,
         lossless=lossless,
         body=tuple(entries),
-        more=f"{{n}} more entr{{ies}} in {directory}/",
+        more=f"{{n}} more entr{{ies}} in {name}/",
+        folder=directory.rpartition("/")[0] + "/" if "/" in directory else "",
+        tally=f"{name}/ {len(entries)}",
+        sample=bool(at),
+        at=at,
+        braces=f"{directory}/" if braced else "",
     )
 
 
@@ -1156,23 +1391,45 @@ def _brace_safe(name: str) -> bool:
 
 
 def _ls_sections(lines: list[str]) -> Parsed:
+    """ls -R: each `dir:` section is a unit; a flood of them is sampled like find's
+    folders (its heading, then entries), every section left without one counted."""
     parsed: Parsed = []
     current: list[str] = []
+    start = 0
 
     def close() -> None:
         if current:
             head, entries = current[0], [line for line in current[1:] if line.strip()]
+            at = tuple(start + k for k, line in enumerate(current) if k and line.strip())
             short: tuple[Item, ...] = (head,) + (
                 (Omission(len(current) - 1, f"{pluralize(len(entries), 'entry')} in {head[:-1]}"),)
                 if len(current) > 1
                 else ()
             )
-            parsed.append(Unit("directory", "", tuple(current), short, short))
+            directory = head[:-1].rstrip("/")
+            name = directory.rpartition("/")[2]
+            parsed.append(
+                Unit(
+                    "directory",
+                    "",
+                    tuple(current),
+                    short,
+                    short,
+                    body=tuple(entries),
+                    lead=(head,),
+                    more="{n} more entr{ies}",
+                    folder=directory.rpartition("/")[0] + "/" if "/" in directory else "",
+                    tally=f"{name}/ {len(entries)}",
+                    sample=bool(entries),
+                    at=at,
+                )
+            )
             current.clear()
 
-    for line in lines:
+    for position, line in enumerate(lines):
         if line.endswith(":") and not line.startswith(" "):
             close()
+            start = position
         if current or line.endswith(":"):
             current.append(line)
         else:

@@ -154,6 +154,16 @@ SCENARIOS: dict[str, tuple[Path, str, str]] = {
         "pip install -r requirements.txt",
         f"rm -rf {ROOT}/reqvenv {ROOT}/pipcache-reqs && python -m venv {ROOT}/reqvenv",
     ),
+    # issue 28: search, lint and listing floods, second round (fixture: make/floods.py)
+    "grep-def-parse-venv": (FX / "tjflood", 'grep -rn "def parse" .', ""),
+    "rg-valueerror-own": (FX / "tjflood", "rg -n ValueError", ""),
+    "ruff-select-all-reduce": (FX / "tjflood", "ruff check --select ALL tokenjuice/reduce", "rm -rf .ruff_cache"),
+    "pylint-click-site-packages": (
+        FX / "tjflood",
+        "pylint .venv/lib/python3.11/site-packages/click",
+        f"rm -rf {ROOT}/pylinthome",
+    ),
+    "find-venv-py": (FX / "tjflood", 'find .venv -name "*.py"', ""),
 }
 
 # extra environment per scenario (what the agent's shell would already have)
@@ -166,6 +176,7 @@ ENVS: dict[str, dict[str, str]] = {
     },
     # issue 28: a fresh pylint home, so the score line has no "previous run" part
     "pylint-urllib3": {"PYLINTHOME": f"{ROOT}/pylinthome"},
+    "pylint-click-site-packages": {"PYLINTHOME": f"{ROOT}/pylinthome"},
     "compound-npm-install-test": {"npm_config_cache": f"{ROOT}/npmcache-two"},
     "npm-install-fresh": {"npm_config_cache": f"{ROOT}/npmcache-fresh"},
     "pip-install-fresh-venv": {

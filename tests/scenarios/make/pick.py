@@ -39,11 +39,11 @@ def lines(name):
     return text(name).splitlines()
 
 
-def add(name, description, source, must_keep, noise=(), bounded=False, published=False):
+def add(name, description, source, must_keep, noise=(), bounded=False, published=False, day=DEB):
     """published: the output was taken verbatim from a public source (make/published.py), not run here."""
     SPEC[name] = dict(
         description=description,
-        source=f"published: {source}" if published else f"captured: {source}, {DEB}",
+        source=f"published: {source}" if published else f"captured: {source}, {day}",
         must_keep=list(must_keep),
         noise=list(noise),
         bounded=bounded,
@@ -1485,6 +1485,88 @@ add(
     + ["turn validation off with --validate=false"],
     published=True,
 )
+
+# ---- issue 28: search, lint and listing floods, second round (make/floods.py, fx/tjflood:
+# this repository at 4ab9641 with a .venv holding requests, click and rich)
+ROUND2 = "Debian 12, 2026-12-06"
+TJ = "the tokenjuice repository at 4ab9641"
+
+gp = [ln for ln in lines("grep-def-parse-venv") if ln.startswith("./")]
+g_own = [m for m in gp if not m.startswith("./.venv/")]
+g_installed = [m for m in gp if m.startswith("./.venv/")]
+add(
+    "grep-def-parse-venv",
+    f'grep -rn "def parse" . in {TJ}: {len(gp)} matches (~40 kB), {len(g_own)} in the project\'s own files'
+    f" (tokenjuice/, tests/, reducers/), the rest in .venv/ site-packages, plus grep's notes on .pyc files;"
+    " keep the project's matches spread over it and installed ones spread over the rest",
+    "GNU grep 3.8 in " + TJ,
+    [rel(m) for m in spread(g_own, 24)] + [rel(m) for m in spread(g_installed, 12)],
+    noise=["binary file matches"],
+    day=ROUND2,
+)
+
+rv = [ln for ln in lines("rg-valueerror-own") if re.match(r"^\S+:\d+:", ln)]
+rv_short = [ln for ln in rv if len(ln) <= 300]
+rv_long = [ln for ln in rv if len(ln) > 2000]
+add(
+    "rg-valueerror-own",
+    f"rg -n ValueError in {TJ} (.venv is ignored): {len(rv)} matches in"
+    f" {len({ln.split(':')[0] for ln in rv})} of the project's own files (~260 kB: {len(rv_long)} matches are"
+    " whole JSON documents of tens of kB on one line); keep the first and last matches, a spread between, and"
+    " the place of each giant line",
+    "ripgrep 13.0.0 in " + TJ,
+    rv_short[:5]
+    + spread(rv_short[5:-5], 20)
+    + rv_short[-5:]
+    + [":".join(ln.split(":", 2)[:2]) + ":" for ln in rv_long],
+    day=ROUND2,
+)
+
+rs = lines("ruff-select-all-reduce")
+rs_findings = []
+for i, ln in enumerate(rs[:-1]):
+    arrow = re.match(r"^\s*--> (\S+)$", rs[i + 1])
+    if re.match(r"^[A-Z]+\d+ ", ln) and arrow:
+        rs_findings.append((ln.rstrip(), arrow.group(1)))
+rs_codes = list(dict.fromkeys(f[0].split()[0] for f in rs_findings))
+rs_first = [next(f[0] for f in rs_findings if f[0].split()[0] == code) for code in rs_codes]
+rs_locs = not_prefix(list(dict.fromkeys(f[1] for f in rs_findings)))
+add(
+    "ruff-select-all-reduce",
+    f"ruff check --select ALL over tokenjuice/reduce of {TJ}: {len(rs_findings)} findings of {len(rs_codes)}"
+    " codes in full format (~365 kB: docstring style, relative imports, magic values; no pyflakes error);"
+    " keep a message of codes spread over their first appearance, locations spread over all findings and"
+    " the totals",
+    "ruff 0.17.6 in " + TJ,
+    spread(rs_first, 22)
+    + spread([loc for loc in dict.fromkeys(f[1] for f in rs_findings) if loc in rs_locs], 14)
+    + [next(ln for ln in rs if ln.startswith("Found ")), next(ln for ln in rs if "fixable with" in ln)],
+    day=ROUND2,
+)
+
+pc = lines("pylint-click-site-packages")
+pc_errors = [ln.rstrip() for ln in pc if re.match(r"^\S+:\d+:\d+: [EF]\d{4}", ln)]
+pc_other = [ln.rstrip() for ln in pc if re.match(r"^\S+:\d+:\d+: [CRW]\d{4}", ln)]
+add(
+    "pylint-click-site-packages",
+    f"pylint over click 8.5.1 as installed in {TJ}'s .venv: {len(pc_errors) + len(pc_other)} messages"
+    f" (~70 kB), {len(pc_errors)} of them E messages, and the score; keep every E message, others spread"
+    " over the rest, the score",
+    "pylint 4.1.5 (astroid 4.4.0) on " + PY,
+    pc_errors + spread(pc_other, 16) + [next(ln for ln in pc if ln.startswith("Your code has been rated at"))],
+    day=ROUND2,
+)
+
+fv = [ln for ln in lines("find-venv-py") if ln.strip()]
+add(
+    "find-venv-py",
+    f'find .venv -name "*.py" in {TJ}: {len(fv)} paths (~88 kB) of pip, setuptools, requests, click, rich'
+    " and their dependencies; keep the first and last paths and a spread between",
+    "GNU findutils 4.9.0 in " + TJ,
+    fv[:5] + spread(fv[5:-5], 20) + fv[-5:],
+    day=ROUND2,
+)
+
 
 if __name__ == "__main__":
     sys.exit(0 if write_all(check_only="--check" in sys.argv[1:]) else 1)
