@@ -333,8 +333,9 @@ def test_a_log_with_patches_shares_the_room_between_its_commits():
             lines += [f"-old {c}.{f}.{k}" if k % 2 == 0 else f"+new {c}.{f}.{k}" for k in range(40)]
     text = shown(fit(parse("commit", lines), 2500))
     assert all(f"    change number {c}" in text and f"diff --git a/m{c}_0.py" in text for c in range(4))
-    assert all(f"-old {c}.0.0" in text for c in range(4))  # every commit keeps its first changes
-    assert "more lines of its changes omitted" in text and len(text) <= 2500
+    # every file of every commit keeps its first changes, and a count of the rest
+    assert all(f"-old {c}.{f}.0" in text for c in range(4) for f in range(3))
+    assert "more changed lines" in text and len(text) <= 2500
 
 
 def test_a_marker_is_never_longer_than_the_lines_it_stands_for():
@@ -362,3 +363,51 @@ def test_a_unified_diff_without_git_headers_and_a_listing_of_paths_are_found_by_
     files = [part for part in parsed if isinstance(part, Unit) and part.kind == "file"]
     assert [unit.short[:2] for unit in files] == [tuple(diff[0:2]), tuple(diff[5:7])]
     assert sum(1 for part in parsed if isinstance(part, Unit) and part.kind == "directory") == 3
+
+
+def _diff_of(files, hunks=1, changes=2):
+    diff = []
+    for f in range(files):
+        diff += [f"diff --git a/pkg/mod{f}.py b/pkg/mod{f}.py"]
+        for h in range(hunks):
+            diff += [f"@@ -{10 * h + 1},7 +{10 * h + 1},7 @@ def function_{f}_{h}():", "     context"]
+            diff += [f"-    old_{f}_{h}_{k} = 1" for k in range(changes)]
+            diff += [f"+    new_{f}_{h}_{k} = 2" for k in range(changes)]
+    return diff
+
+
+def test_hunk_headers_get_the_room_the_changed_lines_leave():
+    diff = _diff_of(12, hunks=3)
+    # room for every changed line but not every hunk header: the changed lines, then
+    # the first hunk header of every file before any second one
+    text = shown(fit(parse("diff-file", diff), 3400))
+    assert all(f"-    old_{f}_{h}_1 = 1" in text for f in range(12) for h in range(3))
+    firsts = sum(f"def function_{f}_0():" in text for f in range(12))
+    seconds = sum(f"def function_{f}_1():" in text for f in range(12))
+    assert firsts > seconds and len(text) <= 3400
+    assert " context" not in text  # context goes before any hunk header
+    # room for all of it but the context: every hunk header with its lines
+    text = shown(fit(parse("diff-file", diff), 4800))
+    assert all(f"def function_{f}_{h}():" in text for f in range(12) for h in range(3))
+    # too little room even for the changed lines: no hunk header, every file its first change
+    text = shown(fit(parse("diff-file", diff), 1500))
+    assert "@@" not in text and all(f"-    old_{f}_0_0 = 1" in text for f in range(12))
+
+
+def test_git_status_keeps_the_first_and_last_paths_of_each_state_in_each_section():
+    lines = ["On branch main", "Changes to be committed:"]
+    lines += [f"\tmodified:   src/core/staged_{i:03d}.py" for i in range(80)]
+    lines += ["", "Changes not staged for commit:"]
+    lines += [f"\tmodified:   src/core/unstaged_{i:03d}.py" for i in range(300)]
+    lines += [f"\tdeleted:    src/core/gone_{i:03d}.py" for i in range(60)]
+    lines += ["", "Untracked files:", "\tnotes.md"] + [f"\ttools/new_{i:03d}.py" for i in range(120)]
+    text = decoded(shown(fit(parse("path", lines), 3000)))
+    for name, count in (("staged", 80), ("unstaged", 300), ("gone", 60), ("new", 120)):
+        first, last = f"{name}_000.py", f"{name}_{count - 1:03d}.py"
+        assert first in text and last in text, name  # the ends of every group, staged apart from unstaged
+    assert "notes.md" in text and "more paths (" in text
+    # a state with a handful of paths is never cut into: its marker would be longer
+    few = ["Changes not staged for commit:"] + [f"\tmodified:   f{i}.txt" for i in range(4)]
+    few += ["Untracked files:"] + [f"\tsrc_{i:02d}.py" for i in range(60)]
+    text = shown(fit(parse("path", few), 300))
+    assert "\tmodified:   {f0,f1,f2,f3}.txt" in text
