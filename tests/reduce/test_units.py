@@ -69,9 +69,9 @@ def test_a_diff_file_spends_the_room_on_its_changed_lines():
     diff += [f"+line {i}" for i in range(300)] + [" context"]
     diff += ["diff --git a/y.py b/y.py", "--- a/y.py", "+++ b/y.py", "@@ -5 +5 @@", "-old", "+new"]
     text = shown(fit(parse("diff-file", diff), 600))
-    # the file once, then its first changed lines and a count of the rest; hunk headers go before changes
-    assert text.startswith("diff --git a/x.py b/x.py\n+line 0\n+line 1\n")
-    assert "@@" not in text and "more changed lines omitted" in text
+    # the file once, then its first changed lines (past a few, with their hunk header) and a count of the rest
+    assert text.startswith("diff --git a/x.py b/x.py\n@@ -1,3 +1,300 @@ def f():\n+line 0\n+line 1\n")
+    assert "more changed lines omitted" in text
     assert "diff --git a/y.py b/y.py\n-old\n+new" in text  # the small file keeps all its changes
     assert len(text) <= 600
 
@@ -376,22 +376,21 @@ def _diff_of(files, hunks=1, changes=2):
     return diff
 
 
-def test_hunk_headers_get_the_room_the_changed_lines_leave():
+def test_hunk_headers_come_with_more_than_the_first_changes_of_a_file():
     diff = _diff_of(12, hunks=3)
-    # room for every changed line but not every hunk header: the changed lines, then
-    # the first hunk header of every file before any second one
+    # too little room for more than a few changed lines a file: every file its first
+    # change, no hunk header
+    text = shown(fit(parse("diff-file", diff), 1500))
+    assert "@@" not in text and all(f"-    old_{f}_0_0 = 1" in text for f in range(12))
+    # room for more: each file's shown hunks with their headers, context still gone
     text = shown(fit(parse("diff-file", diff), 3400))
-    assert all(f"-    old_{f}_{h}_1 = 1" in text for f in range(12) for h in range(3))
-    firsts = sum(f"def function_{f}_0():" in text for f in range(12))
-    seconds = sum(f"def function_{f}_1():" in text for f in range(12))
-    assert firsts > seconds and len(text) <= 3400
-    assert " context" not in text  # context goes before any hunk header
+    for f in range(12):
+        assert f"def function_{f}_0():" in text
+        assert (f"-    old_{f}_1_0 = 1" in text) <= (f"def function_{f}_1():" in text)
+    assert " context" not in text and len(text) <= 3400
     # room for all of it but the context: every hunk header with its lines
     text = shown(fit(parse("diff-file", diff), 4800))
     assert all(f"def function_{f}_{h}():" in text for f in range(12) for h in range(3))
-    # too little room even for the changed lines: no hunk header, every file its first change
-    text = shown(fit(parse("diff-file", diff), 1500))
-    assert "@@" not in text and all(f"-    old_{f}_0_0 = 1" in text for f in range(12))
 
 
 def test_git_status_keeps_the_first_and_last_paths_of_each_state_in_each_section():

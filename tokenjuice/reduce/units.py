@@ -295,6 +295,7 @@ def _refill(
         if room < 80:
             continue
         costs = {index: _PartialCost(unit, sizes[index][base[index]]) for index, unit in tier}
+        tier_units = dict(tier)
         counts, spent = _shares(tier, costs, room)
         # Units shown with all their lines but not their heads (a diff file's hunk
         # headers) share one marker after them: its room comes first, out of the
@@ -305,7 +306,9 @@ def _refill(
                 counts, spent = fewer
             room -= _RUN_MARKER_COST
         room -= spent
-        heads, room = _heads_shown(tier, counts, room)
+        headed = {index for index, count in counts.items() if costs[index].with_heads(count)}
+        heads, room = _heads_shown(tier, {k: v for k, v in counts.items() if k not in headed}, room)
+        heads.update({index: len(tier_units[index].heads) for index in headed})
         for index, unit in tier:
             count = counts.get(index, 0)
             if not count:
@@ -371,16 +374,33 @@ def _heads_shown(tier: list[tuple[int, Unit]], counts: dict[int, int], room: int
     return shown, room
 
 
+#: A unit shown in part with up to this many body lines shows them without its heads
+#: (a diff file's first changed lines without their hunk headers: every file's first
+#: changes come before any file's hunk headers); with more, each shown line's head
+#: comes with it (where those lines are is worth more than one more line).
+_HEADLESS_LINES = 4
+
+
 class _PartialCost:
     """What showing the first `count` lines of a unit's body costs over what it shows
-    now (its heads not counted: they get the room left, `_heads_shown`)."""
+    now: up to _HEADLESS_LINES lines without their heads (they get the room left,
+    `_heads_shown`), past it with them."""
 
     def __init__(self, unit: Unit, shown: int) -> None:
         self.unit, self.shown = unit, shown
         self.lead = _size(unit.lead)
-        self.prefix = [0]
+        self.prefix = [0]  # the lines without heads
+        self.headed = [0]  # the lines with their heads
+        self.lines = [0]  # how many lines are not heads
         for k, line in enumerate(unit.body):
-            self.prefix.append(self.prefix[-1] + (0 if k in unit.heads else _size([line])))
+            head = k in unit.heads
+            self.prefix.append(self.prefix[-1] + (0 if head else _size([line])))
+            self.headed.append(self.headed[-1] + _size([line]))
+            self.lines.append(self.lines[-1] + (not head))
+
+    def with_heads(self, count: int) -> bool:
+        """Do the first `count` body lines come with their heads?"""
+        return self.lines[count] > _HEADLESS_LINES
 
     def shown_of(self, count: int) -> int:
         """How many body lines showing `count` of them really shows: up to the next
@@ -401,7 +421,8 @@ class _PartialCost:
         count = self.shown_of(count)
         rest = len(unit.body) - count
         marker = len(f"... {unit.rest(count)} omitted ...") + 1 if rest > 0 else 0
-        return self.lead + self.prefix[count] + marker - self.shown
+        lines = self.headed[count] if self.with_heads(count) else self.prefix[count]
+        return self.lead + lines + marker - self.shown
 
 
 def _spread(tier: list[tuple[int, Unit]], costs: dict[int, _PartialCost], room: int) -> dict[int, int]:
@@ -790,10 +811,11 @@ _ONELINE = lazy(r"^(?:[*|\\/ ]+ )?[0-9a-f]{7,40} ")
 
 def _commits(lines: list[str]) -> Parsed:
     """git log (plain, --stat, -p) and one-line logs: every commit is a unit; its
-    short form is its short hash and subject. With patches (-p) a commit's header
-    (hash, author, date, message) is a unit that matters more than its files, and
-    each file of its patch is a unit of its own (`_file_unit`), so that the room is
-    shared evenly between the files of every commit."""
+    short form is its short hash and subject. With patches (-p) a commit's header is a
+    unit whose `commit` and subject lines matter more than its files (its author,
+    date and message body are worth least), and each file of its patch is a unit of
+    its own (`_file_unit`), so that the room is shared evenly between the files of
+    every commit."""
     parsed: Parsed = []
     current: list[str] = []
     patches = any(_DIFF_HEADER.match(line) for line in lines)
@@ -807,9 +829,26 @@ def _commits(lines: list[str]) -> Parsed:
         short = f"{first.group('hash')[:10]} {subject}" if first and subject else current[0]
         patch = next((k for k, line in enumerate(current) if _DIFF_HEADER.match(line)), len(current))
         note = "beyond their hash and subject"
-        if patches:  # named even at its shortest: its files' markers need it
+        if patches:
+            # Its hash and subject matter more than any file; its author, date and
+            # message body are worth least (they go with the files' context lines).
+            # Named even at its shortest: its files' markers need it.
             header = tuple(current[:patch])
-            parsed.append(Unit("commit", "", header, (short,), (short,), 2, short_note=note, minimal_note=note))
+            named = (current[0], current[at]) if at is not None and at < patch else (current[0],)
+            parsed.append(
+                Unit(
+                    "commit",
+                    "",
+                    header,
+                    named,
+                    (short,),
+                    2,
+                    short_note=note,
+                    minimal_note=note,
+                    trimmed=named if len(named) < len(header) else (),
+                    trimmed_note="(author, date and message body)",
+                )
+            )
             parsed.extend(_diff_files(current[patch:]))
         else:
             parsed.append(Unit("commit", "", tuple(current), (short,), short_note=note))
@@ -900,14 +939,17 @@ def _file_unit(lines: list[str]) -> Unit:
     body: list[Item] = []
     heads: list[int] = []
     trimmed: list[Item] = []
-    added = removed = context = 0
+    added = removed = context = hunks = 0
     in_hunk = False
+    state = _diff_state(lines)
     for line in full:
         if line.startswith("@@"):
             in_hunk = True
-            heads.append(len(body))
-            body.append(line)
+            hunks += 1
             trimmed.append(line)
+            if state != " (new file)":  # a new file's only hunk header says nothing its count does not
+                heads.append(len(body))
+                body.append(line)
         elif not in_hunk:
             trimmed.append(line)
             if _FILE_STATE.match(line):
@@ -921,10 +963,8 @@ def _file_unit(lines: list[str]) -> Unit:
             context += 1
     if not lead:  # a file without a `diff --git` line is named by its `---` and `+++` lines
         lead.extend(full[:2] if full[0].startswith("--- ") else full[:1])
-    hunks = len(heads)
     changes = f"{pluralize(hunks, 'hunk')} (+{added} -{removed})" if hunks else pluralize(len(lines), "line")
     path = _diff_path(lines)
-    state = _diff_state(lines)
     # Even its minimal form names the file: a diff never loses a file header unnamed.
     minimal = (Omission(len(lines), f"{path}{state}: {changes}"),)
     # A deleted file's lines are what it was: its name and its count say what changed.
