@@ -38,6 +38,8 @@ if [ ! -x venv/bin/pylint ]; then venv/bin/pip install -q flake8==7.5.0 pylint==
 venv/bin/python "$HERE/issue28.py" "$ROOT"
 # issue 28: logs, builds, infra (needs postgresql-15, golang-go, cmake: apt-get install postgresql golang-go cmake)
 python "$HERE/infra.py" "$ROOT"
+# issue 28: diffs and statuses of public repositories (GitHub reachable, or CLICK_REPO/PIP_REPO: local clones)
+PATH="$ROOT/venv/bin:$PATH" venv/bin/python "$HERE/diffs.py" "$ROOT"
 venv/bin/python "$HERE/capture.py" "${NAMES[@]}"
 # issue 28: logs, builds, infra: the published outputs are stored, not captured; register them
 venv/bin/python "$HERE/published.py" --register
