@@ -966,7 +966,9 @@ def _file_unit(lines: list[str]) -> Unit:
     changes = f"{pluralize(hunks, 'hunk')} (+{added} -{removed})" if hunks else pluralize(len(lines), "line")
     path = _diff_path(lines)
     # Even its minimal form names the file: a diff never loses a file header unnamed.
-    minimal = (Omission(len(lines), f"{path}{state}: {changes}"),)
+    minimal: tuple[Item, ...] = (Omission(len(lines), f"{path}{state}: {changes}"),)
+    if not hunks and state not in (" (deleted)", " (new file)"):  # renamed, its mode changed, binary: said in its lines
+        minimal = _state_lines(lead)
     # A deleted file's lines are what it was: its name and its count say what changed.
     deleted = state == " (deleted)"
     shown = () if deleted else tuple(body)
@@ -980,6 +982,7 @@ def _file_unit(lines: list[str]) -> Unit:
         priority=0 if deleted else 1,
         trimmed=tuple(trimmed) if context else (),
         short_note="beyond their changed lines",
+        minimal_note="beyond what changed about them",
         trimmed_note="(context lines)",
         body=shown,
         breaks=None if deleted else _change_breaks(body, frozenset(heads)),
@@ -987,6 +990,16 @@ def _file_unit(lines: list[str]) -> Unit:
         more="{n} more changed line{s}",
         heads=frozenset(heads),
     )
+
+
+def _state_lines(lead: list[Item]) -> tuple[Item, ...]:
+    """What changed about a file without hunks (renamed, its mode changed, a binary
+    file), as few of its lines as say it: not its similarity, and its `diff --git`
+    line only when no other line names it."""
+    said = [line for line in lead if not str(line).startswith(("similarity index", "dissimilarity index"))]
+    if any(str(line).startswith(("rename to ", "copy to ", "Binary files ")) for line in said[1:]):
+        said = said[1:]
+    return tuple(said)
 
 
 #: A run of changed lines longer than this may be cut inside.
