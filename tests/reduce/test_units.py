@@ -6,7 +6,7 @@ from helpers import run
 from tokenjuice.reduce.budget import SUCCESS_CHARS
 from tokenjuice.reduce.lines import Omission, render
 from tokenjuice.reduce.reencode import decoded
-from tokenjuice.reduce.units import Unit, fit, parse
+from tokenjuice.reduce.units import Unit, fit, parse, regions
 from tokenjuice.rules.verify import unexplained_lines
 
 
@@ -411,3 +411,16 @@ def test_git_status_keeps_the_first_and_last_paths_of_each_state_in_each_section
     few += ["Untracked files:"] + [f"\tsrc_{i:02d}.py" for i in range(60)]
     text = shown(fit(parse("path", few), 300))
     assert "\tmodified:   {f0,f1,f2,f3}.txt" in text
+
+
+def test_a_commit_followed_by_its_patch_without_git_headers_reads_as_one_log():
+    # a git MCP server's git_show: the commit, then `--- a/P` / `+++ b/P` files
+    lines = ["commit " + "ab" * 20, "Author: A <a@b.c>", "Date:   2026-12-06", "", "    fix the parser", ""]
+    for f in range(20):
+        lines += [f"--- a/src/m{f}.py", f"+++ b/src/m{f}.py", "@@ -1,3 +1,3 @@"]
+        lines += [f"-old {f}.{k}" if k % 2 == 0 else f"+new {f}.{k}" for k in range(30)]
+    parsed, found = regions(lines)
+    assert [kind for kind, _ in found] == ["commits"]
+    text = shown(fit(parsed, 2500))
+    assert text.startswith("commit " + "ab" * 20 + "\n    fix the parser\n")  # its own lines, not a derived one
+    assert all(f"-old {f}.0" in text for f in range(20))

@@ -818,7 +818,7 @@ def _commits(lines: list[str]) -> Parsed:
     every commit."""
     parsed: Parsed = []
     current: list[str] = []
-    patches = any(_DIFF_HEADER.match(line) for line in lines)
+    patches = any(_DIFF_HEADER.match(line) or _headerless_file(lines, k) for k, line in enumerate(lines))
 
     def close() -> None:
         if not current:
@@ -827,7 +827,10 @@ def _commits(lines: list[str]) -> Parsed:
         at = next((k for k, line in enumerate(current) if k and line.startswith("    ") and line.strip()), None)
         subject = current[at].strip() if at is not None else ""
         short = f"{first.group('hash')[:10]} {subject}" if first and subject else current[0]
-        patch = next((k for k, line in enumerate(current) if _DIFF_HEADER.match(line)), len(current))
+        patch = next(
+            (k for k, line in enumerate(current) if _DIFF_HEADER.match(line) or _headerless_file(current, k)),
+            len(current),
+        )
         note = "beyond their hash and subject"
         if patches:
             # Its hash and subject matter more than any file; its author, date and
@@ -1635,7 +1638,13 @@ def regions(lines: list[str]) -> tuple[Parsed, tuple[tuple[str, int], ...]]:
     parsed: Parsed = []
     found: list[tuple[str, int]] = []
     position = 0
+    spans: list[tuple[str, int, int]] = []
     for kind, start, end in _spans(lines):
+        if kind == "diff" and spans and spans[-1][0] == "commits" and spans[-1][2] == start:
+            spans[-1] = ("commits", spans[-1][1], end)  # a commit and its patch (`git show` by a tool): one log
+        else:
+            spans.append((kind, start, end))
+    for kind, start, end in spans:
         parsed.extend(lines[position:start])
         parsed.extend(_REGION_PARSERS[kind](lines[start:end]))
         found.append((kind, end - start))
