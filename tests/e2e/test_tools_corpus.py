@@ -10,8 +10,9 @@ of listings and trees, and the middle of fetched pages. Now 97.9% at 0.154: arra
 one-line list literals keep elements spread over them (their ends, their middle),
 listings of paths and diffs without a `diff --git` line are found by content, and the
 tool rules keep up to 10,000 characters. Still lost: the middle of a fetched one-line
-page, a deep entry of a directory tree, the `commit` line of a git MCP server's
-`git_show` shortened to its hash and subject.)"""
+page, a deep entry of a directory tree, and one changed line of a git MCP server's
+`git_show` past the share of its file, which shows where its hunks are instead (the
+commit's `commit` line stays since a commit and its patch read as one log).)"""
 
 import importlib.util
 import sys

@@ -80,6 +80,16 @@ def test_a_rules_own_budget_and_the_callers_win_over_the_information_budget():
     assert len(run(output, make(), max_inline_chars=800)["inlineText"]) <= 800
 
 
+def test_a_rule_scales_the_information_budget_and_settings_scale_with_it():
+    budgets = Budgets(success=3000, families=(("search", 8000, 9000),))
+    assert budgets.of("git-diff", failed=False, scale=2) == 6000  # a lowered budget stays lowered, twice over
+    assert budgets.of("search", failed=False, scale=2) == 8000  # a family's own entry is taken as it is
+    assert budgets.of("x", failed=False, scale=0) == 3000  # not a positive number: as if 1
+    output = "".join(f"line {i:05d} with some padding to look like real output\n" for i in range(180))
+    assert "omitted" in run(output, make())["inlineText"]  # 10 kB: past the information budget
+    assert "omitted" not in run(output, make(summarize={"budget_scale": 2}))["inlineText"]
+
+
 def test_the_settings_reach_wrap(workdir):
     script = 'for i in $(seq 1 400); do echo "line $i with some padding to look like real output"; done'
     default = tokenjuice("wrap", "--", "sh", "-c", script).stdout.decode()

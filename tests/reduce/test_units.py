@@ -6,7 +6,7 @@ from helpers import run
 from tokenjuice.reduce.budget import SUCCESS_CHARS
 from tokenjuice.reduce.lines import Omission, render
 from tokenjuice.reduce.reencode import decoded
-from tokenjuice.reduce.units import Unit, fit, parse
+from tokenjuice.reduce.units import Unit, fit, parse, regions
 from tokenjuice.rules.verify import unexplained_lines
 
 
@@ -84,9 +84,9 @@ def test_a_diff_file_spends_the_room_on_its_changed_lines():
     diff += [f"+line {i}" for i in range(300)] + [" context"]
     diff += ["diff --git a/y.py b/y.py", "--- a/y.py", "+++ b/y.py", "@@ -5 +5 @@", "-old", "+new"]
     text = shown(fit(parse("diff-file", diff), 600))
-    # the file once, then its first changed lines and a count of the rest; hunk headers go before changes
-    assert text.startswith("diff --git a/x.py b/x.py\n+line 0\n+line 1\n")
-    assert "@@" not in text and "more changed lines omitted" in text
+    # the file once, then its first changed lines (past a few, with their hunk header) and a count of the rest
+    assert text.startswith("diff --git a/x.py b/x.py\n@@ -1,3 +1,300 @@ def f():\n+line 0\n+line 1\n")
+    assert "more changed lines omitted" in text
     assert "diff --git a/y.py b/y.py\n-old\n+new" in text  # the small file keeps all its changes
     assert len(text) <= 600
 
@@ -118,7 +118,8 @@ def test_every_file_of_a_big_diff_is_named():
     assert "diff --git a/src/module_59.py b/src/module_59.py\n-    b = 59\n+    b = 60" in text
     assert text.count(": 1 hunk (+1 -1) omitted ...") >= 10
     assert len(text) <= 4000
-    assert "old.py -> new.py" in text and "logo.png (new file)" in text
+    # a rename without hunks is said by its own lines, not a marker standing for them
+    assert "rename from old.py\nrename to new.py" in text and "logo.png (new file)" in text
     assert unexplained_lines("\n".join(diff), text) == []
 
 
@@ -352,8 +353,9 @@ def test_a_log_with_patches_shares_the_room_between_its_commits():
             lines += [f"-old {c}.{f}.{k}" if k % 2 == 0 else f"+new {c}.{f}.{k}" for k in range(40)]
     text = shown(fit(parse("commit", lines), 2500))
     assert all(f"    change number {c}" in text and f"diff --git a/m{c}_0.py" in text for c in range(4))
-    assert all(f"-old {c}.0.0" in text for c in range(4))  # every commit keeps its first changes
-    assert "more lines of its changes omitted" in text and len(text) <= 2500
+    # every file of every commit keeps its first changes, and a count of the rest
+    assert all(f"-old {c}.{f}.0" in text for c in range(4) for f in range(3))
+    assert "more changed lines" in text and len(text) <= 2500
 
 
 def test_a_marker_is_never_longer_than_the_lines_it_stands_for():
@@ -402,3 +404,63 @@ def test_a_folder_shown_in_part_keeps_its_names_in_one_brace_list():
     assert "more entries in pkg/ omitted" in text
     assert all(f"sub{d}/" in text for d in range(30))  # every folder named with its count
     assert len(text) <= 3000 and unexplained_lines("\n".join(lines), text) == []
+
+
+def _diff_of(files, hunks=1, changes=2):
+    diff = []
+    for f in range(files):
+        diff += [f"diff --git a/pkg/mod{f}.py b/pkg/mod{f}.py"]
+        for h in range(hunks):
+            diff += [f"@@ -{10 * h + 1},7 +{10 * h + 1},7 @@ def function_{f}_{h}():", "     context"]
+            diff += [f"-    old_{f}_{h}_{k} = 1" for k in range(changes)]
+            diff += [f"+    new_{f}_{h}_{k} = 2" for k in range(changes)]
+    return diff
+
+
+def test_hunk_headers_come_with_more_than_the_first_changes_of_a_file():
+    diff = _diff_of(12, hunks=3)
+    # too little room for more than a few changed lines a file: every file its first
+    # change, no hunk header
+    text = shown(fit(parse("diff-file", diff), 1500))
+    assert "@@" not in text and all(f"-    old_{f}_0_0 = 1" in text for f in range(12))
+    # room for more: each file's shown hunks with their headers, context still gone
+    text = shown(fit(parse("diff-file", diff), 3400))
+    for f in range(12):
+        assert f"def function_{f}_0():" in text
+        assert (f"-    old_{f}_1_0 = 1" in text) <= (f"def function_{f}_1():" in text)
+    assert " context" not in text and len(text) <= 3400
+    # room for all of it but the context: every hunk header with its lines
+    text = shown(fit(parse("diff-file", diff), 4800))
+    assert all(f"def function_{f}_{h}():" in text for f in range(12) for h in range(3))
+
+
+def test_git_status_keeps_the_first_and_last_paths_of_each_state_in_each_section():
+    lines = ["On branch main", "Changes to be committed:"]
+    lines += [f"\tmodified:   src/core/staged_{i:03d}.py" for i in range(80)]
+    lines += ["", "Changes not staged for commit:"]
+    lines += [f"\tmodified:   src/core/unstaged_{i:03d}.py" for i in range(300)]
+    lines += [f"\tdeleted:    src/core/gone_{i:03d}.py" for i in range(60)]
+    lines += ["", "Untracked files:", "\tnotes.md"] + [f"\ttools/new_{i:03d}.py" for i in range(120)]
+    text = decoded(shown(fit(parse("path", lines), 3000)))
+    for name, count in (("staged", 80), ("unstaged", 300), ("gone", 60), ("new", 120)):
+        first, last = f"{name}_000.py", f"{name}_{count - 1:03d}.py"
+        assert first in text and last in text, name  # the ends of every group, staged apart from unstaged
+    assert "notes.md" in text and "more paths (" in text
+    # a state with a handful of paths is never cut into: its marker would be longer
+    few = ["Changes not staged for commit:"] + [f"\tmodified:   f{i}.txt" for i in range(4)]
+    few += ["Untracked files:"] + [f"\tsrc_{i:02d}.py" for i in range(60)]
+    text = shown(fit(parse("path", few), 300))
+    assert "\tmodified:   {f0,f1,f2,f3}.txt" in text
+
+
+def test_a_commit_followed_by_its_patch_without_git_headers_reads_as_one_log():
+    # a git MCP server's git_show: the commit, then `--- a/P` / `+++ b/P` files
+    lines = ["commit " + "ab" * 20, "Author: A <a@b.c>", "Date:   2026-12-06", "", "    fix the parser", ""]
+    for f in range(20):
+        lines += [f"--- a/src/m{f}.py", f"+++ b/src/m{f}.py", "@@ -1,3 +1,3 @@"]
+        lines += [f"-old {f}.{k}" if k % 2 == 0 else f"+new {f}.{k}" for k in range(30)]
+    parsed, found = regions(lines)
+    assert [kind for kind, _ in found] == ["commits"]
+    text = shown(fit(parsed, 2500))
+    assert text.startswith("commit " + "ab" * 20 + "\n    fix the parser\n")  # its own lines, not a derived one
+    assert all(f"-old {f}.0" in text for f in range(20))

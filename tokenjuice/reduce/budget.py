@@ -35,13 +35,15 @@ class Budgets:
     failure: int = FAILURE_CHARS
     families: tuple[tuple[str, int, int], ...] = ()  # (family, success, failure) from settings
 
-    def of(self, family: str, failed: bool) -> int:
+    def of(self, family: str, failed: bool, scale: float = 1) -> int:
         """The budget for an output of `family`: settings' entry for the family, else
-        the general one (a failure's for CONTENT_FAMILIES)."""
+        the general one (a failure's for CONTENT_FAMILIES) times `scale` (what the
+        family's rule declares: a diff is nearly all content)."""
         for name, success, failure in self.families:
             if name == family:
                 return failure if failed else success
-        return self.failure if failed or family in CONTENT_FAMILIES else self.success
+        general = self.failure if failed or family in CONTENT_FAMILIES else self.success
+        return round(general * (scale if scale > 0 else 1))
 
 
 def parse_family_entries(

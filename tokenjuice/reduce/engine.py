@@ -366,13 +366,15 @@ def information_budget(
 ) -> int:
     """How many characters the shown text may take: what the caller asked for, else
     what the rule declares, else the information budget for its family and outcome
-    (reduce/budget.py); output the agent bounded itself gets at least the bounded cap."""
+    (reduce/budget.py) times the rule's `budget_scale`; output the agent bounded
+    itself gets at least the bounded cap."""
     from .budget import BOUNDED_MAX_CHARS, Budgets
 
     if options.max_inline_chars:
         return options.max_inline_chars
     table = rule.failure if failed and rule.failure.preserve_on_failure else rule.summarize
-    budget = table.max_chars or (options.budgets or Budgets()).of(classification.rule.family, failed)
+    budgets = options.budgets or Budgets()
+    budget = table.max_chars or budgets.of(classification.rule.family, failed, table.budget_scale)
     return max(budget, BOUNDED_MAX_CHARS) if info.bounded else budget
 
 

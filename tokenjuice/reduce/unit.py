@@ -47,6 +47,10 @@ class Unit:
     lead: tuple[Item, ...] = ()
     more: str = ""
     breaks: tuple[int, ...] | None = None  # where `body` may be cut (counts of its lines); None: anywhere
+    # Body lines that head the lines after them (a diff's hunk headers): when the unit
+    # is shown in part the other lines are shared out first, these get the room left
+    # (reduce/units.py `_heads_shown`), and `more` counts only the other lines.
+    heads: frozenset[int] = frozenset()
     folder: str | None = None  # where a path is (`src/core/`; "" at the top), for drop markers
     # Minimal forms of neighbours share one marker, the folders they share said once:
     # `src/: api/{a.py 3, b.py 1}, cli.py 2`.
@@ -59,6 +63,9 @@ class Unit:
     # What the unit's first line starts with (a finding's `path:`): neighbours shown with
     # the same heading say it once, each first line after it as `  12:5: E0602 …`.
     heading: str = ""
+    # The part of the output the unit is in (git status's `Changes to be committed:`):
+    # cuts thin each group out within each section, not across them.
+    section: str = ""
     # Dropped whenever anything must be cut at all: a line repeated all through a log
     # (a health check), which the count in its marker says enough about.
     expendable: bool = False
@@ -75,12 +82,15 @@ class Unit:
     alone: tuple[Item, ...] = ()
     braces: str = ""
 
-    def partial(self, count: int) -> tuple[Item, ...]:
-        """`lead`, the first `count` lines of `body`, a marker for the rest."""
-        shown = self.body[:count]
-        rest = len(self.body) - count
+    def partial(self, count: int, heads: int | None = None) -> tuple[Item, ...]:
+        """`lead`, the first `count` lines of `body` (of its `heads` only the first
+        `heads` among them, all when None), a marker for the rest of the body (its
+        count of input lines takes in the heads left out above it too)."""
+        within = sorted(k for k in self.heads if k < count)
+        wanted = frozenset(within if heads is None else within[:heads])
+        shown = tuple(line for k, line in enumerate(self.body[:count]) if k not in self.heads or k in wanted)
         hidden = input_lines(self.lines) - input_lines(self.lead) - input_lines(shown)
-        return self.lead + shown + ((Omission(hidden, self.rest(rest)),) if rest > 0 else ())
+        return self.lead + shown + ((Omission(hidden, self.rest(count)),) if count < len(self.body) else ())
 
     def picked(self, chosen: Sequence[int]) -> tuple[Item, ...]:
         """The body lines at `chosen` (in order), under `lead` (a line shown alone
@@ -94,12 +104,18 @@ class Unit:
             shown = self.lead + tuple(self.body[k] for k in chosen)
         rest = len(self.body) - len(chosen)
         hidden = input_lines(self.lines) - input_lines(shown)
-        return shown + ((Omission(hidden, self.rest(rest)),) if rest > 0 else ())
+        left = rest - sum(1 for k in self.heads if k not in chosen)
+        return shown + ((Omission(hidden, self.more_lines(left)),) if rest > 0 else ())
 
     def rest(self, count: int) -> str:
-        """What a partial form's marker says of the `count` body lines it leaves out."""
-        one = count == 1
-        return self.more.format(n=f"{count:,}", s="" if one else "s", ies="y" if one else "ies")
+        """What a partial form's marker says of the body lines after the first
+        `count`: `more` with the count of those that are not heads."""
+        return self.more_lines(len(self.body) - count - sum(1 for k in self.heads if k >= count))
+
+    def more_lines(self, left: int) -> str:
+        """`more` saying `left` lines."""
+        one = left == 1
+        return self.more.format(n=f"{left:,}", s="" if one else "s", ies="y" if one else "ies")
 
     @property
     def size(self) -> int:

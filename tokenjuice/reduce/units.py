@@ -143,24 +143,25 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
     # Within a kind, each group loses its last members in turn, so that no group (the
     # untracked files, the rows of one status) goes whole while another keeps many.
     rank: dict[int, int] = {}
-    members: dict[tuple[str, str], int] = {}
+    members: dict[tuple[str, str, str], int] = {}
     for index, unit in units:
-        key = (unit.kind, unit.group)
+        key = (unit.kind, unit.group, unit.section)
         rank[index] = members.get(key, 0)
         members[key] = rank[index] + 1
-    count = {key: members[key] for key in members}
-    order = sorted(
-        units,
-        key=lambda pair: (
-            pair[1].priority,
-            first[pair[0]],
-            (-pair[1].size,)  # a tuple like the others: a commit beside a diff's files (git show)
-            if pair[1].kind in _BY_SIZE
-            else (_spread_rank(rank[pair[0]], count[pair[1].kind, pair[1].group]), -pair[0])
-            if pair[1].kind in _SPREAD
-            else (-rank[pair[0]], -pair[0]),
-        ),
-    )
+
+    def thinned(index: int, unit: Unit) -> tuple[int, ...]:
+        """Where a unit comes in the order its kind thins out in."""
+        if unit.kind in _BY_SIZE:
+            return (-unit.size,)
+        position, count = rank[index], members[unit.kind, unit.group, unit.section]
+        if unit.kind in _SPREAD:
+            return (_spread_rank(position, count), -index)
+        if unit.kind in _ENDS:  # every group loses its last member before any its first
+            back = count - 1 - position
+            return (-min(position, back), position <= back, -index)
+        return (-position, -index)
+
+    order = sorted(units, key=lambda pair: (pair[1].priority, first[pair[0]], thinned(*pair)))
     # Minimal forms save about as much each, and so do dropped names: the last units
     # go first, so the first ones keep their short forms in one piece.
     by_position = sorted(units, key=lambda pair: (pair[1].priority, first[pair[0]], -pair[0]))
@@ -184,6 +185,14 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
         )
     ]
     steps.append((None, DROPPED, names_limit, True))
+    # A group of a listing shorter than the marker that would count it is never cut
+    # into: the marker would stand for less than it takes (`_render` shows the lines).
+    listed: dict[tuple[str, str, str], int] = {}
+    for index, unit in units:
+        if unit.kind in _ENDS:
+            key = (unit.kind, unit.group, unit.section)
+            listed[key] = listed.get(key, 0) + sizes[index][state[index]]
+    small = {key for key, size in listed.items() if size <= _RUN_MARKER_COST}
     gathered: set[str] = set()
     for tier, target, limit, named in steps:
         if total <= limit:
@@ -197,6 +206,8 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
                 continue
             if target == TRIMMED and not unit.trimmed:
                 continue
+            if target == DROPPED and (unit.kind, unit.group, unit.section) in small:
+                continue
             current = state[index]
             if current >= target or (target != DROPPED and sizes[index][target] >= sizes[index][current]):
                 continue  # a short or minimal form no smaller than what is shown saves nothing
@@ -207,7 +218,8 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
                     gathered.add(unit.gathered)
                     total += _gathered_cost(unit)
             elif target == DROPPED:  # a new run of dropped units is one more marker; joining two, one fewer
-                total += _MARKER_COST * (1 - _dropped_neighbours(index, neighbours, state))
+                marker = _RUN_MARKER_COST if unit.kind in _ENDS else _MARKER_COST  # its counts by state and folder
+                total += marker * (1 - _dropped_neighbours(index, neighbours, state))
     compact: set[int] = set()
     if gathered:
         total = _compact_gathered(units, state, sizes, gathered, compact, total, available)
@@ -312,20 +324,33 @@ def _refill(
             partial.update(picks)
             continue
         costs = {index: _PartialCost(unit, sizes[index][base[index]]) for index, unit in tier}
-        shares = _even_shares(tier, costs, room)
-        for index, unit in tier:  # ... and gets its even share of the room
-            count = costs[index].shown_of(shares.get(index, 0))
-            if count <= 0:
+        tier_units = dict(tier)
+        counts, spent = _shares(tier, costs, room)
+        # Units shown with all their lines but not their heads (a diff file's hunk
+        # headers) share one marker after them: its room comes first, out of the
+        # lines' share if what they leave is too little.
+        if any(counts.get(index) == len(unit.body) for index, unit in tier if unit.heads):
+            fewer = _shares(tier, costs, room - _RUN_MARKER_COST) if room - spent < _RUN_MARKER_COST else ()
+            if fewer and fewer[0]:  # (lines and a marker past the room beat no line at all)
+                counts, spent = fewer
+            room -= _RUN_MARKER_COST
+        room -= spent
+        headed = {index for index, count in counts.items() if costs[index].with_heads(count)}
+        heads, room = _heads_shown(tier, {k: v for k, v in counts.items() if k not in headed}, room)
+        heads.update({index: len(tier_units[index].heads) for index in headed})
+        for index, unit in tier:
+            count = counts.get(index, 0)
+            if not count:
                 continue
-            room -= costs[index].of(count)
-            if (
-                count == len(unit.body)
-                and unit.short == unit.lead + unit.body
-                and _input_lines(unit.lines) > _input_lines(unit.lead) + count
-            ):
+            whole = count == len(unit.body) and _input_lines(unit.lines) > _input_lines(unit.lead) + count
+            if whole and heads[index] == len(unit.heads) and unit.short == unit.lead + unit.body:
                 state[index] = SHORT  # all of its body: its short form, whose run says what else went
+            elif whole and not heads[index] and unit.heads and unit.short == unit.partial(count, 0):
+                state[index] = SHORT  # all of its lines, none of its heads: the same
+            elif whole and heads[index] == len(unit.heads) and unit.trimmed:
+                state[index] = TRIMMED  # all of its lines and heads: all but the lines worth least
             else:
-                partial[index] = unit.partial(count)
+                partial[index] = unit.partial(count, heads[index])
     # What is left makes the units cut furthest fuller (a diff file's mode change, a
     # unit shown with all of its body gets its context back), the most important and
     # the first ones first.
@@ -441,15 +466,66 @@ def _bisection(count: int) -> Iterator[int]:
         spans = following
 
 
+def _shares(tier: list[tuple[int, Unit]], costs: dict[int, _PartialCost], room: int) -> tuple[dict[int, int], int]:
+    """How many body lines each unit of `tier` shows (`_even_shares`, up to where it
+    may be cut), and the room they take."""
+    counts: dict[int, int] = {}
+    spent = 0
+    for index, share in _even_shares(tier, costs, room).items():
+        count = costs[index].shown_of(share)
+        if count > 0:
+            counts[index] = count
+            spent += costs[index].of(count)
+    return counts, spent
+
+
+def _heads_shown(tier: list[tuple[int, Unit]], counts: dict[int, int], room: int) -> tuple[dict[int, int], int]:
+    """How many of its heads (a diff's hunk headers) each unit shows among the body
+    lines it shows, and the room left: the first head of every unit, then the second
+    of every unit, and so on, while the room lasts. Heads are worth less than the
+    lines under them: they get only what the lines left."""
+    shown = dict.fromkeys(counts, 0)
+    heads = {index: sorted(k for k in unit.heads if k < counts[index]) for index, unit in tier if index in counts}
+    bodies = dict(tier)
+    for turn in range(max((len(positions) for positions in heads.values()), default=0)):
+        for index, positions in heads.items():
+            if shown[index] != turn or turn >= len(positions):
+                continue
+            cost = _size([bodies[index].body[positions[turn]]])
+            if cost > room:
+                continue
+            shown[index] = turn + 1
+            room -= cost
+    return shown, room
+
+
+#: A unit shown in part with up to this many body lines shows them without its heads
+#: (a diff file's first changed lines without their hunk headers: every file's first
+#: changes come before any file's hunk headers); with more, each shown line's head
+#: comes with it (where those lines are is worth more than one more line).
+_HEADLESS_LINES = 4
+
+
 class _PartialCost:
-    """What showing the first `count` lines of a unit's body costs over what it shows now."""
+    """What showing the first `count` lines of a unit's body costs over what it shows
+    now: up to _HEADLESS_LINES lines without their heads (they get the room left,
+    `_heads_shown`), past it with them."""
 
     def __init__(self, unit: Unit, shown: int) -> None:
         self.unit, self.shown = unit, shown
         self.lead = _size(unit.lead)
-        self.prefix = [0]
-        for line in unit.body:
-            self.prefix.append(self.prefix[-1] + _size([line]))
+        self.prefix = [0]  # the lines without heads
+        self.headed = [0]  # the lines with their heads
+        self.lines = [0]  # how many lines are not heads
+        for k, line in enumerate(unit.body):
+            head = k in unit.heads
+            self.prefix.append(self.prefix[-1] + (0 if head else _size([line])))
+            self.headed.append(self.headed[-1] + _size([line]))
+            self.lines.append(self.lines[-1] + (not head))
+
+    def with_heads(self, count: int) -> bool:
+        """Do the first `count` body lines come with their heads?"""
+        return self.lines[count] > _HEADLESS_LINES
 
     def shown_of(self, count: int) -> int:
         """How many body lines showing `count` of them really shows: up to the next
@@ -460,7 +536,8 @@ class _PartialCost:
         if count and unit.breaks is not None:
             count = next((b for b in unit.breaks if b >= count), len(unit.body))
         rest = len(unit.body) - count
-        if count and rest > 0 and self.prefix[-1] - self.prefix[count] <= len(f"... {unit.rest(rest)} omitted ...") + 1:
+        marker = len(f"... {unit.rest(count)} omitted ...") + 1
+        if count and rest > 0 and self.prefix[-1] - self.prefix[count] <= marker:
             return len(unit.body)
         return count
 
@@ -468,20 +545,22 @@ class _PartialCost:
         unit = self.unit
         count = self.shown_of(count)
         rest = len(unit.body) - count
-        marker = len(f"... {unit.rest(rest)} omitted ...") + 1 if rest > 0 else 0
-        return self.lead + self.prefix[count] + marker - self.shown
+        marker = len(f"... {unit.rest(count)} omitted ...") + 1 if rest > 0 else 0
+        lines = self.headed[count] if self.with_heads(count) else self.prefix[count]
+        return self.lead + lines + marker - self.shown
 
 
 def _spread(tier: list[tuple[int, Unit]], costs: dict[int, _PartialCost], room: int) -> dict[int, int]:
     """One body line for as many units as `room` holds, chosen evenly over `tier`
-    (the first and the last among them), rather than the first ones."""
+    (the first and the last among them), rather than the first ones; for one, the
+    first whose line fits."""
     count = len(tier)
     best: dict[int, int] = {}
     low, high = 1, count
     while low <= high:
         wanted = (low + high) // 2
         if wanted == 1:
-            picked = [tier[0]]
+            picked = [next((pair for pair in tier if costs[pair[0]].of(1) <= room), tier[0])]
         else:
             picked = [tier[round(k * (count - 1) / (wanted - 1))] for k in range(wanted)]
         if sum(max(0, costs[index].of(1)) for index, _ in picked) <= room:
@@ -543,6 +622,9 @@ def _spread_rank(rank: int, count: int) -> int:
 
 
 _BY_SIZE = ("file", "directory")
+#: Kinds whose units thin out from the middle of each group (a listing's paths): its
+#: first and last members stay longest, one run in between is counted.
+_ENDS = ("path",)
 #: How far past the budget the names of units (files that matched, directories) go
 #: before some of them are dropped too.
 NAMES_FACTOR = 4
@@ -701,12 +783,15 @@ def _render(
             tallied.append(part)
             continue
         flush_joined()
-        if partial and index in partial:
+        in_part = partial[index] if partial is not None and index in partial else None
+        if in_part is not None and any(isinstance(i, Omission) for i in in_part):
             flush(runs=False)
-            items.extend(partial[index])
+            items.extend(in_part)
             continue
         shown = (
-            part.lines
+            in_part  # all of its body but some heads: a short form
+            if in_part is not None
+            else part.lines
             if form == FULL
             else part.lossless
             if form == LOSSLESS
@@ -718,7 +803,8 @@ def _render(
         )
         hidden = _input_lines(part.lines) - _input_lines(shown)
         if hidden > 0 and not any(isinstance(i, Omission) for i in shown):
-            note = {SHORT: part.short_note, TRIMMED: part.trimmed_note}.get(form, part.minimal_note)
+            notes = {SHORT: part.short_note, TRIMMED: part.trimmed_note}
+            note = part.short_note if in_part is not None else notes.get(form, part.minimal_note)
             if shortened and (shortened[0][0].kind, shortened[0][2]) != (part.kind, note):
                 flush()
             items.extend(shown)
@@ -887,7 +973,8 @@ _SHORT_STATES = {
 
 
 def _paths(lines: list[str]) -> Parsed:
-    """git status (long or short): every path is a unit, grouped by its state."""
+    """git status (long or short): every path is a unit, grouped by its state in its
+    section (staged, not staged, untracked; in short form its two state letters)."""
     parsed: Parsed = []
     section = ""
     for line in lines:
@@ -900,8 +987,10 @@ def _paths(lines: list[str]) -> Parsed:
         short = None if entry else _SHORT_STATUS.match(line)
         if entry:
             group = entry.group("state") or ("untracked" if section.startswith("Untracked") else section.lower())
+            where = section
         elif short:
-            xy = short.group("xy").strip()
+            where = short.group("xy")  # staged (`M `) and not (` M`) are apart, as the sections are
+            xy = where.strip()
             group = _SHORT_STATES.get(xy[:1], xy)
         else:
             parsed.append(line)
@@ -927,6 +1016,7 @@ def _paths(lines: list[str]) -> Parsed:
                 lossless=lossless,
                 joins=joins,
                 folder=folder + "/" if folder else "",
+                section=where,
             )
         )
     return parsed
@@ -938,9 +1028,14 @@ _ONELINE = lazy(r"^(?:[*|\\/ ]+ )?[0-9a-f]{7,40} ")
 
 def _commits(lines: list[str]) -> Parsed:
     """git log (plain, --stat, -p) and one-line logs: every commit is a unit; its
-    short form is its short hash and subject."""
+    short form is its short hash and subject. With patches (-p) a commit's header is a
+    unit whose `commit` and subject lines matter more than its files (its author,
+    date and message body are worth least), and each file of its patch is a unit of
+    its own (`_file_unit`), so that the room is shared evenly between the files of
+    every commit."""
     parsed: Parsed = []
     current: list[str] = []
+    patches = any(_DIFF_HEADER.match(line) or _headerless_file(lines, k) for k, line in enumerate(lines))
 
     def close() -> None:
         if not current:
@@ -948,28 +1043,35 @@ def _commits(lines: list[str]) -> Parsed:
         first = _COMMIT.match(current[0])
         at = next((k for k, line in enumerate(current) if k and line.startswith("    ") and line.strip()), None)
         subject = current[at].strip() if at is not None else ""
-        short = (f"{first.group('hash')[:10]} {subject}",) if first and subject else (current[0],)
-        full = tuple(current)
-        if at is not None and any(_DIFF_HEADER.match(line) for line in current):
-            # with its patch (-p): its header and subject, then what it changed, shown in
-            # part and shared evenly with the other commits
-            lead = (current[0], current[at])
-            body = tuple(_changes_of(current[at + 1 :]))
+        short = f"{first.group('hash')[:10]} {subject}" if first and subject else current[0]
+        patch = next(
+            (k for k, line in enumerate(current) if _DIFF_HEADER.match(line) or _headerless_file(current, k)),
+            len(current),
+        )
+        note = "beyond their hash and subject"
+        if patches:
+            # Its hash and subject matter more than any file; its author, date and
+            # message body are worth least (they go with the files' context lines).
+            # Named even at its shortest: its files' markers need it.
+            header = tuple(current[:patch])
+            named = (current[0], current[at]) if at is not None and at < patch else (current[0],)
             parsed.append(
                 Unit(
                     "commit",
                     "",
-                    full,
-                    short,
-                    short_note="beyond their hash and subject",
-                    body=body,
-                    lead=lead,
-                    more="{n} more line{s} of its changes",
-                    breaks=_change_breaks(list(body)),
+                    header,
+                    named,
+                    (short,),
+                    2,
+                    short_note=note,
+                    minimal_note=note,
+                    trimmed=named if len(named) < len(header) else (),
+                    trimmed_note="(author, date and message body)",
                 )
             )
+            parsed.extend(_diff_files(current[patch:]))
         else:
-            parsed.append(Unit("commit", "", full, short, short_note="beyond their hash and subject"))
+            parsed.append(Unit("commit", "", tuple(current), (short,), short_note=note))
         current.clear()
 
     for line in lines:
@@ -1044,29 +1146,36 @@ _FILE_STATE = lazy(
 def _file_unit(lines: list[str]) -> Unit:
     """One file of a diff. The budget goes to what the agent acts on: its changed
     lines first, then the file they belong to, then hunk headers, then context. So
-    the forms, from whole to least: without context lines (`trimmed`), the file line
-    and its changed lines without hunk headers (`short`, also its `lead` and `body`,
-    shown in part when even those do not fit), one marker naming the file and
-    counting its hunks (`minimal`)."""
+    the forms, from whole to least: without context lines (`trimmed`), without hunk
+    headers too (`short`: the file's lines and its changed lines), shown in part when
+    even those do not fit (`lead` the file's lines, then the first of `body`, its
+    changed lines, with their hunk headers where room is left: every file its first
+    changes and a count of the rest), one marker naming the file and counting its
+    hunks (`minimal`)."""
     full = tuple(clip_line(line, _LINE_LIMIT) for line in lines)
     # a combined diff (`diff --cc`) marks a changed line in one column per parent
     columns = 2 if lines[0].startswith(("diff --cc ", "diff --combined ")) else 1
     lead: list[Item] = []
-    changed: list[Item] = []
+    body: list[Item] = []
+    heads: list[int] = []
     trimmed: list[Item] = []
-    hunks = added = removed = context = 0
+    added = removed = context = hunks = 0
     in_hunk = False
+    state = _diff_state(lines)
     for line in full:
         if line.startswith("@@"):
             in_hunk = True
             hunks += 1
             trimmed.append(line)
+            if state != " (new file)":  # a new file's only hunk header says nothing its count does not
+                heads.append(len(body))
+                body.append(line)
         elif not in_hunk:
             trimmed.append(line)
             if _FILE_STATE.match(line):
                 lead.append(line)
         elif "+" in line[:columns] or "-" in line[:columns]:
-            changed.append(line)
+            body.append(line)
             trimmed.append(line)
             added += "+" in line[:columns]
             removed += "-" in line[:columns] and "+" not in line[:columns]
@@ -1074,60 +1183,59 @@ def _file_unit(lines: list[str]) -> Unit:
             context += 1
     if not lead:  # a file without a `diff --git` line is named by its `---` and `+++` lines
         lead.extend(full[:2] if full[0].startswith("--- ") else full[:1])
-    hunk_count = pluralize(hunks, "hunk")
-    changes = f"{hunk_count} (+{added} -{removed})" if hunks else pluralize(len(lines), "line")
+    changes = f"{pluralize(hunks, 'hunk')} (+{added} -{removed})" if hunks else pluralize(len(lines), "line")
     path = _diff_path(lines)
-    state = _diff_state(lines)
     # Even its minimal form names the file: a diff never loses a file header unnamed.
-    minimal = (Omission(len(lines), f"{path}{state}: {changes}"),)
+    minimal: tuple[Item, ...] = (Omission(len(lines), f"{path}{state}: {changes}"),)
+    if not hunks and state not in (" (deleted)", " (new file)"):  # renamed, its mode changed, binary: said in its lines
+        minimal = _state_lines(lead)
     # A deleted file's lines are what it was: its name and its count say what changed.
     deleted = state == " (deleted)"
+    shown = () if deleted else tuple(body)
+    changed = tuple(line for k, line in enumerate(shown) if k not in heads)
     return Unit(
         "file",
         "",
         full,
-        tuple(lead) + (() if deleted else tuple(changed)),
+        tuple(lead) + changed,
         minimal,
         priority=0 if deleted else 1,
         trimmed=tuple(trimmed) if context else (),
         short_note="beyond their changed lines",
+        minimal_note="beyond what changed about them",
         trimmed_note="(context lines)",
-        body=() if deleted else tuple(changed),
-        breaks=None if deleted else _change_breaks(changed),
+        body=shown,
+        breaks=None if deleted else _change_breaks(body, frozenset(heads)),
         lead=tuple(lead),
         more="{n} more changed line{s}",
+        heads=frozenset(heads),
     )
+
+
+def _state_lines(lead: list[Item]) -> tuple[Item, ...]:
+    """What changed about a file without hunks (renamed, its mode changed, a binary
+    file), as few of its lines as say it: not its similarity, and its `diff --git`
+    line only when no other line names it."""
+    said = [line for line in lead if not str(line).startswith(("similarity index", "dissimilarity index"))]
+    if any(str(line).startswith(("rename to ", "copy to ", "Binary files ")) for line in said[1:]):
+        said = said[1:]
+    return tuple(said)
 
 
 #: A run of changed lines longer than this may be cut inside.
 _CHANGE_RUN = 6
 
 
-def _changes_of(lines: list[str]) -> list[str]:
-    """What a commit's patch changed: its files (`diff --git` and what changed about
-    the file) and changed lines, without hunk headers and context."""
-    kept = []
-    in_hunk = False
-    for line in lines:
-        if _DIFF_HEADER.match(line):
-            in_hunk = False
-            kept.append(clip_line(line, _LINE_LIMIT))
-        elif line.startswith("@@"):
-            in_hunk = True
-        elif in_hunk and line[:1] in "+-":
-            kept.append(clip_line(line, _LINE_LIMIT))
-        elif not in_hunk and _FILE_STATE.match(line):
-            kept.append(line)
-    return kept
-
-
-def _change_breaks(changed: list[Item]) -> tuple[int, ...]:
+def _change_breaks(changed: list[Item], heads: frozenset[int] = frozenset()) -> tuple[int, ...]:
     """Where a diff file's changed lines may be cut: not between a removed line and
-    the added line that replaces it, unless the run is long."""
+    the added line that replaces it, unless the run is long, and never right after a
+    hunk header (at `heads`)."""
     breaks = []
     run = 0
     for k in range(1, len(changed)):
         run += 1
+        if k - 1 in heads:
+            continue
         before, after = str(changed[k - 1])[:1], str(changed[k])[:1]
         if not (before == "-" and after == "+") or run >= _CHANGE_RUN:
             breaks.append(k)
@@ -1787,7 +1895,13 @@ def regions(lines: list[str]) -> tuple[Parsed, tuple[tuple[str, int], ...]]:
     parsed: Parsed = []
     found: list[tuple[str, int]] = []
     position = 0
+    spans: list[tuple[str, int, int]] = []
     for kind, start, end in _spans(lines):
+        if kind == "diff" and spans and spans[-1][0] == "commits" and spans[-1][2] == start:
+            spans[-1] = ("commits", spans[-1][1], end)  # a commit and its patch (`git show` by a tool): one log
+        else:
+            spans.append((kind, start, end))
+    for kind, start, end in spans:
         parsed.extend(lines[position:start])
         parsed.extend(_REGION_PARSERS[kind](lines[start:end]))
         found.append((kind, end - start))

@@ -293,6 +293,13 @@ class Summarize:
         camel="maxChars",
         minimum=200,
     )
+    budget_scale: float = spec(
+        NUMBER,
+        "The information budget times this, for an output that is nearly all content (a diff's changed lines: "
+        "2); a positive number, 1 by default; a family's own settings entry and `max_chars` are taken as they are.",
+        1,
+        camel="budgetScale",
+    )
 
 
 @record
@@ -315,6 +322,12 @@ class Failure:
         0,
         camel="maxChars",
         minimum=200,
+    )
+    budget_scale: float = spec(
+        NUMBER,
+        "The information budget for failures times this; a positive number, 1 by default.",
+        1,
+        camel="budgetScale",
     )
 
 

@@ -40,6 +40,8 @@ venv/bin/python "$HERE/issue28.py" "$ROOT"
 python "$HERE/infra.py" "$ROOT"
 # issue 28: search, lint and listing floods, second round
 python "$HERE/floods.py" "$ROOT"
+# issue 28: diffs and statuses of public repositories (GitHub reachable, or CLICK_REPO/PIP_REPO: local clones)
+PATH="$ROOT/venv/bin:$PATH" venv/bin/python "$HERE/diffs.py" "$ROOT"
 venv/bin/python "$HERE/capture.py" "${NAMES[@]}"
 # issue 28: logs, builds, infra: the published outputs are stored, not captured; register them
 venv/bin/python "$HERE/published.py" --register

@@ -164,6 +164,13 @@ SCENARIOS: dict[str, tuple[Path, str, str]] = {
         f"rm -rf {ROOT}/pylinthome",
     ),
     "find-venv-py": (FX / "tjflood", 'find .venv -name "*.py"', ""),
+    # issue 28: diffs and statuses of public repositories (fixtures: make/diffs.py)
+    "git-show-click-annotations": (GIT / "click", "git show ecdeb0c6", ""),
+    "git-diff-click-fstrings": (GIT / "click", "git diff 9897d81d~1 9897d81d", ""),
+    "git-log-p-click-release": (GIT / "click", "git log -p 8.4.0..8.4.1", ""),
+    "git-status-pip-codemod": (GIT / "pipwork", "git status", ""),
+    "git-status-short-pip-codemod": (GIT / "pipwork", "git status --short", ""),
+    "git-diff-cached-pip-codemod": (GIT / "pipwork", "git diff --cached", ""),
 }
 
 # extra environment per scenario (what the agent's shell would already have)

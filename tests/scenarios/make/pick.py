@@ -830,14 +830,15 @@ def diff_sections(name):
     return out
 
 
-def diff_picks(name, n_files, per_file=2):
+def diff_picks(name, n_files, per_file=2, skip=()):
     """For n_files sections spread over the diff (first, middle, last): the path, then its first
-    distinctive removed and added lines (at least 8 characters, once in the whole output)."""
+    distinctive removed and added lines (at least 8 characters, once in the whole output).
+    Files whose path is in `skip` are left out."""
     count = {}
     for ln in lines(name):
         count[ln.rstrip()] = count.get(ln.rstrip(), 0) + 1
     picks = []
-    for path, changed in spread([s_ for s_ in diff_sections(name) if s_[1]], n_files):
+    for path, changed in spread([s_ for s_ in diff_sections(name) if s_[1] and s_[0] not in skip], n_files):
         picks.append(path)
         good = [c for c in changed if len(c.strip("+- ")) >= 8 and count[c] == 1]
         minus = [c for c in good if c[0] == "-"][: per_file // 2]
@@ -1567,6 +1568,120 @@ add(
     day=ROUND2,
 )
 
+# ---- issue 28: diffs and statuses of public repositories (make/diffs.py)
+CLICK = "git 2.39.5, pallets/click at 2c8cd3ac"
+PIPWORK = "git 2.39.5, pypa/pip at 6d309205 after ruff --fix, git rm, git mv and new files"
+
+
+def commit_heads(name):
+    """[(commit line, its subject line)] in output order (merges too)."""
+    lg = lines(name)
+    out = []
+    for i, ln in enumerate(lg):
+        if ln.startswith("commit "):
+            subject = next(x for x in lg[i + 1 : i + 8] if x.startswith("    "))
+            out.append((ln, subject.strip()))
+    return out
+
+
+def file_heads(name, n):
+    """The first hunk header of n files spread over the diff, where it names its place (`@@ ... @@ def f`)."""
+    return spread([h for h in first_hunks(name) if not h.endswith("@@")], n)
+
+
+def deleted_paths(name):
+    lg = lines(name)
+    return [lg[i - 1].split(" b/", 1)[1] for i, ln in enumerate(lg) if ln.startswith("deleted file mode")]
+
+
+def status_groups(name):
+    """{(section, state): [entry, ...]} of a long git status, in output order."""
+    groups, section = {}, None
+    for ln in lines(name):
+        if ln.endswith(":") and not ln.startswith(("\t", " ")):
+            section = ln
+        elif section and ln.startswith("\t"):
+            entry = ln.strip()
+            state = entry.split(":", 1)[0] if re.match(r"^[a-z ]+:  ", entry) else "untracked"
+            groups.setdefault((section, state), []).append(entry)
+    return groups
+
+
+cs = commit_heads("git-show-click-annotations")
+add(
+    "git-show-click-annotations",
+    "git show of a typing refactor in pallets/click (ecdeb0c6: deferred evaluation of annotations, 18 files, 117 hunks,"
+    " ~46 kB); keep the commit, its subject and changed lines spread over the files",
+    CLICK,
+    [cs[0][0], cs[0][1]] + diff_picks("git-show-click-annotations", 12) + file_heads("git-show-click-annotations", 2),
+    noise=index_noise("git-show-click-annotations"),
+)
+
+add(
+    "git-diff-click-fstrings",
+    "git diff between two commits of pallets/click (9897d81d, f-strings everywhere: 40 files, one to a dozen changed"
+    " lines in each, ~56 kB); keep changed lines of first, middle and last files with their paths",
+    CLICK,
+    diff_picks("git-diff-click-fstrings", 12) + file_heads("git-diff-click-fstrings", 2),
+    noise=index_noise("git-diff-click-fstrings"),
+)
+
+cs = commit_heads("git-log-p-click-release")
+add(
+    "git-log-p-click-release",
+    f"git log -p between two releases of pallets/click (8.4.0..8.4.1: {len(cs)} commits, merges among them, ~51 kB);"
+    " keep the hash and subject of commits spread over the range and changed lines spread over the patches",
+    CLICK,
+    [x for h in spread(cs, 6) for x in h] + diff_picks("git-log-p-click-release", 8),
+    noise=index_noise("git-log-p-click-release"),
+)
+
+gone = deleted_paths("git-diff-cached-pip-codemod")
+add(
+    "git-diff-cached-pip-codemod",
+    f"git diff --cached after a ruff --fix codemod of pip ({len(diff_sections('git-diff-cached-pip-codemod')) - len(gone)}"
+    f" changed files, a renamed module among them, and {len(gone)} deleted vendored files, ~128 kB); keep changed"
+    " lines of files spread over the diff, the rename and the deleted files' paths",
+    PIPWORK,
+    ["rename from src/pip/_internal/utils/compat.py", "rename to src/pip/_internal/utils/_compat.py"]
+    + [gone[0], gone[-1]]
+    + diff_picks("git-diff-cached-pip-codemod", 11, skip=gone)
+    + file_heads("git-diff-cached-pip-codemod", 2),
+    noise=index_noise("git-diff-cached-pip-codemod"),
+)
+
+gs = status_groups("git-status-pip-codemod")
+mk = ["On branch modernise", "Changes to be committed:", "Changes not staged for commit:", "Untracked files:"]
+for entries in gs.values():
+    mk += entries[:2] + entries[-2:]
+add(
+    "git-status-pip-codemod",
+    f"git status after a ruff --fix codemod of pip ({sum(map(len, gs.values()))} entries: staged modified, deleted"
+    " and renamed, unstaged modified and deleted, untracked files and a folder, ~12 kB); keep the branch, the"
+    " section heads and the first and last entries of each state in each section",
+    PIPWORK,
+    list(dict.fromkeys(mk)),
+    noise=[
+        '(use "git restore --staged <file>..." to unstage)',
+        '(use "git add/rm <file>..." to update what will be committed)',
+        '(use "git add <file>..." to include in what will be committed)',
+    ],
+)
+
+sh = lines("git-status-short-pip-codemod")
+groups = {}
+for ln in sh:
+    groups.setdefault(ln[:2], []).append(ln)
+mk = []
+for items in groups.values():
+    mk += items[:2] + items[-2:]
+add(
+    "git-status-short-pip-codemod",
+    f"git status --short after the same codemod ({len(sh)} entries: 'M ', 'D ', 'R ', ' M', ' D', ??; ~9.5 kB);"
+    " keep the first and last entries of each pair of state letters",
+    PIPWORK,
+    list(dict.fromkeys(m.lstrip() for m in mk)),
+)
 
 if __name__ == "__main__":
     sys.exit(0 if write_all(check_only="--check" in sys.argv[1:]) else 1)
