@@ -243,11 +243,15 @@ def fit_long_line(lines: list[str], room: int) -> tuple[list[Item], int] | None:
     output counts as (the long line's elements one a line). None for any other."""
     if not lines:
         return None
-    at = max(range(len(lines)), key=lambda k: len(lines[k]))
+    lengths = list(map(len, lines))
+    longest = max(lengths)
+    if longest <= room:
+        return None
+    at = lengths.index(longest)
     line = lines[at]
-    others = sum(len(other) + 1 for k, other in enumerate(lines) if k != at)
+    others = sum(lengths) + len(lines) - 1 - longest
     left = room - others
-    if len(line) <= room or others > room // 3:
+    if others > room // 3:
         return None
     value = document(line)
     if value is not None:
