@@ -186,8 +186,10 @@ _ANCHOR_HINTS = ("not ok", "✗", "×", "✕", "diff --", "@@ ")
 #: A count's line (`3 failed, 2 warnings`, lowered): a digit, a space and one of
 #: _SUMMARY's nouns. In UTF-8 a digit that is not ASCII ends in a continuation byte.
 _COUNTED_NOUNS = r"(?:passed|failed|failures?|errors?|warnings?|tests?|problems?|skipped|examples?|issues?)"
-_COUNTED = lazy(r"\d " + _COUNTED_NOUNS)
-_COUNTED_BYTES = lazy_bytes(rb"[0-9\x80-\xbf] " + _COUNTED_NOUNS.encode())
+#: Written to start with the space: a search for one character is quick, a digit's
+#: class at every position is not.
+_COUNTED = lazy(r" (?<=\d )" + _COUNTED_NOUNS)
+_COUNTED_BYTES = lazy_bytes(rb" (?<=[0-9\x80-\xbf] )" + _COUNTED_NOUNS.encode())
 
 
 def _counted(text: str | bytes) -> set[int]:
