@@ -1,17 +1,20 @@
 """Structured output (one JSON document, JSON lines, CSV/TSV) cut without breaking it.
 
-A JSON document too big for the budget stays valid JSON: arrays keep their first
-items and end with a `"… 120 more items omitted"` element, objects keep their first
-keys and end with `"…": "14 more keys omitted"`, containers nested too deep become
-`"… 12 keys omitted"`, and a very long string keeps its start and end around
-`…[N chars omitted]…`. It is shown indented, so every other line is a line of the
-indented original. JSON lines and CSV/TSV rows are whole rows: rows are dropped,
-never cut in their middle, and the header row stays.
+A JSON document too big for the budget is shown in its compact form when that fits,
+else that form is cut between its elements as an exact read is (below); with little
+room it is pruned instead: arrays keep their first items and end with a `"… 120
+more items omitted"` element, objects keep the keys that name a record and end with
+`"…": "14 more keys omitted"`, containers nested too deep become `"… 12 keys
+omitted"`, and a very long string keeps its start and end around `…[N chars
+omitted]…`. JSON lines and CSV/TSV rows are whole rows: rows are dropped, never cut
+in their middle, and the header row stays.
 
 An exact read of a file (`cat package-lock.json`) is not re-serialised: `exact_cut`
 cuts the file's own text between elements (JSON values and members, YAML blocks by
-indentation, TOML tables and keys, CSV records), keeping each shown one byte for byte,
-with a marker line for each omitted range.
+indentation, TOML tables and keys, CSV records). Every element gets a fair share of
+the room: those within it whole and byte for byte, bigger ones cut inside; a long
+collection whose share is too small is outlined, one line an element (a package by
+its name and version), with a marker line for each omitted range.
 """
 
 from __future__ import annotations
