@@ -5,6 +5,7 @@ first and last ones of a cut collection kept, a marker naming each omitted range
 
 import csv
 import io
+import itertools
 import json
 import re
 import shutil
@@ -71,7 +72,7 @@ def assert_accounted(shown, gaps, total):
     """The 1-based positions shown and the ranges left out cover 1..total once, in order."""
     covered = sorted([(k, k) for k in shown] + gaps)
     assert covered[0][0] == 1 and covered[-1][1] == total, covered[:3]
-    assert all(b[0] == a[1] + 1 for a, b in zip(covered, covered[1:])), covered
+    assert all(b[0] == a[1] + 1 for a, b in itertools.pairwise(covered)), covered
 
 
 def named_members(line):
@@ -100,7 +101,7 @@ def test_a_package_lock_names_every_package_with_its_version(lock):
     assert lines[-1] == "}" and lines[-2] == "  }"
     [heading] = [m for m in markers(lines) if ONE_LINE_EACH in m]
     low, high, total, where = span(heading)
-    assert 1 < low and high < total == len(names) and where == ".packages"
+    assert low > 1 and high < total == len(names) and where == ".packages"
     # the first and the last packages whole, every other one in a line of its name and version
     at = lines.index(heading)
     first = json.loads("{" + "\n".join(lines[lines.index('  "packages": {') + 1 : at]).rstrip(",") + "}")
@@ -139,7 +140,7 @@ def test_an_array_keeps_its_first_and_last_items_whole_and_names_the_others(tmp_
     lines, _ = read(path)
     heading = next(m for m in markers(lines) if ONE_LINE_EACH in m)
     low, high, total, where = span(heading)
-    assert 1 < low and high < total == len(items) and where is None
+    assert low > 1 and high < total == len(items) and where is None
     assert json.loads("\n".join(lines[: lines.index(heading)]).rstrip(",") + "]") == items[: low - 1]
     assert json.loads("[" + "\n".join(lines[len(lines) - 1 - lines[::-1].index("  {") :])) == items[-1:]
     named = [named_members(line)[1] for line in lines if NAMED.match(line)]

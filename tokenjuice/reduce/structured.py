@@ -674,7 +674,7 @@ def _outline(
     chosen = _most_spread(costs, left - _MARKER_ROOM, preferred)
     if len(chosen) == len(middle):  # every element named: the room left shows the ends' neighbours whole
         spare = left - _MARKER_ROOM - sum(costs)
-        wider = [k for pair in zip(range(len(middle)), reversed(range(len(middle)))) for k in pair]
+        wider = [k for pair in zip(range(len(middle)), reversed(range(len(middle))), strict=True) for k in pair]
         for k in dict.fromkeys(wider):
             grow = whole[k] - costs[k]
             if lines[k][1] or grow > spare:
@@ -707,24 +707,27 @@ def _outline(
 def _most_spread(costs: list[int], room: int, preferred: list[int]) -> list[int]:
     """The most of these elements whose costs and the markers between their runs fit
     `room`: the `preferred` ones first (the members that name a record and say how it is
-    doing), then the others spread over them (`spread`)."""
+    doing), then the others spread over them (`spread`); a run left out that costs no
+    more than its marker would is shown instead."""
+
+    def cost(chosen: list[int]) -> int:
+        runs = sum(1 for a, b in pairwise([-1, *chosen, len(costs)]) if b > a + 1)
+        return sum(costs[k] for k in chosen) + runs * _RUN_MARKER
+
     taken: list[int] = []
     for k in preferred:
-        if costs[k] + _RUN_MARKER <= room:
+        if cost(sorted([*taken, k])) <= room:
             taken.append(k)
-            room -= costs[k] + _RUN_MARKER
     others = [k for k in range(len(costs)) if k not in set(taken)]
     low, high, best = 0, len(others), sorted(taken)
     while low <= high:
         limit = (low + high) // 2
         chosen = sorted(taken + [others[i] for i in spread(len(others), limit)])
-        runs = sum(1 for a, b in zip([-1, *chosen], [*chosen, len(costs)], strict=True) if b > a + 1)
-        if sum(costs[k] for k in chosen) + max(0, runs - len(taken)) * _RUN_MARKER <= room + sum(costs[k] for k in taken):
+        if cost(chosen) <= room:
             best, low = chosen, limit + 1
         else:
             high = limit - 1
-    # a run that costs no more than its marker would is shown instead
-    gaps = zip([-1, *best], [*best, len(costs)], strict=True)
+    gaps = pairwise([-1, *best, len(costs)])
     filled = [k for a, b in gaps if b > a + 1 and sum(costs[a + 1 : b]) <= _RUN_MARKER for k in range(a + 1, b)]
     return sorted(best + filled)
 
