@@ -39,7 +39,14 @@ _THEN_KEYS = lazy(r"(?i)(?:^|_|[a-z])(?:type|code|kind|version|count)$")
 
 def _key_rank(key: str) -> int:
     """Keys that identify a record and say how it is doing come first."""
-    return 0 if _FIRST_KEYS.search(key) else 1 if _THEN_KEYS.search(key) else 2
+    rank = _RANKS.get(key)
+    if rank is None:
+        rank = _RANKS[key] = 0 if _FIRST_KEYS.search(key) else 1 if _THEN_KEYS.search(key) else 2
+    return rank
+
+
+#: key -> _key_rank: a collection's records share their keys.
+_RANKS: dict[str, int] = {}
 
 
 _ITEM_LIMITS = (50, 20, 10, 5, 3, 2, 1)
@@ -446,10 +453,18 @@ class _Tree:
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self.lines: dict[tuple[int, str], tuple[str, bool]] = {}
 
     def kids(self, node: _Node) -> tuple[str, list[_Node]] | None:
         """What the elements of `node` are (`items`, `keys`, `rows`…) and the elements."""
         raise NotImplementedError
+
+    def line_of(self, node: _Node) -> tuple[str, bool]:
+        """`line(node)`, made once however often a cut is tried."""
+        key = (node.start, node.path)
+        if key not in self.lines:
+            self.lines[key] = self.line(node)
+        return self.lines[key]
 
     def line(self, node: _Node) -> tuple[str, bool]:
         """`node` in one line, and whether that is all of it: a one-line element as it is,
@@ -662,7 +677,7 @@ def _outline(
     ends = from_both_ends(costs[first : len(kids) - last], max(0, more), tail_first=False)
     low, high = first + ends.head, len(kids) - last - ends.tail
     middle = kids[low:high]
-    lines = [tree.line(kid) for kid in middle]
+    lines = [tree.line_of(kid) for kid in middle]
     indent = [_indent(text, kid.start) for kid in middle]
     comma = "," if tree.commas else ""
     left = room - sum(costs[:low]) - sum(costs[high:])
@@ -857,6 +872,14 @@ class _JsonTree(_Tree):
     def __init__(self, text: str) -> None:
         super().__init__(text)
         self.scan = _json_scanner()
+        self.known: dict[tuple[int, str], tuple[str, list[_Node]] | None] = {}
+
+    def kids(self, node: _Node) -> tuple[str, list[_Node]] | None:
+        """The elements of `node`'s value, scanned once however often a cut asks."""
+        key = (node.value, node.path)
+        if key not in self.known:
+            self.known[key] = self._scan_kids(node)
+        return self.known[key]
 
     @classmethod
     def of(cls, text: str) -> _JsonTree | None:
@@ -871,7 +894,7 @@ class _JsonTree(_Tree):
             return None
         return tree if _skip(text, end) == len(text) else None
 
-    def kids(self, node: _Node) -> tuple[str, list[_Node]] | None:
+    def _scan_kids(self, node: _Node) -> tuple[str, list[_Node]] | None:
         text = self.text
         start = _skip(text, node.value)
         opening = text[start : start + 1]
@@ -899,7 +922,7 @@ class _JsonTree(_Tree):
         """A scalar as it is; an object as its key and the members that name it
         (`"node_modules/a": {"version": "1.2.0", …}`); an array as its key and `[…]`."""
         value = self.text[node.value : node.end]
-        members = (self.kids(node) or ("", []))[1] if value[:1] in ("{", "[") else []
+        members = (self._scan_kids(node) or ("", []))[1] if value[:1] in ("{", "[") else []
         if not members:
             return super().line(node)
         prefix = self.text[node.start : node.value]
