@@ -27,7 +27,9 @@ def read(path, *command):
     done = tokenjuice("wrap", "--", *(command or ("cat",)), str(path))
     shown = done.stdout.decode()
     assert done.returncode == 0, done.stderr
-    assert len(shown) <= EXACT_BUDGET  # the budget of an exact read too big to show
+    # the budget of an exact read too big to show, or what names every element of a
+    # long collection, up to the size an exact read is shown whole
+    assert len(shown) <= EXACT_LIMIT
     lines = shown.rstrip("\n").split("\n")
     assert lines[-1].startswith("(tokenjuice: ") and "full output: tokenjuice cat " in lines[-1]
     return lines[:-1], lines[-1]
@@ -115,6 +117,7 @@ def test_a_package_lock_names_every_package_with_its_version(lock):
     gaps = [span(m)[:2] for m in left_out(lines)]
     assert_accounted(sorted([*ends, *(names.index(key) + 1 for key in keys)]), gaps, total)
     assert all(f'    "{name}": {{' in lines for name in names[high:])
+    assert not gaps and len(EXACT_BUDGET * "x") < len("\n".join(lines))  # every package named: more room taken
     assert "lines omitted" in trailer
 
 
@@ -143,12 +146,13 @@ def test_an_array_keeps_its_first_and_last_items_whole_and_names_the_others(tmp_
     assert low > 1 and high < total == len(items) and where is None
     assert json.loads("\n".join(lines[: lines.index(heading)]).rstrip(",") + "]") == items[: low - 1]
     assert json.loads("[" + "\n".join(lines[len(lines) - 1 - lines[::-1].index("  {") :])) == items[-1:]
-    named = [named_members(line)[1] for line in lines if NAMED.match(line)]
+    # each element shown whole or in one line of the members that name it (valid JSON but for the `…`)
+    shown = json.loads("\n".join(without_markers(lines)).replace(", …}", "}"))
     names = [item["name"] for item in items]
-    assert all(members.items() <= items[names.index(members["name"])].items() for members in named)
-    positions = [names.index(members["name"]) + 1 for members in named]
-    ends = [*range(1, low), *range(high + 1, total + 1)]
-    assert_accounted(sorted([*ends, *positions]), [span(m)[:2] for m in left_out(lines)], total)
+    assert all(item.items() <= items[names.index(item["name"])].items() for item in shown)
+    positions = [names.index(item["name"]) + 1 for item in shown]
+    assert positions == sorted(positions) and positions[: low - 1] == list(range(1, low))
+    assert_accounted(positions, [span(m)[:2] for m in left_out(lines)], total)
 
 
 def test_an_element_too_big_for_the_room_is_cut_inside_at_the_deepest_level(tmp_path):

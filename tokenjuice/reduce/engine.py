@@ -185,8 +185,8 @@ def _between_elements(
     from .structured import exact_cut
 
     words = [word for word in start.info.normalized_argv[1:] if not word.startswith("-")]
-    room = EXACT_BUDGET - sum(len(line) + 1 for line in header) - TRAILER_RESERVE
-    cut = exact_cut(text, words[-1] if words else None, room)
+    used = sum(len(line) + 1 for line in header) + TRAILER_RESERVE
+    cut = exact_cut(text, words[-1] if words else None, EXACT_BUDGET - used, EXACT_LIMIT - used)
     if cut is None:
         return None
     body, split, kind = cut

@@ -19,6 +19,7 @@ its name and version), with a marker line for each omitted range.
 
 from __future__ import annotations
 
+from heapq import heapify, heappop, heappush
 from itertools import pairwise
 from math import isqrt
 
@@ -121,22 +122,23 @@ def spread(count: int, limit: int) -> list[int]:
     run = max(2 - count % 2, isqrt(limit - len(chosen)))
     low, high = ends - 1, count - ends
     centre = (count - 1) // 2
+    # the gaps between neighbours chosen, the widest first and the earliest of equal ones
+    gaps = [(a - b, a, b) for a, b in pairwise(sorted(chosen))]
+    heapify(gaps)
     while len(chosen) < limit:
+        added = [low]
         for k in range(centre - (run - 1) // 2, centre - (run - 1) // 2 + run):
             if low < k < high and len(chosen) < limit:
                 chosen.add(k)
-        ordered = sorted(chosen)
-        gap, low = max(((b - a, a) for a, b in pairwise(ordered)), key=_widest_first)
-        if gap < 2:
+                added.append(k)
+        heappop(gaps)  # the gap just filled: the widest
+        for a, b in pairwise([*added, high]):
+            heappush(gaps, (a - b, a, b))
+        width, low, high = gaps[0]
+        if -width < 2:
             break
-        high = low + gap
-        centre = low + gap // 2
+        centre = low + -width // 2
     return sorted(chosen)
-
-
-def _widest_first(gap: tuple[int, int]) -> tuple[int, int]:
-    """The widest gap first, the earliest of equal ones."""
-    return gap[0], -gap[1]
 
 
 def _first_items(value: Any, limit: int) -> Any:
@@ -454,6 +456,8 @@ class _Tree:
     def __init__(self, text: str) -> None:
         self.text = text
         self.lines: dict[tuple[int, str], tuple[str, bool]] = {}
+        #: Elements of outlined collections left out of the last cut (not even named).
+        self.unnamed = 0
 
     def kids(self, node: _Node) -> tuple[str, list[_Node]] | None:
         """What the elements of `node` are (`items`, `keys`, `rows`…) and the elements."""
@@ -499,27 +503,54 @@ _Token = str | _Marker
 #: How many times a cut is tried in less or more room, until it takes at least
 #: _FULL of the room without going over.
 _TRIES = 6
+#: How many rooms are tried for the least one that names every element of a collection.
+_NAMING_TRIES = 5
 _FULL = 0.9
 
 
-def exact_cut(text: str, path: str | None, room: int) -> tuple[list[Item], int, str] | None:
+def exact_cut(text: str, path: str | None, room: int, names: int = 0) -> tuple[list[Item], int, str] | None:
     """An exact read of a JSON, YAML, TOML or CSV/TSV file (`path` is the file the
     command named, if any) in `room` characters, cut between its elements: every kept
     element whole and byte for byte as the file has it, the first and last ones of a
     cut collection, a marker line naming what was omitted and where, the closing
-    brackets kept. Returns the body, how many input lines were cut in their middle (a
-    one-line JSON document is cut inside its line) and the format; None for any other
-    text."""
+    brackets kept. When a long collection cannot name every element in `room` (one
+    line each, `_outline`) but can in `names` characters, it takes them: the names
+    are the content. Returns the body, how many input lines were cut in their middle
+    (a one-line JSON document is cut inside its line) and the format; None for any
+    other text."""
     if "\r" in text:
         return None  # CRLF: its lines could not be shown byte for byte
     tree = _tree(text, path)
     if tree is None:
         return None
+    cut = _cut(tree, room)
+    if cut is None or not tree.unnamed or names <= room:
+        return cut
+    low, high, named = room, names, None  # the least room that names them all
+    for _ in range(_NAMING_TRIES):
+        middle = (low + high) // 2 if named is not None else high
+        attempt = _cut(tree, middle)
+        if attempt is not None and not tree.unnamed:
+            named, high = attempt, middle
+        else:
+            low = middle
+            if named is None:
+                break  # not even in `names`
+        if high - low < room // 20:
+            break
+    return named or cut
+
+
+def _cut(tree: _Tree, room: int) -> tuple[list[Item], int, str] | None:
+    """`exact_cut` of a tree in `room`: tried again in less or more room until it takes
+    at least _FULL of it without going over."""
+    text = tree.text
     root = _Node(0, len(text), 0, None, 0, "")
     target = room
     best: tuple[list[Item], int, str] | None = None
-    best_size = 0
+    best_size, best_unnamed = 0, 0
     for _ in range(_TRIES):
+        tree.unnamed = 0
         tokens = _fit(tree, root, target)
         body, split = _lay_out(tokens)
         size = sum(map(len, body)) + len(body)
@@ -528,9 +559,11 @@ def exact_cut(text: str, path: str | None, room: int) -> tuple[list[Item], int, 
             continue
         if size > best_size:  # cuts inside one line (a one-line document) clip it once
             best, best_size = (body, min(split, text.count("\n", 0, -1) + 1), tree.name), size
+            best_unnamed = tree.unnamed
         if size >= room * _FULL:
             break
         target += room - size  # room left: try again in more
+    tree.unnamed = best_unnamed
     return best
 
 
@@ -703,7 +736,10 @@ def _outline(
         where = f" in {node.path}" if node.path else ""
         span = f"{kind} {low + 1}–{high} of {len(kids)}{where}"
         folded = sum(text.count("\n", middle[k].start, middle[k].end) for k in cut_short)
-        tokens.append(_Marker(f"{span} (one line each below): the rest of each", folded, False))
+        before = text[kids[low - 1].end : kids[low].start] if low else text[node.value : kids[0].start]
+        inline = "\n" not in before  # elements on one line (a one-line document): that line is cut
+        tokens.append(_Marker(f"{span} (one line each below): the rest of each", folded, inline))
+    tree.unnamed += len(middle) - len(chosen)
     previous = -1
     for k in chosen:
         if k > previous + 1:
