@@ -15,6 +15,7 @@ import pytest
 from conftest import REPO, tokenjuice
 
 from tokenjuice.reduce.engine import EXACT_BUDGET, EXACT_LIMIT
+from tokenjuice.rules.verify import unexplained_lines
 
 DATA = REPO / "tests" / "data" / "structured"
 MARKER = re.compile(
@@ -118,6 +119,7 @@ def test_a_package_lock_names_every_package_with_its_version(lock):
     assert_accounted(sorted([*ends, *(names.index(key) + 1 for key in keys)]), gaps, total)
     assert all(f'    "{name}": {{' in lines for name in names[high:])
     assert not gaps and len(EXACT_BUDGET * "x") < len("\n".join(lines))  # every package named: more room taken
+    assert unexplained_lines(source, "\n".join(lines)) == []  # nothing shown that the file does not say
     assert "lines omitted" in trailer
 
 

@@ -165,6 +165,7 @@ def _first_items(value: Any, limit: int) -> Any:
 #: is doing, at every level) rather than cut between its elements: a cut would show
 #: the first few members and not what state the thing is in.
 _CUT_ROOM = 2000
+_NO_LIMIT = 1 << 62
 
 
 def fit_document(value: Any, room: int) -> list[Item]:
@@ -177,9 +178,10 @@ def fit_document(value: Any, room: int) -> list[Item]:
     whole = compact(value)
     if sum(len(line) + 1 for line in whole) <= room:
         return list(whole)
-    cut = exact_cut("\n".join(whole), "document.json", room) if room >= _CUT_ROOM else None
-    if cut is not None:
-        return cut[0]
+    if room >= _CUT_ROOM:  # a very long string keeps its start and end: the cut cannot go inside one
+        cut = exact_cut("\n".join(compact(_first_items(value, _NO_LIMIT))), "document.json", room)
+        if cut is not None:
+            return cut[0]
     # Whole elements while at least five of each array fit; fewer would hide most
     # records, and a record's identifying keys for all of them say more.
     for limit in _SPREAD_LIMITS:
@@ -267,10 +269,10 @@ def fit_long_line(lines: list[str], room: int) -> tuple[list[Item], int] | None:
     output counts as (the long line's elements one a line). None for any other."""
     if not lines:
         return None
-    lengths = list(map(len, lines))
-    longest = max(lengths)
+    longest = max(map(len, lines))
     if longest <= room:
         return None
+    lengths = list(map(len, lines))
     at = lengths.index(longest)
     line = lines[at]
     others = sum(lengths) + len(lines) - 1 - longest
@@ -321,6 +323,25 @@ def is_marker_line(line: str) -> bool:
     if ": " in core and core.startswith('"'):
         core = core.split(": ", 1)[1]
     return core.startswith(f'"{MARKER_PREFIX}') and core.endswith(' omitted"')
+
+
+def is_outline_line(line: str, source: str) -> bool:
+    """A line `_outline` makes of an element of `source` (`"node_modules/a": {"version":
+    "1.2.0", …}`, `[[package]] {name = "a", …}`, `"files": […]`): its key and every
+    member it shows are text of the source (a member clipped around its marker)."""
+    from .lines import CLIP
+
+    core = line.strip().removesuffix(",")
+    if core.endswith("[…]"):
+        return bool(core[:-3].strip()) and core[:-3].strip() in source
+    if not core.endswith("}") or "{" not in core:
+        return False
+    prefix, _, body = core[:-1].partition("{")
+    body = body.removesuffix(", …")
+    if not body or (prefix.strip() and prefix.strip() not in source):
+        return False
+    pieces = [part.strip() for piece in body.split(", ") for part in CLIP.split(piece)]
+    return all(piece in source for piece in pieces if piece)
 
 
 def json_lines(lines: list[str]) -> bool:
