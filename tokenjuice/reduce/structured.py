@@ -332,8 +332,8 @@ def is_outline_line(line: str, source: str) -> bool:
     from .lines import CLIP
 
     core = line.strip().removesuffix(",")
-    if core.endswith("[…]"):
-        return bool(core[:-3].strip()) and core[:-3].strip() in source
+    if core.endswith(("[…]", "{…}")):
+        return core[:-3].strip() in source
     if not core.endswith("}") or "{" not in core:
         return False
     prefix, _, body = core[:-1].partition("{")
@@ -506,6 +506,8 @@ class _Tree:
         ranked = sorted(one_line, key=lambda m: _key_rank(m.name or ""))
         chosen = [m for m in ranked if _key_rank(m.name or "") < 2][:_NAMING_MEMBERS] or ranked[:1]
         shown = [clip_line(text[m.start : m.end].strip(), _NAMING_WIDTH) for m in sorted(chosen, key=_start)]
+        if not shown:  # no member on one line of its own to name it by
+            return f"{prefix}{opening}…{closing}"
         more = ", …" if len(chosen) < len(members) else ""
         return f"{prefix}{opening}{', '.join(shown)}{more}{closing}"
 
