@@ -271,6 +271,16 @@ def loose_head_tail(parsed: Parsed, head: int, tail: int, rule: Rule, matcher: M
         keep = set(range(head)) | set(range(count - tail, count))
         keep.update(compress(range(count), map(isinstance, loose, repeat((Pinned, Omission)))))
     result: Parsed = []
+    if count == len(parsed):  # no unit among the lines: those kept, and a marker for each run between
+        previous = -1
+        for k in sorted(keep):
+            if k > previous + 1:
+                result.append(Omission(k - previous - 1))
+            result.append(loose[k])
+            previous = k
+        if previous < count - 1:
+            result.append(Omission(count - 1 - previous))
+        return result
     hidden = 0
     position = 0
     for part in parsed:
