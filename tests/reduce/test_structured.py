@@ -5,6 +5,7 @@ first and last ones of a cut collection kept, a marker naming each omitted range
 
 import csv
 import io
+import itertools
 import json
 import re
 import shutil
@@ -14,6 +15,7 @@ import pytest
 from conftest import REPO, tokenjuice
 
 from tokenjuice.reduce.engine import EXACT_BUDGET, EXACT_LIMIT
+from tokenjuice.rules.verify import unexplained_lines
 
 DATA = REPO / "tests" / "data" / "structured"
 MARKER = re.compile(
@@ -26,7 +28,9 @@ def read(path, *command):
     done = tokenjuice("wrap", "--", *(command or ("cat",)), str(path))
     shown = done.stdout.decode()
     assert done.returncode == 0, done.stderr
-    assert len(shown) <= EXACT_BUDGET  # the budget of an exact read too big to show
+    # the budget of an exact read too big to show, or what names every element of a
+    # long collection, up to the size an exact read is shown whole
+    assert len(shown) <= EXACT_LIMIT
     lines = shown.rstrip("\n").split("\n")
     assert lines[-1].startswith("(tokenjuice: ") and "full output: tokenjuice cat " in lines[-1]
     return lines[:-1], lines[-1]
@@ -34,6 +38,16 @@ def read(path, *command):
 
 def markers(lines):
     return [line for line in lines if line.startswith("... ") and line.endswith(" omitted ...")]
+
+
+def left_out(lines):
+    """The markers of elements left out (not those heading the elements shown one line each)."""
+    return [marker for marker in markers(lines) if ONE_LINE_EACH not in marker]
+
+
+ONE_LINE_EACH = " (one line each below): the rest of each"
+#: An object shown in one line (`_outline`): its key, and the members that name it.
+NAMED = re.compile(r'^\s*(?:("(?:[^"\\]|\\.)*"): ?)?\{(.*?)(, …)?\},?$')
 
 
 def without_markers(lines):
@@ -57,6 +71,21 @@ def assert_lines_of(lines, source, commas=False):
         assert line in originals or (commas and line + "," in originals), line
 
 
+def assert_accounted(shown, gaps, total):
+    """The 1-based positions shown and the ranges left out cover 1..total once, in order."""
+    covered = sorted([(k, k) for k in shown] + gaps)
+    assert covered[0][0] == 1 and covered[-1][1] == total, covered[:3]
+    assert all(b[0] == a[1] + 1 for a, b in itertools.pairwise(covered)), covered
+
+
+def named_members(line):
+    """The key of an object shown in one line, and its members (`"version": "1.2.0"`) parsed."""
+    found = NAMED.match(line)
+    assert found, line
+    key = json.loads(found.group(1)) if found.group(1) else None
+    return key, json.loads("{" + found.group(2) + "}")
+
+
 @pytest.fixture
 def lock(tmp_path):
     path = tmp_path / "package-lock.json"
@@ -64,26 +93,33 @@ def lock(tmp_path):
     return path
 
 
-def test_a_package_lock_is_cut_between_packages_and_stays_json(lock):
+def test_a_package_lock_names_every_package_with_its_version(lock):
     source = lock.read_text()
     assert len(source) > EXACT_LIMIT
     lines, trailer = read(lock)
-    assert_lines_of(lines, source, commas=True)
-    shown = json.loads("\n".join(without_markers(lines)))  # valid JSON but for the markers
     whole = json.loads(source)
-    # every top-level key, in order, and the brackets that close them
-    assert list(shown) == list(whole) and lines[-1] == "}" and lines[-2] == "  }"
-    for key in ("name", "version", "lockfileVersion", "requires"):
-        assert shown[key] == whole[key]
-    [marker] = markers(lines)
-    first, last, total, path = span(marker)
     names = list(whole["packages"])
-    assert (total, path) == (len(names), ".packages")
-    assert f'("{names[first - 1]}" to "{names[last - 1]}")' in marker
-    # the first and the last packages, whole, around the range the marker names
-    assert list(shown["packages"]) == names[: first - 1] + names[last:]
-    assert all(shown["packages"][name] == whole["packages"][name] for name in shown["packages"])
-    assert names[0] in shown["packages"] and names[-1] in shown["packages"]
+    # the top-level keys, in order, and the brackets that close them
+    assert [line.split(":")[0].strip() for line in lines if re.match(r'^  "', line)] == [f'"{k}"' for k in whole]
+    assert lines[-1] == "}" and lines[-2] == "  }"
+    [heading] = [m for m in markers(lines) if ONE_LINE_EACH in m]
+    low, high, total, where = span(heading)
+    assert low > 1 and high < total == len(names) and where == ".packages"
+    # the first and the last packages whole, every other one in a line of its name and version
+    at = lines.index(heading)
+    first = json.loads("{" + "\n".join(lines[lines.index('  "packages": {') + 1 : at]).rstrip(",") + "}")
+    assert first == {name: whole["packages"][name] for name in names[: low - 1]}
+    shown = [k for k, line in enumerate(lines) if NAMED.match(line) and line.startswith('    "')]
+    for k in shown:
+        key, members = named_members(lines[k])
+        assert "version" in members and members.items() <= whole["packages"][key].items(), lines[k]
+    keys = [named_members(lines[k])[0] for k in shown]
+    ends = [*range(1, low), *range(high + 1, total + 1)]
+    gaps = [span(m)[:2] for m in left_out(lines)]
+    assert_accounted(sorted([*ends, *(names.index(key) + 1 for key in keys)]), gaps, total)
+    assert all(f'    "{name}": {{' in lines for name in names[high:])
+    assert not gaps and len(EXACT_BUDGET * "x") < len("\n".join(lines))  # every package named: more room taken
+    assert unexplained_lines(source, "\n".join(lines)) == []  # nothing shown that the file does not say
     assert "lines omitted" in trailer
 
 
@@ -93,28 +129,32 @@ def test_a_one_line_document_is_cut_inside_its_line(tmp_path):
     path.write_text(json.dumps(whole, separators=(",", ":")))
     source = path.read_text()
     lines, trailer = read(path)
-    assert all(line in source for line in without_markers(lines))  # pieces of the one line
-    shown = json.loads("".join(without_markers(lines)))
-    [marker] = markers(lines)
-    first, last, total, path_ = span(marker)
-    assert (total, path_) == (len(whole["packages"]), ".packages")
-    assert list(shown["packages"]) == list(whole["packages"])[: first - 1] + list(whole["packages"])[last:]
+    for line in without_markers(lines):
+        if line not in source:  # a package in one line: its name and version as the file has them
+            key, members = named_members(line)
+            assert f'"{key}":' in source and members.items() <= whole["packages"][key].items()
+    assert {span(m)[3] for m in markers(lines)} == {".packages"}
     assert "long line clipped" in trailer
 
 
-def test_an_array_keeps_its_first_and_last_items_whole(tmp_path):
+def test_an_array_keeps_its_first_and_last_items_whole_and_names_the_others(tmp_path):
     whole = json.loads((DATA / "package-lock.json").read_text())
     items = [{"name": name} | package for name, package in whole["packages"].items()]
     path = tmp_path / "packages.json"
     path.write_text(json.dumps(items, indent=2) + "\n")
     lines, _ = read(path)
-    assert_lines_of(lines, path.read_text(), commas=True)
-    shown = json.loads("\n".join(without_markers(lines)))
-    [marker] = markers(lines)
-    first, last, total, where = span(marker)
-    assert marker.startswith("... items ") and (total, where) == (len(items), None)
-    assert shown == items[: first - 1] + items[last:]
-    assert shown[0] == items[0] and shown[-1] == items[-1] and lines[-1] == "]"
+    heading = next(m for m in markers(lines) if ONE_LINE_EACH in m)
+    low, high, total, where = span(heading)
+    assert low > 1 and high < total == len(items) and where is None
+    assert json.loads("\n".join(lines[: lines.index(heading)]).rstrip(",") + "]") == items[: low - 1]
+    assert json.loads("[" + "\n".join(lines[len(lines) - 1 - lines[::-1].index("  {") :])) == items[-1:]
+    # each element shown whole or in one line of the members that name it (valid JSON but for the `…`)
+    shown = json.loads("\n".join(without_markers(lines)).replace(", …}", "}"))
+    names = [item["name"] for item in items]
+    assert all(item.items() <= items[names.index(item["name"])].items() for item in shown)
+    positions = [names.index(item["name"]) + 1 for item in shown]
+    assert positions == sorted(positions) and positions[: low - 1] == list(range(1, low))
+    assert_accounted(positions, [span(m)[:2] for m in left_out(lines)], total)
 
 
 def test_an_element_too_big_for_the_room_is_cut_inside_at_the_deepest_level(tmp_path):
@@ -122,10 +162,9 @@ def test_an_element_too_big_for_the_room_is_cut_inside_at_the_deepest_level(tmp_
     path = tmp_path / "two.json"
     path.write_text(json.dumps({"before": whole, "after": whole}, indent=2))
     lines, _ = read(path)
-    shown = json.loads("\n".join(without_markers(lines)))
-    assert list(shown) == ["before", "after"]  # both halves, each cut inside its packages
-    assert [span(m)[3] for m in markers(lines)] == [".before.packages", ".after.packages"]
-    assert shown["after"]["lockfileVersion"] == 3
+    assert [line for line in lines if re.match(r'^  "', line)] == ['  "before": {', '  "after": {']
+    assert {span(m)[3] for m in markers(lines)} == {".before.packages", ".after.packages"}
+    assert lines.count('    "lockfileVersion": 3,') == 2  # each half's own keys, whole
 
 
 def test_a_pnpm_lock_is_cut_between_its_packages_by_indentation(tmp_path):
@@ -133,16 +172,15 @@ def test_a_pnpm_lock_is_cut_between_its_packages_by_indentation(tmp_path):
     shutil.copy(DATA / "pnpm-lock.yaml", path)
     source = path.read_text()
     lines, _ = read(path)
-    assert_lines_of(lines, source)
+    assert_lines_of(lines, source)  # a package in one line is its first line
     top = [line.split(":")[0] for line in source.split("\n") if line[:1].isalpha()]
     assert [line.split(":")[0] for line in without_markers(lines) if line[:1].isalpha()] == top
-    paths = [span(marker)[3] for marker in markers(lines)]
-    assert paths == [".packages", ".snapshots"]
+    assert {span(marker)[3] for marker in markers(lines)} == {".packages", ".snapshots"}
     packages = [line for line in source.split("\n") if re.match(r"^  \S.*:$", line)]
     assert packages[0] in lines and packages[-1] in lines  # the first and the last entries
 
 
-def test_a_uv_lock_is_cut_between_its_package_tables_and_stays_toml(tmp_path):
+def test_a_uv_lock_keeps_every_package_table_and_stays_toml(tmp_path):
     path = tmp_path / "uv.lock"
     shutil.copy(DATA / "uv.lock", path)
     source = path.read_text()
@@ -151,26 +189,26 @@ def test_a_uv_lock_is_cut_between_its_package_tables_and_stays_toml(tmp_path):
     shown = tomllib.loads("\n".join(without_markers(lines)))
     whole = tomllib.loads(source)
     assert shown["version"] == whole["version"]
-    names = [package["name"] for package in shown["package"]]
-    assert names[0] == whole["package"][0]["name"] and names[-1] == whole["package"][-1]["name"]
-    tables = [m for m in markers(lines) if m.startswith("... tables ")]
-    assert len(tables) == 1 and span(tables[0])[2:] == (len(whole["package"]), "[[package]]")
+    # every package, cut inside (its wheels first) rather than left out
+    assert [p["name"] for p in shown["package"]] == [p["name"] for p in whole["package"]]
+    assert all(p["version"] == q["version"] for p, q in zip(shown["package"], whole["package"], strict=True))
+    assert not any(m.startswith("... tables ") for m in markers(lines))
 
 
 @pytest.mark.parametrize(("name", "delimiter"), [("packages.csv", ","), ("commits.tsv", "\t")])
-def test_a_table_keeps_its_header_and_its_first_and_last_rows(tmp_path, name, delimiter):
+def test_a_table_keeps_its_header_and_rows_spread_over_it(tmp_path, name, delimiter):
     path = tmp_path / name
     shutil.copy(DATA / name, path)
     source = path.read_text()
     lines, _ = read(path)
     assert_lines_of(lines, source)
     rows = list(csv.reader(io.StringIO(source), delimiter=delimiter))
-    shown = list(csv.reader(io.StringIO("\n".join(without_markers(lines))), delimiter=delimiter))
-    [marker] = markers(lines)
-    first, last, total, _ = span(marker)
     data = [row for row in rows[1:] if row]
-    assert shown[0] == rows[0] and total == len(data)
-    assert shown[1:] == data[: first - 1] + data[last:]
+    shown = list(csv.reader(io.StringIO("\n".join(without_markers(lines))), delimiter=delimiter))
+    assert shown[0] == rows[0] and shown[1] == data[0] and shown[-1] == data[-1]
+    positions = [data.index(row) + 1 for row in shown[1:]]
+    assert_accounted(positions, [span(m)[:2] for m in markers(lines)], len(data))
+    assert any(len(data) // 3 < k < 2 * len(data) // 3 for k in positions)  # from the middle too
 
 
 def test_what_is_not_a_whole_document_keeps_the_line_cut(lock):

@@ -79,6 +79,15 @@ def test_the_guard_searches_error_lines_only_where_an_error_word_is(monkeypatch,
     assert 0 < error.calls <= 4 * len(worded) < len(lines) // 10
 
 
+def test_the_guard_looks_for_counts_only_where_a_digit_comes_before_a_count_noun(monkeypatch, log):
+    summary = count_pattern(monkeypatch, guard, "_SUMMARY", "search")
+    reduce_log(log)
+    lines = log.splitlines()
+    worded = [line for line in lines if any(word in line.lower() for word in guard._ERROR_HINTS)]
+    # not every line naming a test, a warning or a pass: a count is `3 warnings`
+    assert 0 < summary.calls <= 4 * len(worded) < len(lines) // 10
+
+
 def test_passing_tests_are_searched_for_only_on_lines_that_can_say_so(monkeypatch, log):
     passing = count_pattern(monkeypatch, units, "_PASSING", "search")
     block = count_pattern(monkeypatch, units, "_ANY_TEST_BLOCK", "match")

@@ -1,5 +1,7 @@
 """reduce/units.py: parsers split outputs into units; `fit` cuts between them."""
 
+import re
+
 from conftest import REPO
 from helpers import run
 
@@ -241,16 +243,18 @@ def test_a_big_json_document_stays_valid_json():
         "description": "x" * 5000,
     }
     text = reduce_wire([fallback], command="kubectl get pods -o json", combined=json.dumps(doc), exit_code=0)
-    shown = text["inlineText"].rsplit("\n(tokenjuice:", 1)[0]
-    pruned = json.loads(shown)  # still one valid JSON document
+    lines = text["inlineText"].rsplit("\n(tokenjuice:", 1)[0].split("\n")
+    markers = [line for line in lines if line.startswith("... ") and line.endswith(" omitted ...")]
+    # cut between its elements, each shown one valid JSON value, markers on lines of their own
+    pruned = json.loads("\n".join(line for line in lines if line not in markers))
     assert pruned["kind"] == "List" and pruned["items"][0]["name"] == "pod-0"
-    markers = [item for item in pruned["items"] if isinstance(item, str)]
     assert pruned["items"][-1]["name"] == "pod-399"  # the last elements too: the newest are often last
-    assert all(marker.startswith("… ") and marker.endswith(" more items omitted") for marker in markers)
     # spread over the array: its middle shown, each run left out counted where it was
-    names = [item["name"] for item in pruned["items"] if isinstance(item, dict)]
+    names = [item["name"] for item in pruned["items"]]
     assert {"pod-199", "pod-200"} <= set(names)
-    assert len(names) + sum(int(marker.split()[1]) for marker in markers) == 400
+    runs = [re.match(r"^\.\.\. items? (\d+)(?:–(\d+))? of 400 in \.items omitted", m) for m in markers]
+    left = sum(int(found.group(2) or found.group(1)) - int(found.group(1)) + 1 for found in runs if found)
+    assert len(names) + left == 400
     assert "chars omitted" in pruned["description"] and len(text["inlineText"]) <= SUCCESS_CHARS
 
 
@@ -262,14 +266,15 @@ def test_a_rule_made_for_tables_still_cuts_json_between_values():
     table = rule_of("package/pip-list", family="package-manager", match={"argv0": ["pip"]}, unit="row")
     packages = json.dumps([{"name": f"package-{i}", "version": f"1.{i}.0"} for i in range(300)])
     text = reduce_wire([table], command="pip list --format=json", combined=packages, exit_code=0)["inlineText"]
-    pruned = json.loads(text.rsplit("\n(tokenjuice:", 1)[0])  # one line of JSON, not clipped in its middle
-    markers = [item for item in pruned if isinstance(item, str)]
+    lines = text.rsplit("\n(tokenjuice:", 1)[0].split("\n")
+    markers = [line for line in lines if line.startswith("... ") and line.endswith(" omitted ...")]
+    pruned = json.loads("\n".join(line for line in lines if line not in markers))  # whole elements, not clipped
     assert pruned[0] == {"name": "package-0", "version": "1.0.0"} and pruned[-1] == {
         "name": "package-299",
         "version": "1.299.0",
     }
     # elements spread over the array (its ends, its middle), each run left out counted
-    assert markers and all(marker.endswith(" more items omitted") for marker in markers)
+    assert markers and all(re.match(r"^\.\.\. items? \d+(?:–\d+)? of 300 omitted \.\.\.$", m) for m in markers)
     assert {"name": "package-150", "version": "1.150.0"} in pruned
 
 

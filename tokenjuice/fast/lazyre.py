@@ -17,13 +17,13 @@ if TYPE_CHECKING:
 
 
 class LazyPattern:
-    def __init__(self, pattern: str, flags: int = 0) -> None:
+    def __init__(self, pattern: str | bytes, flags: int = 0) -> None:
         self._source = (pattern, flags)
 
     def __getattr__(self, name: str) -> Any:  # only for names not yet set: the first use
         import re  # not before: a command that prints nothing needs no pattern at all
 
-        compiled = re.compile(*self._source)
+        compiled: Any = re.compile(*self._source)
         for method in ("match", "fullmatch", "search", "finditer", "findall", "sub", "subn", "split"):
             self.__dict__[method] = getattr(compiled, method)
         self.__dict__.update(pattern=compiled.pattern, flags=compiled.flags, groupindex=compiled.groupindex)
@@ -33,4 +33,9 @@ class LazyPattern:
 
 def lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """A pattern that compiles on first use (typed as the compiled pattern it acts as)."""
+    return LazyPattern(pattern, flags)  # type: ignore[return-value]
+
+
+def lazy_bytes(pattern: bytes, flags: int = 0) -> re.Pattern[bytes]:
+    """`lazy` for a pattern over bytes."""
     return LazyPattern(pattern, flags)  # type: ignore[return-value]

@@ -34,7 +34,7 @@ from .render import TRAILER_RESERVE, text_of
 # lines, and `wrap` pays every import on every command.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from typing import Any
 
     from ..rules.patterns import Budget
@@ -244,8 +244,8 @@ def _between_elements(
     from .structured import exact_cut
 
     words = [word for word in start.info.normalized_argv[1:] if not word.startswith("-")]
-    room = EXACT_BUDGET - sum(len(line) + 1 for line in header) - TRAILER_RESERVE
-    cut = exact_cut(text, words[-1] if words else None, room)
+    used = sum(len(line) + 1 for line in header) + TRAILER_RESERVE
+    cut = exact_cut(text, words[-1] if words else None, EXACT_BUDGET - used, EXACT_LIMIT - used)
     if cut is None:
         return None
     body, split, kind = cut
@@ -268,6 +268,7 @@ class _Cut:
     ) -> None:
         self.start, self.rule, self.outcome = start, rule, outcome
         self.header, self.whole, self.patterns = header, whole, patterns
+        self._measured: dict[int, tuple[int, int]] = {}
 
     def within(self, budget: int, widened: bool = False) -> Reduction:
         """Whole but for noise if it fits, structured output cut between values,
@@ -285,8 +286,16 @@ class _Cut:
 
     def fits(self, budget: int) -> Reduction | None:
         """The output whole but for its noise, if that fits `budget`."""
-        fits = _fits(self.start, self.rule, self.outcome, self.header, self.whole, budget)
+        fits = _fits(self.start, self.rule, self.outcome, self.header, self.whole, budget, self.measure)
         return None if fits is None else replace(fits, budget=budget, regions=self.outcome.regions)
+
+    def measure(self, items: tuple[Item, ...]) -> tuple[int, int]:
+        """The characters `items` (the outcome's denoised or lossless lines) take shown
+        and the spaces among them, counted once for every budget tried."""
+        key = id(items)
+        if key not in self._measured:
+            self._measured[key] = (_size(items), _spaces(items))
+        return self._measured[key]
 
 
 def _unredacted(reduction: Reduction) -> str:
@@ -416,11 +425,18 @@ def _structured(
 
 
 def _fits(
-    start: _Start, rule: Rule, outcome: RuleOutcome, header: tuple[str, ...], whole: list[str], budget: int
+    start: _Start,
+    rule: Rule,
+    outcome: RuleOutcome,
+    header: tuple[str, ...],
+    whole: list[str],
+    budget: int,
+    measure: Callable[[tuple[Item, ...]], tuple[int, int]],
 ) -> Reduction | None:
     """An output that fits the budget is shown whole but for the noise the rule
     names (skip patterns, repeated lines): never cut in its middle, never replaced
-    by a summary. None when it does not fit."""
+    by a summary. None when it does not fit. `measure` gives the size and the spaces
+    of the outcome's lines."""
     denoised = outcome.denoised
     if outcome.summary is not None and not any(isinstance(i, str) and i.strip() for i in denoised):
         return None  # nothing but noise: the rule's own summary says it best
@@ -435,13 +451,14 @@ def _fits(
     kinds: tuple[str, ...] = ()
     if outcome.lossless:
         denoised, kinds = outcome.lossless, ("lossless",)
-    shown = _size(header) + _size(denoised)
-    if shown - _spaces(denoised) > room:
+    size, spaces = measure(denoised)
+    shown = _size(header) + size
+    if shown - spaces > room:
         return None  # not even without every space would it fit
-    if shown > room or _spaces(denoised) >= LOSSLESS_CHARS:
+    if shown > room or spaces >= LOSSLESS_CHARS:
         squeezed = tuple(squeeze(i) for i in denoised)
-        saved = _size(denoised) - _size(squeezed)
-        if shown > room or saved >= max(LOSSLESS_CHARS, _size(denoised) * LOSSLESS_SHARE):
+        saved = size - _size(squeezed)
+        if shown > room or saved >= max(LOSSLESS_CHARS, size * LOSSLESS_SHARE):
             denoised, kinds, shown = squeezed, (*kinds, "squeeze"), shown - saved
     if shown > room:
         return None

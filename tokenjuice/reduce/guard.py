@@ -21,7 +21,7 @@ kept and the steps taken.
 
 from __future__ import annotations
 
-from ..fast.lazyre import lazy
+from ..fast.lazyre import lazy, lazy_bytes
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -77,9 +77,11 @@ def anchors(lines: list[str], errors: bool = True) -> list[str]:
     near = 0  # lines after an error line whose locations are its raise site
     in_diff = False  # a diff's lines are content, whatever words they hold
     lowered = _lowered("\n".join(lines))
-    candidates = _holding(lowered, _ANCHOR_HINTS)
     # An ASCII line _ERROR matches holds one of these (lowered): the others are not searched.
-    worded = _holding(lowered, _ERROR_HINTS) if errors else set()
+    worded = _holding(lowered, _ERROR_HINTS)
+    candidates = worded | _holding(lowered, _ANCHOR_HINTS) | _counted(lowered)
+    if not errors:
+        worded = set()
     for index, line in enumerate(lines):
         if len(found) >= MAX_ANCHORS:
             break
@@ -178,21 +180,22 @@ def _candidates(lines: list[str]) -> set[int]:
     return _lines_holding(lines, _HINTS)
 
 
-#: What any anchor's line holds (lowered): error words, test verdicts, counts' nouns.
-_ANCHOR_HINTS = _HINTS + (
-    "passed",
-    "test",
-    "problem",
-    "skipped",
-    "example",
-    "issue",
-    "not ok",
-    "✗",
-    "×",
-    "✕",
-    "diff --",
-    "@@ ",
-)
+#: What the line of any anchor but a count holds (lowered), beside an error word: a
+#: failing test's verdict, the start of a diff.
+_ANCHOR_HINTS = ("not ok", "✗", "×", "✕", "diff --", "@@ ")
+#: A count's line (`3 failed, 2 warnings`, lowered): a digit, a space and one of
+#: _SUMMARY's nouns. In UTF-8 a digit that is not ASCII ends in a continuation byte.
+_COUNTED_NOUNS = r"(?:passed|failed|failures?|errors?|warnings?|tests?|problems?|skipped|examples?|issues?)"
+#: Written to start with the space: a search for one character is quick, a digit's
+#: class at every position is not.
+_COUNTED = lazy(r" (?<=\d )" + _COUNTED_NOUNS)
+_COUNTED_BYTES = lazy_bytes(rb" (?<=[0-9\x80-\xbf] )" + _COUNTED_NOUNS.encode())
+
+
+def _counted(text: str | bytes) -> set[int]:
+    """The indexes of the lines of `text` (lowered) that may hold a count (_SUMMARY)."""
+    pattern: Any = _COUNTED if isinstance(text, str) else _COUNTED_BYTES
+    return _lines_at(text, [found.start() for found in pattern.finditer(text)])
 
 
 def _lines_holding(lines: list[str], hints: tuple[str, ...]) -> set[int]:
@@ -221,6 +224,12 @@ def _holding(text: str | bytes, hints: tuple[str, ...]) -> set[int]:
             positions.append(at)
             end = text.find(newline, at)  # one hit a line is enough: on to the next line
             at = text.find(needle, end + 1) if end >= 0 else -1
+    return _lines_at(text, positions)
+
+
+def _lines_at(text: str | bytes, positions: list[int]) -> set[int]:
+    """The indexes of the lines of `text` these offsets fall in."""
+    newline: Any = "\n" if isinstance(text, str) else b"\n"
     found: set[int] = set()
     line = offset = 0
     for at in sorted(positions):

@@ -10,6 +10,8 @@ Every step is linear in the number of lines; patterns are compiled once per run.
 
 from __future__ import annotations
 
+from itertools import compress, repeat
+
 from ..fast.record import record
 from ..rules.model import Counter, Rule
 from ..rules.patterns import Budget, Lines, Matcher, group_names, scoped
@@ -267,21 +269,33 @@ def loose_head_tail(parsed: Parsed, head: int, tail: int, rule: Rule, matcher: M
         keep = set(range(count))
     else:
         keep = set(range(head)) | set(range(count - tail, count))
-        keep |= {k for k, item in enumerate(loose) if isinstance(item, Pinned | Omission)}
+        keep.update(compress(range(count), map(isinstance, loose, repeat((Pinned, Omission)))))
     result: Parsed = []
+    if count == len(parsed):  # no unit among the lines: those kept, and a marker for each run between
+        previous = -1
+        for k in sorted(keep):
+            if k > previous + 1:
+                result.append(Omission(k - previous - 1))
+            result.append(loose[k])
+            previous = k
+        if previous < count - 1:
+            result.append(Omission(count - 1 - previous))
+        return result
     hidden = 0
     position = 0
     for part in parsed:
         if not isinstance(part, Unit):
-            item = loose[position]
+            item: Item | Unit = loose[position]
             position += 1
             if position - 1 not in keep:
                 hidden += 1
                 continue
+        else:
+            item = part
         if hidden:
             result.append(Omission(hidden))
             hidden = 0
-        result.append(item if not isinstance(part, Unit) else part)
+        result.append(item)
     if hidden:
         result.append(Omission(hidden))
     return result
@@ -332,8 +346,11 @@ def pin(rule: Rule, items: Sequence[Item], matcher: MatcherFactory) -> list[Item
     """Mark the lines matching the rule's `pin_patterns` as `Pinned`."""
     if not rule.filters.pin_patterns:
         return list(items)
-    positions = [i for i, item in enumerate(items) if isinstance(item, str)]
-    hits = matcher(rule.filters.pin_patterns).matching(Lines([str(items[i]) for i in positions]))
+    texts = [item for item in items if isinstance(item, str)]
+    positions = (
+        range(len(items)) if len(texts) == len(items) else [i for i, item in enumerate(items) if isinstance(item, str)]
+    )
+    hits = matcher(rule.filters.pin_patterns).matching(Lines(texts))
     if not hits:
         return list(items)
     pinned = list(items)

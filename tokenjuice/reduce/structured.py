@@ -1,21 +1,25 @@
 """Structured output (one JSON document, JSON lines, CSV/TSV) cut without breaking it.
 
-A JSON document too big for the budget stays valid JSON: arrays keep their first
-items and end with a `"… 120 more items omitted"` element, objects keep their first
-keys and end with `"…": "14 more keys omitted"`, containers nested too deep become
-`"… 12 keys omitted"`, and a very long string keeps its start and end around
-`…[N chars omitted]…`. It is shown indented, so every other line is a line of the
-indented original. JSON lines and CSV/TSV rows are whole rows: rows are dropped,
-never cut in their middle, and the header row stays.
+A JSON document too big for the budget is shown in its compact form when that fits,
+else that form is cut between its elements as an exact read is (below); with little
+room it is pruned instead: arrays keep their first items and end with a `"… 120
+more items omitted"` element, objects keep the keys that name a record and end with
+`"…": "14 more keys omitted"`, containers nested too deep become `"… 12 keys
+omitted"`, and a very long string keeps its start and end around `…[N chars
+omitted]…`. JSON lines and CSV/TSV rows are whole rows: rows are dropped, never cut
+in their middle, and the header row stays.
 
 An exact read of a file (`cat package-lock.json`) is not re-serialised: `exact_cut`
 cuts the file's own text between elements (JSON values and members, YAML blocks by
-indentation, TOML tables and keys, CSV records), keeping each shown one byte for byte,
-with a marker line for each omitted range.
+indentation, TOML tables and keys, CSV records). Every element gets a fair share of
+the room: those within it whole and byte for byte, bigger ones cut inside; a long
+collection whose share is too small is outlined, one line an element (a package by
+its name and version), with a marker line for each omitted range.
 """
 
 from __future__ import annotations
 
+from heapq import heapify, heappop, heappush
 from itertools import pairwise
 from math import isqrt
 
@@ -36,7 +40,14 @@ _THEN_KEYS = lazy(r"(?i)(?:^|_|[a-z])(?:type|code|kind|version|count)$")
 
 def _key_rank(key: str) -> int:
     """Keys that identify a record and say how it is doing come first."""
-    return 0 if _FIRST_KEYS.search(key) else 1 if _THEN_KEYS.search(key) else 2
+    rank = _RANKS.get(key)
+    if rank is None:
+        rank = _RANKS[key] = 0 if _FIRST_KEYS.search(key) else 1 if _THEN_KEYS.search(key) else 2
+    return rank
+
+
+#: key -> _key_rank: a collection's records share their keys.
+_RANKS: dict[str, int] = {}
 
 
 _ITEM_LIMITS = (50, 20, 10, 5, 3, 2, 1)
@@ -106,36 +117,40 @@ def spread(count: int, limit: int) -> list[int]:
     listing) with few markers between."""
     if count <= limit:
         return list(range(count))
+    if limit < 2:
+        return list(range(max(0, limit)))
     ends = max(1, (limit * 2) // 5)
     chosen = set(range(ends)) | set(range(count - ends, count))
     run = max(2 - count % 2, isqrt(limit - len(chosen)))
     low, high = ends - 1, count - ends
     centre = (count - 1) // 2
+    # the gaps between neighbours chosen, the widest first and the earliest of equal ones
+    gaps = [(a - b, a, b) for a, b in pairwise(sorted(chosen))]
+    heapify(gaps)
     while len(chosen) < limit:
+        added = [low]
         for k in range(centre - (run - 1) // 2, centre - (run - 1) // 2 + run):
             if low < k < high and len(chosen) < limit:
                 chosen.add(k)
-        ordered = sorted(chosen)
-        gap, low = max(((b - a, a) for a, b in pairwise(ordered)), key=_widest_first)
-        if gap < 2:
+                added.append(k)
+        heappop(gaps)  # the gap just filled: the widest
+        for a, b in pairwise([*added, high]):
+            heappush(gaps, (a - b, a, b))
+        width, low, high = gaps[0]
+        if -width < 2:
             break
-        high = low + gap
-        centre = low + gap // 2
+        centre = low + -width // 2
     return sorted(chosen)
 
 
-def _widest_first(gap: tuple[int, int]) -> tuple[int, int]:
-    """The widest gap first, the earliest of equal ones."""
-    return gap[0], -gap[1]
-
-
-def _first_items(value: Any, limit: int, heights: dict[int, int]) -> Any:
+def _first_items(value: Any, limit: int, heights: dict[int, int] | None = None) -> Any:
     """`value` with every array longer than its limit cut to that many elements spread
     over it (`spread`: its first and last ones, its middle, evenly between) with a marker
     element counting each run left out; objects keep every key, in order. An array's
     limit is `limit` doubled for each level of cut arrays nested in its elements
     (`heights`, by the array's id; `_cut_levels`): the arrays around a cut one keep more,
     so a tree keeps every folder of its top levels while its long file lists are cut."""
+    heights = {} if heights is None else heights
     if isinstance(value, list):
         own = limit << heights.get(id(value), 0)
         if len(value) <= own:
@@ -167,15 +182,27 @@ def _cut_levels(value: Any, limit: int, heights: dict[int, int]) -> int:
     return 0
 
 
-def fit_document(value: Any, room: int) -> list[str]:
+#: Below this room a document is pruned (the members that name a record and say how it
+#: is doing, at every level) rather than cut between its elements: a cut would show
+#: the first few members and not what state the thing is in.
+_CUT_ROOM = 2000
+_NO_LIMIT = 1 << 62
+
+
+def fit_document(value: Any, room: int) -> list[Item]:
     """`value` in `room` characters: whole in its compact form when that fits; else
-    whole elements, the first and last ones (at least five) of each array and more of
-    an array around cut ones (`_first_items`), with a marker for the rest (every key and
-    value of what is shown); else pruned in depth and keys too: of the prunings that fit,
-    the one that shows most."""
+    that form cut between its elements as an exact read is (`exact_cut`: small
+    elements whole, big ones cut inside, a long collection one line an element);
+    else whole elements, the first and last ones (at least five) of each array, with a
+    marker for the rest (every key and value of what is shown); else pruned in depth and keys
+    too: of the prunings that fit, the one that shows most."""
     whole = compact(value)
     if sum(len(line) + 1 for line in whole) <= room:
-        return whole
+        return list(whole)
+    if room >= _CUT_ROOM:  # a very long string keeps its start and end: the cut cannot go inside one
+        cut = exact_cut("\n".join(compact(_first_items(value, _NO_LIMIT))), "document.json", room)
+        if cut is not None:
+            return cut[0]
     # Whole elements while at least five of each array fit; fewer would hide most
     # records, and a record's identifying keys for all of them say more. An array that
     # holds cut arrays keeps twice as many, so there the innermost may keep fewer.
@@ -186,7 +213,7 @@ def fit_document(value: Any, room: int) -> list[str]:
             continue  # below five only where the arrays around keep more
         lines = compact(_first_items(value, limit, heights))
         if sum(len(line) + 1 for line in lines) <= room:
-            return lines
+            return list(lines)
     # Pruned: as many elements as can be shown, each with as many of its keys (those
     # that identify a record and say how it is doing first) and as deep as room allows.
     for limit in _ITEM_LIMITS:
@@ -194,9 +221,8 @@ def fit_document(value: Any, room: int) -> list[str]:
             for keys in _KEY_LIMITS:
                 lines = indented(_prune(value, limit, depth, keys))
                 if sum(len(line) + 1 for line in lines) <= room:
-                    return lines
-    best: list[str] = []
-    return best or indented(_prune(value, 1, 0, 1))
+                    return list(lines)
+    return list(indented(_prune(value, 1, 0, 1)))
 
 
 def _prune(value: Any, limit: int, depth: int, keys: int) -> Any:
@@ -269,11 +295,15 @@ def fit_long_line(lines: list[str], room: int) -> tuple[list[Item], int] | None:
     output counts as (the long line's elements one a line). None for any other."""
     if not lines:
         return None
-    at = max(range(len(lines)), key=lambda k: len(lines[k]))
+    longest = max(map(len, lines))
+    if longest <= room:
+        return None
+    lengths = list(map(len, lines))
+    at = lengths.index(longest)
     line = lines[at]
-    others = sum(len(other) + 1 for k, other in enumerate(lines) if k != at)
+    others = sum(lengths) + len(lines) - 1 - longest
     left = room - others
-    if len(line) <= room or others > room // 3:
+    if others > room // 3:
         return None
     value = document(line)
     if value is not None:
@@ -319,6 +349,25 @@ def is_marker_line(line: str) -> bool:
     if ": " in core and core.startswith('"'):
         core = core.split(": ", 1)[1]
     return core.startswith(f'"{MARKER_PREFIX}') and core.endswith(' omitted"')
+
+
+def is_outline_line(line: str, source: str) -> bool:
+    """A line `_outline` makes of an element of `source` (`"node_modules/a": {"version":
+    "1.2.0", …}`, `[[package]] {name = "a", …}`, `"files": […]`): its key and every
+    member it shows are text of the source (a member clipped around its marker)."""
+    from .lines import CLIP
+
+    core = line.strip().removesuffix(",")
+    if core.endswith(("[…]", "{…}")):
+        return core[:-3].strip() in source
+    if not core.endswith("}") or "{" not in core:
+        return False
+    prefix, _, body = core[:-1].partition("{")
+    body = body.removesuffix(", …")
+    if not body or (prefix.strip() and prefix.strip() not in source):
+        return False
+    pieces = [part.strip() for piece in body.split(", ") for part in CLIP.split(piece)]
+    return all(piece in source for piece in pieces if piece)
 
 
 def json_lines(lines: list[str]) -> bool:
@@ -419,8 +468,16 @@ def from_both_ends(costs: list[int], room: int, tail_first: bool) -> Taken:
 _MARKER_ROOM = 120
 #: A collection too big to keep whole is cut inside (its first and last elements kept)
 #: only when at least this much room is left for it; otherwise it is omitted whole.
-_DESCENT_ROOM = 300
+_DESCENT_ROOM = 200
 _NAME_LIMIT = 60
+#: An element shown in one line keeps at most this many of the members that name it,
+#: each clipped to this width.
+_NAMING_MEMBERS = 3
+_NAMING_WIDTH = 120
+
+
+def _start(node: _Node) -> int:
+    return node.start
 
 
 class _Node:
@@ -445,10 +502,40 @@ class _Tree:
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self.lines: dict[tuple[int, str], tuple[str, bool]] = {}
+        #: Elements of outlined collections left out of the last cut (not even named).
+        self.unnamed = 0
 
     def kids(self, node: _Node) -> tuple[str, list[_Node]] | None:
         """What the elements of `node` are (`items`, `keys`, `rows`…) and the elements."""
         raise NotImplementedError
+
+    def line_of(self, node: _Node) -> tuple[str, bool]:
+        """`line(node)`, made once however often a cut is tried."""
+        key = (node.start, node.path)
+        if key not in self.lines:
+            self.lines[key] = self.line(node)
+        return self.lines[key]
+
+    def line(self, node: _Node) -> tuple[str, bool]:
+        """`node` in one line, and whether that is all of it: a one-line element as it is,
+        else its first line."""
+        text = self.text[node.start : node.end].rstrip()
+        first = text.split("\n", 1)[0].rstrip()
+        return first, first == text
+
+    def named_line(self, prefix: str, members: list[_Node], opening: str, closing: str) -> str:
+        """`prefix` and the members that name a record (`_key_rank`: its name, id,
+        version…) between `opening` and `closing`, the others as `…`."""
+        text = self.text
+        one_line = [m for m in members if m.name is not None and "\n" not in text[m.start : m.end].strip()]
+        ranked = sorted(one_line, key=lambda m: _key_rank(m.name or ""))
+        chosen = [m for m in ranked if _key_rank(m.name or "") < 2][:_NAMING_MEMBERS] or ranked[:1]
+        shown = [clip_line(text[m.start : m.end].strip(), _NAMING_WIDTH) for m in sorted(chosen, key=_start)]
+        if not shown:  # no member on one line of its own to name it by
+            return f"{prefix}{opening}…{closing}"
+        more = ", …" if len(chosen) < len(members) else ""
+        return f"{prefix}{opening}{', '.join(shown)}{more}{closing}"
 
 
 class _Marker:
@@ -462,31 +549,71 @@ class _Marker:
 
 
 _Token = str | _Marker
+#: How many times a cut is tried in less or more room, until it takes at least
+#: _FULL of the room without going over.
+_TRIES = 6
+#: How many rooms are tried for the least one that names every element of a collection.
+_NAMING_TRIES = 5
+_FULL = 0.9
 
 
-def exact_cut(text: str, path: str | None, room: int) -> tuple[list[Item], int, str] | None:
+def exact_cut(text: str, path: str | None, room: int, names: int = 0) -> tuple[list[Item], int, str] | None:
     """An exact read of a JSON, YAML, TOML or CSV/TSV file (`path` is the file the
     command named, if any) in `room` characters, cut between its elements: every kept
     element whole and byte for byte as the file has it, the first and last ones of a
     cut collection, a marker line naming what was omitted and where, the closing
-    brackets kept. Returns the body, how many input lines were cut in their middle (a
-    one-line JSON document is cut inside its line) and the format; None for any other
-    text."""
+    brackets kept. When a long collection cannot name every element in `room` (one
+    line each, `_outline`) but can in `names` characters, it takes them: the names
+    are the content. Returns the body, how many input lines were cut in their middle
+    (a one-line JSON document is cut inside its line) and the format; None for any
+    other text."""
     if "\r" in text:
         return None  # CRLF: its lines could not be shown byte for byte
     tree = _tree(text, path)
     if tree is None:
         return None
+    cut = _cut(tree, room)
+    if cut is None or not tree.unnamed or names <= room:
+        return cut
+    low, high, named = room, names, None  # the least room that names them all
+    for _ in range(_NAMING_TRIES):
+        middle = (low + high) // 2 if named is not None else high
+        attempt = _cut(tree, middle)
+        if attempt is not None and not tree.unnamed:
+            named, high = attempt, middle
+        else:
+            low = middle
+            if named is None:
+                break  # not even in `names`
+        if high - low < room // 20:
+            break
+    return named or cut
+
+
+def _cut(tree: _Tree, room: int) -> tuple[list[Item], int, str] | None:
+    """`exact_cut` of a tree in `room`: tried again in less or more room until it takes
+    at least _FULL of it without going over."""
+    text = tree.text
     root = _Node(0, len(text), 0, None, 0, "")
     target = room
-    for _ in range(4):
+    best: tuple[list[Item], int, str] | None = None
+    best_size, best_unnamed = 0, 0
+    for _ in range(_TRIES):
+        tree.unnamed = 0
         tokens = _fit(tree, root, target)
         body, split = _lay_out(tokens)
-        overflow = sum(map(len, body)) + len(body) - room
-        if overflow <= 0:
-            return body, split, tree.name
-        target -= overflow + _MARKER_ROOM
-    return None
+        size = sum(map(len, body)) + len(body)
+        if size > room:  # the shares are estimates: try again in less
+            target -= size - room + _MARKER_ROOM
+            continue
+        if size > best_size:  # cuts inside one line (a one-line document) clip it once
+            best, best_size = (body, min(split, text.count("\n", 0, -1) + 1), tree.name), size
+            best_unnamed = tree.unnamed
+        if size >= room * _FULL:
+            break
+        target += room - size  # room left: try again in more
+    tree.unnamed = best_unnamed
+    return best
 
 
 def _tree(text: str, path: str | None) -> _Tree | None:
@@ -517,20 +644,27 @@ def _tree(text: str, path: str | None) -> _Tree | None:
 
 
 def _fit(tree: _Tree, node: _Node, room: int) -> list[_Token]:
-    """`node`'s value in `room` characters: whole if it fits, else its first and last
-    elements whole, in turn from either end, and the first element too big for what
-    is left (the deepest level that fits) cut the same way inside; one marker for the
-    elements in between."""
+    """`node`'s value in `room` characters: whole if it fits; else every element that
+    fits a fair share of the room whole and the bigger ones cut inside to that share
+    (the deepest level that fits), when that share is room enough to cut in; else,
+    for a long collection, its first and last elements whole and the others one line
+    each (`_outline`); else its first and last elements whole, in turn from either
+    end, and the first element too big for what is left cut the same way inside; one
+    marker for the elements in between."""
     text = tree.text
     split = tree.kids(node) if node.end - node.value > room else None
     if split is None or not split[1]:
         return [text[node.value : node.end]]
     kind, kids = split
     opener, closer = text[node.value : kids[0].start], text[kids[-1].end : node.end]
+    inside = room - len(opener) - len(closer) - _MARKER_ROOM
+    shared = _shared(tree, kids, inside)
+    if shared is not None:
+        return _joined(tree, node, kind, kids, *shared, opener, closer)
+    if len(kids) >= _OUTLINE_KIDS:
+        return _outline(tree, node, kind, kids, inside, opener, closer)
     # each element and its separator; the first too big at either end is cut inside
-    taken = from_both_ends(
-        [kid.end - kid.start + 2 for kid in kids], room - len(opener) - len(closer) - _MARKER_ROOM, tail_first=False
-    )
+    taken = from_both_ends([kid.end - kid.start + 2 for kid in kids], inside, tail_first=False)
     head = list(range(taken.head))
     tail = list(range(len(kids) - taken.tail, len(kids)))
     low, high, left = taken.head, len(kids) - 1 - taken.tail, taken.left
@@ -549,6 +683,160 @@ def _fit(tree: _Tree, node: _Node, room: int) -> list[_Token]:
         left -= _tokens_size(inner[index])
     shown = sorted({*head, *tail, *inner})
     return _joined(tree, node, kind, kids, shown, inner, opener, closer)
+
+
+#: Room the marker of one element left out takes (`... key 6 of 6 in [[package]][3] ("wheels") omitted ...`).
+_LEFT_OUT = 80
+#: Room the marker of a run of elements left out of an outline takes (`... keys 40–52 of 512 in .packages omitted ...`).
+_RUN_MARKER = 64
+#: Elements are shown one line each only when that takes less than a third of their
+#: whole text; else as many whole as fit, spread over them.
+_ABBREVIATED = 3
+#: The first and last elements of an outline are whole in at most this part of its room.
+_ENDS = 10
+#: A collection of at least this many elements, too long for each to get room enough
+#: to be cut inside, is shown one line an element (`_outline`).
+_OUTLINE_KIDS = 12
+
+
+def _shared(tree: _Tree, kids: list[_Node], room: int) -> tuple[list[int], dict[int, list[_Token]]] | None:
+    """Every element in a fair share of `room` (the most each may take so that all fit):
+    those within it whole, the bigger ones cut inside to it; an element that cannot be
+    cut is left out and its share goes to the others. None when the share is too small
+    to cut an element in (_DESCENT_ROOM) while some element needs cutting."""
+    costs = [kid.end - kid.start + 2 for kid in kids]
+    left_out: set[int] = set()
+    while True:
+        level = _level([cost for k, cost in enumerate(costs) if k not in left_out], room - _LEFT_OUT * len(left_out))
+        big = [k for k, cost in enumerate(costs) if cost > level and k not in left_out]
+        if not big:
+            break
+        if level < _DESCENT_ROOM and len(kids) >= _OUTLINE_KIDS:
+            return None
+        uncut = [k for k in big if not (tree.kids(kids[k]) or ("", []))[1]]
+        if uncut:  # a value that cannot be cut (a long string, a one-line table): the biggest goes
+            left_out.add(max(uncut, key=lambda k: (costs[k], k)))
+            continue
+        if level < _DESCENT_ROOM:
+            return None
+        break
+    if len(left_out) == len(kids):
+        return None
+    text = tree.text
+    inner: dict[int, list[_Token]] = {}
+    for k in big:
+        kid = kids[k]
+        inner[k] = [text[kid.start : kid.value], *_fit(tree, kid, level - 2 - (kid.value - kid.start))]
+    return [k for k in range(len(kids)) if k not in left_out], inner
+
+
+def _level(costs: list[int], room: int) -> int:
+    """The most each element may take so that all of them fit `room`: the elements that
+    cost less take what they cost, the others that much each."""
+    total = 0
+    ordered = sorted(costs)
+    for position, cost in enumerate(ordered):
+        rest = len(ordered) - position
+        if total + cost * rest > room:
+            return max(0, (room - total) // rest)
+        total += cost
+    return ordered[-1] if ordered else 0
+
+
+def _outline(
+    tree: _Tree, node: _Node, kind: str, kids: list[_Node], room: int, opener: str, closer: str
+) -> list[_Token]:
+    """A long collection in `room`: its first and last elements whole (each when it
+    takes at most a sixth of it, and more from either end in turn while the ends take
+    at most a tenth), the others one line each
+    (`_Tree.line`: a row whole, a package by its name and version), spread over them
+    (`spread`) when not all fit, a marker before the lines that stand for more than one
+    line of the file and one for each run left out."""
+    text = tree.text
+    costs = [kid.end - kid.start + 2 for kid in kids]
+    first, last = int(costs[0] <= room // 6), int(costs[-1] <= room // 6)  # the first and the last one
+    more = room // _ENDS - costs[0] * first - costs[-1] * last  # and more from either end in turn
+    ends = from_both_ends(costs[first : len(kids) - last], max(0, more), tail_first=False)
+    low, high = first + ends.head, len(kids) - last - ends.tail
+    middle = kids[low:high]
+    lines = [tree.line_of(kid) for kid in middle]
+    indent = [_indent(text, kid.start) for kid in middle]
+    comma = "," if tree.commas else ""
+    left = room - sum(costs[:low]) - sum(costs[high:])
+    costs = [len(line) + len(pad) + 2 for (line, _), pad in zip(lines, indent, strict=True)]
+    whole = [kid.end - kid.start + len(pad) + 2 for kid, pad in zip(middle, indent, strict=True)]
+    if sum(whole) <= _ABBREVIATED * sum(costs):  # one line each would save little: whole, spread
+        lines, costs = [(text[kid.start : kid.end], True) for kid in middle], whole
+    preferred = [k for k, kid in enumerate(middle) if kid.name is not None and _key_rank(kid.name) < 2]
+    chosen = _most_spread(costs, left - _MARKER_ROOM, preferred)
+    if len(chosen) == len(middle):  # every element named: the room left shows the ends' neighbours whole
+        spare = left - _MARKER_ROOM - sum(costs)
+        wider = [k for pair in zip(range(len(middle)), reversed(range(len(middle))), strict=True) for k in pair]
+        for k in dict.fromkeys(wider):
+            grow = whole[k] - costs[k]
+            if lines[k][1] or grow > spare:
+                break
+            lines[k], spare = (text[middle[k].start : middle[k].end], True), spare - grow
+    tokens: list[_Token] = [opener]
+    if low:
+        tokens += [text[kids[0].start : kids[low - 1].end] + comma]
+    cut_short = [k for k in chosen if not lines[k][1]]
+    if cut_short:
+        where = f" in {node.path}" if node.path else ""
+        span = f"{kind} {low + 1}–{high} of {len(kids)}{where}"
+        folded = sum(text.count("\n", middle[k].start, middle[k].end) for k in cut_short)
+        before = text[kids[low - 1].end : kids[low].start] if low else text[node.value : kids[0].start]
+        inline = "\n" not in before  # elements on one line (a one-line document): that line is cut
+        tokens.append(_Marker(f"{span} (one line each below): the rest of each", folded, inline))
+    tree.unnamed += len(middle) - len(chosen)
+    previous = -1
+    for k in chosen:
+        if k > previous + 1:
+            tokens.append(_marker(tree, node, kind, kids, low + previous + 1, low + k - 1, names=False))
+        separator = comma if low + k < len(kids) - 1 else ""
+        tokens.append(("\n" if tokens[-1] is not opener else "") + indent[k] + lines[k][0] + separator)
+        previous = k
+    if previous < len(middle) - 1:
+        tokens.append(_marker(tree, node, kind, kids, low + previous + 1, high - 1, names=False))
+    if high < len(kids):
+        tokens.append("\n" + _indent(text, kids[high].start) + text[kids[high].start : kids[-1].end])
+    tokens.append(closer)
+    return tokens
+
+
+def _most_spread(costs: list[int], room: int, preferred: list[int]) -> list[int]:
+    """The most of these elements whose costs and the markers between their runs fit
+    `room`: the `preferred` ones first (the members that name a record and say how it is
+    doing), then the others spread over them (`spread`); a run left out that costs no
+    more than its marker would is shown instead."""
+
+    def cost(chosen: list[int]) -> int:
+        runs = sum(1 for a, b in pairwise([-1, *chosen, len(costs)]) if b > a + 1)
+        return sum(costs[k] for k in chosen) + runs * _RUN_MARKER
+
+    taken: list[int] = []
+    for k in preferred:
+        if cost(sorted([*taken, k])) <= room:
+            taken.append(k)
+    others = [k for k in range(len(costs)) if k not in set(taken)]
+    low, high, best = 0, len(others), sorted(taken)
+    while low <= high:
+        limit = (low + high) // 2
+        chosen = sorted(taken + [others[i] for i in spread(len(others), limit)])
+        if cost(chosen) <= room:
+            best, low = chosen, limit + 1
+        else:
+            high = limit - 1
+    gaps = pairwise([-1, *best, len(costs)])
+    filled = [k for a, b in gaps if b > a + 1 and sum(costs[a + 1 : b]) <= _RUN_MARKER for k in range(a + 1, b)]
+    return sorted(best + filled)
+
+
+def _indent(text: str, at: int) -> str:
+    """The spaces before `at` on its line, when only spaces are before it."""
+    start = text.rfind("\n", 0, at) + 1
+    before = text[start:at]
+    return before if not before.strip() else ""
 
 
 def _joined(
@@ -586,20 +874,23 @@ def _after_comma(between: str, commas: bool) -> str:
     return between.partition(",")[2] if commas and "," in between else between
 
 
-def _marker(tree: _Tree, node: _Node, kind: str, kids: list[_Node], first: int, last: int) -> _Marker:
-    """`items 41–898 of 900 in .items`, `keys 12–40 of 52 in .dependencies ("a" to "z")`."""
+def _marker(
+    tree: _Tree, node: _Node, kind: str, kids: list[_Node], first: int, last: int, names: bool = True
+) -> _Marker:
+    """`items 41–898 of 900 in .items`, `keys 12–40 of 52 in .dependencies ("a" to "z")`
+    (without the names when the lines around it show them: `names` false)."""
     total = len(kids)
     singular = kind[:-1] if kind.endswith("s") else kind
     span = f"{singular} {first + 1} of {total}" if first == last else f"{kind} {first + 1}–{last + 1} of {total}"
     where = f" in {node.path}" if node.path else ""
-    names = ""
-    if kids[first].name is not None:
+    between = ""
+    if names and kids[first].name is not None:
         named = [_quoted(kids[first].name or "")] + ([_quoted(kids[last].name or "")] if last != first else [])
-        names = f" ({' to '.join(named)})"
+        between = f" ({' to '.join(named)})"
     text = tree.text
     lines = text.count("\n", kids[first].start, kids[last].end) + 1
     before = text[kids[first - 1].end : kids[first].start] if first else text[node.value : kids[0].start]
-    return _Marker(f"{span}{where}{names}", lines, "\n" not in before)
+    return _Marker(f"{span}{where}{between}", lines, "\n" not in before)
 
 
 def _quoted(name: str) -> str:
@@ -666,6 +957,14 @@ class _JsonTree(_Tree):
     def __init__(self, text: str) -> None:
         super().__init__(text)
         self.scan = _json_scanner()
+        self.known: dict[tuple[int, str], tuple[str, list[_Node]] | None] = {}
+
+    def kids(self, node: _Node) -> tuple[str, list[_Node]] | None:
+        """The elements of `node`'s value, scanned once however often a cut asks."""
+        key = (node.value, node.path)
+        if key not in self.known:
+            self.known[key] = self._scan_kids(node)
+        return self.known[key]
 
     @classmethod
     def of(cls, text: str) -> _JsonTree | None:
@@ -680,7 +979,7 @@ class _JsonTree(_Tree):
             return None
         return tree if _skip(text, end) == len(text) else None
 
-    def kids(self, node: _Node) -> tuple[str, list[_Node]] | None:
+    def _scan_kids(self, node: _Node) -> tuple[str, list[_Node]] | None:
         text = self.text
         start = _skip(text, node.value)
         opening = text[start : start + 1]
@@ -704,6 +1003,18 @@ class _JsonTree(_Tree):
                 at = _skip(text, at + 1)
         return ("keys" if closing == "}" else "items"), kids
 
+    def line(self, node: _Node) -> tuple[str, bool]:
+        """A scalar as it is; an object as its key and the members that name it
+        (`"node_modules/a": {"version": "1.2.0", …}`); an array as its key and `[…]`."""
+        value = self.text[node.value : node.end]
+        members = (self._scan_kids(node) or ("", []))[1] if value[:1] in ("{", "[") else []
+        if not members:
+            return super().line(node)
+        prefix = self.text[node.start : node.value]
+        if value[:1] == "[":
+            return f"{prefix}[…]", False
+        return self.named_line(prefix, members, "{", "}"), False
+
 
 _PLAIN_KEY = lazy(r"^[A-Za-z_][\w-]*$")
 
@@ -720,16 +1031,23 @@ class _LinesTree(_Tree):
 
     def __init__(self, text: str) -> None:
         super().__init__(text)
-        self.children: dict[int, tuple[str, list[_Node]]] = {}
+        #: (start, path) of a node (the root: (-1, "")) -> its elements: a table and the
+        #: run of array tables it opens start at one offset.
+        self.children: dict[tuple[int, str], tuple[str, list[_Node]]] = {}
 
     def kids(self, node: _Node) -> tuple[str, list[_Node]] | None:
-        return self.children.get(node.start if node.path else -1)
+        return self.children.get(_key(node))
 
     def starts(self) -> list[int]:
         """The offset each line of the text starts at, and the text's end."""
         from itertools import accumulate
 
         return list(accumulate((len(line) + 1 for line in self.text.split("\n")), initial=0))
+
+
+def _key(node: _Node) -> tuple[int, str]:
+    """Where a line format keeps `node`'s elements."""
+    return (node.start, node.path) if node.path else (-1, "")
 
 
 class _RowsTree(_LinesTree):
@@ -763,7 +1081,7 @@ class _RowsTree(_LinesTree):
             _Node(starts[first], end, starts[first], None, k, "")
             for k, ((first, _), end) in enumerate(zip(rows, ends, strict=True))
         ]
-        self.children[-1] = ("rows", kids)
+        self.children[-1, ""] = ("rows", kids)
         return self
 
 
@@ -827,13 +1145,22 @@ class _TomlTree(_LinesTree):
                 ]
                 for item, (_, _, f, e) in zip(items, tables[position:run], strict=True):
                     tree._keys(item, lines, starts, f + 1, e)
-                tree.children[node.start] = ("tables", items)
+                tree.children[_key(node)] = ("tables", items)
             else:
                 tree._keys(node, lines, starts, first + (1 if name else 0), end)
             kids.append(node)
             position = run
-        tree.children[-1] = ("tables", kids)
+        tree.children[-1, ""] = ("tables", kids)
         return tree
+
+    def line(self, node: _Node) -> tuple[str, bool]:
+        """A table as its header and the keys that name it (`[[package]] {name = "a",
+        version = "1.2.0", …}`), a key as its first line."""
+        keys = self.children.get(_key(node))
+        if not node.path.startswith("[") or keys is None:
+            return super().line(node)
+        header = self.text[node.start : node.end].split("\n", 1)[0].strip()
+        return self.named_line(header + " ", keys[1], "{", "}"), False
 
     def _keys(self, node: _Node, lines: list[str], starts: list[int], first: int, end: int) -> None:
         """A table's key lines as its elements (a multi-line value goes with its key)."""
@@ -847,7 +1174,7 @@ class _TomlTree(_LinesTree):
         ]
         kids[-1].end = starts[_last_content(lines, keys[-1], end)] - 1
         node.value = starts[keys[0]] if node.name is None else node.value
-        self.children[node.start] = ("keys", kids)
+        self.children[_key(node)] = ("keys", kids)
 
 
 def _last_content(lines: list[str], first: int, end: int) -> int:
@@ -921,5 +1248,5 @@ class _YamlTree(_LinesTree):
                         if not items:
                             self._blocks(kid, lines, starts, inner, e, deeper, depth - 1)
             kids.append(kid)
-        self.children[node.start if node.path else -1] = ("items" if items else "keys", kids)
+        self.children[_key(node)] = ("items" if items else "keys", kids)
         return True

@@ -127,7 +127,7 @@ Parsed = list["Item | Unit"]
 
 def size(items: Sequence[Item]) -> int:
     """The characters `items` take as shown, a newline after each."""
-    return sum(len(i.render() if isinstance(i, Omission) else i) + 1 for i in items)
+    return sum(map(len, items)) + len(items)  # a marker's length is the length it shows
 
 
 def input_lines(items: Sequence[Item]) -> int:

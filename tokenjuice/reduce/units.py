@@ -1751,19 +1751,18 @@ def _tests(lines: list[str]) -> Parsed:
             )
             current.clear()
 
+    block, block_end = _ANY_TEST_BLOCK.match, _BLOCK_END.match
     for line in lines:
-        if _ANY_TEST_BLOCK.match(line):
+        if block(line):
             close()
             current.append(line)
             continue
-        if current and not _BLOCK_END.match(line):
-            current.append(line)
-            continue
-        close()
-        if _passing(line):
-            parsed.append(_passing_unit(line))
-        else:
-            parsed.append(line)
+        if current:
+            if not block_end(line):
+                current.append(line)
+                continue
+            close()
+        parsed.append(_passing_unit(line) if _passing(line) else line)
     close()
     return parsed
 

@@ -285,8 +285,18 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
             continue
         if _is_short_commit(core, hashes, inputs) or structured.is_marker_line(core):
             continue
+        if structured.is_outline_line(core, stripped) or (document is not None and _outlined(core, document)):
+            continue
         unexplained.append(line)
     return unexplained
+
+
+def _outlined(line: str, document: object) -> bool:
+    """An element of a JSON document in one line of its compact form (reduce/structured.py
+    cuts a document's compact form; its members are spelled `"key": value` there)."""
+    import json
+
+    return structured.is_outline_line(line, json.dumps(document, ensure_ascii=False))
 
 
 def _is_short_commit(line: str, hashes: list[str], inputs: set[str]) -> bool:

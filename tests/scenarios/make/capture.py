@@ -28,6 +28,9 @@ GIT = ROOT / "git"
 STDLIB = "/root/.pyenv/versions/3.11.7/lib/python3.11"
 SITE = f"{ROOT}/venv/lib/python3.11/site-packages"
 PIPDIR = f"{SITE}/pip"
+#: Files that come with the machine's own installs (Debian's google-cloud-sdk, pyenv's site-packages).
+GCLOUD = "/usr/lib/google-cloud-sdk/lib/googlecloudsdk"
+SITE311 = "/root/.pyenv/versions/3.11.7/lib/python3.11/site-packages"
 
 # issue 28: logs, builds, infra
 LIBUV_CONFIGURE = "cmake -S . -B build -DLIBUV_BUILD_TESTS=OFF -DCMAKE_C_FLAGS=-Wshadow"
@@ -141,6 +144,22 @@ SCENARIOS: dict[str, tuple[Path, str, str]] = {
     "cat-uv-lock": (FX / "uvapp", "cat uv.lock", ""),
     "cat-airports-csv": (ROOT / "datavenv", "cat lib/python3.11/site-packages/vega_datasets/_data/airports.csv", ""),
     "cat-cars-json": (ROOT / "datavenv", "cat lib/python3.11/site-packages/vega_datasets/_data/cars.json", ""),
+    # issue 28: more exact reads of structured files and JSON a command prints, of files on the machine
+    "cat-gcloud-resource-map-yaml": (Path(GCLOUD) / "command_lib/util/resource_map", "cat resource_map.yaml", ""),
+    "cat-boto3-ec2-resources-json": (Path(SITE311) / "boto3/data/ec2/2016-11-15", "cat resources-1.json", ""),
+    "cat-numpy-log2-csv": (Path(SITE311) / "numpy/_core/tests/data", "cat umath-validation-set-log2.csv", ""),
+    "json-npm-ls-jest": (
+        FX / "jestls",
+        "npm ls --all --json",
+        f"rm -rf node_modules package-lock.json package.json {ROOT}/npmcache-jest && npm init -y > /dev/null"
+        f" && npm install --no-audit --no-fund --cache {ROOT}/npmcache-jest jest@30.5.2 > /dev/null",
+    ),
+    "json-pip-inspect": (
+        ROOT / "inspectvenv",
+        "./bin/pip inspect",
+        f"python3 -m venv --clear {ROOT}/inspectvenv"
+        f" && {ROOT}/inspectvenv/bin/pip install -q requests==2.32.3 rich==14.0.0",
+    ),
     # issue 28: logs, builds, infra (fixtures: make/infra.py)
     "cat-postgresql-log": (ROOT / "pg", "cat postgresql-15-main.log", ""),
     "cat-flask-healthcheck-log": (ROOT / "web", "cat app.log", ""),

@@ -1211,6 +1211,81 @@ add(
     ],
 )
 
+# ---------------------------------------------------------------- issue 28: more structured reads
+# Files that come with the machine's installs and JSON that tools print about a project.
+# An agent reading a big structured file needs its top-level keys and, for a collection,
+# its entries by name: the first, the last and entries spread between.
+
+
+def once(text_, candidates):
+    """the candidates that occur once in the text, so each string points at one place"""
+    return [c for c in candidates if text_.count(c) == 1]
+
+
+gy = text("cat-gcloud-resource-map-yaml")
+apis = once(gy, [f"\n{ln}\n" for ln in gy.split("\n") if re.match(r"^[a-z][\w-]*:$", ln)])
+add(
+    "cat-gcloud-resource-map-yaml",
+    f"cat of google-cloud-sdk's resource_map.yaml: {len(apis)} APIs, each with its collections and supported"
+    " API versions (~85 kB YAML); keep the first and last APIs and APIs spread between",
+    "google-cloud-sdk (Debian package)",
+    [api.strip("\n") for api in spread(apis, 22)] + ["  folders.approvalRequests:", "    home_directory: access_context_manager.levels"],
+)
+
+bj = text("cat-boto3-ec2-resources-json")
+bd = json.loads(bj)
+add(
+    "cat-boto3-ec2-resources-json",
+    f"cat of boto3's EC2 resource model (resources-1.json): the service's {len(bd['service']['actions'])} actions and"
+    f" {len(bd['resources'])} resources (~77 kB pretty JSON); keep the top-level keys, every resource by name, a"
+    " spread of the service's actions",
+    "boto3 (pyenv site-packages)",
+    ['"service": {', '"resources": {', '"hasMany": {']
+    + once(bj, [f'    {q(name)}: {{' for name in bd["resources"]])
+    + spread(once(bj, [f'      {q(name)}: {{' for name in bd["service"]["actions"]]), 5),
+)
+
+nc = lines("cat-numpy-log2-csv")
+add(
+    "cat-numpy-log2-csv",
+    f"cat of numpy's umath-validation-set-log2.csv: a header and {len(nc) - 1} rows of float32 and float64"
+    " cases (~69 kB); keep the header, the first and last rows and rows spread between",
+    "numpy (pyenv site-packages)",
+    [nc[0]] + spread(once(text("cat-numpy-log2-csv"), nc[1:]), 20),
+)
+
+nj = text("json-npm-ls-jest")
+
+
+def dep_names(node, found):
+    for name, child in (node.get("dependencies") or {}).items():
+        if name not in found:
+            found.append(name)
+        dep_names(child, found)
+    return found
+
+
+deps = dep_names(json.loads(nj), [])
+add(
+    "json-npm-ls-jest",
+    f"npm ls --all --json in a project with jest 30: the nested dependency tree, {len(deps)} packages (~89 kB"
+    " pretty JSON); keep the project, jest and its version, packages spread over the tree by name",
+    "npm 11.19.1 on node v20.20.2",
+    ['"name": "jestls"', '"jest": {', '"version": "30.5.2"'] + [q(name) for name in spread(deps[1:], 24)],
+)
+
+pi = text("json-pip-inspect")
+installed = [item["metadata"] for item in json.loads(pi)["installed"]]
+add(
+    "json-pip-inspect",
+    f"pip inspect in a venv with requests and rich: {len(installed)} installed packages with their full metadata"
+    " (~114 kB JSON); keep pip's and Python's versions and every package's name",
+    "pip 23.2.1, PyPI",
+    ['"pip_version": "23.2.1"', '"python_full_version": "3.11.7"']
+    + [f'"name": {q(m["name"])}' for m in installed]
+    + once(pi, [f'"version": {q(m["version"])}' for m in installed]),
+)
+
 # ---------------------------------------------------------------- issue 28: logs, builds, infra
 def body(line):
     """a journal or syslog line without its 'Mon DD HH:MM:SS host ' prefix"""
