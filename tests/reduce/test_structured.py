@@ -250,8 +250,8 @@ def test_spread_keeps_two_fifths_of_what_it_shows_at_each_end():
 
 def test_a_tree_keeps_its_top_folders_and_cuts_its_long_file_lists_first():
     """A directory tree (an MCP filesystem server's directory_tree): the long file lists
-    deep inside are cut before a top-level folder is; a document whose inner arrays are
-    never cut is cut as before, its record lists alike."""
+    deep inside are cut before a top-level folder is; a document of two record lists
+    keeps the first and last records of each."""
     from tokenjuice.reduce.structured import fit_document
 
     def folder(name, children):
@@ -268,12 +268,16 @@ def test_a_tree_keeps_its_top_folders_and_cuts_its_long_file_lists_first():
         )
         for app in apps
     ]
-    shown = "\n".join(fit_document(tree, 12000))
+    shown = "\n".join(line if isinstance(line, str) else line.render() for line in fit_document(tree, 12000))
     assert len(shown) <= 12000 and all(f'"name": "{app}"' in shown for app in apps)
     assert '"name": "billing_api_00.py"' in shown and '"name": "users_tests_15.py"' in shown
     graph = {
         "entities": [{"name": f"m{i}", "observations": [f"o{i}", "x"]} for i in range(150)],
         "relations": [{"from": f"m{i}", "to": f"m{i + 1}"} for i in range(200)],
     }
-    kept = fit_document(graph, 4000)
-    assert sum('"from"' in line for line in kept) == sum('"observations"' in line for line in kept)  # as before
+    kept = [line if isinstance(line, str) else line.render() for line in fit_document(graph, 4000)]
+    text = "\n".join(kept)
+    assert (
+        len(text) <= 4000 and sum('"from"' in line for line in kept) and sum('"observations"' in line for line in kept)
+    )
+    assert '"m0"' in text and '"m149"' in text and '"m200"' in text  # each list's first and last records

@@ -138,3 +138,36 @@ def test_the_builtin_catalogue_has_the_two_fallbacks():
         assert classify_tool("mcp__x__y", catalogue.entries, document).rule.id == "tools/json", document
     for label in ("[grep content: 73 matches across 13 file(s) under /w]", "[glob: 3 files]", "[Resource link: x]"):
         assert classify_tool("grep", catalogue.entries, label + "\n/w/a.py").rule.id == "tools/text", label
+
+
+def test_a_directory_tree_keeps_something_of_every_folder(settings, workdir, tmp_path):
+    """The filesystem server's directory_tree of the hosts' 601-file project: no folder's
+    files are all left out (an exact cut that empties a folder gives way to a spread that
+    keeps each folder's first and last entries), so the names chosen beforehand stay."""
+    import os
+    import sys
+
+    from tokenjuice.compact import compact_tool_result
+
+    sys.path.insert(0, str(REPO / "tests" / "fixtures" / "hosts" / "tools"))
+    import mcp_tree
+
+    mcp_tree.make_tree(tmp_path / "project")
+
+    def tree(path):
+        return [
+            {"name": e.name, "type": "directory", "children": tree(e.path)}
+            if e.is_dir()
+            else {"name": e.name, "type": "file"}
+            for e in sorted(os.scandir(path), key=lambda e: e.name)
+        ]
+
+    text = json.dumps(tree(tmp_path / "project"), indent=2)
+    done = compact_tool_result(
+        "mcp__fs__directory_tree", [{"type": "text", "text": text}], cwd=str(workdir), source="test", settings=settings
+    )
+    assert done is not None
+    shown = done.result[0]["text"]
+    assert len(shown) < len(text) / 4
+    assert all(name in shown for name in mcp_tree.MUST_KEEP), [n for n in mcp_tree.MUST_KEEP if n not in shown]
+    assert " 1–40 of 40 " not in shown and " 1–41 of 41 " not in shown

@@ -187,6 +187,8 @@ def _cut_levels(value: Any, limit: int, heights: dict[int, int]) -> int:
 #: the first few members and not what state the thing is in.
 _CUT_ROOM = 2000
 _NO_LIMIT = 1 << 62
+#: An exact cut's marker for a whole collection left out (`... items 1–41 of 41 in … omitted ...`).
+_ALL_OMITTED = lazy(r"\b1–([\d,]+) of \1\b")
 
 
 def fit_document(value: Any, room: int) -> list[Item]:
@@ -199,10 +201,15 @@ def fit_document(value: Any, room: int) -> list[Item]:
     whole = compact(value)
     if sum(len(line) + 1 for line in whole) <= room:
         return list(whole)
+    emptied: list[Item] | None = None
     if room >= _CUT_ROOM:  # a very long string keeps its start and end: the cut cannot go inside one
         cut = exact_cut("\n".join(compact(_first_items(value, _NO_LIMIT))), "document.json", room)
         if cut is not None:
-            return cut[0]
+            if not any(isinstance(item, Omission) and _ALL_OMITTED.search(item.render()) for item in cut[0]):
+                return cut[0]
+            # a collection left without one element shown (every file of a folder of a
+            # directory tree): the spread below keeps each one's first and last, if it fits
+            emptied = cut[0]
     # Whole elements while at least five of each array fit; fewer would hide most
     # records, and a record's identifying keys for all of them say more. An array that
     # holds cut arrays keeps twice as many, so there the innermost may keep fewer.
@@ -214,6 +221,8 @@ def fit_document(value: Any, room: int) -> list[Item]:
         lines = compact(_first_items(value, limit, heights))
         if sum(len(line) + 1 for line in lines) <= room:
             return list(lines)
+    if emptied is not None:
+        return emptied
     # Pruned: as many elements as can be shown, each with as many of its keys (those
     # that identify a record and say how it is doing first) and as deep as room allows.
     for limit in _ITEM_LIMITS:
