@@ -71,14 +71,15 @@ def test_every_must_keep_survives_where_the_content_fits_the_budget(results):
 
 @pytest.mark.slow
 def test_the_corpus_as_a_whole(results):
-    """Floors from this round's measurement (issue 28; 88 scenarios, 44 of them new real
-    captures with must-keep strings chosen blind, the last 5 floods of search matches,
-    lint findings and paths): must-keep 86.1%, modest outputs 99.9%, noise dropped
-    96.6%, size ratio 0.081 (the issue's ceiling: 0.12)."""
+    """Floors from this round's measurement (issue 28; 99 scenarios, 55 of them new real
+    captures with must-keep strings chosen blind: floods of search matches, lint findings
+    and paths, diffs and statuses of public repositories, structured reads): must-keep
+    90.0% (the first 83 alone: 94.3%), modest outputs 99.9%, noise dropped 97.1%, size
+    ratio 0.092 (the issue's ceiling: 0.12)."""
     everything = list(results.values())
     t = score.totals(everything)
     assert t["shown"] / t["raw"] <= 0.12, score.summary(everything)
-    assert t["kept"] / t["must"] >= 0.85, score.summary(everything)
+    assert t["kept"] / t["must"] >= 0.89, score.summary(everything)
     assert t["modest_kept"] / t["modest_must"] >= 0.99, score.summary(everything)
     assert t["dropped"] / t["noise"] >= 0.95, score.summary(everything)
 
