@@ -26,3 +26,22 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     line = hostclis.summary()
     if line:
         terminalreporter.write_line(line)
+
+
+@pytest.fixture
+def codex_home(tmp_path, monkeypatch):
+    """A Codex home of the test's own (CODEX_HOME); test_codex.py's also sets SHELL."""
+    home = tmp_path / "codex-home"
+    home.mkdir()
+    monkeypatch.setenv("CODEX_HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def gemini_home(tmp_path, monkeypatch):
+    home = tmp_path / "gemini-home"
+    (home / ".gemini").mkdir(parents=True)
+    monkeypatch.setenv("GEMINI_CLI_HOME", str(home))
+    for name in ("GEMINI_CLI_TRUST_WORKSPACE", "GEMINI_RESTRICTED_MODE", "GEMINI_CLI_TRUSTED_FOLDERS_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    return home

@@ -24,14 +24,6 @@ from tokenjuice.hosts import codex
 CORPUS = REPO / "tests" / "tools-corpus"
 
 
-@pytest.fixture
-def codex_home(tmp_path, monkeypatch):
-    home = tmp_path / "codex-home"
-    home.mkdir()
-    monkeypatch.setenv("CODEX_HOME", str(home))
-    return home
-
-
 def corpus(name):
     return json.loads((CORPUS / f"{name}.json").read_text())
 

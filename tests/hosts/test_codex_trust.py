@@ -40,14 +40,6 @@ MARK_MAIN = 'import sys\nopen({marks!r}, "a").write("package\\n")\nsys.stdin.rea
 
 
 @pytest.fixture
-def codex_home(tmp_path, monkeypatch):
-    home = tmp_path / "codex-home"
-    home.mkdir()
-    monkeypatch.setenv("CODEX_HOME", str(home))
-    return home
-
-
-@pytest.fixture
 def hostile(tmp_path, codex_home):
     """A git repository (trusted in Codex's config) that ships look-alikes of tokenjuice's hook."""
     repo = tmp_path / "repo"

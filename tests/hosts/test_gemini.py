@@ -28,16 +28,6 @@ BASH = shutil.which("bash") or "/bin/bash"
 HOOK = f"{sys.executable} -m tokenjuice hook gemini --wrap-launcher {quote(LAUNCHER)}"
 
 
-@pytest.fixture
-def gemini_home(tmp_path, monkeypatch):
-    home = tmp_path / "gemini-home"
-    (home / ".gemini").mkdir(parents=True)
-    monkeypatch.setenv("GEMINI_CLI_HOME", str(home))
-    for name in ("GEMINI_CLI_TRUST_WORKSPACE", "GEMINI_RESTRICTED_MODE", "GEMINI_CLI_TRUSTED_FOLDERS_PATH"):
-        monkeypatch.delenv(name, raising=False)
-    return home
-
-
 def under_gemini(command, args=("--approval-mode=yolo",), trust="true", env=None, input=b"", cwd=None):
     """Run `command` as Gemini runs a hook (`bash -c`), below a parent process whose
     command line reads `gemini.js <trust> <args>` (`trust`: what Gemini passes on as

@@ -204,12 +204,6 @@ def test_the_matcher_takes_the_shell_search_and_mcp_tools_but_no_file_read():
     assert [name for name in left if matcher.search(name)] == []
 
 
-@pytest.fixture
-def gemini_home(tmp_path, monkeypatch):
-    home = tmp_path / "gemini-home"
-    (home / ".gemini").mkdir(parents=True)
-    monkeypatch.setenv("GEMINI_CLI_HOME", str(home))
-    return home
 
 
 @pytest.mark.parametrize(
