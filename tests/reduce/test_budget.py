@@ -17,10 +17,16 @@ def test_failures_get_more_room_than_successes_and_families_their_own():
 
 
 def test_a_search_gets_the_room_of_a_failure_unless_settings_say_otherwise():
-    # every line of a search is what the agent asked for
-    assert Budgets().of("search", failed=False) == FAILURE_CHARS
-    assert Budgets(success=3000, failure=4000).of("search", failed=False) == 4000
-    assert Budgets(families=(("search", 5000, 7000),)).of("search", failed=False) == 5000
+    # every line of a search is what the agent asked for: its rules say so in their data
+    from tokenjuice.rules.index import load
+
+    catalogue = load(builtin_only=True)
+    searches = [rule for rule in map(catalogue.body, ("search/grep", "search/rg", "search/git-grep")) if rule]
+    assert len(searches) == 3 and all(rule.summarize.budget == "failure" for rule in searches)
+    assert Budgets().of("search", failed=False, content=True) == FAILURE_CHARS
+    assert Budgets(success=3000, failure=4000).of("search", failed=False, content=True) == 4000
+    assert Budgets(families=(("search", 5000, 7000),)).of("search", failed=False, content=True) == 5000
+    assert Budgets().of("search", failed=False) == SUCCESS_CHARS  # a rule that does not say so
 
 
 def test_settings_give_the_budgets_and_refuse_bad_family_entries():

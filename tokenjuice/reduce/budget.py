@@ -19,9 +19,6 @@ from ..fast.record import record
 #: The defaults of settings output.max_chars and output.failure_max_chars.
 SUCCESS_CHARS = 6000
 FAILURE_CHARS = 10000
-#: Families whose every line is what the agent asked for (a search's matches): they get
-#: the budget of a failure whether the command succeeded or not.
-CONTENT_FAMILIES = ("search",)
 #: What the agent bounded itself is shown whole up to this size (the size up to which
 #: an exact file read is shown byte for byte, reduce/engine.py's EXACT_LIMIT).
 BOUNDED_MAX_CHARS = 32 * 1024
@@ -35,14 +32,15 @@ class Budgets:
     failure: int = FAILURE_CHARS
     families: tuple[tuple[str, int, int], ...] = ()  # (family, success, failure) from settings
 
-    def of(self, family: str, failed: bool, scale: float = 1) -> int:
+    def of(self, family: str, failed: bool, scale: float = 1, content: bool = False) -> int:
         """The budget for an output of `family`: settings' entry for the family, else
-        the general one (a failure's for CONTENT_FAMILIES) times `scale` (what the
-        family's rule declares: a diff is nearly all content)."""
+        the general one times `scale` — a failure's for a run that failed or whose
+        every line is `content` the agent asked for (what the rule declares: a
+        search's matches; a diff, nearly all content, is scaled)."""
         for name, success, failure in self.families:
             if name == family:
                 return failure if failed else success
-        general = self.failure if failed or family in CONTENT_FAMILIES else self.success
+        general = self.failure if failed or content else self.success
         return round(general * (scale if scale > 0 else 1))
 
 

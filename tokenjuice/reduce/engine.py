@@ -375,7 +375,8 @@ def information_budget(
 ) -> int:
     """How many characters the shown text may take: what the caller asked for, else
     what the rule declares, else the information budget for its family and outcome
-    (reduce/budget.py) times the rule's `budget_scale`; output the agent bounded
+    (reduce/budget.py; a success gets a failure's when the rule says `budget =
+    "failure"`) times the rule's `budget_scale`; output the agent bounded
     itself gets at least the bounded cap."""
     from .budget import BOUNDED_MAX_CHARS, Budgets
 
@@ -383,7 +384,8 @@ def information_budget(
         return options.max_inline_chars
     table = rule.failure if failed and rule.failure.preserve_on_failure else rule.summarize
     budgets = options.budgets or Budgets()
-    budget = table.max_chars or budgets.of(classification.rule.family, failed, table.budget_scale)
+    content = not failed and rule.summarize.budget == "failure"
+    budget = table.max_chars or budgets.of(classification.rule.family, failed, table.budget_scale, content)
     return max(budget, BOUNDED_MAX_CHARS) if info.bounded else budget
 
 

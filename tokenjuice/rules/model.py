@@ -300,6 +300,13 @@ class Summarize:
         1,
         camel="budgetScale",
     )
+    budget: str = spec(
+        CHOICE,
+        "Which information budget a run that succeeded gets: `success`, or `failure` for an output whose every "
+        "line is what the agent asked for (a search's matches); a family's own settings entry is taken as it is.",
+        "success",
+        choices=("success", "failure"),
+    )
 
 
 @record
