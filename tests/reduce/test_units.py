@@ -411,6 +411,18 @@ def test_a_folder_shown_in_part_keeps_its_names_in_one_brace_list():
     assert len(text) <= 3000 and unexplained_lines("\n".join(lines), text) == []
 
 
+def test_a_folder_alone_in_its_marker_shows_its_brace_list_when_that_is_no_longer():
+    from tokenjuice.reduce.units import MINIMAL, _render
+
+    lines = [f"./deep/folder/name/{n}.py" for n in ("a", "b")]
+    parsed = parse("dir", lines)
+    text = shown(_render(parsed, {0: MINIMAL}))
+    assert text == "./deep/folder/name/{a.py,b.py}"  # the marker would take more and name nothing
+    many = [f"./deep/folder/name/module_with_a_long_name_{n}.py" for n in range(3)]
+    marker = shown(_render(parse("dir", many), {0: MINIMAL}))
+    assert marker == "... ./deep/folder/name/: 3 entries omitted ..."
+
+
 def _diff_of(files, hunks=1, changes=2):
     diff = []
     for f in range(files):

@@ -707,9 +707,9 @@ def _render(
     tallied: list[Unit] = []
 
     def flush_tallied() -> None:
-        if len(tallied) == 1:  # its own marker, unless its lines are no longer
+        if len(tallied) == 1:  # its own marker, unless its lines (or their brace list) are no longer
             alone = tallied[0]
-            items.extend(alone.lines if alone.size <= _size(alone.minimal) else alone.minimal)
+            items.extend(_unless_shorter(alone, alone.minimal))
         elif tallied:
             items.extend(_tallies(tallied))
         tallied.clear()
@@ -863,10 +863,17 @@ def _tallies(run: list[Unit]) -> list[Item]:
     marker = Omission(sum(_input_lines(unit.lines) for unit in run), f"{shared or './'}: {listed}")
     room = _size([marker])
     for unit in run:  # the lines themselves where they are no longer (few need adding up)
-        room -= unit.size
+        room -= min(unit.size, _size(unit.lossless) if unit.lossless else unit.size)
         if room < 0:
             return [marker]
-    return [line for unit in run for line in unit.lines]
+    return [item for unit in run for item in _unless_shorter(unit, ())]
+
+
+def _unless_shorter(unit: Unit, marker: tuple[Item, ...]) -> tuple[Item, ...]:
+    """The shortest of `unit`'s lines and their lossless form (a folder's brace
+    list), or `marker` when that is shorter still."""
+    shown = unit.lossless if unit.lossless and _size(unit.lossless) < unit.size else unit.lines
+    return marker if marker and _size(marker) < _size(shown) else shown
 
 
 def _shared_folder(folders: list[str]) -> str:
