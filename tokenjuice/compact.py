@@ -143,6 +143,17 @@ def compact(
     )
 
 
+def secret_shown(text: str, settings: Settings) -> bool:
+    """Would `text` shown as it is (the host's own output, a tool's text) show a secret
+    that tokenjuice's redaction replaces? Asked only where the raw text would be
+    shown instead of a compaction that is no shorter."""
+    if not settings["redaction.enabled"]:
+        return False
+    from .state.redact import holds_secret
+
+    return holds_secret(text)
+
+
 def keep_full_output(
     combined: bytes, execution: Execution, cut: bool, settings: Settings, announce: bool
 ) -> tuple[tuple[str, str] | None, str | None]:
@@ -314,7 +325,7 @@ class _ToolTexts:
             tool_name=self.tool_name,
         )
         shown = compacted.text
-        if len(shown) >= _WORTH * len(text) and shown.count("[REDACTED:") <= text.count("[REDACTED:"):
+        if len(shown) >= _WORTH * len(text) and not secret_shown(text, self.settings):
             return text  # never longer, nor barely shorter, unless that would show a secret
         self.cut = self.cut or compacted.cut
         if compacted.artifact_id:

@@ -197,6 +197,18 @@ def test_a_project_cannot_clear_your_exclusions_or_redaction(workdir, hostile_re
     assert secret not in done and "[REDACTED:" in done
 
 
+def test_a_text_no_compaction_shortens_is_replaced_only_to_hide_a_secret(workdir):
+    # 300 distinct short lines: shown whole, nothing to cut; a marker already in the text is no secret
+    lines = [f"issue {i}: flaky handler test" for i in range(300)] + ["token [REDACTED:github-token] was rotated"]
+    assert _compact("mcp__github__list_issues", [{"type": "text", "text": "\n".join(lines)}], workdir) is None
+    secret = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    leaked = [*lines, f"token {secret} leaked in issue 7"]
+    done = _text(_compact("mcp__github__list_issues", [{"type": "text", "text": "\n".join(leaked)}], workdir))
+    assert secret not in done and "issue 299: flaky handler test" in done
+    assert tokenjuice("config", "set", "redaction.enabled", "false").returncode == 0
+    assert _compact("mcp__github__list_issues", [{"type": "text", "text": "\n".join(leaked)}], workdir) is None
+
+
 def test_a_project_may_add_exclusions_and_switch_tools_off(workdir, tmp_path):
     repo = tmp_path / "narrow"
     repo.mkdir()

@@ -85,7 +85,7 @@ def compact_output(
         return None
     if saved is None and host_cut is None and shown_whole(shown, settings):
         return None  # shown whole anyway: spare the engine (and the stats) the run
-    from ..compact import compact
+    from ..compact import compact, secret_shown
 
     def note_cut(stored: object, hint: str | None) -> str | None:
         if host_cut is None:
@@ -105,14 +105,14 @@ def compact_output(
     )
     if not compacted.cut and saved is None and compacted.text.rstrip("\n") == shown.rstrip("\n"):
         return None
-    redacted = compacted.text.count("[REDACTED:") > shown.count("[REDACTED:")
-    if (saved is None or not preview) and len(compacted.text) >= len(shown) and not redacted:
-        return None  # never longer than what the host shows, unless that would show a secret
-    if saved is not None and preview and not compacted.cut and not redacted:
-        return None
-    if saved is not None and saved_max_chars is not None and len(compacted.text) > saved_max_chars and not redacted:
-        return None
-    return compacted.text
+    if (saved is None or not preview) and len(compacted.text) >= len(shown):
+        kept = True  # never longer than what the host shows,
+    elif saved is not None and preview and not compacted.cut:
+        kept = True
+    else:
+        kept = saved is not None and saved_max_chars is not None and len(compacted.text) > saved_max_chars
+    # ... unless what the host shows would show a secret the compaction redacts
+    return None if kept and not secret_shown(shown, settings) else compacted.text
 
 
 def compact_tool(

@@ -700,6 +700,11 @@ def redact(text: str) -> tuple[str, dict[str, int]]:
     return redacted, found
 
 
+def holds_secret(text: str) -> bool:
+    """Would `text` shown as it is show a secret `redact` replaces?"""
+    return might_hold_secrets(text) and bool(redact(text)[1])
+
+
 def redact_words(words: list[str]) -> list[str]:
     """A command's words with their secrets redacted, each read after the words before
     it: `--password`, `sshpass -p` and `htpasswd -b … USER` say the next word is one.
