@@ -67,8 +67,17 @@ def test_raw_output_is_visible_before_the_command_exits(workdir):
     assert out == b"second" and proc.returncode == 0
 
 
-@pytest.mark.parametrize(("script", "code"), [("exit 0", 0), ("exit 3", 3), ("exit 255", 255),
-                                              ("kill -9 $$", 137), ("kill -TERM $$", 143), ("kill -SEGV $$", 139)])
+@pytest.mark.parametrize(
+    ("script", "code"),
+    [
+        ("exit 0", 0),
+        ("exit 3", 3),
+        ("exit 255", 255),
+        ("kill -9 $$", 137),
+        ("kill -TERM $$", 143),
+        ("kill -SEGV $$", 139),
+    ],
+)
 def test_raw_keeps_exit_codes_and_signal_deaths(workdir, script, code):
     done = tokenjuice("wrap", "--raw", "--", "sh", "-c", "echo before; " + script)
     assert done.returncode == code
@@ -87,9 +96,19 @@ def test_raw_command_not_found_is_127_on_stderr(workdir):
 
 
 def test_raw_forwards_sigterm(workdir):
-    proc = subprocess.Popen([*WRAP, "--raw", "--", "sh", "-c",
-                             "trap 'echo got-term; exit 42' TERM; echo ready; while :; do sleep 0.05; done"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            *WRAP,
+            "--raw",
+            "--",
+            "sh",
+            "-c",
+            "trap 'echo got-term; exit 42' TERM; echo ready; while :; do sleep 0.05; done",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+    )
     assert proc.stdout.readline() == b"ready\n"
     proc.send_signal(signal.SIGTERM)
     out, _ = proc.communicate(timeout=HANG)
@@ -139,14 +158,16 @@ def test_a_short_output_drops_nothing(workdir):
 def test_wrap_marker_states_the_exact_counts(workdir):
     data = b"".join(b"%d\n" % i for i in range(1, 300_001))
     head, tail = data[:49152], data[-16384:]
-    tail = tail[tail.index(b"\n") + 1:]
+    tail = tail[tail.index(b"\n") + 1 :]
     dropped, lines = len(data) - len(head) - len(tail), data.count(b"\n") - head.count(b"\n") - tail.count(b"\n")
     payload, code = wrap_json("seq", "1", "300000", options=("--max-capture-bytes", "65536"))
     assert code == 0
     assert payload["stdout"] == (head + tail).decode()
-    assert payload["stderr"] == (f"\n[tokenjuice: {lines:,} lines ({dropped:,} bytes, {dropped / 2**20:.1f} MiB) of "
-                                 "output skipped here; capture keeps the first 48.0 KiB and the last 16.0 KiB "
-                                 "(--max-capture-bytes)]\n")
+    assert payload["stderr"] == (
+        f"\n[tokenjuice: {lines:,} lines ({dropped:,} bytes, {dropped / 2**20:.1f} MiB) of "
+        "output skipped here; capture keeps the first 48.0 KiB and the last 16.0 KiB "
+        "(--max-capture-bytes)]\n"
+    )
 
 
 # -- background jobs ---------------------------------------------------------------------
@@ -161,8 +182,14 @@ def test_a_job_the_shell_waits_for_is_captured_whole(workdir):
 def test_a_chatty_background_job_cannot_hold_wrap(workdir):
     """The job ticks until the test ends it, after wrap returned: a wrap that waited for it would never return."""
     try:
-        done = tokenjuice("wrap", "--", "bash", "-c",
-                          "(while [ ! -e gate ]; do sleep 0.05; echo tick; done) & echo started", timeout=HANG)
+        done = tokenjuice(
+            "wrap",
+            "--",
+            "bash",
+            "-c",
+            "(while [ ! -e gate ]; do sleep 0.05; echo tick; done) & echo started",
+            timeout=HANG,
+        )
     finally:
         (workdir / "gate").touch()
     assert b"started\n" in done.stdout  # the job's ticks may come first on a busy machine
@@ -181,8 +208,12 @@ DRIVER = textwrap.dedent("""
 
 def _drive(script: str, path: str | None, options: str = "{}") -> list[str]:
     """Run the driver with its stdout on a pipe; its output lines, once at EOF."""
-    proc = subprocess.Popen([sys.executable, "-c", DRIVER, script, path or "", options],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", DRIVER, script, path or "", options],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+    )
     out, err = proc.communicate(timeout=HANG)  # EOF: nothing left holds the driver's stdout
     assert proc.returncode == 0, err
     return out.decode().splitlines()
@@ -191,7 +222,9 @@ def _drive(script: str, path: str | None, options: str = "{}") -> list[str]:
 def test_late_background_output_reaches_the_drainers_file(tmp_path):
     path = tmp_path / "late.log"
     gate = tmp_path / "gate"
-    script = f"(while [ ! -e {gate} ]; do sleep 0.02; done; echo late; printf 'binary\\000\\377'; echo later) & echo early"
+    script = (
+        f"(while [ ! -e {gate} ]; do sleep 0.02; done; echo late; printf 'binary\\000\\377'; echo later) & echo early"
+    )
     try:
         lines = _drive(script, str(path))  # the driver (wrap) returned while the job still waited for the gate
     finally:
@@ -239,7 +272,9 @@ def test_the_drainer_keeps_none_of_the_callers_descriptors(tmp_path):
         pytest.skip("reads /proc")
     gate = tmp_path / "gate"
     try:
-        lines = _drive(f"(while [ ! -e {gate} ]; do sleep 0.02; done; echo late) & echo early", str(tmp_path / "late.log"))
+        lines = _drive(
+            f"(while [ ! -e {gate} ]; do sleep 0.02; done; echo late) & echo early", str(tmp_path / "late.log")
+        )
         pid = int(lines[1].split()[0])
         fds = {name: os.readlink(f"/proc/{pid}/fd/{name}") for name in os.listdir(f"/proc/{pid}/fd")}
     finally:
@@ -299,16 +334,20 @@ def _sig_ignored(status: bytes) -> int:
 @pytest.mark.parametrize("name", ["INT", "HUP", "TERM", "QUIT"])
 def test_a_signal_ignored_by_the_parent_stays_ignored(workdir, mode, name):
     wrap = " ".join([sys.executable, "-m", "tokenjuice", "wrap", *mode])
-    done = subprocess.run(["bash", "-c", f"trap '' {name}; {wrap} -- sh -c 'kill -{name} $$; echo survived'"],
-                          capture_output=True, timeout=HANG)
+    done = subprocess.run(
+        ["bash", "-c", f"trap '' {name}; {wrap} -- sh -c 'kill -{name} $$; echo survived'"],
+        capture_output=True,
+        timeout=HANG,
+    )
     assert done.returncode == 0 and b"survived" in done.stdout
 
 
 def test_nohup_keeps_sighup_ignored(workdir):
     if not shutil.which("nohup"):
         pytest.skip("no nohup")
-    done = subprocess.run(["nohup", *WRAP, "--raw", "--", "sh", "-c", "kill -HUP $$; echo survived"],
-                          capture_output=True, timeout=HANG)
+    done = subprocess.run(
+        ["nohup", *WRAP, "--raw", "--", "sh", "-c", "kill -HUP $$; echo survived"], capture_output=True, timeout=HANG
+    )
     assert done.returncode == 0 and done.stdout == b"survived\n"
 
 
@@ -318,8 +357,9 @@ def test_the_child_gets_default_dispositions_otherwise(workdir):
     ignored = _sig_ignored(done.stdout)
     for signum in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
         assert not ignored & (1 << (signum - 1)), signal.Signals(signum).name
-    trapped = subprocess.run(["bash", "-c", f"trap '' INT; {' '.join(WRAP)} --raw -- sh -c 'cat /proc/$$/status'"],
-                             capture_output=True).stdout
+    trapped = subprocess.run(
+        ["bash", "-c", f"trap '' INT; {' '.join(WRAP)} --raw -- sh -c 'cat /proc/$$/status'"], capture_output=True
+    ).stdout
     assert _sig_ignored(trapped) & (1 << (signal.SIGINT - 1))
     assert not _sig_ignored(trapped) & (1 << (signal.SIGPIPE - 1))
 
@@ -330,8 +370,13 @@ def test_sigint_still_kills_a_child_whose_parent_did_not_ignore_it(workdir):
 
 
 def test_sigpipe_is_the_default_in_the_child(workdir):
-    done = subprocess.run(f"{' '.join(WRAP)} --raw -- yes | head -1; echo ${{PIPESTATUS[0]}}", shell=True,
-                          executable="/bin/bash", capture_output=True, timeout=HANG)
+    done = subprocess.run(
+        f"{' '.join(WRAP)} --raw -- yes | head -1; echo ${{PIPESTATUS[0]}}",
+        shell=True,
+        executable="/bin/bash",
+        capture_output=True,
+        timeout=HANG,
+    )
     assert done.stdout == b"y\n141\n"
 
 
@@ -352,16 +397,20 @@ ORPHAN_DRIVER = textwrap.dedent("""
 @pytest.mark.parametrize("mode", ["capture", "raw"])
 def test_the_child_dies_when_wrap_is_sigkilled(tmp_path, mode):
     pidfile = tmp_path / "pid"
-    proc = subprocess.Popen([sys.executable, "-c", ORPHAN_DRIVER, "fork", str(pidfile), mode],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", ORPHAN_DRIVER, "fork", str(pidfile), mode],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     _assert_the_child_dies_with(proc, pidfile)
 
 
 @pytest.mark.skipif(not LINUX, reason="PR_SET_PDEATHSIG is Linux-only")
 def test_wrap_itself_sigkilled_takes_the_child_along(workdir):
     pidfile = workdir / "pid"
-    proc = subprocess.Popen([*WRAP, "--", "sh", "-c", "echo $$ > pid; exec sleep 30"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [*WRAP, "--", "sh", "-c", "echo $$ > pid; exec sleep 30"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     _assert_the_child_dies_with(proc, pidfile)
 
 
@@ -405,7 +454,10 @@ def test_every_spawn_path_runs_reports_and_fails_alike(workdir, spawn_path):
     assert result.exit_code == 3
     assert result.stream(capture.STDOUT) == b"out\ngot:\n" and result.stream(capture.STDERR) == b"err\n"
     missing = capture.run(["definitely-not-a-command-xyz"])
-    assert (missing.exit_code, missing.spawn_error) == (127, "tokenjuice: definitely-not-a-command-xyz: command not found")
+    assert (missing.exit_code, missing.spawn_error) == (
+        127,
+        "tokenjuice: definitely-not-a-command-xyz: command not found",
+    )
     (workdir / "garbage").write_bytes(b"\x00\x01garbage")
     (workdir / "garbage").chmod(0o755)
     bad = capture.run(["./garbage"])
@@ -437,8 +489,13 @@ def test_the_package_holds_no_machine_code_and_writes_no_program(tmp_path):
     assert "fromhex" not in source and "_STUB" not in source
     cache = tmp_path / "cache"
     env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
-    done = subprocess.run([sys.executable, "-m", "tokenjuice", "wrap", "--", "sh", "-c", "echo hi"],
-                          capture_output=True, env=env, cwd=tmp_path, timeout=HANG)
+    done = subprocess.run(
+        [sys.executable, "-m", "tokenjuice", "wrap", "--", "sh", "-c", "echo hi"],
+        capture_output=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=HANG,
+    )
     assert done.returncode == 0 and b"hi" in done.stdout
     executables = [p for p in cache.rglob("*") if p.is_file() and os.access(p, os.X_OK)]
     assert executables == []

@@ -1,6 +1,5 @@
 """Text helpers (tokenjuice.text): escape stripping and plurals."""
 
-
 import pytest
 
 

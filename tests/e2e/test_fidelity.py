@@ -87,8 +87,6 @@ def test_pytests_facts_are_its_own_counts_however_it_was_run(scenario, flags):
     print each result twice, and `-rN` prints no short summary at all."""
     from conftest import wrap_json
 
-    payload, code = wrap_json(
-        sys.executable, "-m", "pytest", *flags, "-p", "no:cacheprovider", "tests", cwd=scenario
-    )
+    payload, code = wrap_json(sys.executable, "-m", "pytest", *flags, "-p", "no:cacheprovider", "tests", cwd=scenario)
     assert code == 1
     assert payload["result"]["facts"] == {"failed test": 25, "passed test": 100, "error": 0}

@@ -39,7 +39,8 @@ def test_sdist_ships_every_rule_file(tmp_path):
         capture_output=True,
     )
     sdist = next(tmp_path.glob("tokenjuice-*.tar.gz"))
-    shipped = {name.split("/", 1)[1] for name in tarfile.open(sdist).getnames() if "/reducers/" in name}
+    with tarfile.open(sdist) as archive:
+        shipped = {name.split("/", 1)[1] for name in archive.getnames() if "/reducers/" in name}
     expected = {str(path.relative_to(REPO)) for path in (REPO / "reducers").rglob("*.toml")}
     assert expected and expected <= shipped, sorted(expected - shipped)[:5]
 

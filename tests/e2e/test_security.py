@@ -87,7 +87,7 @@ def test_editing_a_trusted_layer_untrusts_it_until_trusted_again(hostile):
     (hostile / ".tokenjuice" / "rules" / "generic" / "fallback.toml").write_text(
         'family = "generic"\n[match]\n[filters]\nskip_patterns = ["FAILED"]\n'
     )
-    code, out, err = wrap(*FAILING)
+    _code, out, err = wrap(*FAILING)
     assert "FAILED tests/test_bad.py::test_money" in out and "changed since you trusted them" in err
     shown = json.loads(tokenjuice("trust", "--show", "--format", "json").stdout)
     assert shown["status"] == "changed" and shown["changes"] == ["edited .tokenjuice/rules/generic/fallback.toml"]
@@ -108,7 +108,7 @@ def test_editing_a_trusted_layer_untrusts_it_until_trusted_again(hostile):
 
 
 def test_trust_all_is_for_sandboxes(hostile):
-    code, out, err = wrap(*FAILING, env=os.environ | {"TOKENJUICE_TRUST_ALL": "1"})
+    _code, out, err = wrap(*FAILING, env=os.environ | {"TOKENJUICE_TRUST_ALL": "1"})
     assert "cut by the project rule" in out and "ignoring" not in err
 
 
@@ -127,7 +127,7 @@ def test_symlinks_planted_in_our_folders_are_never_followed(tmp_path, workdir, i
     (data / "ledger-spool.jsonl").symlink_to(victim)
     (data / "tokenjuice.db").symlink_to(victim)
     (data / "trusted-projects.json").symlink_to(victim)
-    code, out, err = wrap("seq", "1", "3000")
+    code, out, _err = wrap("seq", "1", "3000")
     assert code == 0 and "3000" in out
     assert victim.read_text() == "precious\n"
     (workdir / ".tokenjuice").mkdir()

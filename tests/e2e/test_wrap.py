@@ -77,7 +77,9 @@ def test_killed_by_a_signal_is_128_plus_n_with_a_marker(workdir):
 
 def test_sigterm_to_wrap_reaches_the_child_and_wrap_exits_promptly(workdir):
     trap = "trap 'echo got-term; exit 42' TERM; echo ready; touch ready; while :; do sleep 0.05; done"
-    code, out = signalled_wrap(["sh", "-c", trap], signal.SIGTERM, ready=workdir / "ready")  # promptly: the loop never ends
+    code, out = signalled_wrap(
+        ["sh", "-c", trap], signal.SIGTERM, ready=workdir / "ready"
+    )  # promptly: the loop never ends
     assert code == 42
     assert b"got-term" in out
 

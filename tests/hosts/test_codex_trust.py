@@ -254,7 +254,8 @@ def test_uninstall_takes_back_exactly_the_approval_install_recorded(hostile, cod
     _, env = codex_env()
     config = codex_home / "config.toml"
     config.write_text(
-        config.read_text() + '\n# my own\n[hooks.state."/elsewhere/hooks.json:pre_tool_use:0:0"]\ntrusted_hash = "abc"\n'
+        config.read_text()
+        + '\n# my own\n[hooks.state."/elsewhere/hooks.json:pre_tool_use:0:0"]\ntrusted_hash = "abc"\n'
     )
     before = config.read_bytes()
     done = cli("install", "codex", "--project", "--approve", cwd=hostile, env=env)

@@ -204,8 +204,6 @@ def test_the_matcher_takes_the_shell_search_and_mcp_tools_but_no_file_read():
     assert [name for name in left if matcher.search(name)] == []
 
 
-
-
 @pytest.mark.parametrize(
     ("args", "event", "matcher", "tools"),
     [

@@ -25,7 +25,7 @@ def test_named_noise_is_dropped_like_skip_patterns():
 
 
 def test_unknown_noise_kinds_are_refused():
-    with pytest.raises(Exception, match="filters.noise: 'chatter' is not one of"):
+    with pytest.raises(Exception, match=r"filters\.noise: 'chatter' is not one of"):
         make(filters={"noise": ["chatter"]})
 
 

@@ -80,7 +80,7 @@ def _files_read(monkeypatch):
 def _as_built_from_files(cwd):
     from tokenjuice.rules import loader
 
-    loaded, problems = loader.load_catalogue(loader.layer_roots(cwd))
+    loaded, _problems = loader.load_catalogue(loader.layer_roots(cwd))
     return [index._rows([index.entry_of(r.rule) for r in loaded], index._bodies(loaded)), index._bodies(loaded)]
 
 

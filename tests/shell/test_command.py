@@ -157,7 +157,15 @@ def test_remote_file_reads_stay_raw(command, reason):
 
 # -- the agent's own bound (issue 28) -------------------------------------------------
 
-_TOOLS = ["pytest -q", "python -m pytest tests/ -x", "make", "cargo build", "npm test", "git show HEAD~2", "grep -rn x ."]
+_TOOLS = [
+    "pytest -q",
+    "python -m pytest tests/ -x",
+    "make",
+    "cargo build",
+    "npm test",
+    "git show HEAD~2",
+    "grep -rn x .",
+]
 _BOUNDS = [
     "tail -40",
     "tail -n40",

@@ -935,7 +935,6 @@ def test_decisions_match_the_pin():
     tables, every tool of the catalogue with the words its rules name) to the decisions the
     catalogue made when it was pinned (tests/tools/make_neverwrap_oracle.py)."""
     import json
-    from pathlib import Path
 
     pin = json.loads((REPO / "tests" / "data" / "neverwrap_oracle.json").read_text(encoding="utf-8"))
     reasons = pin["reasons"]

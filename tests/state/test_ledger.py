@@ -175,8 +175,8 @@ def test_runs_whose_budget_the_guard_widened_are_counted_per_rule(home, isolated
     make_rule(rules, "demo/job", 'family = "demo"\n\n[match]\nargv0 = ["job.sh"]\n\n[failure]\nhead = 5\ntail = 5\n')
     job = workdir / "job.sh"
     job.write_text(
-        "#!/bin/sh\ni=0\nwhile [ $i -lt 1500 ]; do\n  echo \"INFO job $i done in 12ms, nothing to see in this line\"\n"
-        "  [ $((i % 100)) = 50 ] && echo \"ERROR job $i: TimeoutError: gave up after 30s\"\n  i=$((i+1))\ndone\nexit 1\n"
+        '#!/bin/sh\ni=0\nwhile [ $i -lt 1500 ]; do\n  echo "INFO job $i done in 12ms, nothing to see in this line"\n'
+        '  [ $((i % 100)) = 50 ] && echo "ERROR job $i: TimeoutError: gave up after 30s"\n  i=$((i+1))\ndone\nexit 1\n'
     )
     job.chmod(0o755)
     done = tokenjuice("wrap", "--", "./job.sh", cwd=workdir)

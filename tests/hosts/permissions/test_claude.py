@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from tokenjuice.hosts.permissions import claude as claude_permissions
 from tokenjuice.hosts import ALLOW, ASK, DENY, NONE
+from tokenjuice.hosts.permissions import claude as claude_permissions
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,8 @@ from helpers import modules_loaded_by
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokenjuice.hosts.permissions import cursor as cp
 from tokenjuice.hosts import ALLOW, ASK, DENY, NONE
+from tokenjuice.hosts.permissions import cursor as cp
 
 
 @pytest.fixture

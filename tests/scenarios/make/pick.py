@@ -1229,7 +1229,8 @@ add(
     f"cat of google-cloud-sdk's resource_map.yaml: {len(apis)} APIs, each with its collections and supported"
     " API versions (~85 kB YAML); keep the first and last APIs and APIs spread between",
     "google-cloud-sdk (Debian package)",
-    [api.strip("\n") for api in spread(apis, 22)] + ["  folders.approvalRequests:", "    home_directory: access_context_manager.levels"],
+    [api.strip("\n") for api in spread(apis, 22)]
+    + ["  folders.approvalRequests:", "    home_directory: access_context_manager.levels"],
 )
 
 bj = text("cat-boto3-ec2-resources-json")
@@ -1241,8 +1242,8 @@ add(
     " spread of the service's actions",
     "boto3 (pyenv site-packages)",
     ['"service": {', '"resources": {', '"hasMany": {']
-    + once(bj, [f'    {q(name)}: {{' for name in bd["resources"]])
-    + spread(once(bj, [f'      {q(name)}: {{' for name in bd["service"]["actions"]]), 5),
+    + once(bj, [f"    {q(name)}: {{" for name in bd["resources"]])
+    + spread(once(bj, [f"      {q(name)}: {{" for name in bd["service"]["actions"]]), 5),
 )
 
 nc = lines("cat-numpy-log2-csv")
@@ -1286,6 +1287,7 @@ add(
     + once(pi, [f'"version": {q(m["version"])}' for m in installed]),
 )
 
+
 # ---------------------------------------------------------------- issue 28: logs, builds, infra
 def body(line):
     """a journal or syslog line without its 'Mon DD HH:MM:SS host ' prefix"""
@@ -1302,9 +1304,15 @@ def grep(name, pattern):
 
 # a journal with an OOM kill: every kernel/systemd line of the kill, the other failure kinds once each
 jl = lines("journalctl-boot-oom-killer")
-oom = grep("journalctl-boot-oom-killer", r"invoked oom-killer|oom-kill:|Out of memory: Killed process|killed by the OOM killer|Failed with result 'oom-kill'")
+oom = grep(
+    "journalctl-boot-oom-killer",
+    r"invoked oom-killer|oom-kill:|Out of memory: Killed process|killed by the OOM killer|Failed with result 'oom-kill'",
+)
 firsts = {}
-for ln in grep("journalctl-boot-oom-killer", r"Failed with result 'exit-code'|fatal IO error|Failed to disable ULP|xHC error in resume|Error opening audit socket"):
+for ln in grep(
+    "journalctl-boot-oom-killer",
+    r"Failed with result 'exit-code'|fatal IO error|Failed to disable ULP|xHC error in resume|Error opening audit socket",
+):
     firsts.setdefault(re.sub(r"\[\d+\]", "", body(ln)), ln)
 add(
     "journalctl-boot-oom-killer",
@@ -1316,7 +1324,10 @@ add(
 )
 
 ll = lines("journalctl-boot-soft-lockup")
-lock = grep("journalctl-boot-soft-lockup", r"BUG: soft lockup|hard LOCKUP|NETDEV WATCHDOG|WARNING: CPU: |status=1/FAILURE|\[ERR\]|failed VCE resume|ERROR: Cannot create report")
+lock = grep(
+    "journalctl-boot-soft-lockup",
+    r"BUG: soft lockup|hard LOCKUP|NETDEV WATCHDOG|WARNING: CPU: |status=1/FAILURE|\[ERR\]|failed VCE resume|ERROR: Cannot create report",
+)
 add(
     "journalctl-boot-soft-lockup",
     f"journalctl -b of an Ubuntu home server ({len(ll)} lines, ~635 kB): boot chatter, user services exiting with status=1/FAILURE, then at 14:55 soft lockups, a NETDEV WATCHDOG timeout with a kernel WARNING and a hard LOCKUP",
@@ -1347,12 +1358,22 @@ add(
 
 pg = lines("cat-postgresql-log")
 fails = [ln.rstrip() for ln in pg if re.search(r" (FATAL|ERROR):  ", ln)]
-detail = [ln.rstrip() for i, ln in enumerate(pg) if re.search(r" (DETAIL|STATEMENT):  ", ln) and re.search(r" (FATAL|ERROR|DETAIL):  ", pg[i - 1])]
+detail = [
+    ln.rstrip()
+    for i, ln in enumerate(pg)
+    if re.search(r" (DETAIL|STATEMENT):  ", ln) and re.search(r" (FATAL|ERROR|DETAIL):  ", pg[i - 1])
+]
 add(
     "cat-postgresql-log",
     f"cat of a PostgreSQL 15 server log ({len(pg)} lines, ~92 kB) with connection logging on: {len(fails)} FATAL/ERROR lines (wrong password, missing database and role, missing table, duplicate key, syntax error, statement timeout, terminated backend) among connection chatter",
     "PostgreSQL 15.18 (Debian 15.18-0+deb12u1), psql 15.18, on loopback",
-    fails + detail + [grep("cat-postgresql-log", r"duration: \d")[0], grep("cat-postgresql-log", r"starting PostgreSQL")[0], grep("cat-postgresql-log", r"database system is shut down")[0]],
+    fails
+    + detail
+    + [
+        grep("cat-postgresql-log", r"duration: \d")[0],
+        grep("cat-postgresql-log", r"starting PostgreSQL")[0],
+        grep("cat-postgresql-log", r"database system is shut down")[0],
+    ],
     noise=["LOG:  connection received: host=127.0.0.1 port="],
 )
 
@@ -1409,7 +1430,11 @@ add(
         "-- Generating done",
         "-- Build files have been written to: /tmp/scen/fx/libuv/build",
     ],
-    noise=["-- Detecting C compiler ABI info - done", "-- Performing Test UV_LINT_W4 - Failed", "-- Check for working C compiler: /usr/bin/cc - skipped"],
+    noise=[
+        "-- Detecting C compiler ABI info - done",
+        "-- Performing Test UV_LINT_W4 - Failed",
+        "-- Check for working C compiler: /usr/bin/cc - skipped",
+    ],
 )
 
 bl = lines("cmake-build-libuv")
@@ -1441,7 +1466,10 @@ add(
         "--> crates/shop-types/src/lib.rs:4:9",
         "Compiling pricing v0.1.0 (/tmp/scen/fx/shopws/crates/pricing)",
     ],
-    noise=["Compiling codec v0.1.0 (/tmp/scen/fx/shopws/crates/codec)", "For more information about this error, try `rustc --explain E0308`."],
+    noise=[
+        "Compiling codec v0.1.0 (/tmp/scen/fx/shopws/crates/codec)",
+        "For more information about this error, try `rustc --explain E0308`.",
+    ],
 )
 
 rl = lines("ruff-statistics")
@@ -1458,10 +1486,18 @@ add(
     "pip-install-requirements-bad-pin",
     "pip install -r requirements.txt into a fresh venv with an empty cache: 14 pins collected and downloaded with progress bars and ignored-index warnings, then the 15th pin names a version that does not exist",
     "pip 23.2.1 on " + PY + " (this machine's pip config adds local indexes and find-links)",
-    [re.match(r"^ERROR: Could not find a version that satisfies the requirement structlog==99.1.0", ln).group(0) for ln in pr if ln.startswith("ERROR: Could not")]
+    [
+        re.match(r"^ERROR: Could not find a version that satisfies the requirement structlog==99.1.0", ln).group(0)
+        for ln in pr
+        if ln.startswith("ERROR: Could not")
+    ]
     + ["ERROR: No matching distribution found for structlog==99.1.0", "(from versions: 0.1.0, 0.2.0"]
     + [ln.strip() for ln in pr if ln.startswith(("Collecting ", "Processing "))],
-    noise=["eta 0:00:00", "is ignored: it is neither a file nor a directory.", "Downloading SQLAlchemy-2.0.36-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl (3.2 MB)"],
+    noise=[
+        "eta 0:00:00",
+        "is ignored: it is neither a file nor a directory.",
+        "Downloading SQLAlchemy-2.0.36-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl (3.2 MB)",
+    ],
 )
 
 add(
@@ -1475,7 +1511,10 @@ add(
         "- Using previously-installed kreuzwerker/docker v3.0.2",
         "Terraform has been successfully initialized!",
     ],
-    noise=['You may now begin working with Terraform. Try running "terraform plan" to see', "If you ever set or change modules or backend configuration for Terraform,"],
+    noise=[
+        'You may now begin working with Terraform. Try running "terraform plan" to see',
+        "If you ever set or change modules or backend configuration for Terraform,",
+    ],
     published=True,
 )
 

@@ -23,8 +23,9 @@ PROTOCOL = "2025-06-18"
 
 
 class Server:
-    def __init__(self, argv: list[str], env: dict[str, str] | None = None, cwd: str | None = None,
-                 stderr_log: str | None = None) -> None:
+    def __init__(
+        self, argv: list[str], env: dict[str, str] | None = None, cwd: str | None = None, stderr_log: str | None = None
+    ) -> None:
         self.argv = argv
         self.env = os.environ | (env or {})
         self.cwd = cwd
@@ -32,15 +33,19 @@ class Server:
         self.next_id = 1
         self.info: dict = {}
 
-    def __enter__(self) -> "Server":
+    def __enter__(self) -> Server:
         err = open(self.stderr_log, "ab") if self.stderr_log else subprocess.DEVNULL
-        self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
-                                     env=self.env, cwd=self.cwd)
-        self.info = self.request("initialize", {
-            "protocolVersion": PROTOCOL,
-            "capabilities": {},
-            "clientInfo": {"name": "tools-corpus-capture", "version": "1"},
-        })
+        self.proc = subprocess.Popen(
+            self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, env=self.env, cwd=self.cwd
+        )
+        self.info = self.request(
+            "initialize",
+            {
+                "protocolVersion": PROTOCOL,
+                "capabilities": {},
+                "clientInfo": {"name": "tools-corpus-capture", "version": "1"},
+            },
+        )
         self.notify("notifications/initialized")
         return self
 
@@ -82,8 +87,13 @@ class Server:
                     box["msg"] = msg
                     return
                 if "method" in msg and "id" in msg:  # a request from the server (roots/list, ...)
-                    self.send({"jsonrpc": "2.0", "id": msg["id"], "result": {"roots": []}
-                               if msg["method"] == "roots/list" else {}})
+                    self.send(
+                        {
+                            "jsonrpc": "2.0",
+                            "id": msg["id"],
+                            "result": {"roots": []} if msg["method"] == "roots/list" else {},
+                        }
+                    )
 
         reader = threading.Thread(target=read, daemon=True)
         reader.start()
