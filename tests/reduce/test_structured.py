@@ -113,7 +113,15 @@ def test_a_package_lock_names_every_package_with_its_version(lock):
     for k in shown:
         key, members = named_members(lines[k])
         assert "version" in members and members.items() <= whole["packages"][key].items(), lines[k]
-    keys = [named_members(lines[k])[0] for k in shown]
+    # the room left after naming every package shows the middle ones whole too
+    middle = names[(len(names) - 1) // 2]
+    opened = [k for k in range(at, len(lines)) if re.match(r'^    "[^"]+": \{$', lines[k])]
+    assert f'    "{middle}": {{' in lines[at:]
+    keys = [
+        lines[k].strip()[1:].split('"')[0] if k in opened else named_members(lines[k])[0]
+        for k in sorted(shown + opened)
+    ]
+    keys = [key for key in keys if names.index(key) + 1 in range(low, high + 1)]
     ends = [*range(1, low), *range(high + 1, total + 1)]
     gaps = [span(m)[:2] for m in left_out(lines)]
     assert_accounted(sorted([*ends, *(names.index(key) + 1 for key in keys)]), gaps, total)

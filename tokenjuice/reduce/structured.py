@@ -783,14 +783,21 @@ def _outline(
         lines, costs = [(text[kid.start : kid.end], True) for kid in middle], whole
     preferred = [k for k, kid in enumerate(middle) if kid.name is not None and _key_rank(kid.name) < 2]
     chosen = _most_spread(costs, left - _MARKER_ROOM, preferred)
-    if len(chosen) == len(middle):  # every element named: the room left shows the ends' neighbours whole
+    if len(chosen) == len(middle):  # every element named: the room left shows some whole
         spare = left - _MARKER_ROOM - sum(costs)
-        wider = [k for pair in zip(range(len(middle)), reversed(range(len(middle))), strict=True) for k in pair]
-        for k in dict.fromkeys(wider):
-            grow = whole[k] - costs[k]
-            if lines[k][1] or grow > spare:
-                break
-            lines[k], spare = (text[middle[k].start : middle[k].end], True), spare - grow
+        centre = (len(kids) - 1) // 2 - low  # the middle of the whole collection
+        around = [centre + (step + 1) // 2 * (1 if step % 2 else -1) for step in range(2 * len(middle) + 1)]
+        fronts = [iter(range(len(middle))), iter(reversed(range(len(middle)))), iter(around)]
+        widened: set[int] = set()
+        while fronts:  # the ends' neighbours and the middle, each front until an element does not fit
+            for front in list(fronts):
+                k = next((k for k in front if 0 <= k < len(middle) and k not in widened), None)
+                grow = whole[k] - costs[k] if k is not None else 0
+                if k is None or lines[k][1] or grow > spare:
+                    fronts.remove(front)
+                    continue
+                widened.add(k)
+                lines[k], spare = (text[middle[k].start : middle[k].end], True), spare - grow
     tokens: list[_Token] = [opener]
     if low:
         tokens += [text[kids[0].start : kids[low - 1].end] + comma]
