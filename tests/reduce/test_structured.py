@@ -396,3 +396,27 @@ def test_a_record_tree_whose_records_say_more_than_their_names_is_cut_as_records
         line if isinstance(line, str) else line.render() for line in fit_document(module("root", 3), 6000)
     )
     assert " as a tree, " not in shown and '"values": {' in shown
+
+
+def test_an_outline_names_the_newest_records_first_when_they_are_not_at_the_end():
+    """PyPI's simple JSON lists a project's files by name: boto3's newest release sits in
+    the middle of 4,318 files ("1.44.8" sorts before "1.9.0"). The files' upload times
+    tell the newest, which an agent reading an index wants."""
+    from tokenjuice.reduce.structured import fit_document
+
+    versions = sorted((f"1.{minor}.{patch}" for minor in range(45) for patch in range(40)), key=str)
+    released = sorted(versions, key=lambda v: tuple(map(int, v.split("."))))
+    files = [
+        {
+            "filename": f"boto3-{v}.tar.gz",
+            "hashes": {"sha256": "ab" * 32},
+            "upload-time": f"{2014 + released.index(v) // 200}-01-01T00:00:{released.index(v) % 60:02d}Z",
+            "yanked": False,
+        }
+        for v in versions
+    ]
+    index = {"files": files, "meta": {"api-version": "1.1"}, "name": "boto3"}
+    text = "\n".join(line if isinstance(line, str) else line.render() for line in fit_document(index, 6000))
+    newest = sorted(files, key=lambda f: f["upload-time"])[-5:]
+    assert all(f'"filename": "{f["filename"]}"' in text for f in newest)
+    assert versions.index("1.44.39") not in (0, len(versions) - 1)  # not at an end

@@ -781,7 +781,8 @@ def _outline(
     whole = [kid.end - kid.start + len(pad) + 2 for kid, pad in zip(middle, indent, strict=True)]
     if sum(whole) <= _ABBREVIATED * sum(costs):  # one line each would save little: whole, spread
         lines, costs = [(text[kid.start : kid.end], True) for kid in middle], whole
-    preferred = [k for k, kid in enumerate(middle) if kid.name is not None and _key_rank(kid.name) < 2]
+    named = [k for k, kid in enumerate(middle) if kid.name is not None and _key_rank(kid.name) < 2]
+    preferred = list(dict.fromkeys(_newest(text, middle) + named))
     chosen = _most_spread(costs, left - _MARKER_ROOM, preferred)
     if len(chosen) == len(middle):  # every element named: the room left shows some whole
         spare = left - _MARKER_ROOM - sum(costs)
@@ -938,6 +939,32 @@ def _tree_outline(
     detail = f"{kind}{where} as a tree, {len(lines)} one line each below, {nested}: the rest of each"
     marker = _Marker(detail, max(0, spanned - len(lines)), "\n" not in before)
     return [opener, marker, *(("\n" if k else "") + line for k, line in enumerate(lines)), closer]
+
+
+#: An element's time (`"upload-time": "2026-11-20T21:09:24Z"`, `creationTimestamp: 2026-…`):
+#: ISO 8601 text sorts as the times do.
+_TIME = lazy(r"\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?")
+#: How many of a collection's newest elements an outline names first.
+_NEWEST = 5
+
+
+def _newest(text: str, nodes: list[_Node]) -> list[int]:
+    """The positions of the _NEWEST newest of `nodes` by the first time each holds,
+    newest first, when they are not in the order of their times (files sorted by name:
+    the newest release is not at the end, where `spread` looks for it); [] otherwise."""
+    times: list[tuple[str, int]] = []
+    for k, node in enumerate(nodes):
+        found = _TIME.search(text, node.start, node.end)
+        if found:
+            times.append((found.group(), k))
+    ordered = [time for time, _ in times]
+    if (
+        len(times) < len(nodes) // 2
+        or all(a <= b for a, b in pairwise(ordered))
+        or all(a >= b for a, b in pairwise(ordered))
+    ):
+        return []
+    return [k for _, k in sorted(times, reverse=True)[:_NEWEST]]
 
 
 def _most_spread(costs: list[int], room: int, preferred: list[int]) -> list[int]:
