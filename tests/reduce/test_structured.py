@@ -113,7 +113,15 @@ def test_a_package_lock_names_every_package_with_its_version(lock):
     for k in shown:
         key, members = named_members(lines[k])
         assert "version" in members and members.items() <= whole["packages"][key].items(), lines[k]
-    keys = [named_members(lines[k])[0] for k in shown]
+    # the room left after naming every package shows the middle ones whole too
+    middle = names[(len(names) - 1) // 2]
+    opened = [k for k in range(at, len(lines)) if re.match(r'^    "[^"]+": \{$', lines[k])]
+    assert f'    "{middle}": {{' in lines[at:]
+    keys = [
+        lines[k].strip()[1:].split('"')[0] if k in opened else named_members(lines[k])[0]
+        for k in sorted(shown + opened)
+    ]
+    keys = [key for key in keys if names.index(key) + 1 in range(low, high + 1)]
     ends = [*range(1, low), *range(high + 1, total + 1)]
     gaps = [span(m)[:2] for m in left_out(lines)]
     assert_accounted(sorted([*ends, *(names.index(key) + 1 for key in keys)]), gaps, total)
@@ -281,3 +289,134 @@ def test_a_tree_keeps_its_top_folders_and_cuts_its_long_file_lists_first():
         len(text) <= 4000 and sum('"from"' in line for line in kept) and sum('"observations"' in line for line in kept)
     )
     assert '"m0"' in text and '"m149"' in text and '"m200"' in text  # each list's first and last records
+
+
+NPM_TREE = REPO / "tests" / "scenarios" / "json-npm-ls-jest.out"  # npm ls --all --json, 663 packages
+
+
+def test_a_dependency_tree_is_named_level_by_level():
+    """`npm ls --all --json` of jest: a tree of `dependencies` 10 levels deep, 88 kB. Every
+    package shown is one line of its name and version, indented under the package that
+    needs it; the levels go whole from the top while they fit, and a package shows
+    all of its dependencies or none of them (its line's `…` says so)."""
+    source = NPM_TREE.read_text()
+    done = tokenjuice("reduce", "--command", "npm ls --all --json", input=source)
+    shown = done.stdout.decode().rstrip("\n").split("\n")
+    assert done.returncode == 0 and len("\n".join(shown)) <= 6000
+    assert unexplained_lines(source, "\n".join(shown)) == []
+    [heading] = [line for line in markers(shown) if " as a tree, " in line]
+    assert heading.startswith("... keys in .dependencies as a tree, ") and '"dependencies" indented' in heading
+    body = shown[shown.index(heading) + 1 : shown.index("  }")]
+    whole = json.loads(source)
+    # the shown tree, rebuilt from the indentation: (depth, name, members, path of names)
+    stack: list[dict] = [whole]
+    depths = []
+    for line in body:
+        depth = (len(line) - len(line.lstrip(" ")) - 4) // 2
+        name, members = named_members(line)
+        parent = stack[depth]
+        package = parent["dependencies"][name]
+        assert members.items() <= package.items(), line
+        del stack[depth + 1 :]
+        stack.append(package)
+        depths.append((depth, name, id(parent)))
+    children: dict[int, list[str]] = {}
+    for _, name, parent in depths:
+        children.setdefault(parent, []).append(name)
+    packages = {id(p): p for p in _packages(whole)}
+    for parent, names in children.items():  # all of a package's dependencies, in order, or none
+        assert names == list(packages[parent]["dependencies"]), names
+    deepest = max(depth for depth, _, _ in depths)
+    by_depth: dict[int, int] = {}
+    for depth in _depths(whole):
+        by_depth[depth] = by_depth.get(depth, 0) + 1
+    assert all(sum(1 for d, _, _ in depths if d == k) == by_depth[k] for k in range(deepest))  # whole levels
+    assert sum(1 for d, _, _ in depths if d == deepest) < by_depth[deepest]
+
+
+def _packages(node):
+    yield node
+    for package in (node.get("dependencies") or {}).values():
+        yield from _packages(package)
+
+
+def _depths(node, depth=-1):
+    """The depth of every package of an `npm ls --json` tree (its direct dependencies: 0)."""
+    if depth >= 0:
+        yield depth
+    for package in (node.get("dependencies") or {}).values():
+        yield from _depths(package, depth + 1)
+
+
+def test_a_directory_tree_that_fits_one_line_an_entry_names_every_entry():
+    """An MCP directory_tree result too big whole but not for a line an entry: every file
+    is named under its folder (the spread of whole entries lost files of each folder)."""
+    from tokenjuice.reduce.structured import compact, fit_document
+
+    def folder(name, children):
+        return {"name": name, "type": "directory", "children": children}
+
+    apps, subs = ("billing", "catalog", "users", "orders"), ("api", "models", "tests")
+    files = [[[f"{app}_{sub}_{i:02d}.py" for i in range(12)] for sub in subs] for app in apps]
+    tree = [
+        folder(
+            app,
+            [
+                folder(sub, [{"name": name, "type": "file"} for name in names])
+                for sub, names in zip(subs, group, strict=True)
+            ],
+        )
+        for app, group in zip(apps, files, strict=True)
+    ]
+    shown = [line if isinstance(line, str) else line.render() for line in fit_document(tree, 9000)]
+    assert len("\n".join(shown)) <= 9000 < sum(len(line) + 1 for line in compact(tree))
+    assert shown[1].startswith("... items as a tree, 160 one line each below")
+    assert shown[2] == '  {"name": "billing", "type": "directory", …}'
+    assert shown[3] == '    {"name": "api", "type": "directory", …}'
+    assert shown[4] == '      {"name": "billing_api_00.py", "type": "file"}'
+    assert all(f'      {{"name": "{name}", "type": "file"}}' in shown for g in files for names in g for name in names)
+
+
+def test_a_record_tree_whose_records_say_more_than_their_names_is_cut_as_records():
+    """Modules holding their resources (terraform's child_modules): a line per module
+    would hide the resources, so the records are cut as any are."""
+    from tokenjuice.reduce.structured import fit_document
+
+    def module(name, depth):
+        resources = [
+            {"address": f"{name}.aws_s3_bucket.b{i}", "values": {"acl": "private", "tags": {"n": i}}} for i in range(6)
+        ]
+        return {
+            "address": name,
+            "resources": resources,
+            "child_modules": [module(f"{name}.m{k}", depth - 1) for k in range(3)] if depth else [],
+        }
+
+    shown = "\n".join(
+        line if isinstance(line, str) else line.render() for line in fit_document(module("root", 3), 6000)
+    )
+    assert " as a tree, " not in shown and '"values": {' in shown
+
+
+def test_an_outline_names_the_newest_records_first_when_they_are_not_at_the_end():
+    """PyPI's simple JSON lists a project's files by name: boto3's newest release sits in
+    the middle of 4,318 files ("1.44.8" sorts before "1.9.0"). The files' upload times
+    tell the newest, which an agent reading an index wants."""
+    from tokenjuice.reduce.structured import fit_document
+
+    versions = sorted((f"1.{minor}.{patch}" for minor in range(45) for patch in range(40)), key=str)
+    released = sorted(versions, key=lambda v: tuple(map(int, v.split("."))))
+    files = [
+        {
+            "filename": f"boto3-{v}.tar.gz",
+            "hashes": {"sha256": "ab" * 32},
+            "upload-time": f"{2014 + released.index(v) // 200}-01-01T00:00:{released.index(v) % 60:02d}Z",
+            "yanked": False,
+        }
+        for v in versions
+    ]
+    index = {"files": files, "meta": {"api-version": "1.1"}, "name": "boto3"}
+    text = "\n".join(line if isinstance(line, str) else line.render() for line in fit_document(index, 6000))
+    newest = sorted(files, key=lambda f: f["upload-time"])[-5:]
+    assert all(f'"filename": "{f["filename"]}"' in text for f in newest)
+    assert versions.index("1.44.39") not in (0, len(versions) - 1)  # not at an end

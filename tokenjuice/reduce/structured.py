@@ -14,7 +14,9 @@ cuts the file's own text between elements (JSON values and members, YAML blocks 
 indentation, TOML tables and keys, CSV records). Every element gets a fair share of
 the room: those within it whole and byte for byte, bigger ones cut inside; a long
 collection whose share is too small is outlined, one line an element (a package by
-its name and version), with a marker line for each omitted range.
+its name and version), with a marker line for each omitted range; a tree (`npm ls
+--json`'s nested `dependencies`) is outlined level by level, each element's own
+indented under it.
 """
 
 from __future__ import annotations
@@ -667,6 +669,9 @@ def _fit(tree: _Tree, node: _Node, room: int) -> list[_Token]:
     kind, kids = split
     opener, closer = text[node.value : kids[0].start], text[kids[-1].end : node.end]
     inside = room - len(opener) - len(closer) - _MARKER_ROOM
+    outlined = _tree_outline(tree, node, kind, kids, inside, opener, closer)
+    if outlined is not None:
+        return outlined
     shared = _shared(tree, kids, inside)
     if shared is not None:
         return _joined(tree, node, kind, kids, *shared, opener, closer)
@@ -776,16 +781,24 @@ def _outline(
     whole = [kid.end - kid.start + len(pad) + 2 for kid, pad in zip(middle, indent, strict=True)]
     if sum(whole) <= _ABBREVIATED * sum(costs):  # one line each would save little: whole, spread
         lines, costs = [(text[kid.start : kid.end], True) for kid in middle], whole
-    preferred = [k for k, kid in enumerate(middle) if kid.name is not None and _key_rank(kid.name) < 2]
+    named = [k for k, kid in enumerate(middle) if kid.name is not None and _key_rank(kid.name) < 2]
+    preferred = list(dict.fromkeys(_newest(text, middle) + named))
     chosen = _most_spread(costs, left - _MARKER_ROOM, preferred)
-    if len(chosen) == len(middle):  # every element named: the room left shows the ends' neighbours whole
+    if len(chosen) == len(middle):  # every element named: the room left shows some whole
         spare = left - _MARKER_ROOM - sum(costs)
-        wider = [k for pair in zip(range(len(middle)), reversed(range(len(middle))), strict=True) for k in pair]
-        for k in dict.fromkeys(wider):
-            grow = whole[k] - costs[k]
-            if lines[k][1] or grow > spare:
-                break
-            lines[k], spare = (text[middle[k].start : middle[k].end], True), spare - grow
+        centre = (len(kids) - 1) // 2 - low  # the middle of the whole collection
+        around = [centre + (step + 1) // 2 * (1 if step % 2 else -1) for step in range(2 * len(middle) + 1)]
+        fronts = [iter(range(len(middle))), iter(reversed(range(len(middle)))), iter(around)]
+        widened: set[int] = set()
+        while fronts:  # the ends' neighbours and the middle, each front until an element does not fit
+            for front in list(fronts):
+                k = next((k for k in front if 0 <= k < len(middle) and k not in widened), None)
+                grow = whole[k] - costs[k] if k is not None else 0
+                if k is None or lines[k][1] or grow > spare:
+                    fronts.remove(front)
+                    continue
+                widened.add(k)
+                lines[k], spare = (text[middle[k].start : middle[k].end], True), spare - grow
     tokens: list[_Token] = [opener]
     if low:
         tokens += [text[kids[0].start : kids[low - 1].end] + comma]
@@ -811,6 +824,147 @@ def _outline(
         tokens.append("\n" + _indent(text, kids[high].start) + text[kids[high].start : kids[-1].end])
     tokens.append(closer)
     return tokens
+
+
+#: How many elements of a collection are looked into to tell whether it is a tree.
+_TREE_PROBE = 8
+#: A tree is outlined only while its elements' text (but the elements they hold) is at
+#: most this many times the lines that name them: packages, folders; not modules with
+#: their resources.
+_THIN = 2
+
+
+def _branches(tree: _Tree, kid: _Node, key: str) -> tuple[int, list[_Node]]:
+    """The elements of `kid`'s member `key` (a package's `dependencies`, a folder's
+    `children`) and how much of `kid`'s text that member takes; (0, []) when it has none."""
+    members = tree.kids(kid)
+    if members is None or members[0] != "keys":
+        return 0, []
+    for member in members[1]:
+        if member.name == key:
+            elements = (tree.kids(member) or ("", []))[1]
+            # inside the member's value only (a line format may file a key's elements
+            # where the table that holds it files its own)
+            size = kid.end - kid.start
+            inside = all(member.value <= e.start and e.end <= member.end and e.end - e.start < size for e in elements)
+            return (member.end - member.start, elements) if inside and elements else (0, [])
+    return 0, []
+
+
+def _tree_key(tree: _Tree, kids: list[_Node]) -> str | None:
+    """The member through which the elements of a collection nest (`dependencies` in
+    `npm ls --json`, `children` in a directory tree): an element holds it as a collection
+    whose elements hold it too. None for a collection that is no tree."""
+    for kid in kids[:_TREE_PROBE]:
+        members = tree.kids(kid)
+        if members is None or members[0] != "keys":
+            continue
+        for member in members[1]:
+            inner = (tree.kids(member) or ("", []))[1] if member.name else []
+            if any(_branches(tree, element, member.name or "")[1] for element in inner[:_TREE_PROBE]):
+                return member.name
+    return None
+
+
+def _tree_outline(
+    tree: _Tree, node: _Node, kind: str, kids: list[_Node], room: int, opener: str, closer: str
+) -> list[_Token] | None:
+    """A tree (elements nesting through one member: `_tree_key`) too big for `room`,
+    named level by level: every element one line (`_Tree.line`: a package by its name
+    and version) with the elements it holds indented under it, the top level first,
+    then every element's own as long as a whole level fits; of the level that does not,
+    the elements of as many of its parents as fit, spread over them (`spread`). An
+    element shows all the elements it holds or none (its line's `…` says the rest went).
+    None for a collection that is no tree, when not even its top level fits in one line
+    each, or when its elements say much more than their names (_THIN: a module with its
+    resources is cut as any element is)."""
+    key = _tree_key(tree, kids)
+    if key is None:
+        return None
+    base = _indent(tree.text, kids[0].start)
+    named = own = 0  # the characters of the lines shown, and of what they stand for
+
+    def cost(kid: _Node, depth: int, held: int) -> int:
+        nonlocal own, named
+        line = len(base) + 2 * depth + len(tree.line_of(kid)[0]) + 1
+        own += kid.end - kid.start - held
+        named += line
+        return line
+
+    level = [(kid, *_branches(tree, kid, key)) for kid in kids]
+    used = sum(cost(kid, 0, held) for kid, held, _ in level)
+    if used > room:
+        return None
+    shown: dict[_Node, list[_Node]] = {}  # the elements shown with the elements they hold
+    depth = 0
+    while True:
+        parents = [(kid, branches) for kid, _, branches in level if branches]
+        if not parents:
+            break  # every element named
+        below = [[(branch, *_branches(tree, branch, key)) for branch in branches] for _, branches in parents]
+        costs = [sum(cost(branch, depth + 1, held) for branch, held, _ in group) for group in below]
+        if used + sum(costs) <= room:
+            shown.update(parents)
+            used += sum(costs)
+            level, depth = [entry for group in below for entry in group], depth + 1
+            continue
+        low, high, best = 0, len(parents), 0
+        while low <= high:  # the most parents, spread over the level, whose elements fit
+            middle = (low + high) // 2
+            if used + sum(costs[k] for k in spread(len(parents), middle)) <= room:
+                best, low = middle, middle + 1
+            else:
+                high = middle - 1
+        chosen = set(spread(len(parents), best))
+        used += sum(costs[k] for k in chosen)
+        for k, extra in enumerate(costs):  # and any other whose elements fit what is left
+            if k not in chosen and used + extra <= room:
+                chosen.add(k)
+                used += extra
+        shown.update(parents[k] for k in sorted(chosen))
+        tree.unnamed += sum(len(parents[k][1]) for k in range(len(parents)) if k not in chosen)
+        break
+    if own > _THIN * named:
+        return None
+    lines: list[str] = []
+    stack = [(kid, 0) for kid in reversed(kids)]
+    while stack:
+        kid, depth = stack.pop()
+        lines.append(base + "  " * depth + tree.line_of(kid)[0])
+        stack += [(branch, depth + 1) for branch in reversed(shown.get(kid, []))]
+    where = f" in {node.path}" if node.path else ""
+    spanned = tree.text.count("\n", kids[0].start, kids[-1].end) + 1
+    before = tree.text[node.value : kids[0].start]
+    nested = f"each one's {_quoted(key)} indented under it"
+    detail = f"{kind}{where} as a tree, {len(lines)} one line each below, {nested}: the rest of each"
+    marker = _Marker(detail, max(0, spanned - len(lines)), "\n" not in before)
+    return [opener, marker, *(("\n" if k else "") + line for k, line in enumerate(lines)), closer]
+
+
+#: An element's time (`"upload-time": "2026-11-20T21:09:24Z"`, `creationTimestamp: 2026-…`):
+#: ISO 8601 text sorts as the times do.
+_TIME = lazy(r"\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?")
+#: How many of a collection's newest elements an outline names first.
+_NEWEST = 5
+
+
+def _newest(text: str, nodes: list[_Node]) -> list[int]:
+    """The positions of the _NEWEST newest of `nodes` by the first time each holds,
+    newest first, when they are not in the order of their times (files sorted by name:
+    the newest release is not at the end, where `spread` looks for it); [] otherwise."""
+    times: list[tuple[str, int]] = []
+    for k, node in enumerate(nodes):
+        found = _TIME.search(text, node.start, node.end)
+        if found:
+            times.append((found.group(), k))
+    ordered = [time for time, _ in times]
+    if (
+        len(times) < len(nodes) // 2
+        or all(a <= b for a, b in pairwise(ordered))
+        or all(a >= b for a, b in pairwise(ordered))
+    ):
+        return []
+    return [k for _, k in sorted(times, reverse=True)[:_NEWEST]]
 
 
 def _most_spread(costs: list[int], room: int, preferred: list[int]) -> list[int]:
