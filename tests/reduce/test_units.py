@@ -86,10 +86,12 @@ def test_a_diff_file_spends_the_room_on_its_changed_lines():
     diff += [f"+line {i}" for i in range(300)] + [" context"]
     diff += ["diff --git a/y.py b/y.py", "--- a/y.py", "+++ b/y.py", "@@ -5 +5 @@", "-old", "+new"]
     text = shown(fit(parse("diff-file", diff), 600))
-    # the file once, then its first changed lines (past a few, with their hunk header) and a count of the rest
-    assert text.startswith("diff --git a/x.py b/x.py\n@@ -1,3 +1,300 @@ def f():\n+line 0\n+line 1\n")
+    # the file once (its path said once), then its first changed lines (past a few, with
+    # their hunk header) and a count of the rest
+    assert text.startswith("diff --git {a,b}/x.py\n@@ -1,3 +1,300 @@ def f():\n+line 0\n+line 1\n")
     assert "more changed lines omitted" in text
-    assert "diff --git a/y.py b/y.py\n-old\n+new" in text  # the small file keeps all its changes
+    assert re.search(r"diff --git \{a,b\}/y\.py\n(?:@@ .*\n)?-old\n\+new", text)  # the small file keeps all its changes
+    assert "diff --git a/x.py b/x.py\n" in decoded(text)
     assert len(text) <= 600
 
 
@@ -116,8 +118,8 @@ def test_every_file_of_a_big_diff_is_named():
     text = shown(fit(parse("diff-file", diff), 4000))
     assert all(f"src/module_{f:02d}.py" in text for f in range(60))  # no file dropped unnamed
     # files keep their changed lines, spread over the diff; the others are named with their counts
-    assert "diff --git a/src/module_00.py b/src/module_00.py\n-    b = 0\n+    b = 1" in text
-    assert "diff --git a/src/module_59.py b/src/module_59.py\n-    b = 59\n+    b = 60" in text
+    assert "diff --git {a,b}/src/module_00.py\n-    b = 0\n+    b = 1" in text
+    assert "diff --git {a,b}/src/module_59.py\n-    b = 59\n+    b = 60" in text
     assert text.count(": 1 hunk (+1 -1) omitted ...") >= 10
     assert len(text) <= 4000
     # a rename without hunks is said by its own lines, not a marker standing for them
@@ -357,7 +359,7 @@ def test_a_log_with_patches_shares_the_room_between_its_commits():
             lines += [f"diff --git a/m{c}_{f}.py b/m{c}_{f}.py", "@@ -1,40 +1,40 @@"]
             lines += [f"-old {c}.{f}.{k}" if k % 2 == 0 else f"+new {c}.{f}.{k}" for k in range(40)]
     text = shown(fit(parse("commit", lines), 2500))
-    assert all(f"    change number {c}" in text and f"diff --git a/m{c}_0.py" in text for c in range(4))
+    assert all(f"    change number {c}" in text and f"diff --git {{a,b}}/m{c}_0.py" in text for c in range(4))
     # every file of every commit keeps its first changes, and a count of the rest
     assert all(f"-old {c}.{f}.0" in text for c in range(4) for f in range(3))
     assert "more changed lines" in text and len(text) <= 2500
