@@ -350,6 +350,61 @@ def test_a_removed_line_goes_with_the_line_that_replaces_it():
         assert (f"-class Fix{f}(" in text) == (f"+class Fix{f}(" in text)  # never one side of a change alone
 
 
+def test_a_change_shows_its_first_removed_and_first_added_lines_and_marks_those_between():
+    diff = []
+    for f in range(20):
+        name = f"src/cli/spinner_{f:02d}.py"
+        diff += [f"diff --git a/{name} b/{name}", f"@@ -220,12 +220,7 @@ def hidden_cursor_{f}():", "     pass"]
+        diff += [
+            f"-    if WINDOWS_{f}:",
+            "-        yield",
+            "-    # We don't want to clutter the output with control characters",
+        ]
+        diff += ["-    # writing to a file, or if the user is running with --quiet.", "-    elif not file.isatty():"]
+        diff += [
+            f"+    if WINDOWS_{f} or not file.isatty() or logger.getEffectiveLevel() > logging.INFO:",
+            "         yield",
+        ]
+    text = shown(fit(parse("diff-file", diff), 4000))
+    for f in range(20):  # every file the first line of each side, where they are
+        first, replaced = f"-    if WINDOWS_{f}:\n", f"+    if WINDOWS_{f} or not file.isatty()"
+        assert first in text and replaced in text
+        assert re.search(
+            re.escape(first) + r"(?:-.*\n)*\.\.\. \d+ more changed lines? omitted \.\.\.\n" + re.escape(replaced), text
+        )
+    assert len(text) <= 4000 and not unexplained_lines("\n".join(diff), text)
+    # a line between no longer than the marker that would stand for it is shown instead
+    diff = [
+        "diff --git a/g.py b/g.py",
+        "@@ -98,5 +98,4 @@",
+        "-    else:",
+        '-        return ("glibc", v)',
+        '+    return ("glibc", v)',
+    ]
+    diff += [f"+    extra_{k} = {k}" for k in range(40)]
+    text = shown(fit(parse("diff-file", diff), 200))
+    assert '-    else:\n-        return ("glibc", v)\n+    return ("glibc", v)\n' in text
+
+
+def test_a_changed_line_is_kept_whole_up_to_a_generous_cap():
+    row = "| `tests/bun-test` | " + "argv0 `bun`, any of: subcommand `test`; " * 12 + "| 4 | 0.28 |"
+    huge = "+" + "x" * 5000
+    diff = [
+        "diff --git a/docs/r.md b/docs/r.md",
+        "@@ -1,3 +1,3 @@",
+        " context " * 60,
+        "-" + row,
+        "+" + row + " new |",
+        huge,
+    ]
+    diff += [f"diff --git a/m{f}.py b/m{f}.py" for f in range(3)]
+    text = shown(fit(parse("diff-file", diff), 4000))
+    assert len(row) > 400 and "-" + row in text and "+" + row + " new |" in text
+    assert "+" + "x" * 1000 in text and huge not in text  # clipped only past 2,000 chars
+    clipped = [line for line in text.split("\n") if " context " in line]
+    assert all(len(line) < 400 for line in clipped)  # a context line is no content: clipped early
+
+
 def test_a_log_with_patches_shares_the_room_between_its_commits():
     lines = []
     for c in range(4):

@@ -523,6 +523,7 @@ class _PartialCost:
         self.headed = [0]  # the lines with their heads
         self.lines = [0]  # how many lines are not heads
         self.gaps = [0]  # how many runs of lines left out come before a shown line
+        self.trailing = [bool(unit.body)]  # are lines left out after the last one shown?
         # where each line that is not a head is among them, and whether it is shown
         position = {k: p for p, k in enumerate(k for k in range(len(unit.body)) if k not in unit.heads)}
         seen = [False] * len(position)
@@ -540,6 +541,7 @@ class _PartialCost:
                 runs += 1 if left and right else -1 if not (left or right) else 0
                 seen[p] = True
             self.gaps.append(runs - (not seen[-1]) if seen else 0)
+            self.trailing.append(bool(seen) and not seen[-1])
         self.gap = len(f"... {unit.more_lines(9)} omitted ...") + 1
 
     def with_heads(self, count: int) -> bool:
@@ -555,19 +557,21 @@ class _PartialCost:
         if count and unit.breaks is not None:
             count = next((b for b in unit.breaks if b >= count), len(unit.body))
         rest = len(unit.body) - count
-        marker = len(f"... {unit.more_lines(self.lines[-1] - self.lines[count])} omitted ...") + 1
-        if count and rest > 0 and self.prefix[-1] - self.prefix[count] <= marker + self.gaps[count] * self.gap:
+        if count and rest > 0 and self.prefix[-1] - self.prefix[count] <= self.markers(count):
             return len(unit.body)
         return count
 
-    def of(self, count: int) -> int:
-        unit = self.unit
-        count = self.shown_of(count)
-        rest = len(unit.body) - count
+    def markers(self, count: int) -> int:
+        """What the markers of the first `count` lines take (about: a marker's count is
+        only known once shown)."""
         left = self.lines[-1] - self.lines[count]
-        marker = len(f"... {unit.more_lines(left)} omitted ...") + 1 if rest > 0 else 0
+        last = len(f"... {self.unit.more_lines(left)} omitted ...") + 1 if self.trailing[count] else 0
+        return last + self.gaps[count] * self.gap
+
+    def of(self, count: int) -> int:
+        count = self.shown_of(count)
         lines = self.headed[count] if self.with_heads(count) else self.prefix[count]
-        return self.lead + lines + marker + self.gaps[count] * self.gap - self.shown
+        return self.lead + lines + self.markers(count) - self.shown
 
 
 def _spread(tier: list[tuple[int, Unit]], costs: dict[int, _PartialCost], room: int) -> dict[int, int]:
