@@ -770,10 +770,12 @@ def _render(
             items.extend(whole if _size(whole) <= _size([marker]) else [marker])
             dropped.clear()
         if shortened and runs:
-            hidden = sum(count for _, count, _ in shortened)
-            unit, _, note = shortened[0]
-            what = pluralize(len(shortened), unit.kind)
-            items.append(Omission(hidden, f"{pluralize(hidden, 'line')} of {what} {note}"))
+            # one marker per kind and note, in the order the runs began
+            for kind, note in dict.fromkeys((unit.kind, note) for unit, _, note in shortened):
+                run = [count for unit, count, said in shortened if (unit.kind, said) == (kind, note)]
+                hidden = sum(run)
+                what = pluralize(len(run), kind)
+                items.append(Omission(hidden, f"{pluralize(hidden, 'line')} of {what} {note}"))
             shortened.clear()
 
     # Units shown whose first line starts with their heading: (start, end, heading).
@@ -836,7 +838,9 @@ def _render(
         if hidden > 0 and not any(isinstance(i, Omission) for i in shown):
             notes = {SHORT: part.short_note, TRIMMED: part.trimmed_note}
             note = part.short_note if in_part is not None else notes.get(form, part.minimal_note)
-            if shortened and (shortened[0][0].kind, shortened[0][2]) != (part.kind, note):
+            # a run of one kind goes on past units of another (a log's commits and their
+            # files): it ends where its kind comes with another note
+            if any(unit.kind == part.kind and said != note for unit, _, said in shortened):
                 flush()
             items.extend(shown)
             shortened.append((part, hidden, note))
