@@ -525,23 +525,32 @@ class _PartialCost:
         self.gaps = [0]  # how many runs of lines left out come before a shown line
         self.trailing = [bool(unit.body)]  # are lines left out after the last one shown?
         # where each line that is not a head is among them, and whether it is shown
-        position = {k: p for p, k in enumerate(k for k in range(len(unit.body)) if k not in unit.heads)}
-        seen = [False] * len(position)
-        runs = 1 if position else 0  # runs of lines not shown
+        heads = unit.heads
+        position = [-1] * len(unit.body)
+        others = 0
+        for k in range(len(unit.body)):
+            if k not in heads:
+                position[k], others = others, others + 1
+        seen = [False] * others
+        runs = 1 if others else 0  # runs of lines not shown
+        prefix, headed, lines, gaps, trailing = self.prefix, self.headed, self.lines, self.gaps, self.trailing
         for k in unit.order or range(len(unit.body)):
-            line = unit.body[k]
-            head = k in unit.heads
-            self.prefix.append(self.prefix[-1] + (0 if head else _size([line])))
-            self.headed.append(self.headed[-1] + _size([line]))
-            self.lines.append(self.lines[-1] + (not head))
-            if not head:
-                p = position[k]
+            cost = len(unit.body[k]) + 1
+            p = position[k]
+            headed.append(headed[-1] + cost)
+            if p < 0:  # a head
+                prefix.append(prefix[-1])
+                lines.append(lines[-1])
+            else:
+                prefix.append(prefix[-1] + cost)
+                lines.append(lines[-1] + 1)
                 left = p > 0 and not seen[p - 1]
-                right = p + 1 < len(seen) and not seen[p + 1]
+                right = p + 1 < others and not seen[p + 1]
                 runs += 1 if left and right else -1 if not (left or right) else 0
                 seen[p] = True
-            self.gaps.append(runs - (not seen[-1]) if seen else 0)
-            self.trailing.append(bool(seen) and not seen[-1])
+            last = bool(others) and not seen[-1]
+            gaps.append(runs - last)
+            trailing.append(last)
         self.gap = len(f"... {unit.more_lines(9)} omitted ...") + 1
 
     def with_heads(self, count: int) -> bool:
@@ -1302,8 +1311,13 @@ def _change_order(
     for change in runs:
         if change[0] - 1 in starts:  # its hunk's header, never shown without a line under it
             order.append(change[0] - 1)
-        removed = [k for k in change if "-" in str(body[k])[:columns] and "+" not in str(body[k])[:columns]]
+        marks = [str(body[k])[:columns] for k in change]
+        removed = [k for k, mark in zip(change, marks, strict=True) if "-" in mark and "+" not in mark]
         added = change[len(removed) :]
+        if not removed or not added:  # lines added or lines removed only: in order, cut anywhere
+            order += change
+            breaks += range(len(order) - len(change) + 1, len(order) + 1)
+            continue
         if removed != change[: len(removed)]:  # not the removed lines, then the added ones: as they are
             order += change
             paired = {k for k in range(1, len(change)) if change[k - 1] in removed and change[k] not in removed}
