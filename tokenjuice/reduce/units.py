@@ -1303,7 +1303,8 @@ def _change_order(
     alternate (the first removed, the first added, the second removed…): a cut keeps
     the first line of each side. Never cut between a change's first removed line and
     its first added line, right after a hunk header, or where the lines left out
-    before a shown one would take no more room than their marker."""
+    before a shown one would take no more than half again the room of their marker
+    (a cut that saves that little is not worth a line)."""
     order: list[int] = []
     breaks: list[int] = []
     marker = len("... 9 more changed lines omitted ...") + 1
@@ -1333,7 +1334,7 @@ def _change_order(
                 if removed and line == removed[0] and added:
                     continue  # the first removed line, not without the first added one
                 gap = after[min(k + 1, len(removed))] if added else 0
-                if not 0 < gap <= marker:
+                if not 0 < gap <= marker + marker // 2:
                     breaks.append(len(order))
     placed = set(order)
     order += [k for k in range(len(body)) if k not in placed]
