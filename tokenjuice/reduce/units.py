@@ -740,8 +740,9 @@ def _render(
 ) -> list[Item]:
     items: list[Item] = []
     dropped: list[Unit] = []
-    # short (or minimal) forms that hide lines without a marker of their own, with what they keep
-    shortened: list[tuple[Unit, int, str]] = []
+    # short (or minimal) forms that hide lines without a marker of their own: the lines
+    # each hides, by kind and what they keep
+    shortened: dict[tuple[str, str], list[int]] = {}
 
     joined: list[Unit] = []
     tallied: list[Unit] = []
@@ -779,9 +780,7 @@ def _render(
             items.extend(whole if _size(whole) <= _size([marker]) else [marker])
             dropped.clear()
         if shortened and runs:
-            # one marker per kind and note, in the order the runs began
-            for kind, note in dict.fromkeys((unit.kind, note) for unit, _, note in shortened):
-                run = [count for unit, count, said in shortened if (unit.kind, said) == (kind, note)]
+            for (kind, note), run in shortened.items():  # one marker per kind and note, in the order they began
                 hidden = sum(run)
                 what = pluralize(len(run), kind)
                 items.append(Omission(hidden, f"{pluralize(hidden, 'line')} of {what} {note}"))
@@ -849,10 +848,10 @@ def _render(
             note = part.short_note if in_part is not None else notes.get(form, part.minimal_note)
             # a run of one kind goes on past units of another (a log's commits and their
             # files): it ends where its kind comes with another note
-            if any(unit.kind == part.kind and said != note for unit, _, said in shortened):
+            if any(kind == part.kind and said != note for kind, said in shortened):
                 flush()
             items.extend(shown)
-            shortened.append((part, hidden, note))
+            shortened.setdefault((part.kind, note), []).append(hidden)
             continue
         flush(runs=not any(isinstance(i, Omission) for i in shown))
         if part.heading and str(shown[0]).startswith(part.heading):
