@@ -420,6 +420,21 @@ def test_a_log_with_patches_shares_the_room_between_its_commits():
     assert "more changed lines" in text and len(text) <= 2500
 
 
+def test_a_log_counts_its_commits_shortened_in_one_marker_past_their_files():
+    lines = []
+    for c in range(6):
+        lines += [f"commit {c:040x}", "Author: A <a@b.c>", "Date:   Fri Nov 27 12:00:00 2026 +0000", ""]
+        lines += [f"    change number {c}", "", "    Longer explanation of the change.", ""]
+        for f in range(2):
+            lines += [f"diff --git a/m{c}_{f}.py b/m{c}_{f}.py", "@@ -1,5 +1,5 @@ def f():", "     context one"]
+            lines += [f"-    old = {c}{f}", f"+    new = {c}{f}", "     context two"]
+    text = shown(fit(parse("commit", lines), 1800))
+    assert all(f"-    old = {c}{f}\n+    new = {c}{f}" in text for c in range(6) for f in range(2))
+    # one marker for the commits' bodies after the files, not one at each switch
+    assert text.count("(author, date and message body) omitted") == 1
+    assert "... 24 lines of 4 commits (author, date and message body) omitted ..." in text
+
+
 def test_a_marker_is_never_longer_than_the_lines_it_stands_for():
     from tokenjuice.reduce.units import DROPPED, _render
 
