@@ -1,9 +1,11 @@
 """Lossless re-encodings (tokenjuice/reduce/reencode.py, reduce/units.py) read back."""
 
+import re
+
 from helpers import make, run
 
 from tokenjuice.reduce.lines import render
-from tokenjuice.reduce.reencode import decoded, shows, squeeze
+from tokenjuice.reduce.reencode import braced_diff_line, decoded, shows, squeeze, unbraced_diff_line
 from tokenjuice.reduce.units import fit, parse, regions
 from tokenjuice.rules.verify import unexplained_lines
 
@@ -37,6 +39,26 @@ def test_names_that_a_brace_list_would_garble_stay_as_they_are():
     status = ["Untracked files:"] + [f"\tnotes/{name}" for name in ("a,b.md", "c d.md", "{x}.md", "plain.md")] * 30
     text = shown(fit(parse("path", status), 4000))
     assert "{a,b.md" not in text and "\tnotes/a,b.md" in text
+
+
+def test_a_cut_diff_says_each_file_once_and_reads_back_as_git_printed_it():
+    diff = []
+    for f in range(30):
+        diff += [f"diff --git a/src/pkg/module_{f:02d}.py b/src/pkg/module_{f:02d}.py", "@@ -1,3 +1,3 @@"]
+        diff += ["     a = 1", f"-    b = {f}", f"+    b = {f + 1}", "     return a"]
+    diff += ['diff --git "a/odd name.py" "b/odd name.py"', "@@ -1 +1 @@", "-x", "+y"]  # quoted by git: as it is
+    diff += ["diff --git a/old.py b/new.py", "similarity index 90%", "rename from old.py", "rename to new.py"]
+    text = shown(fit(parse("diff-file", diff), 1200))
+    assert re.search(r"diff --git \{a,b\}/src/pkg/module_00\.py\n(?:@@ .*\n)?-    b = 0\n\+    b = 1", text)
+    assert "diff --git {a,b}/src/pkg/module_00.py" in braced_lines(text) and "{a,b}/odd" not in text
+    assert "diff --git a/src/pkg/module_00.py b/src/pkg/module_00.py" in decoded(text).split("\n")
+    assert not unexplained_lines("\n".join(diff), text)
+    assert braced_diff_line("diff --git a/x.py b/y.py") is None  # two paths: as git printed them
+    assert unbraced_diff_line(braced_diff_line("diff --git i/a.py w/a.py") or "") == "diff --git i/a.py w/a.py"
+
+
+def braced_lines(text):
+    return [line for line in text.split("\n") if unbraced_diff_line(line)]
 
 
 def test_padding_squeezed_still_reads_as_the_line():

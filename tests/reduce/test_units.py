@@ -86,10 +86,12 @@ def test_a_diff_file_spends_the_room_on_its_changed_lines():
     diff += [f"+line {i}" for i in range(300)] + [" context"]
     diff += ["diff --git a/y.py b/y.py", "--- a/y.py", "+++ b/y.py", "@@ -5 +5 @@", "-old", "+new"]
     text = shown(fit(parse("diff-file", diff), 600))
-    # the file once, then its first changed lines (past a few, with their hunk header) and a count of the rest
-    assert text.startswith("diff --git a/x.py b/x.py\n@@ -1,3 +1,300 @@ def f():\n+line 0\n+line 1\n")
+    # the file once (its path said once), then its first changed lines (past a few, with
+    # their hunk header) and a count of the rest
+    assert text.startswith("diff --git {a,b}/x.py\n@@ -1,3 +1,300 @@ def f():\n+line 0\n+line 1\n")
     assert "more changed lines omitted" in text
-    assert "diff --git a/y.py b/y.py\n-old\n+new" in text  # the small file keeps all its changes
+    assert re.search(r"diff --git \{a,b\}/y\.py\n(?:@@ .*\n)?-old\n\+new", text)  # the small file keeps all its changes
+    assert "diff --git a/x.py b/x.py\n" in decoded(text)
     assert len(text) <= 600
 
 
@@ -116,8 +118,8 @@ def test_every_file_of_a_big_diff_is_named():
     text = shown(fit(parse("diff-file", diff), 4000))
     assert all(f"src/module_{f:02d}.py" in text for f in range(60))  # no file dropped unnamed
     # files keep their changed lines, spread over the diff; the others are named with their counts
-    assert "diff --git a/src/module_00.py b/src/module_00.py\n-    b = 0\n+    b = 1" in text
-    assert "diff --git a/src/module_59.py b/src/module_59.py\n-    b = 59\n+    b = 60" in text
+    assert "diff --git {a,b}/src/module_00.py\n-    b = 0\n+    b = 1" in text
+    assert "diff --git {a,b}/src/module_59.py\n-    b = 59\n+    b = 60" in text
     assert text.count(": 1 hunk (+1 -1) omitted ...") >= 10
     assert len(text) <= 4000
     # a rename without hunks is said by its own lines, not a marker standing for them
@@ -348,6 +350,61 @@ def test_a_removed_line_goes_with_the_line_that_replaces_it():
         assert (f"-class Fix{f}(" in text) == (f"+class Fix{f}(" in text)  # never one side of a change alone
 
 
+def test_a_change_shows_its_first_removed_and_first_added_lines_and_marks_those_between():
+    diff = []
+    for f in range(20):
+        name = f"src/cli/spinner_{f:02d}.py"
+        diff += [f"diff --git a/{name} b/{name}", f"@@ -220,12 +220,7 @@ def hidden_cursor_{f}():", "     pass"]
+        diff += [
+            f"-    if WINDOWS_{f}:",
+            "-        yield",
+            "-    # We don't want to clutter the output with control characters",
+        ]
+        diff += ["-    # writing to a file, or if the user is running with --quiet.", "-    elif not file.isatty():"]
+        diff += [
+            f"+    if WINDOWS_{f} or not file.isatty() or logger.getEffectiveLevel() > logging.INFO:",
+            "         yield",
+        ]
+    text = shown(fit(parse("diff-file", diff), 4000))
+    for f in range(20):  # every file the first line of each side, where they are
+        first, replaced = f"-    if WINDOWS_{f}:\n", f"+    if WINDOWS_{f} or not file.isatty()"
+        assert first in text and replaced in text
+        assert re.search(
+            re.escape(first) + r"(?:-.*\n)*\.\.\. \d+ more changed lines? omitted \.\.\.\n" + re.escape(replaced), text
+        )
+    assert len(text) <= 4000 and not unexplained_lines("\n".join(diff), text)
+    # a line between no longer than the marker that would stand for it is shown instead
+    diff = [
+        "diff --git a/g.py b/g.py",
+        "@@ -98,5 +98,4 @@",
+        "-    else:",
+        '-        return ("glibc", v)',
+        '+    return ("glibc", v)',
+    ]
+    diff += [f"+    extra_{k} = {k}" for k in range(40)]
+    text = shown(fit(parse("diff-file", diff), 200))
+    assert '-    else:\n-        return ("glibc", v)\n+    return ("glibc", v)\n' in text
+
+
+def test_a_changed_line_is_kept_whole_up_to_a_generous_cap():
+    row = "| `tests/bun-test` | " + "argv0 `bun`, any of: subcommand `test`; " * 12 + "| 4 | 0.28 |"
+    huge = "+" + "x" * 5000
+    diff = [
+        "diff --git a/docs/r.md b/docs/r.md",
+        "@@ -1,3 +1,3 @@",
+        " context " * 60,
+        "-" + row,
+        "+" + row + " new |",
+        huge,
+    ]
+    diff += [f"diff --git a/m{f}.py b/m{f}.py" for f in range(3)]
+    text = shown(fit(parse("diff-file", diff), 4000))
+    assert len(row) > 400 and "-" + row in text and "+" + row + " new |" in text
+    assert "+" + "x" * 1000 in text and huge not in text  # clipped only past 2,000 chars
+    clipped = [line for line in text.split("\n") if " context " in line]
+    assert all(len(line) < 400 for line in clipped)  # a context line is no content: clipped early
+
+
 def test_a_log_with_patches_shares_the_room_between_its_commits():
     lines = []
     for c in range(4):
@@ -357,10 +414,25 @@ def test_a_log_with_patches_shares_the_room_between_its_commits():
             lines += [f"diff --git a/m{c}_{f}.py b/m{c}_{f}.py", "@@ -1,40 +1,40 @@"]
             lines += [f"-old {c}.{f}.{k}" if k % 2 == 0 else f"+new {c}.{f}.{k}" for k in range(40)]
     text = shown(fit(parse("commit", lines), 2500))
-    assert all(f"    change number {c}" in text and f"diff --git a/m{c}_0.py" in text for c in range(4))
+    assert all(f"    change number {c}" in text and f"diff --git {{a,b}}/m{c}_0.py" in text for c in range(4))
     # every file of every commit keeps its first changes, and a count of the rest
     assert all(f"-old {c}.{f}.0" in text for c in range(4) for f in range(3))
     assert "more changed lines" in text and len(text) <= 2500
+
+
+def test_a_log_counts_its_commits_shortened_in_one_marker_past_their_files():
+    lines = []
+    for c in range(6):
+        lines += [f"commit {c:040x}", "Author: A <a@b.c>", "Date:   Fri Nov 27 12:00:00 2026 +0000", ""]
+        lines += [f"    change number {c}", "", "    Longer explanation of the change.", ""]
+        for f in range(2):
+            lines += [f"diff --git a/m{c}_{f}.py b/m{c}_{f}.py", "@@ -1,5 +1,5 @@ def f():", "     context one"]
+            lines += [f"-    old = {c}{f}", f"+    new = {c}{f}", "     context two"]
+    text = shown(fit(parse("commit", lines), 1800))
+    assert all(f"-    old = {c}{f}\n+    new = {c}{f}" in text for c in range(6) for f in range(2))
+    # one marker for the commits' bodies after the files, not one at each switch
+    assert text.count("(author, date and message body) omitted") == 1
+    assert "... 24 lines of 4 commits (author, date and message body) omitted ..." in text
 
 
 def test_a_marker_is_never_longer_than_the_lines_it_stands_for():

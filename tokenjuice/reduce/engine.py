@@ -25,7 +25,7 @@ from ..rules.loader import FALLBACK_ID, PROJECT
 from ..rules.model import Rule
 from ..shell.command import CommandInfo, analyze
 from ..text import clip_line, pluralize, split_lines, strip_ansi, trim_empty_edges
-from .lines import CLIP, Encoded, Item, Omission, Pinned, keep_only, shown_lines
+from .lines import CLIP, Encoded, Item, Omission, Pinned, Whole, keep_only, shown_lines
 from .reencode import LOSSLESS_CHARS, LOSSLESS_SHARE, squeeze
 from .render import TRAILER_RESERVE, text_of
 
@@ -747,8 +747,8 @@ def clamp(header: tuple[str, ...], items: tuple[Item, ...], budget: int) -> tupl
 
 
 def _clip(item: Item, limit: int) -> Item:
-    if isinstance(item, Omission | Encoded) or len(item) <= limit:
-        return item  # a lossless re-encoding was sized by units.fit: clipping it would lose facts
+    if isinstance(item, Omission | Encoded | Whole) or len(item) <= limit:
+        return item  # a lossless re-encoding or a whole line was sized by units.fit: clipping it would lose facts
     return Pinned(clip_line(item, limit)) if isinstance(item, Pinned) else clip_line(item, limit)
 
 

@@ -59,6 +59,13 @@ class Encoded(str):
     lines: int
 
 
+class Whole(str):
+    """An input line longer than the size clamp's line limit that a unit cutter
+    counted whole in its room (a diff's changed line): the clamp leaves it whole."""
+
+    __slots__ = ()
+
+
 #: A body item: a line of the input (`str`, possibly `Pinned`, `Encoded` or clipped) or a marker.
 Item = str | Omission
 

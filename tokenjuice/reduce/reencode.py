@@ -2,7 +2,8 @@
 
 The reduction may show content in a shorter form that loses no fact (reduce/units.py
 makes them): grep's path said once per file (`path:` then `  12:text`), a folder's
-entries or git status paths in one brace list (`src/api/{a.py,b.py}`), terminal
+entries or git status paths in one brace list (`src/api/{a.py,b.py}`), a diff's
+`diff --git a/P b/P` with its path said once (`diff --git {a,b}/P`), terminal
 padding shortened (`squeeze`). `decoded` spells a shown text back out as the tool
 printed it, so that `verify`, the example checks, the preservation guard and the
 scenario scorer find a fact whichever form shows it.
@@ -65,6 +66,25 @@ def brace_list(names: list[str]) -> str:
     return "{" + ",".join(names) + "}"
 
 
+#: `diff --git a/P b/P`: one path under two one-letter prefixes (git's `a/` `b/`, or its
+#: mnemonic `i/` `w/` `c/` `o/`), without spaces, quotes or braces.
+_DIFF_LINE = lazy(r"^diff --git (?P<old>[a-z])/(?P<path>[^\s\"'{},]+) (?P<new>[a-z])/(?P=path)$")
+_BRACED_DIFF_LINE = lazy(r"^diff --git \{(?P<old>[a-z]),(?P<new>[a-z])\}/(?P<path>[^\s\"'{},]+)$")
+
+
+def braced_diff_line(line: str) -> str | None:
+    """`diff --git a/P b/P` with its path said once, `diff --git {a,b}/P` (what bash
+    expands back to the line git printed); None for any other line."""
+    found = _DIFF_LINE.match(line)
+    return f"diff --git {{{found['old']},{found['new']}}}/{found['path']}" if found else None
+
+
+def unbraced_diff_line(line: str) -> str | None:
+    """The `diff --git a/P b/P` line a `braced_diff_line` stands for; None for any other line."""
+    found = _BRACED_DIFF_LINE.match(line)
+    return f"diff --git {found['old']}/{found['path']} {found['new']}/{found['path']}" if found else None
+
+
 def shows(readable: str, snippet: str) -> bool:
     """Does `readable` (a `decoded` shown text) hold `snippet`, as it is or with its
     padding shortened as the reduction shortens it?"""
@@ -76,8 +96,8 @@ def shows(readable: str, snippet: str) -> bool:
 
 def decoded(text: str) -> str:
     """`text` with its lossless re-encodings spelled out as the tool printed them
-    (grep's factored matches as `path:12:text`, `dir/{a,b}` as `dir/a` and `dir/b`),
-    so that a fact is found whichever form shows it."""
+    (grep's factored matches as `path:12:text`, `dir/{a,b}` as `dir/a` and `dir/b`,
+    `diff --git {a,b}/P` as `diff --git a/P b/P`), so that a fact is found whichever form shows it."""
     out: list[str] = []
     path: str | None = None
     for line in text.split("\n"):
@@ -91,6 +111,10 @@ def decoded(text: str) -> str:
             continue
         if not line.startswith("  ") and core != "--":
             path = None
+        diff_line = unbraced_diff_line(line) if line.startswith("diff --git {") else None
+        if diff_line is not None:
+            out.append(diff_line)
+            continue
         braces = _BRACES.match(line)
         if braces:
             prefix, after = braces.group("prefix", "after")

@@ -47,6 +47,11 @@ class Unit:
     lead: tuple[Item, ...] = ()
     more: str = ""
     breaks: tuple[int, ...] | None = None  # where `body` may be cut (counts of its lines); None: anywhere
+    # The order the body's lines are shown in when the unit is shown in part (indices
+    # into `body`; () in order): a diff's first removed line and the added line that
+    # replaces it before the rest of their change. Lines left out between two shown
+    # ones are counted by a marker where they were.
+    order: tuple[int, ...] = ()
     # Body lines that head the lines after them (a diff's hunk headers): when the unit
     # is shown in part the other lines are shared out first, these get the room left
     # (reduce/units.py `_heads_shown`), and `more` counts only the other lines.
@@ -82,15 +87,39 @@ class Unit:
     alone: tuple[Item, ...] = ()
     braces: str = ""
 
+    def revealed(self, count: int) -> list[int]:
+        """The body lines (their indices, in order) that showing `count` of them shows:
+        the first `count` of `order`."""
+        return sorted(self.order[:count]) if self.order else list(range(min(count, len(self.body))))
+
     def partial(self, count: int, heads: int | None = None) -> tuple[Item, ...]:
-        """`lead`, the first `count` lines of `body` (of its `heads` only the first
-        `heads` among them, all when None), a marker for the rest of the body (its
-        count of input lines takes in the heads left out above it too)."""
-        within = sorted(k for k in self.heads if k < count)
+        """`lead`, `count` lines of `body` (`revealed`; of its `heads` only the first
+        `heads` among them, all when None), a marker for each run of body lines left
+        out before one shown, and one for the rest of the body (the last marker's
+        count of input lines takes in the lines no marker names: the heads left out,
+        the lines a body leaves out, such as a diff's context lines)."""
+        at = self.revealed(count)
+        within = [k for k in at if k in self.heads]
         wanted = frozenset(within if heads is None else within[:heads])
-        shown = tuple(line for k, line in enumerate(self.body[:count]) if k not in self.heads or k in wanted)
-        hidden = input_lines(self.lines) - input_lines(self.lead) - input_lines(shown)
-        return self.lead + shown + ((Omission(hidden, self.rest(count)),) if count < len(self.body) else ())
+        shown: list[Item] = []
+        previous = -1
+        for k in at:
+            if k in self.heads and k not in wanted:
+                continue
+            skipped = sum(1 for j in range(previous + 1, k) if j not in self.heads)
+            if skipped:  # lines of a change left out before one shown
+                shown.append(Omission(k - previous - 1, self.more_lines(skipped)))
+            shown.append(self.body[k])
+            previous = k
+        if any(k not in self.heads for k in range(previous + 1, len(self.body))):
+            shown.append(Omission(0, self.rest(count)))
+        markers = [k for k, item in enumerate(shown) if isinstance(item, Omission)]
+        if markers:
+            last = shown[markers[-1]]
+            assert isinstance(last, Omission)
+            hidden = input_lines(self.lines) - input_lines(self.lead) - input_lines(shown) + last.count
+            shown[markers[-1]] = Omission(hidden, last.detail)
+        return self.lead + tuple(shown)
 
     def picked(self, chosen: Sequence[int]) -> tuple[Item, ...]:
         """The body lines at `chosen` (in order), under `lead` (a line shown alone
@@ -108,9 +137,11 @@ class Unit:
         return shown + ((Omission(hidden, self.more_lines(left)),) if rest > 0 else ())
 
     def rest(self, count: int) -> str:
-        """What a partial form's marker says of the body lines after the first
-        `count`: `more` with the count of those that are not heads."""
-        return self.more_lines(len(self.body) - count - sum(1 for k in self.heads if k >= count))
+        """What a partial form's last marker says of the body lines after those
+        `count` shows: `more` with the count of those that are not heads."""
+        at = self.revealed(count)
+        last = at[-1] if at else -1
+        return self.more_lines(sum(1 for k in range(last + 1, len(self.body)) if k not in self.heads))
 
     def more_lines(self, left: int) -> str:
         """`more` saying `left` lines."""

@@ -36,8 +36,8 @@ from ..fast.lazyre import lazy
 from ..rules.model import UNITS
 from ..text import clip_line, pluralize
 from . import findings, records
-from .lines import Encoded, Item, Omission, Pinned
-from .reencode import brace_list
+from .lines import Encoded, Item, Omission, Pinned, Whole
+from .reencode import brace_list, braced_diff_line
 from .unit import Parsed, Unit
 from .unit import input_lines as _input_lines
 from .unit import size as _size
@@ -47,6 +47,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
 
 _LINE_LIMIT = 300
+#: A diff's changed line is content: clipped only past this many characters.
+_CHANGE_LIMIT = 2000
 
 __all__ = ["Parsed", "Unit", "fit", "lossless_whole", "parse", "region_noise", "regions", "vendored"]
 
@@ -485,7 +487,9 @@ def _heads_shown(tier: list[tuple[int, Unit]], counts: dict[int, int], room: int
     of every unit, and so on, while the room lasts. Heads are worth less than the
     lines under them: they get only what the lines left."""
     shown = dict.fromkeys(counts, 0)
-    heads = {index: sorted(k for k in unit.heads if k < counts[index]) for index, unit in tier if index in counts}
+    heads = {
+        index: [k for k in unit.revealed(counts[index]) if k in unit.heads] for index, unit in tier if index in counts
+    }
     bodies = dict(tier)
     for turn in range(max((len(positions) for positions in heads.values()), default=0)):
         for index, positions in heads.items():
@@ -507,9 +511,10 @@ _HEADLESS_LINES = 4
 
 
 class _PartialCost:
-    """What showing the first `count` lines of a unit's body costs over what it shows
-    now: up to _HEADLESS_LINES lines without their heads (they get the room left,
-    `_heads_shown`), past it with them."""
+    """What showing `count` lines of a unit's body (the first `count` of its `order`)
+    costs over what it shows now: up to _HEADLESS_LINES lines without their heads
+    (they get the room left, `_heads_shown`), past it with them; a marker for each run
+    of lines left out before a shown one, and one for the rest."""
 
     def __init__(self, unit: Unit, shown: int) -> None:
         self.unit, self.shown = unit, shown
@@ -517,11 +522,36 @@ class _PartialCost:
         self.prefix = [0]  # the lines without heads
         self.headed = [0]  # the lines with their heads
         self.lines = [0]  # how many lines are not heads
-        for k, line in enumerate(unit.body):
-            head = k in unit.heads
-            self.prefix.append(self.prefix[-1] + (0 if head else _size([line])))
-            self.headed.append(self.headed[-1] + _size([line]))
-            self.lines.append(self.lines[-1] + (not head))
+        self.gaps = [0]  # how many runs of lines left out come before a shown line
+        self.trailing = [bool(unit.body)]  # are lines left out after the last one shown?
+        # where each line that is not a head is among them, and whether it is shown
+        heads = unit.heads
+        position = [-1] * len(unit.body)
+        others = 0
+        for k in range(len(unit.body)):
+            if k not in heads:
+                position[k], others = others, others + 1
+        seen = [False] * others
+        runs = 1 if others else 0  # runs of lines not shown
+        prefix, headed, lines, gaps, trailing = self.prefix, self.headed, self.lines, self.gaps, self.trailing
+        for k in unit.order or range(len(unit.body)):
+            cost = len(unit.body[k]) + 1
+            p = position[k]
+            headed.append(headed[-1] + cost)
+            if p < 0:  # a head
+                prefix.append(prefix[-1])
+                lines.append(lines[-1])
+            else:
+                prefix.append(prefix[-1] + cost)
+                lines.append(lines[-1] + 1)
+                left = p > 0 and not seen[p - 1]
+                right = p + 1 < others and not seen[p + 1]
+                runs += 1 if left and right else -1 if not (left or right) else 0
+                seen[p] = True
+            last = bool(others) and not seen[-1]
+            gaps.append(runs - last)
+            trailing.append(last)
+        self.gap = len(f"... {unit.more_lines(9)} omitted ...") + 1
 
     def with_heads(self, count: int) -> bool:
         """Do the first `count` body lines come with their heads?"""
@@ -536,18 +566,21 @@ class _PartialCost:
         if count and unit.breaks is not None:
             count = next((b for b in unit.breaks if b >= count), len(unit.body))
         rest = len(unit.body) - count
-        marker = len(f"... {unit.rest(count)} omitted ...") + 1
-        if count and rest > 0 and self.prefix[-1] - self.prefix[count] <= marker:
+        if count and rest > 0 and self.prefix[-1] - self.prefix[count] <= self.markers(count):
             return len(unit.body)
         return count
 
+    def markers(self, count: int) -> int:
+        """What the markers of the first `count` lines take (about: a marker's count is
+        only known once shown)."""
+        left = self.lines[-1] - self.lines[count]
+        last = len(f"... {self.unit.more_lines(left)} omitted ...") + 1 if self.trailing[count] else 0
+        return last + self.gaps[count] * self.gap
+
     def of(self, count: int) -> int:
-        unit = self.unit
         count = self.shown_of(count)
-        rest = len(unit.body) - count
-        marker = len(f"... {unit.rest(count)} omitted ...") + 1 if rest > 0 else 0
         lines = self.headed[count] if self.with_heads(count) else self.prefix[count]
-        return self.lead + lines + marker - self.shown
+        return self.lead + lines + self.markers(count) - self.shown
 
 
 def _spread(tier: list[tuple[int, Unit]], costs: dict[int, _PartialCost], room: int) -> dict[int, int]:
@@ -567,6 +600,13 @@ def _spread(tier: list[tuple[int, Unit]], costs: dict[int, _PartialCost], room: 
             best, low = {index: 1 for index, _ in picked}, wanted + 1
         else:
             high = wanted - 1
+    # what the even spacing left: one line for more units, spread over the others
+    left = room - sum(max(0, costs[index].of(1)) for index in best)
+    for k in _bisection(count):
+        index = tier[k][0]
+        if index not in best and 0 < costs[index].of(1) <= left:
+            best[index] = 1
+            left -= costs[index].of(1)
     return best
 
 
@@ -700,8 +740,9 @@ def _render(
 ) -> list[Item]:
     items: list[Item] = []
     dropped: list[Unit] = []
-    # short (or minimal) forms that hide lines without a marker of their own, with what they keep
-    shortened: list[tuple[Unit, int, str]] = []
+    # short (or minimal) forms that hide lines without a marker of their own: the lines
+    # each hides, by kind and what they keep
+    shortened: dict[tuple[str, str], list[int]] = {}
 
     joined: list[Unit] = []
     tallied: list[Unit] = []
@@ -739,10 +780,10 @@ def _render(
             items.extend(whole if _size(whole) <= _size([marker]) else [marker])
             dropped.clear()
         if shortened and runs:
-            hidden = sum(count for _, count, _ in shortened)
-            unit, _, note = shortened[0]
-            what = pluralize(len(shortened), unit.kind)
-            items.append(Omission(hidden, f"{pluralize(hidden, 'line')} of {what} {note}"))
+            for (kind, note), run in shortened.items():  # one marker per kind and note, in the order they began
+                hidden = sum(run)
+                what = pluralize(len(run), kind)
+                items.append(Omission(hidden, f"{pluralize(hidden, 'line')} of {what} {note}"))
             shortened.clear()
 
     # Units shown whose first line starts with their heading: (start, end, heading).
@@ -805,10 +846,12 @@ def _render(
         if hidden > 0 and not any(isinstance(i, Omission) for i in shown):
             notes = {SHORT: part.short_note, TRIMMED: part.trimmed_note}
             note = part.short_note if in_part is not None else notes.get(form, part.minimal_note)
-            if shortened and (shortened[0][0].kind, shortened[0][2]) != (part.kind, note):
+            # a run of one kind goes on past units of another (a log's commits and their
+            # files): it ends where its kind comes with another note
+            if any(kind == part.kind and said != note for kind, said in shortened):
                 flush()
             items.extend(shown)
-            shortened.append((part, hidden, note))
+            shortened.setdefault((part.kind, note), []).append(hidden)
             continue
         flush(runs=not any(isinstance(i, Omission) for i in shown))
         if part.heading and str(shown[0]).startswith(part.heading):
@@ -1159,37 +1202,55 @@ def _file_unit(lines: list[str]) -> Unit:
     changed lines, with their hunk headers where room is left: every file its first
     changes and a count of the rest), one marker naming the file and counting its
     hunks (`minimal`)."""
-    full = tuple(clip_line(line, _LINE_LIMIT) for line in lines)
     # a combined diff (`diff --cc`) marks a changed line in one column per parent
     columns = 2 if lines[0].startswith(("diff --cc ", "diff --combined ")) else 1
+    full: list[Item] = []
     lead: list[Item] = []
     body: list[Item] = []
     heads: list[int] = []
+    runs: list[list[int]] = []  # runs of changed lines (their places in `body`)
     trimmed: list[Item] = []
     added = removed = context = hunks = 0
-    in_hunk = False
+    in_hunk = run = False
     state = _diff_state(lines)
-    for line in full:
+    for line in lines:
         if line.startswith("@@"):
-            in_hunk = True
+            in_hunk, run = True, False
             hunks += 1
-            trimmed.append(line)
+            full.append(clip_line(line, _LINE_LIMIT))
+            trimmed.append(full[-1])
             if state != " (new file)":  # a new file's only hunk header says nothing its count does not
                 heads.append(len(body))
-                body.append(line)
+                body.append(full[-1])
         elif not in_hunk:
-            trimmed.append(line)
+            full.append(clip_line(line, _LINE_LIMIT))
+            trimmed.append(full[-1])
             if _FILE_STATE.match(line):
-                lead.append(line)
+                lead.append(full[-1])
         elif "+" in line[:columns] or "-" in line[:columns]:
-            body.append(line)
-            trimmed.append(line)
+            # a changed line is content: whole up to a generous cap, counted in the room as it is
+            full.append(Whole(line) if _LINE_LIMIT < len(line) <= _CHANGE_LIMIT else clip_line(line, _CHANGE_LIMIT))
+            # a removed line after an added one starts another change (a blank context line between went)
+            if not run or ("-" in line[:columns] and "+" in str(body[-1])[:columns]):
+                runs.append([])
+            run = True
+            runs[-1].append(len(body))
+            body.append(full[-1])
+            trimmed.append(full[-1])
             added += "+" in line[:columns]
             removed += "-" in line[:columns] and "+" not in line[:columns]
         else:
+            full.append(clip_line(line, _LINE_LIMIT))
+            run = False
             context += 1
+    # Cut at all, a file is said once: `diff --git {a,b}/P` (reencode.py reads it back).
+    braced = braced_diff_line(lines[0])
+    if braced:
+        said = Encoded(braced, 1)
+        for form in (lead, trimmed):
+            form[0] = said
     if not lead:  # a file without a `diff --git` line is named by its `---` and `+++` lines
-        lead.extend(full[:2] if full[0].startswith("--- ") else full[:1])
+        lead.extend(full[:2] if str(full[0]).startswith("--- ") else full[:1])
     changes = f"{pluralize(hunks, 'hunk')} (+{added} -{removed})" if hunks else pluralize(len(lines), "line")
     path = _diff_path(lines)
     # Even its minimal form names the file: a diff never loses a file header unnamed.
@@ -1200,19 +1261,22 @@ def _file_unit(lines: list[str]) -> Unit:
     deleted = state == " (deleted)"
     shown = () if deleted else tuple(body)
     changed = tuple(line for k, line in enumerate(shown) if k not in heads)
+    order, breaks = _change_order(body, runs, heads, columns)
     return Unit(
         "file",
         "",
-        full,
+        tuple(full),
         tuple(lead) + changed,
         minimal,
         priority=0 if deleted else 1,
+        lossless=(lead[0], *full[1:]) if braced else (),
         trimmed=tuple(trimmed) if context else (),
         short_note="beyond their changed lines",
         minimal_note="beyond what changed about them",
         trimmed_note="(context lines)",
         body=shown,
-        breaks=None if deleted else _change_breaks(body, frozenset(heads)),
+        breaks=None if deleted else breaks,
+        order=() if deleted else order,
         lead=tuple(lead),
         more="{n} more changed line{s}",
         heads=frozenset(heads),
@@ -1229,25 +1293,51 @@ def _state_lines(lead: list[Item]) -> tuple[Item, ...]:
     return tuple(said)
 
 
-#: A run of changed lines longer than this may be cut inside.
-_CHANGE_RUN = 6
-
-
-def _change_breaks(changed: list[Item], heads: frozenset[int] = frozenset()) -> tuple[int, ...]:
-    """Where a diff file's changed lines may be cut: not between a removed line and
-    the added line that replaces it, unless the run is long, and never right after a
-    hunk header (at `heads`)."""
-    breaks = []
-    run = 0
-    for k in range(1, len(changed)):
-        run += 1
-        if k - 1 in heads:
+def _change_order(
+    body: list[Item], runs: list[list[int]], heads: list[int], columns: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The order a diff file's changed lines are shown in when it is shown in part, and
+    where that order may be cut (`Unit.order`, `Unit.breaks`). Hunk by hunk and change
+    by change, each change's removed lines and the added lines that replace them
+    alternate (the first removed, the first added, the second removed…): a cut keeps
+    the first line of each side. Never cut between a change's first removed line and
+    its first added line, right after a hunk header, or where the lines left out
+    before a shown one would take no more than half again the room of their marker
+    (a cut that saves that little is not worth a line)."""
+    order: list[int] = []
+    breaks: list[int] = []
+    marker = len("... 9 more changed lines omitted ...") + 1
+    starts = set(heads)
+    for change in runs:
+        if change[0] - 1 in starts:  # its hunk's header, never shown without a line under it
+            order.append(change[0] - 1)
+        marks = [str(body[k])[:columns] for k in change]
+        removed = [k for k, mark in zip(change, marks, strict=True) if "-" in mark and "+" not in mark]
+        added = change[len(removed) :]
+        if not removed or not added:  # lines added or lines removed only: in order, cut anywhere
+            order += change
+            breaks += range(len(order) - len(change) + 1, len(order) + 1)
             continue
-        before, after = str(changed[k - 1])[:1], str(changed[k])[:1]
-        if not (before == "-" and after == "+") or run >= _CHANGE_RUN:
-            breaks.append(k)
-            run = 0
-    return tuple(breaks)
+        if removed != change[: len(removed)]:  # not the removed lines, then the added ones: as they are
+            order += change
+            paired = {k for k in range(1, len(change)) if change[k - 1] in removed and change[k] not in removed}
+            breaks += [len(order) - len(change) + k for k in range(1, len(change) + 1) if k not in paired]
+            continue
+        # what the removed lines from each on take: left out before a shown added line
+        after = [0] * (len(removed) + 1)
+        for k in reversed(range(len(removed))):
+            after[k] = after[k + 1] + len(body[removed[k]]) + 1
+        for k in range(max(len(removed), len(added))):
+            for line in removed[k : k + 1] + added[k : k + 1]:
+                order.append(line)
+                if removed and line == removed[0] and added:
+                    continue  # the first removed line, not without the first added one
+                gap = after[min(k + 1, len(removed))] if added else 0
+                if not 0 < gap <= marker + marker // 2:
+                    breaks.append(len(order))
+    placed = set(order)
+    order += [k for k in range(len(body)) if k not in placed]
+    return tuple(order), tuple(breaks)
 
 
 def _diff_path(lines: list[str]) -> str:

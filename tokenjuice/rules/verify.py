@@ -22,6 +22,7 @@ from ..reduce.reencode import (
     is_factored_heading,
     shows,
     squeeze,
+    unbraced_diff_line,
     unfactored,
     without_progress,
 )
@@ -271,7 +272,7 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
             continue
         if not line.startswith("  ") and core != "--":
             factored_path = None
-        if is_brace_list(core, inputs):
+        if is_brace_list(core, inputs) or unbraced_diff_line(core) in inputs:
             continue
         if not core or core in inputs or core in messages or (document is not None and core.rstrip(",") in inputs):
             continue
