@@ -872,9 +872,11 @@ def _tree_outline(
     """A tree (elements nesting through one member: `_tree_key`) too big for `room`,
     named level by level: every element one line (`_Tree.line`: a package by its name
     and version) with the elements it holds indented under it, the top level first,
-    then every element's own as long as a whole level fits; of the level that does not,
-    the elements of as many of its parents as fit, spread over them (`spread`). An
-    element shows all the elements it holds or none (its line's `…` says the rest went).
+    then every element's own as long as a whole level fits; past that, every element
+    below that holds others (a tree's folders, at every depth: `_skeleton`) with as
+    many of each one's other elements beside it as fit, else, of the level that does
+    not fit, the elements of as many of its parents as fit, spread over them (`spread`),
+    each all it holds or none (an element's line's `…` says the rest went).
     None for a collection that is no tree, when not even its top level fits in one line
     each, or when its elements say much more than their names (_THIN: a module with its
     resources is cut as any element is)."""
@@ -902,12 +904,37 @@ def _tree_outline(
         if not parents:
             break  # every element named
         below = [[(branch, *_branches(tree, branch, key)) for branch in branches] for _, branches in parents]
-        costs = [sum(cost(branch, depth + 1, held) for branch, held, _ in group) for group in below]
+        each = [[cost(branch, depth + 1, held) for branch, held, _ in group] for group in below]
+        costs = [sum(sizes) for sizes in each]
         if used + sum(costs) <= room:
             shown.update(parents)
             used += sum(costs)
             level, depth = [entry for group in below for entry in group], depth + 1
             continue
+        # The skeleton below first (every element that holds elements, at every depth
+        # from here: a tree's folders), then as many of each parent's other elements
+        # (files: its first and last and a spread between) beside it as fit.
+        groups = list(zip(parents, below, each, strict=True))
+        frontier, at = [entry for group in below for entry in group if entry[2]], depth + 1
+        while frontier:
+            deeper = [[(branch, *_branches(tree, branch, key)) for branch in inner] for _, _, inner in frontier]
+            groups += zip(
+                [(kid, inner) for kid, _, inner in frontier],
+                deeper,
+                [[cost(branch, at + 1, held) for branch, held, _ in group] for group in deeper],
+                strict=True,
+            )
+            frontier, at = [entry for group in deeper for entry in group if entry[2]], at + 1
+        skeleton = _skeleton([group for _, group, _ in groups], [sizes for _, _, sizes in groups], room - used)
+        if skeleton is not None:
+            leaves, spent = skeleton
+            for (parent, branches), group, _ in groups:
+                bare = [b for b, _, inner in group if not inner]
+                kept = {id(b) for b, _, inner in group if inner} | {id(bare[k]) for k in spread(len(bare), leaves)}
+                shown[parent] = [branch for branch in branches if id(branch) in kept]
+                tree.unnamed += len(branches) - len(shown[parent])
+            used += spent
+            break
         low, high, best = 0, len(parents), 0
         while low <= high:  # the most parents, spread over the level, whose elements fit
             middle = (low + high) // 2
@@ -939,6 +966,31 @@ def _tree_outline(
     detail = f"{kind}{where} as a tree, {len(lines)} one line each below, {nested}: the rest of each"
     marker = _Marker(detail, max(0, spanned - len(lines)), "\n" not in before)
     return [opener, marker, *(("\n" if k else "") + line for k, line in enumerate(lines)), closer]
+
+
+def _skeleton(
+    below: list[list[tuple[_Node, int, list[_Node]]]], lines: list[list[int]], room: int
+) -> tuple[int, int] | None:
+    """Of a tree's level too big for `room` (`below`: each parent's elements, with
+    what each holds; `lines`: what each one's line costs), how many of each parent's
+    elements that hold nothing (its first and last, a spread between) go beside all
+    its elements that do, and what that costs; None when the elements that hold
+    others alone do not fit."""
+
+    def spent(leaves: int) -> int:
+        total = 0
+        for group, line in zip(below, lines, strict=True):
+            bare = [size for (_, _, inner), size in zip(group, line, strict=True) if not inner]
+            total += sum(line) - sum(bare) + sum(bare[k] for k in spread(len(bare), leaves))
+        return total
+
+    if spent(0) > room:
+        return None
+    low, high = 0, max((sum(1 for _, _, inner in group if not inner) for group in below), default=0)
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if spent(middle) <= room else (low, middle - 1)
+    return low, spent(low)
 
 
 #: An element's time (`"upload-time": "2026-11-20T21:09:24Z"`, `creationTimestamp: 2026-…`):
