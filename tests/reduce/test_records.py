@@ -148,3 +148,20 @@ def test_a_step_that_went_as_it_should_is_chatter():
     text = shown(fit(parse(lines), 520))
     assert "could not create lock file" in text and "... ok" not in text
     assert "note 1: the cluster" in text or "note 2: the cluster" in text  # the room goes to other lines
+
+
+def test_a_line_said_all_along_is_chatter_right_before_a_failure_but_a_crash_that_ends_the_log():
+    lines = []
+    for k in range(60):
+        lines.append(
+            f"2026-12-06 04:00:{k:02d}.339 UTC [{24000 + k}] LOG:  connection received: host=127.0.0.1 port={51000 + k}"
+        )
+        lines.append(f"2026-12-06 04:00:{k:02d}.340 UTC [{24000 + k}] app@shop LOG:  statement {k} ran in {k % 9} ms")
+    lines[81] = '2026-12-06 04:00:40.352 UTC [24040] app@shop FATAL:  password authentication failed for user "app"'
+    parsed = [part for part in parse(lines) if isinstance(part, Unit)]
+    assert parsed[80].priority == CHATTER and parsed[81].priority == CRITICAL
+    text = shown(fit(parse(lines), 1200))
+    assert 'password authentication failed for user "app"' in text and "port=51040" not in text
+    lines += ["2026-12-06 04:01:00.001 UTC [23925] PANIC:  could not write to file pg_wal/xlogtemp.23925"]
+    parsed = [part for part in parse(lines) if isinstance(part, Unit)]
+    assert parsed[-2].priority > CHATTER  # what it was doing when it crashed and the log ended

@@ -14,7 +14,9 @@ template (the line with its numbers, ids and times masked) repeated all through 
 log, a health check that passed or a step that said `... ok`, and the middle of a
 run of one template (its first and last stay). The first records and the last ones
 count as warnings, the very first and the last one as failures (how it started,
-where it ended), and so does the record right before a failure (what it was doing).
+where it ended), and so does the record right before a failure (what it was doing),
+unless it is chatter and the failure is not among the last records (a connection line
+said before every statement says nothing; the last batch before a crash does).
 A failure like one seen before counts one step less (one line of each kind of
 failure before the repeats of one kind); within one importance the first record of
 each template is kept longest, and the others thin out evenly over the log rather
@@ -146,8 +148,10 @@ def parse(lines: list[str]) -> Parsed:
         elif severity >= ERROR and template in seen:
             severity -= 1  # a failure seen before says less than one of another kind
         seen.add(template)
-        if index + 1 < len(groups) and severities[index + 1] == CRITICAL:
-            severity = max(severity, WARNING)  # what it was doing when it failed
+        # what it was doing when it failed: a line said all along says it only of a crash that ended the log
+        crash = index + 1 >= len(groups) - _TAIL
+        if index + 1 < len(groups) and severities[index + 1] == CRITICAL and (severity != CHATTER or crash):
+            severity = max(severity, WARNING)
         if index == 0 or index == len(groups) - 1:
             severity = CRITICAL  # the first and the last record: when it began and where it ended
         elif severity != CHATTER and (index < _HEAD or index >= len(groups) - _TAIL):
