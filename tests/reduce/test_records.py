@@ -6,7 +6,9 @@ from helpers import run
 
 from tokenjuice.reduce.lines import render
 from tokenjuice.reduce.records import CHATTER, CRITICAL, ERROR, looks_like_a_log, parse
+from tokenjuice.reduce.reencode import decoded
 from tokenjuice.reduce.units import Unit, fit
+from tokenjuice.rules.verify import unexplained_lines
 
 
 def shown(items):
@@ -58,9 +60,10 @@ def test_a_big_log_keeps_its_failures_and_drops_its_chatter_whole():
 
 def test_failures_of_one_kind_thin_out_evenly_and_each_kind_keeps_one():
     lines = journal(400)
-    for i in range(0, 400, 4):
+    for i in range(0, 400, 4):  # each differs from the others in more than one word: none is said again
         lines[i] = (
-            f"Dec 12 09:{i // 60:02d}:{i % 60:02d} web1 kernel: watchdog: BUG: soft lockup - CPU#{i % 8} stuck for 22s!"
+            f"Dec 12 09:{i // 60:02d}:{i % 60:02d} web1 kernel: watchdog: BUG: soft lockup - CPU#{i % 8} "
+            f"stuck for {22 + i}s!"
         )
     lines[201] = "Dec 12 09:03:21 web1 thermald[14]: [ERR]THD engine start failed"
     text = shown(fit(parse(lines), 2500))
@@ -165,3 +168,57 @@ def test_a_line_said_all_along_is_chatter_right_before_a_failure_but_a_crash_tha
     lines += ["2026-12-06 04:01:00.001 UTC [23925] PANIC:  could not write to file pg_wal/xlogtemp.23925"]
     parsed = [part for part in parse(lines) if isinstance(part, Unit)]
     assert parsed[-2].priority > CHATTER  # what it was doing when it crashed and the log ended
+
+
+def lockups(times, cpu, task):
+    return [
+        f"Jan 30 {t} homeserver kernel: watchdog: BUG: soft lockup - CPU#{cpu} stuck for 22s! [{task}]" for t in times
+    ]
+
+
+def test_failures_said_again_but_for_one_word_are_said_on_one_line_and_read_back():
+    times = ["14:55:04", "14:55:32", "14:56:00", "14:56:28"]
+    lines = journal(600, host="homeserver")
+    lines[100:104] = [
+        f"Jan 30 09:39:54 homeserver systemd[2039]: {unit}.service: Main process exited, code=exited, status=1/FAILURE"
+        for unit in ("pulseaudio", "gsd-color", "gsd-wacom", "xdg-permission-store")
+    ]
+    for k, (one, eight) in enumerate(
+        zip(lockups(times, 1, "jackett:333"), lockups(times, 8, "jackett:332"), strict=True)
+    ):
+        lines[300 + 40 * k : 302 + 40 * k] = [one, eight]
+    text = shown(fit(parse(lines), 900))  # a cut: the lines whole would not fit
+    assert "Jan 30 {14:55:04,14:55:32,14:56:00,14:56:28} homeserver kernel: watchdog: BUG: soft lockup - CPU#8" in text
+    assert (
+        "systemd[2039]: {pulseaudio.service,gsd-color.service,gsd-wacom.service,xdg-permission-store.service}:" in text
+    )
+    readable = decoded(text)
+    for line in lines[100:104] + lockups(times, 1, "jackett:333") + lockups(times, 8, "jackett:332"):
+        assert line in readable
+    assert unexplained_lines("\n".join(lines), text) == []  # verify reads them back too
+
+
+def test_failures_of_one_source_said_again_but_for_their_time_and_process_share_a_line():
+    lines = journal(300, host="x1c")
+    for k in range(6):
+        lines[40 * k + 5] = (
+            f"Dec 12 1{k}:13:32 x1c tlp[{2354 + 97 * k}]: Error: tlp.service is not enabled, power saving will not apply"
+        )
+    text = shown(fit(parse(lines), 450))
+    assert "Dec 12 {10:13:32 x1c tlp[2354],11:13:32 x1c tlp[2451]," in text
+    assert "Dec 12 15:13:32 x1c tlp[2839]: Error: tlp.service is not enabled, power saving will not apply" in decoded(
+        text
+    )
+
+
+def test_a_crash_loop_said_again_keeps_its_first_lines_whatever_its_length():
+    lines = journal(2000)
+    for k in range(0, 2000, 5):  # 400 restarts: 25 lines of 16 times each
+        lines[k] = (
+            f"Dec 12 09:{k // 60 % 60:02d}:{k % 60:02d} web1 systemd[1]: app.service: Main process exited, code=killed, status=9/KILL"
+        )
+    parsed = [part for part in parse(lines) if isinstance(part, Unit) and "app.service" in str(part.lines[0])]
+    assert parsed[0].priority == CRITICAL and len(parsed[0].lossless) == 4  # the first sets together
+    assert all(part.priority < CRITICAL for part in parsed[1:])  # the others as failures seen before
+    text = shown(fit(parse(lines), 1000))
+    assert text.startswith("Dec 12 {09:00:00,09:00:05,") and "request 1999 served" in text
