@@ -5,7 +5,7 @@ the chatter last, the rest thinned evenly."""
 from helpers import run
 
 from tokenjuice.reduce.lines import render
-from tokenjuice.reduce.records import CHATTER, CRITICAL, ERROR, looks_like_a_log, parse
+from tokenjuice.reduce.records import CHATTER, CRITICAL, ERROR, PLAIN, looks_like_a_log, parse
 from tokenjuice.reduce.reencode import decoded
 from tokenjuice.reduce.units import Unit, fit
 from tokenjuice.rules.verify import unexplained_lines
@@ -222,3 +222,18 @@ def test_a_crash_loop_said_again_keeps_its_first_lines_whatever_its_length():
     assert all(part.priority < CRITICAL for part in parsed[1:])  # the others as failures seen before
     text = shown(fit(parse(lines), 1000))
     assert text.startswith("Dec 12 {09:00:00,09:00:05,") and "request 1999 served" in text
+
+
+def test_the_oom_killer_and_the_kernel_failing_are_failures_but_its_chatter_is_not():
+    said = {
+        "Dec 12 16:07:34 x1c systemd[1]: session-2.scope: A process of this unit has been killed by the OOM killer.": CRITICAL,
+        "Dec 12 16:07:35 x1c systemd-oomd[612]: Killed /user.slice/app.scope due to memory pressure for /user.slice": CRITICAL,
+        "Dec 12 09:22:32 x1c kernel: e1000e 0000:00:1f.6 enp0s31f6: Failed to disable ULP": CRITICAL,
+        "Dec 12 09:49:55 x1c kernel: xhci_hcd 0000:00:14.0: xHC error in resume, USBSTS 0x411, Reinit": CRITICAL,
+        "Dec 12 09:13:10 x1c kernel: RAS: Correctable Errors collector initialized.": ERROR,
+        "Dec 12 09:49:55 x1c kernel: OOM killer disabled.": PLAIN,
+        "Dec 12 09:13:20 x1c gsd-media-keys[2187]: Failed to grab accelerator for keybinding settings:hibernate": ERROR,
+    }
+    lines = journal(20, host="x1c") + list(said) + journal(20, host="x1c")
+    records = {str(part.lines[0]): part.priority for part in parse(lines) if isinstance(part, Unit)}
+    assert {line: records[line] for line in said} == said

@@ -8,8 +8,9 @@ traceback stays one record.
 
 What a cut keeps, most important first (`priority`): failures in the words of the
 kernel, systemd and the runtimes (`invoked oom-killer`, `Killed process`,
-`code=killed, status=9/KILL`, `segfault at`, `panic:`, `FATAL`, soft lockups,
-tracebacks), then errors, then warnings, then the rest, and last the chatter: a
+`killed by the OOM killer`, `code=killed, status=9/KILL`, `segfault at`, `panic:`,
+`FATAL`, soft lockups, tracebacks, a kernel line that says `failed` or `error`), then
+errors, then warnings, then the rest, and last the chatter: a
 template (the line with its numbers, ids and times masked) repeated all through the
 log, a health check that passed or a step that said `... ok`, and the middle of a
 run of one template (its first and last stay). The first records and the last ones
@@ -88,7 +89,13 @@ _CRITICAL = lazy(
     # systemd's own words for a unit that failed, and the kernel's warning splats
     r"|Main process exited, code=(?:exited, status=[1-9]|killed|dumped)|Failed with result '|Failed to start "
     r"|NETDEV WATCHDOG|WARNING: CPU: \d+ PID"
+    # systemd's and systemd-oomd's words for what the OOM killer or oomd killed
+    r"|killed by the OOM killer|systemd-oomd killed \d+ process|\bKilled \S+ due to (?:memory|swap) "
 )
+#: The kernel saying a driver or a device failed (`e1000e …: Failed to disable ULP`,
+#: `xHC error in resume`): rare in a boot's log, and what it is read for. Not `Errors`
+#: (`Correctable Errors collector initialized`, `errors=remount-ro`).
+_KERNEL_FAILURE = lazy(r"\b(?:[Ff]ailed|[Ee]rror|[Tt]imed out)\b")
 #: systemd reporting its own progress: whatever words the unit's name holds, no failure.
 _PROGRESS = lazy(
     r"\bsystemd(?:\[\d+\])?: (?:Started|Starting|Stopped|Stopping|Reached|Listening|Finished|Mounted|Created"
@@ -346,7 +353,8 @@ def _severity(line: str) -> int:
     if _PROGRESS.search(line):
         return PLAIN
     if _ERROR.search(line):
-        return ERROR
+        kernel = line.find(" kernel: ")
+        return CRITICAL if kernel >= 0 and _KERNEL_FAILURE.search(line, kernel) else ERROR
     if _WARNING.search(line):
         return WARNING
     return PLAIN
