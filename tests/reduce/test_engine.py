@@ -196,6 +196,33 @@ def test_file_reads_stay_exact_but_for_characters_that_hide_text():
     assert "lines omitted — full output: RAW)" in huge["inlineText"]
 
 
+def test_an_exact_read_too_big_is_cut_with_the_knowledge_of_the_rule_that_recognises_it():
+    rule = make(
+        match={"argv0": ["tool"], "output": ["^tool run summary: "]},
+        filters={"skip_patterns": [r"^progress \d+"], "trim_patterns": [r"^detail "], "pin_patterns": [r"^PROBLEM "]},
+    )
+    body = []
+    for k in range(1200):
+        body += [f"progress {k} of 1200, still going", f"detail {k} of what step {k} did, worth least here"]
+        body += [f"step {k:04d} done, the result written to out/step-{k:04d}.json with its checksum and timing"]
+        body += [f"PROBLEM at step {k}"] if k == 600 else []
+    output = "\n".join([*body, "tool run summary: 1200 steps"]) + "\n"
+    small = "\n".join(body[:300]) + "\ntool run summary: 75 steps\n"
+    assert run(small, rule, command="cat run.log")["inlineText"] == small  # under the cap: verbatim
+    result = run(output, rule, command="cat run.log", trace=True)
+    text = result["inlineText"]
+    assert result["passthrough"] == "file-content-cut" and result["classification"]["matchedVia"] == "output"
+    assert "progress " not in text and "detail " not in text  # its noise and its worth-least lines went first
+    assert (
+        "PROBLEM at step 600" in text
+        and "step 0000 done" in text
+        and "step 1199 done" in text
+        and "tool run summary: 1200 steps" in text
+    )
+    assert 8 * 1024 < len(text) <= 16 * 1024  # the read's budget, not the rule's head and tail
+    assert unexplained_lines(output, text) == []
+
+
 def test_raw_option_is_exact():
     output = "a\x1b[1mb\n" + lines(500)
     result = run(output, make(), raw=True)

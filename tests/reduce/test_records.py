@@ -5,8 +5,10 @@ the chatter last, the rest thinned evenly."""
 from helpers import run
 
 from tokenjuice.reduce.lines import render
-from tokenjuice.reduce.records import CHATTER, CRITICAL, ERROR, looks_like_a_log, parse
+from tokenjuice.reduce.records import CHATTER, CRITICAL, ERROR, PLAIN, looks_like_a_log, parse
+from tokenjuice.reduce.reencode import decoded
 from tokenjuice.reduce.units import Unit, fit
+from tokenjuice.rules.verify import unexplained_lines
 
 
 def shown(items):
@@ -58,9 +60,10 @@ def test_a_big_log_keeps_its_failures_and_drops_its_chatter_whole():
 
 def test_failures_of_one_kind_thin_out_evenly_and_each_kind_keeps_one():
     lines = journal(400)
-    for i in range(0, 400, 4):
+    for i in range(0, 400, 4):  # each differs from the others in more than one word: none is said again
         lines[i] = (
-            f"Dec 12 09:{i // 60:02d}:{i % 60:02d} web1 kernel: watchdog: BUG: soft lockup - CPU#{i % 8} stuck for 22s!"
+            f"Dec 12 09:{i // 60:02d}:{i % 60:02d} web1 kernel: watchdog: BUG: soft lockup - CPU#{i % 8} "
+            f"stuck for {22 + i}s!"
         )
     lines[201] = "Dec 12 09:03:21 web1 thermald[14]: [ERR]THD engine start failed"
     text = shown(fit(parse(lines), 2500))
@@ -148,3 +151,89 @@ def test_a_step_that_went_as_it_should_is_chatter():
     text = shown(fit(parse(lines), 520))
     assert "could not create lock file" in text and "... ok" not in text
     assert "note 1: the cluster" in text or "note 2: the cluster" in text  # the room goes to other lines
+
+
+def test_a_line_said_all_along_is_chatter_right_before_a_failure_but_a_crash_that_ends_the_log():
+    lines = []
+    for k in range(60):
+        lines.append(
+            f"2026-12-06 04:00:{k:02d}.339 UTC [{24000 + k}] LOG:  connection received: host=127.0.0.1 port={51000 + k}"
+        )
+        lines.append(f"2026-12-06 04:00:{k:02d}.340 UTC [{24000 + k}] app@shop LOG:  statement {k} ran in {k % 9} ms")
+    lines[81] = '2026-12-06 04:00:40.352 UTC [24040] app@shop FATAL:  password authentication failed for user "app"'
+    parsed = [part for part in parse(lines) if isinstance(part, Unit)]
+    assert parsed[80].priority == CHATTER and parsed[81].priority == CRITICAL
+    text = shown(fit(parse(lines), 1200))
+    assert 'password authentication failed for user "app"' in text and "port=51040" not in text
+    lines += ["2026-12-06 04:01:00.001 UTC [23925] PANIC:  could not write to file pg_wal/xlogtemp.23925"]
+    parsed = [part for part in parse(lines) if isinstance(part, Unit)]
+    assert parsed[-2].priority > CHATTER  # what it was doing when it crashed and the log ended
+
+
+def lockups(times, cpu, task):
+    return [
+        f"Jan 30 {t} homeserver kernel: watchdog: BUG: soft lockup - CPU#{cpu} stuck for 22s! [{task}]" for t in times
+    ]
+
+
+def test_failures_said_again_but_for_one_word_are_said_on_one_line_and_read_back():
+    times = ["14:55:04", "14:55:32", "14:56:00", "14:56:28"]
+    lines = journal(600, host="homeserver")
+    lines[100:104] = [
+        f"Jan 30 09:39:54 homeserver systemd[2039]: {unit}.service: Main process exited, code=exited, status=1/FAILURE"
+        for unit in ("pulseaudio", "gsd-color", "gsd-wacom", "xdg-permission-store")
+    ]
+    for k, (one, eight) in enumerate(
+        zip(lockups(times, 1, "jackett:333"), lockups(times, 8, "jackett:332"), strict=True)
+    ):
+        lines[300 + 40 * k : 302 + 40 * k] = [one, eight]
+    text = shown(fit(parse(lines), 900))  # a cut: the lines whole would not fit
+    assert "Jan 30 {14:55:04,14:55:32,14:56:00,14:56:28} homeserver kernel: watchdog: BUG: soft lockup - CPU#8" in text
+    assert (
+        "systemd[2039]: {pulseaudio.service,gsd-color.service,gsd-wacom.service,xdg-permission-store.service}:" in text
+    )
+    readable = decoded(text)
+    for line in lines[100:104] + lockups(times, 1, "jackett:333") + lockups(times, 8, "jackett:332"):
+        assert line in readable
+    assert unexplained_lines("\n".join(lines), text) == []  # verify reads them back too
+
+
+def test_failures_of_one_source_said_again_but_for_their_time_and_process_share_a_line():
+    lines = journal(300, host="x1c")
+    for k in range(6):
+        lines[40 * k + 5] = (
+            f"Dec 12 1{k}:13:32 x1c tlp[{2354 + 97 * k}]: Error: tlp.service is not enabled, power saving will not apply"
+        )
+    text = shown(fit(parse(lines), 450))
+    assert "Dec 12 {10:13:32 x1c tlp[2354],11:13:32 x1c tlp[2451]," in text
+    assert "Dec 12 15:13:32 x1c tlp[2839]: Error: tlp.service is not enabled, power saving will not apply" in decoded(
+        text
+    )
+
+
+def test_a_crash_loop_said_again_keeps_its_first_lines_whatever_its_length():
+    lines = journal(2000)
+    for k in range(0, 2000, 5):  # 400 restarts: 25 lines of 16 times each
+        lines[k] = (
+            f"Dec 12 09:{k // 60 % 60:02d}:{k % 60:02d} web1 systemd[1]: app.service: Main process exited, code=killed, status=9/KILL"
+        )
+    parsed = [part for part in parse(lines) if isinstance(part, Unit) and "app.service" in str(part.lines[0])]
+    assert parsed[0].priority == CRITICAL and len(parsed[0].lossless) == 4  # the first sets together
+    assert all(part.priority < CRITICAL for part in parsed[1:])  # the others as failures seen before
+    text = shown(fit(parse(lines), 1000))
+    assert text.startswith("Dec 12 {09:00:00,09:00:05,") and "request 1999 served" in text
+
+
+def test_the_oom_killer_and_the_kernel_failing_are_failures_but_its_chatter_is_not():
+    said = {
+        "Dec 12 16:07:34 x1c systemd[1]: session-2.scope: A process of this unit has been killed by the OOM killer.": CRITICAL,
+        "Dec 12 16:07:35 x1c systemd-oomd[612]: Killed /user.slice/app.scope due to memory pressure for /user.slice": CRITICAL,
+        "Dec 12 09:22:32 x1c kernel: e1000e 0000:00:1f.6 enp0s31f6: Failed to disable ULP": CRITICAL,
+        "Dec 12 09:49:55 x1c kernel: xhci_hcd 0000:00:14.0: xHC error in resume, USBSTS 0x411, Reinit": CRITICAL,
+        "Dec 12 09:13:10 x1c kernel: RAS: Correctable Errors collector initialized.": ERROR,
+        "Dec 12 09:49:55 x1c kernel: OOM killer disabled.": PLAIN,
+        "Dec 12 09:13:20 x1c gsd-media-keys[2187]: Failed to grab accelerator for keybinding settings:hibernate": ERROR,
+    }
+    lines = journal(20, host="x1c") + list(said) + journal(20, host="x1c")
+    records = {str(part.lines[0]): part.priority for part in parse(lines) if isinstance(part, Unit)}
+    assert {line: records[line] for line in said} == said

@@ -143,3 +143,13 @@ def test_a_small_saving_leaves_the_output_as_it_was():
     output = "".join(f"src/a.py:{n}:x = {n}\n" for n in range(1, 9))  # factoring would save a few characters
     result = run(output, make(unit="match-file", family="search"), command="grep -rn x src")
     assert result["inlineText"].strip() == output.strip()
+
+
+def test_log_records_said_again_read_back_and_a_line_with_braces_of_its_own_stays():
+    said = "Dec 12 {09:13:32 x1c tlp[2354],09:16:45 x1c tlp[5769]}: Error: tlp.service is not enabled"
+    assert decoded(said).split("\n")[1:] == [
+        "Dec 12 09:13:32 x1c tlp[2354]: Error: tlp.service is not enabled",
+        "Dec 12 09:16:45 x1c tlp[5769]: Error: tlp.service is not enabled",
+    ]
+    own = "Dec 12 09:13:32 x1c bash[12]: cp conf.{yml,bak} failed"
+    assert own in decoded(own).split("\n")

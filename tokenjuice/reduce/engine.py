@@ -109,6 +109,9 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
         between = _between_elements(start, header, stripped, len(whole_lines), keep_raw + "-cut", rule)
         if between is not None:
             return between
+        known = _read_by_rule(start, catalogue, header, raw_text, stripped, whole_lines, keep_raw + "-cut")
+        if known is not None:
+            return known
         from . import records
 
         if records.looks_like_a_log(whole_lines):  # what went wrong first, the chatter last, spread evenly
@@ -251,6 +254,59 @@ def _between_elements(
     body, split, kind = cut
     made = start.made(rule, header, tuple(body), total_lines, None, (kind,), reason, None)
     return replace(made, clipped_lines=made.clipped_lines + split) if split else made
+
+
+def _read_by_rule(
+    start: _Start,
+    catalogue: Catalogue,
+    header: tuple[str, ...],
+    raw_text: str,
+    stripped: str,
+    whole_lines: list[str],
+    reason: str,
+) -> Reduction | None:
+    """An exact read too big to show whose content a rule recognises by its `output`
+    patterns (a saved `terraform apply` or pytest run), cut to EXACT_BUDGET with that
+    rule's knowledge: its noise goes first, then its trim patterns' lines (and those
+    its keep patterns do not keep), then the rest from the middle out, its pinned lines
+    last; a rule with units has them cut as it cuts them. The rule's own head and tail
+    do not apply: the agent asked for the file, the read's budget is what is cut to.
+    None when no rule recognises it, or the rule would replace it with a message."""
+    found = start.classification  # a command that names no tool is told by its output (`sniff`)
+    rule = catalogue.body(found.rule.id) if found.candidate and found.candidate.source == "output" else None
+    if rule is None or rule.formatter or rule.transforms.pretty_print_json:
+        return None
+    from ..rules.patterns import Budget, PatternTimeout
+    from .pipeline import apply_rule
+
+    try:
+        outcome = apply_rule(
+            rule, raw_text, stripped, 0, stripped_lines=split_lines(stripped), budget=Budget(), uncut=True
+        )
+    except PatternTimeout:
+        return None
+    if outcome.summary is not None:
+        return None
+    counts = _counts(outcome, found, start.execution.exit_code)
+    room = EXACT_BUDGET - _size(header + counts) - TRAILER_RESERVE
+    total = len(whole_lines)
+    if _size(outcome.denoised) <= room:  # whole but for its noise
+        return start.made(rule, header, outcome.denoised, total, outcome.facts, ("filter",), reason, None)
+    if outcome.units:
+        from .units import fit
+
+        items = tuple(fit(list(outcome.units), max(200, room)))
+        return start.made(rule, header + counts, items, total, outcome.facts, outcome.kinds, reason, None)
+    return start.clamped(
+        header + counts,
+        outcome.items,
+        EXACT_BUDGET,
+        reason,
+        outcome.facts,
+        rule,
+        total_lines=total,
+        kinds=outcome.kinds,
+    )
 
 
 class _Cut:

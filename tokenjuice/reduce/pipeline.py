@@ -69,10 +69,12 @@ def apply_rule(
     budget: Budget | None = None,
     structure: bool = False,
     argv: Sequence[str] = (),
+    uncut: bool = False,
 ) -> RuleOutcome:
     """`stripped_lines`, when given, is `split_lines(stripped_text)`, already computed;
     `argv` is the command's words (a word matching the rule's `detail_flags` makes
-    its `listing_patterns` lines content)."""
+    its `listing_patterns` lines content); `uncut` leaves out the rule's head and tail
+    cut of its lines (an exact read is cut to its own budget by the engine)."""
     matcher = matcher_factory(rule, budget or Budget())
     transforms, filters = rule.transforms, rule.filters
     if transforms.strip_ansi and not transforms.pretty_print_json and stripped_lines is not None:
@@ -187,7 +189,7 @@ def apply_rule(
     items = pin(rule, items, matcher)
     failed = bool(exit_code) and exit_code != 0
     budget_table = rule.failure if failed and rule.failure.preserve_on_failure else rule.summarize
-    trimmed = head_tail(items, budget_table.head, budget_table.tail, PIN_LIMIT)
+    trimmed = items if uncut else head_tail(items, budget_table.head, budget_table.tail, PIN_LIMIT)
     if len(trimmed) != len(items):
         kinds.append("head-tail")
     return RuleOutcome(tuple(trimmed), facts, tuple(kinds), None, total, note, tuple(denoised))

@@ -8,27 +8,51 @@ traceback stays one record.
 
 What a cut keeps, most important first (`priority`): failures in the words of the
 kernel, systemd and the runtimes (`invoked oom-killer`, `Killed process`,
-`code=killed, status=9/KILL`, `segfault at`, `panic:`, `FATAL`, soft lockups,
-tracebacks), then errors, then warnings, then the rest, and last the chatter: a
+`killed by the OOM killer`, `code=killed, status=9/KILL`, `segfault at`, `panic:`,
+`FATAL`, soft lockups, tracebacks, a kernel line that says `failed` or `error`), then
+errors, then warnings, then the rest, and last the chatter: a
 template (the line with its numbers, ids and times masked) repeated all through the
 log, a health check that passed or a step that said `... ok`, and the middle of a
 run of one template (its first and last stay). The first records and the last ones
 count as warnings, the very first and the last one as failures (how it started,
-where it ended), and so does the record right before a failure (what it was doing).
+where it ended), and so does the record right before a failure (what it was doing),
+unless it is chatter and the failure is not among the last records (a connection line
+said before every statement says nothing; the last batch before a crash does).
 A failure like one seen before counts one step less (one line of each kind of
 failure before the repeats of one kind); within one importance the first record of
 each template is kept longest, and the others thin out evenly over the log rather
 than from its end.
+
+Failures said again and again but for one word (a soft lockup at other times, one
+exit status of several units) or but for their time and process (one program's
+error from each run) are one record, shown where the first of them was: each set on
+one line, what differs in a brace list that `reencode.decoded` reads back, up to 16
+a line and four lines a record (a crash loop's later sets are records of their own).
 """
 
 from __future__ import annotations
 
+from itertools import islice
+
 from ..fast.lazyre import lazy
 from ..text import clip_line
-from .lines import Item
+from .lines import Encoded, Item
+from .reencode import brace_list
 from .unit import Parsed, Unit
 
 _LINE_LIMIT = 400
+#: A word of a line that may be all that differs between records said again and again:
+#: a time, a number, an id, a unit's name (`14:55:04`, `jackett:333`, `gsd-color.service`).
+_WORD = lazy(r"[\w-]+(?:[.:/][\w-]+)*")
+#: At most this many records said again are shown on one line, and at most this many
+#: such lines of one template make one record (a crash loop's hundredth set is cut on
+#: its own, as a failure seen before).
+_AGAIN_MAX = 16
+_AGAIN_TOGETHER = 4
+#: Failures said again are looked for among the first this many failures of one line,
+#: each by its first this many words.
+_AGAIN_RECORDS = 2000
+_AGAIN_WORDS = 24
 
 #: What a line starts with that is not its message: a syslog/journal prefix, a compose
 #: service, a timestamp and level, a bracketed time.
@@ -65,7 +89,13 @@ _CRITICAL = lazy(
     # systemd's own words for a unit that failed, and the kernel's warning splats
     r"|Main process exited, code=(?:exited, status=[1-9]|killed|dumped)|Failed with result '|Failed to start "
     r"|NETDEV WATCHDOG|WARNING: CPU: \d+ PID"
+    # systemd's and systemd-oomd's words for what the OOM killer or oomd killed
+    r"|killed by the OOM killer|systemd-oomd killed \d+ process|\bKilled \S+ due to (?:memory|swap) "
 )
+#: The kernel saying a driver or a device failed (`e1000e …: Failed to disable ULP`,
+#: `xHC error in resume`): rare in a boot's log, and what it is read for. Not `Errors`
+#: (`Correctable Errors collector initialized`, `errors=remount-ro`).
+_KERNEL_FAILURE = lazy(r"\b(?:[Ff]ailed|[Ee]rror|[Tt]imed out)\b")
 #: systemd reporting its own progress: whatever words the unit's name holds, no failure.
 _PROGRESS = lazy(
     r"\bsystemd(?:\[\d+\])?: (?:Started|Starting|Stopped|Stopping|Reached|Listening|Finished|Mounted|Created"
@@ -131,13 +161,19 @@ def parse(lines: list[str]) -> Parsed:
     chatter = max(_CHATTER_COUNT, int(len(groups) * _CHATTER_SHARE))
     severities = [max(_severity(line) for line in group) for group in groups]
     middles = _runs_middles(templates)
+    again = _said_again(groups, severities, templates)
+    absorbed = {k for sets in again.values() for members, _, _ in sets for k in members} - set(again)
     seen: set[str] = set()
     parsed: Parsed = []
     for index, (group, template) in enumerate(zip(groups, templates, strict=True)):
+        if index in absorbed:
+            continue  # said on the line of the first of its kind
         if not any(line.strip() for line in group):
             parsed.extend(group)  # a blank line between records: loose, cut with its neighbours
             continue
-        severity = severities[index]
+        sets = again.get(index, [])
+        members = [k for said, _, _ in sets for k in said]
+        severity = max(severities[k] for k in members) if members else severities[index]
         if severity == PLAIN and (_HEALTH_CHECK.search(group[0]) or _STEP_DONE.search(group[0])):
             parsed.append(_record(group, CHATTER, template))  # says nothing, wherever it is
             continue
@@ -146,14 +182,148 @@ def parse(lines: list[str]) -> Parsed:
         elif severity >= ERROR and template in seen:
             severity -= 1  # a failure seen before says less than one of another kind
         seen.add(template)
-        if index + 1 < len(groups) and severities[index + 1] == CRITICAL:
-            severity = max(severity, WARNING)  # what it was doing when it failed
+        seen.update(templates[k] for k in members)
+        # what it was doing when it failed: a line said all along says it only of a crash that ended the log
+        crash = index + 1 >= len(groups) - _TAIL
+        if index + 1 < len(groups) and severities[index + 1] == CRITICAL and (severity != CHATTER or crash):
+            severity = max(severity, WARNING)
         if index == 0 or index == len(groups) - 1:
             severity = CRITICAL  # the first and the last record: when it began and where it ended
         elif severity != CHATTER and (index < _HEAD or index >= len(groups) - _TAIL):
             severity = max(severity, WARNING)
-        parsed.append(_record(group, severity, template))
+        if sets:
+            parsed.append(_said_again_record(groups, sets, severity, template))
+        else:
+            parsed.append(_record(group, severity, template))
     return parsed
+
+
+#: Records said again: (the records of one set in the log's order, what they share
+#: before the word they differ in, what after).
+_Said = tuple[list[int], str, str]
+
+
+def _said_again(groups: list[list[str]], severities: list[int], templates: list[str]) -> dict[int, list[_Said]]:
+    """Failures said again and again but for one word (a soft lockup at other times,
+    one exit status of several units), then those of one source said again but for
+    their prefix (the same error at other times from other processes of a program),
+    in sets of at most _AGAIN_MAX records (a longer one is several sets; a record is
+    in one set at most, the biggest sets first). The sets whose first records say one
+    thing (the same template: a soft lockup of CPU 1 and one of CPU 8) go together:
+    {the first record of them: their sets}. The last records are in none: they say
+    where the log ended."""
+    candidates = [
+        index
+        for index, group in enumerate(groups[: max(0, len(groups) - _TAIL)])  # the last ones stay where the log ended
+        if len(group) == 1
+        and severities[index] >= ERROR
+        and len(group[0]) <= _LINE_LIMIT
+        and "{" not in group[0]
+        and "}" not in group[0]
+    ][:_AGAIN_RECORDS]
+    # by the hash of what is around each word (the text itself is compared once a set is made)
+    alike: dict[int, list[tuple[int, int, int]]] = {}
+    for index in candidates:
+        line = groups[index][0]
+        for word in islice(_WORD.finditer(line), _AGAIN_WORDS):
+            start, end = word.span()
+            alike.setdefault(hash((line[:start], line[end:])), []).append((index, start, end))
+    sets = [words for words in alike.values() if len(words) > 1]
+    sets.sort(key=lambda words: (-len(words), words[0][0]))
+    taken: set[int] = set()
+    together: dict[str, list[_Said]] = {}
+
+    def add(members: list[int], before: str, after: str) -> None:
+        together.setdefault(templates[members[0]], []).append((members, before, after))
+        taken.update(members)
+
+    for words in sets:
+        index, start, end = words[0]
+        before, after = groups[index][0][:start], groups[index][0][end:]
+        alike_here = [k for k, start, end in words if groups[k][0][:start] == before and groups[k][0][end:] == after]
+        for chunk in _chunks([k for k in alike_here if k not in taken]):
+            if len({groups[k][0] for k in chunk}) > 1:  # the same line again is not said again in other words
+                add(chunk, before, after)
+    by_source: dict[tuple[str, str], list[int]] = {}
+    for index in candidates:
+        prefix = _PREFIX.match(groups[index][0]) if index not in taken else None
+        if prefix:
+            key = (_VARIES.sub("#", prefix.group()), groups[index][0][prefix.end() :])
+            by_source.setdefault(key, []).append(index)
+    for members in by_source.values():
+        for chunk in _chunks(members):
+            span = _differing(list({groups[k][0]: None for k in chunk}))
+            if span is not None:
+                add(chunk, *span)
+    records: dict[int, list[_Said]] = {}
+    for alike_sets in together.values():  # the first sets of a template together; any more, each on its own
+        alike_sets.sort(key=lambda said: said[0][0])
+        for said in alike_sets[_AGAIN_TOGETHER:]:
+            records[said[0][0]] = [said]
+        records[alike_sets[0][0][0]] = alike_sets[:_AGAIN_TOGETHER]
+    return records
+
+
+def _chunks(members: list[int]) -> list[list[int]]:
+    """`members` in runs of at most _AGAIN_MAX, those of two or more."""
+    runs = [members[start : start + _AGAIN_MAX] for start in range(0, len(members), _AGAIN_MAX)]
+    return [run for run in runs if len(run) > 1]
+
+
+def _differing(lines: list[str]) -> tuple[str, str] | None:
+    """What distinct `lines` share before and after the words they differ in (`Dec 12 `
+    and `: Error: …` around `09:13:32 peter-x1c tlp[2354]`), or None for fewer than two
+    lines or words that hold what a brace list cannot (a comma, a brace)."""
+    if len(lines) < 2:
+        return None
+    shortest = min(map(len, lines))
+    start = _shared_start(lines)
+    end = min(_shared_start([line[::-1] for line in lines]), shortest - start)
+    first = lines[0]
+    start = first.rfind(" ", 0, start) + 1  # whole words
+    found = first.find(" ", len(first) - end)
+    end = len(first) - (found if found >= 0 else len(first))
+    while (
+        end < shortest - start
+        and first[len(first) - end - 1] in ":;"
+        and all(line[len(line) - end - 1] == first[len(first) - end - 1] for line in lines)
+    ):
+        end += 1  # a colon after the words is the line's, not theirs
+    words = [line[start : len(line) - end] for line in lines]
+    if any(not word or "," in word or "{" in word or "}" in word for word in words):
+        return None
+    return first[:start], first[len(first) - end :]
+
+
+def _shared_start(lines: list[str]) -> int:
+    """How many characters every one of `lines` starts with alike."""
+    low, high = min(lines), max(lines)  # what these two share, all the others between them share
+    length = 0
+    while length < len(low) and low[length] == high[length]:
+        length += 1
+    return length
+
+
+def _said_again_record(groups: list[list[str]], sets: list[_Said], severity: int, template: str) -> Unit:
+    """Records that differ in one word, each set on one line with the words it differs
+    in as a brace list (`Jan 30 {14:55:04,14:55:32} homeserver kernel: watchdog: …`),
+    which `reencode.decoded` reads back into every line."""
+    said: list[Item] = []
+    for members, before, after in sets:
+        words = [groups[k][0][len(before) : len(groups[k][0]) - len(after)] for k in members]
+        said.append(Encoded(before + brace_list(words) + after, len(members)))
+    lines = tuple(groups[k][0] for k in sorted(k for members, _, _ in sets for k in members))
+    return Unit(
+        "line",
+        _LABELS.get(severity, ""),
+        lines,
+        tuple(said[:1]),
+        priority=severity,
+        short_note="beyond the first line of their kind",
+        lossless=tuple(said),
+        family=template,
+        expendable=severity == CHATTER,
+    )
 
 
 def _runs_middles(templates: list[str]) -> set[int]:
@@ -183,7 +353,8 @@ def _severity(line: str) -> int:
     if _PROGRESS.search(line):
         return PLAIN
     if _ERROR.search(line):
-        return ERROR
+        kernel = line.find(" kernel: ")
+        return CRITICAL if kernel >= 0 and _KERNEL_FAILURE.search(line, kernel) else ERROR
     if _WARNING.search(line):
         return WARNING
     return PLAIN

@@ -3,8 +3,10 @@
 The reduction may show content in a shorter form that loses no fact (reduce/units.py
 makes them): grep's path said once per file (`path:` then `  12:text`), a folder's
 entries or git status paths in one brace list (`src/api/{a.py,b.py}`), a diff's
-`diff --git a/P b/P` with its path said once (`diff --git {a,b}/P`), terminal
-padding shortened (`squeeze`). `decoded` spells a shown text back out as the tool
+`diff --git a/P b/P` with its path said once (`diff --git {a,b}/P`), log records
+said again but for one word on one line with that word's values in a brace list
+(`Jan 30 {14:55:04,14:56:00} host kernel: …`, reduce/records.py), terminal padding
+shortened (`squeeze`). `decoded` spells a shown text back out as the tool
 printed it, so that `verify`, the example checks, the preservation guard and the
 scenario scorer find a fact whichever form shows it.
 """
@@ -39,6 +41,10 @@ def squeeze(item: Item) -> Item:
 
 
 _FACTORED_MATCH = lazy(r"^\d+(?::\d+)?[:-]")
+#: Log records said again but for a word or their prefix, on one line (reduce/records.py):
+#: what differs in a brace list within the line (`Jan 30 {14:55:04,14:56:00} host kernel: …`,
+#: `Dec 12 {09:13:32 host tlp[2354],09:16:45 host tlp[5769]}: Error: …`).
+_SAID_AGAIN = lazy(r"^(?P<prefix>[^{}]*)\{(?P<names>[^{},]+(?:,[^{},]+)+|\d+\.\.\d+)\}(?P<after>[^{}]*)$")
 _BRACES = lazy(r"^(?P<prefix>.*?)\{(?P<names>[^{}\s'\"]*,[^{}\s'\"]*|\d+\.\.\d+)\}(?P<after>[^{}\s'\"]*(?: [A-Z]+)?)$")
 
 
@@ -121,6 +127,10 @@ def decoded(text: str) -> str:
             out.extend(prefix + name + after for name in brace_names(braces.group("names")))
             continue
         out.append(line)
+        again = _SAID_AGAIN.match(line)
+        if again:  # the line too: a line of the input may hold braces of its own
+            prefix, after = again.group("prefix", "after")
+            out.extend(prefix + name + after for name in brace_names(again.group("names")))
     return "\n".join(out)
 
 
@@ -145,7 +155,7 @@ def unfactored(path: str, line: str) -> str:
 def is_brace_list(line: str, inputs: set[str]) -> bool:
     """`prefix{a,b,c}`: every `prefix` + name is an input line (a directory's entries,
     git status paths of one folder, re-encoded by reduce/units.py)."""
-    found = _BRACES.match(line)
+    found = _BRACES.match(line) or _SAID_AGAIN.match(line)
     if not found:
         return False
     prefix, after = found.group("prefix", "after")

@@ -195,7 +195,8 @@ class Match:
         "When the command names no tool of its own (make, just, npm run, a script) and nothing more specific "
         "matched: one of these matches a line among the output's first or last 40 (a pytest session header, "
         "a cargo `test result:` line). Several rules: the higher priority, then a test runner, then the earliest "
-        "hit wins.",
+        "hit wins. An exact read too big to show (`cat apply.log`) that a rule recognises so is cut with that "
+        "rule's noise, trim and pin patterns.",
         (),
         non_empty=True,
         score=0,
