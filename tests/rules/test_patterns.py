@@ -70,6 +70,30 @@ def test_required_literal(pattern, literal):
     assert required_literal(pattern) == literal
 
 
+def test_required_literal_reads_the_flags_given_apart():
+    assert required_literal("Build ok", "i") == ""
+    assert required_literal("Build  ok  # the verdict", "x") == "Buildok"
+
+
+def test_a_big_output_is_searched_only_for_the_patterns_whose_required_text_it_holds(monkeypatch):
+    from tokenjuice.rules import patterns
+
+    compiled = []
+    original = patterns._compile_trusted
+    monkeypatch.setattr(
+        patterns, "_compile_trusted", lambda source, held, *rest: compiled.append(held) or original(source, held, *rest)
+    )
+    big = [f"tests/t_{i}.py ....  [{i % 100}%]" for i in range(patterns.SIEVE_LINES)]
+    lines = [*big, "ERROR: boom", "=== 3 passed in 1.2s ==="]
+    wanted = [r"^ERROR: \w+", r"^=+ (?P<count>\d+) passed", r"^collecting \.\.\.", r"^FAILED (?P<count>\S+)"]
+    matcher = Matcher(wanted, trusted=True)
+    assert matcher.matching(Lines(lines)) == {len(big), len(big) + 1}
+    assert compiled[-1] == wanted[:2]  # the other two cannot match: their text is nowhere
+    assert Matcher(wanted[2:], trusted=True).matching(Lines(lines)) == set()
+    assert Matcher(wanted, trusted=True).matching(Lines(lines[:100] + lines[-2:])) == {100, 101}  # few lines: no sieve
+    assert compiled[-1] == wanted
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.from_regex(r"^\s*(?:Compiling|Build) (?:ok|FAILED)[.!]? \d+ (?:tests?|errors?)$"))
 def test_every_line_a_pattern_matches_holds_its_required_literal(line):
