@@ -142,3 +142,38 @@ def test_patterns_naming_the_same_group_still_join_into_one_search(trusted):
 )
 def test_group_names(pattern, names):
     assert group_names(pattern) == names
+
+
+_LINE_PATTERNS = [
+    r"^E {2,}\S",
+    r"^\s*$",
+    r"^(?:INFO|DEBUG)\s+\S+:\d+",
+    r"^[^\s:]+\.py::.* (?:PASSED|FAILED)\b",
+    r"^(?P<count>\d+) passed",
+    r"^[.sF]+ *(?:\[ *\d+%\])?$",
+    r"^ {4}",
+    r"(?i)^info\b",
+    r"warn(?:ing)?:",
+    r"(?:FAIL|ERROR) ",
+]
+_LINE_WORDS = st.sampled_from(
+    [" ", "  ", "\t", "E", "INFO", "info", "DEBUG", "x", "t.py::t", "PASSED", "FAILED", "3", "passed", "ERROR"]
+    + ["%", "[", "]", ":", ".", "s", "F", "warn", "warning:", "é", "━"]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(_LINE_WORDS, max_size=6).map("".join), min_size=1, max_size=40),
+    st.lists(st.sampled_from(_LINE_PATTERNS), min_size=1, max_size=5, unique=True),
+    st.sampled_from(["", "i", "m"]),
+)
+def test_a_big_output_is_matched_as_each_line_alone_is(lines, wanted, flags):
+    from unittest import mock
+
+    from tokenjuice.rules import patterns
+
+    alone = [re.compile(p, patterns._bits(flags, False)) for p in wanted]
+    expected = {k for k, line in enumerate(lines) if any(p.search(line) for p in alone)}
+    with mock.patch.object(patterns, "SIEVE_LINES", 1):  # every output is big: the sieve leaves out patterns
+        assert Matcher(wanted, flags, trusted=True).matching(Lines(lines)) == expected
