@@ -99,7 +99,7 @@ def apply_rule(
         dropped |= noise.structural(filters.noise, lines)
     if not no_omit and structure:  # a compound command: each region's own noise (git's advice…)
         dropped |= region_noise(lines)
-    undropped = [line for i, line in enumerate(lines) if i not in dropped] if dropped else lines
+    undropped = _without(lines, dropped) if dropped else lines
     kept_lines = trim_empty_edges(undropped) if transforms.trim_empty_edges else undropped
     denoised: list[Item] = list(kept_lines)
     if transforms.dedupe_adjacent and not no_omit:
@@ -123,7 +123,7 @@ def apply_rule(
         trim_hits = matcher(filters.trim_patterns).matching(Lines(lines))
         if trim_hits and len(trim_hits) != len(lines):
             kinds.append("filter")
-            lines = [line for i, line in enumerate(lines) if i not in trim_hits]
+            lines = _without(lines, trim_hits)
     if transforms.trim_empty_edges:
         lines = trim_empty_edges(lines)
         counter_lines = trim_empty_edges(counter_lines)
@@ -357,6 +357,14 @@ def pin(rule: Rule, items: Sequence[Item], matcher: MatcherFactory) -> list[Item
     for hit in hits:
         pinned[positions[hit]] = Pinned(str(pinned[positions[hit]]))
     return pinned
+
+
+def _without(lines: list[str], dropped: set[int]) -> list[str]:
+    """`lines` but those at the indexes `dropped` (in C but for one store an index)."""
+    kept = [True] * len(lines)
+    for index in dropped:
+        kept[index] = False
+    return list(compress(lines, kept))
 
 
 def pretty_json(text: str) -> str:
