@@ -1892,6 +1892,7 @@ _REGION_NOISE = {"status": ("git-advice",), "diff": ("diff-index", "diff-names")
 def region_noise(lines: list[str]) -> set[int]:
     """Lines of the regions recognised in a compound command's output that are noise
     for their kind (git's advice in a git status, blob ids in a diff)."""
+    from ..rules.patterns import Lines
     from . import noise
 
     dropped: set[int] = set()
@@ -1903,7 +1904,7 @@ def region_noise(lines: list[str]) -> set[int]:
             _REGION_NOISE_PATTERNS[kind] = re.compile("|".join(f"(?:{p})" for p in noise.patterns(kinds)))
         search = _REGION_NOISE_PATTERNS[kind].search
         dropped |= {k for k in range(start, end) if search(lines[k])}
-        dropped |= {start + k for k in noise.structural(kinds, lines[start:end])}
+        dropped |= {start + k for k in noise.structural(kinds, Lines(lines[start:end]))}
     return dropped
 
 

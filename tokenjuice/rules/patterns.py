@@ -121,12 +121,15 @@ def required_literal(pattern: str, flags: str = "") -> str:
 
 class Lines:
     """A list of lines with lazily built whole-text views, shared by the matchers
-    that scan the same lines."""
+    that scan the same lines. `within`, when given, is a text that holds every one
+    of the lines (the output they were split from): what none of them can hold is
+    looked for in it rather than in their join, which need not be made."""
 
-    __slots__ = ("_lower", "_starts", "_text", "lines")
+    __slots__ = ("_lower", "_starts", "_text", "lines", "within")
 
-    def __init__(self, lines: list[str]) -> None:
+    def __init__(self, lines: list[str], within: str | None = None) -> None:
         self.lines = lines
+        self.within = within
         self._text: str | None = None
         self._lower: str | None = None
         self._starts: list[int] | None = None
@@ -210,7 +213,7 @@ class Matcher:
         patterns = self._sievable
         if not patterns or len(lines.lines) < SIEVE_LINES:
             return self.search
-        text = lines.text(False) or ""
+        text = lines.within if lines.within is not None else lines.text(False) or ""
         held = [p for p in patterns if _literal(p, self._flags) in text]
         if len(held) == len(patterns):
             return self.search
