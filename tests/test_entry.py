@@ -1,4 +1,4 @@
-"""The process entry (entry.run): the hook and wrap exit as soon as their output is
+"""The process entry (entry.run): the hook, wrap and reduce-json exit as soon as their output is
 flushed, without tearing the interpreter down, and lose nothing by it; every other
 command exits normally."""
 
@@ -55,6 +55,17 @@ def test_wrap_into_a_pipe_closed_early_keeps_the_commands_code(workdir):
     assert done.stdout == b"7\n", done.stderr
 
 
+def test_reduce_json_exits_at_once_with_its_whole_answer(workdir):
+    payload = {"toolName": "exec", "command": "seq 1 20000", "combinedText": "\n".join(map(str, range(20000)))}
+    done = run("reduce-json", stdin=json.dumps(payload).encode(), cwd=workdir)
+    assert done.returncode == 0
+    assert "19999" in json.loads(done.stdout)["inlineText"]
+    assert b"finalized" not in done.stderr
+    done = run("reduce-json", "--trace", stdin=b"{", cwd=workdir)  # through click, an error answered as JSON
+    assert done.returncode != 0 and "error" in json.loads(done.stdout)
+    assert b"finalized" not in done.stderr
+
+
 def test_other_commands_exit_normally(workdir):
     done = run("paths", "--json")
     assert done.returncode == 0 and json.loads(done.stdout)
@@ -78,4 +89,5 @@ def test_the_hook_runs_without_the_cyclic_collector_and_wrap_with_it():
 
     assert collector_on("hook", "hosts.hook", "main") == "False"
     assert collector_on("cursor-pre-tool-use", "hosts.hook", "main") == "False"
+    assert collector_on("reduce-json", "commands.reduce", "main_json") == "False"
     assert collector_on("wrap", "commands.wrap", "main") == "True"

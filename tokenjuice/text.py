@@ -7,13 +7,12 @@ super-linear; code points cost O(1) (`len`) and agree with it on ASCII text.
 
 from __future__ import annotations
 
-from .fast.lazyre import lazy
-
 # `re` is imported where a pattern is needed: most outputs have no escape sequence
 # and no control character, and a command that prints nothing needs none at all.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
+    from typing import Any
 
 # OSC (terminated by BEL or ST, never spanning lines), CSI (terminated, or cut off at
 # the end of the text), any other escape sequence (ECMA-48: intermediate bytes, then
@@ -75,26 +74,42 @@ def split_lines(text: str) -> list[str]:
             text = text.replace("\r", "\n")
     lines = text.split("\n")
     if "\r" in text:
-        redrawn = []
-        for line in lines:
-            if "\r" in line:
-                redrawn += _final_states(line)
-            else:
-                redrawn.append(line)
-        lines = redrawn
-    return [line.rstrip() for line in lines]
+        lines = _redrawn(lines)
+    return list(map(str.rstrip, lines))
 
 
 #: Words that make an overwritten frame of a redrawn line worth keeping.
 _ALARM = ("error", "warn", "fail", "fatal", "panic", "denied", "refused", "exception", "traceback")
-_ALARMING = lazy("|".join(_ALARM))  # any of them, in one search of a lowered line
+
+
+def _redrawn(lines: list[str]) -> list[str]:
+    """`lines` with each line redrawn in place by carriage returns as its final state
+    (`_final_states`). The usual redraw, a progress bar, is its last frame: the
+    frames before the last of all redrawn lines are searched for an alarm word at
+    once. Only when one holds such a word, or a last frame is blank, is every
+    redrawn line looked at frame by frame."""
+    at = [index for index, line in enumerate(lines) if "\r" in line]
+    parts = [lines[index].rpartition("\r") for index in at]
+    finals = [last for _, _, last in parts]
+    if all(map(str.strip, finals)) and not holding(lowered_text("\n".join([b for b, _, _ in parts])), _ALARM):
+        for index, final in zip(at, finals, strict=True):
+            lines[index] = final
+        return lines
+    redrawn: list[str] = []
+    for line in lines:
+        if "\r" in line:
+            redrawn += _final_states(line)
+        else:
+            redrawn.append(line)
+    return redrawn
 
 
 def _final_states(line: str) -> list[str]:
     """A line redrawn in place: its final state, preceded by any overwritten frame
     that said something alarming (a warning flashed under a progress bar)."""
     before, _, last = line.rpartition("\r")
-    if last.strip() and not _ALARMING.search(before.lower()):
+    lowered = before.lower()
+    if last.strip() and not any(word in lowered for word in _ALARM):
         return [last]  # the usual redraw: no frame before the last said anything alarming
     segments = [segment for segment in line.split("\r") if segment.strip()]
     if not segments:
@@ -110,6 +125,47 @@ def _final_states(line: str) -> list[str]:
         ):
             flashed.append(segment.strip())
     return [*flashed, final]
+
+
+def lines_holding(lines: list[str], hints: tuple[str, ...]) -> set[int]:
+    """The indexes of the lines that hold any of `hints` (lowercase), in any case."""
+    return holding(lowered_text("\n".join(lines)), hints)
+
+
+def lowered_text(text: str) -> str | bytes:
+    """`text` lowered, to look for lowercase hints in. As UTF-8 bytes, whose `lower`
+    touches ASCII letters only (several times faster than `str.lower` on text that is
+    not all ASCII), unless the text holds one of the two characters `str.lower` turns
+    into an ASCII letter (`İ` → `i̇`, the Kelvin sign → `k`)."""
+    if text.isascii() or "\u0130" in text or "\u212a" in text:
+        return text.lower()
+    return text.encode("utf-8", "surrogatepass").lower()
+
+
+def holding(text: str | bytes, hints: tuple[str, ...]) -> set[int]:
+    """The indexes of the lines of `text` (lowered) that hold any of `hints`."""
+    newline: Any = "\n" if isinstance(text, str) else b"\n"
+    positions: list[int] = []
+    for hint in hints:
+        needle: Any = hint if isinstance(text, str) else hint.encode()
+        at = text.find(needle)
+        while at >= 0:
+            positions.append(at)
+            end = text.find(newline, at)  # one hit a line is enough: on to the next line
+            at = text.find(needle, end + 1) if end >= 0 else -1
+    return lines_at(text, positions)
+
+
+def lines_at(text: str | bytes, positions: list[int]) -> set[int]:
+    """The indexes of the lines of `text` these offsets fall in."""
+    newline: Any = "\n" if isinstance(text, str) else b"\n"
+    found: set[int] = set()
+    line = offset = 0
+    for at in sorted(positions):
+        line += text.count(newline, offset, at)
+        offset = at
+        found.add(line)
+    return found
 
 
 def trim_empty_edges(lines: list[str]) -> list[str]:

@@ -5,6 +5,8 @@ import re
 import pytest
 from helpers import lines, make, run
 
+from tokenjuice.rules.patterns import Lines
+
 
 def test_named_noise_is_dropped_like_skip_patterns():
     output = (
@@ -52,7 +54,7 @@ def test_a_dropped_note_takes_its_source_excerpt_with_it():
         "      |      ^",
         "a.cpp:9:1: warning: unused",
     ]
-    assert repeated_notes(lines) == {5, 6, 7}
+    assert repeated_notes(Lines(lines)) == {5, 6, 7}
 
 
 def test_a_diff_names_its_file_once():
@@ -75,8 +77,8 @@ def test_a_diff_names_its_file_once():
         "--- a/old.py",
         "+++ b/renamed.py",
     ]
-    assert repeated_names(diff) == {2, 3, 8, 9, 13, 14}
-    assert repeated_names(["--- a.txt 2026-01-01", "+++ b.txt 2026-01-02", "@@ -1 +1 @@"]) == set()  # diff -u
+    assert repeated_names(Lines(diff)) == {2, 3, 8, 9, 13, 14}
+    assert repeated_names(Lines(["--- a.txt 2026-01-01", "+++ b.txt 2026-01-02", "@@ -1 +1 @@"])) == set()  # diff -u
 
 
 def test_cargo_keeps_the_compiling_line_of_the_crate_that_failed():
@@ -88,7 +90,7 @@ def test_cargo_keeps_the_compiling_line_of_the_crate_that_failed():
         "error[E0308]: mismatched types",
         "error: could not compile `pricing` (lib) due to 1 previous error",
     ]
-    assert built_crates(lines) == {0}
+    assert built_crates(Lines(lines)) == {0}
 
 
 def test_make_drops_the_commands_of_files_that_compiled_without_a_word():
@@ -103,7 +105,7 @@ def test_make_drops_the_commands_of_files_that_compiled_without_a_word():
         "cc -o app build/a.o build/b.o build/c.o build/d.o",
     ]
     lines.insert(5, "cc -Wall -O2 -c src/e.c -o build/e.o")
-    assert clean_compiles(lines) == {1, 4}  # the first and last show the flags; c.c warned; linking stays
+    assert clean_compiles(Lines(lines)) == {1, 4}  # the first and last show the flags; c.c warned; linking stays
 
 
 def test_pytest_drops_the_source_of_frames_in_library_code():
@@ -124,7 +126,7 @@ def test_pytest_drops_the_source_of_frames_in_library_code():
         "E           json.decoder.JSONDecodeError: Expecting value: line 1 column 19 (char 18)",
         "/usr/lib/python3.11/json/decoder.py:355: JSONDecodeError",
     ]
-    assert library_source(lines) == {5, 6, 8, 9}  # the test's own frame and every > and E line stay
+    assert library_source(Lines(lines)) == {5, 6, 8, 9}  # the test's own frame and every > and E line stay
 
 
 def test_pytest_header_noise_knows_each_plugins_banner():
@@ -132,3 +134,14 @@ def test_pytest_header_noise_knows_each_plugins_banner():
     for line in ("platform linux -- Python 3.11.7, pytest-9.2.0", "rootdir: /w", "hypothesis profile 'default'"):
         assert header.search(line), line
     assert not header.search("tests/test_a.py::test_b PASSED")
+
+
+def test_library_frames_are_not_looked_for_when_the_output_names_no_library():
+    from tokenjuice.reduce.noise import library_source
+
+    class Unjoined(Lines):
+        def text(self, folded):
+            raise AssertionError("joined")
+
+    output = "_____ test_a _____\n\n    def test_a():\n>       assert 1 == 2\nE       assert 1 == 2\n\ntests/a.py:3: AssertionError"
+    assert library_source(Unjoined(output.split("\n"), output)) == set()

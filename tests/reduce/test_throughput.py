@@ -98,16 +98,18 @@ def test_passing_tests_are_searched_for_only_on_lines_that_can_say_so(monkeypatc
 
 
 def test_redrawn_lines_are_looked_at_frame_by_frame_only_when_an_early_frame_alarms(monkeypatch):
-    frames = count_pattern(monkeypatch, text, "_ALARMING", "search")
+    frames = count(monkeypatch, text, "_final_states")
     redrawn = "".join(f"  Downloading pkg_{i} (3 kB)\r  ━━━━ {i}%\n" for i in range(1000))
     alarming = "  warning: retrying pkg_x\r  ━━━━ 100%\n"
+    assert text.split_lines(redrawn) == [*(f"  ━━━━ {i}%" for i in range(1000)), ""]
+    assert frames.calls == 0  # the overdrawn frames of all lines searched at once, none alarming
     assert text.split_lines(redrawn + alarming) == [
         *(f"  ━━━━ {i}%" for i in range(1000)),
         "warning: retrying pkg_x",
         "  ━━━━ 100%",
         "",
     ]
-    assert frames.calls == 1001  # one search a redrawn line, not one test per word and frame
+    assert frames.calls == 1001  # an alarming frame: every redrawn line looked at, as it always was
 
 
 def test_json_lines_are_recognised_from_their_first_twenty_rows():

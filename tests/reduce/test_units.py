@@ -4,6 +4,8 @@ import re
 
 from conftest import REPO
 from helpers import run
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tokenjuice.reduce.budget import SUCCESS_CHARS
 from tokenjuice.reduce.lines import Omission, render
@@ -553,3 +555,25 @@ def test_a_commit_followed_by_its_patch_without_git_headers_reads_as_one_log():
     text = shown(fit(parsed, 2500))
     assert text.startswith("commit " + "ab" * 20 + "\n    fix the parser\n")  # its own lines, not a derived one
     assert all(f"-old {f}.0" in text for f in range(20))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_every_test_block_start_holds_one_of_the_hints_it_is_looked_for_by(data):
+    from tokenjuice.reduce import units
+
+    source = data.draw(st.sampled_from(units._TEST_BLOCK_SOURCES))
+    line = data.draw(st.from_regex(source, fullmatch=True).filter(lambda line: "\n" not in line))
+    assert units._ANY_TEST_BLOCK.match(line)
+    assert any(hint in line for hint in units._BLOCK_HINTS), (source, line)
+
+
+def test_test_blocks_and_passing_lines_are_found_among_lines_that_hold_neither():
+    lines = [f"   Compiling crate_{i} v0.1.{i}" for i in range(500)]
+    lines[100:100] = ["_____ test_a _____", "E   assert 1 == 2", "", "tests/a.py:3: AssertionError", "=" * 20]
+    lines[300:300] = ["tests/b.py::test_b PASSED", "  1) renders the page"]
+    parsed = parse("test", lines)
+    assert [part.kind for part in parsed if isinstance(part, Unit)] == ["failing test", "passing test", "failing test"]
+    assert sum(len(part.lines) if isinstance(part, Unit) else 1 for part in parsed) == len(lines)
+    compiling = [f"   Compiling crate_{i} v0.1.{i}" for i in range(295)]  # the rest are in mocha's block
+    assert [part for part in parsed if isinstance(part, str)] == [*compiling[:100], "=" * 20, *compiling[100:]]

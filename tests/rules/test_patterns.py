@@ -70,6 +70,30 @@ def test_required_literal(pattern, literal):
     assert required_literal(pattern) == literal
 
 
+def test_required_literal_reads_the_flags_given_apart():
+    assert required_literal("Build ok", "i") == ""
+    assert required_literal("Build  ok  # the verdict", "x") == "Buildok"
+
+
+def test_a_big_output_is_searched_only_for_the_patterns_whose_required_text_it_holds(monkeypatch):
+    from tokenjuice.rules import patterns
+
+    compiled = []
+    original = patterns._compile_trusted
+    monkeypatch.setattr(
+        patterns, "_compile_trusted", lambda source, held, *rest: compiled.append(held) or original(source, held, *rest)
+    )
+    big = [f"tests/t_{i}.py ....  [{i % 100}%]" for i in range(patterns.SIEVE_LINES)]
+    lines = [*big, "ERROR: boom", "=== 3 passed in 1.2s ==="]
+    wanted = [r"^ERROR: \w+", r"^=+ (?P<count>\d+) passed", r"^collecting \.\.\.", r"^FAILED (?P<count>\S+)"]
+    matcher = Matcher(wanted, trusted=True)
+    assert matcher.matching(Lines(lines)) == {len(big), len(big) + 1}
+    assert compiled[-1] == wanted[:2]  # the other two cannot match: their text is nowhere
+    assert Matcher(wanted[2:], trusted=True).matching(Lines(lines)) == set()
+    assert Matcher(wanted, trusted=True).matching(Lines(lines[:100] + lines[-2:])) == {100, 101}  # few lines: no sieve
+    assert compiled[-1] == wanted
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.from_regex(r"^\s*(?:Compiling|Build) (?:ok|FAILED)[.!]? \d+ (?:tests?|errors?)$"))
 def test_every_line_a_pattern_matches_holds_its_required_literal(line):
@@ -118,3 +142,38 @@ def test_patterns_naming_the_same_group_still_join_into_one_search(trusted):
 )
 def test_group_names(pattern, names):
     assert group_names(pattern) == names
+
+
+_LINE_PATTERNS = [
+    r"^E {2,}\S",
+    r"^\s*$",
+    r"^(?:INFO|DEBUG)\s+\S+:\d+",
+    r"^[^\s:]+\.py::.* (?:PASSED|FAILED)\b",
+    r"^(?P<count>\d+) passed",
+    r"^[.sF]+ *(?:\[ *\d+%\])?$",
+    r"^ {4}",
+    r"(?i)^info\b",
+    r"warn(?:ing)?:",
+    r"(?:FAIL|ERROR) ",
+]
+_LINE_WORDS = st.sampled_from(
+    [" ", "  ", "\t", "E", "INFO", "info", "DEBUG", "x", "t.py::t", "PASSED", "FAILED", "3", "passed", "ERROR"]
+    + ["%", "[", "]", ":", ".", "s", "F", "warn", "warning:", "é", "━"]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(_LINE_WORDS, max_size=6).map("".join), min_size=1, max_size=40),
+    st.lists(st.sampled_from(_LINE_PATTERNS), min_size=1, max_size=5, unique=True),
+    st.sampled_from(["", "i", "m"]),
+)
+def test_a_big_output_is_matched_as_each_line_alone_is(lines, wanted, flags):
+    from unittest import mock
+
+    from tokenjuice.rules import patterns
+
+    alone = [re.compile(p, patterns._bits(flags, False)) for p in wanted]
+    expected = {k for k, line in enumerate(lines) if any(p.search(line) for p in alone)}
+    with mock.patch.object(patterns, "SIEVE_LINES", 1):  # every output is big: the sieve leaves out patterns
+        assert Matcher(wanted, flags, trusted=True).matching(Lines(lines)) == expected

@@ -563,3 +563,39 @@ def test_a_secret_behind_an_escape_sequence_is_redacted(text):
 def test_escapes_without_a_hidden_secret_stay():
     text = "\x1b[31mred\x1b[0m and ghp_abcdefghijklmnopqrstuvwxyz0123456789"
     assert redact(text) == ("\x1b[31mred\x1b[0m and [REDACTED:github-token]", {"github-token": 1})
+
+
+def _first_characters(items, ignorecase=False):
+    """(character, ignorecase) pairs one of which starts every match of the parsed
+    pattern `items` (the stdlib parser's tree), zero-width assertions passed over."""
+    from re import _constants as op  # type: ignore[attr-defined]
+
+    for code, value in items:
+        if code is op.AT:
+            continue
+        if code is op.LITERAL:
+            return {(chr(value), ignorecase)}
+        if code is op.IN:
+            assert all(kind is op.LITERAL for kind, _ in value), value
+            return {(chr(char), ignorecase) for _, char in value}
+        if code is op.SUBPATTERN:
+            return _first_characters(value[3], ignorecase or bool(value[1] & op.SRE_FLAG_IGNORECASE))
+        if code is op.BRANCH:
+            return set().union(*(_first_characters(branch, ignorecase) for branch in value[1]))
+        raise AssertionError(f"no first character known for {code}")
+    raise AssertionError("an alternative that matches the empty text")
+
+
+def test_the_suspect_lookahead_names_every_character_a_match_can_start_with():
+    import re
+    from re import _parser  # type: ignore[attr-defined]
+
+    from tokenjuice.state.redact import _SUSPECT, _SUSPECT_FIRST
+
+    assert _SUSPECT.startswith(_SUSPECT_FIRST)
+    firsts = _first_characters(_parser.parse(_SUSPECT[len(_SUSPECT_FIRST) :]))
+    every = "".join(map(chr, range(0x110000)))
+    first = re.compile(_SUSPECT_FIRST)
+    for char, ignorecase in sorted(firsts):
+        alike = re.findall(f"(?i:{re.escape(char)})", every) if ignorecase else [char]
+        assert alike and all(first.match(c) for c in alike), (char, [c for c in alike if not first.match(c)])

@@ -169,7 +169,7 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
         )
     if tiny:
         return start.never_longer(start.whole(header, whole, outcome.facts, "tiny", rule), stripped)
-    cut = _Cut(start, rule, outcome, header, whole, patterns)
+    cut = _Cut(start, rule, outcome, header, whole, whole_chars, patterns)
     made = cut.within(budget)
     if made.cut and not options.max_inline_chars:  # else whole, or the size the caller asked for
         made = _guarded(cut, made, budget, lines)
@@ -311,7 +311,9 @@ def _read_by_rule(
 
 class _Cut:
     """What every try at a budget shares: the execution, its rule and what the rule
-    made of the output. `within(budget)` makes the reduction for one budget."""
+    made of the output, and what is measured of it once for every budget tried (the
+    size of the whole, its longest line). `within(budget)` makes the reduction for
+    one budget."""
 
     def __init__(
         self,
@@ -320,11 +322,13 @@ class _Cut:
         outcome: RuleOutcome,
         header: tuple[str, ...],
         whole: list[str],
+        whole_chars: int,
         patterns: Budget,
     ) -> None:
         self.start, self.rule, self.outcome = start, rule, outcome
-        self.header, self.whole, self.patterns = header, whole, patterns
+        self.header, self.whole, self.whole_chars, self.patterns = header, whole, whole_chars, patterns
         self._measured: dict[int, tuple[int, int]] = {}
+        self._longest: int | None = None
 
     def within(self, budget: int, widened: bool = False) -> Reduction:
         """Whole but for noise if it fits, structured output cut between values,
@@ -334,16 +338,24 @@ class _Cut:
         fits = None if widened else self.fits(budget)
         if fits is not None:
             return fits
-        shaped = _structured(self.start, self.rule, self.outcome, self.header, self.whole, budget)
+        shaped = _structured(self.start, self.rule, self.outcome, self.header, self.whole, budget, self.longest)
         if shaped is not None:
             return replace(shaped, budget=budget)
-        made = choose(self.start, self.rule, self.outcome, self.header, self.whole, budget, self.patterns)
+        made = choose(
+            self.start, self.rule, self.outcome, self.header, self.whole, budget, self.patterns, self.whole_chars
+        )
         return replace(made, budget=budget, regions=self.outcome.regions)
 
     def fits(self, budget: int) -> Reduction | None:
         """The output whole but for its noise, if that fits `budget`."""
         fits = _fits(self.start, self.rule, self.outcome, self.header, self.whole, budget, self.measure)
         return None if fits is None else replace(fits, budget=budget, regions=self.outcome.regions)
+
+    def longest(self) -> int:
+        """The length of the longest line of the whole output."""
+        if self._longest is None:
+            self._longest = max(map(len, self.whole), default=0)
+        return self._longest
 
     def measure(self, items: tuple[Item, ...]) -> tuple[int, int]:
         """The characters `items` (the outcome's denoised or lossless lines) take shown
@@ -446,7 +458,13 @@ def information_budget(
 
 
 def _structured(
-    start: _Start, rule: Rule, outcome: RuleOutcome, header: tuple[str, ...], whole: list[str], budget: int
+    start: _Start,
+    rule: Rule,
+    outcome: RuleOutcome,
+    header: tuple[str, ...],
+    whole: list[str],
+    budget: int,
+    longest: Callable[[], int],
 ) -> Reduction | None:
     """JSON, JSON lines and CSV/TSV too big to show: cut between values and rows,
     never inside one (reduce/structured.py). None for any other output, and for
@@ -475,7 +493,7 @@ def _structured(
     if delimiter is not None or structured.json_lines(whole):
         rows = structured.fit_rows(whole, room, header=delimiter is not None)
         return start.made(rule, header, tuple(rows), len(whole), outcome.facts, ("rows",), None, None)
-    long_line = structured.fit_long_line(whole, room)
+    long_line = structured.fit_long_line(whole, room, longest())
     if long_line is not None:
         items, total = long_line
         return start.made(rule, header, tuple(items), total, outcome.facts, ("elements",), None, None)
@@ -537,9 +555,10 @@ def choose(
     whole: list[str],
     budget: int,
     patterns: Budget,
+    whole_chars: int,
 ) -> Reduction:
     """The one fallback decision: the rule's result, or the whole (ANSI-stripped)
-    output cut to the budget. The rule's result must be meaningfully shorter — or the
+    output (`whole_chars` long, shown) cut to the budget. The rule's result must be meaningfully shorter — or the
     input too big to show whole anyway, so the rule's filtering can only help — and
     never longer than the input as printed."""
     from ..rules.patterns import PatternTimeout
@@ -553,7 +572,6 @@ def choose(
         room = max(200, budget - sum(len(h) + 1 for h in header + counts) - TRAILER_RESERVE)
         fitted = tuple(fit(list(outcome.units), room))
         compact_items = fitted if _size(fitted) < _size(compact_items) else compact_items
-    whole_chars = _size(whole)
     compact_chars = _size(header) + _size(counts) + _size(compact_items)
     # What units.fit kept is already cut to the room, but for the names it keeps past
     # it on purpose (every file that matched, every directory): the clamp leaves those.

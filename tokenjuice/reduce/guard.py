@@ -22,6 +22,7 @@ kept and the steps taken.
 from __future__ import annotations
 
 from ..fast.lazyre import lazy, lazy_bytes
+from ..text import holding, lines_at, lines_holding, lowered_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -76,10 +77,10 @@ def anchors(lines: list[str], errors: bool = True) -> list[str]:
     found: dict[str, None] = {}
     near = 0  # lines after an error line whose locations are its raise site
     in_diff = False  # a diff's lines are content, whatever words they hold
-    lowered = _lowered("\n".join(lines))
+    lowered = lowered_text("\n".join(lines))
     # An ASCII line _ERROR matches holds one of these (lowered): the others are not searched.
-    worded = _holding(lowered, _ERROR_HINTS)
-    candidates = worded | _holding(lowered, _ANCHOR_HINTS) | _counted(lowered)
+    worded = holding(lowered, _ERROR_HINTS)
+    candidates = worded | holding(lowered, _ANCHOR_HINTS) | _counted(lowered)
     if not errors:
         worded = set()
     for index, line in enumerate(lines):
@@ -177,7 +178,7 @@ _HINTS = (
 
 def _candidates(lines: list[str]) -> set[int]:
     """The indexes of the lines that may say something went wrong."""
-    return _lines_holding(lines, _HINTS)
+    return lines_holding(lines, _HINTS)
 
 
 #: What the line of any anchor but a count holds (lowered), beside an error word: a
@@ -195,48 +196,7 @@ _COUNTED_BYTES = lazy_bytes(rb" (?<=[0-9\x80-\xbf] )" + _COUNTED_NOUNS.encode())
 def _counted(text: str | bytes) -> set[int]:
     """The indexes of the lines of `text` (lowered) that may hold a count (_SUMMARY)."""
     pattern: Any = _COUNTED if isinstance(text, str) else _COUNTED_BYTES
-    return _lines_at(text, [found.start() for found in pattern.finditer(text)])
-
-
-def _lines_holding(lines: list[str], hints: tuple[str, ...]) -> set[int]:
-    """The indexes of the lines that hold any of `hints` (lowercase)."""
-    return _holding(_lowered("\n".join(lines)), hints)
-
-
-def _lowered(text: str) -> str | bytes:
-    """`text` lowered, to look for lowercase hints in. As UTF-8 bytes, whose `lower`
-    touches ASCII letters only (several times faster than `str.lower` on text that is
-    not all ASCII), unless the text holds one of the two characters `str.lower` turns
-    into an ASCII letter (`İ` → `i̇`, the Kelvin sign → `k`)."""
-    if text.isascii() or "\u0130" in text or "\u212a" in text:
-        return text.lower()
-    return text.encode("utf-8", "surrogatepass").lower()
-
-
-def _holding(text: str | bytes, hints: tuple[str, ...]) -> set[int]:
-    """The indexes of the lines of `text` (lowered) that hold any of `hints`."""
-    newline: Any = "\n" if isinstance(text, str) else b"\n"
-    positions: list[int] = []
-    for hint in hints:
-        needle: Any = hint if isinstance(text, str) else hint.encode()
-        at = text.find(needle)
-        while at >= 0:
-            positions.append(at)
-            end = text.find(newline, at)  # one hit a line is enough: on to the next line
-            at = text.find(needle, end + 1) if end >= 0 else -1
-    return _lines_at(text, positions)
-
-
-def _lines_at(text: str | bytes, positions: list[int]) -> set[int]:
-    """The indexes of the lines of `text` these offsets fall in."""
-    newline: Any = "\n" if isinstance(text, str) else b"\n"
-    found: set[int] = set()
-    line = offset = 0
-    for at in sorted(positions):
-        line += text.count(newline, offset, at)
-        offset = at
-        found.add(line)
-    return found
+    return lines_at(text, [found.start() for found in pattern.finditer(text)])
 
 
 def pin_anchors(items: list[Item], found: list[str]) -> list[Item]:

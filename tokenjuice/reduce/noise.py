@@ -17,6 +17,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from ..rules.patterns import Lines
+
 #: kind -> skip patterns (stdlib `re` syntax; built-in, trusted).
 PATTERNS: dict[str, tuple[str, ...]] = {
     # git's hints in status, merge, rebase and commit output
@@ -64,22 +66,23 @@ def patterns(kinds: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(pattern for kind in kinds for pattern in PATTERNS.get(kind, ()))
 
 
-def structural(kinds: tuple[str, ...], lines: list[str]) -> set[int]:
-    """Indexes of the lines the kinds' structural tests find to be noise."""
+def structural(kinds: tuple[str, ...], view: Lines) -> set[int]:
+    """Indexes of the lines (`view.lines`) the kinds' structural tests find to be noise."""
     dropped: set[int] = set()
     for kind in kinds:
         test = STRUCTURAL.get(kind)
         if test is not None:
-            dropped |= test(lines)
+            dropped |= test(view)
     return dropped
 
 
 _EXCERPT = lazy(r"^\s*\d* \| ")
 
 
-def repeated_notes(lines: list[str]) -> set[int]:
+def repeated_notes(view: Lines) -> set[int]:
     """gcc/clang `note:` lines after the first note of the diagnostic above them,
     with the source excerpt (`  5 | long f(int x);`, `    |      ^~~`) under each."""
+    lines = view.lines
     dropped: set[int] = set()
     notes_seen = -1  # -1: no diagnostic yet
     in_dropped_note = False
@@ -98,11 +101,12 @@ def repeated_notes(lines: list[str]) -> set[int]:
     return dropped
 
 
-def repeated_names(lines: list[str]) -> set[int]:
+def repeated_names(view: Lines) -> set[int]:
     """A diff's `--- a/P` and `+++ b/P` lines where they only repeat the file its
     `diff --git a/P b/P` line names (or `/dev/null` beside `new file mode` /
     `deleted file mode`): the file is said once, nothing is lost. `diff -u` without
     a git header keeps them: there they are the only place the files are named."""
+    lines = view.lines
     dropped: set[int] = set()
     names = ""  # what follows `diff --git ` in the current file's header, "" outside one
     created = deleted = False
@@ -138,12 +142,14 @@ _LIBRARY_PATH = lazy(r"site-packages/|dist-packages/|/lib/python\d[\d.]*/|<froze
 _LIBRARY_PLACES = ("site-packages/", "dist-packages/", "/lib/python", "<frozen ")
 
 
-def library_source(lines: list[str]) -> set[int]:
+def library_source(view: Lines) -> set[int]:
     """The source lines and locals pytest prints for a frame in library code (an
     installed package, the standard library): its docstring and body are not what
     failed. The frame's location, its `>` line and its `E` lines stay."""
     dropped: set[int] = set()
-    text = "\n".join(lines)
+    if view.within is not None and not any(place in view.within for place in _LIBRARY_PLACES):
+        return dropped  # not even in the output the lines come from
+    lines, text = view.lines, view.text(False) or ""
     if not any(place in text for place in _LIBRARY_PLACES):  # no frame in library code
         return dropped
     start = None
@@ -189,11 +195,12 @@ _COMPILE = lazy(r"^\s*(?:\S*/)?(?:cc|gcc|g\+\+|c\+\+|clang|clang\+\+)(?:-\d+)?\s
 _COMPILER = lazy(r"^\s*(?:\S*/)?(?:cc|gcc|g\+\+|c\+\+|clang|clang\+\+|ld|ar)(?:-\d+)?\s")
 
 
-def clean_compiles(lines: list[str]) -> set[int]:
+def clean_compiles(view: Lines) -> set[int]:
     """The compile commands make echoes for files that compiled without a word: those
     not followed by what the compiler said, but for the first and the last (the flags
     every file is built with, where the build got to). A command followed by a
     diagnostic stays: it says which flags built the file that warned."""
+    lines = view.lines
     dropped: set[int] = set()
     for index, line in enumerate(lines):
         if _COMPILE.match(line):
@@ -208,16 +215,17 @@ _BUILDING = lazy(r"^\s+(?:Compiling|Checking) (?P<crate>\S+) v\S")
 _NOT_BUILT = lazy(r"could not compile `(?P<crate>[^`]+)`")
 
 
-def built_crates(lines: list[str]) -> set[int]:
+def built_crates(view: Lines) -> set[int]:
     """cargo's `Compiling x v0.1.0` / `Checking x v0.1.0` lines of the crates that
     built (the failing crate's line says where the errors are being reported)."""
+    lines = view.lines
     failed = {found.group("crate") for line in lines if (found := _NOT_BUILT.search(line))}
     building = ((k, _BUILDING.match(line)) for k, line in enumerate(lines))
     return {k for k, found in building if found and found.group("crate") not in failed}
 
 
 #: kind -> a test over all the lines, for noise no single-line pattern can tell.
-STRUCTURAL: dict[str, Callable[[list[str]], set[int]]] = {
+STRUCTURAL: dict[str, Callable[[Lines], set[int]]] = {
     "compiler-notes": repeated_notes,
     "diff-names": repeated_names,
     "cargo-built": built_crates,

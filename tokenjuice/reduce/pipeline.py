@@ -78,10 +78,11 @@ def apply_rule(
     matcher = matcher_factory(rule, budget or Budget())
     transforms, filters = rule.transforms, rule.filters
     if transforms.strip_ansi and not transforms.pretty_print_json and stripped_lines is not None:
-        lines = stripped_lines
+        lines, source = stripped_lines, stripped_text
     else:
         text = stripped_text if transforms.strip_ansi else raw_text
-        lines = split_lines(pretty_json(text) if transforms.pretty_print_json else text)
+        source = pretty_json(text) if transforms.pretty_print_json else text
+        lines = split_lines(source)
     if transforms.trim_empty_edges:
         lines = trim_empty_edges(lines)
     total = len(lines)
@@ -95,13 +96,14 @@ def apply_rule(
     skips = filters.skip_patterns + noise.patterns(filters.noise)
     if filters.listing_patterns and not asks_for_detail(rule, argv, matcher):
         skips += filters.listing_patterns
+    view = Lines(lines, source)  # every line is in `source`: what is not there is in none of them
     if not no_omit and skips:
-        dropped = matcher(skips).matching(Lines(lines))
+        dropped = matcher(skips).matching(view)
     if not no_omit and filters.noise:
-        dropped |= noise.structural(filters.noise, lines)
+        dropped |= noise.structural(filters.noise, view)
     if not no_omit and structure:  # a compound command: each region's own noise (git's advice…)
         dropped |= region_noise(lines)
-    undropped = [line for i, line in enumerate(lines) if i not in dropped] if dropped else lines
+    undropped = _without(lines, dropped) if dropped else lines
     kept_lines = trim_empty_edges(undropped) if transforms.trim_empty_edges else undropped
     denoised: list[Item] = list(kept_lines)
     if transforms.dedupe_adjacent and not no_omit:
@@ -117,21 +119,21 @@ def apply_rule(
             lines = undropped
     counter_lines = lines
     if not no_omit and filters.keep_patterns:
-        kept = matcher(filters.keep_patterns).matching(Lines(lines))
+        kept = matcher(filters.keep_patterns).matching(Lines(lines, source))
         if kept and len(kept) != len(lines):
             kinds.append("filter")
             lines = [line for i, line in enumerate(lines) if i in kept]
     if not no_omit and filters.trim_patterns:  # least-worth content: gone on the cut path only
-        trim_hits = matcher(filters.trim_patterns).matching(Lines(lines))
+        trim_hits = matcher(filters.trim_patterns).matching(Lines(lines, source))
         if trim_hits and len(trim_hits) != len(lines):
             kinds.append("filter")
-            lines = [line for i, line in enumerate(lines) if i not in trim_hits]
+            lines = _without(lines, trim_hits)
     if transforms.trim_empty_edges:
         lines = trim_empty_edges(lines)
         counter_lines = trim_empty_edges(counter_lines)
 
-    source = {"pre_skip": unfiltered, "pre_keep": counter_lines}.get(rule.counter_source, lines)
-    facts = count(rule.counters, source, matcher) if rule.counters else None
+    counted = {"pre_skip": unfiltered, "pre_keep": counter_lines}.get(rule.counter_source, lines)
+    facts = count(rule.counters, counted, matcher, source) if rule.counters else None
 
     if no_omit:
         return RuleOutcome(tuple(lines), facts, tuple(kinds), None, total)
@@ -303,18 +305,21 @@ def loose_head_tail(parsed: Parsed, head: int, tail: int, rule: Rule, matcher: M
     return result
 
 
-def count(counters: tuple[Counter, ...], lines: list[str], matcher: MatcherFactory) -> dict[str, int]:
+def count(
+    counters: tuple[Counter, ...], lines: list[str], matcher: MatcherFactory, within: str | None = None
+) -> dict[str, int]:
     """Lines matching each counter, or for a counter with a `(?P<count>…)` group the
     sum of the numbers it captures. Keyword counters scan the whole text; the other
     counters first find, with one combined search per line, the few lines any of
-    them matches, and only those lines are tested again one counter at a time."""
-    view = Lines(lines)
+    them matches, and only those lines are tested again one counter at a time.
+    `within` is a text holding every line (see `Lines`)."""
+    view = Lines(lines, within)
     matchers = {c.name: matcher([c.pattern], c.flags) for c in counters}
     per_line = [c for c in counters if not matchers[c.name].scans_text]
     subset = view
     if len(per_line) > 1:
         candidates = matcher([scoped(c.pattern, c.flags) for c in per_line]).matching(view)
-        subset = Lines([lines[i] for i in sorted(candidates)])
+        subset = Lines([lines[i] for i in sorted(candidates)], within)
     facts = {}
     for counter in counters:
         found = matchers[counter.name]
@@ -359,6 +364,14 @@ def pin(rule: Rule, items: Sequence[Item], matcher: MatcherFactory) -> list[Item
     for hit in hits:
         pinned[positions[hit]] = Pinned(str(pinned[positions[hit]]))
     return pinned
+
+
+def _without(lines: list[str], dropped: set[int]) -> list[str]:
+    """`lines` but those at the indexes `dropped` (in C but for one store an index)."""
+    kept = [True] * len(lines)
+    for index in dropped:
+        kept[index] = False
+    return list(compress(lines, kept))
 
 
 def pretty_json(text: str) -> str:

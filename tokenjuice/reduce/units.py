@@ -30,11 +30,12 @@ a commit's short form (`<short hash> <subject>`), which `verify` recognises.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from ..fast.lazyre import lazy
 from ..rules.model import UNITS
-from ..text import clip_line, pluralize
+from ..text import clip_line, holding, pluralize
 from . import findings, records
 from .lines import Encoded, Item, Omission, Pinned, Whole
 from .reencode import brace_list, braced_diff_line
@@ -1663,13 +1664,19 @@ _BLOCK_END = lazy(
     # a test file's result line (jest): `FAIL tests/cart.test.js`, `PASS src/a.test.ts (5.2 s)`
     r"|^\s*(?:FAIL|PASS)\s+\S+(?:\s+\(\d+(?:\.\d+)?\s*m?s\))?$"
 )
+#: What any line _ANY_TEST_BLOCK matches holds, one a runner (pytest's rule of
+#: underscores and a space, jest's bullet, vitest's and go's FAIL, cargo's stdout
+#: header, mocha's and rspec's `N) `): tests/reduce/test_units.py checks them.
+_BLOCK_HINTS = ("___ ", "● ", "FAIL", "× ", "✗ ", " stdout ----", ") ")
+#: What any line `_passing` is true of holds.
+_PASSING_HINTS = ("PASS", "ok", "✓", "√")
 _ASSERTION = lazy(r"(?i)(?:assert|error|expected|received|panicked|failure|exception|mismatch|!=|==)")
 _PASSING = lazy(r"(?:\bPASSED\b|^\s*(?:✓|√|ok) |^ok\s+\S+|\.\.\. ok$|^--- PASS: |^\s*PASS )")
 
 
 def _passing(line: str) -> bool:
-    # Every line _PASSING matches holds one of these: most lines hold none, and four
-    # substring tests cost less than a search of the alternation at every position.
+    # Every line _PASSING matches holds one of _PASSING_HINTS: most lines hold none, and
+    # four substring tests cost less than a search of the alternation at every position.
     hinted = "PASS" in line or "ok" in line or "✓" in line or "√" in line
     return hinted and _PASSING.search(line) is not None
 
@@ -1813,7 +1820,9 @@ def _tests(lines: list[str]) -> Parsed:
     `FAILED …` lines) may go whole: its name stays in the summary."""
     parsed: Parsed = []
     current: list[str] = []
-    listed = _listed(lines) if any(line.startswith(("FAILED ", "ERROR ")) for line in lines) else set()
+    text = "\n".join(lines)
+    summary = ("FAILED " in text or "ERROR " in text) and any(line.startswith(("FAILED ", "ERROR ")) for line in lines)
+    listed = _listed(lines) if summary else set()
     kinds_seen: set[str] = set()
 
     def close() -> None:
@@ -1849,17 +1858,32 @@ def _tests(lines: list[str]) -> Parsed:
             current.clear()
 
     block, block_end = _ANY_TEST_BLOCK.match, _BLOCK_END.match
-    for line in lines:
-        if block(line):
+    # A block's start and a passing test's line hold one of their hints: the lines
+    # that hold none, most of a long run's, are taken a run at a time.
+    whole = text.count("\n") != len(lines) - 1  # a line of several: each line tried
+    starts = {k for k in (range(len(lines)) if whole else holding(text, _BLOCK_HINTS)) if block(lines[k])}
+    marks = list(range(len(lines))) if whole else sorted(starts | holding(text, _PASSING_HINTS))
+    k, end = 0, len(lines)
+    while k < end:
+        line = lines[k]
+        if k in starts:
             close()
             current.append(line)
+            k += 1
             continue
         if current:
             if not block_end(line):
                 current.append(line)
+                k += 1
                 continue
             close()
+        following = marks[bisect.bisect_left(marks, k)] if marks and marks[-1] >= k else end
+        if following > k:
+            parsed += lines[k:following]  # neither a block's start nor a passing test
+            k = following
+            continue
         parsed.append(_passing_unit(line) if _passing(line) else line)
+        k += 1
     close()
     return parsed
 
@@ -1965,6 +1989,7 @@ _REGION_NOISE = {"status": ("git-advice",), "diff": ("diff-index", "diff-names")
 def region_noise(lines: list[str]) -> set[int]:
     """Lines of the regions recognised in a compound command's output that are noise
     for their kind (git's advice in a git status, blob ids in a diff)."""
+    from ..rules.patterns import Lines
     from . import noise
 
     dropped: set[int] = set()
@@ -1976,7 +2001,7 @@ def region_noise(lines: list[str]) -> set[int]:
             _REGION_NOISE_PATTERNS[kind] = re.compile("|".join(f"(?:{p})" for p in noise.patterns(kinds)))
         search = _REGION_NOISE_PATTERNS[kind].search
         dropped |= {k for k in range(start, end) if search(lines[k])}
-        dropped |= {start + k for k in noise.structural(kinds, lines[start:end])}
+        dropped |= {start + k for k in noise.structural(kinds, Lines(lines[start:end]))}
     return dropped
 
 

@@ -85,15 +85,16 @@ def group_names(pattern: str) -> set[str]:
     return {found.group(2) for found in _NAMED_GROUP.finditer(pattern)}
 
 
-def required_literal(pattern: str) -> str:
-    """The longest text that every match of `pattern` contains ("" when none is
-    sure, or the pattern ignores case), so that a text without it need not be
-    searched at all. Worked out once, when the catalogue index is built."""
+def required_literal(pattern: str, flags: str = "") -> str:
+    """The longest text that every match of `pattern` (with `flags`) contains (""
+    when none is sure, or the pattern ignores case), so that a text without it need
+    not be searched at all. Worked out once, when the catalogue index is built, for
+    the patterns that classify an output; on first use, for a big output's filters."""
     from re import _constants as op  # type: ignore[attr-defined]  # the stdlib parser, not public API
     from re import _parser  # type: ignore[attr-defined]
 
     try:
-        parsed = _parser.parse(pattern)
+        parsed = _parser.parse(pattern, _bits(flags, False))
     except Exception:  # noqa: BLE001 - `regex`-only syntax: no shortcut
         return ""
     if parsed.state.flags & re.IGNORECASE:
@@ -120,12 +121,15 @@ def required_literal(pattern: str) -> str:
 
 class Lines:
     """A list of lines with lazily built whole-text views, shared by the matchers
-    that scan the same lines."""
+    that scan the same lines. `within`, when given, is a text that holds every one
+    of the lines (the output they were split from): what none of them can hold is
+    looked for in it rather than in their join, which need not be made."""
 
-    __slots__ = ("_lower", "_starts", "_text", "lines")
+    __slots__ = ("_lower", "_starts", "_text", "lines", "within")
 
-    def __init__(self, lines: list[str]) -> None:
+    def __init__(self, lines: list[str], within: str | None = None) -> None:
         self.lines = lines
+        self.within = within
         self._text: str | None = None
         self._lower: str | None = None
         self._starts: list[int] | None = None
@@ -148,11 +152,20 @@ class Lines:
         return bisect.bisect_right(self._starts, offset) - 1
 
 
+#: From this many lines on, a built-in matcher first leaves out the patterns whose
+#: required text (`required_literal`) is nowhere in the lines: one substring search
+#: of the text each, against trying every pattern at every line (most of a rule's
+#: patterns name what its tool prints in other situations). Fewer lines do not pay
+#: for working out the literals (the stdlib parser, ~0.1 ms a pattern, once a run).
+SIEVE_LINES = 5_000
+_LITERALS: dict[tuple[str, str], str] = {}
+
+
 class Matcher:
     """Tests lines against a set of patterns: `search(line)` is true if any
     matches, `matching(lines)` gives the indices of the matching lines."""
 
-    __slots__ = ("_keywords", "_others", "scans_text", "search")
+    __slots__ = ("_ascii", "_flags", "_keywords", "_others", "_sievable", "scans_text", "search")
 
     def __init__(
         self, patterns: list[str], flags: str = "", *, trusted: bool, ascii: bool = False, budget: Budget | None = None
@@ -163,16 +176,16 @@ class Matcher:
         #: Every pattern is a keyword list, matched on the whole text at once.
         self.scans_text = bool(self._keywords) and not rest
         self._others = None
+        self._flags, self._ascii = flags, ascii
+        self._sievable: list[str] = []  # the patterns a sieve may leave out (built-in, one alternation)
         if not patterns:
             self.search: Search = _never
             return
         combinable = len(patterns) == 1 or not any(_BACKREFERENCE.search(p) for p in patterns)
-        # One alternation tells whether any pattern matches; its groups are never read, and
-        # two patterns naming the same group (counters' `count`) would not compile together.
-        joined = patterns if len(patterns) == 1 else [_NAMED_GROUP.sub(r"\1(?:", p) for p in patterns]
-        source = "|".join(f"(?:{scoped(p)})" for p in joined) if combinable else None
+        source = _alternation(patterns) if combinable else None
         if trusted:
             self.search = _compile_trusted(source, patterns, flags, ascii)
+            self._sievable = patterns if source is not None and not self._keywords else []
         else:
             self.search = _compile_bounded(source, patterns, flags, ascii, budget or Budget())
         if self._keywords and rest:
@@ -182,7 +195,7 @@ class Matcher:
         """Indices of the lines any pattern matches. Keyword lists are found by
         scanning the whole text once per keyword, not line by line."""
         if not self._keywords:
-            return _indexes(self.search, lines.lines)
+            return _indexes(self._sieved(lines), lines.lines)
         found: set[int] = set()
         for keywords in self._keywords:
             hits = keywords.matching(lines)
@@ -193,6 +206,34 @@ class Matcher:
             others = self._others
             found |= {i for i, line in enumerate(lines.lines) if i not in found and others(line)}
         return found
+
+    def _sieved(self, lines: Lines) -> Search:
+        """`search`, or for many lines one that tries only the patterns whose required
+        text the lines hold: the others cannot match any of them."""
+        patterns = self._sievable
+        if not patterns or len(lines.lines) < SIEVE_LINES:
+            return self.search
+        text = lines.within if lines.within is not None else lines.text(False) or ""
+        held = [p for p in patterns if _literal(p, self._flags) in text]
+        if len(held) == len(patterns):
+            return self.search
+        return _compile_trusted(_alternation(held), held, self._flags, self._ascii) if held else _never
+
+
+def _alternation(patterns: list[str]) -> str:
+    """One alternation telling whether any of `patterns` matches. Its groups are never
+    read, and two patterns naming the same group (counters' `count`) would not compile
+    together: names go, but for a single pattern (a counter reads its own)."""
+    unnamed = patterns if len(patterns) == 1 else [_NAMED_GROUP.sub(r"\1(?:", p) for p in patterns]
+    return "|".join(f"(?:{scoped(p)})" for p in unnamed)
+
+
+def _literal(pattern: str, flags: str) -> str:
+    """`required_literal`, worked out once a run."""
+    key = (pattern, flags)
+    if key not in _LITERALS:
+        _LITERALS[key] = required_literal(pattern, flags)
+    return _LITERALS[key]
 
 
 def _indexes(search: Search, lines: list[str]) -> set[int]:

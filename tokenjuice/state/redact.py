@@ -636,14 +636,19 @@ def _apply(kind: str, pattern: Any, decide: Decide | None, text: str, found: dic
 #: A superset of what any rule above can match, in stdlib `re` syntax: text that
 #: matches none of it holds no secret, and the shown output (a few KiB, on every
 #: wrap) skips importing and running the rules (~20 ms). Tested against every line
-#: of the secrets corpus.
-_SUSPECT = (
-    r"-----(?:BEGIN|END)|\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)|\bgh[pousr]_|github_pat_"
+#: of the secrets corpus. The lookahead in front names every character a match can
+#: start with (the first letter of each alternative; any case of those under `(?i:`):
+#: it matches nothing the alternation would not, and saves trying thirty alternatives
+#: at every other position (~3x quicker on a 20 KiB output;
+#: tests/state/test_redact.py checks the set).
+_SUSPECT_FIRST = r"(?=[-:egnrx]|(?i:[abchkmpstw]))"
+_SUSPECT = _SUSPECT_FIRST + (
+    r"(?:-----(?:BEGIN|END)|\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)|\bgh[pousr]_|github_pat_"
     r"|\bgl(?:pat|dt|rt|ptt|cbt|soat|imt|ft|oas)-|\bxox|\bxapp-|hooks\.slack\.com|\b[spr]k_(?:live|test)_|\bwhsec_"
     r"|\bAIza|\bsk-|\bhf_|\bSG\.|\bnpm_|\bpypi-|eyJ|AccountKey=|SharedAccessKey=|sig=|://[^\s/@]*:[^\s/@]*@"
     r"|(?i:bearer|authorization|kind\W{0,6}secret|cookie|sshpass|htpasswd|mysql|mariadb"
     r"|(?:key|base|token|secret|word|wd|phrase|pass|pwd|auth)(?:\\?[\"'])?[ \t]*[:=]"
-    r"|--(?:[a-z0-9]+-)*(?:password|passwd|passphrase|token|secret|key)[ \t])"
+    r"|--(?:[a-z0-9]+-)*(?:password|passwd|passphrase|token|secret|key)[ \t]))"
 )
 _suspect: Any = None
 
