@@ -10,8 +10,6 @@ from ..errors import UsageError
 from .output import Output
 
 MAX_INPUT_BYTES = 16 * 1024 * 1024
-#: From this size on, a reduction asks malloc to keep what it frees (`keep_freed_memory`).
-BIG_INPUT_BYTES = 1024 * 1024
 
 
 def read_input(path: str | None, what: str) -> bytes:
@@ -30,35 +28,7 @@ def read_input(path: str | None, what: str) -> bytes:
         where = path
     if len(data) > MAX_INPUT_BYTES:
         raise UsageError(f"{where} is larger than {MAX_INPUT_BYTES} bytes; reduce a smaller piece")
-    if len(data) >= BIG_INPUT_BYTES:
-        keep_freed_memory()
     return data
-
-
-def keep_freed_memory() -> None:
-    """Ask glibc's malloc to keep the memory a reduction frees for what it allocates
-    next, rather than give it back to the system and fault it in again: a 4 MiB
-    reduction makes and drops strings of several MiB (the text decoded, without its
-    colours, joined for a search), and each page returned is a page fault (~3 µs
-    here) when it is taken again. Big blocks come from the heap instead of a mapping
-    of their own (M_MMAP_THRESHOLD), and the heap's top is not trimmed
-    (M_TRIM_THRESHOLD): 19,900 page faults -> 15,100 for a 4 MiB reduce-json. The
-    process exits right after. Without glibc (no `mallopt`) nothing changes."""
-    try:
-        import _ctypes
-
-        class _Function(_ctypes.CFuncPtr):
-            _flags_ = _ctypes.FUNCFLAG_CDECL  # int mallopt(int param, int value)
-
-        mallopt = _Function(_ctypes.dlsym(_ctypes.dlopen(None), "mallopt"))  # type: ignore[arg-type]
-    except (ImportError, OSError, AttributeError):
-        return
-    mallopt(_M_MMAP_THRESHOLD, 32 * 1024 * 1024)  # glibc's largest
-    mallopt(_M_TRIM_THRESHOLD, 256 * 1024 * 1024)
-
-
-_M_TRIM_THRESHOLD = -1
-_M_MMAP_THRESHOLD = -3
 
 
 def reduce_text(
@@ -104,7 +74,6 @@ def reduce_json(
         payload = json.loads(data)
     except ValueError as error:
         raise UsageError(f"the payload is not valid JSON ({error})") from None
-    del data  # its memory serves the reduction
     result = reduce_payload(payload, classifier=classifier, raw=raw, trace=trace, max_inline_chars=max_inline_chars)
     return Output(data=result)
 
