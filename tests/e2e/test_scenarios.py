@@ -74,12 +74,12 @@ def test_the_corpus_as_a_whole(results):
     """Floors from this round's measurement (issue 28; 99 scenarios, 55 of them new real
     captures with must-keep strings chosen blind: floods of search matches, lint findings
     and paths, diffs and statuses of public repositories, structured reads): must-keep
-    90.0% (the first 83 alone: 94.3%), modest outputs 99.9%, noise dropped 97.1%, size
-    ratio 0.092 (the issue's ceiling: 0.12)."""
+    91.9% (90.0% a round before), modest outputs 99.9%, noise dropped 100%, size ratio
+    0.093 (the issue's ceiling: 0.12)."""
     everything = list(results.values())
     t = score.totals(everything)
     assert t["shown"] / t["raw"] <= 0.12, score.summary(everything)
-    assert t["kept"] / t["must"] >= 0.89, score.summary(everything)
+    assert t["kept"] / t["must"] >= 0.91, score.summary(everything)
     assert t["modest_kept"] / t["modest_must"] >= 0.99, score.summary(everything)
     assert t["dropped"] / t["noise"] >= 0.95, score.summary(everything)
 
