@@ -259,8 +259,12 @@ def test_the_drainer_writes_at_most_its_limit_and_says_what_it_discarded(tmp_pat
 
 
 def test_the_drainer_gives_up_at_its_deadline(tmp_path):
-    path = tmp_path / "late.log"
-    lines = _drive("(sleep 0.5; echo late; sleep 300) & echo early", str(path), "{'max_seconds': 1.5}")
+    path, gate = tmp_path / "late.log", tmp_path / "gate"
+    # "late" comes once the caller has returned (the gate), whenever that is: only the
+    # deadline, far from both ends, is a time the drainer is told
+    script = f"(while [ ! -e {gate} ]; do sleep 0.02; done; echo late; sleep 300) & echo early"
+    lines = _drive(script, str(path), "{'max_seconds': 5}")
+    gate.touch()
     pid = int(lines[1].split()[0])
     # gone long before the job's own end (300 s, past the hang guard): only the deadline ends it
     assert _wait_for(lambda: not _alive(pid))
