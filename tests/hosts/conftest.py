@@ -45,3 +45,12 @@ def gemini_home(tmp_path, monkeypatch):
     for name in ("GEMINI_CLI_TRUST_WORKSPACE", "GEMINI_RESTRICTED_MODE", "GEMINI_CLI_TRUSTED_FOLDERS_PATH"):
         monkeypatch.delenv(name, raising=False)
     return home
+
+
+@pytest.fixture
+def codex_model(tmp_path):
+    """The stand-in model server Codex talks to (tests/fixtures/hosts/tools/mock_openai.py),
+    logging its requests to model.jsonl in the test's directory."""
+    server = hostclis.MockModel(tmp_path / "model.jsonl")
+    yield server
+    server.close()

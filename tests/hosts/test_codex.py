@@ -474,16 +474,9 @@ def test_doctor_deep_asks_codex_and_sees_the_approval(codex_home, workdir, tmp_p
     assert report["status"] == ("warn" if LOCATION_WARNINGS else "ok"), report
 
 
-@pytest.fixture
-def model(tmp_path):
-    server = hostclis.MockModel(tmp_path / "model.jsonl")
-    yield server
-    server.close()
-
-
-def test_codex_runs_the_rewritten_command_and_leaves_a_forbidden_one_alone(codex_home, tmp_path, model):
+def test_codex_runs_the_rewritten_command_and_leaves_a_forbidden_one_alone(codex_home, tmp_path, codex_model):
     program = hostclis.need_codex()
-    (codex_home / "config.toml").write_text(hostclis.codex_config(model.port))
+    (codex_home / "config.toml").write_text(hostclis.codex_config(codex_model.port))
     project = tmp_path / "proj"
     project.mkdir()
     tokenjuice("install", "codex", "--local", "--mode", "pre")
@@ -632,7 +625,7 @@ def test_install_defaults_to_post_and_moves_the_entry_between_modes(codex_home, 
     assert tokenjuice("uninstall", "codex").returncode == 0
 
 
-def test_codex_shows_the_model_the_compacted_output_after_the_run(codex_home, tmp_path, model):
+def test_codex_shows_the_model_the_compacted_output_after_the_run(codex_home, tmp_path, codex_model):
     """As installed, in the approval and sandbox modes people run: noisy success and a
     failing test run reach the model compacted, with the failure and the exit code."""
     program = hostclis.need_codex()
@@ -644,7 +637,7 @@ def test_codex_shows_the_model_the_compacted_output_after_the_run(codex_home, tm
     assert tokenjuice("install", "codex", "--local").returncode == 0
     env = os.environ | {"HOME": str(tmp_path / "home")}
     for policy in ("", 'approval_policy = "on-request"\nsandbox_mode = "workspace-write"\n'):
-        config = hostclis.codex_config(model.port).replace(
+        config = hostclis.codex_config(codex_model.port).replace(
             'approval_policy = "never"\nsandbox_mode = "danger-full-access"\n', policy
         )
         (codex_home / "config.toml").write_text(config)
@@ -653,15 +646,15 @@ def test_codex_shows_the_model_the_compacted_output_after_the_run(codex_home, tm
             ("RUN:./pytest -v", "FAILED test_many.py::test_fails_two - ValueError: broken thing at step 7"),
             ("RUN:seq 1 100000", "Codex had cut the middle"),
         ):
-            model.log.write_text("")
+            codex_model.log.write_text("")
             (item,) = hostclis.codex_exec(program, codex_home, project, prompt, env)
             assert "tokenjuice" not in item["command"]  # the command ran as the model wrote it
-            [output] = function_call_outputs(model.log)
+            [output] = function_call_outputs(codex_model.log)
             assert expected in output and "tokenjuice cat" in output, output[:300]
             assert output.startswith("exit 1\n") == (item["exit_code"] == 1)
-    model.log.write_text("")
+    codex_model.log.write_text("")
     hostclis.codex_exec(program, codex_home, project, "RUN:echo hi", env)
-    [output] = function_call_outputs(model.log)
+    [output] = function_call_outputs(codex_model.log)
     assert output.startswith("Chunk ID: ") and output.endswith("Output:\nhi\n")  # nothing to save: Codex's own
 
 
@@ -674,11 +667,11 @@ def function_call_outputs(log):
     return seen
 
 
-def test_install_approve_records_the_approval_through_codex_and_codex_runs_the_hook(codex_home, tmp_path, model):
+def test_install_approve_records_the_approval_through_codex_and_codex_runs_the_hook(codex_home, tmp_path, codex_model):
     """`install codex --approve` stores what /hooks would; without it nothing is trusted
     and Codex skips the hook without a word (no --dangerously-bypass-hook-trust here)."""
     program = hostclis.need_codex()
-    (codex_home / "config.toml").write_text(hostclis.codex_config(model.port))
+    (codex_home / "config.toml").write_text(hostclis.codex_config(codex_model.port))
     project = tmp_path / "proj"
     project.mkdir()
     env = os.environ | {"PATH": f"{Path(program).parent}:{os.environ['PATH']}", "HOME": str(tmp_path / "home")}
@@ -688,7 +681,7 @@ def test_install_approve_records_the_approval_through_codex_and_codex_runs_the_h
     assert any(c["name"] == "trust" and c["status"] == "warn" for c in report["checks"])
 
     def exec_without_bypass(prompt):
-        model.log.write_text("")
+        codex_model.log.write_text("")
         subprocess.run(
             [program, "exec", "--skip-git-repo-check", "--json", prompt],
             cwd=project,
@@ -697,7 +690,7 @@ def test_install_approve_records_the_approval_through_codex_and_codex_runs_the_h
             capture_output=True,
             timeout=120,
         )
-        return function_call_outputs(model.log)
+        return function_call_outputs(codex_model.log)
 
     [output] = exec_without_bypass("RUN:seq 1 3000")
     assert "tokenjuice" not in output  # skipped: not approved

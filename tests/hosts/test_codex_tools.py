@@ -139,14 +139,7 @@ def test_install_hooks_the_tools_doctor_names_them_and_uninstall_leaves_nothing(
 # -- the real Codex ---------------------------------------------------------------------------
 
 
-@pytest.fixture
-def model(tmp_path):
-    server = hostclis.MockModel(tmp_path / "model.jsonl")
-    yield server
-    server.close()
-
-
-def test_codex_shows_the_model_a_compacted_mcp_listing_and_a_file_read_unchanged(codex_home, tmp_path, model):
+def test_codex_shows_the_model_a_compacted_mcp_listing_and_a_file_read_unchanged(codex_home, tmp_path, codex_model):
     """As installed and approved (`install codex --approve`; no hook-trust bypass), in
     Codex's `never` approval mode: a `directory_tree` of ~600 files reaches the model
     compacted with the names chosen from the raw listing, where Codex alone shows a
@@ -156,7 +149,7 @@ def test_codex_shows_the_model_a_compacted_mcp_listing_and_a_file_read_unchanged
     server = hostclis.need("mcp-filesystem")
     project = tmp_path / "proj"
     mcp_tree.make_tree(project)
-    config = hostclis.codex_config(model.port)
+    config = hostclis.codex_config(codex_model.port)
     config += f'\n[mcp_servers.fs]\ncommand = "{server}"\nargs = ["{project}"]\nrequired = true\n'
     (codex_home / "config.toml").write_text(config)
     env = os.environ | {"PATH": f"{Path(program).parent}:{os.environ['PATH']}", "HOME": str(tmp_path / "home")}
@@ -164,7 +157,7 @@ def test_codex_shows_the_model_a_compacted_mcp_listing_and_a_file_read_unchanged
     read = f'CALL:read_text_file {{"path": "{project / mcp_tree.READ_FILE}"}}'
 
     def run(prompt):
-        model.log.write_text("")
+        codex_model.log.write_text("")
         done = subprocess.run(
             [program, "exec", "--skip-git-repo-check", "--json", prompt],
             cwd=project,
@@ -178,7 +171,7 @@ def test_codex_shows_the_model_a_compacted_mcp_listing_and_a_file_read_unchanged
             e["item"] for e in events if e.get("type") == "item.completed" and e["item"]["type"] == "mcp_tool_call"
         ]
         assert done.returncode == 0 and [c["status"] for c in calls] == ["completed"], done.stderr[-2000:]
-        [output] = function_call_outputs(model.log)
+        [output] = function_call_outputs(codex_model.log)
         return output
 
     before_tree, before_read = run(tree), run(read)
