@@ -21,8 +21,10 @@ def test_a_search_gets_the_room_of_a_failure_unless_settings_say_otherwise():
     from tokenjuice.rules.index import load
 
     catalogue = load(builtin_only=True)
-    searches = [rule for rule in map(catalogue.body, ("search/grep", "search/rg", "search/git-grep")) if rule]
-    assert len(searches) == 3 and all(rule.summarize.budget == "failure" for rule in searches)
+    asked = ("search/grep", "search/rg", "search/git-grep", "filesystem/find", "filesystem/fd")
+    searches = [rule for rule in map(catalogue.body, asked) if rule]
+    assert len(searches) == len(asked) and all(rule.summarize.budget == "failure" for rule in searches)
+    assert catalogue.body("filesystem/ls").summarize.budget == "success"  # a listing, not a query
     assert Budgets().of("search", failed=False, content=True) == FAILURE_CHARS
     assert Budgets(success=3000, failure=4000).of("search", failed=False, content=True) == 4000
     assert Budgets(families=(("search", 5000, 7000),)).of("search", failed=False, content=True) == 5000
@@ -77,6 +79,13 @@ def test_bounded_output_is_shown_whole_up_to_its_cap():
     assert "omitted" in unbounded and "omitted" not in bounded
     too_big = "".join(f"line {i:06d} " + "x" * 200 + "\n" for i in range(400))
     assert len(run(too_big, make(), command="cat f | head -400")["inlineText"]) <= BOUNDED_MAX_CHARS
+
+
+def test_a_rule_whose_lines_were_all_asked_for_gets_a_failures_room_when_the_command_succeeds():
+    output = "".join(f"line {i:05d} with some padding to look like real output\n" for i in range(140))
+    assert SUCCESS_CHARS < len(output) < FAILURE_CHARS
+    assert "omitted" in run(output, make())["inlineText"]
+    assert "omitted" not in run(output, make(summarize={"budget": "failure"}))["inlineText"]
 
 
 def test_a_rules_own_budget_and_the_callers_win_over_the_information_budget():
