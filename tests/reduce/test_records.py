@@ -92,6 +92,11 @@ def test_a_traceback_loses_its_library_frames_before_any_record_goes():
     assert 'File "/srv/app/views.py", line 12, in show' in "\n".join(record.trimmed)
     assert "line 900, in dispatch" in "\n".join(record.trimmed)  # where it entered
     assert "line 905, in dispatch" not in "\n".join(record.trimmed)
+    text = shown(fit(parse(lines), len("\n".join(trace)) - 100))
+    assert "KeyError: 7" in text and "line 905, in dispatch" not in text
+    # the marker counts the lines, and a record that is one unit is not "1 line"
+    assert "lines (frames in installed and standard library code) omitted" in text
+    assert " of 1 line " not in text
 
 
 def test_an_exact_read_of_a_big_log_is_cut_by_its_records():

@@ -783,8 +783,9 @@ def _render(
         if shortened and runs:
             for (kind, note), run in shortened.items():  # one marker per kind and note, in the order they began
                 hidden = sum(run)
-                what = pluralize(len(run), kind)
-                items.append(Omission(hidden, f"{pluralize(hidden, 'line')} of {what} {note}"))
+                # "8 lines of 2 tests (…)"; a unit that is a line says "8 lines (…)"
+                what = "" if kind == "line" else f" of {pluralize(len(run), kind)}"
+                items.append(Omission(hidden, f"{pluralize(hidden, 'line')}{what} {note}"))
             shortened.clear()
 
     # Units shown whose first line starts with their heading: (start, end, heading).
