@@ -35,8 +35,8 @@ from __future__ import annotations
 from itertools import islice
 
 from ..fast.lazyre import lazy
-from ..text import clip_line
-from .lines import Encoded, Item
+from ..text import clip_line, pluralize
+from .lines import Encoded, Item, Omission
 from .reencode import brace_list
 from .unit import Parsed, Unit
 
@@ -394,7 +394,7 @@ def _record(group: list[str], severity: int, template: str) -> Unit:
         priority=severity,
         short_note="beyond their first line and what failed",
         trimmed=_own_frames(full),
-        trimmed_note="(frames in installed and standard library code)",
+        trimmed_note=_LIBRARY_NOTE,
         family=template,
         expendable=severity == CHATTER,
     )
@@ -403,6 +403,9 @@ def _record(group: list[str], severity: int, template: str) -> Unit:
 def _body(line: str) -> str:
     found = _PREFIX.match(line)
     return line[found.end() :] if found else line
+
+
+_LIBRARY_NOTE = "(frames in installed and standard library code)"
 
 
 def _own_frames(lines: tuple[str, ...]) -> tuple[Item, ...]:
@@ -426,4 +429,20 @@ def _own_frames(lines: tuple[str, ...]) -> tuple[Item, ...]:
         after = frame + 1
         if after < len(lines) and after not in frames and _body(lines[after])[:1].isspace():
             dropped.add(after)  # its source line
-    return tuple(line for k, line in enumerate(lines) if k not in dropped) if dropped else ()
+    if not dropped:
+        return ()
+    # each run of frames that went is marked where it was, not after the record: two
+    # frames shown one under the other must not read as one calling the other
+    kept: list[Item] = []
+    gone = 0
+    for k, line in enumerate(lines):
+        if k in dropped:
+            gone += 1
+            continue
+        if gone:
+            kept.append(Omission(gone, f"{pluralize(gone, 'line')} {_LIBRARY_NOTE}"))
+            gone = 0
+        kept.append(line)
+    if gone:
+        kept.append(Omission(gone, f"{pluralize(gone, 'line')} {_LIBRARY_NOTE}"))
+    return tuple(kept)
