@@ -361,3 +361,18 @@ def test_an_output_is_never_shown_longer_than_it_was():
     assert result["inlineText"] == output.rstrip("\n") and result["passthrough"] == "noise-only"
     # a tiny failing output keeps the status above it
     assert run("nope\n", exit_code=2)["inlineText"] == "exit 2\nnope"
+
+
+def test_the_final_clamp_leaves_a_line_its_unit_clipped_as_it_is():
+    """A line a unit clipped at its own limit is a little over the clamp's: cut again,
+    the second marker counted the first one as text and came out a character longer,
+    and the clamp then dropped whole lines, an error among them, to make up for it."""
+    from tokenjuice.reduce.engine import TRAILER_RESERVE, clamp
+    from tokenjuice.text import clip_line
+
+    once = clip_line("Jan 30 09:37:26 host dbus-daemon[1435]: " + "type=method_call " * 40, 400)
+    assert 400 < len(once) < 430
+    items = (once, "Jan 30 14:55:04 host kernel: watchdog: BUG: soft lockup - CPU#8 stuck", once)
+    budget = 3 * 400 + TRAILER_RESERVE  # the clamp's line limit is a third of the room: 400
+    budget = max(budget, sum(len(i) + 1 for i in items) + TRAILER_RESERVE)
+    assert clamp((), items, budget) is items

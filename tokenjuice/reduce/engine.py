@@ -823,6 +823,10 @@ def clamp(header: tuple[str, ...], items: tuple[Item, ...], budget: int) -> tupl
 def _clip(item: Item, limit: int) -> Item:
     if isinstance(item, Omission | Encoded | Whole) or len(item) <= limit:
         return item  # a lossless re-encoding or a whole line was sized by units.fit: clipping it would lose facts
+    if len(item) <= 2 * limit and CLIP.search(item):
+        # clipped already, by the unit it belongs to, which sized it: a second cut
+        # would count the first one's marker as text and can come out longer
+        return item
     return Pinned(clip_line(item, limit)) if isinstance(item, Pinned) else clip_line(item, limit)
 
 
