@@ -112,3 +112,21 @@ def test_a_hundred_codes_are_counted_on_one_line_when_a_line_each_does_not_fit()
     # one line for the whole tier (what room is left shows the first findings themselves)
     assert text.count("more findings: C10") == 1 and text.count(" omitted ...") == 1
     assert len(text) <= 1200
+
+
+def test_each_codes_first_finding_outlasts_a_second_finding_of_any_code():
+    """Past the room, every code keeps one line that says what it means: a
+    convention's first finding stays while warnings lose their second ones, and
+    errors still come first."""
+    lines = [f"pkg/mod.py:{n}:0: E1101: Module 'os' has no 'startfile' member (no-member)" for n in (1, 2)]
+    lines += [
+        f"pkg/mod.py:{10 + n}:4: W0718: Catching too general exception Exception (broad-exception-caught)"
+        for n in range(30)
+    ]
+    lines += [f"pkg/mod.py:{50 + n}:0: C0{400 + n}: Convention number {n} (convention-{n})" for n in range(6)]
+    text = decoded(shown(fit(parse("finding", lines), 1300)))
+    assert "mod.py:1:0: E1101" in text and "mod.py:2:0: E1101" in text
+    for n in range(6):
+        assert f"C0{400 + n}: Convention number {n} (convention-{n})" in text
+    assert "W0718: Catching too general exception" in text  # the warning's first
+    assert "more W0718" in text  # and its others counted

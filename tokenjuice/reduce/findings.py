@@ -14,7 +14,8 @@ duplicate-code excerpt, a type checker's notes. The shapes recognised:
 
 What matters most is kept longest (`priority`): errors before warnings before
 conventions and hints, each in the project's own files before vendored and
-generated code. A finding's short form is its diagnostic and location without the
+generated code; a code's first finding (what the code means) is kept as long as
+a warning. A finding's short form is its diagnostic and location without the
 excerpt; findings that do not fit are counted per code in one line that names where
 the first ones are (`gathered`, `place`), so no code goes unmentioned.
 """
@@ -78,10 +79,11 @@ def parse(lines: list[str], vendored: Vendored) -> Parsed:
     current: list[str] = []
     start: dict[str, str] = {}
     stylish_file = ""
+    codes: set[tuple[str, bool]] = set()  # (code, own) of the findings so far
 
     def close() -> None:
         if current:
-            parsed.append(_finding(list(current), start, vendored))
+            parsed.append(_finding(list(current), start, vendored, codes))
             current.clear()
 
     count = len(lines)
@@ -125,12 +127,17 @@ def _diagnostic(rest: str) -> bool:
     return bool(_SEVERITY.match(rest) or _LEADING_CODE.match(rest))
 
 
-def _finding(lines: list[str], start: dict[str, str], vendored: Vendored) -> Unit:
+def _finding(lines: list[str], start: dict[str, str], vendored: Vendored, codes: set[tuple[str, bool]]) -> Unit:
     text = start.get("text", lines[0])
     code = _code(text)
     severity = _severity(text, code)
     path = start.get("path", "")
     own = not vendored(path)
+    # A code's first finding says what the code means, which its marker (a count and
+    # places) cannot: a convention's first is kept as long as a warning's, and the
+    # second of any code goes before it.
+    rank = max(severity, WARNING) if code and (code, own) not in codes else severity
+    codes.add((code, own))
     head = [clip_line(lines[0], _LINE_LIMIT)]
     if len(lines) > 1 and _ARROW.match(lines[1]):
         head.append(lines[1])
@@ -143,7 +150,7 @@ def _finding(lines: list[str], start: dict[str, str], vendored: Vendored) -> Uni
         code or _label(severity),
         full,
         short,
-        priority=severity + (3 if own else 0),
+        priority=rank + (3 if own else 0),
         short_note="beyond their diagnostic and location",
         trimmed=trimmed if len(trimmed) < len(full) else (),
         trimmed_note="(source excerpts)",
