@@ -577,3 +577,40 @@ def test_test_blocks_and_passing_lines_are_found_among_lines_that_hold_neither()
     assert sum(len(part.lines) if isinstance(part, Unit) else 1 for part in parsed) == len(lines)
     compiling = [f"   Compiling crate_{i} v0.1.{i}" for i in range(295)]  # the rest are in mocha's block
     assert [part for part in parsed if isinstance(part, str)] == [*compiling[:100], "=" * 20, *compiling[100:]]
+
+
+def test_a_block_moved_within_a_file_comes_after_the_changes_that_say_something_new():
+    imports = ["TYPE_CHECKING = False", "if TYPE_CHECKING:", "    from typing import Any", ""]
+    diff = []
+    for f in range(8):
+        diff += [f"diff --git a/pkg/m{f}.py b/pkg/m{f}.py", "@@ -12,16 +12,16 @@ from __future__ import annotations"]
+        diff += [" import os", *("-" + line for line in imports), " from .errors import UsageError"]
+        diff += [*("+" + line for line in imports), " _NAMES = ()"]
+        diff += [f"@@ -113,7 +113,7 @@ def hint_{f}(execution):", "     if execution.argv:"]
+        diff += [f'-        return "wrap --raw -- " + join(execution.argv_{f})']
+        diff += [f'+        return "wrap --raw -- " + join(list(execution.argv_{f}))', "     return None"]
+    text = shown(fit(parse("diff-file", diff), 1600))
+    for f in range(8):  # every file its real change, the block it only moved left for a marker
+        assert f'-        return "wrap --raw -- " + join(execution.argv_{f})' in text
+        assert f'+        return "wrap --raw -- " + join(list(execution.argv_{f}))' in text
+    assert text.count("-TYPE_CHECKING = False") < 8 and "+TYPE_CHECKING = False" not in text
+    assert len(text) <= 1600 and not unexplained_lines("\n".join(diff), text)
+
+
+def test_a_file_shows_its_first_removed_and_first_added_lines_first():
+    diff = []
+    for f in range(6):
+        diff += [f"diff --git a/src/p{f}.py b/src/p{f}.py", f"@@ -606,15 +606,35 @@ def _tempfilepager_{f}("]
+        diff += [
+            "         os.unlink(f.name)",
+            *(f"+    helper_{f}_{k} = {k}" for k in range(15)),
+            " @contextlib.contextmanager",
+        ]
+        diff += [f'-    """Simply print unformatted text {f}."""', f'+    """Simply print the text {f} unformatted."""']
+        diff += ["     encoding = get_best_encoding(stream)"]
+    text = shown(fit(parse("diff-file", diff), 1800))
+    for f in range(6):  # an added block first, then the first change that removes a line
+        assert f"+    helper_{f}_0 = 0" in text
+        assert f'-    """Simply print unformatted text {f}."""' in text
+        assert f'+    """Simply print the text {f} unformatted."""' in text
+    assert len(text) <= 1800 and not unexplained_lines("\n".join(diff), text)

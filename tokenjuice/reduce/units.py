@@ -488,9 +488,7 @@ def _heads_shown(tier: list[tuple[int, Unit]], counts: dict[int, int], room: int
     of every unit, and so on, while the room lasts. Heads are worth less than the
     lines under them: they get only what the lines left."""
     shown = dict.fromkeys(counts, 0)
-    heads = {
-        index: [k for k in unit.revealed(counts[index]) if k in unit.heads] for index, unit in tier if index in counts
-    }
+    heads = {index: unit.revealed_heads(counts[index]) for index, unit in tier if index in counts}
     bodies = dict(tier)
     for turn in range(max((len(positions) for positions in heads.values()), default=0)):
         for index, positions in heads.items():
@@ -1262,7 +1260,7 @@ def _file_unit(lines: list[str]) -> Unit:
     deleted = state == " (deleted)"
     shown = () if deleted else tuple(body)
     changed = tuple(line for k, line in enumerate(shown) if k not in heads)
-    order, breaks = _change_order(body, runs, heads, columns)
+    order, breaks = _change_order(body, runs, heads, columns, _stale(body, runs, columns))
     return Unit(
         "file",
         "",
@@ -1284,6 +1282,25 @@ def _file_unit(lines: list[str]) -> Unit:
     )
 
 
+def _stale(body: list[Item], runs: list[list[int]], columns: int) -> frozenset[int]:
+    """The changed lines of a diff file that say nothing new: blank ones, and lines
+    moved within the file (removed in one place, added as they were in another)."""
+    removed: set[str] = set()
+    added: set[str] = set()
+    for change in runs:
+        for k in change:
+            line = str(body[k])
+            (added if "+" in line[:columns] else removed).add(line[columns:])
+    stale = []
+    for change in runs:
+        for k in change:
+            line = str(body[k])
+            text = line[columns:]
+            if not text.strip() or text in (removed if "+" in line[:columns] else added):
+                stale.append(k)
+    return frozenset(stale)
+
+
 def _state_lines(lead: list[Item]) -> tuple[Item, ...]:
     """What changed about a file without hunks (renamed, its mode changed, a binary
     file), as few of its lines as say it: not its similarity, and its `diff --git`
@@ -1295,49 +1312,92 @@ def _state_lines(lead: list[Item]) -> tuple[Item, ...]:
 
 
 def _change_order(
-    body: list[Item], runs: list[list[int]], heads: list[int], columns: int
+    body: list[Item], runs: list[list[int]], heads: list[int], columns: int, stale: frozenset[int] = frozenset()
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The order a diff file's changed lines are shown in when it is shown in part, and
-    where that order may be cut (`Unit.order`, `Unit.breaks`). Hunk by hunk and change
-    by change, each change's removed lines and the added lines that replace them
-    alternate (the first removed, the first added, the second removed…): a cut keeps
-    the first line of each side. Never cut between a change's first removed line and
-    its first added line, right after a hunk header, or where the lines left out
-    before a shown one would take no more than half again the room of their marker
-    (a cut that saves that little is not worth a line)."""
-    order: list[int] = []
-    breaks: list[int] = []
+    where that order may be cut (`Unit.order`, `Unit.breaks`). Change by change, each
+    change's removed lines and the added lines that replace them alternate (the first
+    removed, the first added, the second removed…): a cut keeps the first line of each
+    side. So does the file: where its first change only adds lines (or only removes
+    them), the first change that removes (or adds) shows its first lines right after
+    the first change's first ones. Changes made only of `stale` lines (moved within the
+    file, or blank) say nothing new: they come after every other change. A hunk's
+    header comes right before the first of its lines in that order. Never cut between
+    a change's first removed line and its first added line, right after a hunk header,
+    or where the lines left out before a shown one would take no more than half again
+    the room of their marker (a cut that saves that little is not worth a line)."""
     marker = len("... 9 more changed lines omitted ...") + 1
-    starts = set(heads)
+    slack = marker + marker // 2
+    changes: list[tuple[list[int], list[int]]] = []  # each change's lines in order, and where it may be cut
     for change in runs:
-        if change[0] - 1 in starts:  # its hunk's header, never shown without a line under it
-            order.append(change[0] - 1)
         marks = [str(body[k])[:columns] for k in change]
         removed = [k for k, mark in zip(change, marks, strict=True) if "-" in mark and "+" not in mark]
         added = change[len(removed) :]
         if not removed or not added:  # lines added or lines removed only: in order, cut anywhere
-            order += change
-            breaks += range(len(order) - len(change) + 1, len(order) + 1)
+            changes.append((change, list(range(1, len(change) + 1))))
             continue
         if removed != change[: len(removed)]:  # not the removed lines, then the added ones: as they are
-            order += change
             paired = {k for k in range(1, len(change)) if change[k - 1] in removed and change[k] not in removed}
-            breaks += [len(order) - len(change) + k for k in range(1, len(change) + 1) if k not in paired]
+            changes.append((change, [k for k in range(1, len(change) + 1) if k not in paired]))
             continue
         # what the removed lines from each on take: left out before a shown added line
         after = [0] * (len(removed) + 1)
         for k in reversed(range(len(removed))):
             after[k] = after[k + 1] + len(body[removed[k]]) + 1
+        seq: list[int] = []
+        cuts: list[int] = []
         for k in range(max(len(removed), len(added))):
             for line in removed[k : k + 1] + added[k : k + 1]:
-                order.append(line)
-                if removed and line == removed[0] and added:
+                seq.append(line)
+                if line == removed[0]:
                     continue  # the first removed line, not without the first added one
-                gap = after[min(k + 1, len(removed))] if added else 0
-                if not 0 < gap <= marker + marker // 2:
-                    breaks.append(len(order))
-    placed = set(order)
-    order += [k for k in range(len(body)) if k not in placed]
+                if not 0 < after[min(k + 1, len(removed))] <= slack:
+                    cuts.append(len(seq))
+        changes.append((seq, cuts))
+
+    def opening(seq: list[int], cuts: list[int]) -> int:
+        """How many of a change's lines come first: up to its first cut that leaves
+        more than a marker's worth of it."""
+        rest = [0] * (len(seq) + 1)
+        for k in reversed(range(len(seq))):
+            rest[k] = rest[k + 1] + len(body[seq[k]]) + 1
+        return next((cut for cut in cuts if rest[cut] > slack), len(seq))
+
+    def sides(change: int) -> set[str]:
+        seq, cuts = changes[change]
+        return {"-" if "+" not in str(body[k])[:columns] else "+" for k in seq[: opening(seq, cuts)]}
+
+    fresh = [c for c, change in enumerate(runs) if not all(k in stale for k in change)]
+    ranked = fresh + sorted(set(range(len(runs))).difference(fresh))
+    lead = ranked[:1]
+    missing = {"-", "+"} - sides(fresh[0]) if fresh else set()
+    if missing:
+        lead += next(([c] for c in fresh[1:] if missing & sides(c)), [])
+    order: list[int] = []
+    breaks: list[int] = []
+    placed: set[int] = set()
+
+    def place(change: int, low: int, high: int) -> None:
+        seq, cuts = changes[change]
+        under = bisect.bisect(heads, seq[0])
+        head = heads[under - 1] if under else None
+        if head is not None and head not in placed:  # its hunk's header, never shown without a line under it
+            placed.add(head)
+            order.append(head)
+        base = len(order) - low
+        order.extend(seq[low:high])
+        breaks.extend(base + cut for cut in cuts if low < cut <= high)
+
+    openings = {c: opening(*changes[c]) for c in lead}
+    for c in lead:
+        place(c, 0, openings[c])
+    for c in lead:
+        place(c, openings[c], len(changes[c][0]))
+    for c in ranked:
+        if c not in openings:
+            place(c, 0, len(changes[c][0]))
+    shown = set(order)
+    order += [k for k in range(len(body)) if k not in shown]
     return tuple(order), tuple(breaks)
 
 
