@@ -45,7 +45,7 @@ from .unit import size as _size
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator, Sequence
 
 _LINE_LIMIT = 300
 #: A diff's changed line is content: clipped only past this many characters.
@@ -525,7 +525,7 @@ class _PartialCost:
         self.unit, self.shown = unit, shown
         self.lead = _size(unit.lead)
         self.prefix = [0]  # the lines without heads
-        self.headed = [0]  # what the first head among them takes
+        self.head = [0]  # what the first head among them takes
         self.lines = [0]  # how many lines are not heads
         self.gaps = [0]  # how many runs of lines left out come before a shown line
         self.trailing = [bool(unit.body)]  # are lines left out after the last one shown?
@@ -538,11 +538,11 @@ class _PartialCost:
                 position[k], others = others, others + 1
         seen = [False] * others
         runs = 1 if others else 0  # runs of lines not shown
-        prefix, headed, lines, gaps, trailing = self.prefix, self.headed, self.lines, self.gaps, self.trailing
+        prefix, head, lines, gaps, trailing = self.prefix, self.head, self.lines, self.gaps, self.trailing
         for k in unit.order or range(len(unit.body)):
             cost = len(unit.body[k]) + 1
             p = position[k]
-            headed.append(headed[-1] or (cost if p < 0 else 0))
+            head.append(head[-1] or (cost if p < 0 else 0))
             if p < 0:  # a head
                 prefix.append(prefix[-1])
                 lines.append(lines[-1])
@@ -586,7 +586,7 @@ class _PartialCost:
         """What the first `count` body lines cost (with their first head where
         `with_heads`, unless not `heads`)."""
         count = self.shown_of(count)
-        head = self.headed[count] if heads and self.with_heads(count) else 0
+        head = self.head[count] if heads and self.with_heads(count) else 0
         return self.lead + self.prefix[count] + head + self.markers(count) - self.shown
 
 
@@ -1276,7 +1276,7 @@ def _file_unit(lines: list[str]) -> Unit:
     deleted = state == " (deleted)"
     shown = () if deleted else tuple(body)
     changed = tuple(line for k, line in enumerate(shown) if k not in heads)
-    order, breaks = _change_order(body, runs, heads, columns, _stale(body, runs, columns))
+    order, breaks = _change_order(body, runs, heads, columns)
     return Unit(
         "file",
         "",
@@ -1298,25 +1298,6 @@ def _file_unit(lines: list[str]) -> Unit:
     )
 
 
-def _stale(body: list[Item], runs: list[list[int]], columns: int) -> frozenset[int]:
-    """The changed lines of a diff file that say nothing new: blank ones, and lines
-    moved within the file (removed in one place, added as they were in another)."""
-    removed: set[str] = set()
-    added: set[str] = set()
-    for change in runs:
-        for k in change:
-            line = str(body[k])
-            (added if "+" in line[:columns] else removed).add(line[columns:])
-    stale = []
-    for change in runs:
-        for k in change:
-            line = str(body[k])
-            text = line[columns:]
-            if not text.strip() or text in (removed if "+" in line[:columns] else added):
-                stale.append(k)
-    return frozenset(stale)
-
-
 def _state_lines(lead: list[Item]) -> tuple[Item, ...]:
     """What changed about a file without hunks (renamed, its mode changed, a binary
     file), as few of its lines as say it: not its similarity, and its `diff --git`
@@ -1328,7 +1309,7 @@ def _state_lines(lead: list[Item]) -> tuple[Item, ...]:
 
 
 def _change_order(
-    body: list[Item], runs: list[list[int]], heads: list[int], columns: int, stale: frozenset[int] = frozenset()
+    body: list[Item], runs: list[list[int]], heads: list[int], columns: int
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The order a diff file's changed lines are shown in when it is shown in part, and
     where that order may be cut (`Unit.order`, `Unit.breaks`). Change by change, each
@@ -1336,21 +1317,27 @@ def _change_order(
     removed, the first added, the second removed…): a cut keeps the first line of each
     side. So does the file: where its first change only adds lines (or only removes
     them), the first change that removes (or adds) shows its first lines right after
-    the first change's first ones. Changes made only of `stale` lines (moved within the
-    file, or blank) say nothing new: they come after every other change. A hunk's
-    header comes right before the first of its lines in that order. Never cut between
-    a change's first removed line and its first added line, right after a hunk header,
-    or where the lines left out before a shown one would take no more than half again
-    the room of their marker (a cut that saves that little is not worth a line)."""
+    the first change's first ones. Changes that say nothing new (each of their lines
+    blank, or moved within the file: removed in one place and added as it was in
+    another; not looked for in a combined diff) come after every other change. A
+    hunk's header comes right before the first of its lines in that order. Never cut
+    between a change's first removed line and its first added line, right after a hunk
+    header, or where the lines left out before a shown one would take no more than half
+    again the room of their marker (a cut that saves that little is not worth a line)."""
     marker = len("... 9 more changed lines omitted ...") + 1
     slack = marker + marker // 2
-    changes: list[tuple[list[int], list[int]]] = []  # each change's lines in order, and where it may be cut
+    changes: list[tuple[list[int], Sequence[int]]] = []  # each change's lines in order, and where it may be cut
+    hunks: list[int] = []  # each change's hunk header (-1: none)
+    under = 0
     for change in runs:
+        while under < len(heads) and heads[under] < change[0]:
+            under += 1
+        hunks.append(heads[under - 1] if under else -1)
         marks = [str(body[k])[:columns] for k in change]
         removed = [k for k, mark in zip(change, marks, strict=True) if "-" in mark and "+" not in mark]
         added = change[len(removed) :]
         if not removed or not added:  # lines added or lines removed only: in order, cut anywhere
-            changes.append((change, list(range(1, len(change) + 1))))
+            changes.append((change, range(1, len(change) + 1)))
             continue
         if removed != change[: len(removed)]:  # not the removed lines, then the added ones: as they are
             paired = {k for k in range(1, len(change)) if change[k - 1] in removed and change[k] not in removed}
@@ -1371,49 +1358,64 @@ def _change_order(
                     cuts.append(len(seq))
         changes.append((seq, cuts))
 
-    def opening(seq: list[int], cuts: list[int]) -> int:
+    def opening(change: int) -> int:
         """How many of a change's lines come first: up to its first cut that leaves
         more than a marker's worth of it."""
-        rest = [0] * (len(seq) + 1)
-        for k in reversed(range(len(seq))):
-            rest[k] = rest[k + 1] + len(body[seq[k]]) + 1
-        return next((cut for cut in cuts if rest[cut] > slack), len(seq))
+        seq, cuts = changes[change]
+        rest = sum(len(body[k]) + 1 for k in seq)
+        done = 0
+        for cut in cuts:
+            rest -= sum(len(body[k]) + 1 for k in seq[done:cut])
+            done = cut
+            if rest > slack:
+                return cut
+        return len(seq)
 
     def sides(change: int) -> set[str]:
-        seq, cuts = changes[change]
-        return {"-" if "+" not in str(body[k])[:columns] else "+" for k in seq[: opening(seq, cuts)]}
+        return {"-" if "+" not in str(body[k])[:columns] else "+" for k in changes[change][0][: opening(change)]}
 
-    fresh = [c for c, change in enumerate(runs) if not all(k in stale for k in change)]
-    ranked = fresh + sorted(set(range(len(runs))).difference(fresh))
+    stale = [False] * len(runs)
+    if len(runs) > 1 and columns == 1:  # the changes that say something new first
+        lines = set(map(str, body))
+
+        def said(change: list[int]) -> bool:
+            """Is each line of the change blank, or found with the other mark (moved)?"""
+            for k in change:
+                text = str(body[k])
+                if text[1:].strip() and ("+" if text[0] == "-" else "-") + text[1:] not in lines:
+                    return False
+            return True
+
+        stale = list(map(said, runs))
+    ranked = sorted(range(len(runs)), key=stale.__getitem__)
     lead = ranked[:1]
-    missing = {"-", "+"} - sides(fresh[0]) if fresh else set()
+    missing = {"-", "+"} - sides(ranked[0]) if len(ranked) > 1 and not stale[ranked[0]] else set()
     if missing:
-        lead += next(([c] for c in fresh[1:] if missing & sides(c)), [])
+        lead += next(([c] for c in ranked[1:] if not stale[c] and missing & sides(c)), [])
     order: list[int] = []
     breaks: list[int] = []
-    placed: set[int] = set()
+    placed = {-1}
 
     def place(change: int, low: int, high: int) -> None:
         seq, cuts = changes[change]
-        under = bisect.bisect(heads, seq[0])
-        head = heads[under - 1] if under else None
-        if head is not None and head not in placed:  # its hunk's header, never shown without a line under it
-            placed.add(head)
-            order.append(head)
-        base = len(order) - low
+        if hunks[change] not in placed:  # its hunk's header, never shown without a line under it
+            placed.add(hunks[change])
+            order.append(hunks[change])
         order.extend(seq[low:high])
-        breaks.extend(base + cut for cut in cuts if low < cut <= high)
+        if low or high < len(seq):
+            cuts = cuts[bisect.bisect(cuts, low) : bisect.bisect(cuts, high)]
+        breaks.extend(map((len(order) - high).__add__, cuts))
 
-    openings = {c: opening(*changes[c]) for c in lead}
+    openings = {c: opening(c) if len(lead) > 1 else len(changes[c][0]) for c in lead}
     for c in lead:
         place(c, 0, openings[c])
     for c in lead:
         place(c, openings[c], len(changes[c][0]))
-    for c in ranked:
+    for c in ranked:  # the others whole, one after the other
         if c not in openings:
             place(c, 0, len(changes[c][0]))
-    shown = set(order)
-    order += [k for k in range(len(body)) if k not in shown]
+    placed.update(order)
+    order += [k for k in range(len(body)) if k not in placed]
     return tuple(order), tuple(breaks)
 
 
