@@ -508,21 +508,48 @@ def _diff_of(files, hunks=1, changes=2):
     return diff
 
 
-def test_hunk_headers_come_with_more_than_the_first_changes_of_a_file():
+def test_a_file_shows_its_first_hunk_header_with_more_than_its_first_changes():
     diff = _diff_of(12, hunks=3)
     # too little room for more than a few changed lines a file: every file its first
     # change, no hunk header
     text = shown(fit(parse("diff-file", diff), 1500))
     assert "@@" not in text and all(f"-    old_{f}_0_0 = 1" in text for f in range(12))
-    # room for more: each file's shown hunks with their headers, context still gone
+    # room for more: each file's first hunk header comes with its lines, the other
+    # headers only get what every file's changed lines leave; context still gone
     text = shown(fit(parse("diff-file", diff), 3400))
     for f in range(12):
-        assert f"def function_{f}_0():" in text
-        assert (f"-    old_{f}_1_0 = 1" in text) <= (f"def function_{f}_1():" in text)
+        assert f"def function_{f}_0():" in text and f"-    old_{f}_1_0 = 1" in text
+        assert f"def function_{f}_1():" not in text
     assert " context" not in text and len(text) <= 3400
     # room for all of it but the context: every hunk header with its lines
     text = shown(fit(parse("diff-file", diff), 4800))
     assert all(f"def function_{f}_{h}():" in text for f in range(12) for h in range(3))
+
+
+def test_a_file_shown_with_all_its_changed_lines_shows_where_they_are():
+    diff = []
+    for f in range(10):
+        name, pins = f"src/tool/part_{f}.py", f"tests/golden/pins_{f}.json"
+        diff += [
+            f"diff --git a/{name} b/{name}",
+            f"@@ -{40 + f},8 +{40 + f},8 @@ def main_{f}(argv: list[str]) -> int:",
+        ]
+        diff += [
+            "     return 0",
+            f'-    """The process {f}, then its code."""',
+            f'+    """The process {f}: its code."""',
+        ]
+        diff += [f"diff --git a/{pins} b/{pins}", f"@@ -{500 + f},40 +{500 + f},40 @@"]
+        diff += [f'-"case {f}.{k}": "{k:016x}",' for k in range(40)]
+        diff += [f'+"case {f}.{k}": "{k + 1:016x}",' for k in range(40)]
+    text = shown(fit(parse("diff-file", diff), 4000))
+    for f in range(10):  # a small file whole with its hunk header, not a big file's third line instead
+        assert f'def main_{f}(argv: list[str]) -> int:\n-    """The process {f}, then its code."""\n' in text
+        assert f'"case {f}.0": "0000000000000001",' in text
+    assert len(text) <= 4000 and not unexplained_lines("\n".join(diff), text)
+    # where not every file gets its first change, no file pays for a header
+    text = shown(fit(parse("diff-file", diff), 1800))
+    assert "@@" not in text and text.count('"""The process') > 4
 
 
 def test_git_status_keeps_the_first_and_last_paths_of_each_state_in_each_section():
@@ -577,3 +604,40 @@ def test_test_blocks_and_passing_lines_are_found_among_lines_that_hold_neither()
     assert sum(len(part.lines) if isinstance(part, Unit) else 1 for part in parsed) == len(lines)
     compiling = [f"   Compiling crate_{i} v0.1.{i}" for i in range(295)]  # the rest are in mocha's block
     assert [part for part in parsed if isinstance(part, str)] == [*compiling[:100], "=" * 20, *compiling[100:]]
+
+
+def test_a_block_moved_within_a_file_comes_after_the_changes_that_say_something_new():
+    imports = ["TYPE_CHECKING = False", "if TYPE_CHECKING:", "    from typing import Any", ""]
+    diff = []
+    for f in range(8):
+        diff += [f"diff --git a/pkg/m{f}.py b/pkg/m{f}.py", "@@ -12,16 +12,16 @@ from __future__ import annotations"]
+        diff += [" import os", *("-" + line for line in imports), " from .errors import UsageError"]
+        diff += [*("+" + line for line in imports), " _NAMES = ()"]
+        diff += [f"@@ -113,7 +113,7 @@ def hint_{f}(execution):", "     if execution.argv:"]
+        diff += [f'-        return "wrap --raw -- " + join(execution.argv_{f})']
+        diff += [f'+        return "wrap --raw -- " + join(list(execution.argv_{f}))', "     return None"]
+    text = shown(fit(parse("diff-file", diff), 1600))
+    for f in range(8):  # every file its real change, the block it only moved left for a marker
+        assert f'-        return "wrap --raw -- " + join(execution.argv_{f})' in text
+        assert f'+        return "wrap --raw -- " + join(list(execution.argv_{f}))' in text
+    assert text.count("-TYPE_CHECKING = False") < 8 and "+TYPE_CHECKING = False" not in text
+    assert len(text) <= 1600 and not unexplained_lines("\n".join(diff), text)
+
+
+def test_a_file_shows_its_first_removed_and_first_added_lines_first():
+    diff = []
+    for f in range(6):
+        diff += [f"diff --git a/src/p{f}.py b/src/p{f}.py", f"@@ -606,15 +606,35 @@ def _tempfilepager_{f}("]
+        diff += [
+            "         os.unlink(f.name)",
+            *(f"+    helper_{f}_{k} = {k}" for k in range(15)),
+            " @contextlib.contextmanager",
+        ]
+        diff += [f'-    """Simply print unformatted text {f}."""', f'+    """Simply print the text {f} unformatted."""']
+        diff += ["     encoding = get_best_encoding(stream)"]
+    text = shown(fit(parse("diff-file", diff), 1800))
+    for f in range(6):  # an added block first, then the first change that removes a line
+        assert f"+    helper_{f}_0 = 0" in text
+        assert f'-    """Simply print unformatted text {f}."""' in text
+        assert f'+    """Simply print the text {f} unformatted."""' in text
+    assert len(text) <= 1800 and not unexplained_lines("\n".join(diff), text)

@@ -92,14 +92,20 @@ class Unit:
         the first `count` of `order`."""
         return sorted(self.order[:count]) if self.order else list(range(min(count, len(self.body))))
 
+    def revealed_heads(self, count: int) -> list[int]:
+        """The heads among the body lines that showing `count` of them shows, in the
+        order they come in (`order`), not in the order they are shown."""
+        at = self.order[:count] if self.order else range(min(count, len(self.body)))
+        return [k for k in at if k in self.heads]
+
     def partial(self, count: int, heads: int | None = None) -> tuple[Item, ...]:
         """`lead`, `count` lines of `body` (`revealed`; of its `heads` only the first
-        `heads` among them, all when None), a marker for each run of body lines left
-        out before one shown, and one for the rest of the body (the last marker's
-        count of input lines takes in the lines no marker names: the heads left out,
-        the lines a body leaves out, such as a diff's context lines)."""
+        `heads` to come in `order`, all when None), a marker for each run of body
+        lines left out before one shown, and one for the rest of the body (the last
+        marker's count of input lines takes in the lines no marker names: the heads
+        left out, the lines a body leaves out, such as a diff's context lines)."""
         at = self.revealed(count)
-        within = [k for k in at if k in self.heads]
+        within = self.revealed_heads(count)
         wanted = frozenset(within if heads is None else within[:heads])
         shown: list[Item] = []
         previous = -1

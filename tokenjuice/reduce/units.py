@@ -45,7 +45,7 @@ from .unit import size as _size
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator, Sequence
 
 _LINE_LIMIT = 300
 #: A diff's changed line is content: clipped only past this many characters.
@@ -327,20 +327,19 @@ def _refill(
             partial.update(picks)
             continue
         costs = {index: _PartialCost(unit, sizes[index][base[index]]) for index, unit in tier}
-        tier_units = dict(tier)
-        counts, spent = _shares(tier, costs, room)
+        counts, spent, spread = _shares(tier, costs, room)
         # Units shown with all their lines but not their heads (a diff file's hunk
         # headers) share one marker after them: its room comes first, out of the
         # lines' share if what they leave is too little.
         if any(counts.get(index) == len(unit.body) for index, unit in tier if unit.heads):
             fewer = _shares(tier, costs, room - _RUN_MARKER_COST) if room - spent < _RUN_MARKER_COST else ()
             if fewer and fewer[0]:  # (lines and a marker past the room beat no line at all)
-                counts, spent = fewer
+                counts, spent, spread = fewer
             room -= _RUN_MARKER_COST
         room -= spent
-        headed = {index for index, count in counts.items() if costs[index].with_heads(count)}
-        heads, room = _heads_shown(tier, {k: v for k, v in counts.items() if k not in headed}, room)
-        heads.update({index: len(tier_units[index].heads) for index in headed})
+        # the first head of a unit shown past its first few lines (or whole) came with them
+        paid = set() if spread else {index for index, count in counts.items() if costs[index].with_heads(count)}
+        heads, room = _heads_shown(tier, counts, paid, room)
         for index, unit in tier:
             count = counts.get(index, 0)
             if not count:
@@ -469,28 +468,32 @@ def _bisection(count: int) -> Iterator[int]:
         spans = following
 
 
-def _shares(tier: list[tuple[int, Unit]], costs: dict[int, _PartialCost], room: int) -> tuple[dict[int, int], int]:
+def _shares(
+    tier: list[tuple[int, Unit]], costs: dict[int, _PartialCost], room: int
+) -> tuple[dict[int, int], int, bool]:
     """How many body lines each unit of `tier` shows (`_even_shares`, up to where it
-    may be cut), and the room they take."""
+    may be cut), the room they take, and whether they were spread without heads."""
     counts: dict[int, int] = {}
     spent = 0
-    for index, share in _even_shares(tier, costs, room).items():
+    shares, spread = _even_shares(tier, costs, room)
+    for index, share in shares.items():
         count = costs[index].shown_of(share)
         if count > 0:
             counts[index] = count
-            spent += costs[index].of(count)
-    return counts, spent
+            spent += costs[index].of(count, heads=not spread)
+    return counts, spent, spread
 
 
-def _heads_shown(tier: list[tuple[int, Unit]], counts: dict[int, int], room: int) -> tuple[dict[int, int], int]:
+def _heads_shown(
+    tier: list[tuple[int, Unit]], counts: dict[int, int], paid: set[int], room: int
+) -> tuple[dict[int, int], int]:
     """How many of its heads (a diff's hunk headers) each unit shows among the body
-    lines it shows, and the room left: the first head of every unit, then the second
-    of every unit, and so on, while the room lasts. Heads are worth less than the
-    lines under them: they get only what the lines left."""
-    shown = dict.fromkeys(counts, 0)
-    heads = {
-        index: [k for k in unit.revealed(counts[index]) if k in unit.heads] for index, unit in tier if index in counts
-    }
+    lines it shows, and the room left: the units in `paid` have their first head
+    already (their lines paid for it); then the first head of every other unit, the
+    second of every unit, and so on, while the room lasts. Heads are worth less than
+    the lines under them: they get only what the lines left."""
+    heads = {index: unit.revealed_heads(counts[index]) for index, unit in tier if index in counts}
+    shown = {index: min(1, len(positions)) if index in paid else 0 for index, positions in heads.items()}
     bodies = dict(tier)
     for turn in range(max((len(positions) for positions in heads.values()), default=0)):
         for index, positions in heads.items():
@@ -506,22 +509,23 @@ def _heads_shown(tier: list[tuple[int, Unit]], counts: dict[int, int], room: int
 
 #: A unit shown in part with up to this many body lines shows them without its heads
 #: (a diff file's first changed lines without their hunk headers: every file's first
-#: changes come before any file's hunk headers); with more, each shown line's head
-#: comes with it (where those lines are is worth more than one more line).
+#: changes come before any file's hunk headers); with more, or with all of them, its
+#: first head comes with them (where those lines are is worth more than one more line).
 _HEADLESS_LINES = 4
 
 
 class _PartialCost:
     """What showing `count` lines of a unit's body (the first `count` of its `order`)
-    costs over what it shows now: up to _HEADLESS_LINES lines without their heads
-    (they get the room left, `_heads_shown`), past it with them; a marker for each run
-    of lines left out before a shown one, and one for the rest."""
+    costs over what it shows now: up to _HEADLESS_LINES lines without their heads,
+    past it (or all of them) with the first head among them; its other heads get the
+    room left (`_heads_shown`). A marker for each run of lines left out before a shown
+    one, and one for the rest."""
 
     def __init__(self, unit: Unit, shown: int) -> None:
         self.unit, self.shown = unit, shown
         self.lead = _size(unit.lead)
         self.prefix = [0]  # the lines without heads
-        self.headed = [0]  # the lines with their heads
+        self.head = [0]  # what the first head among them takes
         self.lines = [0]  # how many lines are not heads
         self.gaps = [0]  # how many runs of lines left out come before a shown line
         self.trailing = [bool(unit.body)]  # are lines left out after the last one shown?
@@ -534,11 +538,11 @@ class _PartialCost:
                 position[k], others = others, others + 1
         seen = [False] * others
         runs = 1 if others else 0  # runs of lines not shown
-        prefix, headed, lines, gaps, trailing = self.prefix, self.headed, self.lines, self.gaps, self.trailing
+        prefix, head, lines, gaps, trailing = self.prefix, self.head, self.lines, self.gaps, self.trailing
         for k in unit.order or range(len(unit.body)):
             cost = len(unit.body[k]) + 1
             p = position[k]
-            headed.append(headed[-1] + cost)
+            head.append(head[-1] or (cost if p < 0 else 0))
             if p < 0:  # a head
                 prefix.append(prefix[-1])
                 lines.append(lines[-1])
@@ -555,8 +559,8 @@ class _PartialCost:
         self.gap = len(f"... {unit.more_lines(9)} omitted ...") + 1
 
     def with_heads(self, count: int) -> bool:
-        """Do the first `count` body lines come with their heads?"""
-        return self.lines[count] > _HEADLESS_LINES
+        """Do the first `count` body lines come with their first head?"""
+        return self.lines[count] > _HEADLESS_LINES or 0 < self.lines[count] == self.lines[-1]
 
     def shown_of(self, count: int) -> int:
         """How many body lines showing `count` of them really shows: up to the next
@@ -578,44 +582,54 @@ class _PartialCost:
         last = len(f"... {self.unit.more_lines(left)} omitted ...") + 1 if self.trailing[count] else 0
         return last + self.gaps[count] * self.gap
 
-    def of(self, count: int) -> int:
+    def of(self, count: int, heads: bool = True) -> int:
+        """What the first `count` body lines cost (with their first head where
+        `with_heads`, unless not `heads`)."""
         count = self.shown_of(count)
-        lines = self.headed[count] if self.with_heads(count) else self.prefix[count]
-        return self.lead + lines + self.markers(count) - self.shown
+        head = self.head[count] if heads and self.with_heads(count) else 0
+        return self.lead + self.prefix[count] + head + self.markers(count) - self.shown
 
 
 def _spread(tier: list[tuple[int, Unit]], costs: dict[int, _PartialCost], room: int) -> dict[int, int]:
     """One body line for as many units as `room` holds, chosen evenly over `tier`
     (the first and the last among them), rather than the first ones; for one, the
-    first whose line fits."""
+    first whose line fits. No head is paid for: more units' first lines come before
+    any unit's head."""
+
+    def one(index: int) -> int:
+        return costs[index].of(1, heads=False)
+
     count = len(tier)
     best: dict[int, int] = {}
     low, high = 1, count
     while low <= high:
         wanted = (low + high) // 2
         if wanted == 1:
-            picked = [next((pair for pair in tier if costs[pair[0]].of(1) <= room), tier[0])]
+            picked = [next((pair for pair in tier if one(pair[0]) <= room), tier[0])]
         else:
             picked = [tier[round(k * (count - 1) / (wanted - 1))] for k in range(wanted)]
-        if sum(max(0, costs[index].of(1)) for index, _ in picked) <= room:
+        if sum(max(0, one(index)) for index, _ in picked) <= room:
             best, low = {index: 1 for index, _ in picked}, wanted + 1
         else:
             high = wanted - 1
     # what the even spacing left: one line for more units, spread over the others
-    left = room - sum(max(0, costs[index].of(1)) for index in best)
+    left = room - sum(max(0, one(index)) for index in best)
     for k in _bisection(count):
         index = tier[k][0]
-        if index not in best and 0 < costs[index].of(1) <= left:
+        if index not in best and 0 < one(index) <= left:
             best[index] = 1
-            left -= costs[index].of(1)
+            left -= one(index)
     return best
 
 
-def _even_shares(tier: list[tuple[int, Unit]], costs: dict[int, _PartialCost], room: int) -> dict[int, int]:
+def _even_shares(
+    tier: list[tuple[int, Unit]], costs: dict[int, _PartialCost], room: int
+) -> tuple[dict[int, int], bool]:
     """How many body lines each unit of `tier` shows: the largest even share every
     unit can have within `room` (a unit with fewer lines takes all of them), then one
     more line each for the first units while room is left. Where not even one line
-    each fits, units spread evenly over the output get one line each."""
+    each fits, units spread evenly over the output get one line each, without their
+    heads (`_spread`; True with the shares)."""
 
     def spent(share: int) -> int:
         return sum(max(0, costs[index].of(min(share, len(unit.body)))) for index, unit in tier)
@@ -629,7 +643,7 @@ def _even_shares(tier: list[tuple[int, Unit]], costs: dict[int, _PartialCost], r
         else:
             high = middle - 1
     if not share:  # not one line each: one line for units spread evenly over the output
-        return _spread(tier, costs, room)
+        return _spread(tier, costs, room), True
     shares = {index: min(share, len(unit.body)) for index, unit in tier}
     left = room - spent(share)
     for index, unit in tier:  # what is left: one more line each, first units first
@@ -640,7 +654,7 @@ def _even_shares(tier: list[tuple[int, Unit]], costs: dict[int, _PartialCost], r
         if extra <= left:
             shares[index] = count + 1
             left -= extra
-    return {index: count for index, count in shares.items() if count}
+    return {index: count for index, count in shares.items() if count}, False
 
 
 _MARKER_COST = 12
@@ -1299,45 +1313,109 @@ def _change_order(
     body: list[Item], runs: list[list[int]], heads: list[int], columns: int
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The order a diff file's changed lines are shown in when it is shown in part, and
-    where that order may be cut (`Unit.order`, `Unit.breaks`). Hunk by hunk and change
-    by change, each change's removed lines and the added lines that replace them
-    alternate (the first removed, the first added, the second removed…): a cut keeps
-    the first line of each side. Never cut between a change's first removed line and
-    its first added line, right after a hunk header, or where the lines left out
-    before a shown one would take no more than half again the room of their marker
-    (a cut that saves that little is not worth a line)."""
-    order: list[int] = []
-    breaks: list[int] = []
+    where that order may be cut (`Unit.order`, `Unit.breaks`). Change by change, each
+    change's removed lines and the added lines that replace them alternate (the first
+    removed, the first added, the second removed…): a cut keeps the first line of each
+    side. So does the file: where its first change only adds lines (or only removes
+    them), the first change that removes (or adds) shows its first lines right after
+    the first change's first ones. Changes that say nothing new (each of their lines
+    blank, or moved within the file: removed in one place and added as it was in
+    another; not looked for in a combined diff) come after every other change. A
+    hunk's header comes right before the first of its lines in that order. Never cut
+    between a change's first removed line and its first added line, right after a hunk
+    header, or where the lines left out before a shown one would take no more than half
+    again the room of their marker (a cut that saves that little is not worth a line)."""
     marker = len("... 9 more changed lines omitted ...") + 1
-    starts = set(heads)
+    slack = marker + marker // 2
+    changes: list[tuple[list[int], Sequence[int]]] = []  # each change's lines in order, and where it may be cut
+    hunks: list[int] = []  # each change's hunk header (-1: none)
+    under = 0
     for change in runs:
-        if change[0] - 1 in starts:  # its hunk's header, never shown without a line under it
-            order.append(change[0] - 1)
+        while under < len(heads) and heads[under] < change[0]:
+            under += 1
+        hunks.append(heads[under - 1] if under else -1)
         marks = [str(body[k])[:columns] for k in change]
         removed = [k for k, mark in zip(change, marks, strict=True) if "-" in mark and "+" not in mark]
         added = change[len(removed) :]
         if not removed or not added:  # lines added or lines removed only: in order, cut anywhere
-            order += change
-            breaks += range(len(order) - len(change) + 1, len(order) + 1)
+            changes.append((change, range(1, len(change) + 1)))
             continue
         if removed != change[: len(removed)]:  # not the removed lines, then the added ones: as they are
-            order += change
             paired = {k for k in range(1, len(change)) if change[k - 1] in removed and change[k] not in removed}
-            breaks += [len(order) - len(change) + k for k in range(1, len(change) + 1) if k not in paired]
+            changes.append((change, [k for k in range(1, len(change) + 1) if k not in paired]))
             continue
         # what the removed lines from each on take: left out before a shown added line
         after = [0] * (len(removed) + 1)
         for k in reversed(range(len(removed))):
             after[k] = after[k + 1] + len(body[removed[k]]) + 1
+        seq: list[int] = []
+        cuts: list[int] = []
         for k in range(max(len(removed), len(added))):
             for line in removed[k : k + 1] + added[k : k + 1]:
-                order.append(line)
-                if removed and line == removed[0] and added:
+                seq.append(line)
+                if line == removed[0]:
                     continue  # the first removed line, not without the first added one
-                gap = after[min(k + 1, len(removed))] if added else 0
-                if not 0 < gap <= marker + marker // 2:
-                    breaks.append(len(order))
-    placed = set(order)
+                if not 0 < after[min(k + 1, len(removed))] <= slack:
+                    cuts.append(len(seq))
+        changes.append((seq, cuts))
+
+    def opening(change: int) -> int:
+        """How many of a change's lines come first: up to its first cut that leaves
+        more than a marker's worth of it."""
+        seq, cuts = changes[change]
+        rest = sum(len(body[k]) + 1 for k in seq)
+        done = 0
+        for cut in cuts:
+            rest -= sum(len(body[k]) + 1 for k in seq[done:cut])
+            done = cut
+            if rest > slack:
+                return cut
+        return len(seq)
+
+    def sides(change: int) -> set[str]:
+        return {"-" if "+" not in str(body[k])[:columns] else "+" for k in changes[change][0][: opening(change)]}
+
+    stale = [False] * len(runs)
+    if len(runs) > 1 and columns == 1:  # the changes that say something new first
+        lines = set(map(str, body))
+
+        def said(change: list[int]) -> bool:
+            """Is each line of the change blank, or found with the other mark (moved)?"""
+            for k in change:
+                text = str(body[k])
+                if text[1:].strip() and ("+" if text[0] == "-" else "-") + text[1:] not in lines:
+                    return False
+            return True
+
+        stale = list(map(said, runs))
+    ranked = sorted(range(len(runs)), key=stale.__getitem__)
+    lead = ranked[:1]
+    missing = {"-", "+"} - sides(ranked[0]) if len(ranked) > 1 and not stale[ranked[0]] else set()
+    if missing:
+        lead += next(([c] for c in ranked[1:] if not stale[c] and missing & sides(c)), [])
+    order: list[int] = []
+    breaks: list[int] = []
+    placed = {-1}
+
+    def place(change: int, low: int, high: int) -> None:
+        seq, cuts = changes[change]
+        if hunks[change] not in placed:  # its hunk's header, never shown without a line under it
+            placed.add(hunks[change])
+            order.append(hunks[change])
+        order.extend(seq[low:high])
+        if low or high < len(seq):
+            cuts = cuts[bisect.bisect(cuts, low) : bisect.bisect(cuts, high)]
+        breaks.extend(map((len(order) - high).__add__, cuts))
+
+    openings = {c: opening(c) if len(lead) > 1 else len(changes[c][0]) for c in lead}
+    for c in lead:
+        place(c, 0, openings[c])
+    for c in lead:
+        place(c, openings[c], len(changes[c][0]))
+    for c in ranked:  # the others whole, one after the other
+        if c not in openings:
+            place(c, 0, len(changes[c][0]))
+    placed.update(order)
     order += [k for k in range(len(body)) if k not in placed]
     return tuple(order), tuple(breaks)
 
