@@ -296,9 +296,11 @@ NPM_TREE = REPO / "tests" / "scenarios" / "json-npm-ls-jest.out"  # npm ls --all
 
 def test_a_dependency_tree_is_named_level_by_level():
     """`npm ls --all --json` of jest: a tree of `dependencies` 10 levels deep, 88 kB. Every
-    package shown is one line of its name and version, indented under the package that
-    needs it; the levels go whole from the top while they fit, and a package shows
-    all of its dependencies or none of them (its line's `…` says so)."""
+    package shown is its name and version, indented under the package that needs
+    it, those that hold none several a line; the levels go whole from the top while they
+    fit, and a package shows all of its dependencies or none of them (its line's `…` says
+    so) but for the repeats: a package npm deduplicated (its name and version met higher
+    in the tree, nothing under it) is left out, and counted, while others are not shown."""
     source = NPM_TREE.read_text()
     done = tokenjuice("reduce", "--command", "npm ls --all --json", input=source)
     shown = done.stdout.decode().rstrip("\n").split("\n")
@@ -306,32 +308,56 @@ def test_a_dependency_tree_is_named_level_by_level():
     assert unexplained_lines(source, "\n".join(shown)) == []
     [heading] = [line for line in markers(shown) if " as a tree, " in line]
     assert heading.startswith("... keys in .dependencies as a tree, ") and '"dependencies" indented' in heading
-    body = shown[shown.index(heading) + 1 : shown.index("  }")]
     whole = json.loads(source)
+    repeats = _repeats(whole)
+    assert f"and {len(repeats)} that repeat an element higher in the tree, omitted ..." in heading
+    body = shown[shown.index(heading) + 1 : shown.index("  }")]
     # the shown tree, rebuilt from the indentation: (depth, name, members, path of names)
     stack: list[dict] = [whole]
     depths = []
     for line in body:
         depth = (len(line) - len(line.lstrip(" ")) - 4) // 2
-        name, members = named_members(line)
-        parent = stack[depth]
-        package = parent["dependencies"][name]
-        assert members.items() <= package.items(), line
+        pieces = re.split(r'(?<=\}), (?=")', line.strip())
         del stack[depth + 1 :]
+        parent = stack[depth]
+        for piece in pieces:
+            name, members = named_members(piece)
+            package = parent["dependencies"][name]
+            assert members.items() <= package.items(), piece
+            assert id(package) not in repeats, piece
+            depths.append((depth, name, id(parent)))
         stack.append(package)
-        depths.append((depth, name, id(parent)))
     children: dict[int, list[str]] = {}
     for _, name, parent in depths:
         children.setdefault(parent, []).append(name)
     packages = {id(p): p for p in _packages(whole)}
-    for parent, names in children.items():  # all of a package's dependencies, in order, or none
-        assert names == list(packages[parent]["dependencies"]), names
+    for parent, names in children.items():  # all of a package's dependencies but the repeats, in order, or none
+        deps = packages[parent]["dependencies"]
+        assert names == [name for name, package in deps.items() if id(package) not in repeats], names
     deepest = max(depth for depth, _, _ in depths)
     by_depth: dict[int, int] = {}
-    for depth in _depths(whole):
-        by_depth[depth] = by_depth.get(depth, 0) + 1
+    for depth, package in _depths(whole):
+        if id(package) not in repeats:
+            by_depth[depth] = by_depth.get(depth, 0) + 1
     assert all(sum(1 for d, _, _ in depths if d == k) == by_depth[k] for k in range(deepest))  # whole levels
     assert sum(1 for d, _, _ in depths if d == deepest) < by_depth[deepest]
+
+
+def _repeats(whole):
+    """The ids of the packages of an `npm ls --json` tree that hold none and whose name
+    and version were met before, level by level from the top."""
+    seen, repeats = set(), set()
+    level = list(whole["dependencies"].items())
+    while level:
+        following = []
+        for name, package in level:
+            met = (name, package.get("version"), not package)
+            if met in seen and not package.get("dependencies"):
+                repeats.add(id(package))
+            seen.add(met)
+            following += list((package.get("dependencies") or {}).items())
+        level = following
+    return repeats
 
 
 def _packages(node):
@@ -341,9 +367,9 @@ def _packages(node):
 
 
 def _depths(node, depth=-1):
-    """The depth of every package of an `npm ls --json` tree (its direct dependencies: 0)."""
+    """The depth of every package of an `npm ls --json` tree (its direct dependencies: 0), and the package."""
     if depth >= 0:
-        yield depth
+        yield depth, node
     for package in (node.get("dependencies") or {}).values():
         yield from _depths(package, depth + 1)
 
@@ -370,11 +396,15 @@ def test_a_directory_tree_that_fits_one_line_an_entry_names_every_entry():
     ]
     shown = [line if isinstance(line, str) else line.render() for line in fit_document(tree, 9000)]
     assert len("\n".join(shown)) <= 9000 < sum(len(line) + 1 for line in compact(tree))
-    assert shown[1].startswith("... items as a tree, 160 one line each below")
+    assert shown[1].startswith("... items as a tree, 160 named below")
     assert shown[2] == '  {"name": "billing", "type": "directory", …}'
     assert shown[3] == '    {"name": "api", "type": "directory", …}'
-    assert shown[4] == '      {"name": "billing_api_00.py", "type": "file"}'
-    assert all(f'      {{"name": "{name}", "type": "file"}}' in shown for g in files for names in g for name in names)
+    # a folder's files several a line, in order, each whole
+    assert shown[4].startswith('      {"name": "billing_api_00.py", "type": "file"}, {"name": "billing_api_01.py"')
+    listed = [piece for line in shown[2:] for piece in re.split(r"(?<=\}), (?=\{)", line.strip())]
+    assert listed.count('{"name": "billing", "type": "directory", …}') == 1
+    assert all(f'{{"name": "{name}", "type": "file"}}' in listed for g in files for names in g for name in names)
+    assert all(len(line) <= 160 for line in shown[2:])
 
 
 def test_a_record_tree_whose_records_say_more_than_their_names_is_cut_as_records():

@@ -16,7 +16,8 @@ the room: those within it whole and byte for byte, bigger ones cut inside; a lon
 collection whose share is too small is outlined, one line an element (a package by
 its name and version), with a marker line for each omitted range; a tree (`npm ls
 --json`'s nested `dependencies`) is outlined level by level, each element's own
-indented under it.
+indented under it (those that hold none several a line), its repeats (npm's
+deduplicated packages) last.
 """
 
 from __future__ import annotations
@@ -269,9 +270,17 @@ def literal_items(line: str) -> list[str] | None:
     text = line.strip()
     if not (text.startswith("[") and text.endswith("]")):
         return None
+    items = _top_level(text, 1, len(text) - 1)
+    return items if items is not None and len(items) >= 3 and all(items) else None
+
+
+def _top_level(text: str, start: int, end: int) -> list[str] | None:
+    """The elements of `text[start:end]` split at its commas outside brackets and
+    quotes, each stripped; None when its brackets or quotes do not balance."""
     items: list[str] = []
-    depth, quote, start, escaped = 0, "", 1, -1
-    for found in _LITERAL_TOKENS.finditer(text, 1, len(text) - 1):
+    depth, quote, escaped = 0, "", -1
+    first = start
+    for found in _LITERAL_TOKENS.finditer(text, start, end):
         char = found.group()
         if found.start() == escaped:  # the character after a backslash in a string
             continue
@@ -289,12 +298,12 @@ def literal_items(line: str) -> list[str] | None:
             if depth < 0:
                 return None
         elif char == "," and depth == 0:
-            items.append(text[start : found.start()].strip())
-            start = found.end()
+            items.append(text[first : found.start()].strip())
+            first = found.end()
     if quote or depth:
         return None
-    items.append(text[start:-1].strip())
-    return items if len(items) >= 3 and all(items) else None
+    items.append(text[first:end].strip())
+    return items
 
 
 def fit_long_line(lines: list[str], room: int, longest: int | None = None) -> tuple[list[Item], int] | None:
@@ -370,6 +379,9 @@ def is_outline_line(line: str, source: str) -> bool:
     from .lines import CLIP
 
     core = line.strip().removesuffix(",")
+    pieces = _top_level(core, 0, len(core)) if "}, " in core or "], " in core else None
+    if pieces is not None and len(pieces) > 1:  # a tree's elements that hold none, several a line
+        return all(piece in source or is_outline_line(piece, source) for piece in pieces)
     if core.endswith(("[…]", "{…}")):
         return core[:-3].strip() in source
     if not core.endswith("}") or "{" not in core:
@@ -867,35 +879,123 @@ def _tree_key(tree: _Tree, kids: list[_Node]) -> str | None:
     return None
 
 
+def _stem(line: str) -> str | None:
+    """What an element's line says of it but for what it leaves out: `"chalk":
+    {"version": "4.1.2"` for `"chalk": {"version": "4.1.2", …}` and for `"chalk":
+    {"version": "4.1.2"}`; an empty one's line (`"fsevents": {}`) whole; None for a line
+    that names no member."""
+    if line.endswith(("{}", "[]")):
+        return line
+    stem = line.removesuffix(", …}")
+    if stem == line:
+        stem = line.removesuffix("}")
+    return None if stem == line or stem.endswith(("{", "{…")) else stem
+
+
+def _repeats(tree: _Tree, kids: list[_Node], key: str) -> set[_Node]:
+    """The elements of a tree below its top level that only repeat one met before it,
+    level by level from the top (each level in its order): a keyed element that holds
+    nothing and whose line says no more than that one's (npm's deduplicated packages:
+    `"chalk": {"version": "4.1.2"}` after `"chalk": {"version": "4.1.2", …}`)."""
+    seen = {_stem(tree.line_of(kid)[0]) for kid in kids}
+    repeats: set[_Node] = set()
+    level = [branch for kid in kids for branch in _branches(tree, kid, key)[1]]
+    while level:
+        following: list[_Node] = []
+        for element in level:
+            inner = _branches(tree, element, key)[1]
+            stem = _stem(tree.line_of(element)[0])
+            if stem is not None and not inner and element.name is not None and stem in seen:
+                repeats.add(element)
+            seen.add(stem)
+            following += inner
+        level = following
+    return repeats
+
+
+def _packed_size(lengths: list[int], pad: int) -> int:
+    """What pieces of these lengths take packed several a line (`_packed`) after `pad` spaces."""
+    total, width = 0, -1
+    for length in lengths:
+        if width >= 0 and width + 2 + length <= COMPACT_WIDTH:
+            width += 2 + length
+            continue
+        total += width + 1 if width >= 0 else 0
+        width = pad + length
+    return total + (width + 1 if width >= 0 else 0)
+
+
+def _packed(pieces: list[str], pad: str) -> list[str]:
+    """Pieces several a line, `, ` between them, each line `pad` and at most
+    COMPACT_WIDTH wide (or one piece): a tree's elements that hold none."""
+    lines: list[str] = []
+    for piece in pieces:
+        if lines and len(lines[-1]) + 2 + len(piece) <= COMPACT_WIDTH:
+            lines[-1] += ", " + piece
+        else:
+            lines.append(pad + piece)
+    return lines
+
+
 def _tree_outline(
     tree: _Tree, node: _Node, kind: str, kids: list[_Node], room: int, opener: str, closer: str
 ) -> list[_Token] | None:
     """A tree (elements nesting through one member: `_tree_key`) too big for `room`,
     named level by level: every element one line (`_Tree.line`: a package by its name
-    and version) with the elements it holds indented under it, the top level first,
-    then every element's own as long as a whole level fits; past that, every element
-    below that holds others (a tree's folders, at every depth: `_skeleton`) with as
-    many of each one's other elements beside it as fit, else, of the level that does
-    not fit, the elements of as many of its parents as fit, spread over them (`spread`),
-    each all it holds or none (an element's line's `…` says the rest went).
+    and version) with the elements it holds indented under it, those that hold none
+    several a line (`_packed`), the top level first, then every element's own as long
+    as a whole level fits; past that, every element below that holds others (a tree's
+    folders, at every depth: `_skeleton`) with as many of each one's other elements
+    beside it as fit, else, of the level that does not fit, the elements of as many of
+    its parents as fit, spread over them (`spread`), each all it holds or none (an
+    element's line's `…` says the rest went). An element that holds none and only
+    repeats one met higher in the tree (`_repeats`: npm's deduplicated packages) comes
+    last: repeats are shown only when every other element is, as many as fit.
     None for a collection that is no tree, when not even its top level fits in one line
     each, or when its elements say much more than their names (_THIN: a module with its
     resources is cut as any element is)."""
     key = _tree_key(tree, kids)
     if key is None:
         return None
+    repeats = _repeats(tree, kids, key)
+    holding: dict[_Node, tuple[int, list[_Node]]] = {}
+
+    def held(element: _Node) -> tuple[int, list[_Node]]:
+        """How much of `element` what it holds takes, and the elements but the repeats."""
+        if element not in holding:
+            size, elements = _branches(tree, element, key)
+            holding[element] = size, [e for e in elements if e not in repeats] if repeats else elements
+        return holding[element]
+
+    unnamed = tree.unnamed
     base = _indent(tree.text, kids[0].start)
     named = own = 0  # the characters of the lines shown, and of what they stand for
 
-    def cost(kid: _Node, depth: int, held: int) -> int:
+    def cost(kid: _Node, depth: int, held: int, inner: list[_Node]) -> int:
+        """What `kid`'s line costs: a line of its own, or (holding none) its share of a packed one."""
         nonlocal own, named
-        line = len(base) + 2 * depth + len(tree.line_of(kid)[0]) + 1
+        pad = len(base) + 2 * depth
+        length = len(tree.line_of(kid)[0])
+        line = pad + length + 1 if inner or not depth else length + 2 + (pad + 1) * (length + 2) // COMPACT_WIDTH
         own += kid.end - kid.start - held
         named += line
         return line
 
-    level = [(kid, *_branches(tree, kid, key)) for kid in kids]
-    used = sum(cost(kid, 0, held) for kid, held, _ in level)
+    def group_cost(elements: list[_Node], depth: int) -> int:
+        """What `elements` (one parent's, in order) cost at `depth`, packed as they are laid out."""
+        pad = len(base) + 2 * depth
+        total = 0
+        run: list[int] = []
+        for element in elements:
+            if held(element)[1]:
+                total += _packed_size(run, pad) + pad + len(tree.line_of(element)[0]) + 1
+                run = []
+            else:
+                run.append(len(tree.line_of(element)[0]))
+        return total + _packed_size(run, pad)
+
+    level = [(kid, *held(kid)) for kid in kids]
+    used = sum(cost(kid, 0, size, inner) for kid, size, inner in level)
     if used > room:
         return None
     shown: dict[_Node, list[_Node]] = {}  # the elements shown with the elements they hold
@@ -904,9 +1004,9 @@ def _tree_outline(
         parents = [(kid, branches) for kid, _, branches in level if branches]
         if not parents:
             break  # every element named
-        below = [[(branch, *_branches(tree, branch, key)) for branch in branches] for _, branches in parents]
-        each = [[cost(branch, depth + 1, held) for branch, held, _ in group] for group in below]
-        costs = [sum(sizes) for sizes in each]
+        below = [[(branch, *held(branch)) for branch in branches] for _, branches in parents]
+        each = [[cost(branch, depth + 1, size, inner) for branch, size, inner in group] for group in below]
+        costs = [group_cost(branches, depth + 1) for _, branches in parents]
         if used + sum(costs) <= room:
             shown.update(parents)
             used += sum(costs)
@@ -918,24 +1018,14 @@ def _tree_outline(
         groups = list(zip(parents, below, each, strict=True))
         frontier, at = [entry for group in below for entry in group if entry[2]], depth + 1
         while frontier:
-            deeper = [[(branch, *_branches(tree, branch, key)) for branch in inner] for _, _, inner in frontier]
+            deeper = [[(branch, *held(branch)) for branch in inner] for _, _, inner in frontier]
             groups += zip(
                 [(kid, inner) for kid, _, inner in frontier],
                 deeper,
-                [[cost(branch, at + 1, held) for branch, held, _ in group] for group in deeper],
+                [[cost(branch, at + 1, size, inner) for branch, size, inner in group] for group in deeper],
                 strict=True,
             )
             frontier, at = [entry for group in deeper for entry in group if entry[2]], at + 1
-        skeleton = _skeleton([group for _, group, _ in groups], [sizes for _, _, sizes in groups], room - used)
-        if skeleton is not None:
-            leaves, spent = skeleton
-            for (parent, branches), group, _ in groups:
-                bare = [b for b, _, inner in group if not inner]
-                kept = {id(b) for b, _, inner in group if inner} | {id(bare[k]) for k in spread(len(bare), leaves)}
-                shown[parent] = [branch for branch in branches if id(branch) in kept]
-                tree.unnamed += len(branches) - len(shown[parent])
-            used += spent
-            break
         low, high, best = 0, len(parents), 0
         while low <= high:  # the most parents, spread over the level, whose elements fit
             middle = (low + high) // 2
@@ -944,28 +1034,72 @@ def _tree_outline(
             else:
                 high = middle - 1
         chosen = set(spread(len(parents), best))
-        used += sum(costs[k] for k in chosen)
+        spent = sum(costs[k] for k in chosen)
         for k, extra in enumerate(costs):  # and any other whose elements fit what is left
-            if k not in chosen and used + extra <= room:
+            if k not in chosen and used + spent + extra <= room:
                 chosen.add(k)
-                used += extra
+                spent += extra
+        skeleton = _skeleton([group for _, group, _ in groups], [sizes for _, _, sizes in groups], room - used)
+        if skeleton is not None:
+            leaves = skeleton[0]
+            kept = [
+                [b for b, _, inner in group if inner] + [bare[k] for k in spread(len(bare), leaves)]
+                for _, group, _ in groups
+                for bare in [[b for b, _, inner in group if not inner]]
+            ]
+            if sum(map(len, kept)) >= sum(len(parents[k][1]) for k in chosen):  # it names no fewer
+                for ((parent, branches), _, _), chosen_branches in zip(groups, kept, strict=True):
+                    shown[parent] = [branch for branch in branches if branch in set(chosen_branches)]
+                    tree.unnamed += len(branches) - len(shown[parent])
+                used += skeleton[1]
+                break
+        used += spent
         shown.update(parents[k] for k in sorted(chosen))
         tree.unnamed += sum(len(parents[k][1]) for k in range(len(parents)) if k not in chosen)
         break
     if own > _THIN * named:
         return None
+    left_out = len(repeats)
+    if repeats and tree.unnamed == unnamed:  # every other element named: the repeats while they fit
+        queue = [(kid, 0) for kid in kids]
+        for element, depth in queue:  # the shallowest first
+            elements = _branches(tree, element, key)[1]
+            before = shown.get(element, [])
+            repeated = [e for e in elements if e in repeats]
+            if repeated:
+                after = [e for e in elements if e in repeats or e in set(before)]
+                extra = group_cost(after, depth + 1) - group_cost(before, depth + 1)
+                if used + extra <= room:
+                    used, left_out, shown[element] = used + extra, left_out - len(repeated), after
+            queue += [(e, depth + 1) for e in before]
     lines: list[str] = []
-    stack = [(kid, 0) for kid in reversed(kids)]
+    stack: list[tuple[_Node, int] | str] = [(kid, 0) for kid in reversed(kids)]
     while stack:
-        kid, depth = stack.pop()
+        entry = stack.pop()
+        if isinstance(entry, str):
+            lines.append(entry)
+            continue
+        kid, depth = entry
         lines.append(base + "  " * depth + tree.line_of(kid)[0])
-        stack += [(branch, depth + 1) for branch in reversed(shown.get(kid, []))]
+        laid: list[tuple[_Node, int] | str] = []
+        run: list[str] = []
+        for branch in [*shown.get(kid, []), None]:
+            if branch is not None and not shown.get(branch):
+                run.append(tree.line_of(branch)[0])
+                continue
+            laid += _packed(run, base + "  " * (depth + 1))
+            run = []
+            if branch is not None:
+                laid.append((branch, depth + 1))
+        stack += reversed(laid)
+    count = len(kids) + sum(map(len, shown.values()))
     where = f" in {node.path}" if node.path else ""
     spanned = tree.text.count("\n", kids[0].start, kids[-1].end) + 1
-    before = tree.text[node.value : kids[0].start]
-    nested = f"each one's {_quoted(key)} indented under it"
-    detail = f"{kind}{where} as a tree, {len(lines)} one line each below, {nested}: the rest of each"
-    marker = _Marker(detail, max(0, spanned - len(lines)), "\n" not in before)
+    before_kids = tree.text[node.value : kids[0].start]
+    nested = f"each one's {_quoted(key)} indented under it, those holding none several a line"
+    again = f", and {left_out} that repeat an element higher in the tree," if left_out else ""
+    detail = f"{kind}{where} as a tree, {count} named below, {nested}: the rest of each{again}"
+    marker = _Marker(detail, max(0, spanned - len(lines)), "\n" not in before_kids)
     return [opener, marker, *(("\n" if k else "") + line for k, line in enumerate(lines)), closer]
 
 
