@@ -203,6 +203,29 @@ def test_a_uv_lock_keeps_every_package_table_and_stays_toml(tmp_path):
     assert not any(m.startswith("... tables ") for m in markers(lines))
 
 
+UV_LOCK = REPO / "tests" / "scenarios" / "cat-uv-lock.out"  # 26 packages, 87 kB, wheels most of it
+
+
+def test_a_lock_leaves_the_same_heavy_member_out_of_every_package(tmp_path):
+    """A uv.lock whose `wheels` lists take most of it: every package keeps what a
+    wheels list does not say (its sdist, its dependencies) and loses its wheels, rather
+    than the packages with long dependency lists losing their sdist line to the fair
+    share; the room left gives the first packages their wheels back."""
+    path = tmp_path / "uv.lock"
+    shutil.copy(UV_LOCK, path)
+    source = path.read_text()
+    lines, _ = read(path)
+    assert_lines_of(lines, source)
+    shown, whole = tomllib.loads("\n".join(without_markers(lines))), tomllib.loads(source)
+    assert [p["name"] for p in shown["package"]] == [p["name"] for p in whole["package"]]
+    for package, original in zip(shown["package"], whole["package"], strict=True):
+        assert {key: value for key, value in original.items() if key != "wheels"}.items() <= package.items()
+    left = [m for m in markers(lines) if m.endswith('("wheels") omitted ...')]
+    gone = sum("wheels" in q and "wheels" not in p for p, q in zip(shown["package"], whole["package"], strict=True))
+    assert len(left) == gone >= 10
+    assert "wheels" in shown["package"][0] and "wheels" not in shown["package"][-2]
+
+
 @pytest.mark.parametrize(("name", "delimiter"), [("packages.csv", ","), ("commits.tsv", "\t")])
 def test_a_table_keeps_its_header_and_rows_spread_over_it(tmp_path, name, delimiter):
     path = tmp_path / name

@@ -33,7 +33,7 @@ from .lines import Item, Omission
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
     from typing import Any
 
 _STRING_LIMIT = 400
@@ -667,25 +667,25 @@ def _tree(text: str, path: str | None) -> _Tree | None:
     return None
 
 
-def _fit(tree: _Tree, node: _Node, room: int) -> list[_Token]:
-    """`node`'s value in `room` characters: whole if it fits; else every element that
-    fits a fair share of the room whole and the bigger ones cut inside to that share
-    (the deepest level that fits), when that share is room enough to cut in; else,
-    for a long collection, its first and last elements whole and the others one line
-    each (`_outline`); else its first and last elements whole, in turn from either
-    end, and the first element too big for what is left cut the same way inside; one
-    marker for the elements in between."""
+def _fit(tree: _Tree, node: _Node, room: int, drop: frozenset[str] = frozenset()) -> list[_Token]:
+    """`node`'s value in `room` characters, without its members named in `drop`: whole if
+    it fits; else every element that fits a fair share of the room whole and the bigger
+    ones cut inside to that share (the deepest level that fits), when that share is room
+    enough to cut in; else, for a long collection, its first and last elements whole
+    and the others one line each (`_outline`); else its first and last elements whole,
+    in turn from either end, and the first element too big for what is left cut the
+    same way inside; one marker for the elements in between."""
     text = tree.text
-    split = tree.kids(node) if node.end - node.value > room else None
+    split = tree.kids(node) if node.end - node.value > room or drop else None
     if split is None or not split[1]:
         return [text[node.value : node.end]]
     kind, kids = split
     opener, closer = text[node.value : kids[0].start], text[kids[-1].end : node.end]
     inside = room - len(opener) - len(closer) - _MARKER_ROOM
-    outlined = _tree_outline(tree, node, kind, kids, inside, opener, closer)
+    outlined = None if drop else _tree_outline(tree, node, kind, kids, inside, opener, closer)
     if outlined is not None:
         return outlined
-    shared = _shared(tree, kids, inside)
+    shared = _shared(tree, kids, inside, [k for k, kid in enumerate(kids) if kid.name in drop])
     if shared is not None:
         return _joined(tree, node, kind, kids, *shared, opener, closer)
     if len(kids) >= _OUTLINE_KIDS:
@@ -726,13 +726,18 @@ _ENDS = 10
 _OUTLINE_KIDS = 12
 
 
-def _shared(tree: _Tree, kids: list[_Node], room: int) -> tuple[list[int], dict[int, list[_Token]]] | None:
+def _shared(
+    tree: _Tree, kids: list[_Node], room: int, omitted: Iterable[int] = ()
+) -> tuple[list[int], dict[int, list[_Token]]] | None:
     """Every element in a fair share of `room` (the most each may take so that all fit):
     those within it whole, the bigger ones cut inside to it; an element that cannot be
-    cut is left out and its share goes to the others. None when the share is too small
-    to cut an element in (_DESCENT_ROOM) while some element needs cutting."""
+    cut is left out (as are the `omitted` ones) and its share goes to the others; of a
+    collection of records, the members none can be cut inside first leave every record
+    (`_columns`). None when the share is too small to cut an element in (_DESCENT_ROOM)
+    while some element needs cutting."""
     costs = [kid.end - kid.start + 2 for kid in kids]
-    left_out: set[int] = set()
+    drops = _columns(tree, kids, costs, room)
+    left_out: set[int] = set(omitted)
     while True:
         level = _level([cost for k, cost in enumerate(costs) if k not in left_out], room - _LEFT_OUT * len(left_out))
         big = [k for k, cost in enumerate(costs) if cost > level and k not in left_out]
@@ -751,10 +756,66 @@ def _shared(tree: _Tree, kids: list[_Node], room: int) -> tuple[list[int], dict[
         return None
     text = tree.text
     inner: dict[int, list[_Token]] = {}
-    for k in big:
-        kid = kids[k]
-        inner[k] = [text[kid.start : kid.value], *_fit(tree, kid, level - 2 - (kid.value - kid.start))]
+    for k, kid in enumerate(kids):
+        if k in big or (drops[k] and k not in left_out):
+            share = level - 2 if k in big else kid.end - kid.start + _MARKER_ROOM  # room for all but what it drops
+            inner[k] = [text[kid.start : kid.value], *_fit(tree, kid, share - (kid.value - kid.start), drops[k])]
     return [k for k in range(len(kids)) if k not in left_out], inner
+
+
+def _columns(tree: _Tree, kids: list[_Node], costs: list[int], room: int) -> list[frozenset[str]]:
+    """Of a collection of records too big for `room`, the members each leaves out: those
+    no record can be cut inside (a one-line TOML value, a long string) that at least
+    half the records hold under one name, while the collection does not fit and that
+    name takes most of what it holds, the heaviest first (a `uv.lock`'s `wheels`: every
+    package keeps its `sdist` and its dependencies, not only those with room to spare);
+    then given back to the records, in their order, while the room left takes them. A
+    name that says what a record is (`_key_rank`) stays, and so does a member smaller
+    than the marker that would replace it. `costs` become the records' costs without them."""
+    drops: list[frozenset[str]] = [frozenset()] * len(kids)
+    if len(kids) < 2 or sum(costs) <= room:
+        return drops
+    sizes: list[dict[str, int]] = []
+    weights: dict[str, int] = {}
+    holders: dict[str, int] = {}
+    for kid in kids:
+        members = tree.kids(kid)
+        mine = {
+            member.name: member.end - member.start + 2
+            for member in (members[1] if members and members[0] == "keys" else [])
+            if member.name is not None
+            and _key_rank(member.name) == 2
+            and member.end - member.start + 2 > _LEFT_OUT
+            and not (tree.kids(member) or ("", []))[1]
+        }
+        sizes.append(mine)
+        for name, size in mine.items():
+            weights[name] = weights.get(name, 0) + size
+            holders[name] = holders.get(name, 0) + 1
+    dropped: set[str] = set()
+    reduced = list(costs)
+    for name in sorted(weights, key=lambda name: (-weights[name], name)):
+        if sum(reduced) <= room:
+            break
+        if 2 * holders[name] < len(kids):
+            continue
+        if 2 * weights[name] < sum(reduced):
+            break  # no name takes most of what is left: the records are cut each in its share
+        dropped.add(name)
+        reduced = [
+            cost - mine[name] + _LEFT_OUT if name in mine else cost for cost, mine in zip(reduced, sizes, strict=True)
+        ]
+    if not dropped:
+        return drops
+    spare = room - sum(reduced)
+    for k, mine in enumerate(sizes):
+        back = sum(mine[name] - _LEFT_OUT for name in dropped if name in mine)
+        if spare >= back:  # the room left gives this record its members back
+            spare -= back
+        else:
+            drops[k] = frozenset(dropped & mine.keys())
+            costs[k] = reduced[k]
+    return drops
 
 
 def _level(costs: list[int], room: int) -> int:
