@@ -455,6 +455,31 @@ def test_a_record_tree_whose_records_say_more_than_their_names_is_cut_as_records
     assert " as a tree, " not in shown and '"values": {' in shown
 
 
+def test_the_records_shown_whole_show_the_values_the_ends_do_not():
+    """A table of cars as a JSON array (vega's cars.json) whose first and last rows are
+    made in the USA: once every car is named, the room left shows whole the cars made
+    in Europe and in Japan, not only the neighbours of the first and last rows."""
+    from tokenjuice.reduce.structured import exact_cut
+
+    cars = [
+        {
+            "Name": f"car {i}",
+            "Cylinders": 8 if i % 2 else 6,
+            "Horsepower": 100 + i,
+            "Weight": 3000 + 7 * i,
+            "Origin": "Europe" if i in (41, 97) else "Japan" if i == 70 else "USA",
+        }
+        for i in range(120)
+    ]
+    text = json.dumps(cars, indent=3)
+    for room in (5000, 7000):
+        body, _, _ = exact_cut(text, "cars.json", room)
+        shown = "\n".join(line if isinstance(line, str) else line.render() for line in body)
+        assert len(shown) <= room and all(f'"Name": "car {i}"' in shown for i in range(120))
+        assert '"Origin": "Europe"' in shown and '"Origin": "Japan"' in shown
+        assert unexplained_lines(text, shown) == []
+
+
 def test_an_outline_names_the_newest_records_first_when_they_are_not_at_the_end():
     """PyPI's simple JSON lists a project's files by name: boto3's newest release sits in
     the middle of 4,318 files ("1.44.8" sorts before "1.9.0"). The files' upload times

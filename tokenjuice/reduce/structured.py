@@ -33,7 +33,7 @@ from .lines import Item, Omission
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Iterator
     from typing import Any
 
 _STRING_LIMIT = 400
@@ -839,40 +839,51 @@ def _outline(
     at most a tenth), the others one line each
     (`_Tree.line`: a row whole, a package by its name and version), spread over them
     (`spread`) when not all fit, a marker before the lines that stand for more than one
-    line of the file and one for each run left out."""
+    line of the file and one for each run left out. When every element is named, the
+    room left shows some whole: first those that show values the ends do not (`_novel`:
+    a car made in Europe among cars made in the USA; the room the ends' neighbours took
+    goes to them then), then the ends' neighbours and the middle."""
     text = tree.text
-    costs = [kid.end - kid.start + 2 for kid in kids]
-    first, last = int(costs[0] <= room // 6), int(costs[-1] <= room // 6)  # the first and the last one
-    more = room // _ENDS - costs[0] * first - costs[-1] * last  # and more from either end in turn
-    ends = from_both_ends(costs[first : len(kids) - last], max(0, more), tail_first=False)
+    sizes = [kid.end - kid.start + 2 for kid in kids]
+    first, last = int(sizes[0] <= room // 6), int(sizes[-1] <= room // 6)  # the first and the last one
+    more = room // _ENDS - sizes[0] * first - sizes[-1] * last  # and more from either end in turn
+    ends = from_both_ends(sizes[first : len(kids) - last], max(0, more), tail_first=False)
     low, high = first + ends.head, len(kids) - last - ends.tail
-    middle = kids[low:high]
-    lines = [tree.line_of(kid) for kid in middle]
-    indent = [_indent(text, kid.start) for kid in middle]
+    indent = [_indent(text, kid.start) for kid in kids]
     comma = "," if tree.commas else ""
-    left = room - sum(costs[:low]) - sum(costs[high:])
-    costs = [len(line) + len(pad) + 2 for (line, _), pad in zip(lines, indent, strict=True)]
-    whole = [kid.end - kid.start + len(pad) + 2 for kid, pad in zip(middle, indent, strict=True)]
-    if sum(whole) <= _ABBREVIATED * sum(costs):  # one line each would save little: whole, spread
-        lines, costs = [(text[kid.start : kid.end], True) for kid in middle], whole
-    named = [k for k, kid in enumerate(middle) if kid.name is not None and _key_rank(kid.name) < 2]
-    preferred = list(dict.fromkeys(_newest(text, middle) + named))
-    chosen = _most_spread(costs, left - _MARKER_ROOM, preferred)
-    if len(chosen) == len(middle):  # every element named: the room left shows some whole
-        spare = left - _MARKER_ROOM - sum(costs)
-        centre = (len(kids) - 1) // 2 - low  # the middle of the whole collection
-        around = [centre + (step + 1) // 2 * (1 if step % 2 else -1) for step in range(2 * len(middle) + 1)]
-        fronts = [iter(range(len(middle))), iter(reversed(range(len(middle)))), iter(around)]
+
+    def plan(low: int, high: int) -> tuple[list[tuple[str, bool]], list[int], list[int], list[int], int]:
+        """`_named` of the elements between the ends, and the room they leave."""
+        left = room - sum(sizes[:low]) - sum(sizes[high:])
+        lines, named, whole, chosen = _named(tree, kids, indent, low, high, left)
+        return lines, named, whole, chosen, left - _MARKER_ROOM - sum(named)
+
+    planned = plan(low, high)
+    if len(planned[3]) == high - low and (low, high) != (first, len(kids) - last):
+        # values the ends do not show: the ends' neighbours are widened after the elements that show them
+        reopened = plan(first, len(kids) - last)
+        shown = kids[:low] + kids[high:]
+        if len(reopened[3]) == len(kids) - last - first and next(_novel(tree, kids[low:high], shown, set()), None):
+            low, high, planned = first, len(kids) - last, reopened
+    lines, costs, whole, chosen, spare = planned
+    if len(chosen) == high - low:  # every element named: the room left shows some whole
         widened: set[int] = set()
-        while fronts:  # the ends' neighbours and the middle, each front until an element does not fit
+        novel = _novel(tree, kids[low:high], kids[:low] + kids[high:], widened)
+        centre = (len(kids) - 1) // 2 - low  # the middle of the whole collection
+        count = high - low
+        around = [centre + (step + 1) // 2 * (1 if step % 2 else -1) for step in range(2 * count + 1)]
+        fronts = [novel, iter(range(count)), iter(reversed(range(count))), iter(around)]
+        while fronts:  # values not shown yet, the ends' neighbours and the middle, each until one does not fit
             for front in list(fronts):
-                k = next((k for k in front if 0 <= k < len(middle) and k not in widened), None)
+                k = next((k for k in front if 0 <= k < count and k not in widened), None)
                 grow = whole[k] - costs[k] if k is not None else 0
                 if k is None or lines[k][1] or grow > spare:
                     fronts.remove(front)
                     continue
                 widened.add(k)
-                lines[k], spare = (text[middle[k].start : middle[k].end], True), spare - grow
+                lines[k], spare = (text[kids[low + k].start : kids[low + k].end], True), spare - grow
+    middle = kids[low:high]
+    indent = indent[low:high]
     tokens: list[_Token] = [opener]
     if low:
         tokens += [text[kids[0].start : kids[low - 1].end] + comma]
@@ -898,6 +909,66 @@ def _outline(
         tokens.append("\n" + _indent(text, kids[high].start) + text[kids[high].start : kids[-1].end])
     tokens.append(closer)
     return tokens
+
+
+def _values(tree: _Tree, node: _Node) -> dict[str, str]:
+    """The value of each named member of `node`, as the file has it."""
+    members = tree.kids(node)
+    if members is None or members[0] != "keys":
+        return {}
+    text = tree.text
+    return {m.name: text[m.value : m.end].strip() for m in members[1] if m.name is not None}
+
+
+def _novel(tree: _Tree, nodes: list[_Node], shown: list[_Node], widened: set[int]) -> Iterator[int]:
+    """Positions of `nodes` to show whole, each time the one showing most values that
+    neither the `shown` ones nor those `widened` so far show, of the members that take
+    few values over the collection (a car's origin or its cylinders, not its name or
+    weight), rarer kinds of value counting more (one over the number of values its
+    member takes); the nearest the middle of equals. Ends when no element shows one."""
+    values = [_values(tree, node) for node in nodes]
+    kinds: dict[str, set[str]] = {}
+    for mine in values:
+        for name, value in mine.items():
+            kinds.setdefault(name, set()).add(value)
+    few = {name: 1 / len(kind) for name, kind in kinds.items() if 1 < len(kind) <= isqrt(len(nodes))}
+    if not few:
+        return
+    seen = {(name, value) for node in shown for name, value in _values(tree, node).items() if name in few}
+    centre = (len(nodes) - 1) / 2
+    while True:
+        seen |= {(name, values[k][name]) for k in widened for name in few if name in values[k]}
+        scored = (
+            (
+                sum(weight for name, weight in few.items() if (name, values[k].get(name)) not in seen),
+                -abs(k - centre),
+                k,
+            )
+            for k in range(len(nodes))
+            if k not in widened
+        )
+        best = max(scored, default=None)
+        if best is None or best[0] <= 0:
+            return
+        yield best[2]
+
+
+def _named(
+    tree: _Tree, kids: list[_Node], indent: list[str], low: int, high: int, left: int
+) -> tuple[list[tuple[str, bool]], list[int], list[int], list[int]]:
+    """Of `kids[low:high]` in `left` characters: each one's line (`_Tree.line`, or whole
+    when one line each would save little), what it costs, what it costs whole, and
+    which are shown (all, or the most that fit spread over them: `_most_spread`)."""
+    text = tree.text
+    middle = kids[low:high]
+    lines = [tree.line_of(kid) for kid in middle]
+    costs = [len(line) + len(pad) + 2 for (line, _), pad in zip(lines, indent[low:high], strict=True)]
+    whole = [kid.end - kid.start + len(pad) + 2 for kid, pad in zip(middle, indent[low:high], strict=True)]
+    if sum(whole) <= _ABBREVIATED * sum(costs):  # one line each would save little: whole, spread
+        lines, costs = [(text[kid.start : kid.end], True) for kid in middle], whole
+    named = [k for k, kid in enumerate(middle) if kid.name is not None and _key_rank(kid.name) < 2]
+    preferred = list(dict.fromkeys(_newest(text, middle) + named))
+    return lines, costs, whole, _most_spread(costs, left - _MARKER_ROOM, preferred)
 
 
 #: How many elements of a collection are looked into to tell whether it is a tree.
