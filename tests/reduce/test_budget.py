@@ -17,11 +17,11 @@ def test_failures_get_more_room_than_successes_and_families_their_own():
 
 
 def test_a_search_gets_the_room_of_a_failure_unless_settings_say_otherwise():
-    # every line of a search is what the agent asked for: its rules say so in their data
+    # every line of a search (and of an npm ls tree) is what the agent asked for: its rules say so in their data
     from tokenjuice.rules.index import load
 
     catalogue = load(builtin_only=True)
-    asked = ("search/grep", "search/rg", "search/git-grep", "filesystem/find", "filesystem/fd")
+    asked = ("search/grep", "search/rg", "search/git-grep", "filesystem/find", "filesystem/fd", "package/npm-ls")
     searches = [rule for rule in map(catalogue.body, asked) if rule]
     assert len(searches) == len(asked) and all(rule.summarize.budget == "failure" for rule in searches)
     assert catalogue.body("filesystem/ls").summarize.budget == "success"  # a listing, not a query

@@ -203,6 +203,29 @@ def test_a_uv_lock_keeps_every_package_table_and_stays_toml(tmp_path):
     assert not any(m.startswith("... tables ") for m in markers(lines))
 
 
+UV_LOCK = REPO / "tests" / "scenarios" / "cat-uv-lock.out"  # 26 packages, 87 kB, wheels most of it
+
+
+def test_a_lock_leaves_the_same_heavy_member_out_of_every_package(tmp_path):
+    """A uv.lock whose `wheels` lists take most of it: every package keeps what a
+    wheels list does not say (its sdist, its dependencies) and loses its wheels, rather
+    than the packages with long dependency lists losing their sdist line to the fair
+    share; the room left gives the first packages their wheels back."""
+    path = tmp_path / "uv.lock"
+    shutil.copy(UV_LOCK, path)
+    source = path.read_text()
+    lines, _ = read(path)
+    assert_lines_of(lines, source)
+    shown, whole = tomllib.loads("\n".join(without_markers(lines))), tomllib.loads(source)
+    assert [p["name"] for p in shown["package"]] == [p["name"] for p in whole["package"]]
+    for package, original in zip(shown["package"], whole["package"], strict=True):
+        assert {key: value for key, value in original.items() if key != "wheels"}.items() <= package.items()
+    left = [m for m in markers(lines) if m.endswith('("wheels") omitted ...')]
+    gone = sum("wheels" in q and "wheels" not in p for p, q in zip(shown["package"], whole["package"], strict=True))
+    assert len(left) == gone >= 10
+    assert "wheels" in shown["package"][0] and "wheels" not in shown["package"][-2]
+
+
 @pytest.mark.parametrize(("name", "delimiter"), [("packages.csv", ","), ("commits.tsv", "\t")])
 def test_a_table_keeps_its_header_and_rows_spread_over_it(tmp_path, name, delimiter):
     path = tmp_path / name
@@ -295,43 +318,73 @@ NPM_TREE = REPO / "tests" / "scenarios" / "json-npm-ls-jest.out"  # npm ls --all
 
 
 def test_a_dependency_tree_is_named_level_by_level():
-    """`npm ls --all --json` of jest: a tree of `dependencies` 10 levels deep, 88 kB. Every
-    package shown is one line of its name and version, indented under the package that
-    needs it; the levels go whole from the top while they fit, and a package shows
-    all of its dependencies or none of them (its line's `…` says so)."""
+    """`npm ls --all --json` of jest: a tree of `dependencies` 10 levels deep, 88 kB, in
+    the failure's budget npm-ls declares (every package is what the agent asked for).
+    Every package shown is its name and version, indented under the package that needs
+    it, those that hold none several a line; the levels go whole from the top while they
+    fit, and a package shows all of its dependencies or none of them (its line's `…` says
+    so) but for the repeats: a package npm deduplicated (its name and version met higher
+    in the tree, nothing under it) is left out, and counted, while others are not shown."""
+    from tokenjuice.reduce.budget import FAILURE_CHARS
+
     source = NPM_TREE.read_text()
     done = tokenjuice("reduce", "--command", "npm ls --all --json", input=source)
     shown = done.stdout.decode().rstrip("\n").split("\n")
-    assert done.returncode == 0 and len("\n".join(shown)) <= 6000
+    assert done.returncode == 0 and len("\n".join(shown)) <= FAILURE_CHARS
     assert unexplained_lines(source, "\n".join(shown)) == []
     [heading] = [line for line in markers(shown) if " as a tree, " in line]
     assert heading.startswith("... keys in .dependencies as a tree, ") and '"dependencies" indented' in heading
-    body = shown[shown.index(heading) + 1 : shown.index("  }")]
     whole = json.loads(source)
+    repeats = _repeats(whole)
+    assert f"and {len(repeats)} that repeat an element higher in the tree, omitted ..." in heading
+    body = shown[shown.index(heading) + 1 : shown.index("  }")]
     # the shown tree, rebuilt from the indentation: (depth, name, members, path of names)
     stack: list[dict] = [whole]
     depths = []
     for line in body:
         depth = (len(line) - len(line.lstrip(" ")) - 4) // 2
-        name, members = named_members(line)
-        parent = stack[depth]
-        package = parent["dependencies"][name]
-        assert members.items() <= package.items(), line
+        pieces = re.split(r'(?<=\}), (?=")', line.strip())
         del stack[depth + 1 :]
+        parent = stack[depth]
+        for piece in pieces:
+            name, members = named_members(piece)
+            package = parent["dependencies"][name]
+            assert members.items() <= package.items(), piece
+            assert id(package) not in repeats, piece
+            depths.append((depth, name, id(parent)))
         stack.append(package)
-        depths.append((depth, name, id(parent)))
     children: dict[int, list[str]] = {}
     for _, name, parent in depths:
         children.setdefault(parent, []).append(name)
     packages = {id(p): p for p in _packages(whole)}
-    for parent, names in children.items():  # all of a package's dependencies, in order, or none
-        assert names == list(packages[parent]["dependencies"]), names
+    for parent, names in children.items():  # all of a package's dependencies but the repeats, in order, or none
+        deps = packages[parent]["dependencies"]
+        assert names == [name for name, package in deps.items() if id(package) not in repeats], names
     deepest = max(depth for depth, _, _ in depths)
     by_depth: dict[int, int] = {}
-    for depth in _depths(whole):
-        by_depth[depth] = by_depth.get(depth, 0) + 1
+    for depth, package in _depths(whole):
+        if id(package) not in repeats:
+            by_depth[depth] = by_depth.get(depth, 0) + 1
     assert all(sum(1 for d, _, _ in depths if d == k) == by_depth[k] for k in range(deepest))  # whole levels
     assert sum(1 for d, _, _ in depths if d == deepest) < by_depth[deepest]
+    assert len(depths) > 175  # 115 lines named 83 packages, repeats among them, in 6,000 characters
+
+
+def _repeats(whole):
+    """The ids of the packages of an `npm ls --json` tree that hold none and whose name
+    and version were met before, level by level from the top."""
+    seen, repeats = set(), set()
+    level = list(whole["dependencies"].items())
+    while level:
+        following = []
+        for name, package in level:
+            met = (name, package.get("version"), not package)
+            if met in seen and not package.get("dependencies"):
+                repeats.add(id(package))
+            seen.add(met)
+            following += list((package.get("dependencies") or {}).items())
+        level = following
+    return repeats
 
 
 def _packages(node):
@@ -341,9 +394,9 @@ def _packages(node):
 
 
 def _depths(node, depth=-1):
-    """The depth of every package of an `npm ls --json` tree (its direct dependencies: 0)."""
+    """The depth of every package of an `npm ls --json` tree (its direct dependencies: 0), and the package."""
     if depth >= 0:
-        yield depth
+        yield depth, node
     for package in (node.get("dependencies") or {}).values():
         yield from _depths(package, depth + 1)
 
@@ -370,11 +423,15 @@ def test_a_directory_tree_that_fits_one_line_an_entry_names_every_entry():
     ]
     shown = [line if isinstance(line, str) else line.render() for line in fit_document(tree, 9000)]
     assert len("\n".join(shown)) <= 9000 < sum(len(line) + 1 for line in compact(tree))
-    assert shown[1].startswith("... items as a tree, 160 one line each below")
+    assert shown[1].startswith("... items as a tree, 160 named below")
     assert shown[2] == '  {"name": "billing", "type": "directory", …}'
     assert shown[3] == '    {"name": "api", "type": "directory", …}'
-    assert shown[4] == '      {"name": "billing_api_00.py", "type": "file"}'
-    assert all(f'      {{"name": "{name}", "type": "file"}}' in shown for g in files for names in g for name in names)
+    # a folder's files several a line, in order, each whole
+    assert shown[4].startswith('      {"name": "billing_api_00.py", "type": "file"}, {"name": "billing_api_01.py"')
+    listed = [piece for line in shown[2:] for piece in re.split(r"(?<=\}), (?=\{)", line.strip())]
+    assert listed.count('{"name": "billing", "type": "directory", …}') == 1
+    assert all(f'{{"name": "{name}", "type": "file"}}' in listed for g in files for names in g for name in names)
+    assert all(len(line) <= 160 for line in shown[2:])
 
 
 def test_a_record_tree_whose_records_say_more_than_their_names_is_cut_as_records():
@@ -396,6 +453,31 @@ def test_a_record_tree_whose_records_say_more_than_their_names_is_cut_as_records
         line if isinstance(line, str) else line.render() for line in fit_document(module("root", 3), 6000)
     )
     assert " as a tree, " not in shown and '"values": {' in shown
+
+
+def test_the_records_shown_whole_show_the_values_the_ends_do_not():
+    """A table of cars as a JSON array (vega's cars.json) whose first and last rows are
+    made in the USA: once every car is named, the room left shows whole the cars made
+    in Europe and in Japan, not only the neighbours of the first and last rows."""
+    from tokenjuice.reduce.structured import exact_cut
+
+    cars = [
+        {
+            "Name": f"car {i}",
+            "Cylinders": 8 if i % 2 else 6,
+            "Horsepower": 100 + i,
+            "Weight": 3000 + 7 * i,
+            "Origin": "Europe" if i in (41, 97) else "Japan" if i == 70 else "USA",
+        }
+        for i in range(120)
+    ]
+    text = json.dumps(cars, indent=3)
+    for room in (5000, 7000):
+        body, _, _ = exact_cut(text, "cars.json", room)
+        shown = "\n".join(line if isinstance(line, str) else line.render() for line in body)
+        assert len(shown) <= room and all(f'"Name": "car {i}"' in shown for i in range(120))
+        assert '"Origin": "Europe"' in shown and '"Origin": "Japan"' in shown
+        assert unexplained_lines(text, shown) == []
 
 
 def test_an_outline_names_the_newest_records_first_when_they_are_not_at_the_end():

@@ -16,7 +16,8 @@ the room: those within it whole and byte for byte, bigger ones cut inside; a lon
 collection whose share is too small is outlined, one line an element (a package by
 its name and version), with a marker line for each omitted range; a tree (`npm ls
 --json`'s nested `dependencies`) is outlined level by level, each element's own
-indented under it.
+indented under it (those that hold none several a line), its repeats (npm's
+deduplicated packages) last.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from .lines import Item, Omission
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable, Iterator
     from typing import Any
 
 _STRING_LIMIT = 400
@@ -269,9 +270,17 @@ def literal_items(line: str) -> list[str] | None:
     text = line.strip()
     if not (text.startswith("[") and text.endswith("]")):
         return None
+    items = _top_level(text, 1, len(text) - 1)
+    return items if items is not None and len(items) >= 3 and all(items) else None
+
+
+def _top_level(text: str, start: int, end: int) -> list[str] | None:
+    """The elements of `text[start:end]` split at its commas outside brackets and
+    quotes, each stripped; None when its brackets or quotes do not balance."""
     items: list[str] = []
-    depth, quote, start, escaped = 0, "", 1, -1
-    for found in _LITERAL_TOKENS.finditer(text, 1, len(text) - 1):
+    depth, quote, escaped = 0, "", -1
+    first = start
+    for found in _LITERAL_TOKENS.finditer(text, start, end):
         char = found.group()
         if found.start() == escaped:  # the character after a backslash in a string
             continue
@@ -289,12 +298,12 @@ def literal_items(line: str) -> list[str] | None:
             if depth < 0:
                 return None
         elif char == "," and depth == 0:
-            items.append(text[start : found.start()].strip())
-            start = found.end()
+            items.append(text[first : found.start()].strip())
+            first = found.end()
     if quote or depth:
         return None
-    items.append(text[start:-1].strip())
-    return items if len(items) >= 3 and all(items) else None
+    items.append(text[first:end].strip())
+    return items
 
 
 def fit_long_line(lines: list[str], room: int, longest: int | None = None) -> tuple[list[Item], int] | None:
@@ -370,6 +379,9 @@ def is_outline_line(line: str, source: str) -> bool:
     from .lines import CLIP
 
     core = line.strip().removesuffix(",")
+    pieces = _top_level(core, 0, len(core)) if "}, " in core or "], " in core else None
+    if pieces is not None and len(pieces) > 1:  # a tree's elements that hold none, several a line
+        return all(piece in source or is_outline_line(piece, source) for piece in pieces)
     if core.endswith(("[…]", "{…}")):
         return core[:-3].strip() in source
     if not core.endswith("}") or "{" not in core:
@@ -655,25 +667,25 @@ def _tree(text: str, path: str | None) -> _Tree | None:
     return None
 
 
-def _fit(tree: _Tree, node: _Node, room: int) -> list[_Token]:
-    """`node`'s value in `room` characters: whole if it fits; else every element that
-    fits a fair share of the room whole and the bigger ones cut inside to that share
-    (the deepest level that fits), when that share is room enough to cut in; else,
-    for a long collection, its first and last elements whole and the others one line
-    each (`_outline`); else its first and last elements whole, in turn from either
-    end, and the first element too big for what is left cut the same way inside; one
-    marker for the elements in between."""
+def _fit(tree: _Tree, node: _Node, room: int, drop: frozenset[str] = frozenset()) -> list[_Token]:
+    """`node`'s value in `room` characters, without its members named in `drop`: whole if
+    it fits; else every element that fits a fair share of the room whole and the bigger
+    ones cut inside to that share (the deepest level that fits), when that share is room
+    enough to cut in; else, for a long collection, its first and last elements whole
+    and the others one line each (`_outline`); else its first and last elements whole,
+    in turn from either end, and the first element too big for what is left cut the
+    same way inside; one marker for the elements in between."""
     text = tree.text
-    split = tree.kids(node) if node.end - node.value > room else None
+    split = tree.kids(node) if node.end - node.value > room or drop else None
     if split is None or not split[1]:
         return [text[node.value : node.end]]
     kind, kids = split
     opener, closer = text[node.value : kids[0].start], text[kids[-1].end : node.end]
     inside = room - len(opener) - len(closer) - _MARKER_ROOM
-    outlined = _tree_outline(tree, node, kind, kids, inside, opener, closer)
+    outlined = None if drop else _tree_outline(tree, node, kind, kids, inside, opener, closer)
     if outlined is not None:
         return outlined
-    shared = _shared(tree, kids, inside)
+    shared = _shared(tree, kids, inside, [k for k, kid in enumerate(kids) if kid.name in drop])
     if shared is not None:
         return _joined(tree, node, kind, kids, *shared, opener, closer)
     if len(kids) >= _OUTLINE_KIDS:
@@ -714,13 +726,18 @@ _ENDS = 10
 _OUTLINE_KIDS = 12
 
 
-def _shared(tree: _Tree, kids: list[_Node], room: int) -> tuple[list[int], dict[int, list[_Token]]] | None:
+def _shared(
+    tree: _Tree, kids: list[_Node], room: int, omitted: Iterable[int] = ()
+) -> tuple[list[int], dict[int, list[_Token]]] | None:
     """Every element in a fair share of `room` (the most each may take so that all fit):
     those within it whole, the bigger ones cut inside to it; an element that cannot be
-    cut is left out and its share goes to the others. None when the share is too small
-    to cut an element in (_DESCENT_ROOM) while some element needs cutting."""
+    cut is left out (as are the `omitted` ones) and its share goes to the others; of a
+    collection of records, the members none can be cut inside first leave every record
+    (`_columns`). None when the share is too small to cut an element in (_DESCENT_ROOM)
+    while some element needs cutting."""
     costs = [kid.end - kid.start + 2 for kid in kids]
-    left_out: set[int] = set()
+    drops = _columns(tree, kids, costs, room)
+    left_out: set[int] = set(omitted)
     while True:
         level = _level([cost for k, cost in enumerate(costs) if k not in left_out], room - _LEFT_OUT * len(left_out))
         big = [k for k, cost in enumerate(costs) if cost > level and k not in left_out]
@@ -739,10 +756,66 @@ def _shared(tree: _Tree, kids: list[_Node], room: int) -> tuple[list[int], dict[
         return None
     text = tree.text
     inner: dict[int, list[_Token]] = {}
-    for k in big:
-        kid = kids[k]
-        inner[k] = [text[kid.start : kid.value], *_fit(tree, kid, level - 2 - (kid.value - kid.start))]
+    for k, kid in enumerate(kids):
+        if k in big or (drops[k] and k not in left_out):
+            share = level - 2 if k in big else kid.end - kid.start + _MARKER_ROOM  # room for all but what it drops
+            inner[k] = [text[kid.start : kid.value], *_fit(tree, kid, share - (kid.value - kid.start), drops[k])]
     return [k for k in range(len(kids)) if k not in left_out], inner
+
+
+def _columns(tree: _Tree, kids: list[_Node], costs: list[int], room: int) -> list[frozenset[str]]:
+    """Of a collection of records too big for `room`, the members each leaves out: those
+    no record can be cut inside (a one-line TOML value, a long string) that at least
+    half the records hold under one name, while the collection does not fit and that
+    name takes most of what it holds, the heaviest first (a `uv.lock`'s `wheels`: every
+    package keeps its `sdist` and its dependencies, not only those with room to spare);
+    then given back to the records, in their order, while the room left takes them. A
+    name that says what a record is (`_key_rank`) stays, and so does a member smaller
+    than the marker that would replace it. `costs` become the records' costs without them."""
+    drops: list[frozenset[str]] = [frozenset()] * len(kids)
+    if len(kids) < 2 or sum(costs) <= room:
+        return drops
+    sizes: list[dict[str, int]] = []
+    weights: dict[str, int] = {}
+    holders: dict[str, int] = {}
+    for kid in kids:
+        members = tree.kids(kid)
+        mine = {
+            member.name: member.end - member.start + 2
+            for member in (members[1] if members and members[0] == "keys" else [])
+            if member.name is not None
+            and _key_rank(member.name) == 2
+            and member.end - member.start + 2 > _LEFT_OUT
+            and not (tree.kids(member) or ("", []))[1]
+        }
+        sizes.append(mine)
+        for name, size in mine.items():
+            weights[name] = weights.get(name, 0) + size
+            holders[name] = holders.get(name, 0) + 1
+    dropped: set[str] = set()
+    reduced = list(costs)
+    for name in sorted(weights, key=lambda name: (-weights[name], name)):
+        if sum(reduced) <= room:
+            break
+        if 2 * holders[name] < len(kids):
+            continue
+        if 2 * weights[name] < sum(reduced):
+            break  # no name takes most of what is left: the records are cut each in its share
+        dropped.add(name)
+        reduced = [
+            cost - mine[name] + _LEFT_OUT if name in mine else cost for cost, mine in zip(reduced, sizes, strict=True)
+        ]
+    if not dropped:
+        return drops
+    spare = room - sum(reduced)
+    for k, mine in enumerate(sizes):
+        back = sum(mine[name] - _LEFT_OUT for name in dropped if name in mine)
+        if spare >= back:  # the room left gives this record its members back
+            spare -= back
+        else:
+            drops[k] = frozenset(dropped & mine.keys())
+            costs[k] = reduced[k]
+    return drops
 
 
 def _level(costs: list[int], room: int) -> int:
@@ -766,40 +839,51 @@ def _outline(
     at most a tenth), the others one line each
     (`_Tree.line`: a row whole, a package by its name and version), spread over them
     (`spread`) when not all fit, a marker before the lines that stand for more than one
-    line of the file and one for each run left out."""
+    line of the file and one for each run left out. When every element is named, the
+    room left shows some whole: first those that show values the ends do not (`_novel`:
+    a car made in Europe among cars made in the USA; the room the ends' neighbours took
+    goes to them then), then the ends' neighbours and the middle."""
     text = tree.text
-    costs = [kid.end - kid.start + 2 for kid in kids]
-    first, last = int(costs[0] <= room // 6), int(costs[-1] <= room // 6)  # the first and the last one
-    more = room // _ENDS - costs[0] * first - costs[-1] * last  # and more from either end in turn
-    ends = from_both_ends(costs[first : len(kids) - last], max(0, more), tail_first=False)
+    sizes = [kid.end - kid.start + 2 for kid in kids]
+    first, last = int(sizes[0] <= room // 6), int(sizes[-1] <= room // 6)  # the first and the last one
+    more = room // _ENDS - sizes[0] * first - sizes[-1] * last  # and more from either end in turn
+    ends = from_both_ends(sizes[first : len(kids) - last], max(0, more), tail_first=False)
     low, high = first + ends.head, len(kids) - last - ends.tail
-    middle = kids[low:high]
-    lines = [tree.line_of(kid) for kid in middle]
-    indent = [_indent(text, kid.start) for kid in middle]
+    indent = [_indent(text, kid.start) for kid in kids]
     comma = "," if tree.commas else ""
-    left = room - sum(costs[:low]) - sum(costs[high:])
-    costs = [len(line) + len(pad) + 2 for (line, _), pad in zip(lines, indent, strict=True)]
-    whole = [kid.end - kid.start + len(pad) + 2 for kid, pad in zip(middle, indent, strict=True)]
-    if sum(whole) <= _ABBREVIATED * sum(costs):  # one line each would save little: whole, spread
-        lines, costs = [(text[kid.start : kid.end], True) for kid in middle], whole
-    named = [k for k, kid in enumerate(middle) if kid.name is not None and _key_rank(kid.name) < 2]
-    preferred = list(dict.fromkeys(_newest(text, middle) + named))
-    chosen = _most_spread(costs, left - _MARKER_ROOM, preferred)
-    if len(chosen) == len(middle):  # every element named: the room left shows some whole
-        spare = left - _MARKER_ROOM - sum(costs)
-        centre = (len(kids) - 1) // 2 - low  # the middle of the whole collection
-        around = [centre + (step + 1) // 2 * (1 if step % 2 else -1) for step in range(2 * len(middle) + 1)]
-        fronts = [iter(range(len(middle))), iter(reversed(range(len(middle)))), iter(around)]
+
+    def plan(low: int, high: int) -> tuple[list[tuple[str, bool]], list[int], list[int], list[int], int]:
+        """`_named` of the elements between the ends, and the room they leave."""
+        left = room - sum(sizes[:low]) - sum(sizes[high:])
+        lines, named, whole, chosen = _named(tree, kids, indent, low, high, left)
+        return lines, named, whole, chosen, left - _MARKER_ROOM - sum(named)
+
+    planned = plan(low, high)
+    if len(planned[3]) == high - low and (low, high) != (first, len(kids) - last):
+        # values the ends do not show: the ends' neighbours are widened after the elements that show them
+        reopened = plan(first, len(kids) - last)
+        shown = kids[:low] + kids[high:]
+        if len(reopened[3]) == len(kids) - last - first and next(_novel(tree, kids[low:high], shown, set()), None):
+            low, high, planned = first, len(kids) - last, reopened
+    lines, costs, whole, chosen, spare = planned
+    if len(chosen) == high - low:  # every element named: the room left shows some whole
         widened: set[int] = set()
-        while fronts:  # the ends' neighbours and the middle, each front until an element does not fit
+        novel = _novel(tree, kids[low:high], kids[:low] + kids[high:], widened)
+        centre = (len(kids) - 1) // 2 - low  # the middle of the whole collection
+        count = high - low
+        around = [centre + (step + 1) // 2 * (1 if step % 2 else -1) for step in range(2 * count + 1)]
+        fronts = [novel, iter(range(count)), iter(reversed(range(count))), iter(around)]
+        while fronts:  # values not shown yet, the ends' neighbours and the middle, each until one does not fit
             for front in list(fronts):
-                k = next((k for k in front if 0 <= k < len(middle) and k not in widened), None)
+                k = next((k for k in front if 0 <= k < count and k not in widened), None)
                 grow = whole[k] - costs[k] if k is not None else 0
                 if k is None or lines[k][1] or grow > spare:
                     fronts.remove(front)
                     continue
                 widened.add(k)
-                lines[k], spare = (text[middle[k].start : middle[k].end], True), spare - grow
+                lines[k], spare = (text[kids[low + k].start : kids[low + k].end], True), spare - grow
+    middle = kids[low:high]
+    indent = indent[low:high]
     tokens: list[_Token] = [opener]
     if low:
         tokens += [text[kids[0].start : kids[low - 1].end] + comma]
@@ -825,6 +909,66 @@ def _outline(
         tokens.append("\n" + _indent(text, kids[high].start) + text[kids[high].start : kids[-1].end])
     tokens.append(closer)
     return tokens
+
+
+def _values(tree: _Tree, node: _Node) -> dict[str, str]:
+    """The value of each named member of `node`, as the file has it."""
+    members = tree.kids(node)
+    if members is None or members[0] != "keys":
+        return {}
+    text = tree.text
+    return {m.name: text[m.value : m.end].strip() for m in members[1] if m.name is not None}
+
+
+def _novel(tree: _Tree, nodes: list[_Node], shown: list[_Node], widened: set[int]) -> Iterator[int]:
+    """Positions of `nodes` to show whole, each time the one showing most values that
+    neither the `shown` ones nor those `widened` so far show, of the members that take
+    few values over the collection (a car's origin or its cylinders, not its name or
+    weight), rarer kinds of value counting more (one over the number of values its
+    member takes); the nearest the middle of equals. Ends when no element shows one."""
+    values = [_values(tree, node) for node in nodes]
+    kinds: dict[str, set[str]] = {}
+    for mine in values:
+        for name, value in mine.items():
+            kinds.setdefault(name, set()).add(value)
+    few = {name: 1 / len(kind) for name, kind in kinds.items() if 1 < len(kind) <= isqrt(len(nodes))}
+    if not few:
+        return
+    seen = {(name, value) for node in shown for name, value in _values(tree, node).items() if name in few}
+    centre = (len(nodes) - 1) / 2
+    while True:
+        seen |= {(name, values[k][name]) for k in widened for name in few if name in values[k]}
+        scored = (
+            (
+                sum(weight for name, weight in few.items() if (name, values[k].get(name)) not in seen),
+                -abs(k - centre),
+                k,
+            )
+            for k in range(len(nodes))
+            if k not in widened
+        )
+        best = max(scored, default=None)
+        if best is None or best[0] <= 0:
+            return
+        yield best[2]
+
+
+def _named(
+    tree: _Tree, kids: list[_Node], indent: list[str], low: int, high: int, left: int
+) -> tuple[list[tuple[str, bool]], list[int], list[int], list[int]]:
+    """Of `kids[low:high]` in `left` characters: each one's line (`_Tree.line`, or whole
+    when one line each would save little), what it costs, what it costs whole, and
+    which are shown (all, or the most that fit spread over them: `_most_spread`)."""
+    text = tree.text
+    middle = kids[low:high]
+    lines = [tree.line_of(kid) for kid in middle]
+    costs = [len(line) + len(pad) + 2 for (line, _), pad in zip(lines, indent[low:high], strict=True)]
+    whole = [kid.end - kid.start + len(pad) + 2 for kid, pad in zip(middle, indent[low:high], strict=True)]
+    if sum(whole) <= _ABBREVIATED * sum(costs):  # one line each would save little: whole, spread
+        lines, costs = [(text[kid.start : kid.end], True) for kid in middle], whole
+    named = [k for k, kid in enumerate(middle) if kid.name is not None and _key_rank(kid.name) < 2]
+    preferred = list(dict.fromkeys(_newest(text, middle) + named))
+    return lines, costs, whole, _most_spread(costs, left - _MARKER_ROOM, preferred)
 
 
 #: How many elements of a collection are looked into to tell whether it is a tree.
@@ -867,35 +1011,123 @@ def _tree_key(tree: _Tree, kids: list[_Node]) -> str | None:
     return None
 
 
+def _stem(line: str) -> str | None:
+    """What an element's line says of it but for what it leaves out: `"chalk":
+    {"version": "4.1.2"` for `"chalk": {"version": "4.1.2", …}` and for `"chalk":
+    {"version": "4.1.2"}`; an empty one's line (`"fsevents": {}`) whole; None for a line
+    that names no member."""
+    if line.endswith(("{}", "[]")):
+        return line
+    stem = line.removesuffix(", …}")
+    if stem == line:
+        stem = line.removesuffix("}")
+    return None if stem == line or stem.endswith(("{", "{…")) else stem
+
+
+def _repeats(tree: _Tree, kids: list[_Node], key: str) -> set[_Node]:
+    """The elements of a tree below its top level that only repeat one met before it,
+    level by level from the top (each level in its order): a keyed element that holds
+    nothing and whose line says no more than that one's (npm's deduplicated packages:
+    `"chalk": {"version": "4.1.2"}` after `"chalk": {"version": "4.1.2", …}`)."""
+    seen = {_stem(tree.line_of(kid)[0]) for kid in kids}
+    repeats: set[_Node] = set()
+    level = [branch for kid in kids for branch in _branches(tree, kid, key)[1]]
+    while level:
+        following: list[_Node] = []
+        for element in level:
+            inner = _branches(tree, element, key)[1]
+            stem = _stem(tree.line_of(element)[0])
+            if stem is not None and not inner and element.name is not None and stem in seen:
+                repeats.add(element)
+            seen.add(stem)
+            following += inner
+        level = following
+    return repeats
+
+
+def _packed_size(lengths: list[int], pad: int) -> int:
+    """What pieces of these lengths take packed several a line (`_packed`) after `pad` spaces."""
+    total, width = 0, -1
+    for length in lengths:
+        if width >= 0 and width + 2 + length <= COMPACT_WIDTH:
+            width += 2 + length
+            continue
+        total += width + 1 if width >= 0 else 0
+        width = pad + length
+    return total + (width + 1 if width >= 0 else 0)
+
+
+def _packed(pieces: list[str], pad: str) -> list[str]:
+    """Pieces several a line, `, ` between them, each line `pad` and at most
+    COMPACT_WIDTH wide (or one piece): a tree's elements that hold none."""
+    lines: list[str] = []
+    for piece in pieces:
+        if lines and len(lines[-1]) + 2 + len(piece) <= COMPACT_WIDTH:
+            lines[-1] += ", " + piece
+        else:
+            lines.append(pad + piece)
+    return lines
+
+
 def _tree_outline(
     tree: _Tree, node: _Node, kind: str, kids: list[_Node], room: int, opener: str, closer: str
 ) -> list[_Token] | None:
     """A tree (elements nesting through one member: `_tree_key`) too big for `room`,
     named level by level: every element one line (`_Tree.line`: a package by its name
-    and version) with the elements it holds indented under it, the top level first,
-    then every element's own as long as a whole level fits; past that, every element
-    below that holds others (a tree's folders, at every depth: `_skeleton`) with as
-    many of each one's other elements beside it as fit, else, of the level that does
-    not fit, the elements of as many of its parents as fit, spread over them (`spread`),
-    each all it holds or none (an element's line's `…` says the rest went).
+    and version) with the elements it holds indented under it, those that hold none
+    several a line (`_packed`), the top level first, then every element's own as long
+    as a whole level fits; past that, every element below that holds others (a tree's
+    folders, at every depth: `_skeleton`) with as many of each one's other elements
+    beside it as fit, else, of the level that does not fit, the elements of as many of
+    its parents as fit, spread over them (`spread`), each all it holds or none (an
+    element's line's `…` says the rest went). An element that holds none and only
+    repeats one met higher in the tree (`_repeats`: npm's deduplicated packages) comes
+    last: repeats are shown only when every other element is, as many as fit.
     None for a collection that is no tree, when not even its top level fits in one line
     each, or when its elements say much more than their names (_THIN: a module with its
     resources is cut as any element is)."""
     key = _tree_key(tree, kids)
     if key is None:
         return None
+    repeats = _repeats(tree, kids, key)
+    holding: dict[_Node, tuple[int, list[_Node]]] = {}
+
+    def held(element: _Node) -> tuple[int, list[_Node]]:
+        """How much of `element` what it holds takes, and the elements but the repeats."""
+        if element not in holding:
+            size, elements = _branches(tree, element, key)
+            holding[element] = size, [e for e in elements if e not in repeats] if repeats else elements
+        return holding[element]
+
+    unnamed = tree.unnamed
     base = _indent(tree.text, kids[0].start)
     named = own = 0  # the characters of the lines shown, and of what they stand for
 
-    def cost(kid: _Node, depth: int, held: int) -> int:
+    def cost(kid: _Node, depth: int, held: int, inner: list[_Node]) -> int:
+        """What `kid`'s line costs: a line of its own, or (holding none) its share of a packed one."""
         nonlocal own, named
-        line = len(base) + 2 * depth + len(tree.line_of(kid)[0]) + 1
+        pad = len(base) + 2 * depth
+        length = len(tree.line_of(kid)[0])
+        line = pad + length + 1 if inner or not depth else length + 2 + (pad + 1) * (length + 2) // COMPACT_WIDTH
         own += kid.end - kid.start - held
         named += line
         return line
 
-    level = [(kid, *_branches(tree, kid, key)) for kid in kids]
-    used = sum(cost(kid, 0, held) for kid, held, _ in level)
+    def group_cost(elements: list[_Node], depth: int) -> int:
+        """What `elements` (one parent's, in order) cost at `depth`, packed as they are laid out."""
+        pad = len(base) + 2 * depth
+        total = 0
+        run: list[int] = []
+        for element in elements:
+            if held(element)[1]:
+                total += _packed_size(run, pad) + pad + len(tree.line_of(element)[0]) + 1
+                run = []
+            else:
+                run.append(len(tree.line_of(element)[0]))
+        return total + _packed_size(run, pad)
+
+    level = [(kid, *held(kid)) for kid in kids]
+    used = sum(cost(kid, 0, size, inner) for kid, size, inner in level)
     if used > room:
         return None
     shown: dict[_Node, list[_Node]] = {}  # the elements shown with the elements they hold
@@ -904,9 +1136,9 @@ def _tree_outline(
         parents = [(kid, branches) for kid, _, branches in level if branches]
         if not parents:
             break  # every element named
-        below = [[(branch, *_branches(tree, branch, key)) for branch in branches] for _, branches in parents]
-        each = [[cost(branch, depth + 1, held) for branch, held, _ in group] for group in below]
-        costs = [sum(sizes) for sizes in each]
+        below = [[(branch, *held(branch)) for branch in branches] for _, branches in parents]
+        each = [[cost(branch, depth + 1, size, inner) for branch, size, inner in group] for group in below]
+        costs = [group_cost(branches, depth + 1) for _, branches in parents]
         if used + sum(costs) <= room:
             shown.update(parents)
             used += sum(costs)
@@ -918,24 +1150,14 @@ def _tree_outline(
         groups = list(zip(parents, below, each, strict=True))
         frontier, at = [entry for group in below for entry in group if entry[2]], depth + 1
         while frontier:
-            deeper = [[(branch, *_branches(tree, branch, key)) for branch in inner] for _, _, inner in frontier]
+            deeper = [[(branch, *held(branch)) for branch in inner] for _, _, inner in frontier]
             groups += zip(
                 [(kid, inner) for kid, _, inner in frontier],
                 deeper,
-                [[cost(branch, at + 1, held) for branch, held, _ in group] for group in deeper],
+                [[cost(branch, at + 1, size, inner) for branch, size, inner in group] for group in deeper],
                 strict=True,
             )
             frontier, at = [entry for group in deeper for entry in group if entry[2]], at + 1
-        skeleton = _skeleton([group for _, group, _ in groups], [sizes for _, _, sizes in groups], room - used)
-        if skeleton is not None:
-            leaves, spent = skeleton
-            for (parent, branches), group, _ in groups:
-                bare = [b for b, _, inner in group if not inner]
-                kept = {id(b) for b, _, inner in group if inner} | {id(bare[k]) for k in spread(len(bare), leaves)}
-                shown[parent] = [branch for branch in branches if id(branch) in kept]
-                tree.unnamed += len(branches) - len(shown[parent])
-            used += spent
-            break
         low, high, best = 0, len(parents), 0
         while low <= high:  # the most parents, spread over the level, whose elements fit
             middle = (low + high) // 2
@@ -944,28 +1166,72 @@ def _tree_outline(
             else:
                 high = middle - 1
         chosen = set(spread(len(parents), best))
-        used += sum(costs[k] for k in chosen)
+        spent = sum(costs[k] for k in chosen)
         for k, extra in enumerate(costs):  # and any other whose elements fit what is left
-            if k not in chosen and used + extra <= room:
+            if k not in chosen and used + spent + extra <= room:
                 chosen.add(k)
-                used += extra
+                spent += extra
+        skeleton = _skeleton([group for _, group, _ in groups], [sizes for _, _, sizes in groups], room - used)
+        if skeleton is not None:
+            leaves = skeleton[0]
+            kept = [
+                [b for b, _, inner in group if inner] + [bare[k] for k in spread(len(bare), leaves)]
+                for _, group, _ in groups
+                for bare in [[b for b, _, inner in group if not inner]]
+            ]
+            if sum(map(len, kept)) >= sum(len(parents[k][1]) for k in chosen):  # it names no fewer
+                for ((parent, branches), _, _), chosen_branches in zip(groups, kept, strict=True):
+                    shown[parent] = [branch for branch in branches if branch in set(chosen_branches)]
+                    tree.unnamed += len(branches) - len(shown[parent])
+                used += skeleton[1]
+                break
+        used += spent
         shown.update(parents[k] for k in sorted(chosen))
         tree.unnamed += sum(len(parents[k][1]) for k in range(len(parents)) if k not in chosen)
         break
     if own > _THIN * named:
         return None
+    left_out = len(repeats)
+    if repeats and tree.unnamed == unnamed:  # every other element named: the repeats while they fit
+        queue = [(kid, 0) for kid in kids]
+        for element, depth in queue:  # the shallowest first
+            elements = _branches(tree, element, key)[1]
+            before = shown.get(element, [])
+            repeated = [e for e in elements if e in repeats]
+            if repeated:
+                after = [e for e in elements if e in repeats or e in set(before)]
+                extra = group_cost(after, depth + 1) - group_cost(before, depth + 1)
+                if used + extra <= room:
+                    used, left_out, shown[element] = used + extra, left_out - len(repeated), after
+            queue += [(e, depth + 1) for e in before]
     lines: list[str] = []
-    stack = [(kid, 0) for kid in reversed(kids)]
+    stack: list[tuple[_Node, int] | str] = [(kid, 0) for kid in reversed(kids)]
     while stack:
-        kid, depth = stack.pop()
+        entry = stack.pop()
+        if isinstance(entry, str):
+            lines.append(entry)
+            continue
+        kid, depth = entry
         lines.append(base + "  " * depth + tree.line_of(kid)[0])
-        stack += [(branch, depth + 1) for branch in reversed(shown.get(kid, []))]
+        laid: list[tuple[_Node, int] | str] = []
+        run: list[str] = []
+        for branch in [*shown.get(kid, []), None]:
+            if branch is not None and not shown.get(branch):
+                run.append(tree.line_of(branch)[0])
+                continue
+            laid += _packed(run, base + "  " * (depth + 1))
+            run = []
+            if branch is not None:
+                laid.append((branch, depth + 1))
+        stack += reversed(laid)
+    count = len(kids) + sum(map(len, shown.values()))
     where = f" in {node.path}" if node.path else ""
     spanned = tree.text.count("\n", kids[0].start, kids[-1].end) + 1
-    before = tree.text[node.value : kids[0].start]
-    nested = f"each one's {_quoted(key)} indented under it"
-    detail = f"{kind}{where} as a tree, {len(lines)} one line each below, {nested}: the rest of each"
-    marker = _Marker(detail, max(0, spanned - len(lines)), "\n" not in before)
+    before_kids = tree.text[node.value : kids[0].start]
+    nested = f"each one's {_quoted(key)} indented under it, those holding none several a line"
+    again = f", and {left_out} that repeat an element higher in the tree," if left_out else ""
+    detail = f"{kind}{where} as a tree, {count} named below, {nested}: the rest of each{again}"
+    marker = _Marker(detail, max(0, spanned - len(lines)), "\n" not in before_kids)
     return [opener, marker, *(("\n" if k else "") + line for k, line in enumerate(lines)), closer]
 
 
