@@ -177,3 +177,38 @@ def test_a_big_output_is_matched_as_each_line_alone_is(lines, wanted, flags):
     expected = {k for k, line in enumerate(lines) if any(p.search(line) for p in alone)}
     with mock.patch.object(patterns, "SIEVE_LINES", 1):  # every output is big: the sieve leaves out patterns
         assert Matcher(wanted, flags, trusted=True).matching(Lines(lines)) == expected
+
+
+def test_a_built_in_matcher_compiles_its_patterns_only_once_it_is_used(monkeypatch):
+    from tokenjuice.rules import patterns
+
+    compiled = []
+    original = patterns._compile_trusted
+    monkeypatch.setattr(
+        patterns, "_compile_trusted", lambda source, held, *rest: compiled.append(held) or original(source, held, *rest)
+    )
+    matcher = Matcher([r"^ERROR: \w+", r"^FAILED \S"], trusted=True)
+    assert matcher.matching(Lines([])) == set()
+    assert compiled == []  # no line to look at: nothing compiled
+    assert matcher.search("FAILED x") and matcher.search("ERROR: y") and not matcher.search("ok")
+    assert len(compiled) == 1
+
+
+def test_the_sieve_looks_for_each_literal_once_in_an_output_whatever_the_matchers(monkeypatch):
+    from tokenjuice.rules import patterns
+
+    monkeypatch.setattr(patterns, "SIEVE_LINES", 1)
+    looked: list[str] = []
+
+    class Output(str):
+        def __contains__(self, literal: object) -> bool:
+            looked.append(str(literal))
+            return str.__contains__(self, literal)
+
+    lines = ["ERROR: boom", "tests/t.py ....", "3 passed"]
+    output = Output("\n".join(lines))
+    first = Matcher([r"^ERROR: \w+", r"^collecting \.\.\.", r"^\s*$"], trusted=True)
+    second = Matcher([r"^collecting \.\.\.", r"^(?P<count>\d+) passed", r"^ERROR: \w+"], trusted=True)
+    assert first.matching(Lines(lines, output)) == {0}
+    assert second.matching(Lines(lines, output)) == {0, 2}
+    assert sorted(looked) == sorted(["ERROR: ", "collecting ...", " passed"])  # once each, "" never

@@ -165,7 +165,7 @@ class Matcher:
     """Tests lines against a set of patterns: `search(line)` is true if any
     matches, `matching(lines)` gives the indices of the matching lines."""
 
-    __slots__ = ("_ascii", "_flags", "_keywords", "_others", "_sievable", "scans_text", "search")
+    __slots__ = ("_ascii", "_flags", "_keywords", "_make", "_others", "_search", "_sievable", "scans_text")
 
     def __init__(
         self, patterns: list[str], flags: str = "", *, trusted: bool, ascii: bool = False, budget: Budget | None = None
@@ -178,24 +178,36 @@ class Matcher:
         self._others = None
         self._flags, self._ascii = flags, ascii
         self._sievable: list[str] = []  # the patterns a sieve may leave out (built-in, one alternation)
+        self._search: Search | None = _never if not patterns else None
+        self._make: Callable[[], Search] = _never_made
         if not patterns:
-            self.search: Search = _never
             return
         combinable = len(patterns) == 1 or not any(_BACKREFERENCE.search(p) for p in patterns)
         source = _alternation(patterns) if combinable else None
         if trusted:
-            self.search = _compile_trusted(source, patterns, flags, ascii)
+            # Compiled on first use: a big output's sieve compiles only the patterns it
+            # holds, and a matcher given no line compiles nothing.
+            self._make = lambda: _compile_trusted(source, patterns, flags, ascii)
             self._sievable = patterns if source is not None and not self._keywords else []
         else:
-            self.search = _compile_bounded(source, patterns, flags, ascii, budget or Budget())
+            self._search = _compile_bounded(source, patterns, flags, ascii, budget or Budget())
         if self._keywords and rest:
             self._others = Matcher(rest, flags, trusted=trusted, ascii=ascii, budget=budget).search
+
+    @property
+    def search(self) -> Search:
+        """Whether any of the patterns matches a line (the first match, or None)."""
+        search = self._search
+        if search is None:
+            search = self._search = self._make()
+        return search
 
     def matching(self, lines: Lines) -> set[int]:
         """Indices of the lines any pattern matches. Keyword lists are found by
         scanning the whole text once per keyword, not line by line."""
         if not self._keywords:
-            return _indexes(self._sieved(lines), lines.lines)
+            search = self._sieved(lines) if lines.lines else _never
+            return set() if search is _never else _indexes(search, lines.lines)
         found: set[int] = set()
         for keywords in self._keywords:
             hits = keywords.matching(lines)
@@ -214,7 +226,7 @@ class Matcher:
         if not patterns or len(lines.lines) < SIEVE_LINES:
             return self.search
         text = lines.within if lines.within is not None else lines.text(False) or ""
-        held = [p for p in patterns if _literal(p, self._flags) in text]
+        held = [p for p in patterns if _holds(text, _literal(p, self._flags))]
         if len(held) == len(patterns):
             return self.search
         return _compile_trusted(_alternation(held), held, self._flags, self._ascii) if held else _never
@@ -234,6 +246,24 @@ def _literal(pattern: str, flags: str) -> str:
     if key not in _LITERALS:
         _LITERALS[key] = required_literal(pattern, flags)
     return _LITERALS[key]
+
+
+#: The text the sieve last looked in, and whether each literal it looked for is there:
+#: the matchers of one reduction sieve the same output, often for the same literals.
+_SEEN: list[Any] = ["", {}]
+
+
+def _holds(text: str, literal: str) -> bool:
+    """`literal in text`, each literal searched once for the text last sieved."""
+    if not literal:
+        return True
+    if _SEEN[0] is not text:
+        _SEEN[:] = [text, {}]
+    known: dict[str, bool] = _SEEN[1]
+    held = known.get(literal)
+    if held is None:
+        held = known[literal] = literal in text
+    return held
 
 
 def _indexes(search: Search, lines: list[str]) -> set[int]:
@@ -298,6 +328,10 @@ class _Keywords:
 
 def _never(line: str) -> object:
     return False
+
+
+def _never_made() -> Search:
+    return _never
 
 
 def _compile_trusted(source: str | None, patterns: list[str], flags: str, ascii: bool) -> Search:
