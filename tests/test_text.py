@@ -76,3 +76,25 @@ def test_one_line_escapes_newlines_as_well():
     from tokenjuice.text import one_line
 
     assert one_line("evil\x1b[2J\u202e\n(tokenjuice: ok)") == "evil\\x1b[2J\\u202e\\n(tokenjuice: ok)"
+
+
+def _holding_reference(lines, hints):
+    return {k for k, line in enumerate(lines) if any(hint in line for hint in hints)}
+
+
+_HINT_PIECES = ["err", "error", "warn", "✗", "× ", "@@ ", "not ok", "e", "r", " ", "é", "İ", "x"]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_lines_holding_finds_exactly_the_lines_that_hold_a_hint(seed):
+    import random
+
+    from tokenjuice.text import holding, lines_holding, lowered_text
+
+    rng = random.Random(seed)
+    pieces = [*_HINT_PIECES, "ok", "━", "\t", "ERROR", "Warn", "✓", "K", "@"]
+    lines = ["".join(rng.choices(pieces, k=rng.randint(0, 6))) for _ in range(rng.randint(1, 30))]
+    hints = tuple(rng.sample([h.lower() for h in _HINT_PIECES] + ["", "ok", "✗x"], rng.randint(1, 6)))
+    lowered = [line.lower() for line in lines]
+    assert lines_holding(lines, hints) == _holding_reference(lowered, hints)
+    assert holding(lowered_text("\n".join(lines)), hints) == _holding_reference(lowered, hints)

@@ -146,14 +146,25 @@ def holding(text: str | bytes, hints: tuple[str, ...]) -> set[int]:
     """The indexes of the lines of `text` (lowered) that hold any of `hints`."""
     newline: Any = "\n" if isinstance(text, str) else b"\n"
     positions: list[int] = []
+    units: dict[Any, bool] = {}  # whether the text holds each character (each byte of bytes)
     for hint in hints:
         needle: Any = hint if isinstance(text, str) else hint.encode()
+        if len(needle) > 1 and not all(_holds_unit(text, unit, units) for unit in needle):
+            continue  # a character it lacks: one `memchr` pass, not a search for the whole hint
         at = text.find(needle)
         while at >= 0:
             positions.append(at)
             end = text.find(newline, at)  # one hit a line is enough: on to the next line
             at = text.find(needle, end + 1) if end >= 0 else -1
     return lines_at(text, positions)
+
+
+def _holds_unit(text: str | bytes, unit: Any, known: dict[Any, bool]) -> bool:
+    """Whether `text` holds the character (the byte, for bytes) `unit`, found once."""
+    held = known.get(unit)
+    if held is None:
+        held = known[unit] = text.find(unit) >= 0
+    return held
 
 
 def lines_at(text: str | bytes, positions: list[int]) -> set[int]:
