@@ -98,3 +98,40 @@ def test_lines_holding_finds_exactly_the_lines_that_hold_a_hint(seed):
     lowered = [line.lower() for line in lines]
     assert lines_holding(lines, hints) == _holding_reference(lowered, hints)
     assert holding(lowered_text("\n".join(lines)), hints) == _holding_reference(lowered, hints)
+
+
+def _split_reference(text):
+    """The display lines line by line: CRLF a newline, a bare CR the only line ending
+    of classic Mac files, every other line redrawn in place its final states."""
+    from tokenjuice.text import _final_states
+
+    text = text.replace("\r\n", "\n")
+    if "\n" not in text:
+        text = text.replace("\r", "\n")
+    shown = []
+    for line in text.split("\n"):
+        shown += _final_states(line) if "\r" in line else [line]
+    return [line.rstrip() for line in shown]
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_split_lines_shows_each_line_as_a_terminal_would(seed):
+    import random
+
+    from tokenjuice.text import split_lines
+
+    rng = random.Random(seed)
+    pieces = ["a", "ok ", "error", "Warn", " ", "\t", "━", "42%", "\r", "\r", "\n", "\n", "\r\n", "\r\r\n", "İ"]
+    text = "".join(rng.choices(pieces, k=rng.randint(0, 25)))
+    assert split_lines(text) == _split_reference(text)
+
+
+def test_a_crlf_line_ending_is_no_redraw(monkeypatch):
+    from tokenjuice import text
+
+    def frame_by_frame(line):
+        raise AssertionError(f"looked at frame by frame: {line!r}")
+
+    monkeypatch.setattr(text, "_final_states", frame_by_frame)
+    windows = "".join(f"line {i}\r\n" for i in range(50)) + "  fetch\r  ━━ 100%\r\nend\r\n"
+    assert text.split_lines(windows) == [*(f"line {i}" for i in range(50)), "  ━━ 100%", "end", ""]

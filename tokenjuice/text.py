@@ -68,14 +68,11 @@ def split_lines(text: str) -> list[str]:
     its only line ending (classic Mac files) is split on CR instead, so no content
     is dropped.
     """
-    if "\r" in text:
-        text = text.replace("\r\n", "\n")
-        if "\n" not in text:
-            text = text.replace("\r", "\n")
-    lines = text.split("\n")
-    if "\r" in text:
-        lines = _redrawn(lines)
-    return list(map(str.rstrip, lines))
+    if "\r" not in text:
+        return list(map(str.rstrip, text.split("\n")))
+    if "\n" not in text:
+        return list(map(str.rstrip, text.replace("\r", "\n").split("\n")))
+    return list(map(str.rstrip, _redrawn(text.split("\n"))))
 
 
 #: Words that make an overwritten frame of a redrawn line worth keeping.
@@ -83,12 +80,22 @@ _ALARM = ("error", "warn", "fail", "fatal", "panic", "denied", "refused", "excep
 
 
 def _redrawn(lines: list[str]) -> list[str]:
-    """`lines` with each line redrawn in place by carriage returns as its final state
-    (`_final_states`). The usual redraw, a progress bar, is its last frame: the
-    frames before the last of all redrawn lines are searched for an alarm word at
-    once. Only when one holds such a word, or a last frame is blank, is every
-    redrawn line looked at frame by frame."""
-    at = [index for index, line in enumerate(lines) if "\r" in line]
+    """`lines` (split at newlines, a CR before each newline still there) with each line
+    redrawn in place by carriage returns as its final state (`_final_states`). The
+    usual redraw, a progress bar, is its last frame: the frames before the last of all
+    redrawn lines are searched for an alarm word at once. Only when one holds such a
+    word, or a last frame is blank, is every redrawn line looked at frame by frame."""
+    closing = len(lines) - 1  # the last line: no newline after it
+    at = []
+    for index in [index for index, line in enumerate(lines) if "\r" in line]:
+        line = lines[index]
+        if index < closing and line[-1] == "\r":  # CRLF: the CR ends the line, it redraws nothing
+            line = lines[index] = line[:-1]
+            if "\r" not in line:
+                continue
+        at.append(index)
+    if not at:
+        return lines
     parts = [lines[index].rpartition("\r") for index in at]
     finals = [last for _, _, last in parts]
     if all(map(str.strip, finals)) and not holding(lowered_text("\n".join([b for b, _, _ in parts])), _ALARM):
