@@ -16,6 +16,8 @@ import itertools
 import re
 import time
 
+from ..text import holds
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -226,7 +228,7 @@ class Matcher:
         if not patterns or len(lines.lines) < SIEVE_LINES:
             return self.search
         text = lines.within if lines.within is not None else lines.text(False) or ""
-        held = [p for p in patterns if _holds(text, _literal(p, self._flags))]
+        held = [p for p in patterns if holds(text, _literal(p, self._flags))]
         if len(held) == len(patterns):
             return self.search
         return _compile_trusted(_alternation(held), held, self._flags, self._ascii) if held else _never
@@ -246,27 +248,6 @@ def _literal(pattern: str, flags: str) -> str:
     if key not in _LITERALS:
         _LITERALS[key] = required_literal(pattern, flags)
     return _LITERALS[key]
-
-
-#: The text the sieve last looked in, and whether each literal it looked for is there:
-#: the matchers of one reduction sieve the same output, often for the same literals.
-_SEEN: list[Any] = ["", {}]
-
-
-def _holds(text: str, literal: str) -> bool:
-    """`literal in text`, each literal searched once for the text last sieved. A
-    literal one of whose characters the text lacks is not searched for: a search for
-    one character (`memchr`) costs a fraction of one for several."""
-    if not literal:
-        return True
-    if _SEEN[0] is not text:
-        _SEEN[:] = [text, {}]
-    known: dict[str, bool] = _SEEN[1]
-    held = known.get(literal)
-    if held is None:
-        held = (len(literal) == 1 or all(_holds(text, char) for char in literal)) and literal in text
-        known[literal] = held
-    return held
 
 
 def _indexes(search: Search, lines: list[str]) -> set[int]:
