@@ -135,3 +135,17 @@ def test_a_crlf_line_ending_is_no_redraw(monkeypatch):
     monkeypatch.setattr(text, "_final_states", frame_by_frame)
     windows = "".join(f"line {i}\r\n" for i in range(50)) + "  fetch\r  ━━ 100%\r\nend\r\n"
     assert text.split_lines(windows) == [*(f"line {i}" for i in range(50)), "  ━━ 100%", "end", ""]
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_strip_ansi_removes_what_the_escape_pattern_matches_and_nothing_else(seed):
+    import random
+    import re
+
+    from tokenjuice.text import _ANSI, strip_ansi
+
+    rng = random.Random(seed)
+    pieces = ["\x1b", "\x1b[", "\x1b]", "[", "]", "0", "31", ";", "m", "?", " ", "(", "B", "\x07", "\\", "\n"]
+    pieces += ["ok", "━"]
+    text = "".join(rng.choices(pieces, k=rng.randint(0, 30)))
+    assert strip_ansi(text) == re.sub(_ANSI, "", text)

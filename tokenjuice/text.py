@@ -27,7 +27,9 @@ def strip_ansi(text: str) -> str:
         return text
     import re
 
-    return re.sub(_ANSI, "", text)
+    # the pieces between sequences, joined: what `re.sub(_ANSI, "", text)` gives (no
+    # sequence is empty), without appending an empty replacement after each of them
+    return "".join(re.split(_ANSI, text))
 
 
 #: C0 and C1 controls but newline and tab, DEL, and the Unicode bidi controls
