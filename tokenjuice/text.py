@@ -176,24 +176,15 @@ def _holds_unit(text: str | bytes, unit: Any, known: dict[Any, bool]) -> bool:
     return held
 
 
-#: The text `holds` last looked in, and whether each literal it looked for is there:
-#: the matchers (and noise tests) of one reduction look in the same output, often for
-#: the same literals.
-_SEEN: list[Any] = ["", {}]
-
-
-def holds(text: str, literal: str) -> bool:
-    """`literal in text`, each literal searched for once in the text last looked in. A
+def holds(text: str, literal: str, known: dict[str, bool]) -> bool:
+    """`literal in text`, remembered in `known` (what was looked for in `text`). A
     literal one of whose characters the text lacks is not searched for: a search for
     one character (`memchr`) costs a fraction of one for several."""
     if not literal:
         return True
-    if _SEEN[0] is not text:
-        _SEEN[:] = [text, {}]
-    known: dict[str, bool] = _SEEN[1]
     held = known.get(literal)
     if held is None:
-        held = (len(literal) == 1 or all(holds(text, char) for char in literal)) and literal in text
+        held = (len(literal) == 1 or all(holds(text, char, known) for char in literal)) and literal in text
         known[literal] = held
     return held
 
