@@ -76,3 +76,76 @@ def test_one_line_escapes_newlines_as_well():
     from tokenjuice.text import one_line
 
     assert one_line("evil\x1b[2J\u202e\n(tokenjuice: ok)") == "evil\\x1b[2J\\u202e\\n(tokenjuice: ok)"
+
+
+def _holding_reference(lines, hints):
+    return {k for k, line in enumerate(lines) if any(hint in line for hint in hints)}
+
+
+_HINT_PIECES = ["err", "error", "warn", "✗", "× ", "@@ ", "not ok", "e", "r", " ", "é", "İ", "x"]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_lines_holding_finds_exactly_the_lines_that_hold_a_hint(seed):
+    import random
+
+    from tokenjuice.text import holding, lines_holding, lowered_text
+
+    rng = random.Random(seed)
+    pieces = [*_HINT_PIECES, "ok", "━", "\t", "ERROR", "Warn", "✓", "K", "@"]
+    lines = ["".join(rng.choices(pieces, k=rng.randint(0, 6))) for _ in range(rng.randint(1, 30))]
+    hints = tuple(rng.sample([h.lower() for h in _HINT_PIECES] + ["", "ok", "✗x"], rng.randint(1, 6)))
+    lowered = [line.lower() for line in lines]
+    assert lines_holding(lines, hints) == _holding_reference(lowered, hints)
+    assert holding(lowered_text("\n".join(lines)), hints) == _holding_reference(lowered, hints)
+
+
+def _split_reference(text):
+    """The display lines line by line: CRLF a newline, a bare CR the only line ending
+    of classic Mac files, every other line redrawn in place its final states."""
+    from tokenjuice.text import _final_states
+
+    text = text.replace("\r\n", "\n")
+    if "\n" not in text:
+        text = text.replace("\r", "\n")
+    shown = []
+    for line in text.split("\n"):
+        shown += _final_states(line) if "\r" in line else [line]
+    return [line.rstrip() for line in shown]
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_split_lines_shows_each_line_as_a_terminal_would(seed):
+    import random
+
+    from tokenjuice.text import split_lines
+
+    rng = random.Random(seed)
+    pieces = ["a", "ok ", "error", "Warn", " ", "\t", "━", "42%", "\r", "\r", "\n", "\n", "\r\n", "\r\r\n", "İ"]
+    text = "".join(rng.choices(pieces, k=rng.randint(0, 25)))
+    assert split_lines(text) == _split_reference(text)
+
+
+def test_a_crlf_line_ending_is_no_redraw(monkeypatch):
+    from tokenjuice import text
+
+    def frame_by_frame(line):
+        raise AssertionError(f"looked at frame by frame: {line!r}")
+
+    monkeypatch.setattr(text, "_final_states", frame_by_frame)
+    windows = "".join(f"line {i}\r\n" for i in range(50)) + "  fetch\r  ━━ 100%\r\nend\r\n"
+    assert text.split_lines(windows) == [*(f"line {i}" for i in range(50)), "  ━━ 100%", "end", ""]
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_strip_ansi_removes_what_the_escape_pattern_matches_and_nothing_else(seed):
+    import random
+    import re
+
+    from tokenjuice.text import _ANSI, strip_ansi
+
+    rng = random.Random(seed)
+    pieces = ["\x1b", "\x1b[", "\x1b]", "[", "]", "0", "31", ";", "m", "?", " ", "(", "B", "\x07", "\\", "\n"]
+    pieces += ["ok", "━"]
+    text = "".join(rng.choices(pieces, k=rng.randint(0, 30)))
+    assert strip_ansi(text) == re.sub(_ANSI, "", text)

@@ -27,7 +27,9 @@ def strip_ansi(text: str) -> str:
         return text
     import re
 
-    return re.sub(_ANSI, "", text)
+    # the pieces between sequences, joined: what `re.sub(_ANSI, "", text)` gives (no
+    # sequence is empty), without appending an empty replacement after each of them
+    return "".join(re.split(_ANSI, text))
 
 
 #: C0 and C1 controls but newline and tab, DEL, and the Unicode bidi controls
@@ -68,14 +70,11 @@ def split_lines(text: str) -> list[str]:
     its only line ending (classic Mac files) is split on CR instead, so no content
     is dropped.
     """
-    if "\r" in text:
-        text = text.replace("\r\n", "\n")
-        if "\n" not in text:
-            text = text.replace("\r", "\n")
-    lines = text.split("\n")
-    if "\r" in text:
-        lines = _redrawn(lines)
-    return list(map(str.rstrip, lines))
+    if "\r" not in text:
+        return list(map(str.rstrip, text.split("\n")))
+    if "\n" not in text:
+        return list(map(str.rstrip, text.replace("\r", "\n").split("\n")))
+    return list(map(str.rstrip, _redrawn(text.split("\n"))))
 
 
 #: Words that make an overwritten frame of a redrawn line worth keeping.
@@ -83,12 +82,22 @@ _ALARM = ("error", "warn", "fail", "fatal", "panic", "denied", "refused", "excep
 
 
 def _redrawn(lines: list[str]) -> list[str]:
-    """`lines` with each line redrawn in place by carriage returns as its final state
-    (`_final_states`). The usual redraw, a progress bar, is its last frame: the
-    frames before the last of all redrawn lines are searched for an alarm word at
-    once. Only when one holds such a word, or a last frame is blank, is every
-    redrawn line looked at frame by frame."""
-    at = [index for index, line in enumerate(lines) if "\r" in line]
+    """`lines` (split at newlines, a CR before each newline still there) with each line
+    redrawn in place by carriage returns as its final state (`_final_states`). The
+    usual redraw, a progress bar, is its last frame: the frames before the last of all
+    redrawn lines are searched for an alarm word at once. Only when one holds such a
+    word, or a last frame is blank, is every redrawn line looked at frame by frame."""
+    closing = len(lines) - 1  # the last line: no newline after it
+    at = []
+    for index in [index for index, line in enumerate(lines) if "\r" in line]:
+        line = lines[index]
+        if index < closing and line[-1] == "\r":  # CRLF: the CR ends the line, it redraws nothing
+            line = lines[index] = line[:-1]
+            if "\r" not in line:
+                continue
+        at.append(index)
+    if not at:
+        return lines
     parts = [lines[index].rpartition("\r") for index in at]
     finals = [last for _, _, last in parts]
     if all(map(str.strip, finals)) and not holding(lowered_text("\n".join([b for b, _, _ in parts])), _ALARM):
@@ -146,14 +155,38 @@ def holding(text: str | bytes, hints: tuple[str, ...]) -> set[int]:
     """The indexes of the lines of `text` (lowered) that hold any of `hints`."""
     newline: Any = "\n" if isinstance(text, str) else b"\n"
     positions: list[int] = []
+    units: dict[Any, bool] = {}  # whether the text holds each character (each byte of bytes)
     for hint in hints:
         needle: Any = hint if isinstance(text, str) else hint.encode()
+        if len(needle) > 1 and not all(_holds_unit(text, unit, units) for unit in needle):
+            continue  # a character it lacks: one `memchr` pass, not a search for the whole hint
         at = text.find(needle)
         while at >= 0:
             positions.append(at)
             end = text.find(newline, at)  # one hit a line is enough: on to the next line
             at = text.find(needle, end + 1) if end >= 0 else -1
     return lines_at(text, positions)
+
+
+def _holds_unit(text: str | bytes, unit: Any, known: dict[Any, bool]) -> bool:
+    """Whether `text` holds the character (the byte, for bytes) `unit`, found once."""
+    held = known.get(unit)
+    if held is None:
+        held = known[unit] = text.find(unit) >= 0
+    return held
+
+
+def holds(text: str, literal: str, known: dict[str, bool]) -> bool:
+    """`literal in text`, remembered in `known` (what was looked for in `text`). A
+    literal one of whose characters the text lacks is not searched for: a search for
+    one character (`memchr`) costs a fraction of one for several."""
+    if not literal:
+        return True
+    held = known.get(literal)
+    if held is None:
+        held = (len(literal) == 1 or all(holds(text, char, known) for char in literal)) and literal in text
+        known[literal] = held
+    return held
 
 
 def lines_at(text: str | bytes, positions: list[int]) -> set[int]:

@@ -177,3 +177,61 @@ def test_a_big_output_is_matched_as_each_line_alone_is(lines, wanted, flags):
     expected = {k for k, line in enumerate(lines) if any(p.search(line) for p in alone)}
     with mock.patch.object(patterns, "SIEVE_LINES", 1):  # every output is big: the sieve leaves out patterns
         assert Matcher(wanted, flags, trusted=True).matching(Lines(lines)) == expected
+
+
+def test_a_built_in_matcher_compiles_its_patterns_only_once_it_is_used(monkeypatch):
+    from tokenjuice.rules import patterns
+
+    compiled = []
+    original = patterns._compile_trusted
+    monkeypatch.setattr(
+        patterns, "_compile_trusted", lambda source, held, *rest: compiled.append(held) or original(source, held, *rest)
+    )
+    matcher = Matcher([r"^ERROR: \w+", r"^FAILED \S"], trusted=True)
+    assert matcher.matching(Lines([])) == set()
+    assert compiled == []  # no line to look at: nothing compiled
+    assert matcher.search("FAILED x") and matcher.search("ERROR: y") and not matcher.search("ok")
+    assert len(compiled) == 1
+
+
+def test_the_sieve_looks_for_each_literal_once_in_an_output_for_all_the_matchers_of_a_reduction(monkeypatch):
+    from tokenjuice.rules import patterns
+
+    monkeypatch.setattr(patterns, "SIEVE_LINES", 1)
+    looked: list[str] = []
+
+    class Output(str):
+        def __contains__(self, literal: object) -> bool:
+            looked.append(str(literal))
+            return str.__contains__(self, literal)
+
+    lines = ["ERROR: boom", "tests/t.py ....", "3 passed"]
+    output = Output("\n".join(lines))
+    budget = Budget()  # one reduction's
+    first = Matcher([r"^ERROR: \w+", r"^collecting \.\.\.", r"^\s*$"], trusted=True, budget=budget)
+    second = Matcher([r"^collecting \.\.\.", r"^(?P<count>\d+) passed", r"^ERROR: \w+"], trusted=True, budget=budget)
+    view = Lines(lines, output)  # alive while the other views are made, as in a reduction
+    assert first.matching(view) == {0}
+    assert second.matching(Lines(lines, output)) == {0, 2}
+    assert len(looked) == len(set(looked))  # nothing looked for twice, "" never
+    # the output has no "c": "collecting ..." is not searched for as a whole
+    assert {literal for literal in looked if len(literal) > 1} == {"ERROR: ", " passed"}
+    assert "c" in looked
+
+
+def test_a_budget_lets_go_of_an_output_once_the_view_that_looked_in_it_first_is_gone(monkeypatch):
+    import gc
+
+    from tokenjuice.rules import patterns
+
+    monkeypatch.setattr(patterns, "SIEVE_LINES", 1)
+    budget = Budget()
+    lines = ["ERROR: boom", "ok"]
+    view = Lines(lines, "\n".join(lines))
+    assert Matcher([r"^ERROR: \w+", r"^collecting \.\.\."], trusted=True, budget=budget).matching(view) == {0}
+    later = Lines(lines[1:], view.within)  # another view of the same output shares what was found
+    assert Matcher([r"^collecting \.\.\."], trusted=True, budget=budget).matching(later) == set()
+    assert later._held is view._held
+    del view
+    gc.collect()
+    assert budget._seen is None  # the output is not held for as long as the reduction

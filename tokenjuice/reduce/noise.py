@@ -147,7 +147,7 @@ def library_source(view: Lines) -> set[int]:
     installed package, the standard library): its docstring and body are not what
     failed. The frame's location, its `>` line and its `E` lines stay."""
     dropped: set[int] = set()
-    if view.within is not None and not any(place in view.within for place in _LIBRARY_PLACES):
+    if view.within is not None and not any(view.holds(place) for place in _LIBRARY_PLACES):
         return dropped  # not even in the output the lines come from
     lines, text = view.lines, view.text(False) or ""
     if not any(place in text for place in _LIBRARY_PLACES):  # no frame in library code

@@ -16,6 +16,8 @@ import itertools
 import re
 import time
 
+from ..text import holds
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -39,10 +41,28 @@ class PatternTimeout(Exception):
 class Budget:
     """The time left for untrusted patterns during one reduction."""
 
-    __slots__ = ("deadline",)
+    __slots__ = ("_seen", "deadline")
 
     def __init__(self, seconds: float = USER_PATTERN_BUDGET_SECONDS) -> None:
         self.deadline = time.monotonic() + seconds
+        self._seen: tuple[str, dict[str, bool]] | None = None
+
+    def findings(self, text: str) -> tuple[dict[str, bool], bool]:
+        """Whether each literal looked for is in `text` (`Lines.holds`), and whether
+        the looking starts here: the matchers of one reduction share its budget, and
+        look in the same output, often for the same literals."""
+        seen = self._seen
+        if seen is not None and seen[0] is text:
+            return seen[1], False
+        found: dict[str, bool] = {}
+        self._seen = (text, found)
+        return found, True
+
+    def forget(self, text: str) -> None:
+        """Let go of `text` and what was found in it (the view that looked in it first
+        is gone): an output is not kept for as long as the reduction."""
+        if self._seen is not None and self._seen[0] is text:
+            self._seen = None
 
     def remaining(self) -> float:
         left = self.deadline - time.monotonic()
@@ -125,7 +145,7 @@ class Lines:
     of the lines (the output they were split from): what none of them can hold is
     looked for in it rather than in their join, which need not be made."""
 
-    __slots__ = ("_lower", "_starts", "_text", "lines", "within")
+    __slots__ = ("_first", "_held", "_lower", "_starts", "_text", "lines", "within")
 
     def __init__(self, lines: list[str], within: str | None = None) -> None:
         self.lines = lines
@@ -133,6 +153,22 @@ class Lines:
         self._text: str | None = None
         self._lower: str | None = None
         self._starts: list[int] | None = None
+        self._held: dict[str, bool] | None = None
+        self._first: Budget | None = None  # the budget this view started the findings of
+
+    def holds(self, literal: str, budget: Budget | None = None) -> bool:
+        """Whether `literal` is in the text the lines come from (`within`, else their
+        join), each literal looked for once (for all the views of one output sharing
+        a budget)."""
+        text = self.within if self.within is not None else self.text(False) or ""
+        if self._held is None:
+            self._held, first = budget.findings(text) if budget is not None else ({}, False)
+            self._first = budget if first else None
+        return holds(text, literal, self._held)
+
+    def __del__(self) -> None:
+        if self._first is not None:
+            self._first.forget(self.within if self.within is not None else self._text or "")
 
     def text(self, folded: bool) -> str | None:
         """All lines joined by newlines (lower-cased when `folded`), or None when
@@ -165,7 +201,7 @@ class Matcher:
     """Tests lines against a set of patterns: `search(line)` is true if any
     matches, `matching(lines)` gives the indices of the matching lines."""
 
-    __slots__ = ("_ascii", "_flags", "_keywords", "_others", "_sievable", "scans_text", "search")
+    __slots__ = ("_ascii", "_budget", "_flags", "_keywords", "_make", "_others", "_search", "_sievable", "scans_text")
 
     def __init__(
         self, patterns: list[str], flags: str = "", *, trusted: bool, ascii: bool = False, budget: Budget | None = None
@@ -176,26 +212,38 @@ class Matcher:
         #: Every pattern is a keyword list, matched on the whole text at once.
         self.scans_text = bool(self._keywords) and not rest
         self._others = None
-        self._flags, self._ascii = flags, ascii
+        self._flags, self._ascii, self._budget = flags, ascii, budget
         self._sievable: list[str] = []  # the patterns a sieve may leave out (built-in, one alternation)
+        self._search: Search | None = _never if not patterns else None
+        self._make: Callable[[], Search] = _never_made
         if not patterns:
-            self.search: Search = _never
             return
         combinable = len(patterns) == 1 or not any(_BACKREFERENCE.search(p) for p in patterns)
         source = _alternation(patterns) if combinable else None
         if trusted:
-            self.search = _compile_trusted(source, patterns, flags, ascii)
+            # Compiled on first use: a big output's sieve compiles only the patterns it
+            # holds, and a matcher given no line compiles nothing.
+            self._make = lambda: _compile_trusted(source, patterns, flags, ascii)
             self._sievable = patterns if source is not None and not self._keywords else []
         else:
-            self.search = _compile_bounded(source, patterns, flags, ascii, budget or Budget())
+            self._search = _compile_bounded(source, patterns, flags, ascii, budget or Budget())
         if self._keywords and rest:
             self._others = Matcher(rest, flags, trusted=trusted, ascii=ascii, budget=budget).search
+
+    @property
+    def search(self) -> Search:
+        """Whether any of the patterns matches a line (the first match, or None)."""
+        search = self._search
+        if search is None:
+            search = self._search = self._make()
+        return search
 
     def matching(self, lines: Lines) -> set[int]:
         """Indices of the lines any pattern matches. Keyword lists are found by
         scanning the whole text once per keyword, not line by line."""
         if not self._keywords:
-            return _indexes(self._sieved(lines), lines.lines)
+            search = self._sieved(lines) if lines.lines else _never
+            return set() if search is _never else _indexes(search, lines.lines)
         found: set[int] = set()
         for keywords in self._keywords:
             hits = keywords.matching(lines)
@@ -213,8 +261,7 @@ class Matcher:
         patterns = self._sievable
         if not patterns or len(lines.lines) < SIEVE_LINES:
             return self.search
-        text = lines.within if lines.within is not None else lines.text(False) or ""
-        held = [p for p in patterns if _literal(p, self._flags) in text]
+        held = [p for p in patterns if lines.holds(_literal(p, self._flags), self._budget)]
         if len(held) == len(patterns):
             return self.search
         return _compile_trusted(_alternation(held), held, self._flags, self._ascii) if held else _never
@@ -298,6 +345,10 @@ class _Keywords:
 
 def _never(line: str) -> object:
     return False
+
+
+def _never_made() -> Search:
+    return _never
 
 
 def _compile_trusted(source: str | None, patterns: list[str], flags: str, ascii: bool) -> Search:
