@@ -393,7 +393,8 @@ def _guarded(cut: _Cut, made: Reduction, budget: int, lines: list[str]) -> Reduc
     # Anchors of the content: what the rule names as noise is no anchor, nor what lies
     # in units that matter less than others (a vendored library's findings, a linter's
     # conventions beside its errors): those go first by design.
-    content = _most_important(outcome.units) or [item for item in outcome.denoised if isinstance(item, str)] or lines
+    denoised = outcome.denoised  # its markers are passed over
+    content = _most_important(outcome.units) or (denoised if any(isinstance(i, str) for i in denoised) else lines)
     found = guard.anchors(content, guard.watched(start.classification.rule.family, start.execution.failed))
     if not found:
         return made
