@@ -3,11 +3,14 @@ times the output is split, which lines the expensive patterns are tried on, what
 computed once instead of once per budget (docs/performance.md has the timings)."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tokenjuice import text
 from tokenjuice.bench import real_shaped_log
 from tokenjuice.commands.wire import reduce_payload
 from tokenjuice.reduce import engine, guard, pipeline, structured, units
+from tokenjuice.reduce.lines import Omission, dedupe_adjacent, render
 
 
 class Counted:
@@ -124,3 +127,48 @@ def test_json_lines_are_recognised_from_their_first_twenty_rows():
     rows = Watched([f'{{"n": {i}}}' for i in range(100_000)])
     assert structured.json_lines(rows)
     assert Watched.seen == 20
+
+
+_ITEMS = st.lists(
+    st.one_of(st.text(alphabet=" ab━\t", max_size=12), st.builds(Omission, st.integers(1, 30))), max_size=40
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(items=_ITEMS, room=st.integers(-5, 300), scan=st.integers(1, 5))
+def test_a_size_read_only_as_far_as_it_takes_tells_what_the_whole_size_does(items, room, scan):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(engine, "_SCAN_ITEMS", scan)
+        read: dict = {}
+        for solid in (False, True):
+            measured = engine._size(items) - (engine._spaces(items) if solid else 0)
+            assert engine._beyond(items, room, solid) == (measured > room)
+            # read on from where an earlier question stopped, for a smaller or a larger room
+            for other in (room // 2, room, room * 3 + 1, room - 7):
+                assert engine._beyond(items, other, solid, read) == (measured > other)
+
+
+def test_the_whole_output_is_not_measured_for_spaces_when_it_cannot_fit(monkeypatch, log):
+    measured = []
+    spaces = engine._spaces
+    monkeypatch.setattr(engine, "_spaces", lambda items: measured.append(len(items)) or spaces(items))
+    result = reduce_log(log)
+    assert "lines omitted" in result["inlineText"]
+    # a few parts for each budget tried, as far as the budget: not every line (was once per reduction)
+    assert 0 < sum(measured) < len(log.splitlines()) // 4
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(st.sampled_from(["a", "b", "", " "]), max_size=30))
+def test_repeats_found_once_are_the_repeats_found_again(lines):
+    deduped = dedupe_adjacent(lines)
+    again = pipeline._remarked(deduped)
+    assert render(again) == render(dedupe_adjacent(list(lines)))
+    markers = [(a, b) for a, b in zip(deduped, again, strict=True) if isinstance(a, Omission)]
+    assert all(a is not b and (a.count, a.detail) == (b.count, b.detail) for a, b in markers)
+
+
+def test_repeats_are_found_once_a_reduction(monkeypatch, log):
+    dedupes = count(monkeypatch, pipeline, "dedupe_adjacent")
+    reduce_log(log)
+    assert dedupes.calls == 1  # the denoised lines', reused for the lines cut when no pattern changed them

@@ -290,7 +290,7 @@ def _read_by_rule(
     counts = _counts(outcome, found, start.execution.exit_code)
     room = EXACT_BUDGET - _size(header + counts) - TRAILER_RESERVE
     total = len(whole_lines)
-    if _size(outcome.denoised) <= room:  # whole but for its noise
+    if not _beyond(outcome.denoised, room):  # whole but for its noise
         return start.made(rule, header, outcome.denoised, total, outcome.facts, ("filter",), reason, None)
     if outcome.units:
         from .units import fit
@@ -328,6 +328,7 @@ class _Cut:
         self.start, self.rule, self.outcome = start, rule, outcome
         self.header, self.whole, self.whole_chars, self.patterns = header, whole, whole_chars, patterns
         self._measured: dict[int, tuple[int, int]] = {}
+        self._read: dict[tuple[int, bool], tuple[int, int]] = {}
         self._longest: int | None = None
 
     def within(self, budget: int, widened: bool = False) -> Reduction:
@@ -348,7 +349,7 @@ class _Cut:
 
     def fits(self, budget: int) -> Reduction | None:
         """The output whole but for its noise, if that fits `budget`."""
-        fits = _fits(self.start, self.rule, self.outcome, self.header, self.whole, budget, self.measure)
+        fits = _fits(self, budget)
         return None if fits is None else replace(fits, budget=budget, regions=self.outcome.regions)
 
     def longest(self) -> int:
@@ -356,6 +357,10 @@ class _Cut:
         if self._longest is None:
             self._longest = max(map(len, self.whole), default=0)
         return self._longest
+
+    def beyond(self, items: tuple[Item, ...], room: int, solid: bool = False) -> bool:
+        """`_beyond` for the outcome's lines, each read once for every budget tried."""
+        return _beyond(items, room, solid, self._read)
 
     def measure(self, items: tuple[Item, ...]) -> tuple[int, int]:
         """The characters `items` (the outcome's denoised or lossless lines) take shown
@@ -501,19 +506,11 @@ def _structured(
     return None
 
 
-def _fits(
-    start: _Start,
-    rule: Rule,
-    outcome: RuleOutcome,
-    header: tuple[str, ...],
-    whole: list[str],
-    budget: int,
-    measure: Callable[[tuple[Item, ...]], tuple[int, int]],
-) -> Reduction | None:
+def _fits(cut: _Cut, budget: int) -> Reduction | None:
     """An output that fits the budget is shown whole but for the noise the rule
     names (skip patterns, repeated lines): never cut in its middle, never replaced
-    by a summary. None when it does not fit. `measure` gives the size and the spaces
-    of the outcome's lines."""
+    by a summary. None when it does not fit."""
+    start, rule, outcome, header, whole = cut.start, cut.rule, cut.outcome, cut.header, cut.whole
     denoised = outcome.denoised
     if outcome.summary is not None and not any(isinstance(i, str) and i.strip() for i in denoised):
         return None  # nothing but noise: the rule's own summary says it best
@@ -528,10 +525,10 @@ def _fits(
     kinds: tuple[str, ...] = ()
     if outcome.lossless:
         denoised, kinds = outcome.lossless, ("lossless",)
-    size, spaces = measure(denoised)
-    shown = _size(header) + size
-    if shown - spaces > room:
+    if cut.beyond(denoised, room - _size(header), solid=True):
         return None  # not even without every space would it fit
+    size, spaces = cut.measure(denoised)
+    shown = _size(header) + size
     if shown > room or spaces >= LOSSLESS_CHARS:
         squeezed = tuple(squeeze(i) for i in denoised)
         saved = size - _size(squeezed)
@@ -572,7 +569,7 @@ def choose(
         # Cut between units: compress them, then drop whole ones, to fit the room left.
         room = max(200, budget - sum(len(h) + 1 for h in header + counts) - TRAILER_RESERVE)
         fitted = tuple(fit(list(outcome.units), room))
-        compact_items = fitted if _size(fitted) < _size(compact_items) else compact_items
+        compact_items = fitted if _beyond(compact_items, _size(fitted)) else compact_items
     compact_chars = _size(header) + _size(counts) + _size(compact_items)
     # What units.fit kept is already cut to the room, but for the names it keeps past
     # it on purpose (every file that matched, every directory): the clamp leaves those.
@@ -745,6 +742,28 @@ def _size(lines: Sequence[Item]) -> int:
 
 def _spaces(items: Sequence[Item]) -> int:
     return "".join([item for item in items if isinstance(item, str)]).count(" ")
+
+
+#: Items are measured this many at a time where all that matters is whether they
+#: pass a size: a long output is read only as far as it takes to tell.
+_SCAN_ITEMS = 256
+
+
+def _beyond(
+    items: Sequence[Item], room: int, solid: bool = False, read: dict[tuple[int, bool], tuple[int, int]] | None = None
+) -> bool:
+    """Do `items` take more than `room` characters shown (`_size`), or with `solid`
+    even with every space gone (`_size` less `_spaces`)? `read` keeps how far items
+    that live as long as it were read and what they took, to go on from there."""
+    key = (id(items), solid)
+    done, taken = read.get(key, (0, 0)) if read is not None else (0, 0)
+    while taken <= room and done < len(items):
+        part = items[done : done + _SCAN_ITEMS]
+        taken += _size(part) - _spaces(part) if solid else _size(part)
+        done += len(part)
+    if read is not None:
+        read[key] = (done, taken)
+    return taken > room
 
 
 def _counts(outcome: RuleOutcome, classification: Classification, exit_code: float | None) -> tuple[str, ...]:

@@ -11,6 +11,7 @@ Every step is linear in the number of lines; patterns are compiled once per run.
 from __future__ import annotations
 
 from itertools import compress, repeat
+from itertools import count as count_from
 
 from ..fast.record import record
 from ..rules.model import Counter, Rule
@@ -149,7 +150,8 @@ def apply_rule(
             kinds.append(formatter)
     undeduped = items  # units are cut by the engine, repeats among them with the rest
     if transforms.dedupe_adjacent:
-        deduped = dedupe_adjacent(items)
+        # The denoised lines' repeats, when no keep or trim pattern or formatter changed them.
+        deduped = _remarked(denoised) if not formatter and lines == kept_lines else dedupe_adjacent(items)
         if len(deduped) != len(items):
             kinds.append("dedupe")
         items = deduped
@@ -160,7 +162,7 @@ def apply_rule(
         return RuleOutcome((), facts, (*kinds, "summary"), rule.on_empty, total, note, tuple(denoised))
 
     if rule.unit:  # cut between units, to the budget, in the engine
-        lines_only = [i for i in undeduped if isinstance(i, str)]
+        lines_only = [i for i in undeduped if isinstance(i, str)] if formatter else lines
         if len(lines_only) == len(undeduped):
             failed = bool(exit_code) and exit_code != 0
             table = rule.failure if failed and rule.failure.preserve_on_failure else rule.summarize
@@ -364,6 +366,17 @@ def pin(rule: Rule, items: Sequence[Item], matcher: MatcherFactory) -> list[Item
     for hit in hits:
         pinned[positions[hit]] = Pinned(str(pinned[positions[hit]]))
     return pinned
+
+
+def _remarked(items: list[Item]) -> list[Item]:
+    """`items` with a new marker in place of each of theirs (markers are told apart by
+    identity, and a formatter may change one)."""
+    remarked = list(items)
+    for k in compress(count_from(), map(isinstance, remarked, repeat(Omission))):
+        marker = remarked[k]
+        assert isinstance(marker, Omission)
+        remarked[k] = Omission(marker.count, marker.detail)
+    return remarked
 
 
 def _without(lines: list[str], dropped: set[int]) -> list[str]:
