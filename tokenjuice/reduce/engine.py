@@ -499,7 +499,7 @@ def _structured(
     if delimiter is not None or structured.json_lines(whole):
         rows = structured.fit_rows(whole, room, header=delimiter is not None)
         return start.made(rule, header, tuple(rows), len(whole), outcome.facts, ("rows",), None, None)
-    long_line = structured.fit_long_line(whole, room, longest())
+    long_line = structured.fit_long_line(whole, room, longest)
     if long_line is not None:
         items, total = long_line
         return start.made(rule, header, tuple(items), total, outcome.facts, ("elements",), None, None)
