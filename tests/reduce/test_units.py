@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from tokenjuice.reduce.budget import SUCCESS_CHARS
 from tokenjuice.reduce.lines import Omission, render
 from tokenjuice.reduce.reencode import decoded
-from tokenjuice.reduce.units import Unit, fit, parse, regions
+from tokenjuice.reduce.units import Unit, _render, fit, parse, regions
 from tokenjuice.rules.verify import unexplained_lines
 
 
@@ -577,3 +577,13 @@ def test_test_blocks_and_passing_lines_are_found_among_lines_that_hold_neither()
     assert sum(len(part.lines) if isinstance(part, Unit) else 1 for part in parsed) == len(lines)
     compiling = [f"   Compiling crate_{i} v0.1.{i}" for i in range(295)]  # the rest are in mocha's block
     assert [part for part in parsed if isinstance(part, str)] == [*compiling[:100], "=" * 20, *compiling[100:]]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    parsed=st.lists(st.one_of(st.text(max_size=30), st.builds(Omission, st.integers(1, 9))), max_size=30),
+    available=st.integers(0, 400),
+)
+def test_lines_without_a_unit_fit_as_they_are(parsed, available):
+    """`fit` of lines among which is no unit gives them as a whole fit renders them."""
+    assert fit(parsed, available) == _render(parsed, {}, {}, set())

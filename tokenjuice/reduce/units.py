@@ -66,6 +66,9 @@ def fit(parsed: Parsed, available: int) -> list[Item]:
     not fit, they are kept anyway (up to NAMES_FACTOR times the room) and a third of
     the room still goes to the units' lines: a flood shows a spread of its matches
     beside the names, not the names alone."""
+    loose = [part for part in parsed if not isinstance(part, Unit)]
+    if len(loose) == len(parsed):
+        return loose  # nothing to cut between (the rule's head and tail cut it): a fit is the lines
     target = available
     best: list[Item] | None = None
     best_size = 0
