@@ -86,10 +86,11 @@ def anchors(lines: Sequence[Item], errors: bool = True) -> list[str]:
     in_diff = False  # a diff's lines are content, whatever words they hold
     for first in range(0, len(lines), CHUNK_LINES):
         chunk = [line for line in lines[first : first + CHUNK_LINES] if isinstance(line, str)]
-        lowered = lowered_text("\n".join(chunk))
+        joined = "\n".join(chunk)
+        lowered = lowered_text(joined)
         # An ASCII line _ERROR matches holds one of these (lowered): the others are not searched.
         worded = holding(lowered, _ERROR_HINTS)
-        candidates = worded | holding(lowered, _ANCHOR_HINTS) | _counted(lowered)
+        candidates = worded | holding(lowered, _ANCHOR_HINTS) | holding(joined, _ANCHOR_MARKS) | _counted(lowered)
         if not errors:
             worded = set()
         for index, line in enumerate(chunk):
@@ -194,7 +195,10 @@ def _candidates(lines: list[str]) -> set[int]:
 
 #: What the line of any anchor but a count holds (lowered), beside an error word: a
 #: failing test's verdict, the start of a diff.
-_ANCHOR_HINTS = ("not ok", "✗", "×", "✕", "diff --", "@@ ")
+_ANCHOR_HINTS = ("not ok", "diff --", "@@ ")
+#: A failing test's mark (no case to lower): looked for as one character in the
+#: text as it is, which is quicker than a several-byte string in its UTF-8.
+_ANCHOR_MARKS = ("✗", "×", "✕")
 #: A count's line (`3 failed, 2 warnings`, lowered): a digit, a space and one of
 #: _SUMMARY's nouns. In UTF-8 a digit that is not ASCII ends in a continuation byte.
 _COUNTED_NOUNS = r"(?:passed|failed|failures?|errors?|warnings?|tests?|problems?|skipped|examples?|issues?)"

@@ -1669,8 +1669,9 @@ _BLOCK_END = lazy(
 )
 #: What any line _ANY_TEST_BLOCK matches holds, one a runner (pytest's rule of
 #: underscores and a space, jest's bullet, vitest's and go's FAIL, cargo's stdout
-#: header, mocha's and rspec's `N) `): tests/reduce/test_units.py checks them.
-_BLOCK_HINTS = ("___ ", "● ", "FAIL", "× ", "✗ ", " stdout ----", ") ")
+#: header, mocha's and rspec's `N) `): tests/reduce/test_units.py checks them. A mark
+#: is looked for alone, without the space after it: one character is found quicker.
+_BLOCK_HINTS = ("___ ", "●", "FAIL", "×", "✗", " stdout ----", ") ")
 #: What any line `_passing` is true of holds.
 _PASSING_HINTS = ("PASS", "ok", "✓", "√")
 _ASSERTION = lazy(r"(?i)(?:assert|error|expected|received|panicked|failure|exception|mismatch|!=|==)")
