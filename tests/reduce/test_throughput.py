@@ -172,3 +172,25 @@ def test_repeats_are_found_once_a_reduction(monkeypatch, log):
     dedupes = count(monkeypatch, pipeline, "dedupe_adjacent")
     reduce_log(log)
     assert dedupes.calls == 1  # the denoised lines', reused for the lines cut when no pattern changed them
+
+
+def test_the_lines_the_filters_kept_are_joined_once_for_all_that_scans_them(monkeypatch):
+    """Trim patterns, counters, the test parser and the pins of a long run (enough
+    lines for the patterns' sieve to read their text) share one text of the lines
+    the filters kept; the skip patterns read the output's own."""
+    from tokenjuice.rules import patterns
+
+    scanned = []
+    matching = patterns.Matcher.matching
+    monkeypatch.setattr(
+        patterns.Matcher, "matching", lambda self, lines: scanned.append(lines) or matching(self, lines)
+    )
+    parsed = []
+    tests = units._tests
+    monkeypatch.setattr(units, "_tests", lambda lines, view=None: parsed.append(view) or tests(lines, view))
+    log = real_shaped_log(1536 * 1024)
+    reduce_log(log)
+    long = {id(lines): lines for lines in scanned if len(lines.lines) >= patterns.SIEVE_LINES}
+    assert len(long) == 2  # the output's lines (skip patterns), the lines kept (the rest)
+    kept = next(lines for lines in long.values() if lines.within is None)
+    assert parsed == [kept] and len([lines for lines in scanned if lines is kept]) >= 3

@@ -15,7 +15,7 @@ from itertools import count as count_from
 
 from ..fast.record import record
 from ..rules.model import Counter, Rule
-from ..rules.patterns import Budget, Lines, Matcher, group_names, scoped
+from ..rules.patterns import SIEVE_LINES, Budget, Lines, Matcher, group_names, scoped
 from ..text import split_lines, trim_empty_edges
 from . import noise, records
 from .formatters import FORMATTERS
@@ -98,6 +98,17 @@ def apply_rule(
     if filters.listing_patterns and not asks_for_detail(rule, argv, matcher):
         skips += filters.listing_patterns
     view = Lines(lines, source)  # every line is in `source`: what is not there is in none of them
+    views = {id(lines): view}
+
+    def view_of(some: list[str]) -> Lines:
+        """`some` lines, their text made once for every set of patterns that scans them:
+        the lines the filters kept are scanned in their own text, a fraction of the
+        output's where the filters dropped much (the output's for all its lines)."""
+        found = views.get(id(some))
+        if found is None or found.lines is not some:
+            found = views[id(some)] = Lines(some)
+        return found
+
     if not no_omit and skips:
         dropped = matcher(skips).matching(view)
     if not no_omit and filters.noise:
@@ -120,12 +131,12 @@ def apply_rule(
             lines = undropped
     counter_lines = lines
     if not no_omit and filters.keep_patterns:
-        kept = matcher(filters.keep_patterns).matching(Lines(lines, source))
+        kept = matcher(filters.keep_patterns).matching(view_of(lines))
         if kept and len(kept) != len(lines):
             kinds.append("filter")
             lines = [line for i, line in enumerate(lines) if i in kept]
     if not no_omit and filters.trim_patterns:  # least-worth content: gone on the cut path only
-        trim_hits = matcher(filters.trim_patterns).matching(Lines(lines, source))
+        trim_hits = matcher(filters.trim_patterns).matching(view_of(lines))
         if trim_hits and len(trim_hits) != len(lines):
             kinds.append("filter")
             lines = _without(lines, trim_hits)
@@ -134,7 +145,7 @@ def apply_rule(
         counter_lines = trim_empty_edges(counter_lines)
 
     counted = {"pre_skip": unfiltered, "pre_keep": counter_lines}.get(rule.counter_source, lines)
-    facts = count(rule.counters, counted, matcher, source) if rule.counters else None
+    facts = count(rule.counters, view_of(counted), matcher) if rule.counters else None
 
     if no_omit:
         return RuleOutcome(tuple(lines), facts, tuple(kinds), None, total)
@@ -166,10 +177,11 @@ def apply_rule(
         if len(lines_only) == len(undeduped):
             failed = bool(exit_code) and exit_code != 0
             table = rule.failure if failed and rule.failure.preserve_on_failure else rule.summarize
-            whole = parse(rule.unit, lines_only)
+            scanned = view_of(lines_only)
+            whole = parse(rule.unit, lines_only, scanned)
             if rule.unit == "record" and filters.pin_patterns:
                 whole = _pinned_records(whole, rule, matcher)
-            parsed = loose_head_tail(whole, table.head, table.tail, rule, matcher)
+            parsed = loose_head_tail(whole, table.head, table.tail, rule, matcher, scanned)
             if rule.unit == "match-file":
                 facts = (facts or {}) | {"file": sum(1 for part in parsed if isinstance(part, Unit))}
             if size(denoised) > LOSSLESS_MAX or any(isinstance(i, Omission) for i in denoised):
@@ -266,10 +278,13 @@ def _lossless(parsed: Parsed, denoised: Sequence[Item]) -> list[Item]:
     return encoded if before - after >= max(LOSSLESS_CHARS, before * LOSSLESS_SHARE) else []
 
 
-def loose_head_tail(parsed: Parsed, head: int, tail: int, rule: Rule, matcher: MatcherFactory) -> Parsed:
+def loose_head_tail(
+    parsed: Parsed, head: int, tail: int, rule: Rule, matcher: MatcherFactory, lines: Lines | None = None
+) -> Parsed:
     """The rule's head and tail (and pins), applied to the lines between units only
-    (headers, progress, passing lines): units are cut by `units.fit`, never by position."""
-    loose = pin(rule, [part for part in parsed if not isinstance(part, Unit)], matcher)
+    (headers, progress, passing lines): units are cut by `units.fit`, never by position.
+    `lines` are the lines `parsed` was made of, with their text."""
+    loose = pin(rule, [part for part in parsed if not isinstance(part, Unit)], matcher, lines)
     count = len(loose)
     if count <= head + tail:
         keep = set(range(count))
@@ -307,20 +322,19 @@ def loose_head_tail(parsed: Parsed, head: int, tail: int, rule: Rule, matcher: M
     return result
 
 
-def count(
-    counters: tuple[Counter, ...], lines: list[str], matcher: MatcherFactory, within: str | None = None
-) -> dict[str, int]:
+def count(counters: tuple[Counter, ...], view: Lines, matcher: MatcherFactory) -> dict[str, int]:
     """Lines matching each counter, or for a counter with a `(?P<count>…)` group the
     sum of the numbers it captures. Keyword counters scan the whole text; the other
     counters first find, with one combined search per line, the few lines any of
-    them matches, and only those lines are tested again one counter at a time.
-    `within` is a text holding every line (see `Lines`)."""
-    view = Lines(lines, within)
+    them matches, and only those lines are tested again one counter at a time."""
+    lines = view.lines
     matchers = {c.name: matcher([c.pattern], c.flags) for c in counters}
     per_line = [c for c in counters if not matchers[c.name].scans_text]
     subset = view
     if len(per_line) > 1:
         candidates = matcher([scoped(c.pattern, c.flags) for c in per_line]).matching(view)
+        # a text holding them all where one is at hand, or the sieve would want one
+        within = view.within if view.within is not None or len(candidates) < SIEVE_LINES else view.text(False)
         subset = Lines([lines[i] for i in sorted(candidates)], within)
     facts = {}
     for counter in counters:
@@ -351,15 +365,17 @@ def matcher_factory(rule: Rule, budget: Budget) -> MatcherFactory:
     return matcher
 
 
-def pin(rule: Rule, items: Sequence[Item], matcher: MatcherFactory) -> list[Item]:
-    """Mark the lines matching the rule's `pin_patterns` as `Pinned`."""
+def pin(rule: Rule, items: Sequence[Item], matcher: MatcherFactory, lines: Lines | None = None) -> list[Item]:
+    """Mark the lines matching the rule's `pin_patterns` as `Pinned`; `lines`, when
+    its lines are the items' (no unit or marker among them), lends them its text."""
     if not rule.filters.pin_patterns:
         return list(items)
     texts = [item for item in items if isinstance(item, str)]
     positions = (
         range(len(items)) if len(texts) == len(items) else [i for i, item in enumerate(items) if isinstance(item, str)]
     )
-    hits = matcher(rule.filters.pin_patterns).matching(Lines(texts))
+    view = lines if lines is not None and texts == lines.lines else Lines(texts)
+    hits = matcher(rule.filters.pin_patterns).matching(view)
     if not hits:
         return list(items)
     pinned = list(items)

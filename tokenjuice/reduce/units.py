@@ -47,6 +47,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
 
+    from ..rules.patterns import Lines
+
 _LINE_LIMIT = 300
 #: A diff's changed line is content: clipped only past this many characters.
 _CHANGE_LIMIT = 2000
@@ -992,9 +994,11 @@ def _in_folders(where: dict[str, int] | None) -> str:
 # -- parsers ------------------------------------------------------------------------------
 
 
-def parse(unit: str, lines: list[str]) -> Parsed:
-    """Split `lines` into units of the kind a rule declares."""
-    return _PARSERS[unit](lines)
+def parse(unit: str, lines: list[str], view: Lines | None = None) -> Parsed:
+    """Split `lines` into units of the kind a rule declares; `view`, when given, is
+    the lines with their text, made once for whatever scans them (the test parser
+    reads it)."""
+    return _tests(lines, view) if unit == "test" else _PARSERS[unit](lines)
 
 
 _STATUS_SECTION = lazy(
@@ -1817,14 +1821,14 @@ def _passing_unit(line: str) -> Unit:
     )
 
 
-def _tests(lines: list[str]) -> Parsed:
+def _tests(lines: list[str], view: Lines | None = None) -> Parsed:
     """Test runner output: every failing test's block is a unit kept whole while it
     fits (its short form is its title and the message of its failure); passing tests
     are units that go first. A block whose test the short summary names (pytest's
     `FAILED …` lines) may go whole: its name stays in the summary."""
     parsed: Parsed = []
     current: list[str] = []
-    text = "\n".join(lines)
+    text = "\n".join(lines) if view is None else view.text(False) or ""
     summary = ("FAILED " in text or "ERROR " in text) and any(line.startswith(("FAILED ", "ERROR ")) for line in lines)
     listed = _listed(lines) if summary else set()
     kinds_seen: set[str] = set()
