@@ -139,13 +139,24 @@ _ITEMS = st.lists(
 def test_a_size_read_only_as_far_as_it_takes_tells_what_the_whole_size_does(items, room, scan):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(engine, "_SCAN_ITEMS", scan)
+        assert engine._beyond(items, room) == (engine._size(items) > room)
         read: dict = {}
         for solid in (False, True):
-            measured = engine._size(items) - (engine._spaces(items) if solid else 0)
-            assert engine._beyond(items, room, solid) == (measured > room)
-            # read on from where an earlier question stopped, for a smaller or a larger room
-            for other in (room // 2, room, room * 3 + 1, room - 7):
-                assert engine._beyond(items, other, solid, read) == (measured > other)
+            whole = engine._size(items) - (engine._spaces(items) if solid else 0)
+            # read on from where an earlier question stopped, for a smaller or a larger limit
+            for limit in (room, room // 2, room * 3 + 1, room - 7):
+                for memo in (None, read):
+                    measured = engine._measured(items, limit, solid, memo)
+                    assert measured == whole if whole <= limit else limit < measured <= whole
+
+
+def test_a_long_output_is_never_measured_whole(monkeypatch, log):
+    measured = []
+    size = engine._size
+    monkeypatch.setattr(engine, "_size", lambda items: measured.append(len(items)) or size(items))
+    assert "lines omitted" in reduce_log(log)["inlineText"]
+    # the output's and the rule's lines are read a part at a time, as far as a budget
+    assert max(measured) < len(log.splitlines()) // 4
 
 
 def test_the_whole_output_is_not_measured_for_spaces_when_it_cannot_fit(monkeypatch, log):

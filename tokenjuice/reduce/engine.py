@@ -128,8 +128,7 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
     header = (f"exit {format_number(execution.exit_code)}",) if execution.failed else ()
     lines = split_lines(stripped)
     whole = trim_empty_edges(lines)
-    whole_chars = _size(whole)
-    tiny = whole_chars <= TINY_CHARS and not options.no_omit
+    tiny = not options.no_omit and not _beyond(whole, TINY_CHARS)
     if tiny and not options.facts:
         return start.never_longer(start.whole(header, whole, None, "tiny"), stripped)
 
@@ -169,7 +168,7 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
         )
     if tiny:
         return start.never_longer(start.whole(header, whole, outcome.facts, "tiny", rule), stripped)
-    cut = _Cut(start, rule, outcome, header, whole, whole_chars, patterns)
+    cut = _Cut(start, rule, outcome, header, whole, patterns)
     made = cut.within(budget)
     if made.cut and not options.max_inline_chars:  # else whole, or the size the caller asked for
         made = _guarded(cut, made, budget, lines)
@@ -322,11 +321,10 @@ class _Cut:
         outcome: RuleOutcome,
         header: tuple[str, ...],
         whole: list[str],
-        whole_chars: int,
         patterns: Budget,
     ) -> None:
         self.start, self.rule, self.outcome = start, rule, outcome
-        self.header, self.whole, self.whole_chars, self.patterns = header, whole, whole_chars, patterns
+        self.header, self.whole, self.patterns = header, whole, patterns
         self._measured: dict[int, tuple[int, int]] = {}
         self._read: dict[tuple[int, bool], tuple[int, int]] = {}
         self._longest: int | None = None
@@ -342,9 +340,7 @@ class _Cut:
         shaped = _structured(self.start, self.rule, self.outcome, self.header, self.whole, budget, self.longest)
         if shaped is not None:
             return replace(shaped, budget=budget)
-        made = choose(
-            self.start, self.rule, self.outcome, self.header, self.whole, budget, self.patterns, self.whole_chars
-        )
+        made = choose(self, budget)
         return replace(made, budget=budget, regions=self.outcome.regions)
 
     def fits(self, budget: int) -> Reduction | None:
@@ -358,9 +354,13 @@ class _Cut:
             self._longest = max(map(len, self.whole), default=0)
         return self._longest
 
-    def beyond(self, items: tuple[Item, ...], room: int, solid: bool = False) -> bool:
-        """`_beyond` for the outcome's lines, each read once for every budget tried."""
-        return _beyond(items, room, solid, self._read)
+    def beyond(self, items: Sequence[Item], room: int, solid: bool = False) -> bool:
+        """`_beyond` for the output's or the outcome's lines, read once for every budget tried."""
+        return _measured(items, room, solid, self._read) > room
+
+    def size(self, items: Sequence[Item], limit: int) -> int:
+        """`_measured` for the output's or the outcome's lines, read once for every budget tried."""
+        return _measured(items, limit, False, self._read)
 
     def measure(self, items: tuple[Item, ...]) -> tuple[int, int]:
         """The characters `items` (the outcome's denoised or lossless lines) take shown
@@ -545,23 +545,16 @@ def _fits(cut: _Cut, budget: int) -> Reduction | None:
     return start.made(rule, header, denoised, len(whole), outcome.facts, ("filter",), None, None)
 
 
-def choose(
-    start: _Start,
-    rule: Rule,
-    outcome: RuleOutcome,
-    header: tuple[str, ...],
-    whole: list[str],
-    budget: int,
-    patterns: Budget,
-    whole_chars: int,
-) -> Reduction:
+def choose(cut: _Cut, budget: int) -> Reduction:
     """The one fallback decision: the rule's result, or the whole (ANSI-stripped)
-    output (`whole_chars` long, shown) cut to the budget. The rule's result must be meaningfully shorter — or the
+    output cut to the budget. The rule's result must be meaningfully shorter — or the
     input too big to show whole anyway, so the rule's filtering can only help — and
     never longer than the input as printed."""
     from ..rules.patterns import PatternTimeout
     from .pipeline import matcher_factory, pin
     from .units import fit
+
+    start, rule, outcome, header, whole = cut.start, cut.rule, cut.outcome, cut.header, cut.whole
 
     counts = _counts(outcome, start.classification, start.execution.exit_code)
     compact_items: tuple[Item, ...] = (outcome.summary,) if outcome.summary is not None else outcome.items
@@ -586,12 +579,16 @@ def choose(
         counts = ()  # nothing was cut: the lines themselves show what the counts would
     kinds = outcome.kinds + (("size-clamp",) if clamped else ())
     made = start.made(rule, header + counts, items, outcome.total_lines, outcome.facts, kinds, None, outcome.note)
+    length = _length(made)
+    # The output's size, read only as far as it takes to tell: past the budget, the
+    # made text and twice the rule's result, every test below holds.
+    whole_chars = cut.size(whole, max(budget, length, 2 * compact_chars + 64))
     shorter = compact_chars < whole_chars * 0.9 and whole_chars - compact_chars >= 64
-    if (shorter or whole_chars > budget) and _length(made) < whole_chars:
+    if (shorter or whole_chars > budget) and length < whole_chars:
         return made
     denoised: list[Item] = list(outcome.denoised)
     try:
-        pinned = pin(rule, denoised, matcher_factory(rule, patterns))
+        pinned = pin(rule, denoised, matcher_factory(rule, cut.patterns))
     except PatternTimeout:
         pinned = denoised
     kinds = ("filter",) if len(denoised) != len(whole) else ()
@@ -637,9 +634,11 @@ class _Start:
         as saved. What the capture could not keep is said either way; a tiny output
         keeps its `exit N` (the status is most of what a few words of output say), and
         a command that printed nothing is still shown as `exit N`."""
-        if made.capture_note or made.passthrough == "tiny" or not stripped.strip():
-            return made
-        length = len(stripped.rstrip("\n"))  # as shown: a text's last newline is not shown either
+        if made.capture_note or made.passthrough == "tiny" or not stripped or stripped.isspace():
+            return made  # (`isspace`, not a stripped copy of a long output)
+        length = len(stripped)  # as shown: a text's last newlines are not shown either
+        while stripped[length - 1] == "\n":
+            length -= 1
         if len(_unredacted(made)) <= length:
             return made  # shorter, or the output itself
         if made.exact is None and not made.clipped_lines and not any(isinstance(i, Omission) for i in made.body):
@@ -749,21 +748,27 @@ def _spaces(items: Sequence[Item]) -> int:
 _SCAN_ITEMS = 256
 
 
-def _beyond(
-    items: Sequence[Item], room: int, solid: bool = False, read: dict[tuple[int, bool], tuple[int, int]] | None = None
-) -> bool:
-    """Do `items` take more than `room` characters shown (`_size`), or with `solid`
-    even with every space gone (`_size` less `_spaces`)? `read` keeps how far items
-    that live as long as it were read and what they took, to go on from there."""
+def _beyond(items: Sequence[Item], room: int) -> bool:
+    """Do `items` take more than `room` characters shown (`_size`)?"""
+    return _measured(items, room) > room
+
+
+def _measured(
+    items: Sequence[Item], limit: int, solid: bool = False, read: dict[tuple[int, bool], tuple[int, int]] | None = None
+) -> int:
+    """The characters `items` take shown (`_size`), or with `solid` with every space
+    gone (less `_spaces`), read only until past `limit`: exact up to it, past it some
+    count past it. `read` keeps how far items that live as long as it were read and
+    what they took, to go on from there."""
     key = (id(items), solid)
     done, taken = read.get(key, (0, 0)) if read is not None else (0, 0)
-    while taken <= room and done < len(items):
+    while taken <= limit and done < len(items):
         part = items[done : done + _SCAN_ITEMS]
         taken += _size(part) - _spaces(part) if solid else _size(part)
         done += len(part)
     if read is not None:
         read[key] = (done, taken)
-    return taken > room
+    return taken
 
 
 def _counts(outcome: RuleOutcome, classification: Classification, exit_code: float | None) -> tuple[str, ...]:
