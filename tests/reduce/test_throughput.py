@@ -10,7 +10,7 @@ from tokenjuice import text
 from tokenjuice.bench import real_shaped_log
 from tokenjuice.commands.wire import reduce_payload
 from tokenjuice.reduce import engine, guard, pipeline, structured, units
-from tokenjuice.reduce.lines import Omission, dedupe_adjacent, render
+from tokenjuice.reduce.lines import Omission, Pinned, dedupe_adjacent, render
 
 
 class Counted:
@@ -172,8 +172,10 @@ def test_the_whole_output_is_not_measured_for_spaces_when_it_cannot_fit(monkeypa
 @settings(max_examples=200, deadline=None)
 @given(lines=st.lists(st.sampled_from(["a", "b", "", " "]), max_size=30))
 def test_repeats_found_once_are_the_repeats_found_again(lines):
-    deduped = dedupe_adjacent(lines)
-    again = pipeline._remarked(deduped)
+    marked: list[int] = []
+    deduped = dedupe_adjacent(lines, marked)
+    assert marked == [k for k, item in enumerate(deduped) if isinstance(item, Omission)]
+    again = pipeline._remarked(deduped, marked)
     assert render(again) == render(dedupe_adjacent(list(lines)))
     markers = [(a, b) for a, b in zip(deduped, again, strict=True) if isinstance(a, Omission)]
     assert all(a is not b and (a.count, a.detail) == (b.count, b.detail) for a, b in markers)
@@ -205,3 +207,49 @@ def test_the_lines_the_filters_kept_are_joined_once_for_all_that_scans_them(monk
     assert len(long) == 2  # the output's lines (skip patterns), the lines kept (the rest)
     kept = next(lines for lines in long.values() if lines.within is None)
     assert parsed == [kept] and len([lines for lines in scanned if lines is kept]) >= 3
+
+
+def _loose_head_tail_by_definition(parsed, head, tail, rule, matcher):
+    """What `loose_head_tail` keeps, one item at a time: the head, the tail, pinned
+    lines and markers of the lines between units, each run of the others one marker."""
+    loose = pipeline.pin(rule, [part for part in parsed if not isinstance(part, units.Unit)], matcher)
+    count = len(loose)
+    keep = {k for k, item in enumerate(loose) if k < head or k >= count - tail or isinstance(item, Pinned | Omission)}
+    result, hidden, position = [], 0, 0
+    for part in parsed:
+        if not isinstance(part, units.Unit):
+            part, position = loose[position], position + 1
+            if position - 1 not in keep:
+                hidden += 1
+                continue
+        if hidden:
+            result.append(Omission(hidden))
+            hidden = 0
+        result.append(part)
+    return result + ([Omission(hidden)] if hidden else [])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    kinds=st.lists(st.sampled_from(["line", "E  pinned", "pinned", "marker", "unit"]), max_size=30),
+    head=st.integers(0, 4),
+    tail=st.integers(0, 4),
+)
+def test_the_head_tail_of_loose_lines_keeps_what_a_walk_over_them_keeps(kinds, head, tail):
+    from helpers import make
+
+    rule = make(pin_patterns=[r"^E {2}"])
+    matcher = pipeline.matcher_factory(rule, pipeline.Budget())
+    made = {
+        "line": lambda n: f"line {n}",
+        "E  pinned": lambda n: f"E  line {n}",
+        "pinned": lambda n: Pinned(f"kept {n}"),
+        "marker": lambda n: Omission(n + 1),
+        "unit": lambda n: units.Unit("path", "", (f"unit {n}",), (f"unit {n}",)),
+    }
+    parsed = [made[kind](n) for n, kind in enumerate(kinds)]
+    fast = pipeline.loose_head_tail(parsed, head, tail, rule, matcher)
+    slow = _loose_head_tail_by_definition(parsed, head, tail, rule, matcher)
+    assert [(type(x), render([x]) if not isinstance(x, units.Unit) else x) for x in fast] == [
+        (type(x), render([x]) if not isinstance(x, units.Unit) else x) for x in slow
+    ]

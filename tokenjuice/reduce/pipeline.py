@@ -11,7 +11,6 @@ Every step is linear in the number of lines; patterns are compiled once per run.
 from __future__ import annotations
 
 from itertools import compress, repeat
-from itertools import count as count_from
 
 from ..fast.record import record
 from ..rules.model import Counter, Rule
@@ -118,8 +117,9 @@ def apply_rule(
     undropped = _without(lines, dropped) if dropped else lines
     kept_lines = trim_empty_edges(undropped) if transforms.trim_empty_edges else undropped
     denoised: list[Item] = list(kept_lines)
+    marked: list[int] = []  # where the repeats' markers are among the denoised lines
     if transforms.dedupe_adjacent and not no_omit:
-        denoised = dedupe_adjacent(denoised)
+        denoised = dedupe_adjacent(denoised, marked)
     if not no_omit:
         joined = None
         for entry in rule.match_output:
@@ -162,7 +162,7 @@ def apply_rule(
     undeduped = items  # units are cut by the engine, repeats among them with the rest
     if transforms.dedupe_adjacent:
         # The denoised lines' repeats, when no keep or trim pattern or formatter changed them.
-        deduped = _remarked(denoised) if not formatter and lines == kept_lines else dedupe_adjacent(items)
+        deduped = _remarked(denoised, marked) if not formatter and lines == kept_lines else dedupe_adjacent(items)
         if len(deduped) != len(items):
             kinds.append("dedupe")
         items = deduped
@@ -284,13 +284,24 @@ def loose_head_tail(
     """The rule's head and tail (and pins), applied to the lines between units only
     (headers, progress, passing lines): units are cut by `units.fit`, never by position.
     `lines` are the lines `parsed` was made of, with their text."""
-    loose = pin(rule, [part for part in parsed if not isinstance(part, Unit)], matcher, lines)
+    # What kinds of item there are, told in one pass: most outputs are lines alone.
+    kinds = set(map(type, parsed))
+    between: list[Item] = (
+        [part for part in parsed if not isinstance(part, Unit)]
+        if any(issubclass(kind, Unit) for kind in kinds)
+        else list(parsed)  # type: ignore[arg-type]  # no unit among them: told by their kinds
+    )
+    kinds -= {kind for kind in kinds if issubclass(kind, Unit)}
+    loose, pinned_at = _pinned(rule, between, matcher, lines, all(issubclass(kind, str) for kind in kinds))
     count = len(loose)
     if count <= head + tail:
         keep = set(range(count))
     else:
         keep = set(range(head)) | set(range(count - tail, count))
-        keep.update(compress(range(count), map(isinstance, loose, repeat((Pinned, Omission)))))
+        if any(issubclass(kind, Pinned | Omission) for kind in kinds):  # pinned or cut before: looked for
+            keep.update(compress(range(count), map(isinstance, loose, repeat((Pinned, Omission)))))
+        else:
+            keep.update(pinned_at)
     result: Parsed = []
     if count == len(parsed):  # no unit among the lines: those kept, and a marker for each run between
         previous = -1
@@ -365,30 +376,36 @@ def matcher_factory(rule: Rule, budget: Budget) -> MatcherFactory:
     return matcher
 
 
-def pin(rule: Rule, items: Sequence[Item], matcher: MatcherFactory, lines: Lines | None = None) -> list[Item]:
-    """Mark the lines matching the rule's `pin_patterns` as `Pinned`; `lines`, when
-    its lines are the items' (no unit or marker among them), lends them its text."""
+def pin(rule: Rule, items: Sequence[Item], matcher: MatcherFactory) -> list[Item]:
+    """Mark the lines matching the rule's `pin_patterns` as `Pinned`."""
+    return _pinned(rule, items, matcher)[0]
+
+
+def _pinned(
+    rule: Rule, items: Sequence[Item], matcher: MatcherFactory, lines: Lines | None = None, plain: bool = False
+) -> tuple[list[Item], list[int]]:
+    """`pin`, and the positions it pinned. `plain`: the items are all lines, known
+    without looking. `lines`, when its lines are the items, lends them its text."""
     if not rule.filters.pin_patterns:
-        return list(items)
-    texts = [item for item in items if isinstance(item, str)]
+        return list(items), []
+    texts = list(items) if plain else [item for item in items if isinstance(item, str)]
     positions = (
         range(len(items)) if len(texts) == len(items) else [i for i, item in enumerate(items) if isinstance(item, str)]
     )
-    view = lines if lines is not None and texts == lines.lines else Lines(texts)
+    view = lines if lines is not None and texts == lines.lines else Lines(texts)  # type: ignore[arg-type]  # `plain`
     hits = matcher(rule.filters.pin_patterns).matching(view)
-    if not hits:
-        return list(items)
     pinned = list(items)
-    for hit in hits:
-        pinned[positions[hit]] = Pinned(str(pinned[positions[hit]]))
-    return pinned
+    at = sorted(positions[hit] for hit in hits)
+    for k in at:
+        pinned[k] = Pinned(str(pinned[k]))
+    return pinned, at
 
 
-def _remarked(items: list[Item]) -> list[Item]:
-    """`items` with a new marker in place of each of theirs (markers are told apart by
-    identity, and a formatter may change one)."""
+def _remarked(items: list[Item], marked: list[int]) -> list[Item]:
+    """`items` with a new marker in place of each of theirs, at the positions `marked`
+    (markers are told apart by identity, and a formatter may change one)."""
     remarked = list(items)
-    for k in compress(count_from(), map(isinstance, remarked, repeat(Omission))):
+    for k in marked:
         marker = remarked[k]
         assert isinstance(marker, Omission)
         remarked[k] = Omission(marker.count, marker.detail)
