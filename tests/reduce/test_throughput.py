@@ -253,3 +253,22 @@ def test_the_head_tail_of_loose_lines_keeps_what_a_walk_over_them_keeps(kinds, h
     assert [(type(x), render([x]) if not isinstance(x, units.Unit) else x) for x in fast] == [
         (type(x), render([x]) if not isinstance(x, units.Unit) else x) for x in slow
     ]
+
+
+def test_the_guard_weighs_a_text_once_whatever_budgets_make_it(monkeypatch, log):
+    """The wider budgets the guard tries show the same lines here (the rule's head,
+    tail and pins fit the first): its anchors are counted in that text once."""
+    weighed = count(monkeypatch, guard, "share")
+    result = reduce_payload(
+        {"toolName": "exec", "command": "pytest -q", "combinedText": log, "exitCode": 1}, builtin_only=True, trace=True
+    )
+    assert result["trace"]["guard"]["kept"] < 0.9 * result["trace"]["guard"]["anchors"]  # it widened, in vain
+    assert weighed.calls == 1
+
+
+def test_the_rule_s_result_is_reused_for_the_very_same_items_only():
+    line = "tests/a.py:3: AssertionError"
+    items = (line, Omission(2))
+    assert engine._same(items, list(items))
+    assert not engine._same((Pinned(line), items[1]), items)  # equal text, another kind of line
+    assert not engine._same((line, Omission(2)), items)  # another marker

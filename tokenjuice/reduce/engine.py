@@ -17,6 +17,8 @@ How the result reads is `render.py`'s business; this module only decides.
 
 from __future__ import annotations
 
+from operator import is_
+
 from ..fast.record import record, replace
 from ..model import Execution, Reduction
 from ..rules.classify import IMPLICIT_FALLBACK_RULE, Classification, classify, classify_tool, sniff, sniffable
@@ -328,6 +330,9 @@ class _Cut:
         self._measured: dict[int, tuple[int, int]] = {}
         self._read: dict[tuple[int, bool], tuple[int, int]] = {}
         self._longest: int | None = None
+        #: The last rule's result `choose` made: its clamp budget, whether it is the
+        #: rule's lines, the items clamped, the reduction and its length.
+        self.chosen: tuple[int, bool, tuple[Item, ...], Reduction, int] | None = None
 
     def within(self, budget: int, widened: bool = False) -> Reduction:
         """Whole but for noise if it fits, structured output cut between values,
@@ -382,17 +387,11 @@ def _length(reduction: Reduction) -> int:
     return len(_unredacted(reduction))
 
 
-def _readable(reduction: Reduction) -> str:
-    """What a reduction shows with its lossless forms spelled out, for counting anchors."""
-    from .reencode import decoded
-
-    return decoded(_unredacted(reduction))
-
-
 def _guarded(cut: _Cut, made: Reduction, budget: int, lines: list[str]) -> Reduction:
     """The preservation guard (reduce/guard.py): widen the budget while the shown text
     carries too few of the output's anchors, up to a hard cap."""
     from . import guard
+    from .reencode import decoded
 
     start, outcome = cut.start, cut.outcome
     # Anchors of the content: what the rule names as noise is no anchor, nor what lies
@@ -403,7 +402,15 @@ def _guarded(cut: _Cut, made: Reduction, budget: int, lines: list[str]) -> Reduc
     found = guard.anchors(content, guard.watched(start.classification.rule.family, start.execution.failed))
     if not found:
         return made
-    best, best_kept = made, guard.share(found, _readable(made))
+    weighed: dict[str, float] = {}  # the share each text carries: a wider budget may make the same one
+
+    def carried(reduction: Reduction) -> float:
+        text = _unredacted(reduction)
+        if text not in weighed:
+            weighed[text] = guard.share(found, decoded(text))  # its lossless forms spelled out
+        return weighed[text]
+
+    best, best_kept = made, carried(made)
     steps = best_steps = 0
     widened = budget
     while best_kept < guard.THRESHOLD and widened < budget * guard.HARD_CAP_FACTOR:
@@ -419,7 +426,7 @@ def _guarded(cut: _Cut, made: Reduction, budget: int, lines: list[str]) -> Reduc
             around = start.clamped(header, pinned, widened, None, outcome.facts, cut.rule, kinds=("guard",))
             candidates.append(replace(around, budget=widened))
         for candidate in candidates:  # the rule's own cut first; the whole only if it carries more
-            share = guard.share(found, _readable(candidate))
+            share = carried(candidate)
             if share > best_kept:
                 best, best_kept, best_steps = candidate, share, steps
     return replace(best, guard=(len(found), round(best_kept * len(found)), best_steps))
@@ -567,19 +574,27 @@ def choose(cut: _Cut, budget: int) -> Reduction:
     # What units.fit kept is already cut to the room, but for the names it keeps past
     # it on purpose (every file that matched, every directory): the clamp leaves those.
     clamp_budget = max(budget, compact_chars + TRAILER_RESERVE) if outcome.units else budget
-    items = clamp(header + counts, compact_items, clamp_budget)
-    clamped = items is not compact_items
-    units_cut = compact_items is not outcome.items and any(isinstance(i, Omission) for i in compact_items)
-    if counts and not (
-        clamped
-        or units_cut
-        or _cut(outcome)
-        or _counts_always_shown(outcome, start.classification, start.execution.exit_code)
-    ):
-        counts = ()  # nothing was cut: the lines themselves show what the counts would
-    kinds = outcome.kinds + (("size-clamp",) if clamped else ())
-    made = start.made(rule, header + counts, items, outcome.total_lines, outcome.facts, kinds, None, outcome.note)
-    length = _length(made)
+    # The same items clamped to the same budget make the same text (units without a
+    # cut of their own fit every room alike): made once for every budget tried.
+    key = (clamp_budget, compact_items is outcome.items, compact_items)
+    last = cut.chosen
+    if last is not None and last[:2] == key[:2] and _same(last[2], compact_items):
+        made, length = last[3], last[4]
+    else:
+        items = clamp(header + counts, compact_items, clamp_budget)
+        clamped = items is not compact_items
+        units_cut = compact_items is not outcome.items and any(isinstance(i, Omission) for i in compact_items)
+        if counts and not (
+            clamped
+            or units_cut
+            or _cut(outcome)
+            or _counts_always_shown(outcome, start.classification, start.execution.exit_code)
+        ):
+            counts = ()  # nothing was cut: the lines themselves show what the counts would
+        kinds = outcome.kinds + (("size-clamp",) if clamped else ())
+        made = start.made(rule, header + counts, items, outcome.total_lines, outcome.facts, kinds, None, outcome.note)
+        length = _length(made)
+        cut.chosen = (*key, made, length)
     # The output's size, read only as far as it takes to tell: past the budget, the
     # made text and twice the rule's result, every test below holds.
     whole_chars = cut.size(whole, max(budget, length, 2 * compact_chars + 64))
@@ -732,6 +747,11 @@ def _size_text(count: int) -> str:
 
 def _shown(item: Item) -> str:
     return item.render() if isinstance(item, Omission) else item
+
+
+def _same(items: Sequence[Item], others: Sequence[Item]) -> bool:
+    """The very same items (not equal ones: a pinned line equals its text)."""
+    return len(items) == len(others) and all(map(is_, items, others))
 
 
 def _size(lines: Sequence[Item]) -> int:
