@@ -1,9 +1,21 @@
 """The preservation guard (tokenjuice/reduce/guard.py) and its widening in the engine."""
 
+import pytest
 from helpers import make, run
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tokenjuice.reduce import guard
-from tokenjuice.reduce.lines import Pinned
+from tokenjuice.reduce.lines import Omission, Pinned
+
+
+class Counted:
+    def __init__(self, function):
+        self.function, self.calls = function, 0
+
+    def __call__(self, *args):
+        self.calls += 1
+        return self.function(*args)
 
 
 def test_anchors_are_failures_their_raise_sites_and_summaries():
@@ -83,3 +95,45 @@ def test_an_exact_read_too_big_keeps_what_went_wrong_in_its_middle():
         ["ok", "WARNING disk at 91%", "Traceback (most recent call last):", "  File x", "ValueError: v", "after"]
     )
     assert [isinstance(line, Pinned) for line in pinned] == [False, True, True, True, True, False]
+
+
+#: Runs of lines that make anchors, hide them, or carry state from line to line (an
+#: error line's raise sites after it, a diff's lines), for the chunking property.
+_RUNS = [
+    ("E       KeyError: 'k1'", "src/app.py:12: in run", "lib/x.c:3:7: warning: unused"),
+    ("FAILED tests/a.py::test_b - AssertionError", "--- FAIL: TestX (0.01s)", "not ok 3 - parses"),
+    ("  ✗ renders the page", "3 failed, 12 passed in 0.31s", "0 errors"),
+    ("diff --git a/a.py b/a.py", "@@ -1,2 +1,2 @@", " ValueError: context", "-    raise KeyError(x)", "+ KeyError"),
+    ("  12 | let error = 1;", "ERROR worker 3: gave up", "ok", ""),
+    ("  ━━━━ 40% İ", "panicked at src/main.rs:4:5", "tests/b.py:7"),
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    runs=st.lists(st.tuples(st.integers(0, len(_RUNS)), st.integers(0, 3)), max_size=25),
+    chunk=st.integers(1, 9),
+    errors=st.booleans(),
+    limit=st.integers(1, 12),
+)
+def test_anchors_read_a_chunk_at_a_time_find_what_one_pass_finds(runs, chunk, errors, limit):
+    """Reading the lines a chunk at a time, and stopping at the chunk where the last
+    anchor counted is, finds the same anchors in the same order as one pass over all."""
+    items: list[object] = []
+    for n, (run_, start) in enumerate(runs):
+        items += [Omission(2)] if run_ == len(_RUNS) else [*_RUNS[run_][start:], f"x{n} FAILED t{n}.py::t - E"]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(guard, "MAX_ANCHORS", limit)
+        patch.setattr(guard, "CHUNK_LINES", 10**9)
+        whole = guard.anchors([item for item in items if isinstance(item, str)], errors)
+        patch.setattr(guard, "CHUNK_LINES", chunk)
+        assert guard.anchors(items, errors) == whole
+
+
+def test_anchors_stop_reading_at_the_chunk_where_the_last_anchor_counted_is(monkeypatch):
+    lowered = Counted(guard.lowered_text)
+    monkeypatch.setattr(guard, "lowered_text", lowered)
+    lines = [f"E   ValueError: bad value {n}" for n in range(3 * guard.MAX_ANCHORS)]
+    monkeypatch.setattr(guard, "CHUNK_LINES", 50)
+    assert len(guard.anchors(lines)) == guard.MAX_ANCHORS
+    assert lowered.calls == guard.MAX_ANCHORS // 50  # 4 chunks of 50 lines read, not 12

@@ -3,7 +3,10 @@
 import re
 
 from helpers import make, run
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from tokenjuice.reduce import reencode
 from tokenjuice.reduce.lines import render
 from tokenjuice.reduce.reencode import braced_diff_line, decoded, shows, squeeze, unbraced_diff_line
 from tokenjuice.reduce.units import fit, parse, regions
@@ -153,3 +156,14 @@ def test_log_records_said_again_read_back_and_a_line_with_braces_of_its_own_stay
     ]
     own = "Dec 12 09:13:32 x1c bash[12]: cp conf.{yml,bak} failed"
     assert own in decoded(own).split("\n")
+
+
+@settings(max_examples=300, deadline=None)
+@given(line=st.text(alphabet="ab ,.:-}0123456789\t'\"/diff--git", max_size=40))
+def test_a_line_without_a_brace_is_spelled_out_as_it_is(line):
+    """`decoded` passes lines without `{` over without trying its patterns: none of
+    them can match such a line."""
+    assert reencode._BRACES.match(line) is None
+    assert reencode._SAID_AGAIN.match(line) is None
+    assert reencode.unbraced_diff_line(line) is None
+    assert reencode.decoded(line) == line

@@ -502,3 +502,20 @@ def test_an_outline_names_the_newest_records_first_when_they_are_not_at_the_end(
     newest = sorted(files, key=lambda f: f["upload-time"])[-5:]
     assert all(f'"filename": "{f["filename"]}"' in text for f in newest)
     assert versions.index("1.44.39") not in (0, len(versions) - 1)  # not at an end
+
+
+def test_a_long_line_is_looked_for_only_where_the_other_lines_could_leave_it_room():
+    from tokenjuice.reduce.lines import render
+    from tokenjuice.reduce.structured import fit_long_line
+
+    def shown(cut):
+        return cut and (render(cut[0]), cut[1])
+
+    line = repr([{"id": i, "name": f"n{i}"} for i in range(300)])
+    for others in (0, 5, 333, 334, 400):
+        lines = ["Rows:"] * others + [line]
+        asked: list[int] = []
+        cut = fit_long_line(lines, 1000, lambda lines=lines, asked=asked: asked.append(1) or max(map(len, lines)))
+        assert shown(cut) == shown(fit_long_line(lines, 1000))
+        # their line ends alone would take more than a third of the room: the lines are not measured
+        assert bool(asked) == (others <= 1000 // 3)

@@ -3,11 +3,14 @@ times the output is split, which lines the expensive patterns are tried on, what
 computed once instead of once per budget (docs/performance.md has the timings)."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tokenjuice import text
 from tokenjuice.bench import real_shaped_log
 from tokenjuice.commands.wire import reduce_payload
 from tokenjuice.reduce import engine, guard, pipeline, structured, units
+from tokenjuice.reduce.lines import Omission, Pinned, dedupe_adjacent, render
 
 
 class Counted:
@@ -124,3 +127,148 @@ def test_json_lines_are_recognised_from_their_first_twenty_rows():
     rows = Watched([f'{{"n": {i}}}' for i in range(100_000)])
     assert structured.json_lines(rows)
     assert Watched.seen == 20
+
+
+_ITEMS = st.lists(
+    st.one_of(st.text(alphabet=" ab━\t", max_size=12), st.builds(Omission, st.integers(1, 30))), max_size=40
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(items=_ITEMS, room=st.integers(-5, 300), scan=st.integers(1, 5))
+def test_a_size_read_only_as_far_as_it_takes_tells_what_the_whole_size_does(items, room, scan):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(engine, "_SCAN_ITEMS", scan)
+        assert engine._beyond(items, room) == (engine._size(items) > room)
+        read: dict = {}
+        for solid in (False, True):
+            whole = engine._size(items) - (engine._spaces(items) if solid else 0)
+            # read on from where an earlier question stopped, for a smaller or a larger limit
+            for limit in (room, room // 2, room * 3 + 1, room - 7):
+                for memo in (None, read):
+                    measured = engine._measured(items, limit, solid, memo)
+                    assert measured == whole if whole <= limit else limit < measured <= whole
+
+
+def test_a_long_output_is_never_measured_whole(monkeypatch, log):
+    measured = []
+    size = engine._size
+    monkeypatch.setattr(engine, "_size", lambda items: measured.append(len(items)) or size(items))
+    assert "lines omitted" in reduce_log(log)["inlineText"]
+    # the output's and the rule's lines are read a part at a time, as far as a budget
+    assert max(measured) < len(log.splitlines()) // 4
+
+
+def test_the_whole_output_is_not_measured_for_spaces_when_it_cannot_fit(monkeypatch, log):
+    measured = []
+    spaces = engine._spaces
+    monkeypatch.setattr(engine, "_spaces", lambda items: measured.append(len(items)) or spaces(items))
+    result = reduce_log(log)
+    assert "lines omitted" in result["inlineText"]
+    # a few parts for each budget tried, as far as the budget: not every line (was once per reduction)
+    assert 0 < sum(measured) < len(log.splitlines()) // 4
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(st.sampled_from(["a", "b", "", " "]), max_size=30))
+def test_repeats_found_once_are_the_repeats_found_again(lines):
+    marked: list[int] = []
+    deduped = dedupe_adjacent(lines, marked)
+    assert marked == [k for k, item in enumerate(deduped) if isinstance(item, Omission)]
+    again = pipeline._remarked(deduped, marked)
+    assert render(again) == render(dedupe_adjacent(list(lines)))
+    markers = [(a, b) for a, b in zip(deduped, again, strict=True) if isinstance(a, Omission)]
+    assert all(a is not b and (a.count, a.detail) == (b.count, b.detail) for a, b in markers)
+
+
+def test_repeats_are_found_once_a_reduction(monkeypatch, log):
+    dedupes = count(monkeypatch, pipeline, "dedupe_adjacent")
+    reduce_log(log)
+    assert dedupes.calls == 1  # the denoised lines', reused for the lines cut when no pattern changed them
+
+
+def test_the_lines_the_filters_kept_are_joined_once_for_all_that_scans_them(monkeypatch):
+    """Trim patterns, counters, the test parser and the pins of a long run (enough
+    lines for the patterns' sieve to read their text) share one text of the lines
+    the filters kept; the skip patterns read the output's own."""
+    from tokenjuice.rules import patterns
+
+    scanned = []
+    matching = patterns.Matcher.matching
+    monkeypatch.setattr(
+        patterns.Matcher, "matching", lambda self, lines: scanned.append(lines) or matching(self, lines)
+    )
+    parsed = []
+    tests = units._tests
+    monkeypatch.setattr(units, "_tests", lambda lines, view=None: parsed.append(view) or tests(lines, view))
+    log = real_shaped_log(1536 * 1024)
+    reduce_log(log)
+    long = {id(lines): lines for lines in scanned if len(lines.lines) >= patterns.SIEVE_LINES}
+    assert len(long) == 2  # the output's lines (skip patterns), the lines kept (the rest)
+    kept = next(lines for lines in long.values() if lines.within is None)
+    assert parsed == [kept] and len([lines for lines in scanned if lines is kept]) >= 3
+
+
+def _loose_head_tail_by_definition(parsed, head, tail, rule, matcher):
+    """What `loose_head_tail` keeps, one item at a time: the head, the tail, pinned
+    lines and markers of the lines between units, each run of the others one marker."""
+    loose = pipeline.pin(rule, [part for part in parsed if not isinstance(part, units.Unit)], matcher)
+    count = len(loose)
+    keep = {k for k, item in enumerate(loose) if k < head or k >= count - tail or isinstance(item, Pinned | Omission)}
+    result, hidden, position = [], 0, 0
+    for part in parsed:
+        if not isinstance(part, units.Unit):
+            part, position = loose[position], position + 1
+            if position - 1 not in keep:
+                hidden += 1
+                continue
+        if hidden:
+            result.append(Omission(hidden))
+            hidden = 0
+        result.append(part)
+    return result + ([Omission(hidden)] if hidden else [])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    kinds=st.lists(st.sampled_from(["line", "E  pinned", "pinned", "marker", "unit"]), max_size=30),
+    head=st.integers(0, 4),
+    tail=st.integers(0, 4),
+)
+def test_the_head_tail_of_loose_lines_keeps_what_a_walk_over_them_keeps(kinds, head, tail):
+    from helpers import make
+
+    rule = make(pin_patterns=[r"^E {2}"])
+    matcher = pipeline.matcher_factory(rule, pipeline.Budget())
+    made = {
+        "line": lambda n: f"line {n}",
+        "E  pinned": lambda n: f"E  line {n}",
+        "pinned": lambda n: Pinned(f"kept {n}"),
+        "marker": lambda n: Omission(n + 1),
+        "unit": lambda n: units.Unit("path", "", (f"unit {n}",), (f"unit {n}",)),
+    }
+    parsed = [made[kind](n) for n, kind in enumerate(kinds)]
+    fast = pipeline.loose_head_tail(parsed, head, tail, rule, matcher)
+    slow = _loose_head_tail_by_definition(parsed, head, tail, rule, matcher)
+    assert [(type(x), render([x]) if not isinstance(x, units.Unit) else x) for x in fast] == [
+        (type(x), render([x]) if not isinstance(x, units.Unit) else x) for x in slow
+    ]
+
+
+def test_the_guard_weighs_a_text_once_whatever_budgets_make_it(monkeypatch, log):
+    """The wider budgets the guard tries show the same lines here (the rule's head,
+    tail and pins fit the first): its anchors are counted in that text once."""
+    weighed = count(monkeypatch, guard, "share")
+    result = reduce_payload(
+        {"toolName": "exec", "command": "pytest -q", "combinedText": log, "exitCode": 1}, builtin_only=True, trace=True
+    )
+    assert result["trace"]["guard"]["kept"] < 0.9 * result["trace"]["guard"]["anchors"]  # it widened, in vain
+    assert weighed.calls == 1
+
+
+def test_the_rule_s_result_is_reused_for_the_very_same_items_only():
+    line = "tests/a.py:3: AssertionError"
+    items = (line, Omission(2))
+    assert engine._same(items, list(items))
+    assert not engine._same((Pinned(line), items[1]), items)  # equal text, another kind of line
+    assert not engine._same((line, Omission(2)), items)  # another marker

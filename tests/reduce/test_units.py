@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from tokenjuice.reduce.budget import SUCCESS_CHARS
 from tokenjuice.reduce.lines import Omission, render
 from tokenjuice.reduce.reencode import decoded
-from tokenjuice.reduce.units import Unit, fit, parse, regions
+from tokenjuice.reduce.units import Unit, _render, fit, parse, regions
 from tokenjuice.rules.verify import unexplained_lines
 
 
@@ -641,3 +641,13 @@ def test_a_file_shows_its_first_removed_and_first_added_lines_first():
         assert f'-    """Simply print unformatted text {f}."""' in text
         assert f'+    """Simply print the text {f} unformatted."""' in text
     assert len(text) <= 1800 and not unexplained_lines("\n".join(diff), text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    parsed=st.lists(st.one_of(st.text(max_size=30), st.builds(Omission, st.integers(1, 9))), max_size=30),
+    available=st.integers(0, 400),
+)
+def test_lines_without_a_unit_fit_as_they_are(parsed, available):
+    """`fit` of lines among which is no unit gives them as a whole fit renders them."""
+    assert fit(parsed, available) == _render(parsed, {}, {}, set())

@@ -68,7 +68,7 @@ def reduce_json(
     from .wire import reduce_payload
 
     data = read_input(path, "a JSON payload")
-    if not data.strip():
+    if not data or data.isspace():
         raise UsageError("reduce-json needs a JSON payload on stdin or in a file")
     try:
         payload = json.loads(data)

@@ -17,6 +17,8 @@ How the result reads is `render.py`'s business; this module only decides.
 
 from __future__ import annotations
 
+from operator import is_
+
 from ..fast.record import record, replace
 from ..model import Execution, Reduction
 from ..rules.classify import IMPLICIT_FALLBACK_RULE, Classification, classify, classify_tool, sniff, sniffable
@@ -128,8 +130,7 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
     header = (f"exit {format_number(execution.exit_code)}",) if execution.failed else ()
     lines = split_lines(stripped)
     whole = trim_empty_edges(lines)
-    whole_chars = _size(whole)
-    tiny = whole_chars <= TINY_CHARS and not options.no_omit
+    tiny = not options.no_omit and not _beyond(whole, TINY_CHARS)
     if tiny and not options.facts:
         return start.never_longer(start.whole(header, whole, None, "tiny"), stripped)
 
@@ -169,7 +170,7 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
         )
     if tiny:
         return start.never_longer(start.whole(header, whole, outcome.facts, "tiny", rule), stripped)
-    cut = _Cut(start, rule, outcome, header, whole, whole_chars, patterns)
+    cut = _Cut(start, rule, outcome, header, whole, patterns)
     made = cut.within(budget)
     if made.cut and not options.max_inline_chars:  # else whole, or the size the caller asked for
         made = _guarded(cut, made, budget, lines)
@@ -290,7 +291,7 @@ def _read_by_rule(
     counts = _counts(outcome, found, start.execution.exit_code)
     room = EXACT_BUDGET - _size(header + counts) - TRAILER_RESERVE
     total = len(whole_lines)
-    if _size(outcome.denoised) <= room:  # whole but for its noise
+    if not _beyond(outcome.denoised, room):  # whole but for its noise
         return start.made(rule, header, outcome.denoised, total, outcome.facts, ("filter",), reason, None)
     if outcome.units:
         from .units import fit
@@ -322,13 +323,16 @@ class _Cut:
         outcome: RuleOutcome,
         header: tuple[str, ...],
         whole: list[str],
-        whole_chars: int,
         patterns: Budget,
     ) -> None:
         self.start, self.rule, self.outcome = start, rule, outcome
-        self.header, self.whole, self.whole_chars, self.patterns = header, whole, whole_chars, patterns
+        self.header, self.whole, self.patterns = header, whole, patterns
         self._measured: dict[int, tuple[int, int]] = {}
+        self._read: dict[tuple[int, bool], tuple[int, int]] = {}
         self._longest: int | None = None
+        #: The last rule's result `choose` made: its clamp budget, whether it is the
+        #: rule's lines, the items clamped, the reduction and its length.
+        self.chosen: tuple[int, bool, tuple[Item, ...], Reduction, int] | None = None
 
     def within(self, budget: int, widened: bool = False) -> Reduction:
         """Whole but for noise if it fits, structured output cut between values,
@@ -341,14 +345,12 @@ class _Cut:
         shaped = _structured(self.start, self.rule, self.outcome, self.header, self.whole, budget, self.longest)
         if shaped is not None:
             return replace(shaped, budget=budget)
-        made = choose(
-            self.start, self.rule, self.outcome, self.header, self.whole, budget, self.patterns, self.whole_chars
-        )
+        made = choose(self, budget)
         return replace(made, budget=budget, regions=self.outcome.regions)
 
     def fits(self, budget: int) -> Reduction | None:
         """The output whole but for its noise, if that fits `budget`."""
-        fits = _fits(self.start, self.rule, self.outcome, self.header, self.whole, budget, self.measure)
+        fits = _fits(self, budget)
         return None if fits is None else replace(fits, budget=budget, regions=self.outcome.regions)
 
     def longest(self) -> int:
@@ -356,6 +358,14 @@ class _Cut:
         if self._longest is None:
             self._longest = max(map(len, self.whole), default=0)
         return self._longest
+
+    def beyond(self, items: Sequence[Item], room: int, solid: bool = False) -> bool:
+        """`_beyond` for the output's or the outcome's lines, read once for every budget tried."""
+        return _measured(items, room, solid, self._read) > room
+
+    def size(self, items: Sequence[Item], limit: int) -> int:
+        """`_measured` for the output's or the outcome's lines, read once for every budget tried."""
+        return _measured(items, limit, False, self._read)
 
     def measure(self, items: tuple[Item, ...]) -> tuple[int, int]:
         """The characters `items` (the outcome's denoised or lossless lines) take shown
@@ -377,27 +387,30 @@ def _length(reduction: Reduction) -> int:
     return len(_unredacted(reduction))
 
 
-def _readable(reduction: Reduction) -> str:
-    """What a reduction shows with its lossless forms spelled out, for counting anchors."""
-    from .reencode import decoded
-
-    return decoded(_unredacted(reduction))
-
-
 def _guarded(cut: _Cut, made: Reduction, budget: int, lines: list[str]) -> Reduction:
     """The preservation guard (reduce/guard.py): widen the budget while the shown text
     carries too few of the output's anchors, up to a hard cap."""
     from . import guard
+    from .reencode import decoded
 
     start, outcome = cut.start, cut.outcome
     # Anchors of the content: what the rule names as noise is no anchor, nor what lies
     # in units that matter less than others (a vendored library's findings, a linter's
     # conventions beside its errors): those go first by design.
-    content = _most_important(outcome.units) or [item for item in outcome.denoised if isinstance(item, str)] or lines
+    denoised = outcome.denoised  # its markers are passed over
+    content = _most_important(outcome.units) or (denoised if any(isinstance(i, str) for i in denoised) else lines)
     found = guard.anchors(content, guard.watched(start.classification.rule.family, start.execution.failed))
     if not found:
         return made
-    best, best_kept = made, guard.share(found, _readable(made))
+    weighed: dict[str, float] = {}  # the share each text carries: a wider budget may make the same one
+
+    def carried(reduction: Reduction) -> float:
+        text = _unredacted(reduction)
+        if text not in weighed:
+            weighed[text] = guard.share(found, decoded(text))  # its lossless forms spelled out
+        return weighed[text]
+
+    best, best_kept = made, carried(made)
     steps = best_steps = 0
     widened = budget
     while best_kept < guard.THRESHOLD and widened < budget * guard.HARD_CAP_FACTOR:
@@ -413,7 +426,7 @@ def _guarded(cut: _Cut, made: Reduction, budget: int, lines: list[str]) -> Reduc
             around = start.clamped(header, pinned, widened, None, outcome.facts, cut.rule, kinds=("guard",))
             candidates.append(replace(around, budget=widened))
         for candidate in candidates:  # the rule's own cut first; the whole only if it carries more
-            share = guard.share(found, _readable(candidate))
+            share = carried(candidate)
             if share > best_kept:
                 best, best_kept, best_steps = candidate, share, steps
     return replace(best, guard=(len(found), round(best_kept * len(found)), best_steps))
@@ -493,26 +506,18 @@ def _structured(
     if delimiter is not None or structured.json_lines(whole):
         rows = structured.fit_rows(whole, room, header=delimiter is not None)
         return start.made(rule, header, tuple(rows), len(whole), outcome.facts, ("rows",), None, None)
-    long_line = structured.fit_long_line(whole, room, longest())
+    long_line = structured.fit_long_line(whole, room, longest)
     if long_line is not None:
         items, total = long_line
         return start.made(rule, header, tuple(items), total, outcome.facts, ("elements",), None, None)
     return None
 
 
-def _fits(
-    start: _Start,
-    rule: Rule,
-    outcome: RuleOutcome,
-    header: tuple[str, ...],
-    whole: list[str],
-    budget: int,
-    measure: Callable[[tuple[Item, ...]], tuple[int, int]],
-) -> Reduction | None:
+def _fits(cut: _Cut, budget: int) -> Reduction | None:
     """An output that fits the budget is shown whole but for the noise the rule
     names (skip patterns, repeated lines): never cut in its middle, never replaced
-    by a summary. None when it does not fit. `measure` gives the size and the spaces
-    of the outcome's lines."""
+    by a summary. None when it does not fit."""
+    start, rule, outcome, header, whole = cut.start, cut.rule, cut.outcome, cut.header, cut.whole
     denoised = outcome.denoised
     if outcome.summary is not None and not any(isinstance(i, str) and i.strip() for i in denoised):
         return None  # nothing but noise: the rule's own summary says it best
@@ -527,10 +532,10 @@ def _fits(
     kinds: tuple[str, ...] = ()
     if outcome.lossless:
         denoised, kinds = outcome.lossless, ("lossless",)
-    size, spaces = measure(denoised)
-    shown = _size(header) + size
-    if shown - spaces > room:
+    if cut.beyond(denoised, room - _size(header), solid=True):
         return None  # not even without every space would it fit
+    size, spaces = cut.measure(denoised)
+    shown = _size(header) + size
     if shown > room or spaces >= LOSSLESS_CHARS:
         squeezed = tuple(squeeze(i) for i in denoised)
         saved = size - _size(squeezed)
@@ -547,23 +552,16 @@ def _fits(
     return start.made(rule, header, denoised, len(whole), outcome.facts, ("filter",), None, None)
 
 
-def choose(
-    start: _Start,
-    rule: Rule,
-    outcome: RuleOutcome,
-    header: tuple[str, ...],
-    whole: list[str],
-    budget: int,
-    patterns: Budget,
-    whole_chars: int,
-) -> Reduction:
+def choose(cut: _Cut, budget: int) -> Reduction:
     """The one fallback decision: the rule's result, or the whole (ANSI-stripped)
-    output (`whole_chars` long, shown) cut to the budget. The rule's result must be meaningfully shorter — or the
+    output cut to the budget. The rule's result must be meaningfully shorter — or the
     input too big to show whole anyway, so the rule's filtering can only help — and
     never longer than the input as printed."""
     from ..rules.patterns import PatternTimeout
     from .pipeline import matcher_factory, pin
     from .units import fit
+
+    start, rule, outcome, header, whole = cut.start, cut.rule, cut.outcome, cut.header, cut.whole
 
     counts = _counts(outcome, start.classification, start.execution.exit_code)
     compact_items: tuple[Item, ...] = (outcome.summary,) if outcome.summary is not None else outcome.items
@@ -571,29 +569,41 @@ def choose(
         # Cut between units: compress them, then drop whole ones, to fit the room left.
         room = max(200, budget - sum(len(h) + 1 for h in header + counts) - TRAILER_RESERVE)
         fitted = tuple(fit(list(outcome.units), room))
-        compact_items = fitted if _size(fitted) < _size(compact_items) else compact_items
+        compact_items = fitted if _beyond(compact_items, _size(fitted)) else compact_items
     compact_chars = _size(header) + _size(counts) + _size(compact_items)
     # What units.fit kept is already cut to the room, but for the names it keeps past
     # it on purpose (every file that matched, every directory): the clamp leaves those.
     clamp_budget = max(budget, compact_chars + TRAILER_RESERVE) if outcome.units else budget
-    items = clamp(header + counts, compact_items, clamp_budget)
-    clamped = items is not compact_items
-    units_cut = compact_items is not outcome.items and any(isinstance(i, Omission) for i in compact_items)
-    if counts and not (
-        clamped
-        or units_cut
-        or _cut(outcome)
-        or _counts_always_shown(outcome, start.classification, start.execution.exit_code)
-    ):
-        counts = ()  # nothing was cut: the lines themselves show what the counts would
-    kinds = outcome.kinds + (("size-clamp",) if clamped else ())
-    made = start.made(rule, header + counts, items, outcome.total_lines, outcome.facts, kinds, None, outcome.note)
+    # The same items clamped to the same budget make the same text (units without a
+    # cut of their own fit every room alike): made once for every budget tried.
+    key = (clamp_budget, compact_items is outcome.items, compact_items)
+    last = cut.chosen
+    if last is not None and last[:2] == key[:2] and _same(last[2], compact_items):
+        made, length = last[3], last[4]
+    else:
+        items = clamp(header + counts, compact_items, clamp_budget)
+        clamped = items is not compact_items
+        units_cut = compact_items is not outcome.items and any(isinstance(i, Omission) for i in compact_items)
+        if counts and not (
+            clamped
+            or units_cut
+            or _cut(outcome)
+            or _counts_always_shown(outcome, start.classification, start.execution.exit_code)
+        ):
+            counts = ()  # nothing was cut: the lines themselves show what the counts would
+        kinds = outcome.kinds + (("size-clamp",) if clamped else ())
+        made = start.made(rule, header + counts, items, outcome.total_lines, outcome.facts, kinds, None, outcome.note)
+        length = _length(made)
+        cut.chosen = (*key, made, length)
+    # The output's size, read only as far as it takes to tell: past the budget, the
+    # made text and twice the rule's result, every test below holds.
+    whole_chars = cut.size(whole, max(budget, length, 2 * compact_chars + 64))
     shorter = compact_chars < whole_chars * 0.9 and whole_chars - compact_chars >= 64
-    if (shorter or whole_chars > budget) and _length(made) < whole_chars:
+    if (shorter or whole_chars > budget) and length < whole_chars:
         return made
     denoised: list[Item] = list(outcome.denoised)
     try:
-        pinned = pin(rule, denoised, matcher_factory(rule, patterns))
+        pinned = pin(rule, denoised, matcher_factory(rule, cut.patterns))
     except PatternTimeout:
         pinned = denoised
     kinds = ("filter",) if len(denoised) != len(whole) else ()
@@ -639,9 +649,11 @@ class _Start:
         as saved. What the capture could not keep is said either way; a tiny output
         keeps its `exit N` (the status is most of what a few words of output say), and
         a command that printed nothing is still shown as `exit N`."""
-        if made.capture_note or made.passthrough == "tiny" or not stripped.strip():
-            return made
-        length = len(stripped.rstrip("\n"))  # as shown: a text's last newline is not shown either
+        if made.capture_note or made.passthrough == "tiny" or not stripped or stripped.isspace():
+            return made  # (`isspace`, not a stripped copy of a long output)
+        length = len(stripped)  # as shown: a text's last newlines are not shown either
+        while stripped[length - 1] == "\n":
+            length -= 1
         if len(_unredacted(made)) <= length:
             return made  # shorter, or the output itself
         if made.exact is None and not made.clipped_lines and not any(isinstance(i, Omission) for i in made.body):
@@ -737,6 +749,11 @@ def _shown(item: Item) -> str:
     return item.render() if isinstance(item, Omission) else item
 
 
+def _same(items: Sequence[Item], others: Sequence[Item]) -> bool:
+    """The very same items (not equal ones: a pinned line equals its text)."""
+    return len(items) == len(others) and all(map(is_, items, others))
+
+
 def _size(lines: Sequence[Item]) -> int:
     """The characters `lines` take, shown one a line (a marker as it renders)."""
     return sum(map(len, lines)) + len(lines)
@@ -744,6 +761,34 @@ def _size(lines: Sequence[Item]) -> int:
 
 def _spaces(items: Sequence[Item]) -> int:
     return "".join([item for item in items if isinstance(item, str)]).count(" ")
+
+
+#: Items are measured this many at a time where all that matters is whether they
+#: pass a size: a long output is read only as far as it takes to tell.
+_SCAN_ITEMS = 256
+
+
+def _beyond(items: Sequence[Item], room: int) -> bool:
+    """Do `items` take more than `room` characters shown (`_size`)?"""
+    return _measured(items, room) > room
+
+
+def _measured(
+    items: Sequence[Item], limit: int, solid: bool = False, read: dict[tuple[int, bool], tuple[int, int]] | None = None
+) -> int:
+    """The characters `items` take shown (`_size`), or with `solid` with every space
+    gone (less `_spaces`), read only until past `limit`: exact up to it, past it some
+    count past it. `read` keeps how far items that live as long as it were read and
+    what they took, to go on from there."""
+    key = (id(items), solid)
+    done, taken = read.get(key, (0, 0)) if read is not None else (0, 0)
+    while taken <= limit and done < len(items):
+        part = items[done : done + _SCAN_ITEMS]
+        taken += _size(part) - _spaces(part) if solid else _size(part)
+        done += len(part)
+    if read is not None:
+        read[key] = (done, taken)
+    return taken
 
 
 def _counts(outcome: RuleOutcome, classification: Classification, exit_code: float | None) -> tuple[str, ...]:

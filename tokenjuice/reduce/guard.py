@@ -26,6 +26,7 @@ from ..text import holding, lines_at, lines_holding, lowered_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
     from .lines import Item
@@ -42,6 +43,10 @@ HARD_CAP_FACTOR = 4
 #: Only the first anchors are counted: a run with thousands of failures cannot show
 #: them all, and the guard is not meant to make it try.
 MAX_ANCHORS = 200
+#: The lines the guard reads at a time (one join, one lowering and one search a
+#: hint each): the first MAX_ANCHORS anchors of a long log are often found long
+#: before its end, and the lines after them are not read.
+CHUNK_LINES = 2048
 _CLIP = 80
 
 _ERROR_HINTS = ("err", "exception", "fatal", "panic", "fail")
@@ -71,45 +76,52 @@ def watched(family: str, failed: bool) -> bool:
     )
 
 
-def anchors(lines: list[str], errors: bool = True) -> list[str]:
-    """The anchors of an output (ANSI-stripped lines), each an exact substring of it,
-    in order, without repeats, at most MAX_ANCHORS; error lines only when `errors`."""
+def anchors(lines: Sequence[Item], errors: bool = True) -> list[str]:
+    """The anchors of an output (ANSI-stripped lines; markers among them are passed
+    over), each an exact substring of it, in order, without repeats, at most
+    MAX_ANCHORS; error lines only when `errors`. The lines are read CHUNK_LINES at
+    a time, and none after the chunk where the last anchor counted was found."""
     found: dict[str, None] = {}
     near = 0  # lines after an error line whose locations are its raise site
     in_diff = False  # a diff's lines are content, whatever words they hold
-    lowered = lowered_text("\n".join(lines))
-    # An ASCII line _ERROR matches holds one of these (lowered): the others are not searched.
-    worded = holding(lowered, _ERROR_HINTS)
-    candidates = worded | holding(lowered, _ANCHOR_HINTS) | _counted(lowered)
-    if not errors:
-        worded = set()
-    for index, line in enumerate(lines):
+    for first in range(0, len(lines), CHUNK_LINES):
+        chunk = [line for line in lines[first : first + CHUNK_LINES] if isinstance(line, str)]
+        joined = "\n".join(chunk)
+        lowered = lowered_text(joined)
+        # An ASCII line _ERROR matches holds one of these (lowered): the others are not searched.
+        worded = holding(lowered, _ERROR_HINTS)
+        candidates = worded | holding(lowered, _ANCHOR_HINTS) | holding(joined, _ANCHOR_MARKS) | _counted(lowered)
+        if not errors:
+            worded = set()
+        for index, line in enumerate(chunk):
+            if len(found) >= MAX_ANCHORS:
+                return list(found)
+            if not near and index not in candidates and not in_diff:
+                continue  # nothing an anchor is made of (most lines of a long log)
+            if line.startswith(("diff --git ", "diff --cc ", "@@ ")):
+                in_diff = True
+                continue
+            if in_diff and (not line or line[0] in " +-@\\" or line.startswith(("index ", "new file", "deleted file"))):
+                continue
+            in_diff = False
+            if len(line) > 2000 or _QUOTED.match(line):
+                continue
+            test = _TEST_ID.search(line)
+            if test:
+                found[next(group for group in test.groups() if group)[:_CLIP]] = None
+            summary = _SUMMARY.search(line)
+            error = _ERROR.search(line) if errors and not summary and (index in worded or not line.isascii()) else None
+            if summary:
+                found[summary.group()] = None
+            elif error and not _HARMLESS.search(line):
+                found[error.group().strip()[:_CLIP]] = None
+                near = 3
+            if near:
+                for location in _LOCATION.finditer(line):
+                    found[location.group()] = None
+                near -= 1
         if len(found) >= MAX_ANCHORS:
             break
-        if not near and index not in candidates and not in_diff:
-            continue  # nothing an anchor is made of (most lines of a long log)
-        if line.startswith(("diff --git ", "diff --cc ", "@@ ")):
-            in_diff = True
-            continue
-        if in_diff and (not line or line[0] in " +-@\\" or line.startswith(("index ", "new file", "deleted file"))):
-            continue
-        in_diff = False
-        if len(line) > 2000 or _QUOTED.match(line):
-            continue
-        test = _TEST_ID.search(line)
-        if test:
-            found[next(group for group in test.groups() if group)[:_CLIP]] = None
-        summary = _SUMMARY.search(line)
-        error = _ERROR.search(line) if errors and not summary and (index in worded or not line.isascii()) else None
-        if summary:
-            found[summary.group()] = None
-        elif error and not _HARMLESS.search(line):
-            found[error.group().strip()[:_CLIP]] = None
-            near = 3
-        if near:
-            for location in _LOCATION.finditer(line):
-                found[location.group()] = None
-            near -= 1
     return list(found)
 
 
@@ -183,7 +195,10 @@ def _candidates(lines: list[str]) -> set[int]:
 
 #: What the line of any anchor but a count holds (lowered), beside an error word: a
 #: failing test's verdict, the start of a diff.
-_ANCHOR_HINTS = ("not ok", "✗", "×", "✕", "diff --", "@@ ")
+_ANCHOR_HINTS = ("not ok", "diff --", "@@ ")
+#: A failing test's mark (no case to lower): looked for as one character in the
+#: text as it is, which is quicker than a several-byte string in its UTF-8.
+_ANCHOR_MARKS = ("✗", "×", "✕")
 #: A count's line (`3 failed, 2 warnings`, lowered): a digit, a space and one of
 #: _SUMMARY's nouns. In UTF-8 a digit that is not ASCII ends in a continuation byte.
 _COUNTED_NOUNS = r"(?:passed|failed|failures?|errors?|warnings?|tests?|problems?|skipped|examples?|issues?)"

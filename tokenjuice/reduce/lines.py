@@ -126,10 +126,11 @@ def merge(items: Sequence[Item]) -> Omission:
     return Omission(sum(map(weight, items)))
 
 
-def dedupe_adjacent(items: Sequence[Item]) -> list[Item]:
+def dedupe_adjacent(items: Sequence[Item], marked: list[int] | None = None) -> list[Item]:
     """Collapse runs of identical lines. A run of three or more non-blank lines leaves
     a marker saying how many repeats went; a single repeat or blank lines go quietly
-    (the trailer still counts them). Omissions break runs."""
+    (the trailer still counts them). Omissions break runs. `marked`, when given, gets
+    the positions of the markers it adds."""
     items = list(items)
     # The positions that repeat the item before them, found in C: most lines repeat
     # none, and only the runs are walked (omissions only equal themselves).
@@ -140,6 +141,8 @@ def dedupe_adjacent(items: Sequence[Item]) -> list[Item]:
             repeats = len(list(run)) - 1
             grouped.append(item)
             if repeats >= 2 and isinstance(item, str) and item.strip():
+                if marked is not None:
+                    marked.append(len(grouped))
                 grouped.append(Omission(repeats, f"{repeats} identical lines"))
         return grouped
     result: list[Item] = []
@@ -154,6 +157,8 @@ def dedupe_adjacent(items: Sequence[Item]) -> list[Item]:
         repeats = end - first - 1
         item = items[first]
         if repeats >= 2 and isinstance(item, str) and item.strip():
+            if marked is not None:
+                marked.append(len(result))
             result.append(Omission(repeats, f"{repeats} identical lines"))
         start = end
     result += items[start:]

@@ -14,7 +14,7 @@ from itertools import compress, repeat
 
 from ..fast.record import record
 from ..rules.model import Counter, Rule
-from ..rules.patterns import Budget, Lines, Matcher, group_names, scoped
+from ..rules.patterns import SIEVE_LINES, Budget, Lines, Matcher, group_names, scoped
 from ..text import split_lines, trim_empty_edges
 from . import noise, records
 from .formatters import FORMATTERS
@@ -97,6 +97,17 @@ def apply_rule(
     if filters.listing_patterns and not asks_for_detail(rule, argv, matcher):
         skips += filters.listing_patterns
     view = Lines(lines, source)  # every line is in `source`: what is not there is in none of them
+    views = {id(lines): view}
+
+    def view_of(some: list[str]) -> Lines:
+        """`some` lines, their text made once for every set of patterns that scans them:
+        the lines the filters kept are scanned in their own text, a fraction of the
+        output's where the filters dropped much (the output's for all its lines)."""
+        found = views.get(id(some))
+        if found is None or found.lines is not some:
+            found = views[id(some)] = Lines(some)
+        return found
+
     if not no_omit and skips:
         dropped = matcher(skips).matching(view)
     if not no_omit and filters.noise:
@@ -106,8 +117,9 @@ def apply_rule(
     undropped = _without(lines, dropped) if dropped else lines
     kept_lines = trim_empty_edges(undropped) if transforms.trim_empty_edges else undropped
     denoised: list[Item] = list(kept_lines)
+    marked: list[int] = []  # where the repeats' markers are among the denoised lines
     if transforms.dedupe_adjacent and not no_omit:
-        denoised = dedupe_adjacent(denoised)
+        denoised = dedupe_adjacent(denoised, marked)
     if not no_omit:
         joined = None
         for entry in rule.match_output:
@@ -119,12 +131,12 @@ def apply_rule(
             lines = undropped
     counter_lines = lines
     if not no_omit and filters.keep_patterns:
-        kept = matcher(filters.keep_patterns).matching(Lines(lines, source))
+        kept = matcher(filters.keep_patterns).matching(view_of(lines))
         if kept and len(kept) != len(lines):
             kinds.append("filter")
             lines = [line for i, line in enumerate(lines) if i in kept]
     if not no_omit and filters.trim_patterns:  # least-worth content: gone on the cut path only
-        trim_hits = matcher(filters.trim_patterns).matching(Lines(lines, source))
+        trim_hits = matcher(filters.trim_patterns).matching(view_of(lines))
         if trim_hits and len(trim_hits) != len(lines):
             kinds.append("filter")
             lines = _without(lines, trim_hits)
@@ -133,7 +145,7 @@ def apply_rule(
         counter_lines = trim_empty_edges(counter_lines)
 
     counted = {"pre_skip": unfiltered, "pre_keep": counter_lines}.get(rule.counter_source, lines)
-    facts = count(rule.counters, counted, matcher, source) if rule.counters else None
+    facts = count(rule.counters, view_of(counted), matcher) if rule.counters else None
 
     if no_omit:
         return RuleOutcome(tuple(lines), facts, tuple(kinds), None, total)
@@ -149,7 +161,8 @@ def apply_rule(
             kinds.append(formatter)
     undeduped = items  # units are cut by the engine, repeats among them with the rest
     if transforms.dedupe_adjacent:
-        deduped = dedupe_adjacent(items)
+        # The denoised lines' repeats, when no keep or trim pattern or formatter changed them.
+        deduped = _remarked(denoised, marked) if not formatter and lines == kept_lines else dedupe_adjacent(items)
         if len(deduped) != len(items):
             kinds.append("dedupe")
         items = deduped
@@ -160,14 +173,15 @@ def apply_rule(
         return RuleOutcome((), facts, (*kinds, "summary"), rule.on_empty, total, note, tuple(denoised))
 
     if rule.unit:  # cut between units, to the budget, in the engine
-        lines_only = [i for i in undeduped if isinstance(i, str)]
+        lines_only = [i for i in undeduped if isinstance(i, str)] if formatter else lines
         if len(lines_only) == len(undeduped):
             failed = bool(exit_code) and exit_code != 0
             table = rule.failure if failed and rule.failure.preserve_on_failure else rule.summarize
-            whole = parse(rule.unit, lines_only)
+            scanned = view_of(lines_only)
+            whole = parse(rule.unit, lines_only, scanned)
             if rule.unit == "record" and filters.pin_patterns:
                 whole = _pinned_records(whole, rule, matcher)
-            parsed = loose_head_tail(whole, table.head, table.tail, rule, matcher)
+            parsed = loose_head_tail(whole, table.head, table.tail, rule, matcher, scanned)
             if rule.unit == "match-file":
                 facts = (facts or {}) | {"file": sum(1 for part in parsed if isinstance(part, Unit))}
             if size(denoised) > LOSSLESS_MAX or any(isinstance(i, Omission) for i in denoised):
@@ -264,16 +278,30 @@ def _lossless(parsed: Parsed, denoised: Sequence[Item]) -> list[Item]:
     return encoded if before - after >= max(LOSSLESS_CHARS, before * LOSSLESS_SHARE) else []
 
 
-def loose_head_tail(parsed: Parsed, head: int, tail: int, rule: Rule, matcher: MatcherFactory) -> Parsed:
+def loose_head_tail(
+    parsed: Parsed, head: int, tail: int, rule: Rule, matcher: MatcherFactory, lines: Lines | None = None
+) -> Parsed:
     """The rule's head and tail (and pins), applied to the lines between units only
-    (headers, progress, passing lines): units are cut by `units.fit`, never by position."""
-    loose = pin(rule, [part for part in parsed if not isinstance(part, Unit)], matcher)
+    (headers, progress, passing lines): units are cut by `units.fit`, never by position.
+    `lines` are the lines `parsed` was made of, with their text."""
+    # What kinds of item there are, told in one pass: most outputs are lines alone.
+    kinds = set(map(type, parsed))
+    between: list[Item] = (
+        [part for part in parsed if not isinstance(part, Unit)]
+        if any(issubclass(kind, Unit) for kind in kinds)
+        else list(parsed)  # type: ignore[arg-type]  # no unit among them: told by their kinds
+    )
+    kinds -= {kind for kind in kinds if issubclass(kind, Unit)}
+    loose, pinned_at = _pinned(rule, between, matcher, lines, all(issubclass(kind, str) for kind in kinds))
     count = len(loose)
     if count <= head + tail:
         keep = set(range(count))
     else:
         keep = set(range(head)) | set(range(count - tail, count))
-        keep.update(compress(range(count), map(isinstance, loose, repeat((Pinned, Omission)))))
+        if any(issubclass(kind, Pinned | Omission) for kind in kinds):  # pinned or cut before: looked for
+            keep.update(compress(range(count), map(isinstance, loose, repeat((Pinned, Omission)))))
+        else:
+            keep.update(pinned_at)
     result: Parsed = []
     if count == len(parsed):  # no unit among the lines: those kept, and a marker for each run between
         previous = -1
@@ -305,20 +333,19 @@ def loose_head_tail(parsed: Parsed, head: int, tail: int, rule: Rule, matcher: M
     return result
 
 
-def count(
-    counters: tuple[Counter, ...], lines: list[str], matcher: MatcherFactory, within: str | None = None
-) -> dict[str, int]:
+def count(counters: tuple[Counter, ...], view: Lines, matcher: MatcherFactory) -> dict[str, int]:
     """Lines matching each counter, or for a counter with a `(?P<count>…)` group the
     sum of the numbers it captures. Keyword counters scan the whole text; the other
     counters first find, with one combined search per line, the few lines any of
-    them matches, and only those lines are tested again one counter at a time.
-    `within` is a text holding every line (see `Lines`)."""
-    view = Lines(lines, within)
+    them matches, and only those lines are tested again one counter at a time."""
+    lines = view.lines
     matchers = {c.name: matcher([c.pattern], c.flags) for c in counters}
     per_line = [c for c in counters if not matchers[c.name].scans_text]
     subset = view
     if len(per_line) > 1:
         candidates = matcher([scoped(c.pattern, c.flags) for c in per_line]).matching(view)
+        # a text holding them all where one is at hand, or the sieve would want one
+        within = view.within if view.within is not None or len(candidates) < SIEVE_LINES else view.text(False)
         subset = Lines([lines[i] for i in sorted(candidates)], within)
     facts = {}
     for counter in counters:
@@ -351,19 +378,38 @@ def matcher_factory(rule: Rule, budget: Budget) -> MatcherFactory:
 
 def pin(rule: Rule, items: Sequence[Item], matcher: MatcherFactory) -> list[Item]:
     """Mark the lines matching the rule's `pin_patterns` as `Pinned`."""
+    return _pinned(rule, items, matcher)[0]
+
+
+def _pinned(
+    rule: Rule, items: Sequence[Item], matcher: MatcherFactory, lines: Lines | None = None, plain: bool = False
+) -> tuple[list[Item], list[int]]:
+    """`pin`, and the positions it pinned. `plain`: the items are all lines, known
+    without looking. `lines`, when its lines are the items, lends them its text."""
     if not rule.filters.pin_patterns:
-        return list(items)
-    texts = [item for item in items if isinstance(item, str)]
+        return list(items), []
+    texts = list(items) if plain else [item for item in items if isinstance(item, str)]
     positions = (
         range(len(items)) if len(texts) == len(items) else [i for i, item in enumerate(items) if isinstance(item, str)]
     )
-    hits = matcher(rule.filters.pin_patterns).matching(Lines(texts))
-    if not hits:
-        return list(items)
+    view = lines if lines is not None and texts == lines.lines else Lines(texts)  # type: ignore[arg-type]  # `plain`
+    hits = matcher(rule.filters.pin_patterns).matching(view)
     pinned = list(items)
-    for hit in hits:
-        pinned[positions[hit]] = Pinned(str(pinned[positions[hit]]))
-    return pinned
+    at = sorted(positions[hit] for hit in hits)
+    for k in at:
+        pinned[k] = Pinned(str(pinned[k]))
+    return pinned, at
+
+
+def _remarked(items: list[Item], marked: list[int]) -> list[Item]:
+    """`items` with a new marker in place of each of theirs, at the positions `marked`
+    (markers are told apart by identity, and a formatter may change one)."""
+    remarked = list(items)
+    for k in marked:
+        marker = remarked[k]
+        assert isinstance(marker, Omission)
+        remarked[k] = Omission(marker.count, marker.detail)
+    return remarked
 
 
 def _without(lines: list[str], dropped: set[int]) -> list[str]:

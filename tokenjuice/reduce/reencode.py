@@ -117,6 +117,9 @@ def decoded(text: str) -> str:
             continue
         if not line.startswith("  ") and core != "--":
             path = None
+        if "{" not in line:  # no brace list, nor a braced diff line (most lines): nothing to spell out
+            out.append(line)
+            continue
         diff_line = unbraced_diff_line(line) if line.startswith("diff --git {") else None
         if diff_line is not None:
             out.append(diff_line)

@@ -306,23 +306,25 @@ def _top_level(text: str, start: int, end: int) -> list[str] | None:
     return items
 
 
-def fit_long_line(lines: list[str], room: int, longest: int | None = None) -> tuple[list[Item], int] | None:
+def fit_long_line(
+    lines: list[str], room: int, longest: Callable[[], int] | None = None
+) -> tuple[list[Item], int] | None:
     """An output whose bulk is one long line holding a JSON document or a list literal
     (a database server's rows as one Python repr, a fetched JSON document after its
     heading), in `room`: the other lines as they are, the long line cut between its
     elements (`fit_document`; a list literal's elements one a line, each its exact text,
     spread over the list with a marker for each run left out), and how many lines the
     output counts as (the long line's elements one a line). None for any other.
-    `longest` is the length of the longest line, when it is known."""
-    if not lines:
-        return None
-    longest = max(map(len, lines)) if longest is None else longest
-    if longest <= room:
+    `longest` gives the length of the longest line, when it is known."""
+    if not lines or len(lines) - 1 > room // 3:
+        return None  # the other lines' line ends alone would take more than a third of the room
+    longest_length = max(map(len, lines)) if longest is None else longest()
+    if longest_length <= room:
         return None
     lengths = list(map(len, lines))
-    at = lengths.index(longest)
+    at = lengths.index(longest_length)
     line = lines[at]
-    others = sum(lengths) + len(lines) - 1 - longest
+    others = sum(lengths) + len(lines) - 1 - longest_length
     left = room - others
     if others > room // 3:
         return None

@@ -47,6 +47,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
 
+    from ..rules.patterns import Lines
+
 _LINE_LIMIT = 300
 #: A diff's changed line is content: clipped only past this many characters.
 _CHANGE_LIMIT = 2000
@@ -66,6 +68,9 @@ def fit(parsed: Parsed, available: int) -> list[Item]:
     not fit, they are kept anyway (up to NAMES_FACTOR times the room) and a third of
     the room still goes to the units' lines: a flood shows a spread of its matches
     beside the names, not the names alone."""
+    loose = [part for part in parsed if not isinstance(part, Unit)]
+    if len(loose) == len(parsed):
+        return loose  # nothing to cut between (the rule's head and tail cut it): a fit is the lines
     target = available
     best: list[Item] | None = None
     best_size = 0
@@ -1004,9 +1009,11 @@ def _in_folders(where: dict[str, int] | None) -> str:
 # -- parsers ------------------------------------------------------------------------------
 
 
-def parse(unit: str, lines: list[str]) -> Parsed:
-    """Split `lines` into units of the kind a rule declares."""
-    return _PARSERS[unit](lines)
+def parse(unit: str, lines: list[str], view: Lines | None = None) -> Parsed:
+    """Split `lines` into units of the kind a rule declares; `view`, when given, is
+    the lines with their text, made once for whatever scans them (the test parser
+    reads it)."""
+    return _tests(lines, view) if unit == "test" else _PARSERS[unit](lines)
 
 
 _STATUS_SECTION = lazy(
@@ -1745,8 +1752,9 @@ _BLOCK_END = lazy(
 )
 #: What any line _ANY_TEST_BLOCK matches holds, one a runner (pytest's rule of
 #: underscores and a space, jest's bullet, vitest's and go's FAIL, cargo's stdout
-#: header, mocha's and rspec's `N) `): tests/reduce/test_units.py checks them.
-_BLOCK_HINTS = ("___ ", "● ", "FAIL", "× ", "✗ ", " stdout ----", ") ")
+#: header, mocha's and rspec's `N) `): tests/reduce/test_units.py checks them. A mark
+#: is looked for alone, without the space after it: one character is found quicker.
+_BLOCK_HINTS = ("___ ", "●", "FAIL", "×", "✗", " stdout ----", ") ")
 #: What any line `_passing` is true of holds.
 _PASSING_HINTS = ("PASS", "ok", "✓", "√")
 _ASSERTION = lazy(r"(?i)(?:assert|error|expected|received|panicked|failure|exception|mismatch|!=|==)")
@@ -1892,14 +1900,14 @@ def _passing_unit(line: str) -> Unit:
     )
 
 
-def _tests(lines: list[str]) -> Parsed:
+def _tests(lines: list[str], view: Lines | None = None) -> Parsed:
     """Test runner output: every failing test's block is a unit kept whole while it
     fits (its short form is its title and the message of its failure); passing tests
     are units that go first. A block whose test the short summary names (pytest's
     `FAILED …` lines) may go whole: its name stays in the summary."""
     parsed: Parsed = []
     current: list[str] = []
-    text = "\n".join(lines)
+    text = "\n".join(lines) if view is None else view.text(False) or ""
     summary = ("FAILED " in text or "ERROR " in text) and any(line.startswith(("FAILED ", "ERROR ")) for line in lines)
     listed = _listed(lines) if summary else set()
     kinds_seen: set[str] = set()
