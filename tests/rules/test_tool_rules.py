@@ -171,3 +171,30 @@ def test_a_directory_tree_keeps_something_of_every_folder(settings, workdir, tmp
     assert len(shown) < len(text) / 4
     assert all(name in shown for name in mcp_tree.MUST_KEEP), [n for n in mcp_tree.MUST_KEEP if n not in shown]
     assert " 1–40 of 40 " not in shown and " 1–41 of 41 " not in shown
+
+
+def test_a_directory_tree_of_folders_of_many_files_names_something_in_every_folder(settings, workdir):
+    """6 apps x 4 folders x 16 modules: whole file lists for the first folders would name
+    more elements, but leave most folders empty, the one file named apart among them."""
+    from tokenjuice.compact import compact_tool_result
+
+    def folder(app, sub):
+        files = [f"{app}_{sub}_{i:02d}.py" for i in range(16)]
+        if (app, sub) == ("shipping", "api"):
+            files.append("carrier_webhooks.py")
+        return {"name": sub, "type": "directory", "children": [{"name": f, "type": "file"} for f in sorted(files)]}
+
+    apps = ("billing", "catalog", "checkout", "inventory", "shipping", "users")
+    subs = ("api", "models", "services", "tests")
+    tree = [{"name": app, "type": "directory", "children": [folder(app, sub) for sub in subs]} for app in apps]
+    text = json.dumps(tree, indent=2)
+    done = compact_tool_result(
+        "mcp__fs__directory_tree", [{"type": "text", "text": text}], cwd=str(workdir), source="test", settings=settings
+    )
+    assert done is not None
+    shown = done.result[0]["text"]
+    assert len(shown) < len(text) / 2
+    assert '"name": "carrier_webhooks.py"' in shown
+    for app in apps:
+        for sub in subs:
+            assert f'"name": "{app}_{sub}_00.py"' in shown or f'"name": "{app}_{sub}_15.py"' in shown, (app, sub)

@@ -1181,7 +1181,12 @@ def _tree_outline(
                 for _, group, _ in groups
                 for bare in [[b for b, _, inner in group if not inner]]
             ]
-            if sum(map(len, kept)) >= sum(len(parents[k][1]) for k in chosen):  # it names no fewer
+            # it names no fewer, or every group keeps some of its elements where the
+            # parents' whole groups would leave some parent with none (a file tree's
+            # folders of many files: the one file named apart is in any folder)
+            if sum(map(len, kept)) >= sum(len(parents[k][1]) for k in chosen) or (
+                leaves and len(chosen) < len(parents)
+            ):
                 for ((parent, branches), _, _), chosen_branches in zip(groups, kept, strict=True):
                     shown[parent] = [branch for branch in branches if branch in set(chosen_branches)]
                     tree.unnamed += len(branches) - len(shown[parent])
