@@ -38,10 +38,10 @@ from ..rules.model import UNITS
 from ..text import clip_line, holding, pluralize
 from . import findings, records
 from .lines import Encoded, Item, Omission, Pinned, Whole
+from .lines import size as _size
 from .reencode import brace_list, braced_diff_line
 from .unit import Parsed, Unit
 from .unit import input_lines as _input_lines
-from .unit import size as _size
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
