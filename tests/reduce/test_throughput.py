@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tokenjuice import text
 from tokenjuice.bench import real_shaped_log
 from tokenjuice.commands.wire import reduce_payload
-from tokenjuice.reduce import engine, guard, pipeline, structured, units
+from tokenjuice.reduce import engine, guard, lines, pipeline, structured, units
 from tokenjuice.reduce.lines import Omission, Pinned, dedupe_adjacent, render
 
 
@@ -138,22 +138,24 @@ _ITEMS = st.lists(
 @given(items=_ITEMS, room=st.integers(-5, 300), scan=st.integers(1, 5))
 def test_a_size_read_only_as_far_as_it_takes_tells_what_the_whole_size_does(items, room, scan):
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(engine, "_SCAN_ITEMS", scan)
-        assert engine._beyond(items, room) == (engine._size(items) > room)
+        patch.setattr(lines, "SCAN_ITEMS", scan)
+        assert lines.beyond(items, room) == (lines.size(items) > room)
         read: dict = {}
         for solid in (False, True):
-            whole = engine._size(items) - (engine._spaces(items) if solid else 0)
+            whole = lines.size(items) - (lines.spaces(items) if solid else 0)
             # read on from where an earlier question stopped, for a smaller or a larger limit
             for limit in (room, room // 2, room * 3 + 1, room - 7):
                 for memo in (None, read):
-                    measured = engine._measured(items, limit, solid, memo)
+                    measured = lines.measured(items, limit, solid, memo)
                     assert measured == whole if whole <= limit else limit < measured <= whole
 
 
 def test_a_long_output_is_never_measured_whole(monkeypatch, log):
     measured = []
-    size = engine._size
-    monkeypatch.setattr(engine, "_size", lambda items: measured.append(len(items)) or size(items))
+    size = lines.size
+    for module in (engine, lines, pipeline):
+        name = "_size" if module is engine else "size"
+        monkeypatch.setattr(module, name, lambda items: measured.append(len(items)) or size(items))
     assert "lines omitted" in reduce_log(log)["inlineText"]
     # the output's and the rule's lines are read a part at a time, as far as a budget
     assert max(measured) < len(log.splitlines()) // 4
@@ -161,7 +163,8 @@ def test_a_long_output_is_never_measured_whole(monkeypatch, log):
 
 def test_the_whole_output_is_not_measured_for_spaces_when_it_cannot_fit(monkeypatch, log):
     measured = []
-    spaces = engine._spaces
+    spaces = lines.spaces
+    monkeypatch.setattr(lines, "spaces", lambda items: measured.append(len(items)) or spaces(items))
     monkeypatch.setattr(engine, "_spaces", lambda items: measured.append(len(items)) or spaces(items))
     result = reduce_log(log)
     assert "lines omitted" in result["inlineText"]

@@ -27,7 +27,9 @@ from ..rules.loader import FALLBACK_ID, PROJECT
 from ..rules.model import Rule
 from ..shell.command import CommandInfo, analyze
 from ..text import clip_line, pluralize, split_lines, strip_ansi, trim_empty_edges
-from .lines import CLIP, Encoded, Item, Omission, Pinned, Whole, keep_only, shown_lines
+from .lines import CLIP, Encoded, Item, Omission, Pinned, Whole, beyond, keep_only, measured, shown_lines
+from .lines import size as _size
+from .lines import spaces as _spaces
 from .reencode import LOSSLESS_CHARS, LOSSLESS_SHARE, squeeze
 from .render import TRAILER_RESERVE, text_of
 
@@ -130,7 +132,7 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
     header = (f"exit {format_number(execution.exit_code)}",) if execution.failed else ()
     lines = split_lines(stripped)
     whole = trim_empty_edges(lines)
-    tiny = not options.no_omit and not _beyond(whole, TINY_CHARS)
+    tiny = not options.no_omit and not beyond(whole, TINY_CHARS)
     if tiny and not options.facts:
         return start.never_longer(start.whole(header, whole, None, "tiny"), stripped)
 
@@ -291,7 +293,7 @@ def _read_by_rule(
     counts = _counts(outcome, found, start.execution.exit_code)
     room = EXACT_BUDGET - _size(header + counts) - TRAILER_RESERVE
     total = len(whole_lines)
-    if not _beyond(outcome.denoised, room):  # whole but for its noise
+    if not beyond(outcome.denoised, room):  # whole but for its noise
         return start.made(rule, header, outcome.denoised, total, outcome.facts, ("filter",), reason, None)
     if outcome.units:
         from .units import fit
@@ -360,12 +362,12 @@ class _Cut:
         return self._longest
 
     def beyond(self, items: Sequence[Item], room: int, solid: bool = False) -> bool:
-        """`_beyond` for the output's or the outcome's lines, read once for every budget tried."""
-        return _measured(items, room, solid, self._read) > room
+        """`beyond` for the output's or the outcome's lines, read once for every budget tried."""
+        return measured(items, room, solid, self._read) > room
 
     def size(self, items: Sequence[Item], limit: int) -> int:
-        """`_measured` for the output's or the outcome's lines, read once for every budget tried."""
-        return _measured(items, limit, False, self._read)
+        """`measured` for the output's or the outcome's lines, read once for every budget tried."""
+        return measured(items, limit, False, self._read)
 
     def measure(self, items: tuple[Item, ...]) -> tuple[int, int]:
         """The characters `items` (the outcome's denoised or lossless lines) take shown
@@ -569,7 +571,7 @@ def choose(cut: _Cut, budget: int) -> Reduction:
         # Cut between units: compress them, then drop whole ones, to fit the room left.
         room = max(200, budget - sum(len(h) + 1 for h in header + counts) - TRAILER_RESERVE)
         fitted = tuple(fit(list(outcome.units), room))
-        compact_items = fitted if _beyond(compact_items, _size(fitted)) else compact_items
+        compact_items = fitted if beyond(compact_items, _size(fitted)) else compact_items
     compact_chars = _size(header) + _size(counts) + _size(compact_items)
     # What units.fit kept is already cut to the room, but for the names it keeps past
     # it on purpose (every file that matched, every directory): the clamp leaves those.
@@ -752,43 +754,6 @@ def _shown(item: Item) -> str:
 def _same(items: Sequence[Item], others: Sequence[Item]) -> bool:
     """The very same items (not equal ones: a pinned line equals its text)."""
     return len(items) == len(others) and all(map(is_, items, others))
-
-
-def _size(lines: Sequence[Item]) -> int:
-    """The characters `lines` take, shown one a line (a marker as it renders)."""
-    return sum(map(len, lines)) + len(lines)
-
-
-def _spaces(items: Sequence[Item]) -> int:
-    return "".join([item for item in items if isinstance(item, str)]).count(" ")
-
-
-#: Items are measured this many at a time where all that matters is whether they
-#: pass a size: a long output is read only as far as it takes to tell.
-_SCAN_ITEMS = 256
-
-
-def _beyond(items: Sequence[Item], room: int) -> bool:
-    """Do `items` take more than `room` characters shown (`_size`)?"""
-    return _measured(items, room) > room
-
-
-def _measured(
-    items: Sequence[Item], limit: int, solid: bool = False, read: dict[tuple[int, bool], tuple[int, int]] | None = None
-) -> int:
-    """The characters `items` take shown (`_size`), or with `solid` with every space
-    gone (less `_spaces`), read only until past `limit`: exact up to it, past it some
-    count past it. `read` keeps how far items that live as long as it were read and
-    what they took, to go on from there."""
-    key = (id(items), solid)
-    done, taken = read.get(key, (0, 0)) if read is not None else (0, 0)
-    while taken <= limit and done < len(items):
-        part = items[done : done + _SCAN_ITEMS]
-        taken += _size(part) - _spaces(part) if solid else _size(part)
-        done += len(part)
-    if read is not None:
-        read[key] = (done, taken)
-    return taken
 
 
 def _counts(outcome: RuleOutcome, classification: Classification, exit_code: float | None) -> tuple[str, ...]:

@@ -70,6 +70,44 @@ class Whole(str):
 Item = str | Omission
 
 
+def size(items: Sequence[Item]) -> int:
+    """The characters `items` take as shown, a newline after each (a marker as it renders)."""
+    return sum(map(len, items)) + len(items)
+
+
+def spaces(items: Sequence[Item]) -> int:
+    """The spaces of the lines among `items`."""
+    return "".join([item for item in items if isinstance(item, str)]).count(" ")
+
+
+#: Items are measured this many at a time where all that matters is whether they
+#: pass a size: a long output is read only as far as it takes to tell.
+SCAN_ITEMS = 256
+
+
+def beyond(items: Sequence[Item], room: int) -> bool:
+    """Do `items` take more than `room` characters shown (`size`)?"""
+    return measured(items, room) > room
+
+
+def measured(
+    items: Sequence[Item], limit: int, solid: bool = False, read: dict[tuple[int, bool], tuple[int, int]] | None = None
+) -> int:
+    """The characters `items` take shown (`size`), or with `solid` with every space
+    gone (less `spaces`), read only until past `limit`: exact up to it, past it some
+    count past it. `read` keeps how far items that live as long as it were read and
+    what they took, to go on from there."""
+    key = (id(items), solid)
+    done, taken = read.get(key, (0, 0)) if read is not None else (0, 0)
+    while taken <= limit and done < len(items):
+        part = items[done : done + SCAN_ITEMS]
+        taken += size(part) - spaces(part) if solid else size(part)
+        done += len(part)
+    if read is not None:
+        read[key] = (done, taken)
+    return taken
+
+
 def render(items: Sequence[Item]) -> list[str]:
     return [item.render() if isinstance(item, Omission) else item for item in items]
 

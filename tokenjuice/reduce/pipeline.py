@@ -18,9 +18,8 @@ from ..rules.patterns import SIEVE_LINES, Budget, Lines, Matcher, group_names, s
 from ..text import split_lines, trim_empty_edges
 from . import noise, records
 from .formatters import FORMATTERS
-from .lines import Item, Omission, Pinned, dedupe_adjacent, head_tail
+from .lines import Item, Omission, Pinned, beyond, dedupe_adjacent, head_tail, size
 from .reencode import LOSSLESS_CHARS, LOSSLESS_SHARE
-from .unit import size
 from .units import Parsed, Unit, lossless_whole, parse, region_noise, regions
 
 TYPE_CHECKING = False
@@ -184,7 +183,7 @@ def apply_rule(
             parsed = loose_head_tail(whole, table.head, table.tail, rule, matcher, scanned)
             if rule.unit == "match-file":
                 facts = (facts or {}) | {"file": sum(1 for part in parsed if isinstance(part, Unit))}
-            if size(denoised) > LOSSLESS_MAX or any(isinstance(i, Omission) for i in denoised):
+            if beyond(denoised, LOSSLESS_MAX) or any(isinstance(i, Omission) for i in denoised):
                 whole = []  # too big to be shown whole in any form, or a repeat's marker among units
             elif lines_only != denoised:  # the rule kept or trimmed lines: the whole is made of other units
                 whole = parse(rule.unit, [i for i in denoised if isinstance(i, str)])
@@ -199,7 +198,7 @@ def apply_rule(
                 failed = bool(exit_code) and exit_code != 0
                 table = rule.failure if failed and rule.failure.preserve_on_failure else rule.summarize
                 parsed = loose_head_tail(found, table.head, table.tail, rule, matcher)
-                whole = found if size(denoised) <= LOSSLESS_MAX and list(items) == list(denoised) else []
+                whole = found if not beyond(denoised, LOSSLESS_MAX) and list(items) == list(denoised) else []
                 return _in_units(items, facts, kinds, total, note, denoised, parsed, whole, recognised)
 
     items = pin(rule, items, matcher)

@@ -4,7 +4,7 @@ shorter forms it can be shown in, and how much room a list of body items takes."
 from __future__ import annotations
 
 from ..fast.record import record
-from .lines import Encoded, Item, Omission, weight
+from .lines import Encoded, Item, Omission, size, weight
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -160,11 +160,6 @@ class Unit:
 
 
 Parsed = list["Item | Unit"]
-
-
-def size(items: Sequence[Item]) -> int:
-    """The characters `items` take as shown, a newline after each."""
-    return sum(map(len, items)) + len(items)  # a marker's length is the length it shows
 
 
 def input_lines(items: Sequence[Item]) -> int:

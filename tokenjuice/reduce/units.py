@@ -38,10 +38,10 @@ from ..rules.model import UNITS
 from ..text import clip_line, holding, pluralize
 from . import findings, records
 from .lines import Encoded, Item, Omission, Pinned, Whole
+from .lines import size as _size
 from .reencode import brace_list, braced_diff_line
 from .unit import Parsed, Unit
 from .unit import input_lines as _input_lines
-from .unit import size as _size
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -1755,6 +1755,8 @@ _BLOCK_END = lazy(
 #: header, mocha's and rspec's `N) `): tests/reduce/test_units.py checks them. A mark
 #: is looked for alone, without the space after it: one character is found quicker.
 _BLOCK_HINTS = ("___ ", "●", "FAIL", "×", "✗", " stdout ----", ") ")
+#: The others: pytest's summary lines (`FAILED …`) are looked for among those holding `FAIL`.
+_BLOCK_HINTS_BUT_FAIL = tuple(hint for hint in _BLOCK_HINTS if hint != "FAIL")
 #: What any line `_passing` is true of holds.
 _PASSING_HINTS = ("PASS", "ok", "✓", "√")
 _ASSERTION = lazy(r"(?i)(?:assert|error|expected|received|panicked|failure|exception|mismatch|!=|==)")
@@ -1908,7 +1910,8 @@ def _tests(lines: list[str], view: Lines | None = None) -> Parsed:
     parsed: Parsed = []
     current: list[str] = []
     text = "\n".join(lines) if view is None else view.text(False) or ""
-    summary = ("FAILED " in text or "ERROR " in text) and any(line.startswith(("FAILED ", "ERROR ")) for line in lines)
+    failing = holding(text, ("FAIL",))  # a block's hint too: `FAILED ` is looked for once
+    summary = (bool(failing) or "ERROR " in text) and any(line.startswith(("FAILED ", "ERROR ")) for line in lines)
     listed = _listed(lines) if summary else set()
     kinds_seen: set[str] = set()
 
@@ -1948,7 +1951,8 @@ def _tests(lines: list[str], view: Lines | None = None) -> Parsed:
     # A block's start and a passing test's line hold one of their hints: the lines
     # that hold none, most of a long run's, are taken a run at a time.
     whole = text.count("\n") != len(lines) - 1  # a line of several: each line tried
-    starts = {k for k in (range(len(lines)) if whole else holding(text, _BLOCK_HINTS)) if block(lines[k])}
+    hinted = range(len(lines)) if whole else failing | holding(text, _BLOCK_HINTS_BUT_FAIL)
+    starts = {k for k in hinted if block(lines[k])}
     marks = list(range(len(lines))) if whole else sorted(starts | holding(text, _PASSING_HINTS))
     k, end = 0, len(lines)
     while k < end:
