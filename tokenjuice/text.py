@@ -158,7 +158,7 @@ def holding(text: str | bytes, hints: tuple[str, ...]) -> set[int]:
     units: dict[Any, bool] = {}  # whether the text holds each character (each byte of bytes)
     for hint in hints:
         needle: Any = hint if isinstance(text, str) else hint.encode()
-        if len(needle) > 1 and not all(_holds_unit(text, unit, units) for unit in needle):
+        if _lacks_a_unit(text, needle, units):
             continue  # a character it lacks: one `memchr` pass, not a search for the whole hint
         at = text.find(needle)
         while at >= 0:
@@ -168,24 +168,30 @@ def holding(text: str | bytes, hints: tuple[str, ...]) -> set[int]:
     return lines_at(text, positions)
 
 
-def _holds_unit(text: str | bytes, unit: Any, known: dict[Any, bool]) -> bool:
-    """Whether `text` holds the character (the byte, for bytes) `unit`, found once."""
-    held = known.get(unit)
-    if held is None:
-        held = known[unit] = text.find(unit) >= 0
-    return held
+def _lacks_a_unit(text: Any, needle: Any, known: dict[Any, bool]) -> bool:
+    """Whether `text` lacks one of the characters (the bytes, for bytes) of a `needle`
+    longer than one, each looked for once (`known`) with a one-unit search (`memchr`),
+    a fraction of the cost of a search for the whole needle."""
+    if len(needle) < 2:
+        return False
+    for at in range(len(needle)):
+        unit = needle[at : at + 1]
+        held = known.get(unit)
+        if held is None:
+            held = known[unit] = unit in text
+        if not held:
+            return True
+    return False
 
 
 def holds(text: str, literal: str, known: dict[str, bool]) -> bool:
     """`literal in text`, remembered in `known` (what was looked for in `text`). A
-    literal one of whose characters the text lacks is not searched for: a search for
-    one character (`memchr`) costs a fraction of one for several."""
+    literal one of whose characters the text lacks is not searched for."""
     if not literal:
         return True
     held = known.get(literal)
     if held is None:
-        held = (len(literal) == 1 or all(holds(text, char, known) for char in literal)) and literal in text
-        known[literal] = held
+        held = known[literal] = not _lacks_a_unit(text, literal, known) and literal in text
     return held
 
 

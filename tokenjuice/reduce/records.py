@@ -435,14 +435,13 @@ def _own_frames(lines: tuple[str, ...]) -> tuple[Item, ...]:
     # frames shown one under the other must not read as one calling the other
     kept: list[Item] = []
     gone = 0
-    for k, line in enumerate(lines):
+    for k, line in enumerate((*lines, None)):  # None: the end, which closes the last run
         if k in dropped:
             gone += 1
             continue
         if gone:
             kept.append(Omission(gone, f"{pluralize(gone, 'line')} {_LIBRARY_NOTE}"))
             gone = 0
-        kept.append(line)
-    if gone:
-        kept.append(Omission(gone, f"{pluralize(gone, 'line')} {_LIBRARY_NOTE}"))
+        if line is not None:
+            kept.append(line)
     return tuple(kept)
