@@ -74,12 +74,13 @@ def test_the_corpus_as_a_whole(results):
     """Floors from this round's measurement (issue 28; 99 scenarios, 55 of them new real
     captures with must-keep strings chosen blind: floods of search matches, lint findings
     and paths, diffs and statuses of public repositories, structured reads): must-keep
-    91.9% (90.0% a round before), modest outputs 99.9%, noise dropped 100%, size ratio
-    0.093 (the issue's ceiling: 0.12)."""
+    95.0% (92.6% before searches and listings took twice a failure's budget, 90.0% two
+    rounds before), modest outputs 99.9%, noise dropped 100%, size ratio 0.106 (the
+    issue's ceiling: 0.12)."""
     everything = list(results.values())
     t = score.totals(everything)
     assert t["shown"] / t["raw"] <= 0.12, score.summary(everything)
-    assert t["kept"] / t["must"] >= 0.91, score.summary(everything)
+    assert t["kept"] / t["must"] >= 0.94, score.summary(everything)
     assert t["modest_kept"] / t["modest_must"] >= 0.99, score.summary(everything)
     assert t["dropped"] / t["noise"] >= 0.95, score.summary(everything)
 

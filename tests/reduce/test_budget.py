@@ -21,9 +21,22 @@ def test_a_search_gets_the_room_of_a_failure_unless_settings_say_otherwise():
     from tokenjuice.rules.index import load
 
     catalogue = load(builtin_only=True)
-    asked = ("search/grep", "search/rg", "search/git-grep", "filesystem/find", "filesystem/fd", "package/npm-ls")
+    asked = (
+        "search/grep",
+        "search/rg",
+        "search/git-grep",
+        "filesystem/find",
+        "filesystem/fd",
+        "filesystem/git-ls-files",
+        "filesystem/rg-files",
+        "package/npm-ls",
+    )
     searches = [rule for rule in map(catalogue.body, asked) if rule]
     assert len(searches) == len(asked) and all(rule.summarize.budget == "failure" for rule in searches)
+    # and twice that: a sample of a flood of matches or paths is judged by how much of it is shown
+    assert all(rule.summarize.budget_scale == 2 for rule in searches)
+    assert Budgets().of("search", failed=False, scale=2, content=True) == 2 * FAILURE_CHARS
+    assert Budgets(failure=4000).of("search", failed=False, scale=2, content=True) == 8000  # lowered with it
     assert catalogue.body("filesystem/ls").summarize.budget == "success"  # a listing, not a query
     assert Budgets().of("search", failed=False, content=True) == FAILURE_CHARS
     assert Budgets(success=3000, failure=4000).of("search", failed=False, content=True) == 4000

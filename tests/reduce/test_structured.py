@@ -319,7 +319,7 @@ NPM_TREE = REPO / "tests" / "scenarios" / "json-npm-ls-jest.out"  # npm ls --all
 
 def test_a_dependency_tree_is_named_level_by_level():
     """`npm ls --all --json` of jest: a tree of `dependencies` 10 levels deep, 88 kB, in
-    the failure's budget npm-ls declares (every package is what the agent asked for).
+    a failure's budget (npm-ls declares twice that: the test below).
     Every package shown is its name and version, indented under the package that needs
     it, those that hold none several a line; the levels go whole from the top while they
     fit, and a package shows all of its dependencies or none of them (its line's `…` says
@@ -328,7 +328,9 @@ def test_a_dependency_tree_is_named_level_by_level():
     from tokenjuice.reduce.budget import FAILURE_CHARS
 
     source = NPM_TREE.read_text()
-    done = tokenjuice("reduce", "--command", "npm ls --all --json", input=source)
+    done = tokenjuice(
+        "reduce", "--command", "npm ls --all --json", "--max-inline-chars", str(FAILURE_CHARS), input=source
+    )
     shown = done.stdout.decode().rstrip("\n").split("\n")
     assert done.returncode == 0 and len("\n".join(shown)) <= FAILURE_CHARS
     assert unexplained_lines(source, "\n".join(shown)) == []
@@ -368,6 +370,25 @@ def test_a_dependency_tree_is_named_level_by_level():
     assert all(sum(1 for d, _, _ in depths if d == k) == by_depth[k] for k in range(deepest))  # whole levels
     assert sum(1 for d, _, _ in depths if d == deepest) < by_depth[deepest]
     assert len(depths) > 175  # 115 lines named 83 packages, repeats among them, in 6,000 characters
+
+
+def test_a_dependency_tree_in_its_own_budget_names_every_package_but_repeats():
+    """In the budget npm-ls declares (twice a failure's: every package is what the agent
+    asked for), jest's tree names every package npm did not deduplicate, and spends what
+    is left on repeats."""
+    from tokenjuice.reduce.budget import FAILURE_CHARS
+
+    source = NPM_TREE.read_text()
+    done = tokenjuice("reduce", "--command", "npm ls --all --json", input=source)
+    shown = done.stdout.decode().rstrip("\n").split("\n")
+    assert done.returncode == 0 and FAILURE_CHARS < len("\n".join(shown)) <= 2 * FAILURE_CHARS
+    whole = json.loads(source)
+    repeats = _repeats(whole)
+    others = [id(p) for p in _packages(whole) if p is not whole and id(p) not in repeats]
+    [heading] = [line for line in markers(shown) if " as a tree, " in line]
+    omitted = int(re.search(r"and (\d+) that repeat an element higher", heading)[1])
+    assert 0 < omitted < len(repeats)  # some repeats shown too
+    assert f" as a tree, {len(others) + len(repeats) - omitted} named below, " in heading
 
 
 def _repeats(whole):
