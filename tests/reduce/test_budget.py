@@ -154,3 +154,26 @@ def test_a_large_stored_output_says_how_to_read_a_part():
 
     assert "cat --grep RE or --lines A:B reads a part — full output: tokenjuice cat 0123abcd" in trailer(big)
     assert "--grep" not in trailer(small) and "tokenjuice cat 0123abcd" in trailer(small)
+
+
+COMPOUND = os.path.join(os.path.dirname(__file__), "..", "scenarios", "compound-grep-count-git-diff.out")
+
+
+def test_a_compound_command_mostly_one_tools_output_takes_that_tools_budget():
+    """`grep -c …; git diff` falls to the generic rule (a command of several tools) but
+    is nearly all a diff, recognised by its content: it gets git diff's budget (twice
+    the budget), as `git diff` alone would; a diff that is under half of the output
+    does not, and a size the caller asked for stays as it is."""
+    with open(COMPOUND, encoding="utf-8") as handle:
+        raw = handle.read()
+    command = "grep -c TODO notes.txt; git diff"
+
+    def shown(output: str, *extra: str) -> str:
+        done = tokenjuice("reduce", "--command", command, "--exit-code", "0", *extra, input=output)
+        assert done.returncode == 0
+        return done.stdout.decode()
+
+    assert SUCCESS_CHARS < len(shown(raw)) <= 2 * SUCCESS_CHARS
+    filler = "".join(f"note {i:05d}: a line of another tool's output, padded\n" for i in range(raw.count("\n") + 10))
+    assert len(shown(filler + raw)) <= SUCCESS_CHARS  # the diff is under half of the lines
+    assert len(shown(raw, "--max-inline-chars", "3000")) < SUCCESS_CHARS  # the caller's size, not the diff's

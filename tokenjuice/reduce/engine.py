@@ -172,6 +172,7 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
         )
     if tiny:
         return start.never_longer(start.whole(header, whole, outcome.facts, "tiny", rule), stripped)
+    budget = _regions_budget(budget, outcome, catalogue, info, execution.failed, options)
     cut = _Cut(start, rule, outcome, header, whole, patterns)
     made = cut.within(budget)
     if made.cut and not options.max_inline_chars:  # else whole, or the size the caller asked for
@@ -461,15 +462,51 @@ def information_budget(
     (reduce/budget.py; a success gets a failure's when the rule says `budget =
     "failure"`) times the rule's `budget_scale`; output the agent bounded
     itself gets at least the bounded cap."""
-    from .budget import BOUNDED_MAX_CHARS, Budgets
-
     if options.max_inline_chars:
         return options.max_inline_chars
+    return _rule_budget(rule, classification.rule.family, info, failed, options)
+
+
+def _rule_budget(rule: Rule, family: str, info: CommandInfo, failed: bool, options: Options) -> int:
+    from .budget import BOUNDED_MAX_CHARS, Budgets
+
     table = rule.failure if failed and rule.failure.preserve_on_failure else rule.summarize
     budgets = options.budgets or Budgets()
     content = not failed and rule.summarize.budget == "failure"
-    budget = table.max_chars or budgets.of(classification.rule.family, failed, table.budget_scale, content)
+    budget = table.max_chars or budgets.of(family, failed, table.budget_scale, content)
     return max(budget, BOUNDED_MAX_CHARS) if info.bounded else budget
+
+
+#: The rule whose budget a region of a compound or unknown command's output takes, by
+#: the region's kind (reduce/units.py `regions`): the rule that output would meet alone.
+REGION_RULES = {
+    "diff": "git/diff",
+    "commits": "git/log",
+    "status": "git/status",
+    "tests": "tests/pytest",
+    "matches": "search/grep",
+    "paths": "filesystem/find",
+}
+
+
+def _regions_budget(
+    budget: int, outcome: RuleOutcome, catalogue: Catalogue, info: CommandInfo, failed: bool, options: Options
+) -> int:
+    """The budget of an output made of regions recognised by their content (`grep -c x
+    f; git diff`): the larger of the rule's and, when regions of one kind make at least
+    half of its lines, the budget of the rule that kind's output would meet alone (a
+    diff's twice the budget). What the caller asked for stays as it is."""
+    if options.max_inline_chars or not outcome.regions:
+        return budget
+    lines: dict[str, int] = {}
+    for kind, count in outcome.regions:
+        lines[kind] = lines.get(kind, 0) + count
+    for kind, count in lines.items():
+        dominant = kind in REGION_RULES and count * 2 >= outcome.total_lines
+        owner = catalogue.body(REGION_RULES[kind]) if dominant else None
+        if owner is not None:
+            budget = max(budget, _rule_budget(owner, owner.family, info, failed, options))
+    return budget
 
 
 def _structured(
