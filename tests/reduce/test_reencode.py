@@ -38,6 +38,35 @@ def test_a_folders_entries_and_git_status_paths_share_one_brace_list():
     assert all(line in decoded(text).split("\n") for line in status)
 
 
+def test_a_long_brace_list_goes_on_several_lines_of_one_prefix():
+    """A big folder's brace list is cut into lines of at most BRACE_WIDTH characters
+    (read_file shows a line of 2,000 at most; a reader takes one of 1,000 in), each
+    naming the folder again, each read back on its own."""
+    entries = [f"/tmp/project/src/app/module_{i:03d}_handler.py" for i in range(400)]
+    text = shown(fit(parse("dir", entries), 12000))
+    lines = text.split("\n")
+    assert len(lines) > 5 and all(line.startswith("/tmp/project/src/app/{module_") for line in lines)
+    assert max(map(len, lines)) <= reencode.BRACE_WIDTH
+    assert decoded(text).split("\n") == entries
+
+
+_NAME = st.text(alphabet="abcXYZ019._-", min_size=1, max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    before=st.sampled_from(["", "./", "src/api/", "/tmp/a b/x/", "\tmodified:   lib/", "tests/t.py::"]),
+    names=st.lists(_NAME, min_size=1, max_size=60),
+    after=st.sampled_from(["", ".py", " PASSED", "]"]),
+    width=st.integers(min_value=10, max_value=400),
+)
+def test_brace_lines_read_back_as_the_names_were(before, names, after, width):
+    lines = reencode.brace_lines(before, names, after, width)
+    assert decoded("\n".join(lines)).split("\n") == [before + name + after for name in names]
+    assert sum(line.lines for line in lines) == len(names)
+    assert all(len(line) <= width or line.lines == 1 for line in lines)
+
+
 def test_names_that_a_brace_list_would_garble_stay_as_they_are():
     status = ["Untracked files:"] + [f"\tnotes/{name}" for name in ("a,b.md", "c d.md", "{x}.md", "plain.md")] * 30
     text = shown(fit(parse("path", status), 4000))

@@ -14,12 +14,17 @@ scenario scorer find a fact whichever form shows it.
 from __future__ import annotations
 
 from ..fast.lazyre import lazy
-from .lines import Item, Omission, Pinned
+from .lines import Encoded, Item, Omission, Pinned
 
 #: A lossless form is taken for an output that fits its budget only when it saves at
 #: least this share of it and this many characters (less is not worth decoding).
 LOSSLESS_SHARE = 0.1
 LOSSLESS_CHARS = 500
+#: The widest line a brace list makes: a longer list goes on several lines, each with the
+#: same prefix and end. 1,000 characters are at most 2,000 UTF-16 units, the longest line
+#: Gemini CLI's read_file shows uncut (any character), and a line a reader still takes in
+#: whole; the prefix said again costs a few per cent of such a line.
+BRACE_WIDTH = 1000
 #: Three or more spaces inside a line: terminal padding, shown as two.
 _PADDING = lazy(r"(?<=[^ \t]) {3,}(?=[^ \t])")  # between any two characters but blanks (controls too)
 
@@ -70,6 +75,25 @@ def brace_list(names: list[str]) -> str:
         if alike and numbers == list(range(numbers[0], numbers[0] + len(numbers))):
             return f"{{{names[0]}..{names[-1]}}}"
     return "{" + ",".join(names) + "}"
+
+
+def brace_lines(before: str, names: list[str], after: str, width: int = BRACE_WIDTH) -> list[Encoded]:
+    """`before{a,b,c}after` standing for each name between `before` and `after`, on
+    as many lines as keep each within `width` characters (a name too long for one
+    with others stands alone, as the tool printed it); each line reads back on its own."""
+    whole = before + brace_list(names) + after
+    if len(whole) <= width or len(names) < 2:
+        return [Encoded(whole if len(names) > 1 else before + names[0] + after, len(names))]
+    room = width - len(before) - len(after) - 2  # the braces
+    runs: list[list[str]] = [[]]
+    used = -1  # the characters of the run's names and the commas between them
+    for name in names:
+        if runs[-1] and used + 1 + len(name) > room:
+            runs.append([])
+            used = -1
+        runs[-1].append(name)
+        used += 1 + len(name)
+    return [Encoded(before + (brace_list(run) if len(run) > 1 else run[0]) + after, len(run)) for run in runs]
 
 
 #: `diff --git a/P b/P`: one path under two one-letter prefixes (git's `a/` `b/`, or its

@@ -39,7 +39,7 @@ from ..text import clip_line, holding, pluralize
 from . import findings, records
 from .lines import Encoded, Item, Omission, Pinned, Whole
 from .lines import size as _size
-from .reencode import brace_list, braced_diff_line
+from .reencode import brace_lines, braced_diff_line
 from .unit import Parsed, Unit
 from .unit import input_lines as _input_lines
 
@@ -784,8 +784,7 @@ def _render(
             runs = _stem_runs(names) if joined[0].factor else [names]
             for run in runs:
                 head, cores, tail = _factored_names(start, run, end) if len(run) > 1 else (start, run, end)
-                listed = cores[0] if len(cores) == 1 else brace_list(cores)
-                items.append(Encoded(head + listed + tail, len(run)))
+                items.extend(brace_lines(head, cores, tail))
             joined.clear()
 
     def flush(runs: bool = True) -> None:
@@ -1650,7 +1649,7 @@ def _dir_unit(directory: str, entries: list[str], at: tuple[int, ...] = ()) -> U
     lossless: tuple[Item, ...] = ()
     braced = len(names) == len(entries) and all(map(_brace_safe, names))
     if len(entries) > 1 and braced:
-        lossless = (Encoded(f"{directory}/{{{','.join(names)}}}", len(entries)),)
+        lossless = tuple(brace_lines(f"{directory}/", names, ""))
     return Unit(
         "directory",
         "",
