@@ -89,6 +89,26 @@ def test_a_cut_diff_says_each_file_once_and_reads_back_as_git_printed_it():
     assert unbraced_diff_line(braced_diff_line("diff --git i/a.py w/a.py") or "") == "diff --git i/a.py w/a.py"
 
 
+def test_a_cut_diff_without_git_lines_names_each_file_once_and_reads_back():
+    """A diff of `---`/`+++` pairs alone (an MCP git_show, `diff -ru`) names each file on
+    one line when the pair names one path, as `diff --git {a,b}/P` does."""
+    diff = ["commit 0123abc", ""]
+    for f in range(30):
+        diff += [f"--- a/src/pkg/module_{f:02d}.py", f"+++ b/src/pkg/module_{f:02d}.py", "@@ -1,3 +1,3 @@"]
+        diff += ["     a = 1", f"-    b = {f}", f"+    b = {f + 1}", "     return a"]
+    diff += ["--- /dev/null", "+++ b/new.py", "@@ -0,0 +1 @@", "+x"]  # two names: as printed
+    diff += ["--- a/x.py\t2026-12-06", "+++ b/x.py\t2026-12-07", "@@ -1 +1 @@", "-x", "+y"]
+    text = shown(fit(parse("diff-file", diff), 1200))
+    assert re.search(r"\{--- a,\+\+\+ b\}/src/pkg/module_00\.py\n(?:@@ .*\n)?-    b = 0\n\+    b = 1", text)
+    assert "--- a/src/pkg/module_00.py" not in text and "+++ b/src/pkg/module_00.py" not in text
+    read = decoded(text).split("\n")
+    assert "--- a/src/pkg/module_00.py" in read and "+++ b/src/pkg/module_00.py" in read
+    assert not unexplained_lines("\n".join(diff), text)
+    assert reencode.paired_name_line("--- a/x.py", "+++ b/y.py") is None  # two paths: as printed
+    assert reencode.paired_name_line("--- a/x.py\t1", "+++ b/x.py\t2") is None  # their times differ
+    assert reencode.paired_name_line("--- i/a.py", "+++ w/a.py") == "{--- i,+++ w}/a.py"
+
+
 def braced_lines(text):
     return [line for line in text.split("\n") if unbraced_diff_line(line)]
 

@@ -460,7 +460,7 @@ def test_a_unified_diff_without_git_headers_and_a_listing_of_paths_are_found_by_
     parsed, found = regions(["Diff:", *diff, "", *listing])
     assert [kind for kind, _ in found] == ["diff", "paths"]
     files = [part for part in parsed if isinstance(part, Unit) and part.kind == "file"]
-    assert [unit.short[:2] for unit in files] == [tuple(diff[0:2]), tuple(diff[5:7])]
+    assert [unit.short[0] for unit in files] == ["{--- a,+++ b}/src/one.py", "{--- a,+++ b}/src/two.py"]
     assert sum(1 for part in parsed if isinstance(part, Unit) and part.kind == "directory") == 3
 
 

@@ -3,7 +3,8 @@
 The reduction may show content in a shorter form that loses no fact (reduce/units.py
 makes them): grep's path said once per file (`path:` then `  12:text`), a folder's
 entries or git status paths in one brace list (`src/api/{a.py,b.py}`), a diff's
-`diff --git a/P b/P` with its path said once (`diff --git {a,b}/P`), log records
+`diff --git a/P b/P` with its path said once (`diff --git {a,b}/P`), and a diff
+without such lines its `--- a/P` and `+++ b/P` (`{--- a,+++ b}/P`), log records
 said again but for one word on one line with that word's values in a brace list
 (`Jan 30 {14:55:04,14:56:00} host kernel: …`, reduce/records.py), terminal padding
 shortened (`squeeze`). `decoded` spells a shown text back out as the tool
@@ -113,6 +114,23 @@ def unbraced_diff_line(line: str) -> str | None:
     """The `diff --git a/P b/P` line a `braced_diff_line` stands for; None for any other line."""
     found = _BRACED_DIFF_LINE.match(line)
     return f"diff --git {found['old']}/{found['path']} {found['new']}/{found['path']}" if found else None
+
+
+#: `--- a/P` or `+++ b/P`: a file of a diff without `diff --git` lines, named under a
+#: one-letter prefix, without spaces, quotes, braces or a tab (`diff -u`'s time after it).
+_NAME_LINE = lazy(r"^(?P<sign>---|\+\+\+) (?P<prefix>[a-z])/(?P<path>[^\s\"'{},]+)$")
+
+
+def paired_name_line(old: str, new: str) -> str | None:
+    """`--- a/P` and `+++ b/P` said once, `{--- a,+++ b}/P` (`decoded` reads it back
+    into both lines, as it reads a log's records said again); None unless they are such
+    a pair naming one path."""
+    first, second = _NAME_LINE.match(old), _NAME_LINE.match(new)
+    if first is None or second is None or (first["sign"], second["sign"]) != ("---", "+++"):
+        return None
+    if first["path"] != second["path"]:
+        return None
+    return f"{{--- {first['prefix']},+++ {second['prefix']}}}/{first['path']}"
 
 
 def shows(readable: str, snippet: str) -> bool:

@@ -39,7 +39,7 @@ from ..text import clip_line, holding, pluralize
 from . import findings, records
 from .lines import Encoded, Item, Omission, Pinned, Whole
 from .lines import size as _size
-from .reencode import brace_lines, braced_diff_line
+from .reencode import brace_lines, braced_diff_line, paired_name_line
 from .unit import Parsed, Unit
 from .unit import input_lines as _input_lines
 
@@ -1271,8 +1271,16 @@ def _file_unit(lines: list[str]) -> Unit:
         said = Encoded(braced, 1)
         for form in (lead, trimmed):
             form[0] = said
-    if not lead:  # a file without a `diff --git` line is named by its `---` and `+++` lines
-        lead.extend(full[:2] if str(full[0]).startswith("--- ") else full[:1])
+    named = full[:2] if not lead and str(full[0]).startswith("--- ") else []
+    # a file without a `diff --git` line is named by its `---` and `+++` lines: once when
+    # they name one path (`{--- a,+++ b}/P`), as a `diff --git` line names it
+    paired = paired_name_line(*map(str, named)) if len(named) == 2 else None
+    if paired:
+        said = Encoded(paired, 2)
+        lead.append(said)
+        trimmed[:2] = [said]
+    elif not lead:
+        lead.extend(named or full[:1])
     changes = f"{pluralize(hunks, 'hunk')} (+{added} -{removed})" if hunks else pluralize(len(lines), "line")
     path = _diff_path(lines)
     # Even its minimal form names the file: a diff never loses a file header unnamed.
@@ -1291,7 +1299,7 @@ def _file_unit(lines: list[str]) -> Unit:
         tuple(lead) + changed,
         minimal,
         priority=0 if deleted else 1,
-        lossless=(lead[0], *full[1:]) if braced else (),
+        lossless=(lead[0], *full[1:]) if braced else (lead[0], *full[2:]) if paired else (),
         trimmed=tuple(trimmed) if context else (),
         short_note="beyond their changed lines",
         minimal_note="beyond what changed about them",
