@@ -485,6 +485,19 @@ def test_a_folder_shown_in_part_keeps_its_names_in_one_brace_list():
     assert len(text) <= 3000 and unexplained_lines("\n".join(lines), text) == []
 
 
+def test_ls_r_sections_shown_in_part_keep_the_blank_line_before_them():
+    """`ls -R` parts its sections with a blank line: a section shown (whole, in part,
+    sampled) keeps the one before it; a section left out takes its own with it."""
+    lines = [".:", *(f"pkg_{d:02d}" for d in range(20))]
+    for d in range(20):
+        lines += ["", f"./pkg_{d:02d}:", *(f"module_{k}.py" for k in range(80)), "sub"]
+    text = shown(fit(parse("dir", lines), 4000))
+    headers = [k for k, line in enumerate(text.split("\n")) if line.startswith("./pkg_")]
+    assert len(headers) > 5 and all(text.split("\n")[k - 1] == "" for k in headers)
+    assert "\n\n\n" not in text and "omitted" in text
+    assert unexplained_lines("\n".join(lines), text) == []
+
+
 def test_a_folder_alone_in_its_marker_shows_its_brace_list_when_that_is_no_longer():
     from tokenjuice.reduce.units import MINIMAL, _render
 

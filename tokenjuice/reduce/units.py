@@ -1691,19 +1691,21 @@ def _brace_safe(name: str) -> bool:
 
 def _ls_sections(lines: list[str]) -> Parsed:
     """ls -R: each `dir:` section is a unit; a flood of them is sampled like find's
-    folders (its heading, then entries), every section left without one counted."""
+    folders (its heading, then entries), every section left without one counted. The
+    blank line that parts a section from the one before leads it: shown with it."""
     parsed: Parsed = []
     current: list[str] = []
     start = 0
 
     def close() -> None:
         if current:
-            head, entries = current[0], [line for line in current[1:] if line.strip()]
-            at = tuple(start + k for k, line in enumerate(current) if k and line.strip())
-            short: tuple[Item, ...] = (head,) + (
-                (Omission(len(current) - 1, f"{pluralize(len(entries), 'entry')} in {head[:-1]}"),)
-                if len(current) > 1
-                else ()
+            named = next(k for k, line in enumerate(current) if line.strip())  # its `dir:` line
+            head, rest = current[named], current[named + 1 :]
+            entries = [line for line in rest if line.strip()]
+            at = tuple(start + k for k, line in enumerate(current) if k > named and line.strip())
+            lead = tuple(current[: named + 1])
+            short: tuple[Item, ...] = lead + (
+                (Omission(len(rest), f"{pluralize(len(entries), 'entry')} in {head[:-1]}"),) if rest else ()
             )
             directory = head[:-1].rstrip("/")
             name = directory.rpartition("/")[2]
@@ -1715,7 +1717,7 @@ def _ls_sections(lines: list[str]) -> Parsed:
                     short,
                     short,
                     body=tuple(entries),
-                    lead=(head,),
+                    lead=lead,
                     more="{n} more entr{ies}",
                     folder=directory.rpartition("/")[0] + "/" if "/" in directory else "",
                     tally=f"{name}/ {len(entries)}",
@@ -1727,8 +1729,14 @@ def _ls_sections(lines: list[str]) -> Parsed:
 
     for position, line in enumerate(lines):
         if line.endswith(":") and not line.startswith(" "):
+            gap = 0  # the blank lines before it: this section's
+            while gap < len(current) and not current[-1 - gap].strip():
+                gap += 1
+            separator = current[len(current) - gap :]
+            del current[len(current) - gap :]
             close()
-            start = position
+            start = position - gap
+            current.extend(separator)
         if current or line.endswith(":"):
             current.append(line)
         else:
