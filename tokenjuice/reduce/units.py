@@ -695,11 +695,12 @@ def _gathered_cost(unit: Unit) -> int:
     return len(unit.gathered) + 3 * (len(unit.place) + 2) + 32
 
 
-def _gathered_markers(gathered: dict[str, list[Unit]], compact: set[int]) -> list[Item]:
+def _gathered_markers(gathered: dict[str, list[Unit]], compact: set[int], shown: set[str]) -> list[Item]:
     """One marker per label of the dropped units that are gathered (a linter's code),
     the most important and the most numerous first, each naming where the first of
     them are: `... 212 more F401 (src/a.py:3, src/b.py:7, src/c.py:1, …) omitted ...`;
-    for a `compact` tier one marker for all its labels: `... 415 more: C0116 107, …`."""
+    for a `compact` tier one marker for all its labels: `... 415 more: C0116 107, …`.
+    "more" only for a label `shown` above (a unit of it shown), else `... 18 W0613 (…)`."""
     markers: list[Item] = []
     ranked = sorted(gathered.items(), key=lambda pair: (-max(u.priority for u in pair[1]), -len(pair[1])))
     tiers: dict[int, list[list[Unit]]] = {}
@@ -714,7 +715,8 @@ def _gathered_markers(gathered: dict[str, list[Unit]], compact: set[int]) -> lis
         places = list(dict.fromkeys(unit.place for unit in dropped if unit.place))
         where = _places(places[:_PLACES]) + (", …" if len(places) > _PLACES else "")
         lines = sum(_input_lines(unit.lines) for unit in dropped)
-        markers.append(Omission(lines, f"{len(dropped):,} more {label}" + (f" ({where})" if where else "")))
+        more = "more " if label in shown else ""
+        markers.append(Omission(lines, f"{len(dropped):,} {more}{label}" + (f" ({where})" if where else "")))
     placeholders = [k for k, marker in enumerate(markers) if isinstance(marker, Omission) and not marker.count]
     for slot, groups in zip(placeholders, tiers.values(), strict=True):
         counts = [f"{groups_of[0].group or groups_of[0].gathered} {len(groups_of):,}" for groups_of in groups]
@@ -722,7 +724,7 @@ def _gathered_markers(gathered: dict[str, list[Unit]], compact: set[int]) -> lis
             f" and {len(counts) - _COMPACT_LABELS} more" if len(counts) > _COMPACT_LABELS else ""
         )
         dropped_all = [unit for groups_of in groups for unit in groups_of]
-        what = pluralize(len(dropped_all), "more " + dropped_all[0].kind)
+        what = pluralize(len(dropped_all), ("more " if shown else "") + dropped_all[0].kind)
         markers[slot] = Omission(sum(_input_lines(unit.lines) for unit in dropped_all), f"{what}: {listed}")
     gathered.clear()
     return markers
@@ -810,11 +812,12 @@ def _render(
     headed: list[tuple[int, int, str]] = []
     # Dropped units that are gathered by label are counted after the last of them.
     gathered: dict[str, list[Unit]] = {}
+    labels: set[str] = set()  # the labels of gathered units shown
     last_gathered = max((k for k, part in enumerate(parsed) if isinstance(part, Unit) and part.gathered), default=-1)
     for index, part in enumerate(parsed):
         if index > last_gathered and gathered:
             flush()
-            items.extend(_gathered_markers(gathered, compact or set()))
+            items.extend(_gathered_markers(gathered, compact or set(), labels))
         if not isinstance(part, Unit):
             flush()
             items.append(part)
@@ -828,6 +831,8 @@ def _render(
                 flush()
             dropped.append(part)
             continue
+        if part.gathered:
+            labels.add(part.gathered)
         if dropped:
             flush()
         if form == LOSSLESS and part.joins:
@@ -878,7 +883,7 @@ def _render(
             headed.append((len(items), len(items) + len(shown), part.heading))
         items.extend(shown)
     flush()
-    items.extend(_gathered_markers(gathered, compact or set()))
+    items.extend(_gathered_markers(gathered, compact or set(), labels))
     return _shared_headings(items, headed)
 
 
