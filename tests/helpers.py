@@ -75,7 +75,7 @@ def runs(home):
 def stored_id(stdout: bytes) -> str:
     trailer = stdout.decode().splitlines()[-1]
     assert " — full output: tokenjuice cat " in trailer, trailer
-    return trailer.split("tokenjuice cat ")[1].rstrip(")")
+    return trailer.split("tokenjuice cat ")[1].split()[0].rstrip(")")  # a large output's `[--grep RE|…]` after
 
 
 # -- signals to a real wrap process (tests/e2e) ------------------------------------------

@@ -183,6 +183,14 @@ def test_install_all_processes_every_host_and_fails_only_for_the_broken_one(work
     assert not config_path("cursor").exists() and not config_path("codex").exists()
 
 
+def test_uninstall_all_with_nothing_installed_says_so_in_one_sentence(workdir):
+    done = tokenjuice("uninstall", "--all")
+    lines = done.stdout.decode().splitlines()
+    assert done.returncode == 0 and len(lines) == len(HOSTS) + 1  # a line per host, then the sentence
+    assert lines[-1] == "nothing to remove: no host has tokenjuice installed"
+    assert not any(config_path(host).exists() for host in HOSTS)
+
+
 def test_install_listing_says_whether_our_hook_is_there_and_healthy(workdir):
     config_path("cursor").parent.mkdir(parents=True)
     assert tokenjuice("install", "cursor", "--local").returncode == 0

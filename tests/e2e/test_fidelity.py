@@ -12,6 +12,7 @@ import sys
 
 import pytest
 from conftest import git, tokenjuice
+from helpers import stored_id
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +77,7 @@ def test_every_failing_test_name_survives(scenario):
     names = set(re.findall(r"test_failing_case_\d\d", text))
     assert names == {f"test_failing_case_{i:02d}" for i in range(1, 26)}, text
     assert "25 failed, 100 passed" in text
-    artifact = text.splitlines()[-1].split("tokenjuice cat ")[1].rstrip(")")
+    artifact = stored_id(text.encode())
     whole = tokenjuice("cat", artifact, cwd=scenario).stdout.decode()
     assert all(f"widget {i} broke" in whole for i in range(1, 26))  # nothing is lost: all of it one cat away
 

@@ -12,7 +12,7 @@ import sys
 import hostclis
 import pytest
 from conftest import REPO, git, tokenjuice
-from helpers import HOOK_SCRIPT
+from helpers import HOOK_SCRIPT, stored_id
 
 from tokenjuice.hosts import ALLOW, ASK, claude_code, manage, postrun
 from tokenjuice.hosts.permissions import claude as claude_permissions
@@ -172,7 +172,7 @@ def test_a_long_output_is_compacted_and_kept_whole(workdir, isolated_home):
     assert stdout.startswith("1\n2\n") and "\n3000\n" in stdout and len(stdout) < 400
     trailer = stdout.splitlines()[-1]
     assert trailer.startswith("(tokenjuice: ") and "tokenjuice cat " in trailer
-    artifact = trailer.rsplit("tokenjuice cat ", 1)[1].rstrip(")")
+    artifact = stored_id(stdout.encode())
     assert tokenjuice("cat", artifact).stdout.decode() == numbers()
     [record] = spooled(isolated_home)
     assert record["source"] == "claude-code" and record["argv0"] == "seq"
@@ -245,7 +245,7 @@ def test_a_persisted_output_is_read_whole_from_its_file(workdir, tmp_path):
     payload["tool_response"]["persistedOutputPath"] = str(saved)
     stdout = updated_output(hook(payload))["stdout"]
     assert "\n100000\n" in stdout and "99,984 of 100,000 lines omitted" in stdout
-    artifact = stdout.rsplit("tokenjuice cat ", 1)[1].rstrip(")")
+    artifact = stored_id(stdout.encode())
     assert tokenjuice("cat", artifact).stdout.decode() == full
 
 

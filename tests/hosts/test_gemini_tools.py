@@ -21,6 +21,7 @@ from helpers import HEAVY_MODULES, hook_modules
 
 from tests.hosts.test_gemini import FIXTURES, after_hook
 from tokenjuice.hosts import gemini
+from tokenjuice.reduce.reencode import BRACE_WIDTH, decoded
 
 CORPUS = REPO / "tests" / "tools-corpus"
 sys.path.insert(0, str(REPO / "tests" / "fixtures" / "hosts" / "tools"))
@@ -162,12 +163,22 @@ def test_every_recorded_payload_short_enough_is_left_alone(chats, workdir):
         assert after_hook(data, home_of(chats)) == {}, path.name
 
 
-def test_a_compaction_read_file_would_cut_is_not_used(chats, workdir):
-    """read_file shows at most 2,000 characters of a line: a listing re-encoded as one
-    brace list of 240 names would reach the model cut (and told to read on), so the
-    result stays as Gemini made it."""
+def test_a_large_glob_comes_back_compacted_in_lines_read_file_shows_whole(chats, workdir):
+    """A folder's names in one brace list go on lines of at most BRACE_WIDTH characters
+    (read_file cuts a line at 2,000): a glob of 601 files reaches the model compacted,
+    every line whole, every path read back from its brace list."""
     data = payload("aftertool.glob-601-files.input.json", chats, workdir)
-    assert after_hook(data, home_of(chats)) == {}
+    original = data["tool_response"]["llmContent"]
+    text = read_back(after_hook(data, home_of(chats)), chats)
+    assert gemini.read_whole(text) and max(map(len, text.split("\n"))) <= BRACE_WIDTH
+    assert text.startswith('Found 601 file(s) matching "**/*.py"') and len(text) < len(original) / 2
+    shown = decoded(text).split("\n")
+    assert sorted(shown) == sorted(original.split("\n"))  # folder by folder, nothing lost
+
+
+def test_read_whole_counts_lines_and_utf16_units_as_read_file_does():
+    """read_file shows at most 2,000 lines of at most 2,000 characters: a compaction it
+    would cut (and tell the model to read on) is not used."""
     assert not gemini.read_whole("x" * 2001) and gemini.read_whole("x" * 2000 + "\n" + "é" * 2000)
     assert not gemini.read_whole("\U0001f600" * 1001)  # UTF-16 units, as read_file counts
     assert not gemini.read_whole("\n" * 2000) and gemini.read_whole("\n" * 1999)
@@ -292,7 +303,8 @@ def test_the_real_gemini_reads_a_large_mcp_result_compacted_and_file_reads_byte_
     gemini`: directory_tree reaches the model compacted, as an output under its own name,
     with the names chosen before (mcp_tree.MUST_KEEP) and the whole tree behind
     `tokenjuice cat ID`; the MCP read_text_file and Gemini's read_file reach it byte for
-    byte; every call succeeds in both runs."""
+    byte; Gemini's own glob of every file comes back compacted without a line read_file
+    cuts; every call succeeds in both runs."""
     script = hostclis.need_gemini()
     server = hostclis.need("mcp-filesystem")
     home, project = tmp_path / "home", tmp_path / "project"
@@ -308,6 +320,7 @@ def test_the_real_gemini_reads_a_large_mcp_result_compacted_and_file_reads_byte_
         "mcp_fs_directory_tree": f'CALL:mcp_fs_directory_tree {{"path": "{project}"}}',
         "mcp_fs_read_text_file": f'CALL:mcp_fs_read_text_file {{"path": "{changelog}"}}',
         "read_file": f'CALL:read_file {{"file_path": "{changelog}"}}',
+        "glob": 'CALL:glob {"pattern": "**/*"}',
     }
     read: dict[str, dict[str, dict]] = {"without": {}, "with": {}}
     outcomes: dict[str, dict[str, object]] = {"without": {}, "with": {}}
@@ -334,6 +347,12 @@ def test_the_real_gemini_reads_a_large_mcp_result_compacted_and_file_reads_byte_
         outputs = [saved_elsewhere(read[run][tool]["response"]["output"]) for run in ("without", "with")]
         assert outputs[0] == outputs[1] and "tokenjuice" not in outputs[1]
     assert read["with"]["read_file"]["response"]["output"] == changelog.read_text()
+    # a glob of every file: its folders' brace lists on lines read_file shows whole
+    listed = [read[run]["glob"]["response"]["output"] for run in ("without", "with")]
+    assert len(listed[1]) < len(listed[0]) / 2 and max(map(len, listed[1].split("\n"))) <= BRACE_WIDTH
+    paths = set(listed[0].split("\n"))
+    assert sum(line in paths for line in decoded(listed[1]).split("\n")) > 300
+    assert whole(listed[1], gemini_env(home)) == listed[0]
     assert read["with"]["mcp_fs_read_text_file"]["response"]["output"] == gemini.untrusted(changelog.read_text())
     names = [sum(name in text for name in mcp_tree.MUST_KEEP) for text in (before, after)]
     print(

@@ -2,6 +2,8 @@
 what a cut keeps — errors before warnings before conventions, the project's own files
 before vendored ones, every code counted with where its first findings are."""
 
+import re
+
 from tokenjuice.reduce.lines import render
 from tokenjuice.reduce.reencode import decoded
 from tokenjuice.reduce.units import Unit, fit, parse
@@ -76,6 +78,16 @@ def test_a_flood_keeps_the_projects_errors_and_counts_every_code_it_cuts():
     assert len(text) <= 2500
     # the findings of one file shown together say its path once
     assert "src/app.py:\n  12:5: F821" in text and unexplained_lines("\n".join(lines), text) == []
+
+
+def test_a_marker_says_more_only_of_a_code_with_a_finding_shown():
+    """`... 18 more W0613 …` would tell of findings shown above: a code none of whose
+    findings is shown is counted without it (`... 18 W0613 …`)."""
+    lines = [f"pkg/e{k}.py:{k}:0: E1101: Module 'sys' has no 'x{k}' member (no-member)" for k in range(12)]
+    lines += [f"pkg/w{k}.py:{k}:0: W0613: Unused argument 'x' (unused-argument)" for k in range(18)]
+    text = shown(fit(parse("finding", lines), 900))
+    assert "pkg/e0.py:0:0: E1101" in decoded(text) and ": W0613:" not in text
+    assert re.search(r"\.\.\. 18 W0613 \(", text) and "more W0613" not in text
 
 
 def test_findings_of_one_file_say_its_path_once_and_read_back_whole():

@@ -38,6 +38,35 @@ def test_a_folders_entries_and_git_status_paths_share_one_brace_list():
     assert all(line in decoded(text).split("\n") for line in status)
 
 
+def test_a_long_brace_list_goes_on_several_lines_of_one_prefix():
+    """A big folder's brace list is cut into lines of at most BRACE_WIDTH characters
+    (read_file shows a line of 2,000 at most; a reader takes one of 1,000 in), each
+    naming the folder again, each read back on its own."""
+    entries = [f"/tmp/project/src/app/module_{i:03d}_handler.py" for i in range(400)]
+    text = shown(fit(parse("dir", entries), 12000))
+    lines = text.split("\n")
+    assert len(lines) > 5 and all(line.startswith("/tmp/project/src/app/{module_") for line in lines)
+    assert max(map(len, lines)) <= reencode.BRACE_WIDTH
+    assert decoded(text).split("\n") == entries
+
+
+_NAME = st.text(alphabet="abcXYZ019._-", min_size=1, max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    before=st.sampled_from(["", "./", "src/api/", "/tmp/a b/x/", "\tmodified:   lib/", "tests/t.py::"]),
+    names=st.lists(_NAME, min_size=1, max_size=60),
+    after=st.sampled_from(["", ".py", " PASSED", "]"]),
+    width=st.integers(min_value=10, max_value=400),
+)
+def test_brace_lines_read_back_as_the_names_were(before, names, after, width):
+    lines = reencode.brace_lines(before, names, after, width)
+    assert decoded("\n".join(lines)).split("\n") == [before + name + after for name in names]
+    assert sum(line.lines for line in lines) == len(names)
+    assert all(len(line) <= width or line.lines == 1 for line in lines)
+
+
 def test_names_that_a_brace_list_would_garble_stay_as_they_are():
     status = ["Untracked files:"] + [f"\tnotes/{name}" for name in ("a,b.md", "c d.md", "{x}.md", "plain.md")] * 30
     text = shown(fit(parse("path", status), 4000))
@@ -58,6 +87,26 @@ def test_a_cut_diff_says_each_file_once_and_reads_back_as_git_printed_it():
     assert not unexplained_lines("\n".join(diff), text)
     assert braced_diff_line("diff --git a/x.py b/y.py") is None  # two paths: as git printed them
     assert unbraced_diff_line(braced_diff_line("diff --git i/a.py w/a.py") or "") == "diff --git i/a.py w/a.py"
+
+
+def test_a_cut_diff_without_git_lines_names_each_file_once_and_reads_back():
+    """A diff of `---`/`+++` pairs alone (an MCP git_show, `diff -ru`) names each file on
+    one line when the pair names one path, as `diff --git {a,b}/P` does."""
+    diff = ["commit 0123abc", ""]
+    for f in range(30):
+        diff += [f"--- a/src/pkg/module_{f:02d}.py", f"+++ b/src/pkg/module_{f:02d}.py", "@@ -1,3 +1,3 @@"]
+        diff += ["     a = 1", f"-    b = {f}", f"+    b = {f + 1}", "     return a"]
+    diff += ["--- /dev/null", "+++ b/new.py", "@@ -0,0 +1 @@", "+x"]  # two names: as printed
+    diff += ["--- a/x.py\t2026-12-06", "+++ b/x.py\t2026-12-07", "@@ -1 +1 @@", "-x", "+y"]
+    text = shown(fit(parse("diff-file", diff), 1200))
+    assert re.search(r"\{--- a,\+\+\+ b\}/src/pkg/module_00\.py\n(?:@@ .*\n)?-    b = 0\n\+    b = 1", text)
+    assert "--- a/src/pkg/module_00.py" not in text and "+++ b/src/pkg/module_00.py" not in text
+    read = decoded(text).split("\n")
+    assert "--- a/src/pkg/module_00.py" in read and "+++ b/src/pkg/module_00.py" in read
+    assert not unexplained_lines("\n".join(diff), text)
+    assert reencode.paired_name_line("--- a/x.py", "+++ b/y.py") is None  # two paths: as printed
+    assert reencode.paired_name_line("--- a/x.py\t1", "+++ b/x.py\t2") is None  # their times differ
+    assert reencode.paired_name_line("--- i/a.py", "+++ w/a.py") == "{--- i,+++ w}/a.py"
 
 
 def braced_lines(text):

@@ -460,7 +460,7 @@ def test_a_unified_diff_without_git_headers_and_a_listing_of_paths_are_found_by_
     parsed, found = regions(["Diff:", *diff, "", *listing])
     assert [kind for kind, _ in found] == ["diff", "paths"]
     files = [part for part in parsed if isinstance(part, Unit) and part.kind == "file"]
-    assert [unit.short[:2] for unit in files] == [tuple(diff[0:2]), tuple(diff[5:7])]
+    assert [unit.short[0] for unit in files] == ["{--- a,+++ b}/src/one.py", "{--- a,+++ b}/src/two.py"]
     assert sum(1 for part in parsed if isinstance(part, Unit) and part.kind == "directory") == 3
 
 
@@ -483,6 +483,19 @@ def test_a_folder_shown_in_part_keeps_its_names_in_one_brace_list():
     assert "more entries in pkg/ omitted" in text
     assert all(f"sub{d}/" in text for d in range(30))  # every folder named with its count
     assert len(text) <= 3000 and unexplained_lines("\n".join(lines), text) == []
+
+
+def test_ls_r_sections_shown_in_part_keep_the_blank_line_before_them():
+    """`ls -R` parts its sections with a blank line: a section shown (whole, in part,
+    sampled) keeps the one before it; a section left out takes its own with it."""
+    lines = [".:", *(f"pkg_{d:02d}" for d in range(20))]
+    for d in range(20):
+        lines += ["", f"./pkg_{d:02d}:", *(f"module_{k}.py" for k in range(80)), "sub"]
+    text = shown(fit(parse("dir", lines), 4000))
+    headers = [k for k, line in enumerate(text.split("\n")) if line.startswith("./pkg_")]
+    assert len(headers) > 5 and all(text.split("\n")[k - 1] == "" for k in headers)
+    assert "\n\n\n" not in text and "omitted" in text
+    assert unexplained_lines("\n".join(lines), text) == []
 
 
 def test_a_folder_alone_in_its_marker_shows_its_brace_list_when_that_is_no_longer():

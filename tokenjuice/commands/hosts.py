@@ -202,7 +202,10 @@ def _batch(verb: str, rows: list[Row], *, project: bool, dry_run: bool) -> Outpu
     failed = [row.name for row in rows if row.action == "failed"]
     changed = [row.name for row in rows if row.result is not None and row.result.diff]
     none_found = verb == "install" and all(row.action == "skipped" for row in rows)
-    if none_found:
+    none_installed = verb == "uninstall" and all(row.action in ("nothing to remove", "skipped") for row in rows)
+    if none_installed:
+        out.append(f"nothing to remove: no host has tokenjuice installed{' in this project' if project else ''}")
+    elif none_found:
         out.append(
             "no agent host found on this machine, so nothing was installed: install one by name "
             "(tokenjuice install <host>)"

@@ -36,8 +36,8 @@ from itertools import islice
 
 from ..fast.lazyre import lazy
 from ..text import clip_line, pluralize
-from .lines import Encoded, Item, Omission
-from .reencode import brace_list
+from .lines import Item, Omission
+from .reencode import brace_lines
 from .unit import Parsed, Unit
 
 _LINE_LIMIT = 400
@@ -311,7 +311,7 @@ def _said_again_record(groups: list[list[str]], sets: list[_Said], severity: int
     said: list[Item] = []
     for members, before, after in sets:
         words = [groups[k][0][len(before) : len(groups[k][0]) - len(after)] for k in members]
-        said.append(Encoded(before + brace_list(words) + after, len(members)))
+        said.extend(brace_lines(before, words, after))
     lines = tuple(groups[k][0] for k in sorted(k for members, _, _ in sets for k in members))
     return Unit(
         "line",

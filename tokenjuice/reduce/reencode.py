@@ -3,7 +3,8 @@
 The reduction may show content in a shorter form that loses no fact (reduce/units.py
 makes them): grep's path said once per file (`path:` then `  12:text`), a folder's
 entries or git status paths in one brace list (`src/api/{a.py,b.py}`), a diff's
-`diff --git a/P b/P` with its path said once (`diff --git {a,b}/P`), log records
+`diff --git a/P b/P` with its path said once (`diff --git {a,b}/P`), and a diff
+without such lines its `--- a/P` and `+++ b/P` (`{--- a,+++ b}/P`), log records
 said again but for one word on one line with that word's values in a brace list
 (`Jan 30 {14:55:04,14:56:00} host kernel: …`, reduce/records.py), terminal padding
 shortened (`squeeze`). `decoded` spells a shown text back out as the tool
@@ -14,12 +15,17 @@ scenario scorer find a fact whichever form shows it.
 from __future__ import annotations
 
 from ..fast.lazyre import lazy
-from .lines import Item, Omission, Pinned
+from .lines import Encoded, Item, Omission, Pinned
 
 #: A lossless form is taken for an output that fits its budget only when it saves at
 #: least this share of it and this many characters (less is not worth decoding).
 LOSSLESS_SHARE = 0.1
 LOSSLESS_CHARS = 500
+#: The widest line a brace list makes: a longer list goes on several lines, each with the
+#: same prefix and end. 1,000 characters are at most 2,000 UTF-16 units, the longest line
+#: Gemini CLI's read_file shows uncut (any character), and a line a reader still takes in
+#: whole; the prefix said again costs a few per cent of such a line.
+BRACE_WIDTH = 1000
 #: Three or more spaces inside a line: terminal padding, shown as two.
 _PADDING = lazy(r"(?<=[^ \t]) {3,}(?=[^ \t])")  # between any two characters but blanks (controls too)
 
@@ -72,6 +78,25 @@ def brace_list(names: list[str]) -> str:
     return "{" + ",".join(names) + "}"
 
 
+def brace_lines(before: str, names: list[str], after: str, width: int = BRACE_WIDTH) -> list[Encoded]:
+    """`before{a,b,c}after` standing for each name between `before` and `after`, on
+    as many lines as keep each within `width` characters (a name too long for one
+    with others stands alone, as the tool printed it); each line reads back on its own."""
+    whole = before + brace_list(names) + after
+    if len(whole) <= width or len(names) < 2:
+        return [Encoded(whole if len(names) > 1 else before + names[0] + after, len(names))]
+    room = width - len(before) - len(after) - 2  # the braces
+    runs: list[list[str]] = [[]]
+    used = -1  # the characters of the run's names and the commas between them
+    for name in names:
+        if runs[-1] and used + 1 + len(name) > room:
+            runs.append([])
+            used = -1
+        runs[-1].append(name)
+        used += 1 + len(name)
+    return [Encoded(before + (brace_list(run) if len(run) > 1 else run[0]) + after, len(run)) for run in runs]
+
+
 #: `diff --git a/P b/P`: one path under two one-letter prefixes (git's `a/` `b/`, or its
 #: mnemonic `i/` `w/` `c/` `o/`), without spaces, quotes or braces.
 _DIFF_LINE = lazy(r"^diff --git (?P<old>[a-z])/(?P<path>[^\s\"'{},]+) (?P<new>[a-z])/(?P=path)$")
@@ -89,6 +114,23 @@ def unbraced_diff_line(line: str) -> str | None:
     """The `diff --git a/P b/P` line a `braced_diff_line` stands for; None for any other line."""
     found = _BRACED_DIFF_LINE.match(line)
     return f"diff --git {found['old']}/{found['path']} {found['new']}/{found['path']}" if found else None
+
+
+#: `--- a/P` or `+++ b/P`: a file of a diff without `diff --git` lines, named under a
+#: one-letter prefix, without spaces, quotes, braces or a tab (`diff -u`'s time after it).
+_NAME_LINE = lazy(r"^(?P<sign>---|\+\+\+) (?P<prefix>[a-z])/(?P<path>[^\s\"'{},]+)$")
+
+
+def paired_name_line(old: str, new: str) -> str | None:
+    """`--- a/P` and `+++ b/P` said once, `{--- a,+++ b}/P` (`decoded` reads it back
+    into both lines, as it reads a log's records said again); None unless they are such
+    a pair naming one path."""
+    first, second = _NAME_LINE.match(old), _NAME_LINE.match(new)
+    if first is None or second is None or (first["sign"], second["sign"]) != ("---", "+++"):
+        return None
+    if first["path"] != second["path"]:
+        return None
+    return f"{{--- {first['prefix']},+++ {second['prefix']}}}/{first['path']}"
 
 
 def shows(readable: str, snippet: str) -> bool:

@@ -3,7 +3,8 @@
 The reduction decided what survives; this module only phrases it: the header
 lines, the body with its omission markers, and — when anything was cut — one
 trailer line saying exactly how much and where the whole output is
-(`(tokenjuice: 1,204 of 1,300 lines omitted — full output: tokenjuice cat 7f3a2c1d)`).
+(`(tokenjuice: 1,204 of 1,300 lines omitted — full output: tokenjuice cat 7f3a2c1d)`,
+which names `[--grep RE|--lines A:B]` after the id of an output of 1,000 lines or more).
 It never suggests re-running the command. Everything shown passes through
 `sanitize` (no control character or bidi override can hide text) and, unless
 turned off, redaction.
@@ -59,13 +60,16 @@ def trailer_of(reduction: Reduction) -> str | None:
     if rule is not None and rule.layer != "builtin":  # a human can see when their own or a project's rule cut
         notes.append(f"cut by the {rule.layer} rule {rule.id} ({rule.path})")
     hint = reduction.hint
-    if hint and hint.startswith(_STORED) and reduction.total_lines >= LARGE_LINES:
-        notes.append("cat --grep RE or --lines A:B reads a part")  # a large output: the part the agent needs
     where = f" — {hint}" if hint else ""
+    if hint and hint.startswith(_STORED) and reduction.total_lines >= LARGE_LINES:
+        where += _PART  # a large output: the part the agent needs, the command's own options
     return f"(tokenjuice: {'; '.join(notes)}{where})"
 
 
 _STORED = "full output: tokenjuice cat "
+#: After a large stored output's `tokenjuice cat ID`: how to read a part of it, in the
+#: usage line's own notation (the trailer stays near 100 columns).
+_PART = " [--grep RE|--lines A:B]"
 #: A stored output this many lines long or more: the trailer says how to read a part of it.
 LARGE_LINES = 1000
 

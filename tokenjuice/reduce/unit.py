@@ -4,7 +4,8 @@ shorter forms it can be shown in, and how much room a list of body items takes."
 from __future__ import annotations
 
 from ..fast.record import record
-from .lines import Encoded, Item, Omission, size, weight
+from .lines import Item, Omission, size, weight
+from .reencode import brace_lines
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -134,7 +135,7 @@ class Unit:
             shown: tuple[Item, ...] = (self.alone[chosen[0]],)
         elif len(chosen) > 1 and self.braces:
             names = [str(self.body[k])[len(self.braces) :] for k in chosen]
-            shown = (Encoded(f"{self.braces}{{{','.join(names)}}}", len(chosen)),)
+            shown = tuple(brace_lines(self.braces, names, ""))
         else:
             shown = self.lead + tuple(self.body[k] for k in chosen)
         rest = len(self.body) - len(chosen)

@@ -39,7 +39,7 @@ from ..text import clip_line, holding, pluralize
 from . import findings, records
 from .lines import Encoded, Item, Omission, Pinned, Whole
 from .lines import size as _size
-from .reencode import brace_list, braced_diff_line
+from .reencode import brace_lines, braced_diff_line, paired_name_line
 from .unit import Parsed, Unit
 from .unit import input_lines as _input_lines
 
@@ -695,11 +695,12 @@ def _gathered_cost(unit: Unit) -> int:
     return len(unit.gathered) + 3 * (len(unit.place) + 2) + 32
 
 
-def _gathered_markers(gathered: dict[str, list[Unit]], compact: set[int]) -> list[Item]:
+def _gathered_markers(gathered: dict[str, list[Unit]], compact: set[int], shown: set[str]) -> list[Item]:
     """One marker per label of the dropped units that are gathered (a linter's code),
     the most important and the most numerous first, each naming where the first of
     them are: `... 212 more F401 (src/a.py:3, src/b.py:7, src/c.py:1, …) omitted ...`;
-    for a `compact` tier one marker for all its labels: `... 415 more: C0116 107, …`."""
+    for a `compact` tier one marker for all its labels: `... 415 more: C0116 107, …`.
+    "more" only for a label `shown` above (a unit of it shown), else `... 18 W0613 (…)`."""
     markers: list[Item] = []
     ranked = sorted(gathered.items(), key=lambda pair: (-max(u.priority for u in pair[1]), -len(pair[1])))
     tiers: dict[int, list[list[Unit]]] = {}
@@ -714,7 +715,8 @@ def _gathered_markers(gathered: dict[str, list[Unit]], compact: set[int]) -> lis
         places = list(dict.fromkeys(unit.place for unit in dropped if unit.place))
         where = _places(places[:_PLACES]) + (", …" if len(places) > _PLACES else "")
         lines = sum(_input_lines(unit.lines) for unit in dropped)
-        markers.append(Omission(lines, f"{len(dropped):,} more {label}" + (f" ({where})" if where else "")))
+        more = "more " if label in shown else ""
+        markers.append(Omission(lines, f"{len(dropped):,} {more}{label}" + (f" ({where})" if where else "")))
     placeholders = [k for k, marker in enumerate(markers) if isinstance(marker, Omission) and not marker.count]
     for slot, groups in zip(placeholders, tiers.values(), strict=True):
         counts = [f"{groups_of[0].group or groups_of[0].gathered} {len(groups_of):,}" for groups_of in groups]
@@ -722,7 +724,7 @@ def _gathered_markers(gathered: dict[str, list[Unit]], compact: set[int]) -> lis
             f" and {len(counts) - _COMPACT_LABELS} more" if len(counts) > _COMPACT_LABELS else ""
         )
         dropped_all = [unit for groups_of in groups for unit in groups_of]
-        what = pluralize(len(dropped_all), "more " + dropped_all[0].kind)
+        what = pluralize(len(dropped_all), ("more " if shown else "") + dropped_all[0].kind)
         markers[slot] = Omission(sum(_input_lines(unit.lines) for unit in dropped_all), f"{what}: {listed}")
     gathered.clear()
     return markers
@@ -784,8 +786,7 @@ def _render(
             runs = _stem_runs(names) if joined[0].factor else [names]
             for run in runs:
                 head, cores, tail = _factored_names(start, run, end) if len(run) > 1 else (start, run, end)
-                listed = cores[0] if len(cores) == 1 else brace_list(cores)
-                items.append(Encoded(head + listed + tail, len(run)))
+                items.extend(brace_lines(head, cores, tail))
             joined.clear()
 
     def flush(runs: bool = True) -> None:
@@ -811,11 +812,12 @@ def _render(
     headed: list[tuple[int, int, str]] = []
     # Dropped units that are gathered by label are counted after the last of them.
     gathered: dict[str, list[Unit]] = {}
+    labels: set[str] = set()  # the labels of gathered units shown
     last_gathered = max((k for k, part in enumerate(parsed) if isinstance(part, Unit) and part.gathered), default=-1)
     for index, part in enumerate(parsed):
         if index > last_gathered and gathered:
             flush()
-            items.extend(_gathered_markers(gathered, compact or set()))
+            items.extend(_gathered_markers(gathered, compact or set(), labels))
         if not isinstance(part, Unit):
             flush()
             items.append(part)
@@ -829,6 +831,8 @@ def _render(
                 flush()
             dropped.append(part)
             continue
+        if part.gathered:
+            labels.add(part.gathered)
         if dropped:
             flush()
         if form == LOSSLESS and part.joins:
@@ -879,7 +883,7 @@ def _render(
             headed.append((len(items), len(items) + len(shown), part.heading))
         items.extend(shown)
     flush()
-    items.extend(_gathered_markers(gathered, compact or set()))
+    items.extend(_gathered_markers(gathered, compact or set(), labels))
     return _shared_headings(items, headed)
 
 
@@ -1272,8 +1276,16 @@ def _file_unit(lines: list[str]) -> Unit:
         said = Encoded(braced, 1)
         for form in (lead, trimmed):
             form[0] = said
-    if not lead:  # a file without a `diff --git` line is named by its `---` and `+++` lines
-        lead.extend(full[:2] if str(full[0]).startswith("--- ") else full[:1])
+    named = full[:2] if not lead and str(full[0]).startswith("--- ") else []
+    # a file without a `diff --git` line is named by its `---` and `+++` lines: once when
+    # they name one path (`{--- a,+++ b}/P`), as a `diff --git` line names it
+    paired = paired_name_line(*map(str, named)) if len(named) == 2 else None
+    if paired:
+        said = Encoded(paired, 2)
+        lead.append(said)
+        trimmed[:2] = [said]
+    elif not lead:
+        lead.extend(named or full[:1])
     changes = f"{pluralize(hunks, 'hunk')} (+{added} -{removed})" if hunks else pluralize(len(lines), "line")
     path = _diff_path(lines)
     # Even its minimal form names the file: a diff never loses a file header unnamed.
@@ -1292,7 +1304,7 @@ def _file_unit(lines: list[str]) -> Unit:
         tuple(lead) + changed,
         minimal,
         priority=0 if deleted else 1,
-        lossless=(lead[0], *full[1:]) if braced else (),
+        lossless=(lead[0], *full[1:]) if braced else (lead[0], *full[2:]) if paired else (),
         trimmed=tuple(trimmed) if context else (),
         short_note="beyond their changed lines",
         minimal_note="beyond what changed about them",
@@ -1650,7 +1662,7 @@ def _dir_unit(directory: str, entries: list[str], at: tuple[int, ...] = ()) -> U
     lossless: tuple[Item, ...] = ()
     braced = len(names) == len(entries) and all(map(_brace_safe, names))
     if len(entries) > 1 and braced:
-        lossless = (Encoded(f"{directory}/{{{','.join(names)}}}", len(entries)),)
+        lossless = tuple(brace_lines(f"{directory}/", names, ""))
     return Unit(
         "directory",
         "",
@@ -1684,19 +1696,21 @@ def _brace_safe(name: str) -> bool:
 
 def _ls_sections(lines: list[str]) -> Parsed:
     """ls -R: each `dir:` section is a unit; a flood of them is sampled like find's
-    folders (its heading, then entries), every section left without one counted."""
+    folders (its heading, then entries), every section left without one counted. The
+    blank line that parts a section from the one before leads it: shown with it."""
     parsed: Parsed = []
     current: list[str] = []
     start = 0
 
     def close() -> None:
         if current:
-            head, entries = current[0], [line for line in current[1:] if line.strip()]
-            at = tuple(start + k for k, line in enumerate(current) if k and line.strip())
-            short: tuple[Item, ...] = (head,) + (
-                (Omission(len(current) - 1, f"{pluralize(len(entries), 'entry')} in {head[:-1]}"),)
-                if len(current) > 1
-                else ()
+            named = next(k for k, line in enumerate(current) if line.strip())  # its `dir:` line
+            head, rest = current[named], current[named + 1 :]
+            entries = [line for line in rest if line.strip()]
+            at = tuple(start + k for k, line in enumerate(current) if k > named and line.strip())
+            lead = tuple(current[: named + 1])
+            short: tuple[Item, ...] = lead + (
+                (Omission(len(rest), f"{pluralize(len(entries), 'entry')} in {head[:-1]}"),) if rest else ()
             )
             directory = head[:-1].rstrip("/")
             name = directory.rpartition("/")[2]
@@ -1708,7 +1722,7 @@ def _ls_sections(lines: list[str]) -> Parsed:
                     short,
                     short,
                     body=tuple(entries),
-                    lead=(head,),
+                    lead=lead,
                     more="{n} more entr{ies}",
                     folder=directory.rpartition("/")[0] + "/" if "/" in directory else "",
                     tally=f"{name}/ {len(entries)}",
@@ -1720,8 +1734,14 @@ def _ls_sections(lines: list[str]) -> Parsed:
 
     for position, line in enumerate(lines):
         if line.endswith(":") and not line.startswith(" "):
+            gap = 0  # the blank lines before it: this section's
+            while gap < len(current) and not current[-1 - gap].strip():
+                gap += 1
+            separator = current[len(current) - gap :]
+            del current[len(current) - gap :]
             close()
-            start = position
+            start = position - gap
+            current.extend(separator)
         if current or line.endswith(":"):
             current.append(line)
         else:
