@@ -188,13 +188,18 @@ class Lines:
         return bisect.bisect_right(self._starts, offset) - 1
 
 
-#: From this many lines on, a built-in matcher first leaves out the patterns whose
-#: required text (`required_literal`) is nowhere in the lines: one substring search
-#: of the text each, against trying every pattern at every line (most of a rule's
-#: patterns name what its tool prints in other situations). Fewer lines do not pay
-#: for working out the literals (the stdlib parser, ~0.1 ms a pattern, once a run).
+#: A built-in matcher first leaves out the patterns whose required text
+#: (`required_literal`) is nowhere in the lines: one substring search of the text
+#: each, against compiling every pattern and trying it at every line (most of a
+#: rule's patterns name what its tool prints in other situations). The literals are
+#: worked out (the stdlib parser, ~0.1 ms a pattern) once a version and kept in the
+#: cache folder (`_known_literals`). From this many lines on, the lines' text is
+#: made for the sieve even where no view has it at hand (`pipeline.count`).
 SIEVE_LINES = 5_000
-_LITERALS: dict[tuple[str, str], str] = {}
+#: The literals of the patterns sieved so far, this version's, kept in the cache
+#: folder (key: flags, NUL, pattern); None until read.
+_LITERALS: dict[str, str] | None = None
+_literals_added = False
 
 
 class Matcher:
@@ -256,12 +261,13 @@ class Matcher:
         return found
 
     def _sieved(self, lines: Lines) -> Search:
-        """`search`, or for many lines one that tries only the patterns whose required
-        text the lines hold: the others cannot match any of them."""
+        """`search`, or one that tries only the patterns whose required text the
+        lines hold: the others cannot match any of them."""
         patterns = self._sievable
-        if not patterns or len(lines.lines) < SIEVE_LINES:
+        if not patterns:
             return self.search
         held = [p for p in patterns if lines.holds(_literal(p, self._flags), self._budget)]
+        _keep_literals()
         if len(held) == len(patterns):
             return self.search
         return _compile_trusted(_alternation(held), held, self._flags, self._ascii) if held else _never
@@ -276,11 +282,39 @@ def _alternation(patterns: list[str]) -> str:
 
 
 def _literal(pattern: str, flags: str) -> str:
-    """`required_literal`, worked out once a run."""
-    key = (pattern, flags)
-    if key not in _LITERALS:
-        _LITERALS[key] = required_literal(pattern, flags)
-    return _LITERALS[key]
+    """`required_literal`, worked out once a version (see `_known_literals`)."""
+    global _literals_added
+    known = _known_literals()
+    key = f"{flags}\0{pattern}"
+    literal = known.get(key)
+    if literal is None:
+        literal = known[key] = required_literal(pattern, flags)
+        _literals_added = True
+    return literal
+
+
+def _known_literals() -> dict[str, str]:
+    """The literals worked out in earlier runs of this version (the cache file is
+    keyed by the version: `required_literal` may change with it)."""
+    global _LITERALS
+    if _LITERALS is None:
+        from ..files import cachefile
+
+        stored = cachefile.read(cachefile.stem("literals", []) + ".json")
+        literals = stored.get("literals") if isinstance(stored, dict) else None
+        valid = isinstance(literals, dict) and all(type(v) is str for v in literals.values())
+        _LITERALS = dict(literals) if valid else {}  # type: ignore[arg-type]  # checked just above
+    return _LITERALS
+
+
+def _keep_literals() -> None:
+    """Store the literals for the next runs, when this one worked out new ones."""
+    global _literals_added
+    if _literals_added and _LITERALS is not None:
+        from ..files import cachefile
+
+        _literals_added = False
+        cachefile.write(cachefile.stem("literals", []) + ".json", {"literals": _LITERALS})
 
 
 def _indexes(search: Search, lines: list[str]) -> set[int]:
