@@ -100,9 +100,9 @@ def test_the_literals_are_worked_out_once_a_version(monkeypatch):
     from tokenjuice.rules import patterns
 
     wanted = [r"^ERROR: \w+", r"^collecting \.\.\."]
-    monkeypatch.setattr(patterns, "_LITERALS", None)
+    monkeypatch.setattr(patterns, "_LITERALS", {})
     assert Matcher(wanted, trusted=True).matching(Lines(["ERROR: boom", "ok"])) == {0}
-    monkeypatch.setattr(patterns, "_LITERALS", None)  # a new run
+    monkeypatch.setattr(patterns, "_LITERALS", {})  # a new run
     monkeypatch.setattr(patterns, "required_literal", lambda *a: pytest.fail("parsed again"))
     assert Matcher(wanted, trusted=True).matching(Lines(["ok", "ERROR: again"])) == {1}
 

@@ -193,13 +193,11 @@ class Lines:
 #: each, against compiling every pattern and trying it at every line (most of a
 #: rule's patterns name what its tool prints in other situations). The literals are
 #: worked out (the stdlib parser, ~0.1 ms a pattern) once a version and kept in the
-#: cache folder (`_known_literals`). From this many lines on, the lines' text is
+#: cache folder (`_literals`). From this many lines on, the lines' text is
 #: made for the sieve even where no view has it at hand (`pipeline.count`).
 SIEVE_LINES = 5_000
-#: The literals of the patterns sieved so far, this version's, kept in the cache
-#: folder (key: flags, NUL, pattern); None until read.
-_LITERALS: dict[str, str] | None = None
-_literals_added = False
+#: The literals of each set of patterns sieved in this run (key: flags, patterns).
+_LITERALS: dict[tuple[str, tuple[str, ...]], list[str]] = {}
 
 
 class Matcher:
@@ -266,8 +264,8 @@ class Matcher:
         patterns = self._sievable
         if not patterns:
             return self.search
-        held = [p for p in patterns if lines.holds(_literal(p, self._flags), self._budget)]
-        _keep_literals()
+        literals = _literals(patterns, self._flags)
+        held = [p for p, literal in zip(patterns, literals, strict=True) if lines.holds(literal, self._budget)]
         if len(held) == len(patterns):
             return self.search
         return _compile_trusted(_alternation(held), held, self._flags, self._ascii) if held else _never
@@ -281,40 +279,26 @@ def _alternation(patterns: list[str]) -> str:
     return "|".join(f"(?:{scoped(p)})" for p in unnamed)
 
 
-def _literal(pattern: str, flags: str) -> str:
-    """`required_literal`, worked out once a version (see `_known_literals`)."""
-    global _literals_added
-    known = _known_literals()
-    key = f"{flags}\0{pattern}"
-    literal = known.get(key)
-    if literal is None:
-        literal = known[key] = required_literal(pattern, flags)
-        _literals_added = True
-    return literal
-
-
-def _known_literals() -> dict[str, str]:
-    """The literals worked out in earlier runs of this version (the cache file is
-    keyed by the version: `required_literal` may change with it)."""
-    global _LITERALS
-    if _LITERALS is None:
+def _literals(patterns: list[str], flags: str) -> list[str]:
+    """`required_literal` of each pattern, worked out once a version: kept in the cache
+    folder, one file a set of patterns (a run reads the files of the matchers it
+    sieves, not every pattern ever sieved), used only if it names these patterns."""
+    key = (flags, tuple(patterns))
+    literals = _LITERALS.get(key)
+    if literals is None:
         from ..files import cachefile
 
-        stored = cachefile.read(cachefile.stem("literals", []) + ".json")
-        literals = stored.get("literals") if isinstance(stored, dict) else None
-        valid = isinstance(literals, dict) and all(type(v) is str for v in literals.values())
-        _LITERALS = dict(literals) if valid else {}  # type: ignore[arg-type]  # checked just above
-    return _LITERALS
-
-
-def _keep_literals() -> None:
-    """Store the literals for the next runs, when this one worked out new ones."""
-    global _literals_added
-    if _literals_added and _LITERALS is not None:
-        from ..files import cachefile
-
-        _literals_added = False
-        cachefile.write(cachefile.stem("literals", []) + ".json", {"literals": _LITERALS})
+        path = cachefile.stem("literals", [flags, patterns]) + ".json"
+        stored = cachefile.read(path)
+        if isinstance(stored, dict) and stored.get("flags") == flags and stored.get("patterns") == patterns:
+            literals = stored.get("literals")
+        if not (
+            isinstance(literals, list) and len(literals) == len(patterns) and all(type(x) is str for x in literals)
+        ):
+            literals = [required_literal(pattern, flags) for pattern in patterns]
+            cachefile.write(path, {"flags": flags, "patterns": patterns, "literals": literals})
+        _LITERALS[key] = literals
+    return literals
 
 
 def _indexes(search: Search, lines: list[str]) -> set[int]:
