@@ -357,7 +357,7 @@ def _json_document(text: str) -> object | None:
     """The JSON object or array `text` is, or None."""
     if not text.startswith(("{", "[")):
         return None
-    from .reduce.structured import document
+    from .reduce.shape import document
 
     value: object = document(text)
     return value

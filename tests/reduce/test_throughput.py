@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tokenjuice import text
 from tokenjuice.bench import real_shaped_log
 from tokenjuice.commands.wire import reduce_payload
-from tokenjuice.reduce import engine, guard, lines, pipeline, structured, units
+from tokenjuice.reduce import engine, guard, lines, pipeline, shape, units
 from tokenjuice.reduce.lines import Omission, Pinned, dedupe_adjacent, render
 
 
@@ -125,7 +125,7 @@ def test_json_lines_are_recognised_from_their_first_twenty_rows():
                 yield item
 
     rows = Watched([f'{{"n": {i}}}' for i in range(100_000)])
-    assert structured.json_lines(rows)
+    assert shape.json_lines(rows)
     assert Watched.seen == 20
 
 

@@ -14,7 +14,7 @@ def test_index_is_rebuilt_when_a_rule_file_changes(tmp_path, isolated_home):
     path = make_rule(user_rules, "demo/tool", MINIMAL)
     assert entry(index.load(str(tmp_path)), "demo/tool").family == "demo"
     cache_files = sorted(p.name for p in (isolated_home / ".cache" / "tokenjuice" / "index").iterdir())
-    assert len(cache_files) == 2 and cache_files[0].endswith(".bodies.json")  # bodies + match index
+    assert len(cache_files) == 2 and cache_files[0].endswith(".bodies")  # bodies + match index
     time.sleep(0.01)
     path.write_text(MINIMAL.replace('"demo"', '"demo-two"'))
     assert entry(index.load(str(tmp_path)), "demo/tool").family == "demo-two"
@@ -26,7 +26,7 @@ def test_rule_bodies_are_read_on_demand_and_rebuilt_when_lost(tmp_path, isolated
     index.load(str(tmp_path))
     catalogue = index.load(str(tmp_path))  # from the cache: match entries only
     assert not catalogue._built and entry(catalogue, "git/status").family == "git-status"
-    bodies = next((isolated_home / ".cache" / "tokenjuice" / "index").glob("*.bodies.json"))
+    bodies = next((isolated_home / ".cache" / "tokenjuice" / "index").glob("*.bodies"))
     bodies.unlink()
     assert catalogue.body("git/status").summarize.head > 0
     assert bodies.exists()  # rewritten for the next run
@@ -34,6 +34,24 @@ def test_rule_bodies_are_read_on_demand_and_rebuilt_when_lost(tmp_path, isolated
     assert index.load(str(tmp_path)).body("git/diff").family == "git-diff"
     bodies.write_text('{"git/status": null}')
     assert index.load(str(tmp_path)).body("git/status").family == "git-status"
+
+
+def test_a_rule_body_is_read_alone_from_the_bodies_file(tmp_path, isolated_home, monkeypatch):
+    """Only the asked rule's JSON is parsed: another rule's broken bytes do not
+    matter, and nothing is rebuilt from the rule files."""
+    import json
+
+    from tokenjuice.rules import loader
+
+    index.load(str(tmp_path))
+    bodies = next((isolated_home / ".cache" / "tokenjuice" / "index").glob("*.bodies"))
+    header, _, rest = bodies.read_bytes().partition(b"\n")
+    spans = json.loads(header)
+    start, end = spans["git/diff"]
+    bodies.write_bytes(header + b"\n" + rest[:start] + b"!" * (end - start) + rest[end:])
+    monkeypatch.setattr(loader, "load_catalogue", lambda *a, **k: (_ for _ in ()).throw(AssertionError("rebuilt")))
+    catalogue = index.load(str(tmp_path))
+    assert catalogue.body("git/status").family == "git-status"
 
 
 def test_index_survives_a_corrupt_or_unwritable_cache(tmp_path, isolated_home):

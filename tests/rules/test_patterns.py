@@ -90,8 +90,21 @@ def test_a_big_output_is_searched_only_for_the_patterns_whose_required_text_it_h
     assert matcher.matching(Lines(lines)) == {len(big), len(big) + 1}
     assert compiled[-1] == wanted[:2]  # the other two cannot match: their text is nowhere
     assert Matcher(wanted[2:], trusted=True).matching(Lines(lines)) == set()
-    assert Matcher(wanted, trusted=True).matching(Lines(lines[:100] + lines[-2:])) == {100, 101}  # few lines: no sieve
-    assert compiled[-1] == wanted
+    compiled.clear()
+    assert Matcher(wanted, trusted=True).matching(Lines(lines[:100] + lines[-2:])) == {100, 101}
+    assert compiled == [wanted[:2]]  # few lines are sieved too: the literals are known
+
+
+def test_the_literals_are_worked_out_once_a_version(monkeypatch):
+    """A later run reads the patterns' literals from the cache instead of parsing them."""
+    from tokenjuice.rules import patterns
+
+    wanted = [r"^ERROR: \w+", r"^collecting \.\.\."]
+    monkeypatch.setattr(patterns, "_LITERALS", {})
+    assert Matcher(wanted, trusted=True).matching(Lines(["ERROR: boom", "ok"])) == {0}
+    monkeypatch.setattr(patterns, "_LITERALS", {})  # a new run
+    monkeypatch.setattr(patterns, "required_literal", lambda *a: pytest.fail("parsed again"))
+    assert Matcher(wanted, trusted=True).matching(Lines(["ok", "ERROR: again"])) == {1}
 
 
 @settings(max_examples=300, deadline=None)

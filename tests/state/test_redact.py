@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from helpers import cost_ratio
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tokenjuice.state.redact import redact
 
@@ -599,3 +602,76 @@ def test_the_suspect_lookahead_names_every_character_a_match_can_start_with():
     for char, ignorecase in sorted(firsts):
         alike = re.findall(f"(?i:{re.escape(char)})", every) if ignorecase else [char]
         assert alike and all(first.match(c) for c in alike), (char, [c for c in alike if not first.match(c)])
+
+
+def _atoms(items, found):
+    """The one-character tests (literals and classes) of the parsed pattern `items`."""
+    from re import _constants as op  # type: ignore[attr-defined]
+
+    for code, value in items:
+        if code is op.LITERAL:
+            found.add(re.escape(chr(value)))
+        elif code is op.IN:
+            found.add(str(value))
+        elif code is op.SUBPATTERN:
+            _atoms(value[3], found)
+        elif code is op.BRANCH:
+            for branch in value[1]:
+                _atoms(branch, found)
+        elif code in (op.MAX_REPEAT, op.MIN_REPEAT, op.POSSESSIVE_REPEAT):
+            _atoms(value[2], found)
+        else:
+            raise AssertionError(f"not a one-character test: {code}")
+    return found
+
+
+#: The classes of `_SUSPECT_LOWER`, as written (the test below checks it has no other).
+_LOWER_CLASSES = (r"\W", "[a-z0-9]", "[ \t]", "[:=]", "[\"']")
+
+
+def test_the_lowered_text_matches_the_lower_case_words_where_the_text_matches_them_in_any_case():
+    """For every character but `_FOLD_APART`'s: it lowers to one character, and each
+    one-character test of `_SUSPECT_LOWER` matches the lowered character exactly when
+    it matches the character case-insensitively, so the lowered search finds what the
+    case-insensitive one would, at the same places."""
+    from re import _parser  # type: ignore[attr-defined]
+
+    from tokenjuice.state.redact import _FOLD_APART, _SUSPECT_LOWER
+
+    atoms = _atoms(_parser.parse(_SUSPECT_LOWER), set())
+    classes = {str(_parser.parse(c)[0][1]): c for c in _LOWER_CLASSES}
+    assert atoms - {a for a in atoms if not a.startswith("[(")} <= set(classes), atoms
+    every = "".join(chr(code) for code in range(0x110000) if chr(code) not in _FOLD_APART)
+    lowered = every.lower()
+    assert len(lowered) == len(every)
+    for atom in sorted(atoms):
+        test = classes.get(atom, atom)
+        insensitive = [m.start() for m in re.finditer(f"(?i:{test})", every)]
+        assert [m.start() for m in re.finditer(test, lowered)] == insensitive, test
+
+
+_SUSPECT_PIECES = (
+    # pieces of every alternative, in several cases, and the characters that fold apart
+    *("bearer", "BEARER", "Bearer", "authorization", "AUTH", "auth", "kind", "KIND", "\u212aind", "secret"),
+    *("SECRET", "\u017fecret", "cookie", "COOKIE", "sshpass", "SSHPASS", "s\u017fhpass", "htpasswd", "mysql"),
+    *("MySQL", "mariadb", "key", "KEY", "\u212aey", "base", "token", "TOKEN", "word", "wd", "phrase", "pass"),
+    *("pwd", "PWD", "password", "passwd", "passphrase", "--", "-", "-----BEGIN", "-----END", "AKIA", "ASIA"),
+    *("AIza", "A", "ccountKey=", "AccountKey=", "SharedAccessKey=", "sig=", "ghp_", "gh", "github_pat_", "gl"),
+    *("glpat-", "xox", "xapp-", "hooks.slack.com", "sk_live_", "rk_test_", "pk_", "whsec_", "sk-", "hf_", "SG."),
+    *("npm_", "pypi-", "eyJ", "://", "u:p@", "@", ":", "=", " ", "\t", '"', "'", "\\", "\n", "_", "0", "a", "b"),
+    *("\u0130", "\u0131", "\u017f", "\u212a", "\ufb01", "\ufb06", "\u00df", "\u2501", "\u00e9", "I", "i", "K"),
+    *("\x1b[31m", "\\x1b[0m", "\x1b", "\\x1b", "\\x07", "\u1e9e", "\u03a3", "\u0345"),
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_SUSPECT_PIECES), max_size=12))
+def test_the_prefilter_says_what_the_one_pattern_it_replaced_says(pieces):
+    """`might_hold_secrets` (two searches, one in the lowered text) answers as
+    `_SUSPECT`, the one pattern it stands for, on text and on text without escapes."""
+    from tokenjuice.state.redact import _SUSPECT, _without_escapes, might_hold_secrets
+
+    text = "".join(pieces)
+    plain = _without_escapes(text)
+    expected = re.search(_SUSPECT, text) is not None or re.search(_SUSPECT, plain) is not None
+    assert might_hold_secrets(text) is expected

@@ -53,28 +53,45 @@ MAX_CACHE_BYTES = 64 * 1024 * 1024
 
 
 def read(path: str) -> Any:
-    """The JSON value stored at `path`, or None if missing or unreadable, and also
-    when another user could have written it: the cache folder must pass
+    """The JSON value stored at `path`, or None if missing or unreadable (see `read_bytes`)."""
+    data = read_bytes(path)
+    if data is None:
+        return None
+    try:
+        return fastjson.loads(data)
+    except ValueError:
+        return None
+
+
+def read_bytes(path: str) -> bytes | None:
+    """The bytes stored at `path`, or None if missing or unreadable, and also when
+    another user could have written them: the cache folder must pass
     `paths.secure_root`, and the opened file must be a regular file of this user's
     that no one else may write (a cache decides settings and rules)."""
     if not paths.secure_root(paths.cache_dir()):
         return None
     try:
-        return fastjson.loads(paths.read_regular(path, MAX_CACHE_BYTES, follow=False, own=True))
-    except (OSError, ValueError):
+        return paths.read_regular(path, MAX_CACHE_BYTES, follow=False, own=True)
+    except OSError:
         return None
 
 
 def write(path: str, data: object) -> None:
     """Write `data` as JSON via a temporary file and an atomic rename."""
+    if _writes:
+        write_bytes(path, fastjson.dumps(data).encode("utf-8"))
+
+
+def write_bytes(path: str, data: bytes) -> None:
+    """Write `data` via a temporary file and an atomic rename."""
     if not _writes:
         return
     temporary = f"{path}.{os.getpid()}.tmp"
     try:
         paths.private_dir(os.path.dirname(path))
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(fastjson.dumps(data))
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
         os.replace(temporary, path)
     except OSError:
         paths.remove_quietly(temporary)

@@ -533,18 +533,26 @@ def _structured(
         or outcome.summary is not None
     ):
         return None
-    from . import structured
+    from . import shape
 
     room = max(200, budget - sum(len(h) + 1 for h in header) - TRAILER_RESERVE)
-    value = structured.document("\n".join(whole)) if whole and whole[0].lstrip()[:1] in "{[" else None
+    value = shape.document("\n".join(whole)) if whole and whole[0].lstrip()[:1] in "{[" else None
     if value is not None:
+        from . import structured
+
         lines = structured.fit_document(value, room)
         total = len(structured.indented(value))
         return start.made(rule, header, tuple(lines), total, outcome.facts, ("json",), None, None)
-    delimiter = None if structured.json_lines(whole) else structured.delimited(whole)
-    if delimiter is not None or structured.json_lines(whole):
+    delimiter = None if shape.json_lines(whole) else shape.delimited(whole)
+    if delimiter is not None or shape.json_lines(whole):
+        from . import structured
+
         rows = structured.fit_rows(whole, room, header=delimiter is not None)
         return start.made(rule, header, tuple(rows), len(whole), outcome.facts, ("rows",), None, None)
+    if shape.long_line(whole, room, longest) is None:
+        return None
+    from . import structured
+
     long_line = structured.fit_long_line(whole, room, longest)
     if long_line is not None:
         items, total = long_line

@@ -30,6 +30,7 @@ from ..fast.lazyre import lazy
 from ..fast.record import record
 from ..text import clip_line
 from .lines import Item, Omission
+from .shape import delimited, document, json_lines, long_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,20 +62,6 @@ _NESTED_SPREAD_LIMITS = (4, 3)
 _KEY_LIMITS = (40, 16, 8, 5, 3)
 _DEPTHS = (8, 6, 4, 3, 2, 1)
 MARKER_PREFIX = "… "
-
-
-def document(text: str) -> Any:
-    """The JSON document `text` holds (an object or an array), or None."""
-    stripped = text.strip()
-    if not stripped.startswith(("{", "[")) or not stripped.endswith(("}", "]")):
-        return None
-    try:
-        from ..fast import fastjson  # the json package costs ~0.7 ms to import
-
-        value = fastjson.loads(stripped)
-    except (ValueError, RecursionError):
-        return None
-    return value if isinstance(value, dict | list) else None
 
 
 def indented(value: Any) -> list[str]:
@@ -316,18 +303,11 @@ def fit_long_line(
     spread over the list with a marker for each run left out), and how many lines the
     output counts as (the long line's elements one a line). None for any other.
     `longest` gives the length of the longest line, when it is known."""
-    if not lines or len(lines) - 1 > room // 3:
-        return None  # the other lines' line ends alone would take more than a third of the room
-    longest_length = max(map(len, lines)) if longest is None else longest()
-    if longest_length <= room:
+    found = long_line(lines, room, longest)
+    if found is None:
         return None
-    lengths = list(map(len, lines))
-    at = lengths.index(longest_length)
+    at, left = found
     line = lines[at]
-    others = sum(lengths) + len(lines) - 1 - longest_length
-    left = room - others
-    if others > room // 3:
-        return None
     value = document(line)
     if value is not None:
         cut: list[Item] = list(fit_document(value, left))
@@ -394,46 +374,6 @@ def is_outline_line(line: str, source: str) -> bool:
         return False
     pieces = [part.strip() for piece in body.split(", ") for part in CLIP.split(piece)]
     return all(piece in source for piece in pieces if piece)
-
-
-def json_lines(lines: list[str]) -> bool:
-    """Is this JSON lines (every non-blank line one JSON object)?"""
-    from itertools import islice
-
-    rows = list(islice((line for line in lines if line.strip()), 20))  # the first 20 say it
-    if len(rows) < 2:
-        return False
-    for line in rows:
-        stripped = line.strip()
-        if not (stripped.startswith("{") and stripped.endswith("}")):
-            return False
-    return document(rows[0]) is not None
-
-
-def delimited(lines: list[str]) -> str | None:
-    """The delimiter of CSV/TSV output (a header row and rows with as many fields), or None."""
-    rows = [line for line in lines[:20] if line.strip()]
-    if len(rows) < 3:
-        return None
-    for delimiter in ("\t", ","):
-        counts = {_fields(line, delimiter) for line in rows}
-        names = [field.strip('"') for field in rows[0].split(delimiter)]
-        if len(counts) == 1 and counts.pop() >= 2 and all(_HEADER_FIELD.match(name) for name in names):
-            return delimiter
-    return None
-
-
-def _fields(line: str, delimiter: str) -> int:
-    """How many fields a row has: a delimiter inside a quoted field does not count
-    (`42,"unknown SKU, see line 3",422`)."""
-    if '"' not in line:
-        return line.count(delimiter) + 1
-    import csv
-
-    return len(next(csv.reader([line], delimiter=delimiter)))
-
-
-_HEADER_FIELD = lazy(r"^[A-Za-z_][\w .()-]*$")
 
 
 def fit_rows(lines: list[str], room: int, header: bool) -> list[Item]:

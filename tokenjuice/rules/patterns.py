@@ -188,13 +188,16 @@ class Lines:
         return bisect.bisect_right(self._starts, offset) - 1
 
 
-#: From this many lines on, a built-in matcher first leaves out the patterns whose
-#: required text (`required_literal`) is nowhere in the lines: one substring search
-#: of the text each, against trying every pattern at every line (most of a rule's
-#: patterns name what its tool prints in other situations). Fewer lines do not pay
-#: for working out the literals (the stdlib parser, ~0.1 ms a pattern, once a run).
+#: A built-in matcher first leaves out the patterns whose required text
+#: (`required_literal`) is nowhere in the lines: one substring search of the text
+#: each, against compiling every pattern and trying it at every line (most of a
+#: rule's patterns name what its tool prints in other situations). The literals are
+#: worked out (the stdlib parser, ~0.1 ms a pattern) once a version and kept in the
+#: cache folder (`_literals`). From this many lines on, the lines' text is
+#: made for the sieve even where no view has it at hand (`pipeline.count`).
 SIEVE_LINES = 5_000
-_LITERALS: dict[tuple[str, str], str] = {}
+#: The literals of each set of patterns sieved in this run (key: flags, patterns).
+_LITERALS: dict[tuple[str, tuple[str, ...]], list[str]] = {}
 
 
 class Matcher:
@@ -256,12 +259,13 @@ class Matcher:
         return found
 
     def _sieved(self, lines: Lines) -> Search:
-        """`search`, or for many lines one that tries only the patterns whose required
-        text the lines hold: the others cannot match any of them."""
+        """`search`, or one that tries only the patterns whose required text the
+        lines hold: the others cannot match any of them."""
         patterns = self._sievable
-        if not patterns or len(lines.lines) < SIEVE_LINES:
+        if not patterns:
             return self.search
-        held = [p for p in patterns if lines.holds(_literal(p, self._flags), self._budget)]
+        literals = _literals(patterns, self._flags)
+        held = [p for p, literal in zip(patterns, literals, strict=True) if lines.holds(literal, self._budget)]
         if len(held) == len(patterns):
             return self.search
         return _compile_trusted(_alternation(held), held, self._flags, self._ascii) if held else _never
@@ -275,12 +279,26 @@ def _alternation(patterns: list[str]) -> str:
     return "|".join(f"(?:{scoped(p)})" for p in unnamed)
 
 
-def _literal(pattern: str, flags: str) -> str:
-    """`required_literal`, worked out once a run."""
-    key = (pattern, flags)
-    if key not in _LITERALS:
-        _LITERALS[key] = required_literal(pattern, flags)
-    return _LITERALS[key]
+def _literals(patterns: list[str], flags: str) -> list[str]:
+    """`required_literal` of each pattern, worked out once a version: kept in the cache
+    folder, one file a set of patterns (a run reads the files of the matchers it
+    sieves, not every pattern ever sieved), used only if it names these patterns."""
+    key = (flags, tuple(patterns))
+    literals = _LITERALS.get(key)
+    if literals is None:
+        from ..files import cachefile
+
+        path = cachefile.stem("literals", [flags, patterns]) + ".json"
+        stored = cachefile.read(path)
+        if isinstance(stored, dict) and stored.get("flags") == flags and stored.get("patterns") == patterns:
+            literals = stored.get("literals")
+        if not (
+            isinstance(literals, list) and len(literals) == len(patterns) and all(type(x) is str for x in literals)
+        ):
+            literals = [required_literal(pattern, flags) for pattern in patterns]
+            cachefile.write(path, {"flags": flags, "patterns": patterns, "literals": literals})
+        _LITERALS[key] = literals
+    return literals
 
 
 def _indexes(search: Search, lines: list[str]) -> set[int]:

@@ -13,7 +13,7 @@ import re
 
 from ..fast.record import record
 from ..model import Execution
-from ..reduce import structured
+from ..reduce import shape, structured
 from ..reduce.engine import Options, reduce
 from ..reduce.lines import CLIP, MARKER_PATTERN
 from ..reduce.reencode import (
@@ -244,7 +244,7 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
         from ..reduce.pipeline import pretty_json
 
         input_lines += split_lines(pretty_json(stripped))
-    document = structured.document(stripped)
+    document = shape.document(stripped)
     if document is not None:
         input_lines += structured.indented(document) + structured.compact(document)
     vocabulary = _json_vocabulary(stripped)
