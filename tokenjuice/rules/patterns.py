@@ -110,15 +110,23 @@ def required_literal(pattern: str, flags: str = "") -> str:
     when none is sure, or the pattern ignores case), so that a text without it need
     not be searched at all. Worked out once, when the catalogue index is built, for
     the patterns that classify an output; on first use, for a big output's filters."""
+    return _sieve_facts(pattern, flags)[0]
+
+
+def _sieve_facts(pattern: str, flags: str) -> tuple[str, bool, bool]:
+    """`required_literal`; whether the pattern is anchored at the start (`^`: an
+    alternation of such patterns is tried at a line's start only, not at each of its
+    characters); and whether it then turns a line away at its first character, one
+    that must be there (`^ERROR:`, `^=+ `)."""
     from re import _constants as op  # type: ignore[attr-defined]  # the stdlib parser, not public API
     from re import _parser  # type: ignore[attr-defined]
 
     try:
         parsed = _parser.parse(pattern, _bits(flags, False))
     except Exception:  # noqa: BLE001 - `regex`-only syntax: no shortcut
-        return ""
+        return "", False, False
     if parsed.state.flags & re.IGNORECASE:
-        return ""
+        return "", False, False
 
     def longest(items: Any) -> str:
         best, run = "", ""
@@ -136,7 +144,23 @@ def required_literal(pattern: str, flags: str = "") -> str:
             best = max(best, inner, key=len)
         return max(best, run, key=len)
 
-    return longest(parsed)
+    def a_character_first(items: Any) -> bool:
+        if not items:
+            return False
+        code, value = items[0]
+        if code is op.LITERAL:
+            return True
+        if code in (op.MAX_REPEAT, op.MIN_REPEAT, op.POSSESSIVE_REPEAT):
+            return value[0] >= 1 and len(value[2]) == 1 and value[2][0][0] is op.LITERAL
+        return code is op.SUBPATTERN and not value[1] and not value[2] and a_character_first(value[3])
+
+    anchored = (
+        not parsed.state.flags & re.MULTILINE
+        and not _LEADING_GLOBAL_FLAGS.match(pattern)  # `scoped` would put the anchor in a group of its own
+        and len(parsed.data) > 1
+        and parsed.data[0] == (op.AT, op.AT_BEGINNING)
+    )
+    return longest(parsed), anchored, anchored and a_character_first(parsed.data[1:])
 
 
 class Lines:
@@ -194,7 +218,10 @@ class Lines:
 #: patterns name what its tool prints in other situations). Fewer lines do not pay
 #: for working out the literals (the stdlib parser, ~0.1 ms a pattern, once a run).
 SIEVE_LINES = 5_000
-_LITERALS: dict[tuple[str, str], str] = {}
+#: A literal shorter than this is searched for with CPython's simple loop (a longer
+#: one, in a long text, with the two-way algorithm, which skips ahead).
+SHORT_LITERAL = 6
+_SIEVE_FACTS: dict[tuple[str, str], tuple[str, bool, bool]] = {}
 
 
 class Matcher:
@@ -261,10 +288,29 @@ class Matcher:
         patterns = self._sievable
         if not patterns or len(lines.lines) < SIEVE_LINES:
             return self.search
-        held = [p for p in patterns if lines.holds(_literal(p, self._flags), self._budget)]
-        if len(held) == len(patterns):
+        facts = [_facts(p, self._flags) for p in patterns]
+        # In an alternation of patterns anchored at the start, one that turns a line away
+        # at its first character costs a line a comparison (~30 instructions): less than a
+        # search for a short literal in the whole text (under SHORT_LITERAL characters the
+        # search tries nearly every position, ~6 instructions a character, ~400 a line;
+        # a longer one skips ahead and costs about what the comparison does). Its literal
+        # is looked for only when no other pattern is left, to save the pass.
+        anchored = all(anchored for _, anchored, _ in facts)
+        quick = [anchored and first and len(literal) < SHORT_LITERAL for literal, _, first in facts]
+        held = [
+            not first and lines.holds(literal, self._budget)
+            for (literal, _, _), first in zip(facts, quick, strict=True)
+        ]
+        if any(held):
+            held = [kept or first for kept, first in zip(held, quick, strict=True)]
+        elif any(
+            lines.holds(literal, self._budget) for (literal, _, _), first in zip(facts, quick, strict=True) if first
+        ):
+            held = quick
+        if all(held):
             return self.search
-        return _compile_trusted(_alternation(held), held, self._flags, self._ascii) if held else _never
+        kept = list(itertools.compress(patterns, held))
+        return _compile_trusted(_alternation(kept), kept, self._flags, self._ascii) if kept else _never
 
 
 def _alternation(patterns: list[str]) -> str:
@@ -275,12 +321,12 @@ def _alternation(patterns: list[str]) -> str:
     return "|".join(f"(?:{scoped(p)})" for p in unnamed)
 
 
-def _literal(pattern: str, flags: str) -> str:
-    """`required_literal`, worked out once a run."""
+def _facts(pattern: str, flags: str) -> tuple[str, bool, bool]:
+    """`_sieve_facts`, worked out once a run."""
     key = (pattern, flags)
-    if key not in _LITERALS:
-        _LITERALS[key] = required_literal(pattern, flags)
-    return _LITERALS[key]
+    if key not in _SIEVE_FACTS:
+        _SIEVE_FACTS[key] = _sieve_facts(pattern, flags)
+    return _SIEVE_FACTS[key]
 
 
 def _indexes(search: Search, lines: list[str]) -> set[int]:
