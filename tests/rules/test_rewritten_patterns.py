@@ -23,13 +23,48 @@ REWRITTEN = [
     ),
     ("reducers/tests/pytest.toml", r"^\s*+[\^~]*+$", (r"^\s*$", r"^\s*[\^~]+$")),
     ("reducers/tests/pytest.toml", r"^_(?: _)+$", (r"^(?:_ )+_$",)),
+    ("reducers/tests/pytest.toml", r"^[.sxXR]++ *+(?:\[ *+\d++%\])?+$", (r"^[.sxXR]+ *(?:\[ *\d+%\])?$",)),
+    ("reducers/tests/pytest.toml", r"^[.sFEexXR]++ *+(?:\[ *+\d++%\])?+$", (r"^[.sFEexXR]+ *(?:\[ *\d+%\])?$",)),
 ]
 
 #: A line: how it starts (a test id's file, or not), then pieces of what may follow.
-_STARTS = st.sampled_from(["t.py::", "a/b.py::", "t.py:", ".py::", " t.py::", "x", "", " ", "^", "~", "\n", "_", "_ "])
+_STARTS = st.sampled_from(
+    ["t.py::", "a/b.py::", "t.py:", ".py::", " t.py::", "x", "", " ", "^", "~", "\n", "_", "_ ", ".", "s", "..F", "R "]
+)
 _PIECES = st.sampled_from(
     ["test_a[1-2]", " ", "   ", "PASSED", "SKIPPED", "XFAIL", "XPASS", "PASSEDx", "FAILED", "::"]
-    + ["[ 50%]", "\n", "\t", ":", "é", "━", "x", "(reason)", "\u00a0", "^", "^^^", "~", "\r", "\x0c", "_", " _", "_ "]
+    + [
+        "[ 50%]",
+        "\n",
+        "\t",
+        ":",
+        "é",
+        "━",
+        "x",
+        "(reason)",
+        "\u00a0",
+        "^",
+        "^^^",
+        "~",
+        "\r",
+        "\x0c",
+        "_",
+        " _",
+        "_ ",
+        ".",
+        "s",
+        "F",
+        "R",
+        "..sF",
+        "[",
+        "]",
+        "%",
+        "5",
+        "[ 40%]",
+        "[100%]",
+        "[ 5%",
+        "[100%",
+    ]
 )
 _LINES = st.tuples(_STARTS, st.lists(_PIECES, max_size=8).map("".join)).map("".join)
 
