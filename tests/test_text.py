@@ -1,6 +1,8 @@
 """Text helpers (tokenjuice.text): escape stripping and plurals."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 @pytest.mark.parametrize(
@@ -149,3 +151,22 @@ def test_strip_ansi_removes_what_the_escape_pattern_matches_and_nothing_else(see
     pieces += ["ok", "━"]
     text = "".join(rng.choices(pieces, k=rng.randint(0, 30)))
     assert strip_ansi(text) == re.sub(_ANSI, "", text)
+
+
+#: The escape pattern as it was written before its runs were made possessive.
+_ANSI_BACKTRACKING = r"\x1b(?:\][^\x07\x1b\n]*(?:\x07|\x1b\\)|\[[0-?]*[ -/]*(?:[@-~]|\Z)|[ -/]*[0-~]|)"
+
+
+#: Text around escape sequences: characters at the edges of each class of the pattern.
+_EDGES = st.sampled_from(["0", "?", ";", " ", "/", "@", "m", "~", "\x7f", "\x07", "\\", "\n", "\x1f", "━", "é", "ok"])
+_ESCAPED = st.tuples(st.sampled_from(["\x1b", "\x1b[", "\x1b]", "\x1b\x1b"]), st.lists(_EDGES, max_size=6).map("".join))
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(_ESCAPED.map("".join), max_size=5).map("".join))
+def test_the_possessive_escape_pattern_finds_the_sequences_the_backtracking_one_finds(text):
+    import re
+
+    from tokenjuice.text import _ANSI
+
+    assert [m.span() for m in re.finditer(_ANSI, text)] == [m.span() for m in re.finditer(_ANSI_BACKTRACKING, text)]

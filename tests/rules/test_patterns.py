@@ -100,11 +100,66 @@ def test_the_literals_are_worked_out_once_a_version(monkeypatch):
     from tokenjuice.rules import patterns
 
     wanted = [r"^ERROR: \w+", r"^collecting \.\.\."]
-    monkeypatch.setattr(patterns, "_LITERALS", {})
+    monkeypatch.setattr(patterns, "_FACTS", {})
     assert Matcher(wanted, trusted=True).matching(Lines(["ERROR: boom", "ok"])) == {0}
-    monkeypatch.setattr(patterns, "_LITERALS", {})  # a new run
-    monkeypatch.setattr(patterns, "required_literal", lambda *a: pytest.fail("parsed again"))
+    monkeypatch.setattr(patterns, "_FACTS", {})  # a new run
+    monkeypatch.setattr(patterns, "_sieve_facts", lambda *a: pytest.fail("parsed again"))
     assert Matcher(wanted, trusted=True).matching(Lines(["ok", "ERROR: again"])) == {1}
+
+
+def test_a_sieve_keeps_an_anchored_pattern_that_turns_a_line_away_at_its_first_character_without_a_search(
+    monkeypatch,
+):
+    """`^\\[gw\\d+\\]` costs a line one comparison in an alternation anchored at the
+    start: less than a search for a short literal (`[gw`) in the whole output. Its
+    text is looked for only when no other pattern is left (the pass over every line
+    is saved), and a long literal is looked for (the search skips ahead)."""
+    from tokenjuice.rules import patterns
+
+    monkeypatch.setattr(patterns, "SIEVE_LINES", 1)
+    looked: list[str] = []
+
+    class Output(str):
+        def __contains__(self, literal: object) -> bool:
+            looked.append(str(literal))
+            return str.__contains__(self, literal)
+
+    lines = ["tests/t.py::test_a PASSED", "3 passed", "not [gw] yet, collecting."]
+    quick, costly, long = r"^\[gw\d+\] ", r"^\S+ (?:PASSED|FAILED)$", r"^collecting \.\.\."
+    assert Matcher([quick, costly, long], trusted=True).matching(Lines(lines, Output("\n".join(lines)))) == {0}
+    assert "[gw" not in looked and "collecting ..." in looked
+    assert (
+        Matcher([quick, r"^\s*=+ \d+ failed"], trusted=True).matching(Lines(lines, Output("\n".join(lines)))) == set()
+    )
+    assert "[gw" in looked  # no other pattern could match: looked for, and nothing is tried
+    unanchored = Matcher([quick, r"(?:PASSED|FAILED)$"], trusted=True)  # tried at every character: both looked for
+    looked.clear()
+    assert unanchored.matching(Lines(lines, Output("\n".join(lines)))) == {0}
+    assert "[gw" in looked
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags", "anchored", "quick"),
+    [
+        (r"^collecting \.\.\.", "", True, True),  # (its literal is long: looked for all the same)
+        (r"^=+ test session starts =+$", "", True, True),
+        (r"^(?P<n>ERROR) \S", "", True, True),
+        (r"^(?:_ )+_$", "", True, False),  # a repeat of more than one character: a general repeat
+        (r"^\s*$", "", True, False),
+        (r"^(?:FAILED|ERROR) ", "", True, False),
+        (r"^x", "m", False, False),  # `^` at each line of a text
+        (r"(?m)^x", "", False, False),
+        (r"(?s)^x", "", False, False),  # `scoped` puts the anchor in a group of its own
+        (r"^a|b", "", False, False),
+        (r"x^", "", False, False),
+    ],
+)
+def test_the_sieve_knows_a_pattern_anchored_at_the_start_and_one_that_turns_a_line_away_at_once(
+    pattern, flags, anchored, quick
+):
+    from tokenjuice.rules.patterns import _sieve_facts
+
+    assert _sieve_facts(pattern, flags)[1:] == (anchored, quick)
 
 
 @settings(max_examples=300, deadline=None)
@@ -248,3 +303,37 @@ def test_a_budget_lets_go_of_an_output_once_the_view_that_looked_in_it_first_is_
     del view
     gc.collect()
     assert budget._seen is None  # the output is not held for as long as the reduction
+
+
+_SIEVED_PATTERNS = [
+    r"^\[gw\d+\] ",  # turn a line away at its first character, a short literal
+    r"^=+ \d",
+    r"^E {2,}\S",
+    r"^(?P<n>F) \S",
+    r"^_(?: _)+$",
+    r"^collecting \.\.\.",  # the others: tried where their text is in the output
+    r"^\s*$",
+    r"^\S+\.py::\S+ PASSED",
+    r"^(?:_ )+_$",
+    r"(?i)^info\b",
+    r"warn(?:ing)?:",
+]
+_SIEVED_LINES = st.sampled_from(
+    ["collecting ...", "collecting", "=== 3 passed", "E   boom", "E x", "F t", "", "  ", "t.py::a PASSED"]
+    + ["_ _ _", "INFO x", "warning: w", "x", "[gw1] [ 5%] PASSED", "[gw] x"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(_SIEVED_LINES, min_size=1, max_size=12),
+    st.lists(st.sampled_from(_SIEVED_PATTERNS), min_size=1, max_size=5, unique=True),
+)
+def test_a_sieve_that_keeps_patterns_unsearched_matches_as_each_line_alone_is(lines, wanted):
+    from unittest import mock
+
+    from tokenjuice.rules import patterns
+
+    expected = {k for k, line in enumerate(lines) if any(re.search(p, line) for p in wanted)}
+    with mock.patch.object(patterns, "SIEVE_LINES", 1):
+        assert Matcher(wanted, trusted=True).matching(Lines(lines, "\n".join(lines))) == expected

@@ -21,7 +21,7 @@ from ..text import holds
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
+    from typing import Any, TypeGuard
 
     Search = Callable[[str], object]
 
@@ -110,15 +110,23 @@ def required_literal(pattern: str, flags: str = "") -> str:
     when none is sure, or the pattern ignores case), so that a text without it need
     not be searched at all. Worked out once, when the catalogue index is built, for
     the patterns that classify an output; on first use, for a big output's filters."""
+    return _sieve_facts(pattern, flags)[0]
+
+
+def _sieve_facts(pattern: str, flags: str) -> tuple[str, bool, bool]:
+    """`required_literal`; whether the pattern is anchored at the start (`^`: an
+    alternation of such patterns is tried at a line's start only, not at each of its
+    characters); and whether it then turns a line away at its first character, one
+    that must be there (`^ERROR:`, `^=+ `)."""
     from re import _constants as op  # type: ignore[attr-defined]  # the stdlib parser, not public API
     from re import _parser  # type: ignore[attr-defined]
 
     try:
         parsed = _parser.parse(pattern, _bits(flags, False))
     except Exception:  # noqa: BLE001 - `regex`-only syntax: no shortcut
-        return ""
+        return "", False, False
     if parsed.state.flags & re.IGNORECASE:
-        return ""
+        return "", False, False
 
     def longest(items: Any) -> str:
         best, run = "", ""
@@ -136,7 +144,23 @@ def required_literal(pattern: str, flags: str = "") -> str:
             best = max(best, inner, key=len)
         return max(best, run, key=len)
 
-    return longest(parsed)
+    def a_character_first(items: Any) -> bool:
+        if not items:
+            return False
+        code, value = items[0]
+        if code is op.LITERAL:
+            return True
+        if code in (op.MAX_REPEAT, op.MIN_REPEAT, op.POSSESSIVE_REPEAT):
+            return value[0] >= 1 and len(value[2]) == 1 and value[2][0][0] is op.LITERAL
+        return code is op.SUBPATTERN and not value[1] and not value[2] and a_character_first(value[3])
+
+    anchored = (
+        not parsed.state.flags & re.MULTILINE
+        and not _LEADING_GLOBAL_FLAGS.match(pattern)  # `scoped` would put the anchor in a group of its own
+        and len(parsed.data) > 1
+        and parsed.data[0] == (op.AT, op.AT_BEGINNING)
+    )
+    return longest(parsed), anchored, anchored and a_character_first(parsed.data[1:])
 
 
 class Lines:
@@ -196,8 +220,11 @@ class Lines:
 #: cache folder (`_literals`). From this many lines on, the lines' text is
 #: made for the sieve even where no view has it at hand (`pipeline.count`).
 SIEVE_LINES = 5_000
-#: The literals of each set of patterns sieved in this run (key: flags, patterns).
-_LITERALS: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+#: A literal shorter than this is searched for with CPython's simple loop (a longer
+#: one, in a long text, with the two-way algorithm, which skips ahead).
+SHORT_LITERAL = 6
+#: The sieve facts (`_sieve_facts`) of each set of patterns sieved in this run (key: flags, patterns).
+_FACTS: dict[tuple[str, tuple[str, ...]], list[tuple[str, bool, bool]]] = {}
 
 
 class Matcher:
@@ -264,11 +291,31 @@ class Matcher:
         patterns = self._sievable
         if not patterns:
             return self.search
-        literals = _literals(patterns, self._flags)
-        held = [p for p, literal in zip(patterns, literals, strict=True) if lines.holds(literal, self._budget)]
-        if len(held) == len(patterns):
+        facts = _facts(patterns, self._flags)
+        # In an alternation of patterns anchored at the start, one that turns a line away
+        # at its first character costs a line a comparison (~30 instructions): less than a
+        # search for a short literal in the whole text (under SHORT_LITERAL characters the
+        # search tries nearly every position, ~6 instructions a character, ~400 a line;
+        # a longer one skips ahead and costs about what the comparison does). Its literal
+        # is looked for only when no other pattern is left, to save the pass. Under
+        # SIEVE_LINES lines every literal is looked for: the search is short, and a
+        # pattern the text cannot match is not compiled.
+        anchored = len(lines.lines) >= SIEVE_LINES and all(anchored for _, anchored, _ in facts)
+        quick = [anchored and first and len(literal) < SHORT_LITERAL for literal, _, first in facts]
+        held = [
+            not first and lines.holds(literal, self._budget)
+            for (literal, _, _), first in zip(facts, quick, strict=True)
+        ]
+        if any(held):
+            held = [kept or first for kept, first in zip(held, quick, strict=True)]
+        elif any(
+            lines.holds(literal, self._budget) for (literal, _, _), first in zip(facts, quick, strict=True) if first
+        ):
+            held = quick
+        if all(held):
             return self.search
-        return _compile_trusted(_alternation(held), held, self._flags, self._ascii) if held else _never
+        kept = list(itertools.compress(patterns, held))
+        return _compile_trusted(_alternation(kept), kept, self._flags, self._ascii) if kept else _never
 
 
 def _alternation(patterns: list[str]) -> str:
@@ -279,26 +326,42 @@ def _alternation(patterns: list[str]) -> str:
     return "|".join(f"(?:{scoped(p)})" for p in unnamed)
 
 
-def _literals(patterns: list[str], flags: str) -> list[str]:
-    """`required_literal` of each pattern, worked out once a version: kept in the cache
+def _facts(patterns: list[str], flags: str) -> list[tuple[str, bool, bool]]:
+    """`_sieve_facts` of each pattern, worked out once a version: kept in the cache
     folder, one file a set of patterns (a run reads the files of the matchers it
     sieves, not every pattern ever sieved), used only if it names these patterns."""
     key = (flags, tuple(patterns))
-    literals = _LITERALS.get(key)
-    if literals is None:
+    facts = _FACTS.get(key)
+    if facts is None:
         from ..files import cachefile
 
-        path = cachefile.stem("literals", [flags, patterns]) + ".json"
+        path = cachefile.stem("sieve", [flags, patterns]) + ".json"
         stored = cachefile.read(path)
-        if isinstance(stored, dict) and stored.get("flags") == flags and stored.get("patterns") == patterns:
-            literals = stored.get("literals")
-        if not (
-            isinstance(literals, list) and len(literals) == len(patterns) and all(type(x) is str for x in literals)
-        ):
-            literals = [required_literal(pattern, flags) for pattern in patterns]
-            cachefile.write(path, {"flags": flags, "patterns": patterns, "literals": literals})
-        _LITERALS[key] = literals
-    return literals
+        stored = stored if isinstance(stored, dict) else {}
+        kept = stored.get("facts")
+        if stored.get("flags") == flags and stored.get("patterns") == patterns and _well_formed(kept, len(patterns)):
+            facts = [(literal, anchored, first) for literal, anchored, first in kept]
+        else:
+            facts = [_sieve_facts(pattern, flags) for pattern in patterns]
+            cachefile.write(path, {"flags": flags, "patterns": patterns, "facts": facts})
+        _FACTS[key] = facts
+    return facts
+
+
+def _well_formed(facts: object, count: int) -> TypeGuard[list[tuple[str, bool, bool]]]:
+    """Are `facts` what `_facts` stores for `count` patterns: [literal, anchored, first] each?"""
+    return (
+        isinstance(facts, list)
+        and len(facts) == count
+        and all(
+            isinstance(fact, list)
+            and len(fact) == 3
+            and type(fact[0]) is str
+            and type(fact[1]) is bool
+            and type(fact[2]) is bool
+            for fact in facts
+        )
+    )
 
 
 def _indexes(search: Search, lines: list[str]) -> set[int]:
