@@ -350,9 +350,8 @@ def test_the_real_gemini_reads_a_large_mcp_result_compacted_and_file_reads_byte_
     # a glob of every file: its folders' brace lists on lines read_file shows whole
     listed = [read[run]["glob"]["response"]["output"] for run in ("without", "with")]
     assert len(listed[1]) < len(listed[0]) / 2 and max(map(len, listed[1].split("\n"))) <= BRACE_WIDTH
-    paths = set(listed[0].split("\n"))
-    assert sum(line in paths for line in decoded(listed[1]).split("\n")) > 300
-    assert whole(listed[1], gemini_env(home)) == listed[0]
+    # its 604 paths fit a listing's budget in their lossless form: every one is there (grouped by folder), none stored
+    assert sorted(decoded(listed[1]).split("\n")) == sorted(listed[0].split("\n")) and "tokenjuice" not in listed[1]
     assert read["with"]["mcp_fs_read_text_file"]["response"]["output"] == gemini.untrusted(changelog.read_text())
     names = [sum(name in text for name in mcp_tree.MUST_KEEP) for text in (before, after)]
     print(
