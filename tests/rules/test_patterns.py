@@ -6,6 +6,24 @@ from hypothesis import strategies as st
 
 from tokenjuice.rules.patterns import Budget, Lines, Matcher, _Keywords, group_names, required_literal, scoped
 
+
+@pytest.fixture
+def watched(monkeypatch):
+    """The sieve on from one line, and an output text that notes each literal looked
+    for in it (`in`): the list of them and the text's type."""
+    from tokenjuice.rules import patterns
+
+    monkeypatch.setattr(patterns, "SIEVE_LINES", 1)
+    looked: list[str] = []
+
+    class Output(str):
+        def __contains__(self, literal: object) -> bool:
+            looked.append(str(literal))
+            return str.__contains__(self, literal)
+
+    return looked, Output
+
+
 KEYWORD_PATTERNS = [
     (r"(?i)\b(?:error|errors|not found|fail|failed|unable to)\b", ""),
     (r"\berror\b", "i"),
@@ -108,22 +126,13 @@ def test_the_literals_are_worked_out_once_a_version(monkeypatch):
 
 
 def test_a_sieve_keeps_an_anchored_pattern_that_turns_a_line_away_at_its_first_character_without_a_search(
-    monkeypatch,
+    watched,
 ):
     """`^\\[gw\\d+\\]` costs a line one comparison in an alternation anchored at the
     start: less than a search for a short literal (`[gw`) in the whole output. Its
     text is looked for only when no other pattern is left (the pass over every line
     is saved), and a long literal is looked for (the search skips ahead)."""
-    from tokenjuice.rules import patterns
-
-    monkeypatch.setattr(patterns, "SIEVE_LINES", 1)
-    looked: list[str] = []
-
-    class Output(str):
-        def __contains__(self, literal: object) -> bool:
-            looked.append(str(literal))
-            return str.__contains__(self, literal)
-
+    looked, Output = watched
     lines = ["tests/t.py::test_a PASSED", "3 passed", "not [gw] yet, collecting."]
     quick, costly, long = r"^\[gw\d+\] ", r"^\S+ (?:PASSED|FAILED)$", r"^collecting \.\.\."
     assert Matcher([quick, costly, long], trusted=True).matching(Lines(lines, Output("\n".join(lines)))) == {0}
@@ -262,17 +271,8 @@ def test_a_built_in_matcher_compiles_its_patterns_only_once_it_is_used(monkeypat
     assert len(compiled) == 1
 
 
-def test_the_sieve_looks_for_each_literal_once_in_an_output_for_all_the_matchers_of_a_reduction(monkeypatch):
-    from tokenjuice.rules import patterns
-
-    monkeypatch.setattr(patterns, "SIEVE_LINES", 1)
-    looked: list[str] = []
-
-    class Output(str):
-        def __contains__(self, literal: object) -> bool:
-            looked.append(str(literal))
-            return str.__contains__(self, literal)
-
+def test_the_sieve_looks_for_each_literal_once_in_an_output_for_all_the_matchers_of_a_reduction(watched):
+    looked, Output = watched
     lines = ["ERROR: boom", "tests/t.py ....", "3 passed"]
     output = Output("\n".join(lines))
     budget = Budget()  # one reduction's

@@ -468,6 +468,7 @@ def information_budget(
 
 
 def _rule_budget(rule: Rule, family: str, info: CommandInfo, failed: bool, options: Options) -> int:
+    """`information_budget` of `rule` for an output of `family`, whatever the caller asked for."""
     from .budget import BOUNDED_MAX_CHARS, Budgets
 
     table = rule.failure if failed and rule.failure.preserve_on_failure else rule.summarize
@@ -543,17 +544,19 @@ def _structured(
         lines = structured.fit_document(value, room)
         total = len(structured.indented(value))
         return start.made(rule, header, tuple(lines), total, outcome.facts, ("json",), None, None)
-    delimiter = None if shape.json_lines(whole) else shape.delimited(whole)
-    if delimiter is not None or shape.json_lines(whole):
+    json_lines = shape.json_lines(whole)
+    delimiter = None if json_lines else shape.delimited(whole)
+    if delimiter is not None or json_lines:
         from . import structured
 
         rows = structured.fit_rows(whole, room, header=delimiter is not None)
         return start.made(rule, header, tuple(rows), len(whole), outcome.facts, ("rows",), None, None)
-    if shape.long_line(whole, room, longest) is None:
+    found = shape.long_line(whole, room, longest)
+    if found is None:
         return None
     from . import structured
 
-    long_line = structured.fit_long_line(whole, room, longest)
+    long_line = structured.fit_long_line(whole, room, longest, found)
     if long_line is not None:
         items, total = long_line
         return start.made(rule, header, tuple(items), total, outcome.facts, ("elements",), None, None)

@@ -294,7 +294,10 @@ def _top_level(text: str, start: int, end: int) -> list[str] | None:
 
 
 def fit_long_line(
-    lines: list[str], room: int, longest: Callable[[], int] | None = None
+    lines: list[str],
+    room: int,
+    longest: Callable[[], int] | None = None,
+    found: tuple[int, int] | None = None,
 ) -> tuple[list[Item], int] | None:
     """An output whose bulk is one long line holding a JSON document or a list literal
     (a database server's rows as one Python repr, a fetched JSON document after its
@@ -302,8 +305,9 @@ def fit_long_line(
     elements (`fit_document`; a list literal's elements one a line, each its exact text,
     spread over the list with a marker for each run left out), and how many lines the
     output counts as (the long line's elements one a line). None for any other.
-    `longest` gives the length of the longest line, when it is known."""
-    found = long_line(lines, room, longest)
+    `longest` gives the length of the longest line, when it is known; `found` what
+    `shape.long_line` answered for these lines, when it was asked."""
+    found = found or long_line(lines, room, longest)
     if found is None:
         return None
     at, left = found

@@ -217,7 +217,7 @@ class Lines:
 #: each, against compiling every pattern and trying it at every line (most of a
 #: rule's patterns name what its tool prints in other situations). The literals are
 #: worked out (the stdlib parser, ~0.1 ms a pattern) once a version and kept in the
-#: cache folder (`_literals`). From this many lines on, the lines' text is
+#: cache folder (`_facts`). From this many lines on, the lines' text is
 #: made for the sieve even where no view has it at hand (`pipeline.count`).
 SIEVE_LINES = 5_000
 #: A literal shorter than this is searched for with CPython's simple loop (a longer
@@ -301,16 +301,17 @@ class Matcher:
         # SIEVE_LINES lines every literal is looked for: the search is short, and a
         # pattern the text cannot match is not compiled.
         anchored = len(lines.lines) >= SIEVE_LINES and all(anchored for _, anchored, _ in facts)
+        literals = [literal for literal, _, _ in facts]
         quick = [anchored and first and len(literal) < SHORT_LITERAL for literal, _, first in facts]
-        held = [
-            not first and lines.holds(literal, self._budget)
-            for (literal, _, _), first in zip(facts, quick, strict=True)
-        ]
+        budget = self._budget
+
+        def holds(literal: str) -> bool:  # each looked for once for this reduction
+            return lines.holds(literal, budget)
+
+        held = [not cheap and holds(literal) for literal, cheap in zip(literals, quick, strict=True)]
         if any(held):
-            held = [kept or first for kept, first in zip(held, quick, strict=True)]
-        elif any(
-            lines.holds(literal, self._budget) for (literal, _, _), first in zip(facts, quick, strict=True) if first
-        ):
+            held = [kept or cheap for kept, cheap in zip(held, quick, strict=True)]
+        elif any(map(holds, itertools.compress(literals, quick))):
             held = quick
         if all(held):
             return self.search
