@@ -102,6 +102,36 @@ def test_findings_of_one_file_say_its_path_once_and_read_back_whole():
     assert decoded(text).replace("pkg/mod.py:\n", "", 1) == "\n".join(lines)
 
 
+def test_findings_that_say_the_same_at_several_places_say_it_once_and_read_back_whole():
+    """One file's findings alike but for their place are one line, the places in a
+    brace list at the first of them; a finding with lines under it (its excerpt) keeps
+    its own line, and a message holding a brace is never put in a brace list."""
+    said = ": C0116: Missing function or method docstring (missing-function-docstring)"
+    lines = [
+        f"pkg/mod.py:108:4{said}",
+        "pkg/mod.py:110:0: W0611: Unused import os (unused-import)",
+        f"pkg/mod.py:116:4{said}",
+        "pkg/mod.py:120:4: C0209: Formatting {x} could be an f-string (consider-using-f-string)",
+        "pkg/mod.py:125:4: C0209: Formatting {x} could be an f-string (consider-using-f-string)",
+        f"pkg/mod.py:128:4{said}",
+        "pkg/mod.py:130: error: Function is missing a type annotation  [no-untyped-def]",
+        "pkg/mod.py:131: error: Function is missing a type annotation  [no-untyped-def]",
+        f"pkg/mod.py:140:4{said}",
+        "    | def g(): ...",
+    ]
+    text = shown(fit(parse("finding", lines), 100_000))
+    assert text.split("\n")[:3] == [
+        "pkg/mod.py:",
+        f"  {{108:4,116:4,128:4}}{said}",
+        "  110:0: W0611: Unused import os (unused-import)",
+    ]
+    assert "  {130,131}: error: Function is missing a type annotation  [no-untyped-def]" in text
+    assert "  120:4: C0209" in text and "  125:4: C0209" in text  # a brace in the message: each on its own
+    assert f"  140:4{said}\n    | def g(): ..." in text  # with its excerpt: its own line
+    assert sorted(decoded(text).split("\n")[1:]) == sorted(lines)
+    assert unexplained_lines("\n".join(lines), text) == []
+
+
 def test_errors_stay_while_conventions_and_warnings_go_first():
     lines = [
         f"pkg/m{k}.py:{k}:0: C0116: Missing function or method docstring (missing-function-docstring)"

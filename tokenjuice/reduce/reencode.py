@@ -6,7 +6,9 @@ entries or git status paths in one brace list (`src/api/{a.py,b.py}`), a diff's
 `diff --git a/P b/P` with its path said once (`diff --git {a,b}/P`), and a diff
 without such lines its `--- a/P` and `+++ b/P` (`{--- a,+++ b}/P`), log records
 said again but for one word on one line with that word's values in a brace list
-(`Jan 30 {14:55:04,14:56:00} host kernel: …`, reduce/records.py), terminal padding
+(`Jan 30 {14:55:04,14:56:00} host kernel: …`, reduce/records.py), a file's findings
+that say the same at several places on one line under its path (`  {108:4,116:4}: C0116: …`,
+reduce/units.py), terminal padding
 shortened (`squeeze`). `decoded` spells a shown text back out as the tool
 printed it, so that `verify`, the example checks, the preservation guard and the
 scenario scorer find a fact whichever form shows it.
@@ -157,6 +159,10 @@ def decoded(text: str) -> str:
         if path is not None and line.startswith("  ") and _FACTORED_MATCH.match(line[2:]):
             out.append(unfactored(path, line))
             continue
+        places = placed_together(path, line) if path is not None and line.startswith("  {") else None
+        if places is not None:
+            out.extend(places)
+            continue
         if not line.startswith("  ") and core != "--":
             path = None
         if "{" not in line:  # no brace list, nor a braced diff line (most lines): nothing to spell out
@@ -195,6 +201,20 @@ def unfactored(path: str, line: str) -> str:
     number = _FACTORED_MATCH.match(rest)
     separator = "-" if number and number.group().endswith("-") else ":"
     return (path + separator + rest).strip()
+
+
+#: Findings under their file's heading that say the same at several places (reduce/units.py):
+#: `  {108:4,116:4}: C0116: Missing function or method docstring (missing-function-docstring)`.
+_PLACES = lazy(r"^  \{(?P<names>\d+(?::\d+)?(?:,\d+(?::\d+)?)+|\d+\.\.\d+)\}(?P<said>: [^{}]+)$")
+
+
+def placed_together(path: str, line: str) -> list[str] | None:
+    """Each finding a line of findings said once at several places stands for, as the
+    tool printed it (`path:108:4: C0116: …`); None for any other line."""
+    found = _PLACES.match(line)
+    if found is None:
+        return None
+    return [f"{path}:{place}{found['said']}" for place in brace_names(found["names"])]
 
 
 def is_brace_list(line: str, inputs: set[str]) -> bool:

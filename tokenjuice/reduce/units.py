@@ -916,8 +916,45 @@ def _shared_headings(items: list[Item], headed: list[tuple[int, int, str]]) -> l
                 rest = line[len(heading) :] if isinstance(line, str) and line.startswith(heading) else ""
                 if rest[:1].isdigit():
                     items[k] = Encoded("  " + rest, 1)
-        items.insert(run[0][0], Encoded(heading, 0))
+        begin, stop = run[0][0], run[-1][1]
+        items[begin:stop] = _said_once(items[begin:stop], {start - begin for start, end, _ in run if end - start == 1})
+        items.insert(begin, Encoded(heading, 0))
     return items
+
+
+#: A finding under its file's heading: its place (`12:5`, `12`), then what it says.
+_PLACED = lazy(r"^  (?P<place>\d+(?::\d+)?)(?P<said>: [^{}]+)$")
+
+
+def _said_once(items: list[Item], alone: set[int]) -> list[Item]:
+    """`items` (one file's findings under its heading) with the findings that say the
+    same thing at several places said once, at the first of them, their places in a
+    brace list (`  {108:4,116:4,128:4}: C0116: Missing function or method docstring …`),
+    which `reencode.decoded` reads back into every finding. Only findings shown as one
+    line (`alone`: their positions in `items`) are said together: the lines under a
+    finding belong to its place."""
+    said: dict[int, tuple[str, str]] = {}  # position: (place, what it says)
+    for k in sorted(alone):
+        item = items[k]
+        found = None if isinstance(item, Omission) else _PLACED.match(item)
+        if found:
+            said[k] = (found["place"], found["said"])
+    places: dict[str, list[str]] = {}
+    first: dict[str, int] = {}
+    for k, (place, text) in said.items():
+        places.setdefault(text, []).append(place)
+        first.setdefault(text, k)
+    if all(len(these) < 2 for these in places.values()):
+        return items
+    out: list[Item] = []
+    for k, item in enumerate(items):
+        text = said[k][1] if k in said else ""
+        these = places.get(text, []) if text else []
+        if len(these) < 2:
+            out.append(item)
+        elif first[text] == k:
+            out.extend(brace_lines("  ", these, text))
+    return out
 
 
 def _tallies(run: list[Unit]) -> list[Item]:

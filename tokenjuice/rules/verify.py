@@ -20,6 +20,7 @@ from ..reduce.reencode import (
     decoded,
     is_brace_list,
     is_factored_heading,
+    placed_together,
     shows,
     squeeze,
     unbraced_diff_line,
@@ -269,6 +270,9 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
             factored_path = core[:-1]
             continue
         if factored_path is not None and line.startswith("  ") and unfactored(factored_path, line) in inputs:
+            continue
+        together = placed_together(factored_path, line) if factored_path is not None else None
+        if together and all(finding in inputs for finding in together):
             continue
         if not line.startswith("  ") and core != "--":
             factored_path = None
