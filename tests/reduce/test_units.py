@@ -664,3 +664,22 @@ def test_a_file_shows_its_first_removed_and_first_added_lines_first():
 def test_lines_without_a_unit_fit_as_they_are(parsed, available):
     """`fit` of lines among which is no unit gives them as a whole fit renders them."""
     assert fit(parsed, available) == _render(parsed, {}, {}, set())
+
+
+def test_a_pytest_failure_whose_name_fills_the_width_is_a_block_of_its_own():
+    # pytest -q of click with a broken formatter (real lines): past 76 characters the
+    # title's rule shrinks to one underscore a side, `_ test_x[...] _`
+    wide = "_ test_help_option_custom_names_and_class[name_specs1-  -h      Show this message and exit.\\n-True] _"
+    lines = ["_____________________ test_option_help_preserve_paragraphs _____________________", ""]
+    lines += [">       assert (", "E       AssertionError: assert '  -C, --config PATH' in 'Usage: cmd'", ""]
+    lines += ["tests/test_options.py:1110: AssertionError", wide, ""]
+    lines += ["runner = <click.testing.CliRunner object at 0x7ff599153350>, custom_class = True", ""]
+    lines += [">       assert expected in result.output", "E       AssertionError: assert '  -h' in 'Usage: cmd'"]
+    lines += ["", "tests/test_options.py:1251: AssertionError", "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _"]
+    lines += ["", "    def helper():", ">       raise KeyError('x')", "E       KeyError: 'x'", ""]
+    lines += ["tests/helpers.py:8: KeyError", "=========================== short test summary info ==="]
+    first, second = (part for part in parse("test", lines) if isinstance(part, Unit))
+    assert first.short[-1] == "tests/test_options.py:1110: AssertionError"  # its own raise site, not the next one's
+    assert second.lines[0] == wide and second.short[0] == wide
+    # a traceback's frame separator is no test's title: the frame below stays in the block
+    assert "E       KeyError: 'x'" in second.lines and second.short[-1] == "tests/helpers.py:8: KeyError"

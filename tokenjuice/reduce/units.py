@@ -1790,7 +1790,9 @@ def _ls_sections(lines: list[str]) -> Parsed:
 # Test runners: (block start, short-form pattern) per runner; a block runs until the
 # next block start or a line that starts a section of its own.
 _TEST_BLOCK_SOURCES = (
-    r"^_{3,} (?P<name>\S.*?) _{3,}$",  # pytest
+    # pytest: `____ test_x ____`, down to `_ test_x _` when the name fills the width
+    # (not its traceback's frame separator, `_ _ _ _`)
+    r"^_+ (?!(?:_ )*_$)(?P<name>\S.*?) _+$",
     r"^\s*● (?P<name>\S.*)$",  # jest, vitest (default reporter)
     r"^\s*(?:FAIL|×|✗) (?P<name>\S.* > .*)$",  # vitest
     r"^--- FAIL: (?P<name>\S+)",  # go test
@@ -1811,7 +1813,7 @@ _BLOCK_END = lazy(
 #: underscores and a space, jest's bullet, vitest's and go's FAIL, cargo's stdout
 #: header, mocha's and rspec's `N) `): tests/reduce/test_units.py checks them. A mark
 #: is looked for alone, without the space after it: one character is found quicker.
-_BLOCK_HINTS = ("___ ", "●", "FAIL", "×", "✗", " stdout ----", ") ")
+_BLOCK_HINTS = ("_ ", "●", "FAIL", "×", "✗", " stdout ----", ") ")
 #: The others: pytest's summary lines (`FAILED …`) are looked for among those holding `FAIL`.
 _BLOCK_HINTS_BUT_FAIL = tuple(hint for hint in _BLOCK_HINTS if hint != "FAIL")
 #: What any line `_passing` is true of holds.
