@@ -1798,6 +1798,8 @@ _TEST_BLOCK_SOURCES = (
     r"^--- FAIL: (?P<name>\S+)",  # go test
     r"^---- (?P<name>\S+) stdout ----$",  # cargo test
     r"^\s*\d+\) (?P<name>\S.*)$",  # mocha, rspec
+    # unittest (and Django's runner): `FAIL: test_x (pkg.tests.TestX.test_x)`
+    r"^(?:FAIL|ERROR|UNEXPECTED SUCCESS): (?P<name>\S+ \(\S+\).*)$",
 )
 _TEST_BLOCKS = tuple(lazy(source) for source in _TEST_BLOCK_SOURCES)
 #: Any block start, in one match a line (the names are read from _TEST_BLOCKS).
@@ -1811,9 +1813,9 @@ _BLOCK_END = lazy(
 )
 #: What any line _ANY_TEST_BLOCK matches holds, one a runner (pytest's rule of
 #: underscores and a space, jest's bullet, vitest's and go's FAIL, cargo's stdout
-#: header, mocha's and rspec's `N) `): tests/reduce/test_units.py checks them. A mark
+#: header, mocha's and rspec's `N) `, unittest's verdicts): tests/reduce/test_units.py checks them. A mark
 #: is looked for alone, without the space after it: one character is found quicker.
-_BLOCK_HINTS = ("_ ", "●", "FAIL", "×", "✗", " stdout ----", ") ")
+_BLOCK_HINTS = ("_ ", "●", "FAIL", "×", "✗", " stdout ----", ") ", "ERROR: ", "SUCCESS: ")
 #: The others: pytest's summary lines (`FAILED …`) are looked for among those holding `FAIL`.
 _BLOCK_HINTS_BUT_FAIL = tuple(hint for hint in _BLOCK_HINTS if hint != "FAIL")
 #: What any line `_passing` is true of holds.
@@ -1834,6 +1836,10 @@ _FRAME = lazy(r"^\s*(?:at\s|\d+:\s|>?\s*\d*\s*\|)|^(?:stack backtrace:|note: )")
 _MESSAGE_LINES = 4
 
 
+#: A Python traceback's frame (`  File "tests/test_a.py", line 12, in test_b`) and the
+#: exception line under the last one (`AssertionError: 3 != 4`, `json.decoder.JSONDecodeError: …`).
+_PY_FRAME = lazy(r'^\s*File "[^"]+", line \d+')
+_PY_EXCEPTION = lazy(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Failure|Warning)\b")
 #: pytest's explanation lines (`E       assert 1 == 2`, `E       KeyError: 'x'`).
 _E_LINE = lazy(r"^E {2,}\S")
 #: Where pytest says a failure was raised: `tests/helpers.py:8: KeyError`, `app.py:12: in load`.
@@ -1844,15 +1850,23 @@ _E_LINES = 8
 def _message(body: list[str]) -> list[str]:
     """A failure's message. For pytest, its `E` lines (the assertion or exception and
     what pytest explains of it) and the raise site (`tests/helpers.py:8: KeyError`),
-    even when the exception came from deep inside library code. Otherwise its
-    assertion line (or, when none says so, its first line that is not a stack frame)
-    and the lines right after it up to the next frame: jest's `Expected:` and
-    `Received:`, cargo's `left:` and `right:`."""
+    even when the exception came from deep inside library code. For a Python
+    traceback (unittest's), the test's own frame, the frame that raised and the
+    exception with the lines after it. Otherwise its assertion line (or, when none
+    says so, its first line that is not a stack frame) and the lines right after it
+    up to the next frame: jest's `Expected:` and `Received:`, cargo's `left:` and `right:`."""
     explained = [k for k, line in enumerate(body) if _E_LINE.match(line)]
     if explained:
         sites = [k for k, line in enumerate(body) if _RAISE_SITE.match(line) and k > explained[0]]
         picked = explained[:_E_LINES] + sites[-1:]
         return [body[k] for k in sorted(picked)]
+    frames = [k for k, line in enumerate(body) if _PY_FRAME.match(line)]
+    raised = (
+        next((k for k in range(frames[-1] + 1, len(body)) if _PY_EXCEPTION.match(body[k])), None) if frames else None
+    )
+    if raised is not None:
+        told = [line for line in body[raised + 1 :] if line.strip()][: _MESSAGE_LINES - 1]
+        return [body[k] for k in sorted({frames[0], frames[-1]})] + [body[raised], *told]
     start = next((k for k, line in enumerate(body) if _ASSERTION.search(line) and not _FRAME.match(line)), None)
     if start is None:
         start = next((k for k, line in enumerate(body) if line.strip() and not _FRAME.match(line)), None)
