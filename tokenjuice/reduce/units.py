@@ -148,6 +148,10 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
     for index, unit in units:
         first[index] = not unit.family or unit.family not in seen
         seen.add(unit.family)
+    # Among the first of their labels, the only unit of its label (a linter's code that
+    # occurs once) goes last: dropped, it costs a marker line of its own and its message
+    # is gone, where the first of a label with others shares the marker that counts them.
+    lone = _lone(units)
     # Within a kind, each group loses its last members in turn, so that no group (the
     # untracked files, the rows of one status) goes whole while another keeps many.
     rank: dict[int, int] = {}
@@ -169,10 +173,10 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
             return (-min(position, back), position <= back, -index)
         return (-position, -index)
 
-    order = sorted(units, key=lambda pair: (pair[1].priority, first[pair[0]], thinned(*pair)))
+    order = sorted(units, key=lambda pair: (pair[1].priority, first[pair[0]], pair[0] in lone, thinned(*pair)))
     # Minimal forms save about as much each, and so do dropped names: the last units
     # go first, so the first ones keep their short forms in one piece.
-    by_position = sorted(units, key=lambda pair: (pair[1].priority, first[pair[0]], -pair[0]))
+    by_position = sorted(units, key=lambda pair: (pair[1].priority, first[pair[0]], pair[0] in lone, -pair[0]))
     # Units with a minimal form name something a reader must see (a file that
     # matched, a directory): they are dropped only past NAMES_FACTOR times the room.
     # The units that matter least are cut as far as they go (compressed, reduced,
@@ -268,14 +272,16 @@ def _compact_gathered(
         total += sum(len(unit.group) + 8 for unit in listed)
         gathered.update(labels)
         compact.add(tier)
+    lone = _lone(units)
     for tier in reversed(tiers):
         seen: set[str] = set()
-        order: list[tuple[bool, int]] = []  # the first of each label first, then in order
+        # the only unit of its label first, then the first of each other label, then in order
+        order: list[tuple[bool, bool, int]] = []
         for index, unit in units:
             if unit.priority == tier and unit.gathered:
-                order.append((unit.gathered in seen, index))
+                order.append((unit.gathered in seen, index not in lone, index))
                 seen.add(unit.gathered)
-        for _, index in sorted(order):
+        for *_, index in sorted(order):
             if state[index] != DROPPED:
                 continue
             # whole where it fits; shortened, it costs its share of a marker too
@@ -285,6 +291,15 @@ def _compact_gathered(
                     total += cost
                     break
     return total
+
+
+def _lone(units: list[tuple[int, Unit]]) -> set[int]:
+    """The indexes of the units that are the only ones of their label (`gathered`)."""
+    count: dict[str, int] = {}
+    for _, unit in units:
+        if unit.gathered:
+            count[unit.gathered] = count.get(unit.gathered, 0) + 1
+    return {index for index, unit in units if unit.gathered and count[unit.gathered] == 1}
 
 
 _COMPACT_COST = 48
