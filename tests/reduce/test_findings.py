@@ -172,3 +172,17 @@ def test_each_codes_first_finding_outlasts_a_second_finding_of_any_code():
         assert f"C0{400 + n}: Convention number {n} (convention-{n})" in text
     assert "W0718: Catching too general exception" in text  # the warning's first
     assert "more W0718" in text  # and its others counted
+
+
+def test_a_code_found_once_outlasts_the_first_finding_of_a_code_found_often():
+    """Past the room for every code's first finding, a code that occurs once keeps its
+    finding longest (ruff --select ALL over Flask: `S307` once among 190 `D205`): cut, it
+    would cost a marker line of its own and its message, where the first of a frequent
+    code shares the marker that counts the others."""
+    lines = []
+    for k in range(40):  # forty frequent codes, three findings each, spread over the files
+        lines += [f"src/m{k:02d}.py:{n}:5: D{100 + k} Docstring rule number {k} is not met here" for n in (1, 2, 3)]
+    lines += ["src/z_last.py:1028:13: S307 Use of possibly insecure function; consider using `ast.literal_eval`"]
+    text = decoded(shown(fit(parse("finding", lines), 2500)))
+    assert "src/z_last.py:1028:13: S307 Use of possibly insecure function" in text
+    assert "D100 Docstring rule number 0" in text  # the first codes' first findings too

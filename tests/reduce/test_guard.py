@@ -29,6 +29,7 @@ def test_anchors_are_failures_their_raise_sites_and_summaries():
         "  12 | let x: i64 = error_count;",
         "1 failed, 12 passed in 0.31s",
         "ERROR worker 3: gave up",  # a log level, not a pytest id
+        "FAIL: test_em_dash (test.test_textwrap.WrapTestCase.test_em_dash)",  # unittest's
     ]
     found = guard.anchors(lines)
     assert "KeyError: 'mango20'" in found
@@ -37,6 +38,7 @@ def test_anchors_are_failures_their_raise_sites_and_summaries():
     assert "1 failed" in found
     assert not any("compute" in a or "error_count" in a for a in found)
     assert "worker" not in found and "ERROR worker 3: gave up" in found
+    assert "test_em_dash (test.test_textwrap.WrapTestCase.test_em_dash)" in found
 
 
 def test_error_words_in_a_search_or_a_diff_are_content_not_anchors():
@@ -70,6 +72,25 @@ def test_the_engine_widens_the_budget_until_failures_survive():
     assert all(error in text for error in errors), text
     assert result["trace"]["guard"]["kept"] == result["trace"]["guard"]["anchors"] > 0
     assert len(text) < len(output) / 2
+
+
+def test_a_widened_budget_keeps_the_rule_s_own_pinned_lines_beside_the_anchors():
+    """The guard's cut around the anchors still honours the rule's pin patterns: a
+    line the rule says carries a failure's reason survives the cut (unittest's
+    `FAIL: test_x (…)` beside the exception the guard saw)."""
+    errors = [f"ERROR worker {i}: TimeoutError: job {i} exceeded 30s" for i in range(0, 600, 40)]
+    steps = [f"STEP {i}: restored from /var/ckpt/{i}" for i in range(0, 600, 40)]
+    lines = []
+    for i in range(600):
+        lines.append(f"INFO worker {i}: job {i} done in 12ms with a long enough line of padding")
+        if i % 40 == 0:
+            lines += [steps[i // 40], errors[i // 40]]
+    output = "\n".join(lines) + "\n"
+    rule = make(family="generic", failure={"head": 5, "tail": 5}, pin_patterns=["^STEP "])
+    result = run(output, rule, exit_code=1, trace=True)
+    text = result["inlineText"]
+    assert result["trace"]["guard"]["widened"] > 0
+    assert all(error in text for error in errors) and all(step in text for step in steps), text
 
 
 def test_an_exact_read_too_big_keeps_what_went_wrong_in_its_middle():

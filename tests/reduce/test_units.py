@@ -664,3 +664,40 @@ def test_a_file_shows_its_first_removed_and_first_added_lines_first():
 def test_lines_without_a_unit_fit_as_they_are(parsed, available):
     """`fit` of lines among which is no unit gives them as a whole fit renders them."""
     assert fit(parsed, available) == _render(parsed, {}, {}, set())
+
+
+def test_a_pytest_failure_whose_name_fills_the_width_is_a_block_of_its_own():
+    # pytest -q of click with a broken formatter (real lines): past 76 characters the
+    # title's rule shrinks to one underscore a side, `_ test_x[...] _`
+    wide = "_ test_help_option_custom_names_and_class[name_specs1-  -h      Show this message and exit.\\n-True] _"
+    lines = ["_____________________ test_option_help_preserve_paragraphs _____________________", ""]
+    lines += [">       assert (", "E       AssertionError: assert '  -C, --config PATH' in 'Usage: cmd'", ""]
+    lines += ["tests/test_options.py:1110: AssertionError", wide, ""]
+    lines += ["runner = <click.testing.CliRunner object at 0x7ff599153350>, custom_class = True", ""]
+    lines += [">       assert expected in result.output", "E       AssertionError: assert '  -h' in 'Usage: cmd'"]
+    lines += ["", "tests/test_options.py:1251: AssertionError", "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _"]
+    lines += ["", "    def helper():", ">       raise KeyError('x')", "E       KeyError: 'x'", ""]
+    lines += ["tests/helpers.py:8: KeyError", "=========================== short test summary info ==="]
+    first, second = (part for part in parse("test", lines) if isinstance(part, Unit))
+    assert first.short[-1] == "tests/test_options.py:1110: AssertionError"  # its own raise site, not the next one's
+    assert second.lines[0] == wide and second.short[0] == wide
+    # a traceback's frame separator is no test's title: the frame below stays in the block
+    assert "E       KeyError: 'x'" in second.lines and second.short[-1] == "tests/helpers.py:8: KeyError"
+
+
+def test_a_unittest_failure_is_a_block_whose_short_form_is_its_frames_and_exception():
+    # python -m unittest test.test_textwrap with a broken width (real lines, separators skipped)
+    path = '  File "/usr/lib/python3.11/test/test_textwrap.py", line'
+    lines = ["FAIL: test_em_dash (test.test_textwrap.WrapTestCase.test_em_dash)"]
+    lines += [f"{path} 112, in test_em_dash", "    self.check_wrap(text, 30, expect)"]
+    lines += [f"{path} 37, in check_wrap", "    self.check(result, expect)"]
+    lines += [f"{path} 31, in check", "    self.assertEqual(result, expect,"]
+    lines += ["AssertionError: Lists differ: ['Em-dashes should be written', '-- thus.'] != ['Em-dashes']"]
+    lines += ["First differing element 0:", "'Em-dashes should be written'", "'Em-dashes should be written --'"]
+    lines += ["- ['Em-dashes should be written', '-- thus.']", "ERROR: test_load (tests.test_io.IOTests.test_load)"]
+    lines += [f"{path} 9, in test_load", "    json.loads('{')", "json.decoder.JSONDecodeError: Expecting value"]
+    lines += ["Ran 66 tests in 0.018s", "FAILED (failures=1, errors=1)"]
+    fail, error = (part for part in parse("test", lines) if isinstance(part, Unit))
+    assert list(fail.short) == [*lines[:2], lines[5], *lines[7:11]]
+    assert list(error.short) == lines[12:13] + lines[13:14] + lines[15:16]
+    assert "Ran 66 tests in 0.018s" in parse("test", lines)  # the verdict ends the last block

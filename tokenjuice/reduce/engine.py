@@ -415,6 +415,7 @@ def _guarded(cut: _Cut, made: Reduction, budget: int, lines: list[str]) -> Reduc
 
     best, best_kept = made, carried(made)
     steps = best_steps = 0
+    rule_pinned: list[Item] | None = None
     widened = budget
     while best_kept < guard.THRESHOLD and widened < budget * guard.HARD_CAP_FACTOR:
         widened = min(widened * guard.WIDEN, budget * guard.HARD_CAP_FACTOR)
@@ -424,7 +425,9 @@ def _guarded(cut: _Cut, made: Reduction, budget: int, lines: list[str]) -> Reduc
         if whole_enough is not None:
             candidates.append(whole_enough)
         elif not outcome.units:  # too big whole, no units to weigh: cut around the lines that carry anchors
-            pinned = guard.pin_anchors(list(outcome.denoised), found)
+            if rule_pinned is None:  # and around those the rule pins (a failure's reason the anchors miss)
+                rule_pinned = _rule_pinned(cut)
+            pinned = guard.pin_anchors(rule_pinned, found)
             header = cut.header + _counts(outcome, start.classification, start.execution.exit_code)
             around = start.clamped(header, pinned, widened, None, outcome.facts, cut.rule, kinds=("guard",))
             candidates.append(replace(around, budget=widened))
@@ -433,6 +436,19 @@ def _guarded(cut: _Cut, made: Reduction, budget: int, lines: list[str]) -> Reduc
             if share > best_kept:
                 best, best_kept, best_steps = candidate, share, steps
     return replace(best, guard=(len(found), round(best_kept * len(found)), best_steps))
+
+
+def _rule_pinned(cut: _Cut) -> list[Item]:
+    """The rule's denoised lines with its pin patterns' lines pinned (as `choose` pins
+    them for its fallback), or unpinned if the patterns ran out of time."""
+    from ..rules.patterns import PatternTimeout
+    from .pipeline import matcher_factory, pin
+
+    denoised = list(cut.outcome.denoised)
+    try:
+        return pin(cut.rule, denoised, matcher_factory(cut.rule, cut.patterns))
+    except PatternTimeout:
+        return denoised
 
 
 def _most_important(parsed: Sequence[Item | Unit]) -> list[str]:
@@ -607,8 +623,6 @@ def choose(cut: _Cut, budget: int) -> Reduction:
     output cut to the budget. The rule's result must be meaningfully shorter — or the
     input too big to show whole anyway, so the rule's filtering can only help — and
     never longer than the input as printed."""
-    from ..rules.patterns import PatternTimeout
-    from .pipeline import matcher_factory, pin
     from .units import fit
 
     start, rule, outcome, header, whole = cut.start, cut.rule, cut.outcome, cut.header, cut.whole
@@ -651,12 +665,8 @@ def choose(cut: _Cut, budget: int) -> Reduction:
     shorter = compact_chars < whole_chars * 0.9 and whole_chars - compact_chars >= 64
     if (shorter or whole_chars > budget) and length < whole_chars:
         return made
-    denoised: list[Item] = list(outcome.denoised)
-    try:
-        pinned = pin(rule, denoised, matcher_factory(rule, cut.patterns))
-    except PatternTimeout:
-        pinned = denoised
-    kinds = ("filter",) if len(denoised) != len(whole) else ()
+    pinned = _rule_pinned(cut)
+    kinds = ("filter",) if len(outcome.denoised) != len(whole) else ()
     return start.clamped(
         header, pinned, budget, "not-smaller", outcome.facts, rule, total_lines=len(whole), kinds=kinds
     )

@@ -15,7 +15,8 @@ duplicate-code excerpt, a type checker's notes. The shapes recognised:
 What matters most is kept longest (`priority`): errors before warnings before
 conventions and hints, each in the project's own files before vendored and
 generated code; a code's first finding (what the code means) is kept as long as
-a warning. A finding's short form is its diagnostic and location without the
+a warning, and of those, a code found once outlasts the first of a code found often
+(cut, it would cost a marker of its own). A finding's short form is its diagnostic and location without the
 excerpt; findings that do not fit are counted per code in one line that names where
 the first ones are (`gathered`, `place`), so no code goes unmentioned.
 """

@@ -7,7 +7,7 @@ re-encoding (`verify.decoded`):
 
 - error, failure and exception lines, by what follows their marker
   (`KeyError: 'mango20'`, `error[E0308]: mismatched types`);
-- failing test ids (`FAILED tests/a.py::test_b`, `--- FAIL: TestX`);
+- failing test ids (`FAILED tests/a.py::test_b`, `--- FAIL: TestX`, `FAIL: test_b (a.T.test_b)`);
 - the `file:line` locations on those lines and right after them (where it was raised);
 - verdict and summary lines with their numbers (`3 failed, 120 passed`).
 
@@ -54,6 +54,7 @@ _ERROR = lazy(r"(?i)(?<![\w-])(?:\w*(?:error|exception)\b|fatal\b|panic(?:ked)?\
 _TEST_ID = lazy(
     r"^(?:FAILED|ERROR) (\S+::\S+|\S+\.\w+(?:::\S+)?)(?= |$)|^--- FAIL: (\S+)"
     r"|^\s*(?:✗|×|✕) (\S.*)$|^not ok \d+ (?:- )?(\S.*)$"
+    r"|^(?:FAIL|ERROR): (\S+ \(\S+\))"  # unittest's
 )
 _LOCATION = lazy(r"(?<![\w/.-])((?:[\w.@+-]+/)*[\w.@+-]+\.[A-Za-z]\w{0,7}):(\d+)")
 _SUMMARY = lazy(r"(?i)\b\d+ (?:passed|failed|failures?|errors?|warnings?|tests?|problems?|skipped|examples?|issues?)\b")

@@ -134,7 +134,7 @@ def repeated_names(view: Lines) -> set[int]:
 
 #: pytest's long traceback: where a frame section starts, and the location line that
 #: ends it (`/usr/lib/python3.11/json/decoder.py:355: JSONDecodeError`, `…: in loads`).
-_PYTEST_SECTION = lazy(r"^(?:_{3,} .* _{3,}|(?:_ )+_)$")
+_PYTEST_SECTION = lazy(r"^(?:_+ .* _+|(?:_ )+_)$")  # `_ test_x _` when its name fills the width
 _PYTEST_LOCATION = lazy(r"^(?P<path>\S+?):\d+: (?:in \S+|\w[\w.]*)$")
 _LIBRARY_PATH = lazy(r"site-packages/|dist-packages/|/lib/python\d[\d.]*/|<frozen ")
 #: Substrings one of which any `_LIBRARY_PATH` match contains: a text without them

@@ -148,6 +148,10 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
     for index, unit in units:
         first[index] = not unit.family or unit.family not in seen
         seen.add(unit.family)
+    # Among the first of their labels, the only unit of its label (a linter's code that
+    # occurs once) goes last: dropped, it costs a marker line of its own and its message
+    # is gone, where the first of a label with others shares the marker that counts them.
+    lone = _lone(units)
     # Within a kind, each group loses its last members in turn, so that no group (the
     # untracked files, the rows of one status) goes whole while another keeps many.
     rank: dict[int, int] = {}
@@ -169,10 +173,10 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
             return (-min(position, back), position <= back, -index)
         return (-position, -index)
 
-    order = sorted(units, key=lambda pair: (pair[1].priority, first[pair[0]], thinned(*pair)))
+    order = sorted(units, key=lambda pair: (pair[1].priority, first[pair[0]], pair[0] in lone, thinned(*pair)))
     # Minimal forms save about as much each, and so do dropped names: the last units
     # go first, so the first ones keep their short forms in one piece.
-    by_position = sorted(units, key=lambda pair: (pair[1].priority, first[pair[0]], -pair[0]))
+    by_position = sorted(units, key=lambda pair: (pair[1].priority, first[pair[0]], pair[0] in lone, -pair[0]))
     # Units with a minimal form name something a reader must see (a file that
     # matched, a directory): they are dropped only past NAMES_FACTOR times the room.
     # The units that matter least are cut as far as they go (compressed, reduced,
@@ -268,14 +272,16 @@ def _compact_gathered(
         total += sum(len(unit.group) + 8 for unit in listed)
         gathered.update(labels)
         compact.add(tier)
+    lone = _lone(units)
     for tier in reversed(tiers):
         seen: set[str] = set()
-        order: list[tuple[bool, int]] = []  # the first of each label first, then in order
+        # the only unit of its label first, then the first of each other label, then in order
+        order: list[tuple[bool, bool, int]] = []
         for index, unit in units:
             if unit.priority == tier and unit.gathered:
-                order.append((unit.gathered in seen, index))
+                order.append((unit.gathered in seen, index not in lone, index))
                 seen.add(unit.gathered)
-        for _, index in sorted(order):
+        for *_, index in sorted(order):
             if state[index] != DROPPED:
                 continue
             # whole where it fits; shortened, it costs its share of a marker too
@@ -285,6 +291,15 @@ def _compact_gathered(
                     total += cost
                     break
     return total
+
+
+def _lone(units: list[tuple[int, Unit]]) -> set[int]:
+    """The indexes of the units that are the only ones of their label (`gathered`)."""
+    count: dict[str, int] = {}
+    for _, unit in units:
+        if unit.gathered:
+            count[unit.gathered] = count.get(unit.gathered, 0) + 1
+    return {index for index, unit in units if unit.gathered and count[unit.gathered] == 1}
 
 
 _COMPACT_COST = 48
@@ -1790,12 +1805,16 @@ def _ls_sections(lines: list[str]) -> Parsed:
 # Test runners: (block start, short-form pattern) per runner; a block runs until the
 # next block start or a line that starts a section of its own.
 _TEST_BLOCK_SOURCES = (
-    r"^_{3,} (?P<name>\S.*?) _{3,}$",  # pytest
+    # pytest: `____ test_x ____`, down to `_ test_x _` when the name fills the width
+    # (not its traceback's frame separator, `_ _ _ _`)
+    r"^_+ (?!(?:_ )*_$)(?P<name>\S.*?) _+$",
     r"^\s*● (?P<name>\S.*)$",  # jest, vitest (default reporter)
     r"^\s*(?:FAIL|×|✗) (?P<name>\S.* > .*)$",  # vitest
     r"^--- FAIL: (?P<name>\S+)",  # go test
     r"^---- (?P<name>\S+) stdout ----$",  # cargo test
     r"^\s*\d+\) (?P<name>\S.*)$",  # mocha, rspec
+    # unittest (and Django's runner): `FAIL: test_x (pkg.tests.TestX.test_x)`
+    r"^(?:FAIL|ERROR|UNEXPECTED SUCCESS): (?P<name>\S+ \(\S+\).*)$",
 )
 _TEST_BLOCKS = tuple(lazy(source) for source in _TEST_BLOCK_SOURCES)
 #: Any block start, in one match a line (the names are read from _TEST_BLOCKS).
@@ -1809,9 +1828,9 @@ _BLOCK_END = lazy(
 )
 #: What any line _ANY_TEST_BLOCK matches holds, one a runner (pytest's rule of
 #: underscores and a space, jest's bullet, vitest's and go's FAIL, cargo's stdout
-#: header, mocha's and rspec's `N) `): tests/reduce/test_units.py checks them. A mark
+#: header, mocha's and rspec's `N) `, unittest's verdicts): tests/reduce/test_units.py checks them. A mark
 #: is looked for alone, without the space after it: one character is found quicker.
-_BLOCK_HINTS = ("___ ", "●", "FAIL", "×", "✗", " stdout ----", ") ")
+_BLOCK_HINTS = ("_ ", "●", "FAIL", "×", "✗", " stdout ----", ") ", "ERROR: ", "SUCCESS: ")
 #: The others: pytest's summary lines (`FAILED …`) are looked for among those holding `FAIL`.
 _BLOCK_HINTS_BUT_FAIL = tuple(hint for hint in _BLOCK_HINTS if hint != "FAIL")
 #: What any line `_passing` is true of holds.
@@ -1832,6 +1851,10 @@ _FRAME = lazy(r"^\s*(?:at\s|\d+:\s|>?\s*\d*\s*\|)|^(?:stack backtrace:|note: )")
 _MESSAGE_LINES = 4
 
 
+#: A Python traceback's frame (`  File "tests/test_a.py", line 12, in test_b`) and the
+#: exception line under the last one (`AssertionError: 3 != 4`, `json.decoder.JSONDecodeError: …`).
+_PY_FRAME = lazy(r'^\s*File "[^"]+", line \d+')
+_PY_EXCEPTION = lazy(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Failure|Warning)\b")
 #: pytest's explanation lines (`E       assert 1 == 2`, `E       KeyError: 'x'`).
 _E_LINE = lazy(r"^E {2,}\S")
 #: Where pytest says a failure was raised: `tests/helpers.py:8: KeyError`, `app.py:12: in load`.
@@ -1842,15 +1865,23 @@ _E_LINES = 8
 def _message(body: list[str]) -> list[str]:
     """A failure's message. For pytest, its `E` lines (the assertion or exception and
     what pytest explains of it) and the raise site (`tests/helpers.py:8: KeyError`),
-    even when the exception came from deep inside library code. Otherwise its
-    assertion line (or, when none says so, its first line that is not a stack frame)
-    and the lines right after it up to the next frame: jest's `Expected:` and
-    `Received:`, cargo's `left:` and `right:`."""
+    even when the exception came from deep inside library code. For a Python
+    traceback (unittest's), the test's own frame, the frame that raised and the
+    exception with the lines after it. Otherwise its assertion line (or, when none
+    says so, its first line that is not a stack frame) and the lines right after it
+    up to the next frame: jest's `Expected:` and `Received:`, cargo's `left:` and `right:`."""
     explained = [k for k, line in enumerate(body) if _E_LINE.match(line)]
     if explained:
         sites = [k for k, line in enumerate(body) if _RAISE_SITE.match(line) and k > explained[0]]
         picked = explained[:_E_LINES] + sites[-1:]
         return [body[k] for k in sorted(picked)]
+    frames = [k for k, line in enumerate(body) if _PY_FRAME.match(line)]
+    raised = (
+        next((k for k in range(frames[-1] + 1, len(body)) if _PY_EXCEPTION.match(body[k])), None) if frames else None
+    )
+    if raised is not None:
+        told = [line for line in body[raised + 1 :] if line.strip()][: _MESSAGE_LINES - 1]
+        return [body[k] for k in sorted({frames[0], frames[-1]})] + [body[raised], *told]
     start = next((k for k, line in enumerate(body) if _ASSERTION.search(line) and not _FRAME.match(line)), None)
     if start is None:
         start = next((k for k, line in enumerate(body) if line.strip() and not _FRAME.match(line)), None)
