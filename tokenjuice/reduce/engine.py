@@ -453,18 +453,25 @@ def _rule_pinned(cut: _Cut) -> list[Item]:
 
 def _most_important(parsed: Sequence[Item | Unit]) -> list[str]:
     """The lines between units and those of the units that matter most, when the units
-    do not all matter alike; [] otherwise."""
+    do not all matter alike or are counted by label; [] otherwise. Of units counted by
+    label (a linter's findings by code), the first of each label: a cut counts the
+    others with their code and first places, by design (a type checker's 400 errors
+    of 30 codes show each code, not each message)."""
     from .units import Unit
 
-    priorities = {part.priority for part in parsed if isinstance(part, Unit)}
-    if len(priorities) < 2:
+    units = [part for part in parsed if isinstance(part, Unit)]
+    priorities = {unit.priority for unit in units}
+    if len(priorities) < 2 and not any(unit.gathered for unit in units):
         return []
     top = max(priorities)
+    labels: set[str] = set()
     lines: list[str] = []
     for part in parsed:
         if isinstance(part, Unit):
-            if part.priority == top:
+            if part.priority == top and part.gathered not in labels:
                 lines.extend(line for line in part.lines if isinstance(line, str))
+            if part.priority == top and part.gathered:
+                labels.add(part.gathered)
         elif isinstance(part, str):
             lines.append(part)
     return lines
