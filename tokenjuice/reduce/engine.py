@@ -609,7 +609,7 @@ def _fits(cut: _Cut, budget: int) -> Reduction | None:
         return None  # not even without every space would it fit
     size, spaces = cut.measure(denoised)
     shown = _size(header) + size
-    if shown > room or spaces >= LOSSLESS_CHARS:
+    if rule.transforms.squeeze_padding and (shown > room or spaces >= LOSSLESS_CHARS):
         squeezed = tuple(squeeze(i) for i in denoised)
         saved = size - _size(squeezed)
         if shown > room or saved >= max(LOSSLESS_CHARS, size * LOSSLESS_SHARE):

@@ -278,6 +278,14 @@ class Transforms:
     trim_empty_edges: bool = spec(
         FLAG, "Drop blank lines at the start and the end.", True, json_default=False, camel="trimEmptyEdges"
     )
+    squeeze_padding: bool = spec(
+        FLAG,
+        "Shorten runs of three or more spaces between words (a terminal's column padding) to two, where that "
+        "saves enough; false for outputs that quote source text (matches, diffs, blame), whose spaces are the "
+        "code's and must stay exact for an edit.",
+        True,
+        camel="squeezePadding",
+    )
 
 
 @record
