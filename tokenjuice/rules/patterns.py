@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from typing import Any, TypeGuard
 
     Search = Callable[[str], object]
+    #: `_sieve_facts`: (required literal, anchored, turned away at the first character, line-bound)
+    Facts = tuple[str, bool, bool, bool]
 
 USER_PATTERN_BUDGET_SECONDS = 1.0
 
@@ -113,20 +115,21 @@ def required_literal(pattern: str, flags: str = "") -> str:
     return _sieve_facts(pattern, flags)[0]
 
 
-def _sieve_facts(pattern: str, flags: str) -> tuple[str, bool, bool]:
+def _sieve_facts(pattern: str, flags: str) -> Facts:
     """`required_literal`; whether the pattern is anchored at the start (`^`: an
     alternation of such patterns is tried at a line's start only, not at each of its
-    characters); and whether it then turns a line away at its first character, one
-    that must be there (`^ERROR:`, `^=+ `)."""
+    characters); whether it then turns a line away at its first character, one
+    that must be there (`^ERROR:`, `^=+ `); and whether it is `_line_bound`."""
     from re import _constants as op  # type: ignore[attr-defined]  # the stdlib parser, not public API
     from re import _parser  # type: ignore[attr-defined]
 
     try:
         parsed = _parser.parse(pattern, _bits(flags, False))
     except Exception:  # noqa: BLE001 - `regex`-only syntax: no shortcut
-        return "", False, False
+        return "", False, False, False
+    bound = _line_bound(parsed, bool(parsed.state.flags & re.DOTALL))
     if parsed.state.flags & re.IGNORECASE:
-        return "", False, False
+        return "", False, False, bound
 
     def longest(items: Any) -> str:
         best, run = "", ""
@@ -160,7 +163,74 @@ def _sieve_facts(pattern: str, flags: str) -> tuple[str, bool, bool]:
         and len(parsed.data) > 1
         and parsed.data[0] == (op.AT, op.AT_BEGINNING)
     )
-    return longest(parsed), anchored, anchored and a_character_first(parsed.data[1:])
+    return longest(parsed), anchored, anchored and a_character_first(parsed.data[1:]), bound
+
+
+def _line_bound(items: Any, dotall: bool) -> bool:
+    r"""Whether a parsed pattern matches in a line of a text the way it matches in the
+    line alone, when the text is searched with `re.MULTILINE`: nothing it consumes or
+    looks at can be a newline, so the newline that ends a line (or the one before it,
+    for a lookbehind) fails it as the end (or the start) of the line alone does, `^`
+    and `$` mean the line's start and end, and `\b` sees a newline as it sees the
+    end. A pattern with an anchor of the whole text (`\A`, `\Z`), a backreference or
+    a construct not known here is not line-bound."""
+    from re import _constants as op  # type: ignore[attr-defined]  # the stdlib parser, not public API
+
+    for code, value in items:
+        if code is op.LITERAL:
+            bound = value != _NEWLINE
+        elif code is op.NOT_LITERAL:
+            bound = value == _NEWLINE
+        elif code is op.ANY:
+            bound = not dotall
+        elif code is op.IN:
+            bound = not _holds_a_newline(value)
+        elif code is op.AT:
+            bound = value in (op.AT_BEGINNING, op.AT_END, op.AT_BOUNDARY, op.AT_NON_BOUNDARY)
+        elif code is op.BRANCH:
+            bound = all(_line_bound(branch, dotall) for branch in value[1])
+        elif code is op.SUBPATTERN:
+            _, on, off, inner = value
+            bound = _line_bound(inner, bool((dotall or on & re.DOTALL) and not off & re.DOTALL))
+        elif code in (op.MAX_REPEAT, op.MIN_REPEAT, op.POSSESSIVE_REPEAT):
+            bound = _line_bound(value[2], dotall)
+        elif code is op.ATOMIC_GROUP:
+            bound = _line_bound(value, dotall)
+        elif code in (op.ASSERT, op.ASSERT_NOT):
+            bound = _line_bound(value[1], dotall)
+        else:  # a backreference, a conditional: not looked into
+            bound = False
+        if not bound:
+            return False
+    return True
+
+
+_NEWLINE = ord("\n")
+
+
+def _holds_a_newline(items: Any) -> bool:
+    r"""Whether a parsed character class (`[^\s:]`, `\d`) matches a newline (a case
+    cannot make one match: no other character is a case of the newline)."""
+    from re import _constants as op  # type: ignore[attr-defined]  # the stdlib parser, not public API
+
+    negated = held = False
+    for code, value in items:
+        if code is op.NEGATE:
+            negated = True
+        elif code is op.LITERAL:
+            held = held or value == _NEWLINE
+        elif code is op.RANGE:
+            held = held or value[0] <= _NEWLINE <= value[1]
+        elif code is op.CATEGORY:
+            held = held or value not in (
+                op.CATEGORY_DIGIT,
+                op.CATEGORY_NOT_SPACE,
+                op.CATEGORY_WORD,
+                op.CATEGORY_NOT_LINEBREAK,
+            )
+        else:
+            return True  # not known here: as if it did
+    return held != negated
 
 
 class Lines:
@@ -224,7 +294,7 @@ SIEVE_LINES = 5_000
 #: one, in a long text, with the two-way algorithm, which skips ahead).
 SHORT_LITERAL = 6
 #: The sieve facts (`_sieve_facts`) of each set of patterns sieved in this run (key: flags, patterns).
-_FACTS: dict[tuple[str, tuple[str, ...]], list[tuple[str, bool, bool]]] = {}
+_FACTS: dict[tuple[str, tuple[str, ...]], list[Facts]] = {}
 
 
 class Matcher:
@@ -272,8 +342,25 @@ class Matcher:
         """Indices of the lines any pattern matches. Keyword lists are found by
         scanning the whole text once per keyword, not line by line."""
         if not self._keywords:
-            search = self._sieved(lines) if lines.lines else _never
-            return set() if search is _never else _indexes(search, lines.lines)
+            if not lines.lines:
+                return set()
+            kept = self._sieved(lines)
+            if kept is None:
+                return _indexes(self.search, lines.lines)
+            if not kept:
+                return set()
+            if kept[1]:  # one search of the lines' text for the starts of lines that match
+                starting = _starting_lines(
+                    _compile_trusted(_alternation(kept[0]), kept[0], self._flags, self._ascii, True), lines
+                )
+                if starting is not None:
+                    return starting
+            search = (
+                self.search
+                if kept[0] is self._sievable
+                else _compile_trusted(_alternation(kept[0]), kept[0], self._flags, self._ascii)
+            )
+            return _indexes(search, lines.lines)
         found: set[int] = set()
         for keywords in self._keywords:
             hits = keywords.matching(lines)
@@ -285,12 +372,14 @@ class Matcher:
             found |= {i for i, line in enumerate(lines.lines) if i not in found and others(line)}
         return found
 
-    def _sieved(self, lines: Lines) -> Search:
-        """`search`, or one that tries only the patterns whose required text the
-        lines hold: the others cannot match any of them."""
+    def _sieved(self, lines: Lines) -> tuple[list[str], bool] | tuple[()] | None:
+        """The patterns whose required text the lines hold (the others cannot match
+        any of them), and whether their lines are best found in the lines' text at
+        once (`_starting_lines`); () when none is left, None when the patterns are not
+        sieved (`search` tries them all, line by line)."""
         patterns = self._sievable
         if not patterns:
-            return self.search
+            return None
         facts = _facts(patterns, self._flags)
         # In an alternation of patterns anchored at the start, one that turns a line away
         # at its first character costs a line a comparison (~30 instructions): less than a
@@ -300,9 +389,10 @@ class Matcher:
         # is looked for only when no other pattern is left, to save the pass. Under
         # SIEVE_LINES lines every literal is looked for: the search is short, and a
         # pattern the text cannot match is not compiled.
-        anchored = len(lines.lines) >= SIEVE_LINES and all(anchored for _, anchored, _ in facts)
-        literals = [literal for literal, _, _ in facts]
-        quick = [anchored and first and len(literal) < SHORT_LITERAL for literal, _, first in facts]
+        many = len(lines.lines) >= SIEVE_LINES
+        anchored = many and all(anchored for _, anchored, _, _ in facts)
+        literals = [literal for literal, _, _, _ in facts]
+        quick = [anchored and first and len(literal) < SHORT_LITERAL for literal, _, first, _ in facts]
         budget = self._budget
 
         def holds(literal: str) -> bool:  # each looked for once for this reduction
@@ -313,10 +403,13 @@ class Matcher:
             held = [kept or cheap for kept, cheap in zip(held, quick, strict=True)]
         elif any(map(holds, itertools.compress(literals, quick))):
             held = quick
-        if all(held):
-            return self.search
-        kept = list(itertools.compress(patterns, held))
-        return _compile_trusted(_alternation(kept), kept, self._flags, self._ascii) if kept else _never
+        if not any(held):
+            return ()
+        # Many lines whose text is made (not only held by the output they came from), and
+        # patterns anchored at the start that see no newline: one search of the text (the
+        # ~1,000 instructions a search costs before it tries a pattern, paid once).
+        joined = many and lines.within is None and all(fact[1] and fact[3] for fact in itertools.compress(facts, held))
+        return (patterns if all(held) else list(itertools.compress(patterns, held))), joined
 
 
 def _alternation(patterns: list[str]) -> str:
@@ -327,7 +420,7 @@ def _alternation(patterns: list[str]) -> str:
     return "|".join(f"(?:{scoped(p)})" for p in unnamed)
 
 
-def _facts(patterns: list[str], flags: str) -> list[tuple[str, bool, bool]]:
+def _facts(patterns: list[str], flags: str) -> list[Facts]:
     """`_sieve_facts` of each pattern, worked out once a version: kept in the cache
     folder, one file a set of patterns (a run reads the files of the matchers it
     sieves, not every pattern ever sieved), used only if it names these patterns."""
@@ -341,7 +434,7 @@ def _facts(patterns: list[str], flags: str) -> list[tuple[str, bool, bool]]:
         stored = stored if isinstance(stored, dict) else {}
         kept = stored.get("facts")
         if stored.get("flags") == flags and stored.get("patterns") == patterns and _well_formed(kept, len(patterns)):
-            facts = [(literal, anchored, first) for literal, anchored, first in kept]
+            facts = [(literal, anchored, first, bound) for literal, anchored, first, bound in kept]
         else:
             facts = [_sieve_facts(pattern, flags) for pattern in patterns]
             cachefile.write(path, {"flags": flags, "patterns": patterns, "facts": facts})
@@ -349,20 +442,37 @@ def _facts(patterns: list[str], flags: str) -> list[tuple[str, bool, bool]]:
     return facts
 
 
-def _well_formed(facts: object, count: int) -> TypeGuard[list[tuple[str, bool, bool]]]:
-    """Are `facts` what `_facts` stores for `count` patterns: [literal, anchored, first] each?"""
+def _well_formed(facts: object, count: int) -> TypeGuard[list[Facts]]:
+    """Are `facts` what `_facts` stores for `count` patterns: [literal, anchored, first, bound] each?"""
     return (
         isinstance(facts, list)
         and len(facts) == count
         and all(
             isinstance(fact, list)
-            and len(fact) == 3
+            and len(fact) == 4
             and type(fact[0]) is str
-            and type(fact[1]) is bool
-            and type(fact[2]) is bool
+            and all(type(flag) is bool for flag in fact[1:])
             for fact in facts
         )
     )
+
+
+def _starting_lines(scan: Search, lines: Lines) -> set[int] | None:
+    """The indexes of the lines at whose start `scan` finds a match in the lines' text
+    (`_compile_trusted`, joined: a match is a newline and what the patterns match
+    after it, so the first line is tried after a newline of its own), or None when a
+    line holds a newline (the text's newlines are not the lines' ends). The search
+    starts once for the whole text, not once a line; each match is numbered by the
+    newlines before it, counted from the match before."""
+    text = lines.text(False) or ""
+    found = {0} if next(iter(scan("\n" + lines.lines[0])), None) is not None else set()  # type: ignore[call-overload]
+    line, offset = 1, 0
+    for hit in scan(text):  # type: ignore[attr-defined]
+        at = hit.start()
+        line += text.count("\n", offset, at)
+        offset = at
+        found.add(line)
+    return found if line + text.count("\n", offset) == len(lines.lines) else None
 
 
 def _indexes(search: Search, lines: list[str]) -> set[int]:
@@ -433,8 +543,14 @@ def _never_made() -> Search:
     return _never
 
 
-def _compile_trusted(source: str | None, patterns: list[str], flags: str, ascii: bool) -> Search:
+def _compile_trusted(source: str | None, patterns: list[str], flags: str, ascii: bool, joined: bool = False) -> Search:
+    """`search` of the patterns (`source`, their alternation, when they combine); when
+    `joined`, the `finditer` of `source` after a newline, multi-line, for
+    `_starting_lines` (`source` given, every pattern line-bound and anchored)."""
     bits = _bits(flags, ascii)
+    if joined:
+        scan: Search = re.compile(f"\n(?:{source})", bits | re.MULTILINE).finditer
+        return scan
     if source is not None:
         try:
             return re.compile(source, bits).search
