@@ -12,7 +12,15 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tokenjuice.rules import patterns
-from tokenjuice.rules.patterns import Lines, Matcher, _alternation, _compile_trusted, _sieve_facts, _starting_lines
+from tokenjuice.rules.patterns import (
+    Lines,
+    Matcher,
+    _after_newline,
+    _alternation,
+    _compile_trusted,
+    _sieve_facts,
+    _starting_lines,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,6 +60,20 @@ PATTERNS = [
     (r"^(?>a+)b", True),
     (r"^a{2,}+$", True),
     (r"^_{3,} .+ _{3,}$", True),
+    # patterns starting with neither a character nor a class: tried behind a lookahead
+    # for their first characters (`_opening`)
+    (r"^(?:ab|\d)x", True),
+    (r"^(?:a?b)", True),
+    (r"^(?:a*|b)c", True),
+    (r"^[ab]?c", True),
+    (r"^(?=b)\w", True),
+    (r"^(?:_)+\d", True),
+    (r"^x{0}y", True),
+    (r"^(?:PASSED|SKIPPED) ", True),
+    (r"^(?:\d+ (?:b|aa)|:)\b", True),
+    (r"^(?:é|━)+", True),
+    (r"^(?:\s|b)a", False),
+    (r"^(?:[^a]|b)", False),
 ]
 
 _PIECES = st.sampled_from(
@@ -62,7 +84,8 @@ _LINE = st.lists(_PIECES, max_size=6).map("".join)
 
 
 def starting(pattern_list: list[str], lines: list[str]) -> set[int] | None:
-    scan = _compile_trusted(_alternation(pattern_list), pattern_list, "", False, True)
+    openings = [_sieve_facts(pattern, "")[4] for pattern in pattern_list]
+    scan = _compile_trusted(_after_newline(pattern_list, openings), pattern_list, "", False, True)
     return _starting_lines(scan, Lines(lines))
 
 
@@ -73,7 +96,7 @@ def one_by_one(pattern_list: list[str], lines: list[str]) -> set[int]:
 
 @pytest.mark.parametrize(("pattern", "bound"), PATTERNS)
 def test_line_bound_is_told_from_what_the_pattern_can_see(pattern, bound):
-    _, anchored, _, told = _sieve_facts(pattern, "")
+    _, anchored, _, told, _ = _sieve_facts(pattern, "")
     assert anchored or pattern.startswith("(?s)")  # a leading flag: not anchored for a sieve
     assert told is bound
 
@@ -87,6 +110,14 @@ def test_the_lines_found_in_their_text_are_those_found_one_by_one(lines, chosen)
     bound = [pattern for pattern in chosen if _sieve_facts(pattern, "")[3]]  # what a matcher would join
     assume(bound)
     assert starting(bound, lines) == one_by_one(bound, lines)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_LINE, st.sampled_from([p for p, _ in PATTERNS]))
+def test_a_line_a_pattern_matches_starts_with_a_character_of_its_opening(line, pattern):
+    opening = _sieve_facts(pattern, "")[4]
+    if opening and re.search(pattern, line):
+        assert re.match(f"[{opening}]", line)
 
 
 def test_the_patterns_kept_out_would_find_other_lines():

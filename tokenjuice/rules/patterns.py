@@ -24,8 +24,9 @@ if TYPE_CHECKING:
     from typing import Any, TypeGuard
 
     Search = Callable[[str], object]
-    #: `_sieve_facts`: (required literal, anchored, turned away at the first character, line-bound)
-    Facts = tuple[str, bool, bool, bool]
+    #: `_sieve_facts`: (required literal, anchored, turned away at the first character,
+    #: line-bound, the class of its first character)
+    Facts = tuple[str, bool, bool, bool, str]
 
 USER_PATTERN_BUDGET_SECONDS = 1.0
 
@@ -119,17 +120,20 @@ def _sieve_facts(pattern: str, flags: str) -> Facts:
     """`required_literal`; whether the pattern is anchored at the start (`^`: an
     alternation of such patterns is tried at a line's start only, not at each of its
     characters); whether it then turns a line away at its first character, one
-    that must be there (`^ERROR:`, `^=+ `); and whether it is `_line_bound`."""
+    that must be there (`^ERROR:`, `^=+ `); whether it is `_line_bound`; and for an
+    anchored pattern that starts with neither a character nor a class (`^(?:FAILED|ERROR)`,
+    `^_{3,}`), which the engine would turn a line away at once, the class of the
+    characters its first character is among (`_opening`), or none."""
     from re import _constants as op  # type: ignore[attr-defined]  # the stdlib parser, not public API
     from re import _parser  # type: ignore[attr-defined]
 
     try:
         parsed = _parser.parse(pattern, _bits(flags, False))
     except Exception:  # noqa: BLE001 - `regex`-only syntax: no shortcut
-        return "", False, False, False
+        return "", False, False, False, ""
     bound = _line_bound(parsed, bool(parsed.state.flags & re.DOTALL))
     if parsed.state.flags & re.IGNORECASE:
-        return "", False, False, bound
+        return "", False, False, bound, ""
 
     def longest(items: Any) -> str:
         best, run = "", ""
@@ -163,7 +167,85 @@ def _sieve_facts(pattern: str, flags: str) -> Facts:
         and len(parsed.data) > 1
         and parsed.data[0] == (op.AT, op.AT_BEGINNING)
     )
-    return longest(parsed), anchored, anchored and a_character_first(parsed.data[1:]), bound
+    opening = ""
+    if anchored and parsed.data[1][0] not in (op.LITERAL, op.IN):
+        found = _opening(parsed.data[1:])
+        opening = "".join(found[0]) if found is not None and not found[1] else ""
+    return longest(parsed), anchored, anchored and a_character_first(parsed.data[1:]), bound, opening
+
+
+def _opening(items: Any) -> tuple[list[str], bool] | None:
+    """The members of a class (`a`, `0-9`, `\\d`) that the first character of a match of
+    the parsed `items` is among, and whether they can match nothing; None when any
+    character could be the first, or it is not known here."""
+    from re import _constants as op  # type: ignore[attr-defined]  # the stdlib parser, not public API
+
+    members: list[str] = []
+    for code, value in items:
+        if code is op.LITERAL:
+            return [*members, _member(value)], False
+        if code is op.IN:
+            held = _members(value)
+            return None if held is None else ([*members, *held], False)
+        if code in (op.AT, op.ASSERT, op.ASSERT_NOT):
+            continue  # nothing consumed
+        if code is op.BRANCH:
+            found = [_opening(branch) for branch in value[1]]
+            if any(each is None for each in found):
+                return None
+            inner = [member for each in found if each is not None for member in each[0]]
+            empty = any(each is not None and each[1] for each in found)
+        elif code is op.SUBPATTERN and not value[1] and not value[2]:
+            sub = _opening(value[3])
+            if sub is None:
+                return None
+            inner, empty = sub
+        elif code in (op.MAX_REPEAT, op.MIN_REPEAT, op.POSSESSIVE_REPEAT):
+            sub = _opening(value[2]) if value[1] else ([], True)
+            if sub is None:
+                return None
+            inner, empty = sub[0], sub[1] or value[0] == 0
+        elif code is op.ATOMIC_GROUP:
+            sub = _opening(value)
+            if sub is None:
+                return None
+            inner, empty = sub
+        else:  # any character, a group with flags of its own, a backreference
+            return None
+        members += inner
+        if not empty:
+            return members, False
+    return members, True
+
+
+def _member(code: int) -> str:
+    """A character as a class member, escaped."""
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def _members(items: Any) -> list[str] | None:
+    """A parsed class's members, escaped; None for a negated class or one not known here."""
+    from re import _constants as op  # type: ignore[attr-defined]  # the stdlib parser, not public API
+
+    categories = {
+        op.CATEGORY_DIGIT: "\\d",
+        op.CATEGORY_NOT_DIGIT: "\\D",
+        op.CATEGORY_SPACE: "\\s",
+        op.CATEGORY_NOT_SPACE: "\\S",
+        op.CATEGORY_WORD: "\\w",
+        op.CATEGORY_NOT_WORD: "\\W",
+    }
+    members = []
+    for code, value in items:
+        if code is op.LITERAL:
+            members.append(_member(value))
+        elif code is op.RANGE:
+            members.append(f"{_member(value[0])}-{_member(value[1])}")
+        elif code is op.CATEGORY and value in categories:
+            members.append(categories[value])
+        else:
+            return None
+    return members
 
 
 def _line_bound(items: Any, dotall: bool) -> bool:
@@ -349,9 +431,9 @@ class Matcher:
                 return _indexes(self.search, lines.lines)
             if not kept:
                 return set()
-            if kept[1]:  # one search of the lines' text for the starts of lines that match
+            if kept[1] is not None:  # one search of the lines' text for the starts of lines that match
                 starting = _starting_lines(
-                    _compile_trusted(_alternation(kept[0]), kept[0], self._flags, self._ascii, True), lines
+                    _compile_trusted(_after_newline(kept[0], kept[1]), kept[0], self._flags, self._ascii, True), lines
                 )
                 if starting is not None:
                     return starting
@@ -372,11 +454,12 @@ class Matcher:
             found |= {i for i, line in enumerate(lines.lines) if i not in found and others(line)}
         return found
 
-    def _sieved(self, lines: Lines) -> tuple[list[str], bool] | tuple[()] | None:
+    def _sieved(self, lines: Lines) -> tuple[list[str], list[str] | None] | tuple[()] | None:
         """The patterns whose required text the lines hold (the others cannot match
-        any of them), and whether their lines are best found in the lines' text at
-        once (`_starting_lines`); () when none is left, None when the patterns are not
-        sieved (`search` tries them all, line by line)."""
+        any of them), and when their lines are best found in the lines' text at once
+        (`_starting_lines`), the class of each one's first character (`_sieve_facts`);
+        () when none is left, None when the patterns are not sieved (`search` tries
+        them all, line by line)."""
         patterns = self._sievable
         if not patterns:
             return None
@@ -390,9 +473,9 @@ class Matcher:
         # SIEVE_LINES lines every literal is looked for: the search is short, and a
         # pattern the text cannot match is not compiled.
         many = len(lines.lines) >= SIEVE_LINES
-        anchored = many and all(anchored for _, anchored, _, _ in facts)
-        literals = [literal for literal, _, _, _ in facts]
-        quick = [anchored and first and len(literal) < SHORT_LITERAL for literal, _, first, _ in facts]
+        anchored = many and all(fact[1] for fact in facts)
+        literals = [fact[0] for fact in facts]
+        quick = [anchored and fact[2] and len(fact[0]) < SHORT_LITERAL for fact in facts]
         budget = self._budget
 
         def holds(literal: str) -> bool:  # each looked for once for this reduction
@@ -408,8 +491,24 @@ class Matcher:
         # Many lines whose text is made (not only held by the output they came from), and
         # patterns anchored at the start that see no newline: one search of the text (the
         # ~1,000 instructions a search costs before it tries a pattern, paid once).
-        joined = many and lines.within is None and all(fact[1] and fact[3] for fact in itertools.compress(facts, held))
-        return (patterns if all(held) else list(itertools.compress(patterns, held))), joined
+        kept = list(itertools.compress(facts, held))
+        joined = many and lines.within is None and all(fact[1] and fact[3] for fact in kept)
+        openings = [fact[4] for fact in kept] if joined else None
+        return (patterns if all(held) else list(itertools.compress(patterns, held))), openings
+
+
+def _after_newline(patterns: list[str], openings: list[str]) -> str:
+    """What `_compile_trusted` joined compiles for patterns anchored at the start: a
+    newline, then one of them. Those whose first character the engine cannot turn a
+    line away at (`openings`, a class each) are tried behind one lookahead for any of
+    their first characters, when there are two or more (a line costs one jump, not one
+    a pattern): `^(?:a|(?=[…])(?:b|c))`, not `^a|^b|^c`."""
+    unnamed = patterns if len(patterns) == 1 else [_NAMED_GROUP.sub(r"\1(?:", p) for p in patterns]
+    if sum(map(bool, openings)) < 2 or not all(p.startswith("^") for p in unnamed):
+        return f"\n(?:{_alternation(patterns)})"
+    at_once = [f"(?:{p[1:]})" for p, opening in zip(unnamed, openings, strict=True) if not opening]
+    behind = "|".join(f"(?:{p[1:]})" for p, opening in zip(unnamed, openings, strict=True) if opening)
+    return "\n^(?:" + "|".join([*at_once, f"(?=[{''.join(openings)}])(?:{behind})"]) + ")"
 
 
 def _alternation(patterns: list[str]) -> str:
@@ -434,7 +533,7 @@ def _facts(patterns: list[str], flags: str) -> list[Facts]:
         stored = stored if isinstance(stored, dict) else {}
         kept = stored.get("facts")
         if stored.get("flags") == flags and stored.get("patterns") == patterns and _well_formed(kept, len(patterns)):
-            facts = [(literal, anchored, first, bound) for literal, anchored, first, bound in kept]
+            facts = [(literal, anchored, first, bound, opening) for literal, anchored, first, bound, opening in kept]
         else:
             facts = [_sieve_facts(pattern, flags) for pattern in patterns]
             cachefile.write(path, {"flags": flags, "patterns": patterns, "facts": facts})
@@ -443,15 +542,16 @@ def _facts(patterns: list[str], flags: str) -> list[Facts]:
 
 
 def _well_formed(facts: object, count: int) -> TypeGuard[list[Facts]]:
-    """Are `facts` what `_facts` stores for `count` patterns: [literal, anchored, first, bound] each?"""
+    """Are `facts` what `_facts` stores for `count` patterns: [literal, anchored, first, bound, opening] each?"""
     return (
         isinstance(facts, list)
         and len(facts) == count
         and all(
             isinstance(fact, list)
-            and len(fact) == 4
+            and len(fact) == 5
             and type(fact[0]) is str
-            and all(type(flag) is bool for flag in fact[1:])
+            and all(type(flag) is bool for flag in fact[1:4])
+            and type(fact[4]) is str
             for fact in facts
         )
     )
@@ -545,11 +645,11 @@ def _never_made() -> Search:
 
 def _compile_trusted(source: str | None, patterns: list[str], flags: str, ascii: bool, joined: bool = False) -> Search:
     """`search` of the patterns (`source`, their alternation, when they combine); when
-    `joined`, the `finditer` of `source` after a newline, multi-line, for
-    `_starting_lines` (`source` given, every pattern line-bound and anchored)."""
+    `joined`, the `finditer` of `source` (`_after_newline`) multi-line, for
+    `_starting_lines` (every pattern line-bound and anchored)."""
     bits = _bits(flags, ascii)
     if joined:
-        scan: Search = re.compile(f"\n(?:{source})", bits | re.MULTILINE).finditer
+        scan: Search = re.compile(source or "", bits | re.MULTILINE).finditer
         return scan
     if source is not None:
         try:
