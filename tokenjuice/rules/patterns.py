@@ -375,6 +375,11 @@ SIEVE_LINES = 5_000
 #: A literal shorter than this is searched for with CPython's simple loop (a longer
 #: one, in a long text, with the two-way algorithm, which skips ahead).
 SHORT_LITERAL = 6
+#: From this many lines, a pattern anchored at the start that starts with a character
+#: of its own (`^collecting \.\.\.`) is kept without a search for its literal, however
+#: long: the search reads all of a big output (memory, more than instructions: a 4 MiB
+#: output's ~7 MB of text, ~2-3 ms a literal), the pattern costs each line one comparison.
+UNSEARCHED_LINES = 20_000
 #: The sieve facts (`_sieve_facts`) of each set of patterns sieved in this run (key: flags, patterns).
 _FACTS: dict[tuple[str, tuple[str, ...]], list[Facts]] = {}
 
@@ -471,11 +476,15 @@ class Matcher:
         # a longer one skips ahead and costs about what the comparison does). Its literal
         # is looked for only when no other pattern is left, to save the pass. Under
         # SIEVE_LINES lines every literal is looked for: the search is short, and a
-        # pattern the text cannot match is not compiled.
+        # pattern the text cannot match is not compiled. From UNSEARCHED_LINES lines a
+        # long literal is not looked for either when the pattern starts with the
+        # character itself (`^collecting`, not `^=+`): the engine turns a line away from
+        # it at once (~10 instructions), and the search would read the whole output.
         many = len(lines.lines) >= SIEVE_LINES
         anchored = many and all(fact[1] for fact in facts)
         literals = [fact[0] for fact in facts]
-        quick = [anchored and fact[2] and len(fact[0]) < SHORT_LITERAL for fact in facts]
+        long_ok = len(lines.lines) >= UNSEARCHED_LINES
+        quick = [anchored and fact[2] and (len(fact[0]) < SHORT_LITERAL or (long_ok and not fact[4])) for fact in facts]
         budget = self._budget
 
         def holds(literal: str) -> bool:  # each looked for once for this reduction
