@@ -1,5 +1,5 @@
-"""Lines found in their joined text (`_starting_lines`) are the lines a search of each
-line alone finds: for every pattern `_line_bound` lets through, on generated lines and
+"""Lines found in their joined text (`joined.starting_lines`) are the lines a search of each
+line alone finds: for every pattern `joined.line_bound` lets through, on generated lines and
 on every line of the scenario corpus; the patterns it keeps out would not be."""
 
 import gzip
@@ -11,16 +11,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from tokenjuice.rules import patterns
-from tokenjuice.rules.patterns import (
-    Lines,
-    Matcher,
-    _after_newline,
-    _alternation,
-    _compile_trusted,
-    _sieve_facts,
-    _starting_lines,
-)
+from tokenjuice.rules import joined, patterns
+from tokenjuice.rules.patterns import Lines, Matcher, _after_newline, _alternation, _compile_trusted, _sieve_facts
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,7 +78,7 @@ _LINE = st.lists(_PIECES, max_size=6).map("".join)
 def starting(pattern_list: list[str], lines: list[str]) -> set[int] | None:
     openings = [_sieve_facts(pattern, "")[4] for pattern in pattern_list]
     scan = _compile_trusted(_after_newline(pattern_list, openings), pattern_list, "", False, True)
-    return _starting_lines(scan, Lines(lines))
+    return joined.starting_lines(scan, "\n".join(lines), lines[0], len(lines))
 
 
 def one_by_one(pattern_list: list[str], lines: list[str]) -> set[int]:
@@ -121,7 +113,7 @@ def test_a_line_a_pattern_matches_starts_with_a_character_of_its_opening(line, p
 
 
 def test_the_patterns_kept_out_would_find_other_lines():
-    """Each kind of pattern `_line_bound` keeps out finds, in the lines' text, a line
+    """Each kind of pattern `joined.line_bound` keeps out finds, in the lines' text, a line
     it does not match alone (or misses one it does)."""
     lines = ["b", "", "a", " a", "b", "aa b", "b"]
     for pattern in (r"^\s*+[\^~]*+$", r"^[^ ]+ b", r"(?s)^.*b$", r"^a\Z", r"^(?<![^a])a", r"^(?<=\n)a", r"^[^a]"):
@@ -145,7 +137,7 @@ def test_a_big_view_of_its_own_text_is_searched_at_once(monkeypatch):
     assert Matcher(wanted, trusted=True).matching(Lines(lines)) == expected
     monkeypatch.undo()
     calls = []
-    monkeypatch.setattr(patterns, "_starting_lines", lambda *a: calls.append(a))
+    monkeypatch.setattr(joined, "starting_lines", lambda *a: calls.append(a))
     assert Matcher(wanted, trusted=True).matching(Lines(lines, "\n".join(lines))) == expected
     assert calls == []
 

@@ -120,10 +120,10 @@ def _sieve_facts(pattern: str, flags: str) -> Facts:
     """`required_literal`; whether the pattern is anchored at the start (`^`: an
     alternation of such patterns is tried at a line's start only, not at each of its
     characters); whether it then turns a line away at its first character, one
-    that must be there (`^ERROR:`, `^=+ `); whether it is `_line_bound`; and for an
+    that must be there (`^ERROR:`, `^=+ `); whether it is `joined.line_bound`; and for an
     anchored pattern that starts with neither a character nor a class (`^(?:FAILED|ERROR)`,
     `^_{3,}`), which the engine would turn a line away at once, the class of the
-    characters its first character is among (`_opening`), or none."""
+    characters its first character is among (`joined.opening_class`), or none."""
     from re import _constants as op  # type: ignore[attr-defined]  # the stdlib parser, not public API
     from re import _parser  # type: ignore[attr-defined]
 
@@ -131,7 +131,9 @@ def _sieve_facts(pattern: str, flags: str) -> Facts:
         parsed = _parser.parse(pattern, _bits(flags, False))
     except Exception:  # noqa: BLE001 - `regex`-only syntax: no shortcut
         return "", False, False, False, ""
-    bound = _line_bound(parsed, bool(parsed.state.flags & re.DOTALL))
+    from .joined import line_bound, opening_class
+
+    bound = line_bound(parsed, bool(parsed.state.flags & re.DOTALL))
     if parsed.state.flags & re.IGNORECASE:
         return "", False, False, bound, ""
 
@@ -167,152 +169,8 @@ def _sieve_facts(pattern: str, flags: str) -> Facts:
         and len(parsed.data) > 1
         and parsed.data[0] == (op.AT, op.AT_BEGINNING)
     )
-    opening = ""
-    if anchored and parsed.data[1][0] not in (op.LITERAL, op.IN):
-        found = _opening(parsed.data[1:])
-        opening = "".join(found[0]) if found is not None and not found[1] else ""
+    opening = opening_class(parsed.data[1:]) if anchored and parsed.data[1][0] not in (op.LITERAL, op.IN) else ""
     return longest(parsed), anchored, anchored and a_character_first(parsed.data[1:]), bound, opening
-
-
-def _opening(items: Any) -> tuple[list[str], bool] | None:
-    """The members of a class (`a`, `0-9`, `\\d`) that the first character of a match of
-    the parsed `items` is among, and whether they can match nothing; None when any
-    character could be the first, or it is not known here."""
-    from re import _constants as op  # type: ignore[attr-defined]  # the stdlib parser, not public API
-
-    members: list[str] = []
-    for code, value in items:
-        if code is op.LITERAL:
-            return [*members, _member(value)], False
-        if code is op.IN:
-            held = _members(value)
-            return None if held is None else ([*members, *held], False)
-        if code in (op.AT, op.ASSERT, op.ASSERT_NOT):
-            continue  # nothing consumed
-        if code is op.BRANCH:
-            found = [_opening(branch) for branch in value[1]]
-            if any(each is None for each in found):
-                return None
-            inner = [member for each in found if each is not None for member in each[0]]
-            empty = any(each is not None and each[1] for each in found)
-        elif code is op.SUBPATTERN and not value[1] and not value[2]:
-            sub = _opening(value[3])
-            if sub is None:
-                return None
-            inner, empty = sub
-        elif code in (op.MAX_REPEAT, op.MIN_REPEAT, op.POSSESSIVE_REPEAT):
-            sub = _opening(value[2]) if value[1] else ([], True)
-            if sub is None:
-                return None
-            inner, empty = sub[0], sub[1] or value[0] == 0
-        elif code is op.ATOMIC_GROUP:
-            sub = _opening(value)
-            if sub is None:
-                return None
-            inner, empty = sub
-        else:  # any character, a group with flags of its own, a backreference
-            return None
-        members += inner
-        if not empty:
-            return members, False
-    return members, True
-
-
-def _member(code: int) -> str:
-    """A character as a class member, escaped."""
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
-
-
-def _members(items: Any) -> list[str] | None:
-    """A parsed class's members, escaped; None for a negated class or one not known here."""
-    from re import _constants as op  # type: ignore[attr-defined]  # the stdlib parser, not public API
-
-    categories = {
-        op.CATEGORY_DIGIT: "\\d",
-        op.CATEGORY_NOT_DIGIT: "\\D",
-        op.CATEGORY_SPACE: "\\s",
-        op.CATEGORY_NOT_SPACE: "\\S",
-        op.CATEGORY_WORD: "\\w",
-        op.CATEGORY_NOT_WORD: "\\W",
-    }
-    members = []
-    for code, value in items:
-        if code is op.LITERAL:
-            members.append(_member(value))
-        elif code is op.RANGE:
-            members.append(f"{_member(value[0])}-{_member(value[1])}")
-        elif code is op.CATEGORY and value in categories:
-            members.append(categories[value])
-        else:
-            return None
-    return members
-
-
-def _line_bound(items: Any, dotall: bool) -> bool:
-    r"""Whether a parsed pattern matches in a line of a text the way it matches in the
-    line alone, when the text is searched with `re.MULTILINE`: nothing it consumes or
-    looks at can be a newline, so the newline that ends a line (or the one before it,
-    for a lookbehind) fails it as the end (or the start) of the line alone does, `^`
-    and `$` mean the line's start and end, and `\b` sees a newline as it sees the
-    end. A pattern with an anchor of the whole text (`\A`, `\Z`), a backreference or
-    a construct not known here is not line-bound."""
-    from re import _constants as op  # type: ignore[attr-defined]  # the stdlib parser, not public API
-
-    for code, value in items:
-        if code is op.LITERAL:
-            bound = value != _NEWLINE
-        elif code is op.NOT_LITERAL:
-            bound = value == _NEWLINE
-        elif code is op.ANY:
-            bound = not dotall
-        elif code is op.IN:
-            bound = not _holds_a_newline(value)
-        elif code is op.AT:
-            bound = value in (op.AT_BEGINNING, op.AT_END, op.AT_BOUNDARY, op.AT_NON_BOUNDARY)
-        elif code is op.BRANCH:
-            bound = all(_line_bound(branch, dotall) for branch in value[1])
-        elif code is op.SUBPATTERN:
-            _, on, off, inner = value
-            bound = _line_bound(inner, bool((dotall or on & re.DOTALL) and not off & re.DOTALL))
-        elif code in (op.MAX_REPEAT, op.MIN_REPEAT, op.POSSESSIVE_REPEAT):
-            bound = _line_bound(value[2], dotall)
-        elif code is op.ATOMIC_GROUP:
-            bound = _line_bound(value, dotall)
-        elif code in (op.ASSERT, op.ASSERT_NOT):
-            bound = _line_bound(value[1], dotall)
-        else:  # a backreference, a conditional: not looked into
-            bound = False
-        if not bound:
-            return False
-    return True
-
-
-_NEWLINE = ord("\n")
-
-
-def _holds_a_newline(items: Any) -> bool:
-    r"""Whether a parsed character class (`[^\s:]`, `\d`) matches a newline (a case
-    cannot make one match: no other character is a case of the newline)."""
-    from re import _constants as op  # type: ignore[attr-defined]  # the stdlib parser, not public API
-
-    negated = held = False
-    for code, value in items:
-        if code is op.NEGATE:
-            negated = True
-        elif code is op.LITERAL:
-            held = held or value == _NEWLINE
-        elif code is op.RANGE:
-            held = held or value[0] <= _NEWLINE <= value[1]
-        elif code is op.CATEGORY:
-            held = held or value not in (
-                op.CATEGORY_DIGIT,
-                op.CATEGORY_NOT_SPACE,
-                op.CATEGORY_WORD,
-                op.CATEGORY_NOT_LINEBREAK,
-            )
-        else:
-            return True  # not known here: as if it did
-    return held != negated
 
 
 class Lines:
@@ -437,9 +295,10 @@ class Matcher:
             if not kept:
                 return set()
             if kept[1] is not None:  # one search of the lines' text for the starts of lines that match
-                starting = _starting_lines(
-                    _compile_trusted(_after_newline(kept[0], kept[1]), kept[0], self._flags, self._ascii, True), lines
-                )
+                from .joined import starting_lines
+
+                scan = _compile_trusted(_after_newline(kept[0], kept[1]), kept[0], self._flags, self._ascii, True)
+                starting = starting_lines(scan, lines.text(False) or "", lines.lines[0], len(lines.lines))
                 if starting is not None:
                     return starting
             search = (
@@ -462,7 +321,7 @@ class Matcher:
     def _sieved(self, lines: Lines) -> tuple[list[str], list[str] | None] | tuple[()] | None:
         """The patterns whose required text the lines hold (the others cannot match
         any of them), and when their lines are best found in the lines' text at once
-        (`_starting_lines`), the class of each one's first character (`_sieve_facts`);
+        (`joined.starting_lines`), the class of each one's first character (`_sieve_facts`);
         () when none is left, None when the patterns are not sieved (`search` tries
         them all, line by line)."""
         patterns = self._sievable
@@ -559,29 +418,13 @@ def _well_formed(facts: object, count: int) -> TypeGuard[list[Facts]]:
             isinstance(fact, list)
             and len(fact) == 5
             and type(fact[0]) is str
-            and all(type(flag) is bool for flag in fact[1:4])
+            and type(fact[1]) is bool
+            and type(fact[2]) is bool
+            and type(fact[3]) is bool
             and type(fact[4]) is str
             for fact in facts
         )
     )
-
-
-def _starting_lines(scan: Search, lines: Lines) -> set[int] | None:
-    """The indexes of the lines at whose start `scan` finds a match in the lines' text
-    (`_compile_trusted`, joined: a match is a newline and what the patterns match
-    after it, so the first line is tried after a newline of its own), or None when a
-    line holds a newline (the text's newlines are not the lines' ends). The search
-    starts once for the whole text, not once a line; each match is numbered by the
-    newlines before it, counted from the match before."""
-    text = lines.text(False) or ""
-    found = {0} if next(iter(scan("\n" + lines.lines[0])), None) is not None else set()  # type: ignore[call-overload]
-    line, offset = 1, 0
-    for hit in scan(text):  # type: ignore[attr-defined]
-        at = hit.start()
-        line += text.count("\n", offset, at)
-        offset = at
-        found.add(line)
-    return found if line + text.count("\n", offset) == len(lines.lines) else None
 
 
 def _indexes(search: Search, lines: list[str]) -> set[int]:
@@ -655,7 +498,7 @@ def _never_made() -> Search:
 def _compile_trusted(source: str | None, patterns: list[str], flags: str, ascii: bool, joined: bool = False) -> Search:
     """`search` of the patterns (`source`, their alternation, when they combine); when
     `joined`, the `finditer` of `source` (`_after_newline`) multi-line, for
-    `_starting_lines` (every pattern line-bound and anchored)."""
+    `joined.starting_lines` (every pattern line-bound and anchored)."""
     bits = _bits(flags, ascii)
     if joined:
         scan: Search = re.compile(source or "", bits | re.MULTILINE).finditer
