@@ -145,3 +145,25 @@ def test_library_frames_are_not_looked_for_when_the_output_names_no_library():
 
     output = "_____ test_a _____\n\n    def test_a():\n>       assert 1 == 2\nE       assert 1 == 2\n\ntests/a.py:3: AssertionError"
     assert library_source(Unjoined(output.split("\n"), output)) == set()
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "x",
+        "a-packages/b",
+        "venv/site-packages/x.py:3: in f",
+        "/usr/lib/dist-packages/y.py",
+        "/usr/lib/python3.11/json/decoder.py:355: JSONDecodeError",
+        "<frozen importlib._bootstrap>:1: in _call",
+        "site-packages",
+        "dist-packages /lib/pytho",
+    ],
+)
+def test_an_output_holds_a_library_place_when_it_holds_one_of_them(output):
+    """`-packages/` looked for first answers as `site-packages/` and `dist-packages/`
+    looked for one by one."""
+    from tokenjuice.reduce.noise import _LIBRARY_PLACES, _holds_a_library_place
+
+    view = Lines(output.split("\n"), output)
+    assert _holds_a_library_place(view) == any(place in output for place in _LIBRARY_PLACES)

@@ -147,6 +147,26 @@ def test_a_sieve_keeps_an_anchored_pattern_that_turns_a_line_away_at_its_first_c
     assert "[gw" in looked
 
 
+def test_a_very_big_output_is_not_searched_for_the_long_literal_of_a_pattern_starting_with_its_character(
+    watched, monkeypatch
+):
+    r"""From UNSEARCHED_LINES lines, `^collecting \.\.\.` is kept unsearched (the engine
+    turns a line away at its `c`); `^=+ test session starts` is still looked for (a
+    repeat is no character the engine turns a line away at once)."""
+    from tokenjuice.rules import patterns
+
+    monkeypatch.setattr(patterns, "UNSEARCHED_LINES", 3)
+    looked, Output = watched
+    lines = ["tests/t.py::test_a PASSED", "collecting ... 3 items", "== test session starts =="]
+    wanted = [r"^\S+ (?:PASSED|FAILED)$", r"^collecting \.\.\.", r"^=+ test session starts =+$"]
+    expected = {i for i, line in enumerate(lines) if any(re.search(p, line) for p in wanted)}
+    assert Matcher(wanted, trusted=True).matching(Lines(lines, Output("\n".join(lines)))) == expected == {0, 1, 2}
+    assert "collecting ..." not in looked and " test session starts " in looked
+    looked.clear()
+    assert Matcher(wanted, trusted=True).matching(Lines(lines[:2], Output("\n".join(lines[:2])))) == {0, 1}
+    assert "collecting ..." in looked  # fewer lines: looked for, as before
+
+
 @pytest.mark.parametrize(
     ("pattern", "flags", "anchored", "quick"),
     [
@@ -168,7 +188,7 @@ def test_the_sieve_knows_a_pattern_anchored_at_the_start_and_one_that_turns_a_li
 ):
     from tokenjuice.rules.patterns import _sieve_facts
 
-    assert _sieve_facts(pattern, flags)[1:] == (anchored, quick)
+    assert _sieve_facts(pattern, flags)[1:3] == (anchored, quick)
 
 
 @settings(max_examples=300, deadline=None)

@@ -46,7 +46,7 @@ MAX_ANCHORS = 200
 #: The lines the guard reads at a time (one join, one lowering and one search a
 #: hint each): the first MAX_ANCHORS anchors of a long log are often found long
 #: before its end, and the lines after them are not read.
-CHUNK_LINES = 2048
+CHUNK_LINES = 1024
 _CLIP = 80
 
 _ERROR_HINTS = ("err", "exception", "fatal", "panic", "fail")

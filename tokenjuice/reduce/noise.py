@@ -142,12 +142,20 @@ _LIBRARY_PATH = lazy(r"site-packages/|dist-packages/|/lib/python\d[\d.]*/|<froze
 _LIBRARY_PLACES = ("site-packages/", "dist-packages/", "/lib/python", "<frozen ")
 
 
+def _holds_a_library_place(view: Lines) -> bool:
+    """Whether the output the lines come from holds one of _LIBRARY_PLACES: both
+    `…-packages/` looked for in one search where neither is there (each search reads
+    all of a big output)."""
+    packages = view.holds("-packages/") and (view.holds("site-packages/") or view.holds("dist-packages/"))
+    return packages or view.holds("/lib/python") or view.holds("<frozen ")
+
+
 def library_source(view: Lines) -> set[int]:
     """The source lines and locals pytest prints for a frame in library code (an
     installed package, the standard library): its docstring and body are not what
     failed. The frame's location, its `>` line and its `E` lines stay."""
     dropped: set[int] = set()
-    if view.within is not None and not any(view.holds(place) for place in _LIBRARY_PLACES):
+    if view.within is not None and not _holds_a_library_place(view):
         return dropped  # not even in the output the lines come from
     lines, text = view.lines, view.text(False) or ""
     if not any(place in text for place in _LIBRARY_PLACES):  # no frame in library code

@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from typing import Any, TypeGuard
 
     Search = Callable[[str], object]
+    #: `_sieve_facts`: (required literal, anchored, turned away at the first character,
+    #: line-bound, the class of its first character)
+    Facts = tuple[str, bool, bool, bool, str]
 
 USER_PATTERN_BUDGET_SECONDS = 1.0
 
@@ -113,20 +116,26 @@ def required_literal(pattern: str, flags: str = "") -> str:
     return _sieve_facts(pattern, flags)[0]
 
 
-def _sieve_facts(pattern: str, flags: str) -> tuple[str, bool, bool]:
+def _sieve_facts(pattern: str, flags: str) -> Facts:
     """`required_literal`; whether the pattern is anchored at the start (`^`: an
     alternation of such patterns is tried at a line's start only, not at each of its
-    characters); and whether it then turns a line away at its first character, one
-    that must be there (`^ERROR:`, `^=+ `)."""
+    characters); whether it then turns a line away at its first character, one
+    that must be there (`^ERROR:`, `^=+ `); whether it is `joined.line_bound`; and for an
+    anchored pattern that starts with neither a character nor a class (`^(?:FAILED|ERROR)`,
+    `^_{3,}`), which the engine would turn a line away at once, the class of the
+    characters its first character is among (`joined.opening_class`), or none."""
     from re import _constants as op  # type: ignore[attr-defined]  # the stdlib parser, not public API
     from re import _parser  # type: ignore[attr-defined]
 
     try:
         parsed = _parser.parse(pattern, _bits(flags, False))
     except Exception:  # noqa: BLE001 - `regex`-only syntax: no shortcut
-        return "", False, False
+        return "", False, False, False, ""
+    from .joined import line_bound, opening_class
+
+    bound = line_bound(parsed, bool(parsed.state.flags & re.DOTALL))
     if parsed.state.flags & re.IGNORECASE:
-        return "", False, False
+        return "", False, False, bound, ""
 
     def longest(items: Any) -> str:
         best, run = "", ""
@@ -160,7 +169,8 @@ def _sieve_facts(pattern: str, flags: str) -> tuple[str, bool, bool]:
         and len(parsed.data) > 1
         and parsed.data[0] == (op.AT, op.AT_BEGINNING)
     )
-    return longest(parsed), anchored, anchored and a_character_first(parsed.data[1:])
+    opening = opening_class(parsed.data[1:]) if anchored and parsed.data[1][0] not in (op.LITERAL, op.IN) else ""
+    return longest(parsed), anchored, anchored and a_character_first(parsed.data[1:]), bound, opening
 
 
 class Lines:
@@ -223,8 +233,13 @@ SIEVE_LINES = 5_000
 #: A literal shorter than this is searched for with CPython's simple loop (a longer
 #: one, in a long text, with the two-way algorithm, which skips ahead).
 SHORT_LITERAL = 6
+#: From this many lines, a pattern anchored at the start that starts with a character
+#: of its own (`^collecting \.\.\.`) is kept without a search for its literal, however
+#: long: the search reads all of a big output (memory, more than instructions: a 4 MiB
+#: output's ~7 MB of text, ~2-3 ms a literal), the pattern costs each line one comparison.
+UNSEARCHED_LINES = 20_000
 #: The sieve facts (`_sieve_facts`) of each set of patterns sieved in this run (key: flags, patterns).
-_FACTS: dict[tuple[str, tuple[str, ...]], list[tuple[str, bool, bool]]] = {}
+_FACTS: dict[tuple[str, tuple[str, ...]], list[Facts]] = {}
 
 
 class Matcher:
@@ -272,8 +287,26 @@ class Matcher:
         """Indices of the lines any pattern matches. Keyword lists are found by
         scanning the whole text once per keyword, not line by line."""
         if not self._keywords:
-            search = self._sieved(lines) if lines.lines else _never
-            return set() if search is _never else _indexes(search, lines.lines)
+            if not lines.lines:
+                return set()
+            kept = self._sieved(lines)
+            if kept is None:
+                return _indexes(self.search, lines.lines)
+            if not kept:
+                return set()
+            if kept[1] is not None:  # one search of the lines' text for the starts of lines that match
+                from .joined import starting_lines
+
+                scan = _compile_trusted(_after_newline(kept[0], kept[1]), kept[0], self._flags, self._ascii, True)
+                starting = starting_lines(scan, lines.text(False) or "", lines.lines[0], len(lines.lines))
+                if starting is not None:
+                    return starting
+            search = (
+                self.search
+                if kept[0] is self._sievable
+                else _compile_trusted(_alternation(kept[0]), kept[0], self._flags, self._ascii)
+            )
+            return _indexes(search, lines.lines)
         found: set[int] = set()
         for keywords in self._keywords:
             hits = keywords.matching(lines)
@@ -285,12 +318,15 @@ class Matcher:
             found |= {i for i, line in enumerate(lines.lines) if i not in found and others(line)}
         return found
 
-    def _sieved(self, lines: Lines) -> Search:
-        """`search`, or one that tries only the patterns whose required text the
-        lines hold: the others cannot match any of them."""
+    def _sieved(self, lines: Lines) -> tuple[list[str], list[str] | None] | tuple[()] | None:
+        """The patterns whose required text the lines hold (the others cannot match
+        any of them), and when their lines are best found in the lines' text at once
+        (`joined.starting_lines`), the class of each one's first character (`_sieve_facts`);
+        () when none is left, None when the patterns are not sieved (`search` tries
+        them all, line by line)."""
         patterns = self._sievable
         if not patterns:
-            return self.search
+            return None
         facts = _facts(patterns, self._flags)
         # In an alternation of patterns anchored at the start, one that turns a line away
         # at its first character costs a line a comparison (~30 instructions): less than a
@@ -299,10 +335,15 @@ class Matcher:
         # a longer one skips ahead and costs about what the comparison does). Its literal
         # is looked for only when no other pattern is left, to save the pass. Under
         # SIEVE_LINES lines every literal is looked for: the search is short, and a
-        # pattern the text cannot match is not compiled.
-        anchored = len(lines.lines) >= SIEVE_LINES and all(anchored for _, anchored, _ in facts)
-        literals = [literal for literal, _, _ in facts]
-        quick = [anchored and first and len(literal) < SHORT_LITERAL for literal, _, first in facts]
+        # pattern the text cannot match is not compiled. From UNSEARCHED_LINES lines a
+        # long literal is not looked for either when the pattern starts with the
+        # character itself (`^collecting`, not `^=+`): the engine turns a line away from
+        # it at once (~10 instructions), and the search would read the whole output.
+        many = len(lines.lines) >= SIEVE_LINES
+        anchored = many and all(fact[1] for fact in facts)
+        literals = [fact[0] for fact in facts]
+        long_ok = len(lines.lines) >= UNSEARCHED_LINES
+        quick = [anchored and fact[2] and (len(fact[0]) < SHORT_LITERAL or (long_ok and not fact[4])) for fact in facts]
         budget = self._budget
 
         def holds(literal: str) -> bool:  # each looked for once for this reduction
@@ -313,10 +354,29 @@ class Matcher:
             held = [kept or cheap for kept, cheap in zip(held, quick, strict=True)]
         elif any(map(holds, itertools.compress(literals, quick))):
             held = quick
-        if all(held):
-            return self.search
-        kept = list(itertools.compress(patterns, held))
-        return _compile_trusted(_alternation(kept), kept, self._flags, self._ascii) if kept else _never
+        if not any(held):
+            return ()
+        # Many lines whose text is made (not only held by the output they came from), and
+        # patterns anchored at the start that see no newline: one search of the text (the
+        # ~1,000 instructions a search costs before it tries a pattern, paid once).
+        kept = list(itertools.compress(facts, held))
+        joined = many and lines.within is None and all(fact[1] and fact[3] for fact in kept)
+        openings = [fact[4] for fact in kept] if joined else None
+        return (patterns if all(held) else list(itertools.compress(patterns, held))), openings
+
+
+def _after_newline(patterns: list[str], openings: list[str]) -> str:
+    """What `_compile_trusted` joined compiles for patterns anchored at the start: a
+    newline, then one of them. Those whose first character the engine cannot turn a
+    line away at (`openings`, a class each) are tried behind one lookahead for any of
+    their first characters, when there are two or more (a line costs one jump, not one
+    a pattern): `^(?:a|(?=[…])(?:b|c))`, not `^a|^b|^c`."""
+    unnamed = patterns if len(patterns) == 1 else [_NAMED_GROUP.sub(r"\1(?:", p) for p in patterns]
+    if sum(map(bool, openings)) < 2 or not all(p.startswith("^") for p in unnamed):
+        return f"\n(?:{_alternation(patterns)})"
+    at_once = [f"(?:{p[1:]})" for p, opening in zip(unnamed, openings, strict=True) if not opening]
+    behind = "|".join(f"(?:{p[1:]})" for p, opening in zip(unnamed, openings, strict=True) if opening)
+    return "\n^(?:" + "|".join([*at_once, f"(?=[{''.join(openings)}])(?:{behind})"]) + ")"
 
 
 def _alternation(patterns: list[str]) -> str:
@@ -327,7 +387,7 @@ def _alternation(patterns: list[str]) -> str:
     return "|".join(f"(?:{scoped(p)})" for p in unnamed)
 
 
-def _facts(patterns: list[str], flags: str) -> list[tuple[str, bool, bool]]:
+def _facts(patterns: list[str], flags: str) -> list[Facts]:
     """`_sieve_facts` of each pattern, worked out once a version: kept in the cache
     folder, one file a set of patterns (a run reads the files of the matchers it
     sieves, not every pattern ever sieved), used only if it names these patterns."""
@@ -341,7 +401,7 @@ def _facts(patterns: list[str], flags: str) -> list[tuple[str, bool, bool]]:
         stored = stored if isinstance(stored, dict) else {}
         kept = stored.get("facts")
         if stored.get("flags") == flags and stored.get("patterns") == patterns and _well_formed(kept, len(patterns)):
-            facts = [(literal, anchored, first) for literal, anchored, first in kept]
+            facts = [(literal, anchored, first, bound, opening) for literal, anchored, first, bound, opening in kept]
         else:
             facts = [_sieve_facts(pattern, flags) for pattern in patterns]
             cachefile.write(path, {"flags": flags, "patterns": patterns, "facts": facts})
@@ -349,17 +409,19 @@ def _facts(patterns: list[str], flags: str) -> list[tuple[str, bool, bool]]:
     return facts
 
 
-def _well_formed(facts: object, count: int) -> TypeGuard[list[tuple[str, bool, bool]]]:
-    """Are `facts` what `_facts` stores for `count` patterns: [literal, anchored, first] each?"""
+def _well_formed(facts: object, count: int) -> TypeGuard[list[Facts]]:
+    """Are `facts` what `_facts` stores for `count` patterns: [literal, anchored, first, bound, opening] each?"""
     return (
         isinstance(facts, list)
         and len(facts) == count
         and all(
             isinstance(fact, list)
-            and len(fact) == 3
+            and len(fact) == 5
             and type(fact[0]) is str
             and type(fact[1]) is bool
             and type(fact[2]) is bool
+            and type(fact[3]) is bool
+            and type(fact[4]) is str
             for fact in facts
         )
     )
@@ -433,8 +495,14 @@ def _never_made() -> Search:
     return _never
 
 
-def _compile_trusted(source: str | None, patterns: list[str], flags: str, ascii: bool) -> Search:
+def _compile_trusted(source: str | None, patterns: list[str], flags: str, ascii: bool, joined: bool = False) -> Search:
+    """`search` of the patterns (`source`, their alternation, when they combine); when
+    `joined`, the `finditer` of `source` (`_after_newline`) multi-line, for
+    `joined.starting_lines` (every pattern line-bound and anchored)."""
     bits = _bits(flags, ascii)
+    if joined:
+        scan: Search = re.compile(source or "", bits | re.MULTILINE).finditer
+        return scan
     if source is not None:
         try:
             return re.compile(source, bits).search
