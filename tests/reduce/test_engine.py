@@ -290,6 +290,38 @@ def test_counters_can_see_lines_before_the_skip_filters():
     assert run(output, replace(rule, counter_source="pre_keep"))["facts"] == {"segment": 0}
 
 
+def test_a_flood_shows_its_first_lines_and_never_crowds_out_what_was_asked_for():
+    """`find /` as a user: hundreds of unreadable folders around a few paths found. The
+    flood's first lines are shown (pinned like every error of the tool), the rest go and
+    are counted; the paths all stay, however small or big the output."""
+    from tokenjuice.reduce.pipeline import FLOOD_SHOWN
+
+    def output(denied: int) -> str:
+        body = [f"find: '/proc/{k}/fd': Permission denied" for k in range(denied)]
+        for at, path in (
+            (3, "/usr/lib/libuv.so.1"),
+            (denied // 2, "/usr/share/doc/libuv1"),
+            (denied, "/var/lib/libuv.list"),
+        ):
+            body.insert(at, path)
+        return "\n".join(body) + "\n"
+
+    rule = make(
+        filters={"pin_patterns": ["^find: "], "flood_patterns": ["^find: .*: Permission denied$"]},
+        counters=[{"name": "match", "pattern": "^/"}, {"name": "permission denied", "pattern": "Permission denied$"}],
+        counter_source="pre_skip",
+    )
+    for denied in (40, 2000):
+        result = run(output(denied), rule, exit_code=1)
+        text = result["inlineText"]
+        assert result["facts"] == {"match": 3, "permission denied": denied}
+        assert all(p in text for p in ("/usr/lib/libuv.so.1", "/usr/share/doc/libuv1", "/var/lib/libuv.list"))
+        shown = [k for k in range(denied) if f"'/proc/{k}/fd'" in text]
+        assert shown == list(range(FLOOD_SHOWN))
+    few = output(FLOOD_SHOWN)  # no flood: every error stays
+    assert all(f"'/proc/{k}/fd'" in run(few, rule, exit_code=1)["inlineText"] for k in range(FLOOD_SHOWN))
+
+
 @pytest.mark.parametrize("layer", ["builtin", "user"])
 def test_a_counter_with_a_count_group_adds_up_the_numbers_it_captures(layer):
     """A tool's own summary line gives the count (`2 failed, 7 passed in 0.1s`), for

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 #: At most this many pinned lines survive from the middle of a head/tail cut.
 PIN_LIMIT = 20
+#: The lines of a rule's `flood_patterns` shown, the first ones; the rest are dropped.
+FLOOD_SHOWN = 5
 #: Outputs longer than this many lines are not searched for regions (floods).
 REGION_LINES = 100_000
 
@@ -109,6 +111,8 @@ def apply_rule(
 
     if not no_omit and skips:
         dropped = matcher(skips).matching(view)
+    if not no_omit and filters.flood_patterns:
+        dropped |= flooded(matcher(filters.flood_patterns).matching(view) - dropped)
     if not no_omit and filters.noise:
         dropped |= noise.structural(filters.noise, view)
     if not no_omit and structure:  # a compound command: each region's own noise (git's advice…)
@@ -252,6 +256,12 @@ def _pinned_records(parsed: Parsed, rule: Rule, matcher: MatcherFactory) -> Pars
         position, unit = units[hit]
         result[position] = replace(unit, priority=max(unit.priority, CRITICAL), expendable=False)
     return result
+
+
+def flooded(hits: set[int]) -> set[int]:
+    """Of the lines at `hits` (a flood pattern's), those that go: all but the first
+    `FLOOD_SHOWN`."""
+    return set(sorted(hits)[FLOOD_SHOWN:]) if len(hits) > FLOOD_SHOWN else set()
 
 
 def asks_for_detail(rule: Rule, argv: Sequence[str], matcher: MatcherFactory) -> bool:

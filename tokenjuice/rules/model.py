@@ -235,6 +235,14 @@ class Filters:
         (),
         camel="pinPatterns",
     )
+    flood_patterns: tuple[str, ...] = spec(
+        PATTERNS,
+        "Lines that come by the hundred saying the same of another place each (find's `Permission denied`): "
+        "the first few are shown, the rest dropped like skip patterns, so they never crowd out what was asked "
+        'for; count them with `counter_source = "pre_skip"`.',
+        (),
+        camel="floodPatterns",
+    )
     listing_patterns: tuple[str, ...] = spec(
         PATTERNS,
         "Lines that list what went well, one item a line (a passing test with its verdict): noise dropped like "
