@@ -1,4 +1,4 @@
-"""files/cachefile.py: a cache folder does not grow with every upgrade and rule edit.
+"""files/cachefile.py and files/cacheprune.py: a cache folder does not grow with every upgrade and rule edit.
 A new entry prunes its folder of entries nobody wrote for STALE_DAYS and of temporary
 files a killed write left; nothing else in the folder is touched."""
 
@@ -6,7 +6,7 @@ import os
 import time
 
 from tokenjuice import paths
-from tokenjuice.files import cachefile
+from tokenjuice.files import cachefile, cacheprune
 
 DAY = 86400
 
@@ -22,8 +22,8 @@ def test_a_new_entry_prunes_entries_not_written_for_a_month_and_leaves_the_rest(
     cachefile.write(old, {"facts": 1})
     cachefile.write(recent, {"facts": 2})
     folder = os.path.dirname(old)
-    aged(old, cachefile.STALE_DAYS + 1)
-    aged(recent, cachefile.STALE_DAYS - 1)
+    aged(old, cacheprune.STALE_DAYS + 1)
+    aged(recent, cacheprune.STALE_DAYS - 1)
     stray_temporary = os.path.join(folder, os.path.basename(old) + ".4242.tmp")
     fresh_temporary = os.path.join(folder, os.path.basename(old) + ".4243.tmp")
     for temporary in (stray_temporary, fresh_temporary):
@@ -56,7 +56,7 @@ def test_rewriting_an_entry_prunes_nothing():
     kept = cachefile.stem("settings", "b") + ".json"
     cachefile.write(old, {"v": 1})
     cachefile.write(kept, {"v": 1})
-    aged(old, cachefile.STALE_DAYS + 5)
+    aged(old, cacheprune.STALE_DAYS + 5)
     cachefile.write(kept, {"v": 2})
     assert os.path.exists(old)
     cachefile.write(cachefile.stem("settings", "c") + ".json", {"v": 1})
@@ -68,15 +68,15 @@ def test_a_folder_another_user_could_replace_is_never_pruned(monkeypatch):
     cachefile.write(entry, {"v": 1})
     aged(entry, 400)
     monkeypatch.setattr(paths, "secure_root", lambda root: False)
-    assert cachefile.prune(os.path.dirname(entry)) == 0
+    assert cacheprune.prune(os.path.dirname(entry)) == 0
     assert os.path.exists(entry)
 
 
 def test_only_entry_names_of_stems_shape_are_pruned():
-    assert all(map(cachefile._is_entry, ["265ccd62.bodies", "265ccd62.json", "265ccd62.json.123.tmp"]))
+    assert all(map(cacheprune._is_entry, ["265ccd62.bodies", "265ccd62.json", "265ccd62.json.123.tmp"]))
     assert not any(
         map(
-            cachefile._is_entry,
+            cacheprune._is_entry,
             ["x.json", "265ccd6g.json", "265ccd62.json.tmp", "265ccd62", "265ccd62.JSON", "265ccd62.json.1a.tmp"],
         )
     )
