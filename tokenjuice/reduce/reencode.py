@@ -203,9 +203,20 @@ def unfactored(path: str, line: str) -> str:
     return (path + separator + rest).strip()
 
 
-#: Findings under their file's heading that say the same at several places (reduce/units.py):
-#: `  {108:4,116:4}: C0116: Missing function or method docstring (missing-function-docstring)`.
+#: A finding under its file's heading (reduce/units.py), its place then what it says
+#: (`  12:5: F821 …`, `  12: error: …`), and findings that say the same at several places
+#: said once: `  {108:4,116:4}: C0116: Missing function or method docstring (…)`. What they
+#: say holds no brace, so a brace list of places reads back unambiguously.
+_PLACED = lazy(r"^  (?P<place>\d+(?::\d+)?)(?P<said>: [^{}]+)$")
 _PLACES = lazy(r"^  \{(?P<names>\d+(?::\d+)?(?:,\d+(?::\d+)?)+|\d+\.\.\d+)\}(?P<said>: [^{}]+)$")
+
+
+def placed(line: str) -> tuple[str, str] | None:
+    """A finding's place and what it says (`("108:4", ": C0116: …")`), for a line that
+    can be said together with others at their places (`brace_lines("  ", places, said)`,
+    read back by `placed_together`); None for any other line."""
+    found = _PLACED.match(line)
+    return (found["place"], found["said"]) if found else None
 
 
 def placed_together(path: str, line: str) -> list[str] | None:

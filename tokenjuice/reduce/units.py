@@ -39,7 +39,7 @@ from ..text import clip_line, holding, pluralize
 from . import findings, records
 from .lines import Encoded, Item, Omission, Pinned, Whole
 from .lines import size as _size
-from .reencode import brace_lines, braced_diff_line, paired_name_line
+from .reencode import brace_lines, braced_diff_line, paired_name_line, placed
 from .unit import Parsed, Unit
 from .unit import input_lines as _input_lines
 
@@ -234,7 +234,7 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
                 total += marker * (1 - _dropped_neighbours(index, neighbours, state))
     compact: set[int] = set()
     if gathered:
-        total = _compact_gathered(units, state, sizes, gathered, compact, total, available)
+        total = _compact_gathered(units, state, sizes, gathered, compact, total, available, lone)
     names_over = total > available
     partial = _refill(units, state, sizes, max(available - total, reserve) if names_over else available - total)
     return _render(parsed, state, partial, compact), names_over
@@ -248,13 +248,15 @@ def _compact_gathered(
     compact: set[int],
     total: int,
     available: int,
+    lone: set[int],
 ) -> int:
     """Units dropped under labels (a linter's findings under their codes): where the
     lines counting each label go past the room (a hundred codes), the least important
     tiers, one at a time, are counted on one line each (`C0116 107, C0103 34, …`, no
     places) and their units still shown go too. Then the room left goes back to
     dropped units, the most important tier first, the first of each label before the
-    others. Returns the new total; `compact` gets the tiers counted on one line."""
+    others. Returns the new total; `compact` gets the tiers counted on one line.
+    `lone`: the units alone of their label (`_lone`), given back before the others."""
     tiers = sorted({unit.priority for index, unit in units if unit.gathered})
     for tier in tiers:
         if total <= available:
@@ -272,7 +274,6 @@ def _compact_gathered(
         total += sum(len(unit.group) + 8 for unit in listed)
         gathered.update(labels)
         compact.add(tier)
-    lone = _lone(units)
     for tier in reversed(tiers):
         seen: set[str] = set()
         # the only unit of its label first, then the first of each other label, then in order
@@ -937,10 +938,6 @@ def _shared_headings(items: list[Item], headed: list[tuple[int, int, str]]) -> l
     return items
 
 
-#: A finding under its file's heading: its place (`12:5`, `12`), then what it says.
-_PLACED = lazy(r"^  (?P<place>\d+(?::\d+)?)(?P<said>: [^{}]+)$")
-
-
 def _said_once(items: list[Item], alone: set[int]) -> list[Item]:
     """`items` (one file's findings under its heading) with the findings that say the
     same thing at several places said once, at the first of them, their places in a
@@ -951,9 +948,9 @@ def _said_once(items: list[Item], alone: set[int]) -> list[Item]:
     said: dict[int, tuple[str, str]] = {}  # position: (place, what it says)
     for k in sorted(alone):
         item = items[k]
-        found = None if isinstance(item, Omission) else _PLACED.match(item)
+        found = None if isinstance(item, Omission) else placed(item)
         if found:
-            said[k] = (found["place"], found["said"])
+            said[k] = found
     places: dict[str, list[str]] = {}
     first: dict[str, int] = {}
     for k, (place, text) in said.items():
