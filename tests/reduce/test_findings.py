@@ -186,3 +186,16 @@ def test_a_code_found_once_outlasts_the_first_finding_of_a_code_found_often():
     text = decoded(shown(fit(parse("finding", lines), 2500)))
     assert "src/z_last.py:1028:13: S307 Use of possibly insecure function" in text
     assert "D100 Docstring rule number 0" in text  # the first codes' first findings too
+
+
+def test_a_file_saying_one_thing_at_hundreds_of_places_wraps_its_places_and_reads_back_whole():
+    """A brace list of places wider than a line (reencode.BRACE_WIDTH) goes on several
+    lines of the same message, each read back on its own."""
+    said = ": C0116: Missing function or method docstring (missing-function-docstring)"
+    lines = [f"pkg/big.py:{n}:4{said}" for n in range(10, 4010, 10)]
+    text = shown(fit(parse("finding", lines), 100_000))
+    together = text.split("\n")[1:]
+    assert len(together) > 2 and all(line.startswith("  {") and line.endswith(said) for line in together)
+    assert all(len(line) <= 1000 for line in together)
+    assert sorted(decoded(text).split("\n")[1:]) == sorted(lines)
+    assert unexplained_lines("\n".join(lines), text) == []
