@@ -1,5 +1,6 @@
 """reduce/units.py: parsers split outputs into units; `fit` cuts between them."""
 
+import itertools
 import re
 
 from conftest import REPO
@@ -662,8 +663,10 @@ def test_a_file_shows_its_first_removed_and_first_added_lines_first():
     available=st.integers(0, 400),
 )
 def test_lines_without_a_unit_fit_as_they_are(parsed, available):
-    """`fit` of lines among which is no unit gives them as a whole fit renders them."""
-    assert fit(parsed, available) == _render(parsed, {}, {}, set())
+    """`fit` of lines among which is no unit gives them as a whole fit renders them
+    (markers next to each other said as one)."""
+    assert render(fit(parsed, available)) == render(_render(parsed, {}, {}, set()))
+    assert not any(isinstance(a, Omission) and isinstance(b, Omission) for a, b in itertools.pairwise(fit(parsed, 0)))
 
 
 def test_a_pytest_failure_whose_name_fills_the_width_is_a_block_of_its_own():

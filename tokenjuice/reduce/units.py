@@ -69,8 +69,8 @@ def fit(parsed: Parsed, available: int) -> list[Item]:
     the room still goes to the units' lines: a flood shows a spread of its matches
     beside the names, not the names alone."""
     loose = [part for part in parsed if not isinstance(part, Unit)]
-    if len(loose) == len(parsed):
-        return loose  # nothing to cut between (the rule's head and tail cut it): a fit is the lines
+    if len(loose) == len(parsed):  # nothing to cut between (the rule's head and tail cut it): the lines
+        return _render(parsed, {}) if any(isinstance(part, Omission) for part in loose) else loose
     target = available
     best: list[Item] | None = None
     best_size = 0
@@ -109,7 +109,10 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
     """One try at `fit`, and whether the units' names alone went past `available`."""
     units = [(index, part) for index, part in enumerate(parsed) if isinstance(part, Unit)]
     state = {index: FULL for index, _ in units}
-    loose = sum(_size([part]) for part in parsed if not isinstance(part, Unit))
+    # A marker among the loose lines costs its room only where a unit shown ends the run
+    # before it (else it is said with that run's marker): reckoned at nothing here, what
+    # the rendered fit measures corrects the aim (`fit`).
+    loose = sum(_size([part]) for part in parsed if not isinstance(part, Unit | Omission))
     sizes = {
         index: [
             unit.size,
@@ -814,7 +817,10 @@ def _render(
             marker = _dropped_marker(dropped)
             whole = [line for unit in dropped for line in unit.lines]
             # a marker is never longer than what it stands for: then the lines themselves
-            items.extend(whole if _size(whole) <= _size([marker]) else [marker])
+            if _size(whole) <= _size([marker]):
+                items.extend(whole)
+            else:
+                _add_marker(items, marker)
             dropped.clear()
         if shortened and runs:
             for (kind, note), run in shortened.items():  # one marker per kind and note, in the order they began
@@ -836,7 +842,10 @@ def _render(
             items.extend(_gathered_markers(gathered, compact or set(), labels))
         if not isinstance(part, Unit):
             flush()
-            items.append(part)
+            if isinstance(part, Omission):
+                _add_marker(items, part)
+            else:
+                items.append(part)
             continue
         form = state[index]
         if form == DROPPED and part.gathered:
@@ -901,6 +910,17 @@ def _render(
     flush()
     items.extend(_gathered_markers(gathered, compact or set(), labels))
     return _shared_headings(items, headed)
+
+
+def _add_marker(items: list[Item], marker: Omission) -> None:
+    """`marker` after `items`, said with the plain marker before it as one: lines left
+    out between the units of a cut (the head and tail cut of the lines between them) and
+    units dropped next to them are one run to a reader, however many parts it had."""
+    last = items[-1] if items else None
+    if isinstance(last, Omission) and not last.detail and not marker.detail:
+        items[-1] = Omission(last.count + marker.count)
+    else:
+        items.append(marker)
 
 
 def _shared_headings(items: list[Item], headed: list[tuple[int, int, str]]) -> list[Item]:
