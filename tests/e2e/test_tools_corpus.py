@@ -40,8 +40,9 @@ score = _scorer()
 #: directory tree is outlined folders first and names every file asked for.
 KEPT_FLOOR = 0.978
 #: Measured 0.167 once tools/text filled its budget with start and end lines rather than
-#: 8 of each (issue 32's ceiling: 0.2).
-RATIO_CEILING = 0.175
+#: 8 of each, 0.176 once every rule's head and tail did (a git_log of 50 commits shows 36
+#: where it showed 24; issue 32's ceiling: 0.2).
+RATIO_CEILING = 0.18
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,9 @@
 """The reduction engine (tokenjuice.reduce.engine and its pipeline): head and tail, filters,
 counters, the budget, escapes, exit codes and passthrough, through one rule at a time."""
 
+import itertools
 import json
+import re
 
 import pytest
 from conftest import reduce_wire
@@ -31,7 +33,7 @@ def test_result_shape_and_key_order():
 
 
 def test_head_tail_with_marker_and_trailer():
-    text = run(lines(200), make(summarize={"head": 3, "tail": 2}))["inlineText"].splitlines()
+    text = run(lines(200), make(summarize={"head": 3, "tail": 2, "fill": False}))["inlineText"].splitlines()
     assert text[:3] == [f"line {i:04d} with some padding to look like real output" for i in range(3)]
     assert text[3] == "... 195 lines omitted ..."
     assert text[4:6] == [
@@ -41,15 +43,44 @@ def test_head_tail_with_marker_and_trailer():
     assert text[-1] == "(tokenjuice: 195 of 200 lines omitted — full output: RAW)"
 
 
+def test_head_and_tail_are_the_least_shown_the_budget_goes_to_the_lines_between():
+    # 300 lines of 53 characters (15,900) against a 6,000 character budget: the rule's
+    # 3 + 2 lines would show a twentieth of what the agent may see
+    output = lines(300)
+    output = output.replace("line 0150 with", "line 0150 error: disk full with")
+    result = run(output, make(summarize={"head": 3, "tail": 2}, pin_patterns=["error:"]), max_inline_chars=6000)
+    text = result["inlineText"]
+    shown = text.splitlines()
+    assert 5700 <= len(text) <= 6000
+    assert shown[0].startswith("line 0000") and shown[-2].startswith("line 0299")
+    assert any(line.startswith("line 0150 error: disk full") for line in shown)  # pinned, from the middle
+    kept = [int(line.split()[1]) for line in shown if line.startswith("line ")]
+    assert len(kept) > 90 and kept == sorted(kept)
+    # from both ends inwards, the start a little more: one run cut before the pin and one after it
+    assert sum(line.startswith("... ") for line in shown) == 2
+    assert result["compaction"]["kinds"] == ["head-tail", "size-clamp"]
+
+
+def test_an_output_that_fits_the_budget_itself_needs_no_room_for_a_trailer():
+    output = lines(100)  # 5,300 characters: within the budget, though not within the budget less a trailer's room
+    assert len(output) == 5300
+    result = run(output, make(summarize={"head": 3, "tail": 2}), max_inline_chars=5350)
+    assert result["inlineText"] == output.rstrip("\n")
+    assert len(run(output, make(summarize={"head": 3, "tail": 2}), max_inline_chars=5200)["inlineText"]) <= 5200
+
+
 def test_failure_widens_head_tail_and_says_exit_first():
-    rule = make(summarize={"head": 2, "tail": 2}, failure={"head": 5, "tail": 5})
+    rule = make(summarize={"head": 2, "tail": 2, "fill": False}, failure={"head": 5, "tail": 5})
     text = run(lines(200), rule, exit_code=2)["inlineText"].splitlines()
     assert text[0] == "exit 2"
     assert "... 190 lines omitted ..." in text
 
 
 def test_failure_without_preserve_uses_summarize_numbers():
-    rule = make(summarize={"head": 2, "tail": 2}, failure={"preserve_on_failure": False, "head": 9, "tail": 9})
+    rule = make(
+        summarize={"head": 2, "tail": 2, "fill": False},
+        failure={"preserve_on_failure": False, "head": 9, "tail": 9},
+    )
     assert "... 196 lines omitted ..." in run(lines(200), rule, exit_code=1)["inlineText"]
 
 
@@ -106,7 +137,7 @@ def test_skip_then_keep_and_counter_sources():
 
 
 def test_keep_patterns_that_match_nothing_keep_everything():
-    result = run(lines(300), make(keep_patterns=["^NOPE"], summarize={"head": 1, "tail": 1}))
+    result = run(lines(300), make(keep_patterns=["^NOPE"], summarize={"head": 1, "tail": 1, "fill": False}))
     assert "... 298 lines omitted ..." in result["inlineText"]
 
 
@@ -408,3 +439,23 @@ def test_the_final_clamp_leaves_a_line_its_unit_clipped_as_it_is():
     budget = 3 * 400 + TRAILER_RESERVE  # the clamp's line limit is a third of the room: 400
     budget = max(budget, sum(len(i) + 1 for i in items) + TRAILER_RESERVE)
     assert clamp((), items, budget) is items
+
+
+def test_an_unknown_command_interleaving_units_and_loose_lines_stays_within_its_budget():
+    # test verdicts, compiler findings and progress lines interleaved, 400 kB, from a
+    # command no rule claims: the regions' units are cut, and the lines between them are
+    # cut by head and tail; a marker a gap would leave thousands of times over
+    from tokenjuice.bench import real_shaped_log
+    from tokenjuice.commands.wire import reduce_payload
+    from tokenjuice.reduce.budget import FAILURE_CHARS
+
+    log = real_shaped_log(400_000)
+    payload = {"toolName": "exec", "command": "mytool run", "combinedText": log, "exitCode": 1}
+    text = reduce_payload(payload, builtin_only=True)["inlineText"]
+    assert FAILURE_CHARS // 2 <= len(text) <= FAILURE_CHARS
+    shown = text.splitlines()
+    plain = re.compile(r"^\.\.\. [\d,]+ lines? omitted \.\.\.$")
+    markers = [k for k, line in enumerate(shown) if plain.match(line)]
+    # one marker for each run of lines left out, never two in a row
+    assert markers and not any(b == a + 1 for a, b in itertools.pairwise(markers))
+    assert "src/module_11.c:597:8: warning: unused variable 'tmp_11' [-Wunused-variable]" in shown

@@ -605,7 +605,7 @@ def _fits(cut: _Cut, budget: int) -> Reduction | None:
     kinds: tuple[str, ...] = ()
     if outcome.lossless:
         denoised, kinds = outcome.lossless, ("lossless",)
-    if cut.beyond(denoised, room - _size(header), solid=True):
+    if cut.beyond(denoised, budget - _size(header), solid=True):
         return None  # not even without every space would it fit
     size, spaces = cut.measure(denoised)
     shown = _size(header) + size
@@ -614,15 +614,19 @@ def _fits(cut: _Cut, budget: int) -> Reduction | None:
         saved = size - _size(squeezed)
         if shown > room or saved >= max(LOSSLESS_CHARS, size * LOSSLESS_SHARE):
             denoised, kinds, shown = squeezed, (*kinds, "squeeze"), shown - saved
-    if shown > room:
+    if shown > budget:
         return None
     if kinds:
-        return start.made(rule, header, denoised, len(whole), outcome.facts, kinds, None, None)
-    if len(denoised) == len(whole) and all(a is b or a == b for a, b in zip(denoised, whole, strict=True)):
-        return start.whole(header, whole, outcome.facts, "fits", rule)
-    # Noise goes whatever the size; where the trailer would cost more than the noise
-    # saved, `never_longer` shows it without one.
-    return start.made(rule, header, denoised, len(whole), outcome.facts, ("filter",), None, None)
+        made = start.made(rule, header, denoised, len(whole), outcome.facts, kinds, None, None)
+    elif len(denoised) == len(whole) and all(a is b or a == b for a, b in zip(denoised, whole, strict=True)):
+        made = start.whole(header, whole, outcome.facts, "fits", rule)
+    else:
+        # Noise goes whatever the size; where the trailer would cost more than the noise
+        # saved, `never_longer` shows it without one.
+        made = start.made(rule, header, denoised, len(whole), outcome.facts, ("filter",), None, None)
+    # The room kept for a trailer is kept for one that is shown: the output whole, or
+    # nearly, fits the budget itself, trailer and all.
+    return made if shown <= room or _length(made) <= budget else None
 
 
 def choose(cut: _Cut, budget: int) -> Reduction:
@@ -641,6 +645,13 @@ def choose(cut: _Cut, budget: int) -> Reduction:
         room = max(200, budget - sum(len(h) + 1 for h in header + counts) - TRAILER_RESERVE)
         fitted = tuple(fit(list(outcome.units), room))
         compact_items = fitted if beyond(compact_items, _size(fitted)) else compact_items
+    elif outcome.before_cut and outcome.summary is None and rule.summarize.fill:
+        # The rule's head and tail lines are the least it shows, not the most: the
+        # budget goes to the lines between them, its pinned lines first (`clamp`), their
+        # padding shortened first: a lossless form before any cut.
+        compact_items = outcome.before_cut
+        if rule.transforms.squeeze_padding:
+            compact_items = tuple(squeeze(i) for i in compact_items)
     compact_chars = _size(header) + _size(counts) + _size(compact_items)
     # What units.fit kept is already cut to the room, but for the names it keeps past
     # it on purpose (every file that matched, every directory): the clamp leaves those.
@@ -873,9 +884,13 @@ def clamp(header: tuple[str, ...], items: tuple[Item, ...], budget: int) -> tupl
         key=lambda i: (not isinstance(clipped[i], Pinned), rank(i)),
     )
     keep: set[int] = set()
+    # A run of lines dropped leaves one marker: each pinned line kept inside the run
+    # between the head and the tail may split it in two, while lines kept from the
+    # edges inwards stay next to the head or the tail and split nothing (the run's own
+    # marker fits in the trailer's room).
     used = 0
     for index in ranked:
-        cost = sizes[index] + _MARKER_COST
+        cost = sizes[index] + (_MARKER_COST if isinstance(clipped[index], Pinned) else 0)
         if used + cost <= available:
             keep.add(index)
             used += cost

@@ -57,6 +57,9 @@ class RuleOutcome:
     # folder's entries or a test file's passing ids in one brace list), when that is
     # meaningfully shorter: what is shown whole in place of `denoised`.
     lossless: tuple[Item, ...] = ()
+    # The rule's lines, pinned, before its head and tail cut, when it cut them: a budget
+    # wider than the cut is spent on them (`engine.choose`), pinned lines first.
+    before_cut: tuple[Item, ...] = ()
 
 
 def apply_rule(
@@ -209,9 +212,10 @@ def apply_rule(
     failed = bool(exit_code) and exit_code != 0
     budget_table = rule.failure if failed and rule.failure.preserve_on_failure else rule.summarize
     trimmed = items if uncut else head_tail(items, budget_table.head, budget_table.tail, PIN_LIMIT)
-    if len(trimmed) != len(items):
-        kinds.append("head-tail")
-    return RuleOutcome(tuple(trimmed), facts, tuple(kinds), None, total, note, tuple(denoised))
+    if len(trimmed) == len(items):
+        return RuleOutcome(tuple(trimmed), facts, tuple(kinds), None, total, note, tuple(denoised))
+    kinds.append("head-tail")
+    return RuleOutcome(tuple(trimmed), facts, tuple(kinds), None, total, note, tuple(denoised), before_cut=tuple(items))
 
 
 def _in_units(

@@ -324,6 +324,13 @@ class Summarize:
         "success",
         choices=("success", "failure"),
     )
+    fill: bool = spec(
+        FLAG,
+        "Whether a budget wider than `head` and `tail` lines is spent on the lines between them, pinned lines "
+        "first, then from both ends inwards (successes and failures alike); false for a list that only echoes "
+        "the work done, an item a line (zip's `adding:`), whose start, end and count say enough.",
+        True,
+    )
 
 
 @record
