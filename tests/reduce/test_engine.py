@@ -61,6 +61,19 @@ def test_head_and_tail_are_the_least_shown_the_budget_goes_to_the_lines_between(
     assert result["compaction"]["kinds"] == ["head-tail", "size-clamp"]
 
 
+def test_a_flood_spends_the_budget_on_its_ends_and_its_pinned_lines_however_long():
+    # 60,000 lines, two failures far inside: only lines within the budget's count of
+    # either end, and pinned lines, can be shown; the rest is one run each side
+    output = "".join(f"{i}\n" for i in range(60_000))
+    output = output.replace("\n20000\n", "\nerror: 20000 went wrong\n").replace("\n41000\n", "\nerror: 41000 too\n")
+    result = run(output, make(summarize={"head": 3, "tail": 2}, pin_patterns=["^error:"]), max_inline_chars=6000)
+    shown = result["inlineText"].splitlines()
+    assert "error: 20000 went wrong" in shown and "error: 41000 too" in shown
+    assert shown[0] == "0" and shown[-2] == "59999" and len(result["inlineText"]) <= 6000
+    assert sum(line.endswith(" lines omitted ...") for line in shown) == 3
+    assert shown[-1] == f"(tokenjuice: {60_000 - len(shown) + 1 + 3:,} of 60,000 lines omitted — full output: RAW)"
+
+
 def test_an_output_that_fits_the_budget_itself_needs_no_room_for_a_trailer():
     output = lines(100)  # 5,300 characters: within the budget, though not within the budget less a trailer's room
     assert len(output) == 5300

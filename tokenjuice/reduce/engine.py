@@ -27,7 +27,7 @@ from ..rules.loader import FALLBACK_ID, PROJECT
 from ..rules.model import Rule
 from ..shell.command import CommandInfo, analyze
 from ..text import clip_line, pluralize, split_lines, strip_ansi, trim_empty_edges
-from .lines import CLIP, Encoded, Item, Omission, Pinned, Whole, beyond, keep_only, measured, shown_lines
+from .lines import CLIP, Encoded, Item, Omission, Pinned, Whole, beyond, head_tail, keep_only, measured, shown_lines
 from .lines import size as _size
 from .lines import spaces as _spaces
 from .reencode import LOSSLESS_CHARS, LOSSLESS_SHARE, squeeze
@@ -649,7 +649,9 @@ def choose(cut: _Cut, budget: int) -> Reduction:
         # The rule's head and tail lines are the least it shows, not the most: the
         # budget goes to the lines between them, its pinned lines first (`clamp`), their
         # padding shortened first: a lossless form before any cut.
-        compact_items = outcome.before_cut
+        # No line shown costs less than its newline: of a flood, the lines past the
+        # budget's count from either end, and pinned lines past it, cannot be shown.
+        compact_items = tuple(head_tail(list(outcome.before_cut), budget, budget, budget))
         if rule.transforms.squeeze_padding:
             compact_items = tuple(squeeze(i) for i in compact_items)
     compact_chars = _size(header) + _size(counts) + _size(compact_items)

@@ -9,7 +9,7 @@ instead of stacking markers. Every marker tokenjuice prints matches
 
 from __future__ import annotations
 
-from itertools import compress, count, groupby, islice
+from itertools import compress, count, groupby, islice, repeat
 from operator import eq
 
 from ..fast.lazyre import lazy
@@ -127,41 +127,45 @@ def head_tail(items: list[Item], head: int, tail: int, pin_limit: int = 0) -> li
     head, tail = max(0, head), max(0, tail)
     if len(items) <= head + tail or (head == 0 and tail == 0):
         return items
-    middle = items[head : len(items) - tail]
-    pins = [i for i, item in enumerate(middle) if isinstance(item, Pinned)]
+    end = len(items) - tail
+    # the pinned lines of the middle, found in C: a flood's middle is 100,000s of lines
+    pins = list(compress(range(head, end), map(isinstance, islice(items, head, end), repeat(Pinned))))
     if len(pins) > pin_limit:
         pins = pins[: pin_limit - pin_limit // 2] + (pins[len(pins) - pin_limit // 2 :] if pin_limit // 2 else [])
-    kept_middle = keep_only(middle, set(pins))
-    kept_tail = items[len(items) - tail :] if tail else []
-    return items[:head] + kept_middle + kept_tail
+    return items[:head] + _kept(items, pins, head, end) + items[end:]
 
 
 def keep_only(items: Sequence[Item], keep: set[int]) -> list[Item]:
     """`items` with only the positions in `keep`; each run of others becomes one omission."""
+    return _kept(items, sorted(at for at in keep if 0 <= at < len(items)), 0, len(items))
+
+
+def _kept(items: Sequence[Item], kept: list[int], start: int, end: int) -> list[Item]:
+    """The items from `start` to `end` at the positions `kept` (in order, within them),
+    each run between them one omission, cut as slices: no step a line."""
     result: list[Item] = []
-    run: list[Item] = []
-    for index, item in enumerate(items):
-        if index in keep:
-            if run:
-                result.append(_collapse(run))
-                run = []
-            result.append(item)
-        else:
-            run.append(item)
-    if run:
-        result.append(_collapse(run))
+    for at in kept:
+        if at > start:
+            result.append(_collapse(items[start:at]))
+        result.append(items[at])
+        start = at + 1
+    if end > start:
+        result.append(_collapse(items[start:end]))
     return result
 
 
-def _collapse(run: list[Item]) -> Omission:
+def _collapse(run: Sequence[Item]) -> Omission:
     """One omission for a dropped run; a lone omission stays as it is (with its detail)."""
     first = run[0]
     return first if len(run) == 1 and isinstance(first, Omission) else merge(run)
 
 
 def merge(items: Sequence[Item]) -> Omission:
-    """One omission standing for all of `items` (lines and earlier omissions)."""
-    return Omission(sum(map(weight, items)))
+    """One omission standing for all of `items` (lines and earlier omissions): as many
+    as there are items, unless some stand for more (looked for in C)."""
+    if any(map(isinstance, items, repeat((Omission, Encoded)))):
+        return Omission(sum(map(weight, items)))
+    return Omission(len(items))
 
 
 def dedupe_adjacent(items: Sequence[Item], marked: list[int] | None = None) -> list[Item]:
