@@ -17,7 +17,9 @@ How the result reads is `render.py`'s business; this module only decides.
 
 from __future__ import annotations
 
-from operator import is_
+from bisect import bisect_left
+from itertools import accumulate, repeat
+from operator import add, is_
 
 from ..fast.record import record, replace
 from ..model import Execution, Reduction
@@ -640,24 +642,24 @@ def choose(cut: _Cut, budget: int) -> Reduction:
 
     counts = _counts(outcome, start.classification, start.execution.exit_code)
     compact_items: tuple[Item, ...] = (outcome.summary,) if outcome.summary is not None else outcome.items
-    if outcome.units and outcome.summary is None:
+    units_fitted = False
+    if outcome.before_cut and outcome.summary is None and rule.summarize.fill:
+        # The rule's head and tail lines are the least it shows, not the most: the
+        # budget goes to the lines between them, its pinned lines first (`clamp`), their
+        # padding shortened first: a lossless form before any cut.
+        compact_items = _within_reach(outcome.before_cut, budget)
+        if rule.transforms.squeeze_padding:
+            compact_items = tuple(squeeze(i) for i in compact_items)
+    elif outcome.units and outcome.summary is None:
         # Cut between units: compress them, then drop whole ones, to fit the room left.
         room = max(200, budget - sum(len(h) + 1 for h in header + counts) - TRAILER_RESERVE)
         fitted = tuple(fit(list(outcome.units), room))
         compact_items = fitted if beyond(compact_items, _size(fitted)) else compact_items
-    elif outcome.before_cut and outcome.summary is None and rule.summarize.fill:
-        # The rule's head and tail lines are the least it shows, not the most: the
-        # budget goes to the lines between them, its pinned lines first (`clamp`), their
-        # padding shortened first: a lossless form before any cut.
-        # No line shown costs less than its newline: of a flood, the lines past the
-        # budget's count from either end, and pinned lines past it, cannot be shown.
-        compact_items = tuple(head_tail(list(outcome.before_cut), budget, budget, budget))
-        if rule.transforms.squeeze_padding:
-            compact_items = tuple(squeeze(i) for i in compact_items)
+        units_fitted = True
     compact_chars = _size(header) + _size(counts) + _size(compact_items)
     # What units.fit kept is already cut to the room, but for the names it keeps past
     # it on purpose (every file that matched, every directory): the clamp leaves those.
-    clamp_budget = max(budget, compact_chars + TRAILER_RESERVE) if outcome.units else budget
+    clamp_budget = max(budget, compact_chars + TRAILER_RESERVE) if units_fitted else budget
     # The same items clamped to the same budget make the same text (units without a
     # cut of their own fit every room alike): made once for every budget tried.
     key = (clamp_budget, compact_items is outcome.items, compact_items)
@@ -690,6 +692,21 @@ def choose(cut: _Cut, budget: int) -> Reduction:
     return start.clamped(
         header, pinned, budget, "not-smaller", outcome.facts, rule, total_lines=len(whole), kinds=kinds
     )
+
+
+def _within_reach(items: tuple[Item, ...], budget: int) -> tuple[Item, ...]:
+    """Of `items`, those `clamp` can show within `budget`: the lines from either end
+    until they hold twice the budget (their padding squeezed, lines keep half their
+    room at the least that matters), and the first and last of the pinned lines, as
+    many as the budget holds lines of 20 characters; the rest one run each side.
+    Summed in C: a flood is 100,000s of lines."""
+    reach = 2 * budget
+
+    def lines_to_reach(window: tuple[Item, ...]) -> int:
+        return bisect_left(list(accumulate(map(add, map(len, window), repeat(1)))), reach) + 1
+
+    head, tail = lines_to_reach(items[:reach]), lines_to_reach(items[: -reach - 1 : -1])
+    return tuple(head_tail(list(items), head, tail, budget // 20))
 
 
 class _Start:
