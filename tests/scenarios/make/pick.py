@@ -2405,6 +2405,90 @@ add(
     ],
     day=AUDIT2,
 )
+FOLLOWUPS = "Debian 12, 2026-12-07"
+
+add(
+    "python-c-requests-connection-refused",
+    "python -c calling requests.get on a closed port: four chained tracebacks through requests, urllib3 and http.client, none in the project's code (~4.2 kB); keep every exception line, the chain separators, each trace's first and last frame and the frames where the call crosses into another package",
+    "Python 3.11.7, requests 2.34.2, urllib3 2.8.0",
+    [
+        "File \"<string>\", line 1, in <module>",
+        "requests/adapters.py\", line 729, in send",
+        "raise ConnectionError(e, request=request)",
+        "requests.exceptions.ConnectionError: HTTPConnectionPool(host='127.0.0.1', port=9): Max retries exceeded with url: /api/orders",
+        "During handling of the above exception, another exception occurred:",
+        "The above exception was the direct cause of the following exception:",
+        "urllib3.exceptions.MaxRetryError: HTTPConnectionPool(host='127.0.0.1', port=9): Max retries exceeded with url: /api/orders",
+        "urllib3.exceptions.NewConnectionError: HTTPConnection(host='127.0.0.1', port=9): Failed to establish a new connection: [Errno 111] Connection refused",
+        "ConnectionRefusedError: [Errno 111] Connection refused",
+        "urllib3/connection.py\", line 239, in _new_conn",
+        "urllib3/util/connection.py\", line 73, in create_connection",
+        "urllib3/connectionpool.py\", line 793, in urlopen",
+        "http/client.py\", line 986, in send",
+        "urllib3/connection.py\", line 254, in _new_conn",
+        "requests/adapters.py\", line 696, in send",
+        "urllib3/util/retry.py\", line 555, in increment",
+        "requests/sessions.py\", line 784, in send",
+    ],
+    day=FOLLOWUPS,
+)
+add(
+    "python-c-jinja2-template-filter",
+    "python -c rendering a Jinja2 template that uses an unknown filter: the traceback runs through jinja2's loader and compiler into the template file (~1.3 kB); keep the frames, the template line and the TemplateAssertionError",
+    "Python 3.11.7, Jinja2 3.1.6",
+    [
+        "File \"<string>\", line 4, in <module>",
+        "jinja2/environment.py\", line 1016, in get_template",
+        "jinja2/loaders.py\", line 138, in load",
+        "jinja2/environment.py\", line 942, in handle_exception",
+        "File \"templates/orders.html\", line 7, in template",
+        "<p>Total: {{ orders | sum(attribute=\"total\") | money }}</p>",
+        "jinja2.exceptions.TemplateAssertionError: No filter named 'money'.",
+    ],
+    day=FOLLOWUPS,
+)
+add(
+    "django-migrate-no-psycopg",
+    "python manage.py migrate with the postgresql engine and no psycopg installed: three chained tracebacks, the last through Django's app loading, importlib and the database backend (~4.4 kB); keep both ModuleNotFoundErrors, the ImproperlyConfigured line and where it was raised, the project's frames and the frames where the call crosses packages",
+    "Python 3.11.7, Django 5.2.20",
+    [
+        "ModuleNotFoundError: No module named 'psycopg'",
+        "ModuleNotFoundError: No module named 'psycopg2'",
+        "During handling of the above exception, another exception occurred:",
+        "django/db/backends/postgresql/base.py\", line 25, in <module>",
+        "django/db/backends/postgresql/base.py\", line 27, in <module>",
+        "shop/manage.py\", line 22, in <module>",
+        "shop/manage.py\", line 18, in main",
+        "django/db/backends/postgresql/base.py\", line 29, in <module>",
+        "raise ImproperlyConfigured(\"Error loading psycopg2 or psycopg module\")",
+        "django.core.exceptions.ImproperlyConfigured: Error loading psycopg2 or psycopg module",
+        "django/apps/config.py\", line 269, in import_models",
+        "django/db/utils.py\", line 113, in load_backend",
+        "django/contrib/auth/models.py\", line 5, in <module>",
+    ],
+    day=FOLLOWUPS,
+)
+add(
+    "django-migrate-runsql-error",
+    "python manage.py migrate where a RunSQL migration names a column that does not exist: 18 migrations applied, then a chained traceback from sqlite3 through Django's migration executor (~5.5 kB); keep the migration that failed, both exception lines, where it was re-raised and the frames of the call path",
+    "Python 3.11.7, Django 5.2.20, SQLite 3.40",
+    [
+        "Applying orders.0002_backfill_cents...Traceback (most recent call last):",
+        "Applying orders.0001_initial... OK",
+        "Apply all migrations: admin, auth, contenttypes, orders, sessions",
+        "sqlite3.OperationalError: no such column: total_cents",
+        "The above exception was the direct cause of the following exception:",
+        "django.db.utils.OperationalError: no such column: total_cents",
+        "shop/manage.py\", line 22, in <module>",
+        "django/db/backends/sqlite3/base.py\", line 356, in execute",
+        "django/db/backends/utils.py\", line 103, in _execute",
+        "django/db/migrations/operations/special.py\", line 135, in _run_sql",
+        "django/db/utils.py\", line 91, in __exit__",
+        "raise dj_exc_value.with_traceback(traceback) from exc_value",
+        "django/core/management/commands/migrate.py\", line 353, in handle",
+    ],
+    day=FOLLOWUPS,
+)
 
 if __name__ == "__main__":
     sys.exit(0 if write_all(check_only="--check" in sys.argv[1:]) else 1)
