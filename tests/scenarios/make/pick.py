@@ -2489,6 +2489,53 @@ add(
     ],
     day=FOLLOWUPS,
 )
+add(
+    "npx-esbuild-27-warnings",
+    "npx esbuild bundling five modules with 27 warnings of nine kinds (typeof, NaN and -0 comparisons, duplicate keys and cases, direct eval…), each with its place and code frame (~9.3 kB); keep one warning of each kind, places spread over the files, the count and the output file",
+    "esbuild 0.28.2, npm 11.19.1",
+    [
+        "▲ [WARNING] The \"typeof\" operator will never evaluate to \"elemnt\" [impossible-typeof]",
+        "src/index.js:5:20:",
+        "The CommonJS \"module\" variable is treated as a global variable in an ECMAScript module and may not work as expected [commonjs-variable-in-esm]",
+        "Duplicate key \"ok\" in object literal [duplicate-object-key]",
+        "\"import.meta\" is not available with the \"iife\" output format and will be empty [empty-import-meta]",
+        "Comparison with NaN using the \"===\" operator here is always false [equals-nan]",
+        "Comparison with -0 using the \"===\" operator will also match 0 [equals-negative-zero]",
+        "This case clause will never be evaluated because it duplicates an earlier case clause [duplicate-case]",
+        "Suspicious use of the \"!\" operator inside the \"in\" operator [suspicious-boolean-not]",
+        "Using direct eval with a bundler is not recommended and may cause problems [direct-eval]",
+        "src/money.js:10:16:",
+        "src/stock.js:8:50:",
+        "src/cart.js:24:60:",
+        "src/util.js:20:9:",
+        "27 warnings",
+        "dist/app.js  3.0kb",
+        "⚡ Done in 8ms",
+    ],
+    day=FOLLOWUPS,
+)
+add(
+    "npx-esbuild-missing-exports",
+    "npx esbuild where three imports name exports that do not exist, after 27 warnings (~9.9 kB); keep the three errors with their places, the count and warnings spread over the kinds",
+    "esbuild 0.28.2, npm 11.19.1",
+    [
+        "✘ [ERROR] No matching export in \"src/util.js\" for import \"missingHelper\"",
+        "src/cart.js:2:9:",
+        "✘ [ERROR] No matching export in \"src/util.js\" for import \"unknownExport\"",
+        "src/view.js:2:36:",
+        "✘ [ERROR] No matching export in \"src/money.js\" for import \"currencyOf\"",
+        "src/view.js:3:28:",
+        "27 warnings and 3 errors",
+        "▲ [WARNING] The \"typeof\" operator will never evaluate to \"elemnt\" [impossible-typeof]",
+        "src/index.js:5:20:",
+        "Using direct eval with a bundler is not recommended and may cause problems [direct-eval]",
+        "src/money.js:10:16:",
+        "Duplicate key \"ok\" in object literal [duplicate-object-key]",
+        "This case clause will never be evaluated because it duplicates an earlier case clause [duplicate-case]",
+        "src/util.js:20:9:",
+    ],
+    day=FOLLOWUPS,
+)
 
 if __name__ == "__main__":
     sys.exit(0 if write_all(check_only="--check" in sys.argv[1:]) else 1)
