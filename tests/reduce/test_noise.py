@@ -105,7 +105,27 @@ def test_make_drops_the_commands_of_files_that_compiled_without_a_word():
         "cc -o app build/a.o build/b.o build/c.o build/d.o",
     ]
     lines.insert(5, "cc -Wall -O2 -c src/e.c -o build/e.o")
-    assert clean_compiles(Lines(lines)) == {1, 4}  # the first and last show the flags; c.c warned; linking stays
+    # c.c warned: its command shows the flags; linking says where the build got to
+    assert clean_compiles(Lines(lines)) == {0, 1, 4, 5}
+    # nothing but compiles that said nothing: the first and the last show the flags and how far it got
+    quiet = [line for line in lines if "warning" not in line and "-o app" not in line]
+    assert clean_compiles(Lines(quiet)) == {1, 2, 3}
+
+
+def test_make_j4_keeps_the_command_of_the_file_a_diagnostic_names_wherever_it_comes():
+    """With jobs in parallel the compiler's words come after other jobs' commands: in
+    this real `make -j4` of zlib, gzlib.c's error comes after gzread.c's command, and
+    crc32.c's warnings after deflate.c's."""
+    from conftest import REPO
+
+    from tokenjuice.reduce.noise import clean_compiles
+
+    lines = (REPO / "tests/scenarios/make-j4-zlib-warnings-error.out").read_text().splitlines()
+    dropped = clean_compiles(Lines(lines))
+    kept = {lines[k].rsplit(" ", 1)[1] for k, line in enumerate(lines) if " -c -o " in line and k not in dropped}
+    assert kept == {"crc32.c", "deflate.c", "inflate.c", "trees.c", "gzlib.c", "gzread.c"}
+    gzlib = next(k for k, line in enumerate(lines) if line.endswith("-c -o gzlib.o gzlib.c"))
+    assert " -c -o gzread.o " in lines[gzlib + 1]  # followed by another command, yet it is the one that failed
 
 
 def test_pytest_drops_the_source_of_frames_in_library_code():
