@@ -2536,6 +2536,70 @@ add(
     ],
     day=FOLLOWUPS,
 )
+add(
+    "make-j4-zlib-clean",
+    "make -j4 of zlib 1.2.13 after ./configure: 33 compile commands, the static and shared libraries and the test programs linked, no diagnostic (~3.8 kB); keep the archive, the shared library, the links and the last programs; the compile commands of files that built cleanly are noise",
+    "GNU Make 4.3, gcc 12.2.0, zlib 1.2.13 (Debian's orig tarball)",
+    [
+        "ar rc libz.a adler32.o",
+        "-o libz.so.1.2.13 adler32.lo",
+        "ln -s libz.so.1.2.13 libz.so.1",
+        "-o minigzipsh minigzip.o  -L. libz.so.1.2.13",
+        "-o example64 example64.o",
+    ],
+    noise=[
+        "-c -o adler32.o adler32.c",
+        "-DPIC -c -o objs/inflate.o inflate.c",
+        "-c -o gzwrite.o gzwrite.c",
+    ],
+    day=FOLLOWUPS,
+)
+add(
+    "make-j4-zlib-error",
+    "make -j4 of zlib with an unknown struct member put into gzlib.c and a pointer from an integer into trees.c (~1.5 kB); keep the error and the warning with their places, code lines and functions, the failing compile command and make's error line; clean compile commands are noise",
+    "GNU Make 4.3, gcc 12.2.0, zlib 1.2.13 (Debian's orig tarball)",
+    [
+        "gzlib.c:330:21: error: ‘gz_state’ has no member named ‘want_min’",
+        "if (size < state->want_min)",
+        "gzlib.c: In function ‘gzbuffer’:",
+        "make: *** [Makefile:192: gzlib.o] Error 1",
+        "trees.c:411:17: warning: initialization of ‘int *’ from ‘uInt’ {aka ‘unsigned int’} makes pointer from integer without a cast [-Wint-conversion]",
+        "int *last = s->sym_next;",
+        "trees.c: In function ‘init_block’:",
+        "-c -o gzlib.o gzlib.c",
+    ],
+    noise=[
+        "-c -o adler32.o adler32.c",
+        "-c -o crc32.o crc32.c",
+        "-c -o inflate.o inflate.c",
+        "-c -o compress.o compress.c",
+    ],
+    day=FOLLOWUPS,
+)
+add(
+    "make-j4-zlib-warnings-error",
+    "make -j4 of the same tree with -Wall -Wextra -Wshadow -Wconversion: 37 warnings of five files interleaved across jobs (crc32.c's after deflate.c's command, gzlib.c's error after gzread.c's), then make's error (~12 kB); keep the error, its command and make's error line, a warning of each file; clean compile commands are noise",
+    "GNU Make 4.3, gcc 12.2.0, zlib 1.2.13 (Debian's orig tarball)",
+    [
+        "gzlib.c:330:21: error: ‘gz_state’ has no member named ‘want_min’",
+        "if (size < state->want_min)",
+        "make: *** [Makefile:192: gzlib.o] Error 1",
+        "-c -o gzlib.o gzlib.c",
+        "trees.c:411:17: warning: initialization of ‘int *’ from ‘uInt’ {aka ‘unsigned int’} makes pointer from integer without a cast [-Wint-conversion]",
+        "deflate.c:571:20: warning: conversion from ‘ulg’ {aka ‘long unsigned int’} to ‘unsigned int’ may change value [-Wconversion]",
+        "crc32.c:815:20: warning: conversion from ‘long unsigned int’ to ‘z_crc_t’ {aka ‘unsigned int’} may change value [-Wconversion]",
+        "inflate.c:265:14: warning: conversion from ‘long int’ to ‘int’ may change value [-Wconversion]",
+        "gzread.c:35:15: warning: conversion from ‘ssize_t’ {aka ‘long int’} to ‘int’ may change value [-Wconversion]",
+        "trees.c:725:40: warning: conversion from ‘int’ to ‘ush’ {aka ‘short unsigned int’} may change value [-Wconversion]",
+    ],
+    noise=[
+        "-c -o adler32.o adler32.c",
+        "-c -o inftrees.o inftrees.c",
+        "-c -o compress.o compress.c",
+        "-c -o gzclose.o gzclose.c",
+    ],
+    day=FOLLOWUPS,
+)
 
 if __name__ == "__main__":
     sys.exit(0 if write_all(check_only="--check" in sys.argv[1:]) else 1)
