@@ -201,7 +201,7 @@ def test_a_file_saying_one_thing_at_hundreds_of_places_wraps_its_places_and_read
     assert unexplained_lines("\n".join(lines), text) == []
 
 
-def _esbuild(name):
+def _scenario(name):
     from conftest import REPO
 
     text = (REPO / "tests" / "scenarios" / f"{name}.out").read_text()
@@ -209,7 +209,7 @@ def _esbuild(name):
 
 
 def test_esbuild_messages_are_findings_with_their_place_quoted_line_and_notes():
-    _, lines = _esbuild("npx-esbuild-27-warnings")
+    _, lines = _scenario("npx-esbuild-27-warnings")
     found = units_of(lines)
     assert len(found) == 27
     first = found[0]
@@ -226,7 +226,7 @@ def test_esbuild_messages_are_findings_with_their_place_quoted_line_and_notes():
 
 
 def test_esbuild_past_the_budget_keeps_its_errors_and_counts_each_kind_of_warning():
-    text, lines = _esbuild("npx-esbuild-missing-exports")
+    text, lines = _scenario("npx-esbuild-missing-exports")
     parsed = parse("finding", lines)
     assert [unit.priority for unit in parsed if isinstance(unit, Unit)].count(3 + 3) == 3  # errors
     cut = shown(fit(parsed, 1800))
@@ -239,3 +239,24 @@ def test_esbuild_past_the_budget_keeps_its_errors_and_counts_each_kind_of_warnin
         assert f"[{kind}]" in cut or re.search(rf"^\.\.\. \d+ (?:more )?{kind} \(.*src/", cut, re.MULTILINE), kind
     assert "in src/: " in cut
     assert unexplained_lines(text, cut) == []
+
+
+def test_clippys_documentation_links_go_whatever_the_size_and_its_suggestions_stay():
+    from conftest import reduce_wire
+
+    from tokenjuice.rules.index import load
+
+    text, _ = _scenario("cargo-clippy-shelf")
+    catalogue = load(builtin_only=True)
+    whole = reduce_wire(catalogue, command="cargo clippy", combined=text, exit_code=0)["inlineText"]
+    cut = reduce_wire(catalogue, command="cargo clippy", combined=text, exit_code=0, max_inline_chars=2000)
+    assert len(whole) < len(text)  # small enough to be shown whole, yet the links go
+    for shown_text in (whole, cut["inlineText"]):
+        assert "for further information visit" not in shown_text
+        for suggestion in (
+            "help: replace it with: `sum += *p`",  # under the carets
+            "help: remove `return`",
+            "help: try: `book.tags.first()`",
+        ):
+            assert suggestion in shown_text
+    assert "   |     ^^^^^^^^^^^^^^^^^^^^\n" in whole and "   |     ^^^^^^^^^^^^^^^^^^^^\n" not in cut["inlineText"]

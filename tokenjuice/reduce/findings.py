@@ -69,7 +69,9 @@ _LEADING_CODE = lazy(r"\[?[A-Z]{1,5}\d{2,5}\b")
 #: Notes a tool prints as diagnostics of their own but which explain the one above.
 _NOTE = lazy(r"^\s*note\b|^\s*\S+:\d+(?::\d+)?: note: ")
 
-_ADVICE = lazy(r"^\s*(?:=\s*)?(?:help|note|hint):")
+#: What a tool advises under a finding: `help: …`, `= note: …`, and a suggestion
+#: under the carets (`   |     ^^^^ help: try: `x.first()``).
+_ADVICE = lazy(r"^\s*(?:=\s*)?(?:help|note|hint):|^\s*\|\s*[\^-]+\s+help: ")
 
 ERROR, WARNING, CONVENTION = 3, 2, 1
 #: Codes whose letter says how bad they are (pylint; ruff's and flake8's pyflakes and
