@@ -2600,6 +2600,42 @@ add(
     ],
     day=FOLLOWUPS,
 )
+add(
+    "cargo-clippy-shelf",
+    "cargo clippy on a two-module crate with no dependencies: 11 warnings, each with help text and the lint's documentation link (~4.7 kB, modest); keep each warning with its place and what clippy suggests; the documentation links are boilerplate",
+    "cargo 1.95.0, clippy",
+    [
+        "warning: manual implementation of an assign operation",
+        "--> src/price.rs:4:9",
+        "help: replace it with: `sum += *p`",
+        "warning: unneeded `return` statement",
+        "--> src/price.rs:15:5",
+        "help: remove `return`",
+        "warning: usage of a legacy numeric constant",
+        "--> src/price.rs:19:17",
+        "help: use the associated constant instead",
+        "--> src/lib.rs:9:24",
+        "help: try: `books.iter().find(|b| &b.title == title)`",
+        "--> src/lib.rs:20:5",
+        "warning: the loop variable `i` is only used to index `books`",
+        "help: consider using an iterator",
+        "warning: equality checks against true are unnecessary",
+        "help: try: `books[i].pages > 500`",
+        "help: replace it with: `n += 1`",
+        "warning: length comparison to zero",
+        "help: using `!is_empty` is clearer and more explicit: `!book.tags.is_empty()`",
+        "warning: accessing first element with `book.tags.get(0)`",
+        "help: try: `book.tags.first()`",
+        "warning: `shelf` (lib) generated 11 warnings (run `cargo clippy --fix --lib -p shelf -- ` to apply 8 suggestions)",
+    ],
+    noise=[
+        "= help: for further information visit https://rust-lang.github.io/rust-clippy/rust-1.95.0/index.html#assign_op_pattern",
+        "= help: for further information visit https://rust-lang.github.io/rust-clippy/rust-1.95.0/index.html#needless_return",
+        "= help: for further information visit https://rust-lang.github.io/rust-clippy/rust-1.95.0/index.html#len_zero",
+        "= help: for further information visit https://rust-lang.github.io/rust-clippy/rust-1.95.0/index.html#get_first",
+    ],
+    day=FOLLOWUPS,
+)
 
 if __name__ == "__main__":
     sys.exit(0 if write_all(check_only="--check" in sys.argv[1:]) else 1)
