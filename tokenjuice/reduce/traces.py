@@ -3,9 +3,10 @@
 A trace's frames in code the project did not write (an installed package, the
 language's own library, the runtime) are worth least, but not all alike: the call
 path stays readable when each trace keeps its first frame (where it was entered) and
-its last (where it was raised), the first and the last frame of each run of one
-package's frames (where requests called urllib3 and urllib3 called http.client), and
-every frame of the project's own code. The exception lines and the lines that chain
+its last (where it was raised), the last frame of each run of one package's frames
+(where requests called urllib3 and urllib3 called http.client), a frame whose line
+raises (a library re-raising what it caught), and every frame of the project's own
+code. The exception lines and the lines that chain
 one trace to the next (`During handling of the above exception…`) are no frames and
 always stay.
 
@@ -97,10 +98,13 @@ def _traces(lines: Sequence[str], body: Callable[[str], str]) -> list[list[int]]
     return traces
 
 
-def kept_frames(lines: Sequence[str], body: Callable[[str], str] = _plain) -> tuple[list[int], set[int]]:
+def kept_frames(
+    lines: Sequence[str], body: Callable[[str], str] = _plain, crossings: bool = True
+) -> tuple[list[int], set[int]]:
     """Every frame of `lines`, and those a cut keeps: each trace's first and last, the
-    first and the last of each run of one package's frames, those whose source line
-    raises (a library re-raising what it caught), the project's own."""
+    project's own, and with `crossings` the last of each run of one package's frames
+    (where it called into another) and those whose source line raises (a library
+    re-raising what it caught)."""
     frames: list[int] = []
     keep: set[int] = set()
     for trace in _traces(lines, body):
@@ -111,22 +115,22 @@ def kept_frames(lines: Sequence[str], body: Callable[[str], str] = _plain) -> tu
             if (
                 package is None
                 or position in (0, last)
-                or package != packages[position - 1]
-                or package != packages[position + 1]
-                or (k + 1 < len(lines) and _RAISES.match(body(lines[k + 1])))
+                or (crossings and package != packages[position + 1])
+                or (crossings and k + 1 < len(lines) and _RAISES.match(body(lines[k + 1])))
             ):
                 keep.add(k)
     return frames, keep
 
 
-def own_frames(lines: Sequence[str], body: Callable[[str], str] = _plain) -> tuple[Item, ...]:
+def own_frames(lines: Sequence[str], body: Callable[[str], str] = _plain, crossings: bool = True) -> tuple[Item, ...]:
     """`lines` without the frames of their stack traces that are in library code, and
     the lines under each (its source line, carets), but for those `kept_frames` keeps
     (and the carets under a kept library frame right before a frame that goes, counted
     with it); () when nothing goes. Each run of frames that went is marked where it
     was, not after the lines: two frames shown one under the other must not read as
-    one calling the other."""
-    frames, keep = kept_frames(lines, body)
+    one calling the other. A log's record leaves out `crossings` (kept_frames): its
+    traces compete for the room with the log's other records."""
+    frames, keep = kept_frames(lines, body, crossings)
     dropped: set[int] = set()
     for position, frame in enumerate(frames):
         under = range(frame + 1, frames[position + 1] if position + 1 < len(frames) else len(lines))
