@@ -151,3 +151,23 @@ def test_carets_under_frames_do_not_split_a_trace_into_runs():
     assert all(f"line {900 + k}, in dispatch" not in trimmed for k in range(1, 5))
     # the carets under the first frame go with the frames after it, in one marker
     assert "... 13 lines (frames in installed and standard library code) omitted ..." in trimmed
+
+
+def test_thousands_of_tracebacks_are_cut_to_the_budget_and_the_last_one_stays():
+    """Each traceback is its own unit (a new `Traceback` line after an exception is
+    not chained to it); those before the last are dropped like any unit, the last
+    one's exceptions are kept past the room."""
+    output = "".join(
+        "Traceback (most recent call last):\n"
+        f'  File "/srv/venv/lib/python3.11/site-packages/worker/job.py", line {k}, in run\n'
+        "    raise KeyError(key)\n"
+        f"KeyError: 'job-{k}'\n"
+        for k in range(3000)
+    )
+    assert sum(isinstance(part, Unit) for part in parse(output.splitlines())) == 3000
+    made = reduce_wire(load(builtin_only=True), command="python3 worker.py", combined=output, exit_code=1)
+    text = made["inlineText"]
+    assert len(text) <= 10_000
+    assert "KeyError: 'job-2999'" in text and "KeyError: 'job-0'" in text
+    assert "more tracebacks omitted ..." in text
+    assert unexplained_lines(output, text) == []

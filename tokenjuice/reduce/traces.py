@@ -105,9 +105,16 @@ def kept_frames(
     project's own, and with `crossings` the last of each run of one package's frames
     (where it called into another) and those whose source line raises (a library
     re-raising what it caught)."""
+    return _kept_of(lines, _traces(lines, body), body, crossings)
+
+
+def _kept_of(
+    lines: Sequence[str], traces: list[list[int]], body: Callable[[str], str], crossings: bool
+) -> tuple[list[int], set[int]]:
+    """`kept_frames` of `lines` whose `traces` are known."""
     frames: list[int] = []
     keep: set[int] = set()
-    for trace in _traces(lines, body):
+    for trace in traces:
         frames.extend(trace)
         packages = [_package(body(lines[k])) for k in trace]
         last = len(trace) - 1
@@ -130,7 +137,14 @@ def own_frames(lines: Sequence[str], body: Callable[[str], str] = _plain, crossi
     was, not after the lines: two frames shown one under the other must not read as
     one calling the other. A log's record leaves out `crossings` (kept_frames): its
     traces compete for the room with the log's other records."""
-    frames, keep = kept_frames(lines, body, crossings)
+    return _without_library_frames(lines, kept_frames(lines, body, crossings), body)
+
+
+def _without_library_frames(
+    lines: Sequence[str], kept: tuple[list[int], set[int]], body: Callable[[str], str]
+) -> tuple[Item, ...]:
+    """`own_frames` of `lines` whose frames, and those kept, are known."""
+    frames, keep = kept
     dropped: set[int] = set()
     for position, frame in enumerate(frames):
         under = range(frame + 1, frames[position + 1] if position + 1 < len(frames) else len(lines))
@@ -162,7 +176,11 @@ def _marked(lines: Sequence[str], dropped: set[int], note: str = "", frames: Col
         if gone:
             held = sum(1 for j in gone if j in frames)
             said = note or (f"({pluralize(held, 'frame')})" if held else "")
-            kept.append(Omission(len(gone), f"{pluralize(len(gone), 'line')} {said}".rstrip()))
+            marker = Omission(len(gone), f"{pluralize(len(gone), 'line')} {said}".rstrip())
+            # a marker no shorter than what it stands for: the lines themselves
+            kept.extend(
+                [lines[j] for j in gone] if sum(map(len, (lines[j] for j in gone))) <= len(marker) else [marker]
+            )
             gone = []
         if line is not None:
             kept.append(line)
@@ -182,26 +200,27 @@ _SHORT_NOTE = "beyond each trace's first and last frame and its exception"
 def parse(lines: list[str]) -> Parsed:
     """`lines` with each Python traceback (with those chained to it) one unit; the
     program's other lines stay loose."""
-    parsed: Parsed = []
+    spans: list[tuple[int, int]] = []  # where each traceback starts and ends
     count = len(lines)
     k = 0
-    tracebacks: list[int] = []
     while k < count:
-        if not _START.search(lines[k]):
-            parsed.append(lines[k])
+        line = lines[k]
+        if "Traceback (most recent call last):" not in line or not _START.search(line):
             k += 1
             continue
         end = _end(lines, k)
-        tracebacks.append(len(parsed))
-        parsed.append(_unit(lines[k:end]))
+        spans.append((k, end))
         k = end
-    if len(tracebacks) > 1:  # the last one is where the program ended: kept longest
-        from ..fast.record import replace
-
-        for position in tracebacks[:-1]:
-            unit = parsed[position]
-            assert isinstance(unit, Unit)
-            parsed[position] = replace(unit, priority=2)
+    if not spans:
+        return list(lines)
+    parsed: Parsed = []
+    position = 0
+    for number, (start, end) in enumerate(spans, 1):
+        parsed.extend(lines[position:start])
+        # the last one is where the program ended: kept longest
+        parsed.append(_unit(lines[start:end], 3 if number == len(spans) else 2))
+        position = end
+    parsed.extend(lines[position:])
     return parsed
 
 
@@ -228,8 +247,12 @@ def _end(lines: list[str], start: int) -> int:
         line = lines[k]
         if line[:1].isspace() and line.strip():  # a frame, the lines under it
             k += 1
-        elif _CHAINED.match(line) or _START.match(line):
+        elif _CHAINED.match(line):
             raised = False
+            k += 1
+        elif _START.match(line):  # chained when a separator came since the last exception
+            if raised:
+                break
             k += 1
         elif not line.strip():  # a blank line goes with the chain around it
             if (k + 1 < count and _CHAINED.match(lines[k + 1])) or (
@@ -246,44 +269,47 @@ def _end(lines: list[str], start: int) -> int:
     return k
 
 
-def _unit(group: list[str]) -> Unit:
+def _unit(group: list[str], priority: int) -> Unit:
     full = tuple(clip_line(line, _LINE_LIMIT) for line in group)
-    frames, _ = kept_frames(full)
+    traces = _traces(full, _plain)
+    kept = _kept_of(full, traces, _plain, True)
+    frames = kept[0]
     said = [k for k, line in enumerate(full) if k and line.strip() and not line[:1].isspace()]
     exception = next((str(full[k]) for k in reversed(said) if not _CHAINED.match(full[k])), "")
+    trimmed = _without_library_frames(full, kept, _plain) if len(frames) > len(kept[1]) else ()
     return Unit(
         "traceback",
         "",
         full,
-        _short(full, frames),
-        _minimal(full, frames) if exception else (),
-        priority=3,
+        _short(full, traces, frames),
+        _minimal(full, traces, frames) if exception else (),
+        priority=priority,
         short_note=_SHORT_NOTE,
         minimal_note="beyond its exceptions",
-        trimmed=own_frames(full),
+        names=priority == 3,  # the last one's exceptions are kept past the room; the others' are not
+        trimmed=trimmed,
         trimmed_note=LIBRARY_NOTE,
         family=exception.partition(":")[0],
     )
 
 
-def _short(lines: tuple[str, ...], frames: list[int]) -> tuple[Item, ...]:
+def _short(lines: tuple[str, ...], traces: list[list[int]], frames: list[int]) -> tuple[Item, ...]:
     """The traceback with each trace's first and last frame (and the lines under the
     last, where it was raised), its exception and what chains it: the rest counted by
     a marker where it was."""
     keep = {k for k, line in enumerate(lines) if not line[:1].isspace()}  # headers, exceptions, chains
-    for trace in _traces(lines, _plain):
+    for trace in traces:
         keep.add(trace[0])
         keep.update(_under(lines, trace[-1], include=True))
     return _kept(lines, keep, frames)
 
 
-def _minimal(lines: tuple[str, ...], frames: list[int]) -> tuple[Item, ...]:
+def _minimal(lines: tuple[str, ...], traces: list[list[int]], frames: list[int]) -> tuple[Item, ...]:
     """The traceback's exception lines (chained ones too), where the last one was
     raised, and what the program said on the line it began on: the rest counted by a
     marker where it was."""
     keep = {k for k, line in enumerate(lines) if line.strip() and not line[:1].isspace() and not _CHAINED.match(line)}
     keep -= {k for k in keep if _START.match(lines[k])}  # but a line said before one (`Applying app.0002…`)
-    traces = _traces(lines, _plain)
     if traces:
         keep.update(_under(lines, traces[-1][-1], include=True))
     return _kept(lines, keep, frames)

@@ -214,7 +214,9 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
                 break
             if tier is not None and unit.priority != tier:
                 continue
-            if (target == MINIMAL and not unit.minimal) or (target == DROPPED and bool(unit.minimal) != named):
+            if (target == MINIMAL and not unit.minimal) or (
+                target == DROPPED and bool(unit.minimal and unit.names) != named
+            ):
                 continue
             if target == TRIMMED and not unit.trimmed:
                 continue
