@@ -199,3 +199,64 @@ def test_a_file_saying_one_thing_at_hundreds_of_places_wraps_its_places_and_read
     assert all(len(line) <= 1000 for line in together)
     assert sorted(decoded(text).split("\n")[1:]) == sorted(lines)
     assert unexplained_lines("\n".join(lines), text) == []
+
+
+def _scenario(name):
+    from conftest import REPO
+
+    text = (REPO / "tests" / "scenarios" / f"{name}.out").read_text()
+    return text, [line for line in text.splitlines() if line.strip()]  # the rule skips blank lines
+
+
+def test_esbuild_messages_are_findings_with_their_place_quoted_line_and_notes():
+    _, lines = _scenario("npx-esbuild-27-warnings")
+    found = units_of(lines)
+    assert len(found) == 27
+    first = found[0]
+    assert first.lines[:2] == (
+        '▲ [WARNING] The "typeof" operator will never evaluate to "elemnt" [impossible-typeof]',
+        "    src/index.js:5:20:",
+    )
+    assert (first.gathered, first.place, first.priority) == ("impossible-typeof", "src/index.js:5", 2 + 3)
+    duplicate = next(unit for unit in found if unit.gathered == "duplicate-object-key")
+    # the finding's own quoted line stays in its trimmed form; the note's place and squiggles go
+    assert duplicate.trimmed == duplicate.lines[:3]
+    assert "The original key" in shown(duplicate.lines)
+    assert duplicate.short == duplicate.lines[:2]
+
+
+def test_esbuild_past_the_budget_keeps_its_errors_and_counts_each_kind_of_warning():
+    text, lines = _scenario("npx-esbuild-missing-exports")
+    parsed = parse("finding", lines)
+    assert [unit.priority for unit in parsed if isinstance(unit, Unit)].count(3 + 3) == 3  # errors
+    cut = shown(fit(parsed, 1800))
+    for error in ('for import "missingHelper"', 'for import "unknownExport"', 'for import "currencyOf"'):
+        assert error in cut
+    assert "src/view.js:3:28:" in cut and "27 warnings and 3 errors" in cut
+    kinds = {unit.gathered for unit in parsed if isinstance(unit, Unit) and unit.gathered != "errors"}
+    assert len(kinds) == 9
+    for kind in kinds:  # each kind of warning shown, or counted with its first places
+        assert f"[{kind}]" in cut or re.search(rf"^\.\.\. \d+ (?:more )?{kind} \(.*src/", cut, re.MULTILINE), kind
+    assert "in src/: " in cut
+    assert unexplained_lines(text, cut) == []
+
+
+def test_clippys_documentation_links_go_whatever_the_size_and_its_suggestions_stay():
+    from conftest import reduce_wire
+
+    from tokenjuice.rules.index import load
+
+    text, _ = _scenario("cargo-clippy-shelf")
+    catalogue = load(builtin_only=True)
+    whole = reduce_wire(catalogue, command="cargo clippy", combined=text, exit_code=0)["inlineText"]
+    cut = reduce_wire(catalogue, command="cargo clippy", combined=text, exit_code=0, max_inline_chars=2000)
+    assert len(whole) < len(text)  # small enough to be shown whole, yet the links go
+    for shown_text in (whole, cut["inlineText"]):
+        assert "for further information visit" not in shown_text
+        for suggestion in (
+            "help: replace it with: `sum += *p`",  # under the carets
+            "help: remove `return`",
+            "help: try: `book.tags.first()`",
+        ):
+            assert suggestion in shown_text
+    assert "   |     ^^^^^^^^^^^^^^^^^^^^\n" in whole and "   |     ^^^^^^^^^^^^^^^^^^^^\n" not in cut["inlineText"]

@@ -108,6 +108,23 @@ def test_make_drops_the_commands_of_files_that_compiled_without_a_word():
     assert clean_compiles(Lines(lines)) == {1, 4}  # the first and last show the flags; c.c warned; linking stays
 
 
+def test_make_j4_keeps_the_command_of_the_file_a_diagnostic_names_wherever_it_comes():
+    """With jobs in parallel the compiler's words come after other jobs' commands: in
+    this real `make -j4` of zlib, gzlib.c's error comes after gzread.c's command, and
+    crc32.c's warnings after deflate.c's."""
+    from conftest import REPO
+
+    from tokenjuice.reduce.noise import clean_compiles
+
+    lines = (REPO / "tests/scenarios/make-j4-zlib-warnings-error.out").read_text().splitlines()
+    dropped = clean_compiles(Lines(lines))
+    kept = {lines[k].rsplit(" ", 1)[1] for k, line in enumerate(lines) if " -c -o " in line and k not in dropped}
+    # the files that warned or failed, and the first and the last command (the flags, how far it got)
+    assert kept == {"test/example.c", "crc32.c", "deflate.c", "inflate.c", "trees.c", "gzlib.c", "gzread.c"}
+    gzlib = next(k for k, line in enumerate(lines) if line.endswith("-c -o gzlib.o gzlib.c"))
+    assert " -c -o gzread.o " in lines[gzlib + 1]  # followed by another command, yet it is the one that failed
+
+
 def test_pytest_drops_the_source_of_frames_in_library_code():
     from tokenjuice.reduce.noise import library_source
 

@@ -10,7 +10,9 @@ duplicate-code excerpt, a type checker's notes. The shapes recognised:
   (pyright), `x.go:25:10: Error return value … (errcheck)` (golangci-lint);
 - a heading whose next line points at the place: `F401 [*] \\`os\\` imported but unused`
   or `error[E0308]: mismatched types`, then `  --> src/a.py:1:8` (ruff, rustc, clippy);
-- eslint's stylish table: a file's path on its own line, then `  12:5  error  …  rule`.
+- eslint's stylish table: a file's path on its own line, then `  12:5  error  …  rule`;
+- esbuild's: `▲ [WARNING] … [equals-nan]` or `✘ [ERROR] …`, its place on an indented
+  line under it (`    src/a.js:3:17:`), then the quoted line, its squiggle and notes.
 
 What matters most is kept longest (`priority`): errors before warnings before
 conventions and hints, each in the project's own files before vendored and
@@ -44,6 +46,12 @@ _LOCATED = lazy(
 )
 #: The line under a heading that says where: `  --> src/a.py:1:8`.
 _ARROW = lazy(r"^\s*--> (?P<path>\S+?):(?P<line>\d+)(?::\d+)?\s*$")
+#: esbuild's message (`▲ [WARNING] …`, `✘ [ERROR] …`; `!`/`X` where it prints no
+#: symbols) and the line under it that says where: `    src/a.js:3:17:`.
+_ESBUILD = lazy(r"^(?:✘|▲|X|!) \[(?:ERROR|WARNING)\] \S")
+_ESBUILD_PLACE = lazy(r"^\s+(?P<path>[^\s:]+):(?P<line>\d+):\d+:$")
+#: esbuild's quoted source line: `      3 │ if (x === NaN) {`.
+_QUOTED = lazy(r"^\s+\d+ │ ")
 #: eslint's stylish table: `  12:5  error  'x' is not defined  no-undef`.
 _STYLISH = lazy(r"^\s+(?P<line>\d+):\d+\s+(?P<severity>error|warning)\s+\S")
 _STYLISH_FILE = lazy(r"^(?P<path>/?[\w.@+~-]+(?:/[\w.@+~-]+)*\.\w+)$")
@@ -61,7 +69,9 @@ _LEADING_CODE = lazy(r"\[?[A-Z]{1,5}\d{2,5}\b")
 #: Notes a tool prints as diagnostics of their own but which explain the one above.
 _NOTE = lazy(r"^\s*note\b|^\s*\S+:\d+(?::\d+)?: note: ")
 
-_ADVICE = lazy(r"^\s*(?:=\s*)?(?:help|note|hint):")
+#: What a tool advises under a finding: `help: …`, `= note: …`, and a suggestion
+#: under the carets (`   |     ^^^^ help: try: `x.first()``).
+_ADVICE = lazy(r"^\s*(?:=\s*)?(?:help|note|hint):|^\s*\|\s*[\^-]+\s+help: ")
 
 ERROR, WARNING, CONVENTION = 3, 2, 1
 #: Codes whose letter says how bad they are (pylint; ruff's and flake8's pyflakes and
@@ -91,6 +101,12 @@ def parse(lines: list[str], vendored: Vendored) -> Parsed:
     for index, line in enumerate(lines):
         following = lines[index + 1] if index + 1 < count else ""
         arrow = _ARROW.match(following) if line and not line[0].isspace() else None
+        if arrow is None and _ESBUILD.match(line):
+            close()
+            place = _ESBUILD_PLACE.match(following)
+            start = {"path": place.group("path"), "line": place.group("line"), "text": line} if place else {}
+            current.append(line)
+            continue
         located = None if arrow else _LOCATED.match(line)
         stylish = _STYLISH.match(line) if stylish_file and not located else None
         if located and current and _NOTE.match(line):
@@ -140,10 +156,12 @@ def _finding(lines: list[str], start: dict[str, str], vendored: Vendored, codes:
     rank = max(severity, WARNING) if code and (code, own) not in codes else severity
     codes.add((code, own))
     head = [clip_line(lines[0], _LINE_LIMIT)]
-    if len(lines) > 1 and _ARROW.match(lines[1]):
+    if len(lines) > 1 and (_ARROW.match(lines[1]) or _ESBUILD_PLACE.match(lines[1])):
         head.append(lines[1])
     full = tuple(clip_line(line, _LINE_LIMIT) for line in lines)
-    advice = tuple(line for line in full[len(head) :] if _ADVICE.match(line))
+    # the advice under it, and esbuild's quoted line of its own place (not of its notes')
+    quoted = 2 if len(full) > 2 and _ESBUILD_PLACE.match(full[1]) and _QUOTED.match(full[2]) else None
+    advice = tuple(line for k, line in enumerate(full) if k >= len(head) and (_ADVICE.match(line) or k == quoted))
     trimmed = tuple(head) + advice
     short: tuple[Item, ...] = tuple(head)
     return Unit(

@@ -203,19 +203,40 @@ _COMPILE = lazy(r"^\s*(?:\S*/)?(?:cc|gcc|g\+\+|c\+\+|clang|clang\+\+)(?:-\d+)?\s
 _COMPILER = lazy(r"^\s*(?:\S*/)?(?:cc|gcc|g\+\+|c\+\+|clang|clang\+\+|ld|ar)(?:-\d+)?\s")
 
 
+#: The source file a compile command builds: its last word with a source's extension.
+_SOURCE = lazy(r"(?:^|\s)(?P<file>\S+\.(?:c|cc|cpp|cxx|c\+\+|C|m|mm|s|S))(?=\s|$)")
+#: A diagnostic naming its file: `trees.c:411:17: warning: …`, `gzlib.c: In function ‘gzbuffer’:`,
+#: `In file included from src/a.c:3:`.
+_DIAGNOSED = lazy(
+    r"^(?:In file included from |\s+from )?(?P<file>[^\s:]+):(?:\d+:(?:\d+:)?\s(?:fatal error|error|warning|note):"
+    r"|\s+In (?:function|member function|constructor|destructor|static function|instantiation|lambda)\b"
+    r"|\s+At top level:|\d+[,:])"
+)
+
+
 def clean_compiles(view: Lines) -> set[int]:
-    """The compile commands make echoes for files that compiled without a word: those
-    not followed by what the compiler said, but for the first and the last (the flags
-    every file is built with, where the build got to). A command followed by a
-    diagnostic stays: it says which flags built the file that warned."""
+    """The compile commands make echoes for files that compiled without a word. A
+    command whose file a diagnostic names stays (it says which flags built the file
+    that warned), wherever the diagnostic is: `make -j4` prints the compiler's words
+    after other jobs' commands, so a command followed by a diagnostic of another file
+    goes. The first and the last command stay: the flags every file is built with,
+    where the build got to."""
     lines = view.lines
-    dropped: set[int] = set()
-    for index, line in enumerate(lines):
-        if _COMPILE.match(line):
-            following = lines[index + 1] if index + 1 < len(lines) else ""
-            if not following.strip() or _COMPILER.match(following) or following.startswith(("make", "gmake")):
-                dropped.add(index)
+    diagnosed = set()
+    for line in lines:
+        found = _DIAGNOSED.match(line)
+        if found:
+            diagnosed.add(found.group("file").rpartition("/")[2])
     compiles = [index for index, line in enumerate(lines) if _COMPILE.match(line)]
+    dropped: set[int] = set()
+    for index in compiles:
+        source = _SOURCE.findall(lines[index])
+        if source and source[-1].rpartition("/")[2] in diagnosed:
+            continue
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        said = following.strip() and not _COMPILER.match(following) and not following.startswith(("make", "gmake"))
+        if not said or _DIAGNOSED.match(following):  # nothing of its own, or another file's words
+            dropped.add(index)
     return dropped - set(compiles[:1] + compiles[-1:])
 
 

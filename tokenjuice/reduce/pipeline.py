@@ -16,7 +16,7 @@ from ..fast.record import record
 from ..rules.model import Counter, Rule
 from ..rules.patterns import SIEVE_LINES, Budget, Lines, Matcher, group_names, scoped
 from ..text import split_lines, trim_empty_edges
-from . import noise, records
+from . import noise, records, traces
 from .formatters import FORMATTERS
 from .lines import Item, Omission, Pinned, beyond, dedupe_adjacent, head_tail, size
 from .reencode import LOSSLESS_CHARS, LOSSLESS_SHARE
@@ -180,14 +180,17 @@ def apply_rule(
 
     if rule.unit:  # cut between units, to the budget, in the engine
         lines_only = [i for i in undeduped if isinstance(i, str)] if formatter else lines
-        if len(lines_only) == len(undeduped):
+        whole = parse(rule.unit, lines_only, view_of(lines_only)) if len(lines_only) == len(undeduped) else None
+        # a program's output without a traceback is cut as if it had no unit: by head and tail
+        if whole is not None and (rule.unit != "traceback" or any(isinstance(part, Unit) for part in whole)):
             failed = bool(exit_code) and exit_code != 0
             table = rule.failure if failed and rule.failure.preserve_on_failure else rule.summarize
             scanned = view_of(lines_only)
-            whole = parse(rule.unit, lines_only, scanned)
             if rule.unit == "record" and filters.pin_patterns:
                 whole = _pinned_records(whole, rule, matcher)
             parsed = loose_head_tail(whole, table.head, table.tail, rule, matcher, scanned)
+            if rule.unit == "traceback":
+                parsed = traces.around(parsed)
             if rule.unit == "match-file":
                 facts = (facts or {}) | {"file": sum(1 for part in parsed if isinstance(part, Unit))}
             if beyond(denoised, LOSSLESS_MAX) or any(isinstance(i, Omission) for i in denoised):

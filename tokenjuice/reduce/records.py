@@ -35,9 +35,10 @@ from __future__ import annotations
 from itertools import islice
 
 from ..fast.lazyre import lazy
-from ..text import clip_line, pluralize
-from .lines import Item, Omission
+from ..text import clip_line
+from .lines import Item
 from .reencode import brace_lines
+from .traces import LIBRARY_NOTE, go_frame, own_frames
 from .unit import Parsed, Unit
 
 _LINE_LIMIT = 400
@@ -121,17 +122,6 @@ _RUN = 5
 _HEAD, _TAIL = 3, 5
 
 
-def _go_frame(body: str) -> bool:
-    """A function line of a Go stack (`main.process(0x4abcfd?, 0x1)`, `main.(*T).run()`):
-    a dotted name with no space, then its arguments."""
-    if not body.endswith(")"):
-        return False
-    name = body.partition("(")[0]
-    if name.endswith("."):  # a method on a pointer receiver: `main.(*T).run(…)`
-        name = body[: body.find(")") + 1]
-    return bool(name) and "." in name and " " not in name and len(name) <= 300
-
-
 def looks_like_a_log(lines: list[str]) -> bool:
     """Do most of the first lines start like log records (a time, a host, a source)?"""
     sample = [line for line in lines[:200] if line.strip()]
@@ -149,7 +139,7 @@ def parse(lines: list[str]) -> Parsed:
         found = _PREFIX.match(line)
         prefix, body = (found.group(), line[found.end() :]) if found else ("", line)
         shared = prefix_of_current is not None and _same_source(prefix, prefix_of_current)
-        if groups and body and (_CONTINUES.match(body) or _go_frame(body)) and (shared or not prefix):
+        if groups and body and (_CONTINUES.match(body) or go_frame(body)) and (shared or not prefix):
             groups[-1].append(line)
             continue
         groups.append([line])
@@ -366,20 +356,6 @@ def _template(line: str) -> str:
     return _VARIES.sub("#", body)[:120]
 
 
-#: A stack frame in code the project did not write (an installed package, the
-#: language's own library, the runtime), whose source line under it goes with it.
-_LIBRARY_FRAME = lazy(
-    r'File "[^"]*(?:site-packages|dist-packages|/lib/python\d[\d.]*/|<frozen )'
-    r"|\bat (?:node:|[^()]*\((?:node:|[^()]*node_modules/))|\bat (?:java|javax|jdk|sun|kotlin|org\.junit)\."
-    r"|^\s*(?:/usr/local/go/src/|runtime/|/usr/lib/go)"
-)
-
-
-#: A stack frame: Python's `File "…", line N`, JavaScript's and Java's `at …`, Go's
-#: file lines under a function.
-_FRAME = lazy(r'^\s*File "[^"]*", line \d+|^\s+at \S|^\s+/\S+\.go:\d+')
-
-
 def _record(group: list[str], severity: int, template: str) -> Unit:
     full = tuple(clip_line(line, _LINE_LIMIT) for line in group)
     short: tuple[Item, ...] = full
@@ -393,8 +369,8 @@ def _record(group: list[str], severity: int, template: str) -> Unit:
         short,
         priority=severity,
         short_note="beyond their first line and what failed",
-        trimmed=_own_frames(full),
-        trimmed_note=_LIBRARY_NOTE,
+        trimmed=own_frames(full, _body, crossings=False),
+        trimmed_note=LIBRARY_NOTE,
         family=template,
         expendable=severity == CHATTER,
     )
@@ -403,45 +379,3 @@ def _record(group: list[str], severity: int, template: str) -> Unit:
 def _body(line: str) -> str:
     found = _PREFIX.match(line)
     return line[found.end() :] if found else line
-
-
-_LIBRARY_NOTE = "(frames in installed and standard library code)"
-
-
-def _own_frames(lines: tuple[str, ...]) -> tuple[Item, ...]:
-    """A record without the frames of its stack traces that are in library code (and
-    the source line under each), but for each trace's first and last frame (where it
-    entered and where it was raised); () when nothing goes."""
-    frames = [k for k, line in enumerate(lines) if _FRAME.search(_body(line))]
-    if not frames:
-        return ()
-    ends = set()  # the first and the last frame of each run of frames
-    for k, frame in enumerate(frames):
-        if k == 0 or frame - frames[k - 1] > 2:
-            ends.add(frame)
-        if k == len(frames) - 1 or frames[k + 1] - frame > 2:
-            ends.add(frame)
-    dropped: set[int] = set()
-    for frame in frames:
-        if frame in ends or not _LIBRARY_FRAME.search(_body(lines[frame])):
-            continue
-        dropped.add(frame)
-        after = frame + 1
-        if after < len(lines) and after not in frames and _body(lines[after])[:1].isspace():
-            dropped.add(after)  # its source line
-    if not dropped:
-        return ()
-    # each run of frames that went is marked where it was, not after the record: two
-    # frames shown one under the other must not read as one calling the other
-    kept: list[Item] = []
-    gone = 0
-    for k, line in enumerate((*lines, None)):  # None: the end, which closes the last run
-        if k in dropped:
-            gone += 1
-            continue
-        if gone:
-            kept.append(Omission(gone, f"{pluralize(gone, 'line')} {_LIBRARY_NOTE}"))
-            gone = 0
-        if line is not None:
-            kept.append(line)
-    return tuple(kept)

@@ -87,6 +87,10 @@ class Unit:
     at: tuple[int, ...] = ()
     alone: tuple[Item, ...] = ()
     braces: str = ""
+    # Whether the minimal form names what a reader must see (a file that matched),
+    # kept past the room up to units.NAMES_FACTOR times it; False: it is only the
+    # shortest form (a traceback's exceptions), dropped like any unit.
+    names: bool = True
 
     def revealed(self, count: int) -> list[int]:
         """The body lines (their indices, in order) that showing `count` of them shows:

@@ -36,7 +36,7 @@ import re
 from ..fast.lazyre import lazy
 from ..rules.model import UNITS
 from ..text import clip_line, holding, pluralize
-from . import findings, records
+from . import findings, records, traces
 from .lines import Encoded, Item, Omission, Pinned, Whole
 from .lines import size as _size
 from .reencode import brace_lines, braced_diff_line, paired_name_line, placed
@@ -217,7 +217,9 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
                 break
             if tier is not None and unit.priority != tier:
                 continue
-            if (target == MINIMAL and not unit.minimal) or (target == DROPPED and bool(unit.minimal) != named):
+            if (target == MINIMAL and not unit.minimal) or (
+                target == DROPPED and bool(unit.minimal and unit.names) != named
+            ):
                 continue
             if target == TRIMMED and not unit.trimmed:
                 continue
@@ -909,7 +911,38 @@ def _render(
         items.extend(shown)
     flush()
     items.extend(_gathered_markers(gathered, compact or set(), labels))
-    return _shared_headings(items, headed)
+    return _shared_headings(_lines_joined(items), headed)
+
+
+#: What a marker of dropped units that are lines says (`12 more lines`), or none.
+_LINES_DROPPED = lazy(r"^[\d,]+ more lines?$")
+
+
+def _lines_joined(items: list[Item]) -> list[Item]:
+    """`items` with a marker of dropped units that are lines (`12 more lines`: a
+    program's output around its traceback) and the plain markers beside it (a head
+    and tail cut) said as one."""
+
+    def dropped(item: Item) -> bool:
+        return isinstance(item, Omission) and bool(item.detail) and bool(_LINES_DROPPED.match(item.detail or ""))
+
+    if not any(map(dropped, items)):
+        return items
+    joined: list[Item] = []
+    for item in items:
+        last = joined[-1] if joined else None
+        if (
+            isinstance(last, Omission)
+            and isinstance(item, Omission)
+            and (dropped(last) or not last.detail)
+            and (dropped(item) or not item.detail)
+            and (dropped(last) or dropped(item))
+        ):
+            count = last.count + item.count
+            joined[-1] = Omission(count, pluralize(count, "more line"))
+        else:
+            joined.append(item)
+    return joined
 
 
 def _add_marker(items: list[Item], marker: Omission) -> None:
@@ -2094,6 +2127,7 @@ _PARSERS: dict[str, Callable[[list[str]], Parsed]] = {
     "row": _rows,
     "dir": _dirs,
     "test": _tests,
+    "traceback": traces.parse,
 }
 assert set(_PARSERS) == set(UNITS)
 

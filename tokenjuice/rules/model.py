@@ -53,7 +53,7 @@ NOISE_KINDS = (
     "download-progress",
 )
 #: What an output can be made of; reduce/units.py has a parser for each.
-UNITS = ("path", "commit", "diff-file", "match-file", "row", "dir", "test", "finding", "record")
+UNITS = ("path", "commit", "diff-file", "match-file", "row", "dir", "test", "finding", "record", "traceback")
 COUNTER_SOURCES = ("post_keep", "pre_keep", "pre_skip")
 #: The characters of a tool-name glob: a host's tool names (`mcp__github__list_issues`,
 #: `fs-search_files`, `Grep`) and the wildcards `*` and `?`.
@@ -447,7 +447,8 @@ class Rule:
         CHOICE,
         "What the output is made of; cuts fall between units, never inside one: `path` (git status), `commit`, "
         "`diff-file`, `match-file` (grep, rg), `row` (tables), `dir` (find, ls -R), `test` (test runners), "
-        "`finding` (linters and type checkers), `record` (logs).",
+        "`finding` (linters and type checkers), `record` (logs), `traceback` (a program's output: each Python "
+        "traceback, chained ones with it, is one unit among its other lines).",
         None,
         choices=UNITS,
     )
