@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from itertools import compress, repeat
 
-from ..fast.record import record
+from ..fast.record import record, replace
 from ..rules.model import Counter, Rule
 from ..rules.patterns import SIEVE_LINES, Budget, Lines, Matcher, group_names, scoped
 from ..text import split_lines, trim_empty_edges
@@ -193,11 +193,22 @@ def apply_rule(
                 parsed = traces.around(parsed)
             if rule.unit == "match-file":
                 facts = (facts or {}) | {"file": sum(1 for part in parsed if isinstance(part, Unit))}
+            # No unit in it (`ls -la` of one folder for a rule of folders, a script's output
+            # with no traceback) and cut: its head and tail are the least shown, as any
+            # rule's (`engine.choose`)
+            before_cut = (
+                _pinned(rule, lines_only, matcher, scanned, plain=True)[0]
+                if rule.summarize.fill
+                and len(parsed) != len(whole)
+                and not any(isinstance(part, Unit) for part in whole)
+                else []
+            )
             if beyond(denoised, LOSSLESS_MAX) or any(isinstance(i, Omission) for i in denoised):
                 whole = []  # too big to be shown whole in any form, or a repeat's marker among units
             elif lines_only != denoised:  # the rule kept or trimmed lines: the whole is made of other units
                 whole = parse(rule.unit, [i for i in denoised if isinstance(i, str)])
-            return _in_units(items, facts, kinds, total, note, denoised, parsed, whole)
+            outcome = _in_units(items, facts, kinds, total, note, denoised, parsed, whole)
+            return replace(outcome, before_cut=tuple(before_cut)) if before_cut else outcome
     elif structure:  # a compound or unknown command: structure recognised in the output itself
         lines_only = [i for i in items if isinstance(i, str)]
         if len(lines_only) == len(items):
