@@ -701,3 +701,30 @@ def test_a_unittest_failure_is_a_block_whose_short_form_is_its_frames_and_except
     assert list(fail.short) == [*lines[:2], lines[5], *lines[7:11]]
     assert list(error.short) == lines[12:13] + lines[13:14] + lines[15:16]
     assert "Ran 66 tests in 0.018s" in parse("test", lines)  # the verdict ends the last block
+
+
+def test_a_querys_rows_keep_their_first_last_and_spread_rows_each_gap_counted():
+    """sqlite3's list mode (`a|b|c` under a header of names) and column mode (a dashes
+    line under the header): the rows are one unit shown from its two ends and spread
+    between, never only its head."""
+    rows = [f"A{k:03d}|Airport number {k}|City {k}|CA|{30 + k / 100:.4f}" for k in range(400)]
+    listed = ["iata|name|city|state|latitude", *rows]
+    columns = ["id   kind      created_at", "---  --------  -------------------"]
+    columns += [f"{k:<4} view      2024-05-01 08:{k % 60:02d}:00" for k in range(1, 401)]
+    for lines, first, last in ((listed, rows[0], rows[-1]), (columns, columns[2], columns[-1])):
+        text = shown(fit(parse("row", lines), 3000))
+        assert text.startswith(lines[0] + "\n") and first in text and last in text
+        assert lines[len(lines) // 2] in text or lines[len(lines) // 2 + 1] in text  # one from the middle
+        assert len(re.findall(r"^\.\.\. \d+ more rows omitted \.\.\.$", text, re.M)) >= 4  # each gap said
+        assert len(text) <= 3000 and unexplained_lines("\n".join(lines), text) == []
+
+
+def test_a_table_with_a_status_column_is_still_cut_by_its_rows_in_trouble():
+    lines = [
+        "NAME      READY   STATUS             RESTARTS   AGE",
+        "--------  ------  -----------------  ---------  ---",
+    ]
+    lines += [f"web-{k:03d}   1/1     Running            0          2d" for k in range(200)]
+    lines.insert(120, "web-bad   0/1     CrashLoopBackOff   41         2d")
+    text = shown(fit(parse("row", lines), 1500))
+    assert "web-bad   0/1     CrashLoopBackOff" in text

@@ -439,7 +439,8 @@ class Rule:
     unit: str | None = spec(
         CHOICE,
         "What the output is made of; cuts fall between units, never inside one: `path` (git status), `commit`, "
-        "`diff-file`, `match-file` (grep, rg), `row` (tables), `dir` (find, ls -R), `test` (test runners), "
+        "`diff-file`, `match-file` (grep, rg), `row` (tables; a query's rows shown from both ends and spread "
+        "between), `dir` (find, ls -R), `test` (test runners), "
         "`finding` (linters and type checkers), `record` (logs).",
         None,
         choices=UNITS,
