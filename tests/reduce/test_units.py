@@ -728,3 +728,16 @@ def test_a_table_with_a_status_column_is_still_cut_by_its_rows_in_trouble():
     lines.insert(120, "web-bad   0/1     CrashLoopBackOff   41         2d")
     text = shown(fit(parse("row", lines), 1500))
     assert "web-bad   0/1     CrashLoopBackOff" in text
+
+
+def test_ls_r_cuts_the_sections_of_git_and_node_modules_before_the_projects_own():
+    lines = [".:", "README.md", "src", ""]
+    for k in range(40):
+        lines += [f"./.git/objects/{k:02x}:", *(f"{k:02x}{n:036x}" for n in range(4)), ""]
+    lines += ["./src:", *(f"module_{n}.py" for n in range(12)), ""]
+    for k in range(20):
+        lines += [f"./node_modules/pkg{k}:", "index.js", "package.json", "README.md", ""]
+    lines += ["./tests:", *(f"test_module_{n}.py" for n in range(12))]
+    text = shown(fit(parse("dir", lines), 1200))
+    assert all(f"module_{n}.py" in text and f"test_module_{n}.py" in text for n in range(12))
+    assert len(text) <= 1200 and unexplained_lines("\n".join(lines), text) == []

@@ -1793,8 +1793,10 @@ def _brace_safe(name: str) -> bool:
 
 def _ls_sections(lines: list[str]) -> Parsed:
     """ls -R: each `dir:` section is a unit; a flood of them is sampled like find's
-    folders (its heading, then entries), every section left without one counted. The
-    blank line that parts a section from the one before leads it: shown with it."""
+    folders (its heading, then entries), every section left without one counted; the
+    sections of folders the project did not write (`.git/`, `node_modules/`: `vendored`)
+    are cut first. The blank line that parts a section from the one before leads it:
+    shown with it."""
     parsed: Parsed = []
     current: list[str] = []
     start = 0
@@ -1825,6 +1827,9 @@ def _ls_sections(lines: list[str]) -> Parsed:
                     tally=f"{name}/ {len(entries)}",
                     sample=bool(entries),
                     at=at,
+                    priority=0
+                    if vendored(f"{directory}/")
+                    else 1,  # .git/, node_modules/: the room goes elsewhere first
                 )
             )
             current.clear()
