@@ -3030,6 +3030,26 @@ add(
     ],
     day=AUDIT3,
 )
+add(
+    "coverage-report-m-click-pytest-trio",
+    "coverage report -m after a branch-coverage run of click 8.1.8's tests measuring click and, as installed, pytest, pluggy and trio: 235 rows, the project's 16 last after 219 of site-packages, padded to 150 columns (~51 kB); keep the header, the first row, a trio row, the last installed row, the project's rows with their Missing column and the TOTAL",
+    "coverage 7.18.0, pytest 8.4.2, Python 3.11.7",
+    [
+        "Name                                                                                                      Stmts   Miss Branch BrPart  Cover   Missing",
+        "/tmp/h41/cvenv/lib/python3.11/site-packages/_pytest/__init__.py                                               5      0      0      0   100%",
+        "/tmp/h41/cvenv/lib/python3.11/site-packages/trio/_core/_run.py                                             1066   1066    368      0     1%   1-3139",
+        "/tmp/h41/cvenv/lib/python3.11/site-packages/trio/to_thread.py                                                 2      2      0      0     0%   1-4",
+        "src/click/__init__.py                                                                                        67      0      0      0   100%",
+        "src/click/core.py                                                                                          1127     96    494     46    90%   41-44, 80, 111-113, 620->624, 629-632, 679, 695, 766, 801, 804->803, 905, 908, 938->937, 957, 963, 1066-1069, 1074, 1102-1107, 1124-1125, 1145->1149, 1161, 13",
+        "src/click/decorators.py                                                                                     187     62     62      4    63%   17-19, 214, 231-232, 307, 380-392, 403-409, 456-522",
+        "src/click/formatting.py                                                                                     138      5     50      7    94%   72, 123->125, 155->158, 191->exit, 227, 239-240, 252",
+        "src/click/testing.py                                                                                        238     15     50      4    93%   18, 43, 46, 49, 52, 92, 327-330, 339-340, 418, 482-483",
+        "src/click/types.py                                                                                          413     40    120      9    90%   17-21, 118, 162, 178-186, 198, 211-219, 224, 308, 382, 402, 466->469, 488, 505-506, 514, 548, 616, 628, 640, 723->726, 737->743, 849, 990, 1053-1058",
+        "src/click/utils.py                                                                                          235     49     98     14    76%   22-24, 30, 39-41, 49-52, 87, 95->103, 130, 144-146, 175->exit, 213, 299->318, 313-316, 330, 349-352, 392, 477-489, 505, 508-514, 517, 544, 547, 608->611, 611-",
+        "TOTAL                                                                                                     41665  29112   9776    995    30%",
+    ],
+    day=AUDIT3,
+)
 
 if __name__ == "__main__":
     sys.exit(0 if write_all(check_only="--check" in sys.argv[1:]) else 1)
