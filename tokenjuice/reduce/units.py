@@ -1691,7 +1691,8 @@ def _query_rows(lines: list[str], lead: int, last: int) -> Parsed:
     body = tuple(lines[lead : last + 1])
     if len(body) < 2:
         return list(lines)
-    unit = Unit("row", "", body, body[:1], body=body, more="{n} more row{s}", order=_ends_and_spread(len(body)))
+    short = (body[0], Omission(len(body) - 1, pluralize(len(body) - 1, "more row")))
+    unit = Unit("row", "", body, short, body=body, more="{n} more row{s}", order=_ends_and_spread(len(body)))
     return [*lines[:lead], unit, *lines[last + 1 :]]
 
 
