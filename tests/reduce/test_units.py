@@ -741,3 +741,23 @@ def test_ls_r_cuts_the_sections_of_git_and_node_modules_before_the_projects_own(
     text = shown(fit(parse("dir", lines), 1200))
     assert all(f"module_{n}.py" in text and f"test_module_{n}.py" in text for n in range(12))
     assert len(text) <= 1200 and unexplained_lines("\n".join(lines), text) == []
+
+
+def test_pytest_covs_table_heading_is_no_failing_test():
+    """pytest-cov heads its table like a failure (captured: pytest 8.4.2, pytest-cov 7.1.0):
+    the table is no test, and a cut does not count it as one."""
+    lines = [
+        "=================================== FAILURES ===================================",
+        "______________________________ test_choice_option ______________________________",
+        "E       AssertionError: assert '--method [foo|bar|baz]' in 'Usage: cli [OPTIONS]'",
+        "tests/test_basic.py:382: AssertionError",
+        "================================ tests coverage ================================",
+        "_______________ coverage: platform linux, python 3.11.7-final-0 ________________",
+        "Name                            Stmts   Miss Branch BrPart  Cover   Missing",
+        "---------------------------------------------------------------------------",
+        "src/click/types.py                413     40    120      9    90%   17-21, 118, 162",
+        "TOTAL                            4176    801   1488    180    79%",
+    ]
+    tests = [part for part in parse("test", lines) if isinstance(part, Unit)]
+    assert [unit.lines[0] for unit in tests] == [lines[1]]
+    assert "TOTAL                            4176" not in "\n".join(map(str, tests[0].lines))

@@ -1857,8 +1857,9 @@ def _ls_sections(lines: list[str]) -> Parsed:
 # next block start or a line that starts a section of its own.
 _TEST_BLOCK_SOURCES = (
     # pytest: `____ test_x ____`, down to `_ test_x _` when the name fills the width
-    # (not its traceback's frame separator, `_ _ _ _`)
-    r"^_+ (?!(?:_ )*_$)(?P<name>\S.*?) _+$",
+    # (not its traceback's frame separator, `_ _ _ _`, nor pytest-cov's table heading,
+    # `____ coverage: platform linux, python 3.11.7-final-0 ____`)
+    r"^_+ (?!(?:_ )*_$)(?!coverage: platform )(?P<name>\S.*?) _+$",
     r"^\s*● (?P<name>\S.*)$",  # jest, vitest (default reporter)
     r"^\s*(?:FAIL|×|✗) (?P<name>\S.* > .*)$",  # vitest
     r"^--- FAIL: (?P<name>\S+)",  # go test
