@@ -260,3 +260,55 @@ def test_clippys_documentation_links_go_whatever_the_size_and_its_suggestions_st
         ):
             assert suggestion in shown_text
     assert "   |     ^^^^^^^^^^^^^^^^^^^^\n" in whole and "   |     ^^^^^^^^^^^^^^^^^^^^\n" not in cut["inlineText"]
+
+
+def test_a_shellcheck_block_is_one_finding_of_its_worst_code_at_its_heading():
+    """shellcheck's tty blocks (captured: ShellCheck 0.9.0, `shellcheck bashbug`): the
+    heading names the place, the script's line and the suggested fix belong to the block."""
+    lines = [
+        "In bashbug line 57:",
+        "do_help= do_version=",
+        "        ^-- SC1007 (warning): Remove space after = if trying to assign a value (for empty string, use var='' ... ).",
+        "In bashbug line 135:",
+        "\telif [ -x /usr/bin/vim; then",
+        "        ^-- SC1009 (info): The mentioned syntax error was in this elif clause.",
+        "             ^-- SC1073 (error): Couldn't parse this test expression. Fix to allow more checks.",
+        "In apt-key line 37:",
+        "\techo >&${GPGSTATUSFD} '[APTKEY:] WARNING' \"$@\"",
+        "               ^------------^ SC2086 (info): Double quote to prevent globbing and word splitting.",
+        "Did you mean: ",
+        '\techo >&"${GPGSTATUSFD}" \'[APTKEY:] WARNING\' "$@"',
+        "For more information:",
+        "  https://www.shellcheck.net/wiki/SC1007 -- Remove space after = if trying to...",
+    ]
+    parsed = parse("finding", lines)
+    found = [u for u in parsed if isinstance(u, Unit)]
+    assert [(u.gathered, u.place) for u in found] == [
+        ("SC1007", "bashbug:57"),
+        ("SC1073", "bashbug:135"),  # its worst code, not its first
+        ("SC2086", "apt-key:37"),
+    ]
+    assert found[1].priority > found[0].priority  # the parse error outlasts the warning
+    assert found[1].short == (lines[3], lines[5], lines[6])  # the heading and its carets
+    assert found[2].trimmed == tuple(lines[7:10])  # the suggested fix goes first
+    assert parsed[-2:] == lines[-2:]  # the wiki links are no finding's
+
+
+def test_shellcheck_blocks_past_the_budget_keep_the_parse_error_and_count_the_rest():
+    lines = []
+    for n in range(1, 120):
+        lines += [
+            f"In deploy.sh line {n * 3}:",
+            f"cp $src{n} /srv",
+            "   ^--^ SC2086 (info): Double quote to prevent globbing and word splitting.",
+        ]
+        lines += ["Did you mean: ", f'cp "$src{n}" /srv']
+    lines[200:200] = [
+        "In deploy.sh line 200:",
+        "if [ -x /bin/sh; then",
+        "   ^-- SC1073 (error): Couldn't parse this test expression.",
+    ]
+    text = shown(fit(parse("finding", lines), 1500))
+    assert "In deploy.sh line 200:\nif [ -x /bin/sh; then\n   ^-- SC1073 (error)" in text
+    assert re.search(r"\.\.\. \d+ more SC2086 \(deploy\.sh:", text)
+    assert len(text) <= 1500 and unexplained_lines("\n".join(lines), text) == []

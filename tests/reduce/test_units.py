@@ -704,3 +704,63 @@ def test_a_unittest_failure_is_a_block_whose_short_form_is_its_frames_and_except
     assert list(fail.short) == [*lines[:2], lines[5], *lines[7:11]]
     assert list(error.short) == lines[12:13] + lines[13:14] + lines[15:16]
     assert "Ran 66 tests in 0.018s" in parse("test", lines)  # the verdict ends the last block
+
+
+def test_a_querys_rows_keep_their_first_last_and_spread_rows_each_gap_counted():
+    """sqlite3's list mode (`a|b|c` under a header of names) and column mode (a dashes
+    line under the header): the rows are one unit shown from its two ends and spread
+    between, never only its head."""
+    rows = [f"A{k:03d}|Airport number {k}|City {k}|CA|{30 + k / 100:.4f}" for k in range(400)]
+    listed = ["iata|name|city|state|latitude", *rows]
+    columns = ["id   kind      created_at", "---  --------  -------------------"]
+    columns += [f"{k:<4} view      2024-05-01 08:{k % 60:02d}:00" for k in range(1, 401)]
+    for lines, first, last in ((listed, rows[0], rows[-1]), (columns, columns[2], columns[-1])):
+        text = shown(fit(parse("row", lines), 3000))
+        assert text.startswith(lines[0] + "\n") and first in text and last in text
+        assert lines[len(lines) // 2] in text or lines[len(lines) // 2 + 1] in text  # one from the middle
+        assert len(re.findall(r"^\.\.\. \d+ more rows omitted \.\.\.$", text, re.M)) >= 4  # each gap said
+        assert len(text) <= 3000 and unexplained_lines("\n".join(lines), text) == []
+
+
+def test_a_table_with_a_status_column_is_still_cut_by_its_rows_in_trouble():
+    lines = [
+        "NAME      READY   STATUS             RESTARTS   AGE",
+        "--------  ------  -----------------  ---------  ---",
+    ]
+    lines += [f"web-{k:03d}   1/1     Running            0          2d" for k in range(200)]
+    lines.insert(120, "web-bad   0/1     CrashLoopBackOff   41         2d")
+    text = shown(fit(parse("row", lines), 1500))
+    assert "web-bad   0/1     CrashLoopBackOff" in text
+
+
+def test_ls_r_cuts_the_sections_of_git_and_node_modules_before_the_projects_own():
+    lines = [".:", "README.md", "src", ""]
+    for k in range(40):
+        lines += [f"./.git/objects/{k:02x}:", *(f"{k:02x}{n:036x}" for n in range(4)), ""]
+    lines += ["./src:", *(f"module_{n}.py" for n in range(12)), ""]
+    for k in range(20):
+        lines += [f"./node_modules/pkg{k}:", "index.js", "package.json", "README.md", ""]
+    lines += ["./tests:", *(f"test_module_{n}.py" for n in range(12))]
+    text = shown(fit(parse("dir", lines), 1200))
+    assert all(f"module_{n}.py" in text and f"test_module_{n}.py" in text for n in range(12))
+    assert len(text) <= 1200 and unexplained_lines("\n".join(lines), text) == []
+
+
+def test_pytest_covs_table_heading_is_no_failing_test():
+    """pytest-cov heads its table like a failure (captured: pytest 8.4.2, pytest-cov 7.1.0):
+    the table is no test, and a cut does not count it as one."""
+    lines = [
+        "=================================== FAILURES ===================================",
+        "______________________________ test_choice_option ______________________________",
+        "E       AssertionError: assert '--method [foo|bar|baz]' in 'Usage: cli [OPTIONS]'",
+        "tests/test_basic.py:382: AssertionError",
+        "================================ tests coverage ================================",
+        "_______________ coverage: platform linux, python 3.11.7-final-0 ________________",
+        "Name                            Stmts   Miss Branch BrPart  Cover   Missing",
+        "---------------------------------------------------------------------------",
+        "src/click/types.py                413     40    120      9    90%   17-21, 118, 162",
+        "TOTAL                            4176    801   1488    180    79%",
+    ]
+    tests = [part for part in parse("test", lines) if isinstance(part, Unit)]
+    assert [unit.lines[0] for unit in tests] == [lines[1]]
+    assert "TOTAL                            4176" not in "\n".join(map(str, tests[0].lines))

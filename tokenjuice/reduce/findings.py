@@ -13,6 +13,9 @@ duplicate-code excerpt, a type checker's notes. The shapes recognised:
 - eslint's stylish table: a file's path on its own line, then `  12:5  error  …  rule`;
 - esbuild's: `▲ [WARNING] … [equals-nan]` or `✘ [ERROR] …`, its place on an indented
   line under it (`    src/a.js:3:17:`), then the quoted line, its squiggle and notes.
+- shellcheck's default (tty) blocks: `In deploy.sh line 12:`, the script's line, a caret
+  line per finding under it (`  ^-- SC2086 (info): Double quote …`) and `Did you mean:`
+  with the line fixed; a block is one finding, ranked and counted by its worst code.
 
 What matters most is kept longest (`priority`): errors before warnings before
 conventions and hints, each in the project's own files before vendored and
@@ -26,12 +29,14 @@ the first ones are (`gathered`, `place`), so no code goes unmentioned.
 from __future__ import annotations
 
 from ..fast.lazyre import lazy
+from ..fast.record import replace
 from ..text import clip_line
 from .lines import Item, Pinned
 from .unit import Parsed, Unit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from collections.abc import Callable
 
     Vendored = Callable[[str], bool]
@@ -73,6 +78,13 @@ _NOTE = lazy(r"^\s*note\b|^\s*\S+:\d+(?::\d+)?: note: ")
 #: under the carets (`   |     ^^^^ help: try: `x.first()``).
 _ADVICE = lazy(r"^\s*(?:=\s*)?(?:help|note|hint):|^\s*\|\s*[\^-]+\s+help: ")
 
+#: shellcheck's block heading, the caret line of each finding under it, and what ends
+#: the last block (its wiki links).
+_SHELLCHECK_HEAD = lazy(r"^In (?P<path>.+) line (?P<line>\d+):$")
+_SHELLCHECK_CARET = lazy(r"^\s*\^-*\^? (?P<finding>SC\d{4} \((?P<level>error|warning|info|style)\): .*)$")
+_SHELLCHECK_END = "For more information:"
+_SHELLCHECK_LEVELS = {"error": 3, "warning": 2, "info": 1, "style": 0}
+
 ERROR, WARNING, CONVENTION = 3, 2, 1
 #: Codes whose letter says how bad they are (pylint; ruff's and flake8's pyflakes and
 #: pycodestyle families): `E0602` error, `W0611` warning, `C0114` convention.
@@ -94,11 +106,27 @@ def parse(lines: list[str], vendored: Vendored) -> Parsed:
 
     def close() -> None:
         if current:
-            parsed.append(_finding(list(current), start, vendored, codes))
+            heading = _SHELLCHECK_HEAD.match(current[0])
+            if heading:
+                parsed.append(_shellcheck_finding(list(current), heading, vendored, codes))
+            else:
+                parsed.append(_finding(list(current), start, vendored, codes))
             current.clear()
 
     count = len(lines)
+    block = False  # inside a shellcheck block: every line is the finding's until the next
     for index, line in enumerate(lines):
+        if line.startswith("In ") and _SHELLCHECK_HEAD.match(line):
+            close()
+            block = True
+            current.append(line)
+            continue
+        if block:
+            if line == _SHELLCHECK_END:
+                block = False
+            else:
+                current.append(line)
+                continue
         following = lines[index + 1] if index + 1 < count else ""
         arrow = _ARROW.match(following) if line and not line[0].isspace() else None
         if arrow is None and _ESBUILD.match(line):
@@ -178,6 +206,33 @@ def _finding(lines: list[str], start: dict[str, str], vendored: Vendored, codes:
         gathered=code or _label(severity),
         place=f"{path}:{start.get('line', '')}" if path else "",
         heading=f"{path}:" if path and lines[0].startswith(f"{path}:{start.get('line', '')}:") else "",
+    )
+
+
+def _shellcheck_finding(
+    lines: list[str], heading: re.Match[str], vendored: Vendored, codes: set[tuple[str, bool]]
+) -> Unit:
+    """A shellcheck block as one finding: its heading names the place, its worst caret
+    line says what it is; the short form is the heading and the caret lines (the
+    script's line and the suggested fix go), the trimmed form drops the fix alone."""
+    carets = [(k, found) for k, line in enumerate(lines) if (found := _SHELLCHECK_CARET.match(line))]
+    if not carets:
+        return _finding(lines, {"path": heading.group("path"), "line": heading.group("line")}, vendored, codes)
+    worst = max(carets, key=lambda pair: _SHELLCHECK_LEVELS[pair[1].group("level")])[1]
+    text = worst.group("finding")
+    path = heading.group("path")
+    fix = next((k for k, line in enumerate(lines) if line.startswith("Did you mean:")), len(lines))
+    full = tuple(clip_line(line, _LINE_LIMIT) for line in lines)
+    short = (full[0],) + tuple(full[k] for k, _ in carets)
+    start = {"path": path, "line": heading.group("line"), "text": text}
+    unit = _finding([text], start, vendored, codes)
+    return replace(
+        unit,
+        lines=full,
+        short=short,
+        trimmed=full[:fix] if fix < len(full) else (),
+        trimmed_note="(suggested fixes)",
+        heading="",
     )
 
 

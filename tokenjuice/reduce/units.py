@@ -1694,15 +1694,22 @@ def _rows(lines: list[str]) -> Parsed:
     """Tables with a header line (docker ps, kubectl get, pip list): every row is a
     unit, grouped by its status column when there is one; rows in trouble (exited
     with an error, restarting, unhealthy, pending) are kept longest, and of rows alike
-    but for their numbers the first is kept longest. Output that is not a table
-    (JSON, YAML, a message) has nothing to cut between."""
+    but for their numbers the first is kept longest. A query's result (a header over a
+    dashes line and no status column, or `|`-separated values under a header of names)
+    is one unit shown from its two ends and spread between (`_query_rows`). Output that
+    is not a table (JSON, YAML, a message) has nothing to cut between."""
     if not lines:
         return []
     header = lines[0]
     dashes = len(lines) > 1 and lines[1].strip() and set(lines[1].replace(" ", "")) <= {"-"}
+    if header[:1] not in "{[" and _delimited(lines):
+        columns = header.count("|")
+        return _query_rows(lines, 1, max(k for k, line in enumerate(lines) if line.count("|") == columns))
     if header[:1] in "{[" or not (_TABLE_HEADER.match(header) or dashes):
         return list(lines)
     column = next((header.find(name) for name in _STATUS_COLUMNS if re.search(rf"\b{name}\b", header)), -1)
+    if dashes and column < 0:  # a query's result (sqlite3 -column, psql): rows alike, none in trouble
+        return _query_rows(lines, 2, max(k for k, line in enumerate(lines) if line.strip()))
     parsed: Parsed = [header]
     for line in lines[1:]:
         if not line.strip() or line.startswith(("---", "===")):
@@ -1713,6 +1720,48 @@ def _rows(lines: list[str]) -> Parsed:
         priority = 2 if _TROUBLE.search(line) else 1
         parsed.append(Unit("row", group, (line,), (line,), priority=priority, family=_NUMBERS.sub("#", line)))
     return parsed
+
+
+#: A header of `|`-separated column names (sqlite3's list mode, `psql -A`).
+_DELIMITED_HEADER = lazy(r"^[\w .()*-]+(?:\|[\w .()*-]+)+$")
+
+
+def _delimited(lines: list[str]) -> bool:
+    """Rows of `|`-separated values under a header of names: each of the first rows
+    has as many separators as the header."""
+    if not _DELIMITED_HEADER.match(lines[0]):
+        return False
+    columns = lines[0].count("|")
+    rows = [line for line in lines[1:50] if line.strip()]
+    return len(rows) >= 2 and all(line.count("|") == columns for line in rows)
+
+
+def _query_rows(lines: list[str], lead: int, last: int) -> Parsed:
+    """A query's rows (after the `lead` lines of its header, through line `last`) as one
+    unit, shown in part in equal measure from three ends: its first rows, its last rows
+    and rows spread between, every run left out counted where it was (a value that runs
+    over lines is cut between its lines like a row)."""
+    body = tuple(lines[lead : last + 1])
+    if len(body) < 2:
+        return list(lines)
+    short = (body[0], Omission(len(body) - 1, pluralize(len(body) - 1, "more row")))
+    unit = Unit("row", "", body, short, body=body, more="{n} more row{s}", order=_ends_and_spread(len(body)))
+    return [*lines[:lead], unit, *lines[last + 1 :]]
+
+
+def _ends_and_spread(count: int) -> tuple[int, ...]:
+    """0 to count - 1 taken in turn from the start, from the end and spread evenly."""
+    sources = [iter(range(count)), iter(range(count - 1, -1, -1)), _bisection(count)]
+    order: list[int] = []
+    taken: set[int] = set()
+    while len(order) < count:
+        for source in sources:
+            for k in source:
+                if k not in taken:
+                    taken.add(k)
+                    order.append(k)
+                    break
+    return tuple(order)
 
 
 def _dirs(lines: list[str]) -> Parsed:
@@ -1798,8 +1847,10 @@ def _brace_safe(name: str) -> bool:
 
 def _ls_sections(lines: list[str]) -> Parsed:
     """ls -R: each `dir:` section is a unit; a flood of them is sampled like find's
-    folders (its heading, then entries), every section left without one counted. The
-    blank line that parts a section from the one before leads it: shown with it."""
+    folders (its heading, then entries), every section left without one counted; the
+    sections of folders the project did not write (`.git/`, `node_modules/`: `vendored`)
+    are cut first. The blank line that parts a section from the one before leads it:
+    shown with it."""
     parsed: Parsed = []
     current: list[str] = []
     start = 0
@@ -1830,6 +1881,9 @@ def _ls_sections(lines: list[str]) -> Parsed:
                     tally=f"{name}/ {len(entries)}",
                     sample=bool(entries),
                     at=at,
+                    priority=0
+                    if vendored(f"{directory}/")
+                    else 1,  # .git/, node_modules/: the room goes elsewhere first
                 )
             )
             current.clear()
@@ -1856,8 +1910,9 @@ def _ls_sections(lines: list[str]) -> Parsed:
 # next block start or a line that starts a section of its own.
 _TEST_BLOCK_SOURCES = (
     # pytest: `____ test_x ____`, down to `_ test_x _` when the name fills the width
-    # (not its traceback's frame separator, `_ _ _ _`)
-    r"^_+ (?!(?:_ )*_$)(?P<name>\S.*?) _+$",
+    # (not its traceback's frame separator, `_ _ _ _`, nor pytest-cov's table heading,
+    # `____ coverage: platform linux, python 3.11.7-final-0 ____`)
+    r"^_+ (?!(?:_ )*_$)(?!coverage: platform )(?P<name>\S.*?) _+$",
     r"^\s*● (?P<name>\S.*)$",  # jest, vitest (default reporter)
     r"^\s*(?:FAIL|×|✗) (?P<name>\S.* > .*)$",  # vitest
     r"^--- FAIL: (?P<name>\S+)",  # go test

@@ -446,9 +446,10 @@ class Rule:
     unit: str | None = spec(
         CHOICE,
         "What the output is made of; cuts fall between units, never inside one: `path` (git status), `commit`, "
-        "`diff-file`, `match-file` (grep, rg), `row` (tables), `dir` (find, ls -R), `test` (test runners), "
-        "`finding` (linters and type checkers), `record` (logs), `traceback` (a program's output: each Python "
-        "traceback, chained ones with it, is one unit among its other lines).",
+        "`diff-file`, `match-file` (grep, rg), `row` (tables; a query's rows shown from both ends and spread "
+        "between), `dir` (find, ls -R), `test` (test runners), `finding` (linters and type checkers), `record` "
+        "(logs), `traceback` (a program's output: each Python traceback, chained ones with it, is one unit among "
+        "its other lines).",
         None,
         choices=UNITS,
     )
