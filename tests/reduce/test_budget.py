@@ -37,9 +37,7 @@ def test_a_search_gets_the_room_of_a_failure_unless_settings_say_otherwise():
     assert all(rule.summarize.budget_scale == 2 for rule in searches)
     assert Budgets().of("search", failed=False, scale=2, content=True) == 2 * FAILURE_CHARS
     assert Budgets(failure=4000).of("search", failed=False, scale=2, content=True) == 8000  # lowered with it
-    # a folder's entries are what `ls` was asked for, though not a search's flood: a failure's budget, unscaled
-    assert catalogue.body("filesystem/ls").summarize.budget == "failure"
-    assert catalogue.body("filesystem/ls").summarize.budget_scale == 1
+    assert catalogue.body("filesystem/ls").summarize.budget == "success"  # a listing, not a query
     assert Budgets().of("search", failed=False, content=True) == FAILURE_CHARS
     assert Budgets(success=3000, failure=4000).of("search", failed=False, content=True) == 4000
     assert Budgets(families=(("search", 5000, 7000),)).of("search", failed=False, content=True) == 5000
