@@ -102,6 +102,9 @@ def compact_output(
         warn=False,
         after_store=note_cut,
         duration_ms=duration_ms,
+        # a saved output's compaction is used only within the host's own preview's size:
+        # that size is its budget, spent on the output's start, end and pinned lines
+        max_inline_chars=saved_max_chars if saved is not None else None,
     )
     if not compacted.cut and saved is None and compacted.text.rstrip("\n") == shown.rstrip("\n"):
         return None
