@@ -75,7 +75,7 @@ def test_text_blocks_come_back_as_their_text_compacted(codex_home, workdir):
     result = corpus("mcp-git-log-50")
     assert "structuredContent" not in result and result["isError"] is False
     text = reason(post_hook(mcp_payload(workdir, "mcp__git__git_log", result)))
-    assert len(text) < len(result["content"][0]["text"]) / 2
+    assert len(text) < len(result["content"][0]["text"]) * 0.6  # its budget, 20,000 characters
     assert "Commit: 4b1c95a6296ef7b717484f1204cf56d9801232ec" in text and "tokenjuice cat" in text
     assert whole(text) == result["content"][0]["text"]
     two = {"content": [result["content"][0], {"type": "text", "text": "second block"}]}

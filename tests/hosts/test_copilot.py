@@ -470,7 +470,7 @@ def test_post_reads_the_whole_output_only_from_a_file_copilot_names_and_the_user
     saved = copilots_file("1795580499073-copilot-tool-output-1-2a.txt", SEQ)
     preview = too_large(saved, SEQ)
     answer = post_hook(post_payload("seq 1 3000", preview + "\n<shellId: 0 completed with exit code 0>", workdir))
-    assert "2,984 of 3,000 lines omitted" in answer["modifiedResult"]["textResultForLlm"]
+    assert "of 3,000 lines omitted" in answer["modifiedResult"]["textResultForLlm"]
     link = saved.with_name("1795580499074-copilot-tool-output-1-2a.txt")
     link.symlink_to(saved)
     linked = preview.replace(str(saved), str(link))

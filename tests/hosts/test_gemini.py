@@ -705,7 +705,10 @@ def test_post_answers_a_read_file_tail_call_in_geminis_own_temporary_folder(tmp_
     home = tmp_path / "gh"
     chats = home / ".gemini" / "tmp" / "proj" / "chats"
     chats.mkdir(parents=True)
-    answer = after_hook(after_payload("seq 1 3000; exit 3", SEQ, workdir, chats / "session-1.jsonl", 3), home)
+    # a failure's budget of 3,000 steps' lines, fewer than read_file's 2,000 lines (a longer
+    # compaction falls back to `block`: read_file would not show it whole)
+    steps = "".join(f"step {i}: copied {i * 7} bytes\n" for i in range(1, 3001))
+    answer = after_hook(after_payload("./steps.sh; exit 3", steps, workdir, chats / "session-1.jsonl", 3), home)
     request = answer["hookSpecificOutput"]["tailToolCallRequest"]
     assert answer["hookSpecificOutput"]["hookEventName"] == "AfterTool" and request["name"] == "read_file"
     path = Path(request["args"]["file_path"])

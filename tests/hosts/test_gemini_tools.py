@@ -84,7 +84,7 @@ def test_a_large_mcp_text_comes_back_compacted_in_geminis_mark(chats, workdir):
     data["mcp_context"].update(server_name="git", tool_name="git_log")
     text = read_back(after_hook(data, home_of(chats)), chats)
     assert text.startswith("<untrusted_context>\n") and text.endswith("\n</untrusted_context>")
-    assert len(text) < len(original) / 2
+    assert len(text) < len(original) * 0.6  # its budget, 20,000 characters
     assert "Commit: 4b1c95a6296ef7b717484f1204cf56d9801232ec" in text
     assert whole(text) == original
 
@@ -95,7 +95,7 @@ def test_several_text_parts_come_back_joined_as_gemini_joins_them(chats, workdir
     data = payload("aftertool.mcp_fs_search_files.input.json", chats, workdir, llmContent=parts)
     text = read_back(after_hook(data, home_of(chats)), chats)
     first, second = text.split("\n</untrusted_context>\n<untrusted_context>\n")
-    assert first.startswith("<untrusted_context>\n") and len(first) < len(log) / 2
+    assert first.startswith("<untrusted_context>\n") and len(first) < len(log) * 0.6
     assert second == short + "\n</untrusted_context>"
 
 

@@ -41,7 +41,7 @@ def _text(blocks: object) -> str:
 def test_a_large_mcp_result_is_compacted_by_default(workdir):
     given = _git_log_blocks()
     done = _compact("mcp__git__git_log", given, workdir)
-    assert done is not None and KEPT in _text(done) and len(_text(done)) < len(_text(given)) / 2
+    assert done is not None and KEPT in _text(done) and len(_text(done)) < len(_text(given)) * 0.6
 
 
 @pytest.mark.parametrize(
@@ -236,7 +236,7 @@ def test_a_project_rule_may_make_a_tool_result_compact_less(workdir, tmp_path):
     rule.parent.mkdir(parents=True)
     rule.write_text(
         'family = "tool-result"\ndescription = "the whole log"\n[match]\ntool = ["mcp__git__git_log"]\n'
-        "[filters]\npin_patterns = ['^Date: 2026-11-27']\n[summarize]\nmax_chars = 20000\n"
+        "[filters]\npin_patterns = ['^Date: 2026-11-27']\n[summarize]\nmax_chars = 30000\n"
     )
     assert tokenjuice("trust", cwd=repo).returncode == 0
     given = _git_log_blocks()
