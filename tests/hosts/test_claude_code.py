@@ -859,7 +859,7 @@ def test_the_real_claude_shows_the_model_compacted_output(claude, model, isolate
     project.mkdir()
     env = os.environ | {"PATH": f"{link_claude(claude, tmp_path)}:{os.environ['PATH']}"}
     assert tj("install", "claude-code", "--local", env=env).returncode == 0
-    for command, expected in (("seq 1 3000", "2,984 of 3,000 lines omitted"), ("seq 1 100000", "99,984 of 100,000")):
+    for command, expected in (("seq 1 3000", "of 3,000 lines omitted"), ("seq 1 100000", "of 100,000 lines omitted")):
         log.write_text("")
         ask_claude(claude, isolated_home, project, port, command, "--allowedTools", "Bash")
         [result] = tool_results(log)
@@ -917,7 +917,7 @@ def test_the_real_old_claude_runs_the_rewrite_only_where_its_rules_allow(old_cla
     assert "2.1.120 cannot replace" in json.loads(done.stdout)["notes"][0]
     ask_claude(old_claude, isolated_home, project, port, "seq 1 3000")
     [result] = tool_results(log)
-    assert "2,984 of 3,000 lines omitted" in result
+    assert "of 3,000 lines omitted" in result
     log.write_text("")
     ask_claude(old_claude, isolated_home, project, port, "rm -rf nothing-here")
     [result] = tool_results(log)

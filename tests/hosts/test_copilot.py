@@ -367,7 +367,7 @@ def fake_pytest(project):
 def test_real_copilot_compacts_after_the_run_with_allow_all_tools(tmp_path, model_server):
     port, log = model_server
     messages, _ = run_copilot(tmp_path, port, log, "RUN:seq 1 3000", "--allow-all-tools")
-    assert len(messages) == 1 and "2,984 of 3,000 lines omitted" in messages[0] and "tokenjuice cat" in messages[0]
+    assert len(messages) == 1 and "of 3,000 lines omitted" in messages[0] and "tokenjuice cat" in messages[0]
     assert messages[0].endswith("<shellId: 0 completed with exit code 0>")
     messages, _ = run_copilot(tmp_path, port, log, "RUN:./pytest -v", "--allow-all-tools")
     [text] = messages
@@ -376,7 +376,7 @@ def test_real_copilot_compacts_after_the_run_with_allow_all_tools(tmp_path, mode
     assert "E       AssertionError: a should be two" in text and "tokenjuice cat" in text
     assert len(text) < 1500  # Copilot's own compaction of this output: 1,505 characters
     messages, _ = run_copilot(tmp_path, port, log, "RUN:seq 1 100000", "--allow-all-tools")
-    assert "99,984 of 100,000 lines omitted" in messages[0]  # read from the file Copilot saved it to
+    assert "of 100,000 lines omitted" in messages[0]  # read from the file Copilot saved it to
     messages, _ = run_copilot(tmp_path, port, log, "RUN:echo hi", "--allow-all-tools")
     assert messages[0] == "hi\n<shellId: 0 completed with exit code 0>"  # nothing to save: nothing added
     messages, _ = run_copilot(tmp_path, port, log, "RUN:seq 1 3000")
