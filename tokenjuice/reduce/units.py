@@ -819,10 +819,7 @@ def _render(
             marker = _dropped_marker(dropped)
             whole = [line for unit in dropped for line in unit.lines]
             # a marker is never longer than what it stands for: then the lines themselves
-            if _size(whole) <= _size([marker]):
-                items.extend(whole)
-            else:
-                _add_marker(items, marker)
+            items.extend(whole if _size(whole) <= _size([marker]) else [marker])
             dropped.clear()
         if shortened and runs:
             for (kind, note), run in shortened.items():  # one marker per kind and note, in the order they began
@@ -844,10 +841,7 @@ def _render(
             items.extend(_gathered_markers(gathered, compact or set(), labels))
         if not isinstance(part, Unit):
             flush()
-            if isinstance(part, Omission):
-                _add_marker(items, part)
-            else:
-                items.append(part)
+            items.append(part)
             continue
         form = state[index]
         if form == DROPPED and part.gathered:
@@ -911,49 +905,34 @@ def _render(
         items.extend(shown)
     flush()
     items.extend(_gathered_markers(gathered, compact or set(), labels))
-    return _shared_headings(_lines_joined(items), headed)
+    return _runs_joined(_shared_headings(items, headed))
 
 
 #: What a marker of dropped units that are lines says (`12 more lines`), or none.
 _LINES_DROPPED = lazy(r"^[\d,]+ more lines?$")
 
 
-def _lines_joined(items: list[Item]) -> list[Item]:
-    """`items` with a marker of dropped units that are lines (`12 more lines`: a
-    program's output around its traceback) and the plain markers beside it (a head
-    and tail cut) said as one."""
+def _runs_joined(items: list[Item]) -> list[Item]:
+    """`items` with each run of markers next to each other that stand for lines alone
+    said as one: lines left out between the units of a cut (the head and tail cut of
+    the lines between them), units dropped next to them, and units that are lines (`12
+    more lines`: a program's output around its traceback) are one run to a reader,
+    however many parts it had. A marker that says what it left out (a finding's
+    excerpts, a code's count) stays as it is."""
 
-    def dropped(item: Item) -> bool:
-        return isinstance(item, Omission) and bool(item.detail) and bool(_LINES_DROPPED.match(item.detail or ""))
+    def lines_alone(marker: Omission) -> bool:
+        return not marker.detail or bool(_LINES_DROPPED.match(marker.detail))
 
-    if not any(map(dropped, items)):
-        return items
     joined: list[Item] = []
     for item in items:
         last = joined[-1] if joined else None
-        if (
-            isinstance(last, Omission)
-            and isinstance(item, Omission)
-            and (dropped(last) or not last.detail)
-            and (dropped(item) or not item.detail)
-            and (dropped(last) or dropped(item))
-        ):
+        if isinstance(last, Omission) and isinstance(item, Omission) and lines_alone(last) and lines_alone(item):
             count = last.count + item.count
-            joined[-1] = Omission(count, pluralize(count, "more line"))
+            said = last.detail or item.detail  # `N more lines` where either said so
+            joined[-1] = Omission(count, pluralize(count, "more line")) if said else Omission(count)
         else:
             joined.append(item)
     return joined
-
-
-def _add_marker(items: list[Item], marker: Omission) -> None:
-    """`marker` after `items`, said with the plain marker before it as one: lines left
-    out between the units of a cut (the head and tail cut of the lines between them) and
-    units dropped next to them are one run to a reader, however many parts it had."""
-    last = items[-1] if items else None
-    if isinstance(last, Omission) and not last.detail and not marker.detail:
-        items[-1] = Omission(last.count + marker.count)
-    else:
-        items.append(marker)
 
 
 def _shared_headings(items: list[Item], headed: list[tuple[int, int, str]]) -> list[Item]:
