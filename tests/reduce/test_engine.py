@@ -61,6 +61,29 @@ def test_head_and_tail_are_the_least_shown_the_budget_goes_to_the_lines_between(
     assert result["compaction"]["kinds"] == ["head-tail", "size-clamp"]
 
 
+def test_the_lines_a_budget_fills_with_are_squeezed_of_their_padding_first():
+    # `getent services`-like columns: 400 lines of 40 characters, 20 of them padding
+    output = "".join(f"{'svc' + str(i):<20}{i}/tcp alias{i}\n" for i in range(400))
+    result = run(output, make(summarize={"head": 3, "tail": 2}), max_inline_chars=6000)
+    shown = [line for line in result["inlineText"].splitlines() if line.startswith("svc")]
+    assert all("   " not in line for line in shown)  # lossless: two spaces still part the columns
+    assert "svc0  0/tcp alias0" in shown and "svc399  399/tcp alias399" in shown
+    assert len(shown) > 6000 // 40  # more lines than the padded ones would have fitted
+
+
+def test_a_unit_rules_output_with_no_unit_in_it_fills_the_budget_too():
+    # `ls -la` of one folder: the ls rule cuts `ls -R` by folders, this has none
+    from tokenjuice.commands.wire import reduce_payload
+    from tokenjuice.reduce.budget import SUCCESS_CHARS
+
+    entries = "".join(f"-rw-r--r-- 1 dev dev {i * 37:>6} Dec  7 01:00 module_{i:03d}.py\n" for i in range(600))
+    payload = {"toolName": "exec", "command": "ls -la src", "combinedText": "total 2400\n" + entries, "exitCode": 0}
+    text = reduce_payload(payload, builtin_only=True)["inlineText"]
+    names = [line for line in text.splitlines() if line.endswith(".py")]
+    assert len(text) <= SUCCESS_CHARS and len(names) > 60  # the rule's head and tail are 20 and 8
+    assert names[0].endswith("module_000.py") and names[-1].endswith("module_599.py")
+
+
 def test_a_flood_spends_the_budget_on_its_ends_and_its_pinned_lines_however_long():
     # 60,000 lines, two failures far inside: only lines within the budget's count of
     # either end, and pinned lines, can be shown; the rest is one run each side
