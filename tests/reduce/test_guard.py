@@ -43,6 +43,27 @@ def test_anchors_are_failures_their_raise_sites_and_summaries():
     assert "test_em_dash (test.test_textwrap.WrapTestCase.test_em_dash)" in found
 
 
+def test_exception_is_an_anchor_as_a_name_or_a_label_not_as_a_word_of_prose():
+    help_text = [
+        "  -fexceptions                Enable exception handling.",
+        "  -fnon-call-exceptions       Support synchronous non-call exceptions.",
+        "During handling of the above exception, another exception occurred:",
+    ]
+    assert guard.anchors(help_text) == []
+    shaped = [
+        "java.lang.RuntimeException: boom",
+        "Exception in thread main",
+        "unhandled exception: gone",
+        "UNHANDLED EXCEPTION",
+    ]
+    assert guard.anchors(shaped) == [
+        "RuntimeException: boom",
+        "Exception in thread main",
+        "exception: gone",
+        "EXCEPTION",
+    ]
+
+
 def test_error_words_in_a_search_or_a_diff_are_content_not_anchors():
     assert guard.anchors(["src/a.py:3: raise ValueError('x')"], errors=False) == []
     diff = ["diff --git a/a.py b/a.py", "@@ -1,2 +1,2 @@", "-    raise KeyError(x)", "+    raise ValueError(x)"]

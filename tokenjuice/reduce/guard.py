@@ -50,7 +50,13 @@ CHUNK_LINES = 1024
 _CLIP = 80
 
 _ERROR_HINTS = ("err", "exception", "fatal", "panic", "fail")
-_ERROR = lazy(r"(?i)(?<![\w-])(?:\w*(?:error|exception)\b|fatal\b|panic(?:ked)?\b|failed\b|failure\b|ERR!)[^\n]*")
+#: An error line's marker. `exception` counts as a name (`Exception`, `KeyError`,
+#: `EXCEPTION`) or a label (`exception: …`): lowercase in a sentence it is prose, as
+#: in a compiler's help (`-fexceptions  Enable exception handling.`).
+_ERROR = lazy(
+    r"(?<![\w-])(?:\w*(?:(?i:error)|Exception|EXCEPTION)\b|exception:"
+    r"|(?i:fatal\b|panic(?:ked)?\b|failed\b|failure\b)|ERR!)[^\n]*"
+)
 _TEST_ID = lazy(
     r"^(?:FAILED|ERROR) (\S+::\S+|\S+\.\w+(?:::\S+)?)(?= |$)|^--- FAIL: (\S+)"
     r"|^\s*(?:✗|×|✕) (\S.*)$|^not ok \d+ (?:- )?(\S.*)$"
