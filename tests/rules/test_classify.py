@@ -57,6 +57,9 @@ def chosen(command=None, argv=None, rules=RULES, forced=None):
         ("pnpm tsc --noEmit", "build/tsc", "effective"),
         ("git status --help", "generic/help", "original"),
         ("cargo help build", "generic/help", "original"),
+        ("gcc --help=optimizers", "generic/help", "original"),  # an option with its value is given
+        ("git log --oneline=yes", "git/log-oneline", "original"),
+        ("git log --helpful", "git/log", "original"),  # a longer option is another option
         ("git status && git log", "generic/fallback", None),
         ("cd ~/src/tsc-demo && make", "task/make", "effective"),
         ("tscx", "generic/fallback", "original"),

@@ -205,7 +205,9 @@ class _Context:
         # Command-text words are only trusted on the most derived reading, so that
         # `cd pytest-demo && make` is not taken for pytest.
         self.text_allowed = text_allowed
-        self.tokens = set(argv)
+        # An option given with its value (`--help=optimizers`, `--namespace=prod`) is
+        # given: `argv_includes = [["--help"]]` holds for it too.
+        self.tokens = set(argv) | {token.partition("=")[0] for token in argv if token[:2] == "--" and "=" in token}
         self.argv0: tuple[str, ...] = (argv[0], basename(argv[0])) if argv else ()
         self.subcommand = subcommand(argv)
         self.git = self.subcommand if argv and basename(argv[0]) == "git" else None
