@@ -44,26 +44,37 @@ def test_every_example_bigger_than_the_information_budget_shrinks(report):
     """Content within the information budget is shown whole (only noise goes); an
     example bigger than the budget must come out meaningfully smaller, unless the
     preservation guard widened the budget to keep what a failure is made of, or the
-    agent bounded the output itself (`git log -p -n 10`: shown whole up to its cap)."""
+    agent bounded the output itself (`git log -p -n 10`: shown whole up to its cap).
+    The budget is the rule's own: a rule whose every line is what the agent asked for
+    (a search, `--help` text) takes a failure's, scaled."""
     from tokenjuice.reduce.budget import SUCCESS_CHARS
+    from tokenjuice.reduce.engine import Options, _rule_budget
     from tokenjuice.shell.command import analyze
 
-    bounded = {
-        (loaded.rule.id, example.name or example.command)
-        for loaded in loader.load_layer(loader.BUILTIN, loader.builtin_root())[0]
+    loaded_rules = loader.load_layer(loader.BUILTIN, loader.builtin_root())[0]
+    examples = {
+        (loaded.rule.id, example.name or example.command): (loaded.rule, example)
+        for loaded in loaded_rules
         for example in loaded.examples
-        if analyze(example.command).bounded
     }
+    bounded = {key for key, (_, example) in examples.items() if analyze(example.command).bounded}
+
+    def budget(result):
+        rule, example = examples[(result.rule_id, result.name)]
+        info = analyze(example.command)
+        return _rule_budget(rule, rule.family, info, example.exit_code != 0, Options())
+
     weak = sorted(
         f"{example.rule_id} :: {example.name} ({example.ratio:.2f})"
         for example in report.examples
-        if example.raw_chars > 2 * SUCCESS_CHARS
+        if example.raw_chars > 2 * budget(example)
         and example.ratio > 0.9
         and example.passthrough is None
         and not example.widened
         and (example.rule_id, example.name) not in bounded
     )
     assert not weak, "examples bigger than the budget that barely shrink: " + ", ".join(weak)
+    assert sum(1 for example in report.examples if example.raw_chars > 2 * budget(example)) > 30
     assert sum(1 for example in report.examples if example.raw_chars > 2 * SUCCESS_CHARS) > 40
 
 

@@ -1,7 +1,9 @@
 """Terminal padding is shortened (`squeeze`), source text never is: a rule whose
 output quotes source (a search's matches, a diff's lines, blame) declares
 `squeeze_padding = false`, and its lines come back with their spaces exact, so an
-agent can copy a match into an edit. A table's column padding is still shortened."""
+agent can copy a match into an edit. A table's column padding is still shortened, and
+so are rules drawn to the terminal's width; a pretty JSON document is laid out with its
+small containers on one line, token for token."""
 
 import difflib
 from pathlib import Path
@@ -9,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import tokenjuice
 
-from tokenjuice.reduce.reencode import decoded, squeeze
+from tokenjuice.reduce.reencode import decoded, shows, squeeze
 
 PACKAGE = Path(__file__).resolve().parents[2] / "tokenjuice"
 SOURCES = sorted(PACKAGE.rglob("*.py"))
@@ -68,3 +70,54 @@ def test_a_tables_column_padding_is_still_shortened():
     shown = reduced("kubectl-like get pods", output)
     assert "web-0000  Running  10.0.0.0  0d  node-0" in shown and "web-0079  Running" in shown
     assert "      Running" not in shown
+
+
+def test_rules_drawn_to_the_terminals_width_are_shortened_and_read_back(tmp_path):
+    """pytest's `_____ test_x _____` and `===== FAILURES =====` say nothing in their
+    length: a real failing run shows them three wide, and the scorer's reading of the
+    shown text (`shows`) still finds each line as pytest printed it."""
+    import subprocess
+    import sys
+
+    cases = "\n".join(f"def test_case_{k}():\n    assert {k} == {k + 1}, 'case {k} is off by one'\n" for k in range(12))
+    (tmp_path / "test_cases.py").write_text(cases)
+    raw = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_cases.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
+    titles = [line for line in raw.splitlines() if line.startswith("____") and "test_case_" in line]
+    assert len(titles) == 12
+    shown = reduced("python -m pytest -q", raw, exit_code=1)
+    assert "________" not in shown and "========" not in shown
+    readable = decoded(shown)
+    assert all(shows(readable, title) for title in titles)
+    assert all(f"AssertionError: case {k} is off by one" in shown for k in range(12))
+    assert "12 failed" in shown
+    assert len(shown) < len(raw)
+
+
+def test_a_pretty_json_document_is_laid_out_with_its_small_containers_on_one_line():
+    """Losslessly: the same document, every token spelled as it was, and no trailer
+    saying lines were left out; a number or an escape JSON would spell otherwise
+    leaves the document as it was, and an exact read of a file stays byte for byte."""
+    import json
+
+    raw = (Path(__file__).resolve().parents[1] / "scenarios" / "json-npm-ls-all.out").read_text()
+    shown = reduced("npm ls --all --json", raw)
+    assert json.loads(shown) == json.loads(raw)
+    assert len(shown) < 0.7 * len(raw) and "omitted" not in shown
+    assert '"@eslint/core": {"version": "1.2.1", "overridden": false' in shown
+    spelled = raw.replace('"version": "10.0.1"', '"version": 10.10', 1)
+    assert reduced("npm ls --all --json", spelled) == spelled
+    assert reduced("cat package-tree.json", raw) == raw
+
+
+def test_a_tables_border_between_junctions_is_left_as_drawn():
+    """Its columns line up with the rows' (psql, mysql -t); a rule alone is shortened."""
+    assert squeeze("+-----------+------------------+--------+") == "+-----------+------------------+--------+"
+    assert squeeze("-----+--------------+---------") == "-----+--------------+---------"
+    assert squeeze("=================== 3 failed in 0.12s ===================") == "=== 3 failed in 0.12s ==="
+    assert squeeze("------------------------------------------") == "---"

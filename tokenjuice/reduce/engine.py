@@ -29,9 +29,21 @@ from ..rules.loader import FALLBACK_ID, PROJECT
 from ..rules.model import Rule
 from ..shell.command import CommandInfo, analyze
 from ..text import clip_line, pluralize, split_lines, strip_ansi, trim_empty_edges
-from .lines import CLIP, Encoded, Item, Omission, Pinned, Whole, beyond, head_tail, keep_only, measured, shown_lines
+from .lines import (
+    CLIP,
+    Encoded,
+    Item,
+    Omission,
+    Pinned,
+    Whole,
+    beyond,
+    head_tail,
+    keep_only,
+    measured,
+    shown_lines,
+    squeezable,
+)
 from .lines import size as _size
-from .lines import spaces as _spaces
 from .reencode import LOSSLESS_CHARS, LOSSLESS_SHARE, squeeze
 from .render import TRAILER_RESERVE, text_of
 
@@ -335,6 +347,7 @@ class _Cut:
         self._measured: dict[int, tuple[int, int]] = {}
         self._read: dict[tuple[int, bool], tuple[int, int]] = {}
         self._longest: int | None = None
+        self._relaid: tuple[str, ...] | None = None
         #: The last rule's result `choose` made: its clamp budget, whether it is the
         #: rule's lines, the items clamped, the reduction and its length.
         self.chosen: tuple[int, bool, tuple[Item, ...], Reduction, int] | None = None
@@ -358,6 +371,24 @@ class _Cut:
         fits = _fits(self, budget)
         return None if fits is None else replace(fits, budget=budget, regions=self.outcome.regions)
 
+    def relaid(self) -> tuple[str, ...] | None:
+        """The output, when it is one pretty-printed JSON document the engine shapes,
+        laid out with its small containers on one line (`structured.relaid`), where that
+        saves enough to be worth it; None otherwise. Made once for every budget tried."""
+        if self._relaid is None:
+            self._relaid = ()
+            whole, outcome = self.whole, self.outcome
+            pretty = len(whole) > 1 and whole[0].lstrip()[:1] in "{[" and outcome.denoised == tuple(whole)
+            if pretty and _shapes_structured(self.rule, outcome):
+                from .structured import relaid
+
+                text = "\n".join(whole)
+                laid = relaid(text)
+                saved = len(text) - _size(laid) if laid is not None else 0
+                if laid is not None and saved >= max(LOSSLESS_CHARS, len(text) * LOSSLESS_SHARE):
+                    self._relaid = tuple(laid)
+        return self._relaid or None
+
     def longest(self) -> int:
         """The length of the longest line of the whole output."""
         if self._longest is None:
@@ -374,10 +405,11 @@ class _Cut:
 
     def measure(self, items: tuple[Item, ...]) -> tuple[int, int]:
         """The characters `items` (the outcome's denoised or lossless lines) take shown
-        and the spaces among them, counted once for every budget tried."""
+        and the characters among them squeezing may shorten, counted once for every
+        budget tried."""
         key = id(items)
         if key not in self._measured:
-            self._measured[key] = (_size(items), _spaces(items))
+            self._measured[key] = (_size(items), squeezable(items))
         return self._measured[key]
 
 
@@ -535,6 +567,22 @@ def _regions_budget(
     return budget
 
 
+def _shapes_structured(rule: Rule, outcome: RuleOutcome) -> bool:
+    """Is a structured output's shape the engine's to give? Not for rules that shape
+    it their own way: a formatter, keep patterns that pick the fields that matter,
+    units the output was split into (a rule made for tables still gets JSON cut
+    between values, `pip list --format=json`)."""
+    from .units import Unit
+
+    return not (
+        rule.formatter
+        or rule.transforms.pretty_print_json
+        or any(isinstance(part, Unit) for part in outcome.units)
+        or rule.filters.keep_patterns
+        or outcome.summary is not None
+    )
+
+
 def _structured(
     start: _Start,
     rule: Rule,
@@ -546,18 +594,8 @@ def _structured(
 ) -> Reduction | None:
     """JSON, JSON lines and CSV/TSV too big to show: cut between values and rows,
     never inside one (reduce/structured.py). None for any other output, and for
-    rules that shape structured output their own way (a formatter, keep patterns
-    that pick the fields that matter, units the output was split into: a rule made
-    for tables still gets JSON cut between values, `pip list --format=json`)."""
-    from .units import Unit
-
-    if (
-        rule.formatter
-        or rule.transforms.pretty_print_json
-        or any(isinstance(part, Unit) for part in outcome.units)
-        or rule.filters.keep_patterns
-        or outcome.summary is not None
-    ):
+    rules that shape structured output their own way (`_shapes_structured`)."""
+    if not _shapes_structured(rule, outcome):
         return None
     from . import shape
 
@@ -609,6 +647,8 @@ def _fits(cut: _Cut, budget: int) -> Reduction | None:
         denoised, kinds = outcome.lossless, ("lossless",)
     if cut.beyond(denoised, budget - _size(header), solid=True):
         return None  # not even without every space would it fit
+    if not kinds and rule.transforms.squeeze_padding and (relaid := cut.relaid()) is not None:
+        denoised, kinds = relaid, ("lossless",)  # pretty JSON, its small containers on one line each
     size, spaces = cut.measure(denoised)
     shown = _size(header) + size
     if rule.transforms.squeeze_padding and (shown > room or spaces >= LOSSLESS_CHARS):
@@ -654,7 +694,10 @@ def choose(cut: _Cut, budget: int) -> Reduction:
         # Cut between units: compress them, then drop whole ones, to fit the room left.
         room = max(200, budget - sum(len(h) + 1 for h in header + counts) - TRAILER_RESERVE)
         fitted = tuple(fit(list(outcome.units), room))
-        compact_items = fitted if beyond(compact_items, _size(fitted)) else compact_items
+        if beyond(compact_items, _size(fitted)):
+            # What was kept, its padding and drawn rules shortened: they say nothing.
+            squeezing = rule.transforms.squeeze_padding
+            compact_items = tuple(squeeze(i) for i in fitted) if squeezing else fitted
         units_fitted = True
     compact_chars = _size(header) + _size(counts) + _size(compact_items)
     # What units.fit kept is already cut to the room, but for the names it keeps past

@@ -75,9 +75,13 @@ def size(items: Sequence[Item]) -> int:
     return sum(map(len, items)) + len(items)
 
 
-def spaces(items: Sequence[Item]) -> int:
-    """The spaces of the lines among `items`."""
-    return "".join([item for item in items if isinstance(item, str)]).count(" ")
+def squeezable(items: Sequence[Item]) -> int:
+    """At least what `reencode.squeeze` saves of the lines among `items`: their spaces,
+    and what it would save of every rule drawn among them (a table's border too)."""
+    from .reencode import RULED
+
+    text = "".join([item for item in items if isinstance(item, str)])
+    return text.count(" ") + sum(found.end() - found.start() - 3 for found in RULED.finditer(text))
 
 
 #: Items are measured this many at a time where all that matters is whether they
@@ -94,14 +98,14 @@ def measured(
     items: Sequence[Item], limit: int, solid: bool = False, read: dict[tuple[int, bool], tuple[int, int]] | None = None
 ) -> int:
     """The characters `items` take shown (`size`), or with `solid` with every space
-    gone (less `spaces`), read only until past `limit`: exact up to it, past it some
+    gone (less `squeezable`), read only until past `limit`: exact up to it, past it some
     count past it. `read` keeps how far items that live as long as it were read and
     what they took, to go on from there."""
     key = (id(items), solid)
     done, taken = read.get(key, (0, 0)) if read is not None else (0, 0)
     while taken <= limit and done < len(items):
         part = items[done : done + SCAN_ITEMS]
-        taken += size(part) - spaces(part) if solid else size(part)
+        taken += size(part) - squeezable(part) if solid else size(part)
         done += len(part)
     if read is not None:
         read[key] = (done, taken)

@@ -8,13 +8,15 @@ without such lines its `--- a/P` and `+++ b/P` (`{--- a,+++ b}/P`), log records
 said again but for one word on one line with that word's values in a brace list
 (`Jan 30 {14:55:04,14:56:00} host kernel: …`, reduce/records.py), a file's findings
 that say the same at several places on one line under its path (`  {108:4,116:4}: C0116: …`,
-reduce/units.py), terminal padding
+reduce/units.py), terminal padding and drawn rules
 shortened (`squeeze`). `decoded` spells a shown text back out as the tool
 printed it, so that `verify`, the example checks, the preservation guard and the
 scenario scorer find a fact whichever form shows it.
 """
 
 from __future__ import annotations
+
+from re import Match
 
 from ..fast.lazyre import lazy
 from .lines import Encoded, Item, Omission, Pinned
@@ -30,6 +32,22 @@ LOSSLESS_CHARS = 500
 BRACE_WIDTH = 1000
 #: Three or more spaces inside a line: terminal padding, shown as two.
 _PADDING = lazy(r"(?<=[^ \t]) {3,}(?=[^ \t])")  # between any two characters but blanks (controls too)
+#: A rule drawn to the terminal's width (pytest's `_____ test_x _____` and `===== FAILURES =====`,
+#: a table's `--------`): eight or more of one such character, shown as three. A table's
+#: border between junctions (`+------+----+`, `-----+-----`) is left as drawn: its
+#: columns line up with the rows'.
+RULED = lazy(r"([_=─━═-])\1{7,}")  # each match a whole run: the search takes the first, greedily
+_JUNCTIONS = frozenset("+|┼┬┴├┤")
+
+
+def _ruled(found: Match[str]) -> str:
+    start, end, line = found.start(), found.end(), found.string
+    if (start and line[start - 1] in _JUNCTIONS) or (end < len(line) and line[end] in _JUNCTIONS):
+        return found.group()
+    return found.group(1) * 3
+
+
+_RULES = tuple(mark * 8 for mark in "_=-─━═")  # the shortest of each, found with `in`
 
 
 #: A line whose spaces place something under a column of the line above: a source
@@ -40,11 +58,16 @@ _ALIGNED = lazy(r"^\s*(?:\d+\s*)?[|│┃]|[\^~]{2,}|\s\^(?:\s|$)|^[>E] {2,}")
 
 def squeeze(item: Item) -> Item:
     """`item` with its padding shortened (runs of three spaces or more between words
-    become two: columns stay apart, nothing is lost); markers, and lines whose spaces
-    align them with the line above (source excerpts, carets), unchanged."""
-    if isinstance(item, Omission) or "   " not in item.strip() or _ALIGNED.search(item):
+    become two: columns stay apart, nothing is lost) and its drawn rules (eight or more
+    `_`, `=`, `-`, box lines) shown three wide; markers, and lines
+    whose spaces align them with the line above (source excerpts, carets), unchanged."""
+    if isinstance(item, Omission) or _ALIGNED.search(item):
         return item
-    squeezed = _PADDING.sub("  ", item)
+    squeezed = _PADDING.sub("  ", item) if "   " in item.strip() else item
+    if any(rule in squeezed for rule in _RULES):
+        squeezed = RULED.sub(_ruled, squeezed)
+    if squeezed == item:
+        return item
     return Pinned(squeezed) if isinstance(item, Pinned) else squeezed
 
 

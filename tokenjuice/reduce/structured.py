@@ -29,7 +29,7 @@ from math import isqrt
 from ..fast.lazyre import lazy
 from ..fast.record import record
 from ..text import clip_line
-from .lines import Item, Omission
+from .lines import Encoded, Item, Omission
 from .shape import delimited, document, json_lines, long_line
 
 TYPE_CHECKING = False
@@ -75,26 +75,65 @@ def indented(value: Any) -> list[str]:
 COMPACT_WIDTH = 160
 
 
-def compact(value: Any, indent: int = 0) -> list[str]:
+def compact(value: Any, indent: int = 0, weights: list[int] | None = None) -> list[str]:
     """`value` as valid JSON, losslessly: containers that fit COMPACT_WIDTH on one
-    line, the others one member per line; keys in their order, nothing dropped."""
+    line, the others one member per line; keys in their order, nothing dropped. With
+    `weights`, each line's count of lines in the one-member-per-line layout is added to it."""
     import json
 
     one = json.dumps(value, ensure_ascii=False)
     pad = " " * indent
     if not isinstance(value, dict | list) or not value or len(one) + indent <= COMPACT_WIDTH:
+        if weights is not None:
+            weights.append(_height(value))
         return [pad + one]
     members = list(value.items()) if isinstance(value, dict) else [(None, item) for item in value]
     lines = [pad + ("{" if isinstance(value, dict) else "[")]
+    if weights is not None:
+        weights.append(1)
     for position, (key, member) in enumerate(members):
-        sub = compact(member, indent + 2)
+        sub = compact(member, indent + 2, weights)
         if key is not None:
             sub[0] = f"{pad}  {json.dumps(key, ensure_ascii=False)}: {sub[0].lstrip()}"
         if position < len(members) - 1:
             sub[-1] += ","
         lines += sub
     lines.append(pad + ("}" if isinstance(value, dict) else "]"))
+    if weights is not None:
+        weights.append(1)
     return lines
+
+
+def _height(value: Any) -> int:
+    """The lines `value` takes laid out one member per line (`indented`)."""
+    if not isinstance(value, dict | list) or not value:
+        return 1
+    return 2 + sum(map(_height, value.values() if isinstance(value, dict) else value))
+
+
+#: A JSON string, or a run of blanks outside strings.
+_JSON_BLANKS = lazy(r'("(?:[^"\\]|\\.)*")|[ \t\r\n]+')
+
+
+def _solid(text: str) -> str:
+    """`text` (JSON) without the blanks between its tokens."""
+    return _JSON_BLANKS.sub(lambda found: found.group(1) or "", text)
+
+
+def relaid(text: str) -> list[Encoded] | None:
+    """The JSON document `text`, laid out as `compact` lays it out, when that says
+    exactly what it said: the same tokens in the same order, spelled the same (a
+    number `1.50` or an escape `\\u00e9` that would read back otherwise leaves it as it
+    is: None), and `text` was laid out one member per line (each line says how many of
+    its lines it stands for). None too for any text that is not one JSON document."""
+    value = document(text)
+    if value is None:
+        return None
+    weights: list[int] = []
+    lines = compact(value, weights=weights)
+    if sum(weights) != text.strip().count("\n") + 1 or _solid("".join(lines)) != _solid(text):
+        return None
+    return [Encoded(line, weight) for line, weight in zip(lines, weights, strict=True)]
 
 
 def spread(count: int, limit: int) -> list[int]:

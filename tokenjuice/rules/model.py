@@ -288,7 +288,9 @@ class Transforms:
     )
     squeeze_padding: bool = spec(
         FLAG,
-        "Shorten runs of three or more spaces between words (a terminal's column padding) to two, where that "
+        "Shorten runs of three or more spaces between words (a terminal's column padding) to two and rules drawn "
+        "to the terminal's width (eight or more `_`, `=`, `-`, box lines, not a table's border between junctions) "
+        "to three, and lay a pretty-printed JSON document out with its small containers on one line, where that "
         "saves enough; false for outputs that quote source text (matches, diffs, blame), whose spaces are the "
         "code's and must stay exact for an edit.",
         True,
