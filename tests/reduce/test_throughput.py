@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tokenjuice import text
 from tokenjuice.bench import real_shaped_log
 from tokenjuice.commands.wire import reduce_payload
-from tokenjuice.reduce import engine, guard, lines, pipeline, shape, units
+from tokenjuice.reduce import engine, guard, lines, pipeline, reencode, shape, units
 from tokenjuice.reduce.lines import Omission, Pinned, dedupe_adjacent, render
 
 
@@ -67,7 +67,7 @@ def test_the_output_is_split_into_lines_once_per_reduction(monkeypatch, log):
 
 
 def test_padding_is_not_squeezed_line_by_line_when_squeezing_cannot_make_it_fit(monkeypatch, log):
-    squeezed = count(monkeypatch, engine, "squeeze")
+    squeezed = count(monkeypatch, reencode, "squeeze")
     result = reduce_log(log)
     assert "lines omitted" in result["inlineText"]  # cut: it did not fit, with or without padding
     # only the lines a cut kept, shown with their rules shortened: was once per line and

@@ -44,7 +44,7 @@ from .lines import (
     squeezable,
 )
 from .lines import size as _size
-from .reencode import LOSSLESS_CHARS, LOSSLESS_SHARE, squeeze
+from .reencode import LOSSLESS_CHARS, LOSSLESS_SHARE, squeezed
 from .render import TRAILER_RESERVE, text_of
 
 # The rule machinery (pipeline, units, structured cutting, pattern budgets) is
@@ -652,10 +652,10 @@ def _fits(cut: _Cut, budget: int) -> Reduction | None:
     size, spaces = cut.measure(denoised)
     shown = _size(header) + size
     if rule.transforms.squeeze_padding and (shown > room or spaces >= LOSSLESS_CHARS):
-        squeezed = tuple(squeeze(i) for i in denoised)
-        saved = size - _size(squeezed)
+        shorter = squeezed(denoised)
+        saved = size - _size(shorter)
         if shown > room or saved >= max(LOSSLESS_CHARS, size * LOSSLESS_SHARE):
-            denoised, kinds, shown = squeezed, (*kinds, "squeeze"), shown - saved
+            denoised, kinds, shown = shorter, (*kinds, "squeeze"), shown - saved
     if shown > budget:
         return None
     if kinds:
@@ -689,7 +689,7 @@ def choose(cut: _Cut, budget: int) -> Reduction:
         # padding shortened first: a lossless form before any cut.
         compact_items = _within_reach(outcome.before_cut, budget)
         if rule.transforms.squeeze_padding:
-            compact_items = tuple(squeeze(i) for i in compact_items)
+            compact_items = squeezed(compact_items)
     elif outcome.units and outcome.summary is None:
         # Cut between units: compress them, then drop whole ones, to fit the room left.
         room = max(200, budget - sum(len(h) + 1 for h in header + counts) - TRAILER_RESERVE)
@@ -697,7 +697,7 @@ def choose(cut: _Cut, budget: int) -> Reduction:
         if beyond(compact_items, _size(fitted)):
             # What was kept, its padding and drawn rules shortened: they say nothing.
             squeezing = rule.transforms.squeeze_padding
-            compact_items = tuple(squeeze(i) for i in fitted) if squeezing else fitted
+            compact_items = squeezed(fitted) if squeezing else fitted
         units_fitted = True
     compact_chars = _size(header) + _size(counts) + _size(compact_items)
     # What units.fit kept is already cut to the room, but for the names it keeps past

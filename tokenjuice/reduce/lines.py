@@ -75,11 +75,15 @@ def size(items: Sequence[Item]) -> int:
     return sum(map(len, items)) + len(items)
 
 
+#: A rule drawn to the terminal's width (pytest's `_____ test_x _____` and `===== FAILURES =====`,
+#: a table's `--------`): eight or more of one such character (`reencode.squeeze` shows three).
+#: Each match is a whole run: the search takes the first of a run, greedily.
+RULED = lazy(r"([_=─━═-])\1{7,}")
+
+
 def squeezable(items: Sequence[Item]) -> int:
     """At least what `reencode.squeeze` saves of the lines among `items`: their spaces,
     and what it would save of every rule drawn among them (a table's border too)."""
-    from .reencode import RULED
-
     text = "".join([item for item in items if isinstance(item, str)])
     return text.count(" ") + sum(found.end() - found.start() - 3 for found in RULED.finditer(text))
 

@@ -16,10 +16,13 @@ scenario scorer find a fact whichever form shows it.
 
 from __future__ import annotations
 
-from re import Match
-
 from ..fast.lazyre import lazy
-from .lines import Encoded, Item, Omission, Pinned
+from .lines import RULED, Encoded, Item, Omission, Pinned
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from re import Match
 
 #: A lossless form is taken for an output that fits its budget only when it saves at
 #: least this share of it and this many characters (less is not worth decoding).
@@ -32,11 +35,9 @@ LOSSLESS_CHARS = 500
 BRACE_WIDTH = 1000
 #: Three or more spaces inside a line: terminal padding, shown as two.
 _PADDING = lazy(r"(?<=[^ \t]) {3,}(?=[^ \t])")  # between any two characters but blanks (controls too)
-#: A rule drawn to the terminal's width (pytest's `_____ test_x _____` and `===== FAILURES =====`,
-#: a table's `--------`): eight or more of one such character, shown as three. A table's
+#: A rule drawn to the terminal's width (`lines.RULED`) is shown three wide. A table's
 #: border between junctions (`+------+----+`, `-----+-----`) is left as drawn: its
 #: columns line up with the rows'.
-RULED = lazy(r"([_=─━═-])\1{7,}")  # each match a whole run: the search takes the first, greedily
 _JUNCTIONS = frozenset("+|┼┬┴├┤")
 
 
@@ -61,14 +62,32 @@ def squeeze(item: Item) -> Item:
     become two: columns stay apart, nothing is lost) and its drawn rules (eight or more
     `_`, `=`, `-`, box lines) shown three wide; markers, and lines
     whose spaces align them with the line above (source excerpts, carets), unchanged."""
-    if isinstance(item, Omission) or _ALIGNED.search(item):
+    if isinstance(item, Omission):
         return item
-    squeezed = _PADDING.sub("  ", item) if "   " in item.strip() else item
-    if any(rule in squeezed for rule in _RULES):
-        squeezed = RULED.sub(_ruled, squeezed)
+    padded, ruled = "   " in item.strip(), any(rule in item for rule in _RULES)
+    if not (padded or ruled) or _ALIGNED.search(item):
+        return item
+    squeezed = _PADDING.sub("  ", item) if padded else item
+    squeezed = RULED.sub(_ruled, squeezed) if ruled else squeezed
     if squeezed == item:
         return item
     return Pinned(squeezed) if isinstance(item, Pinned) else squeezed
+
+
+#: What a line `squeeze` may shorten holds (found in C by `squeezed` over all lines at once).
+_SQUEEZE_HINTS = ("   ", *_RULES)
+
+
+def squeezed(items: Sequence[Item]) -> tuple[Item, ...]:
+    """`items`, each `squeeze`d: the lines with nothing to shorten are found with
+    `str.find` over the text of all of them, and left as they are."""
+    from ..text import holding
+
+    texts = [item if isinstance(item, str) else "" for item in items]  # a marker keeps its place
+    shortened = list(items)
+    for index in holding("\n".join(texts), _SQUEEZE_HINTS):
+        shortened[index] = squeeze(shortened[index])
+    return tuple(shortened)
 
 
 _FACTORED_MATCH = lazy(r"^\d+(?::\d+)?[:-]")
