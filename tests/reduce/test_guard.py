@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from conftest import tokenjuice
 from helpers import make, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -208,3 +209,19 @@ def test_anchors_stop_reading_at_the_chunk_where_the_last_anchor_counted_is(monk
     monkeypatch.setattr(guard, "CHUNK_LINES", 50)
     assert len(guard.anchors(lines)) == guard.MAX_ANCHORS
     assert lowered.calls == guard.MAX_ANCHORS // 50  # 4 chunks of 50 lines read, not 12
+
+
+def test_help_text_the_agent_asked_for_is_not_widened_for_the_counts_its_prose_mentions():
+    """pytest's own --help (`at least 2 tests are …`): the guard keeps what a failure is
+    made of, and documentation that succeeded is none (`[summarize] guard = false`)."""
+    import json
+    import subprocess
+    import sys
+
+    text = subprocess.run([sys.executable, "-m", "pytest", "--help"], capture_output=True, text=True, check=True).stdout
+    assert len(text) > 20_000 and guard.anchors(text.split("\n"), errors=False)  # a count in its prose
+    done = tokenjuice("reduce", "--command", "pytest --help", "--exit-code", "0", "--json", "--trace", input=text)
+    result = json.loads(done.stdout)
+    assert result["classification"]["matchedReducer"] == "generic/help"
+    assert result["trace"]["budgetChars"] == 20_000 and "guard" not in result["trace"]
+    assert len(result["inlineText"]) <= 20_000

@@ -189,7 +189,8 @@ def reduce(execution: Execution, catalogue: Catalogue, options: Options | None =
     budget = _regions_budget(budget, outcome, catalogue, info, execution.failed, options)
     cut = _Cut(start, rule, outcome, header, whole, patterns)
     made = cut.within(budget)
-    if made.cut and not options.max_inline_chars:  # else whole, or the size the caller asked for
+    guarded = execution.failed or rule.summarize.guard  # documentation's prose is no failure's
+    if made.cut and guarded and not options.max_inline_chars:  # else whole, or the size the caller asked for
         made = _guarded(cut, made, budget, lines)
     return start.never_longer(made, stripped)
 

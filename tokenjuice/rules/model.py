@@ -333,6 +333,13 @@ class Summarize:
         "the work done, an item a line (zip's `adding:`), whose start, end and count say enough.",
         True,
     )
+    guard: bool = spec(
+        FLAG,
+        "Whether the preservation guard may widen the budget of a run that succeeded to keep what a failure is "
+        "made of (error lines, failing test ids, counts); false for documentation the agent asked for (`--help` "
+        "text), whose prose mentions errors and counts (`at least 2 tests are`) that are no failure's.",
+        True,
+    )
 
 
 @record
