@@ -248,3 +248,20 @@ def test_the_oom_killer_and_the_kernel_failing_are_failures_but_its_chatter_is_n
     lines = journal(20, host="x1c") + list(said) + journal(20, host="x1c")
     records = {str(part.lines[0]): part.priority for part in parse(lines) if isinstance(part, Unit)}
     assert {line: records[line] for line in said} == said
+
+
+def test_a_failure_said_again_keeps_every_source_it_struck_when_failures_are_cut_short():
+    """Soft lockups of two CPUs are two sets of one kind: a cut that shortens the
+    failures keeps a line for each (which CPU, which process)."""
+    times = ["14:55:04", "14:55:32", "14:56:00", "14:56:28"]
+    lines = journal(400, host="homeserver")
+    for k in range(40):  # failures of other kinds: the cut shortens them all, then drops some
+        name = chr(97 + k % 26) * 3 + chr(97 + k // 26) * 3
+        lines[5 + 8 * k] = f"Jan 30 09:{k:02d}:01 homeserver {name}[{k}]: FATAL: the {name} pool went down"
+    for k, (one, eight) in enumerate(
+        zip(lockups(times, 1, "jackett:333"), lockups(times, 8, "jackett:332"), strict=True)
+    ):
+        lines[340 + 4 * k : 342 + 4 * k] = [one, eight]
+    text = decoded(shown(fit(parse(lines), 3000)))
+    for line in lockups(times, 1, "jackett:333") + lockups(times, 8, "jackett:332"):
+        assert line in text

@@ -28,6 +28,9 @@ exit status of several units) or but for their time and process (one program's
 error from each run) are one record, shown where the first of them was: each set on
 one line, what differs in a brace list that `reencode.decoded` reads back, up to 16
 a line and four lines a record (a crash loop's later sets are records of their own).
+Cut short, a failure keeps the first line of each set that says something else (a
+soft lockup of CPU 8 beside one of CPU 1: which CPU, which process), not the later
+sets of one; an error said again keeps its first line.
 """
 
 from __future__ import annotations
@@ -299,15 +302,20 @@ def _said_again_record(groups: list[list[str]], sets: list[_Said], severity: int
     in as a brace list (`Jan 30 {14:55:04,14:55:32} homeserver kernel: watchdog: …`),
     which `reencode.decoded` reads back into every line."""
     said: list[Item] = []
+    # cut short, a failure keeps the first line of each set that says something else
+    # (a soft lockup of CPU 8 beside one of CPU 1), not the later sets of one (a crash loop's)
+    short: dict[tuple[str, str], Item] = {}
     for members, before, after in sets:
         words = [groups[k][0][len(before) : len(groups[k][0]) - len(after)] for k in members]
-        said.extend(brace_lines(before, words, after))
+        braced = brace_lines(before, words, after)
+        said.extend(braced)
+        short.setdefault((before, after), braced[0])
     lines = tuple(groups[k][0] for k in sorted(k for members, _, _ in sets for k in members))
     return Unit(
         "line",
         _LABELS.get(severity, ""),
         lines,
-        tuple(said[:1]),
+        tuple(short.values()) if severity >= CRITICAL else tuple(said[:1]),
         priority=severity,
         short_note="beyond the first line of their kind",
         lossless=tuple(said),
