@@ -477,6 +477,20 @@ def test_the_final_clamp_leaves_a_line_its_unit_clipped_as_it_is():
     assert clamp((), items, budget) is items
 
 
+def test_the_final_clamp_clips_a_long_line_only_when_the_lines_do_not_fit():
+    """A coverage row's Missing column is what the reader acts on: a row of 600
+    characters among lines that fit the room is shown to its end; past the room the
+    clamp clips it in the middle as before."""
+    from tokenjuice.reduce.engine import TRAILER_RESERVE, clamp
+
+    row = "src/click/core.py  1127  96  494  46  90%  " + ", ".join(f"{n}-{n + 3}" for n in range(41, 2200, 40))
+    assert len(row) > 400
+    items = ("Name  Stmts  Miss  Branch  BrPart  Cover  Missing", row, "TOTAL  41665  29112  9776  995  30%")
+    assert clamp((), items, sum(len(i) + 1 for i in items) + TRAILER_RESERVE) == items
+    clipped = clamp((), items + tuple(f"src/click/mod{k}.py  10  0  0  0  100%" for k in range(60)), 2000)
+    assert row not in clipped and any("chars omitted" in str(i) for i in clipped)
+
+
 def test_an_unknown_command_interleaving_units_and_loose_lines_stays_within_its_budget():
     # test verdicts, compiler findings and progress lines interleaved, 400 kB, from a
     # command no rule claims: the regions' units are cut, and the lines between them are
