@@ -262,7 +262,8 @@ def _in_units(
 
 def _pinned_records(parsed: Parsed, rule: Rule, matcher: MatcherFactory) -> Parsed:
     """A log's records with a line the rule pins (`Start request repeated too quickly`)
-    rank with its failures."""
+    rank with its failures, but for a record said again to the letter right after
+    itself (chatter: the first says it)."""
     from ..fast.record import replace
     from .records import CRITICAL
 
@@ -272,6 +273,8 @@ def _pinned_records(parsed: Parsed, rule: Rule, matcher: MatcherFactory) -> Pars
     result = list(parsed)
     for hit in hits:
         position, unit = units[hit]
+        if hit and unit.lines == units[hit - 1][1].lines:
+            continue  # the record before it again, to the letter: its marker counts it
         result[position] = replace(unit, priority=max(unit.priority, CRITICAL), expendable=False)
     return result
 

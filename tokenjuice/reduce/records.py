@@ -12,8 +12,9 @@ kernel, systemd and the runtimes (`invoked oom-killer`, `Killed process`,
 `FATAL`, soft lockups, tracebacks, a kernel line that says `failed` or `error`), then
 errors, then warnings, then the rest, and last the chatter: a
 template (the line with its numbers, ids and times masked) repeated all through the
-log, a health check that passed or a step that said `... ok`, and the middle of a
-run of one template (its first and last stay). The first records and the last ones
+log, a health check that passed or a step that said `... ok`, a record said again
+to the letter right after itself (its marker counts it, whatever the rule pins), and
+the middle of a run of one template (its first and last stay). The first records and the last ones
 count as warnings, the very first and the last one as failures (how it started,
 where it ended), and so does the record right before a failure (what it was doing),
 unless it is chatter and the failure is not among the last records (a connection line
@@ -163,6 +164,9 @@ def parse(lines: list[str]) -> Parsed:
             continue  # said on the line of the first of its kind
         if not any(line.strip() for line in group):
             parsed.extend(group)  # a blank line between records: loose, cut with its neighbours
+            continue
+        if index and index not in again and group == groups[index - 1]:
+            parsed.append(_record(group, CHATTER, template))  # the record before it again, to the letter
             continue
         sets = again.get(index, [])
         members = [k for said, _, _ in sets for k in said]
