@@ -509,3 +509,30 @@ def test_an_unknown_command_interleaving_units_and_loose_lines_stays_within_its_
     # one marker for each run of lines left out, never two in a row
     assert markers and not any(b == a + 1 for a, b in itertools.pairwise(markers))
     assert "src/module_11.c:597:8: warning: unused variable 'tmp_11' [-Wunused-variable]" in shown
+
+
+def test_keep_under_keeps_the_lines_right_under_a_kept_line_and_not_under_a_line_that_went():
+    """g++'s error quotes the line at fault under it; the notes after it quote the
+    library's lines: `keep_under` keeps the first with its error, and the others go
+    with their notes."""
+    output = "\n".join(
+        line
+        for k in range(40)  # past the budget: only what the keep patterns keep is shown
+        for line in (
+            f"tmpl{k}.cpp: In function ‘int main()’:",
+            f"tmpl{k}.cpp:25:24: error: no match for ‘operator[]’ (operand types are ‘std::map<int, int>’ and ‘int’)",
+            f"   25 |     int n = by_customer[{k}].size();",
+            "      |                        ^",
+            "/usr/include/c++/12/bits/stl_map.h:502:7: note: candidate: ‘operator[](const key_type&)’",
+            "  502 |       operator[](const key_type& __k)",
+            "      |       ^~~~~~~~",
+        )
+    )
+    rule = make(
+        unit="finding",
+        filters={"keep_patterns": [r"^[^\s:][^:]*:\d+:\d+: error: "], "keep_under": [r"^\s*\d+ \| "]},
+    )
+    text = run(output + "\n", rule, exit_code=1)["inlineText"]
+    assert all(f"   25 |     int n = by_customer[{k}].size();" in text for k in (0, 39))
+    assert "operator[](const key_type& __k)" not in text and "note: candidate" not in text
+    assert "      |                        ^" not in text  # the caret line goes

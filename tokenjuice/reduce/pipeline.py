@@ -138,6 +138,8 @@ def apply_rule(
     counter_lines = lines
     if not no_omit and filters.keep_patterns:
         kept = matcher(filters.keep_patterns).matching(view_of(lines))
+        if kept and filters.keep_under:
+            kept = kept | _under(kept, matcher(filters.keep_under).matching(view_of(lines)))
         if kept and len(kept) != len(lines):
             kinds.append("filter")
             lines = [line for i, line in enumerate(lines) if i in kept]
@@ -440,6 +442,15 @@ def _remarked(items: list[Item], marked: list[int]) -> list[Item]:
         assert isinstance(marker, Omission)
         remarked[k] = Omission(marker.count, marker.detail)
     return remarked
+
+
+def _under(kept: set[int], hits: set[int]) -> set[int]:
+    """Of the lines at `hits`, those right under a line at `kept` or under each other."""
+    found: set[int] = set()
+    for index in sorted(hits):
+        if index - 1 in kept or index - 1 in found:
+            found.add(index)
+    return found
 
 
 def _without(lines: list[str], dropped: set[int]) -> list[str]:

@@ -222,6 +222,14 @@ class Filters:
     keep_patterns: tuple[str, ...] = spec(
         PATTERNS, "Then keep only lines matching any of these (if none matches, keep all).", (), camel="keepPatterns"
     )
+    keep_under: tuple[str, ...] = spec(
+        PATTERNS,
+        "With `keep_patterns`: lines right under a kept line (or under each other) that match any of these stay "
+        "with it, as what it is about (a compiler's quoted source line under its error, not under the notes "
+        "that go).",
+        (),
+        camel="keepUnder",
+    )
     trim_patterns: tuple[str, ...] = spec(
         PATTERNS,
         "Content worth least (source excerpts, context): shown while the output fits the information budget, "
