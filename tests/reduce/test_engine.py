@@ -536,3 +536,37 @@ def test_keep_under_keeps_the_lines_right_under_a_kept_line_and_not_under_a_line
     assert all(f"   25 |     int n = by_customer[{k}].size();" in text for k in (0, 39))
     assert "operator[](const key_type& __k)" not in text and "note: candidate" not in text
     assert "      |                        ^" not in text  # the caret line goes
+
+
+@pytest.mark.parametrize("count", [120, 1200])  # trimmed past the budget; and cut by head and tail too
+def test_keep_under_keeps_the_line_a_pinned_error_quotes_past_the_trim_and_the_cut(count):
+    """make -j4 over a build with hundreds of warnings and one error: the code frames
+    are worth least, but the line the error quotes stays with it, through the trim
+    and, pinned as the error is, through the head and tail cut."""
+    warnings = [
+        line
+        for k in range(count)
+        for line in (
+            f"deflate.c:{1000 + k}:42: warning: conversion from ‘unsigned int’ to ‘Bytef’ may change value",
+            f" {1000 + k} |     s->pending_buf[s->pending++] = (Bytef)c{k};",
+            "      |                                          ^",
+        )
+    ]
+    error = [
+        "gzlib.c:330:21: error: ‘gz_state’ has no member named ‘want_min’",
+        "  330 |     if (size < state->want_min)",
+        "      |                     ^~",
+    ]
+    middle = len(warnings) // 2 // 3 * 3
+    output = "\n".join(warnings[:middle] + error + warnings[middle:] + ["make: *** [Makefile:192: gzlib.o] Error 1"])
+    rule = make(
+        filters={
+            "trim_patterns": [r"^\s*\d+ \| ", r"^\s+\| "],
+            "pin_patterns": [r":\d+:\d+: error: ", r"^make: \*\*\* "],
+            "keep_under": [r"^\s*\d+ \| "],
+        },
+        summarize={"head": 5, "tail": 5},
+        failure={"head": 5, "tail": 5},
+    )
+    text = run(output + "\n", rule, exit_code=2, command="tool build")["inlineText"]
+    assert "gzlib.c:330:21: error:" in text and "  330 |     if (size < state->want_min)" in text

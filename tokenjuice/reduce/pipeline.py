@@ -145,6 +145,9 @@ def apply_rule(
             lines = [line for i, line in enumerate(lines) if i in kept]
     if not no_omit and filters.trim_patterns:  # least-worth content: gone on the cut path only
         trim_hits = matcher(filters.trim_patterns).matching(view_of(lines))
+        if trim_hits and filters.keep_under and filters.pin_patterns:  # what a pinned line is about stays
+            pinned = matcher(filters.pin_patterns).matching(view_of(lines))
+            trim_hits -= _under(pinned, matcher(filters.keep_under).matching(view_of(lines)))
         if trim_hits and len(trim_hits) != len(lines):
             kinds.append("filter")
             lines = _without(lines, trim_hits)
@@ -426,6 +429,8 @@ def _pinned(
     )
     view = lines if lines is not None and texts == lines.lines else Lines(texts)  # type: ignore[arg-type]  # `plain`
     hits = matcher(rule.filters.pin_patterns).matching(view)
+    if hits and rule.filters.keep_under:  # and what a pinned line is about: the lines right under it
+        hits |= _under(hits, matcher(rule.filters.keep_under).matching(view))
     pinned = list(items)
     at = sorted(positions[hit] for hit in hits)
     for k in at:

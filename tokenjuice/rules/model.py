@@ -224,8 +224,9 @@ class Filters:
     )
     keep_under: tuple[str, ...] = spec(
         PATTERNS,
-        "With `keep_patterns`: lines right under a kept line (or under each other) that match any of these stay "
-        "with it, as what it is about (a compiler's quoted source line under its error, not under the notes "
+        "Lines right under a line the rule keeps (`keep_patterns`) or pins (`pin_patterns`), or under each "
+        "other, that match any of these stay with it as what it is about: kept, never trimmed, pinned with a "
+        "pinned line (a compiler's quoted source line under its error, not the library's under the notes "
         "that go).",
         (),
         camel="keepUnder",
