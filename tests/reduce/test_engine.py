@@ -477,6 +477,20 @@ def test_the_final_clamp_leaves_a_line_its_unit_clipped_as_it_is():
     assert clamp((), items, budget) is items
 
 
+def test_the_final_clamp_clips_a_long_line_only_when_the_lines_do_not_fit():
+    """A coverage row's Missing column is what the reader acts on: a row of 600
+    characters among lines that fit the room is shown to its end; past the room the
+    clamp clips it in the middle as before."""
+    from tokenjuice.reduce.engine import TRAILER_RESERVE, clamp
+
+    row = "src/click/core.py  1127  96  494  46  90%  " + ", ".join(f"{n}-{n + 3}" for n in range(41, 2200, 40))
+    assert len(row) > 400
+    items = ("Name  Stmts  Miss  Branch  BrPart  Cover  Missing", row, "TOTAL  41665  29112  9776  995  30%")
+    assert clamp((), items, sum(len(i) + 1 for i in items) + TRAILER_RESERVE) == items
+    clipped = clamp((), items + tuple(f"src/click/mod{k}.py  10  0  0  0  100%" for k in range(60)), 2000)
+    assert row not in clipped and any("chars omitted" in str(i) for i in clipped)
+
+
 def test_an_unknown_command_interleaving_units_and_loose_lines_stays_within_its_budget():
     # test verdicts, compiler findings and progress lines interleaved, 400 kB, from a
     # command no rule claims: the regions' units are cut, and the lines between them are
@@ -495,3 +509,64 @@ def test_an_unknown_command_interleaving_units_and_loose_lines_stays_within_its_
     # one marker for each run of lines left out, never two in a row
     assert markers and not any(b == a + 1 for a, b in itertools.pairwise(markers))
     assert "src/module_11.c:597:8: warning: unused variable 'tmp_11' [-Wunused-variable]" in shown
+
+
+def test_keep_under_keeps_the_lines_right_under_a_kept_line_and_not_under_a_line_that_went():
+    """g++'s error quotes the line at fault under it; the notes after it quote the
+    library's lines: `keep_under` keeps the first with its error, and the others go
+    with their notes."""
+    output = "\n".join(
+        line
+        for k in range(40)  # past the budget: only what the keep patterns keep is shown
+        for line in (
+            f"tmpl{k}.cpp: In function ‘int main()’:",
+            f"tmpl{k}.cpp:25:24: error: no match for ‘operator[]’ (operand types are ‘std::map<int, int>’ and ‘int’)",
+            f"   25 |     int n = by_customer[{k}].size();",
+            "      |                        ^",
+            "/usr/include/c++/12/bits/stl_map.h:502:7: note: candidate: ‘operator[](const key_type&)’",
+            "  502 |       operator[](const key_type& __k)",
+            "      |       ^~~~~~~~",
+        )
+    )
+    rule = make(
+        unit="finding",
+        filters={"keep_patterns": [r"^[^\s:][^:]*:\d+:\d+: error: "], "keep_under": [r"^\s*\d+ \| "]},
+    )
+    text = run(output + "\n", rule, exit_code=1)["inlineText"]
+    assert all(f"   25 |     int n = by_customer[{k}].size();" in text for k in (0, 39))
+    assert "operator[](const key_type& __k)" not in text and "note: candidate" not in text
+    assert "      |                        ^" not in text  # the caret line goes
+
+
+@pytest.mark.parametrize("count", [120, 1200])  # trimmed past the budget; and cut by head and tail too
+def test_keep_under_keeps_the_line_a_pinned_error_quotes_past_the_trim_and_the_cut(count):
+    """make -j4 over a build with hundreds of warnings and one error: the code frames
+    are worth least, but the line the error quotes stays with it, through the trim
+    and, pinned as the error is, through the head and tail cut."""
+    warnings = [
+        line
+        for k in range(count)
+        for line in (
+            f"deflate.c:{1000 + k}:42: warning: conversion from ‘unsigned int’ to ‘Bytef’ may change value",
+            f" {1000 + k} |     s->pending_buf[s->pending++] = (Bytef)c{k};",
+            "      |                                          ^",
+        )
+    ]
+    error = [
+        "gzlib.c:330:21: error: ‘gz_state’ has no member named ‘want_min’",
+        "  330 |     if (size < state->want_min)",
+        "      |                     ^~",
+    ]
+    middle = len(warnings) // 2 // 3 * 3
+    output = "\n".join(warnings[:middle] + error + warnings[middle:] + ["make: *** [Makefile:192: gzlib.o] Error 1"])
+    rule = make(
+        filters={
+            "trim_patterns": [r"^\s*\d+ \| ", r"^\s+\| "],
+            "pin_patterns": [r":\d+:\d+: error: ", r"^make: \*\*\* "],
+            "keep_under": [r"^\s*\d+ \| "],
+        },
+        summarize={"head": 5, "tail": 5},
+        failure={"head": 5, "tail": 5},
+    )
+    text = run(output + "\n", rule, exit_code=2, command="tool build")["inlineText"]
+    assert "gzlib.c:330:21: error:" in text and "  330 |     if (size < state->want_min)" in text

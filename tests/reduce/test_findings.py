@@ -188,6 +188,28 @@ def test_a_code_found_once_outlasts_the_first_finding_of_a_code_found_often():
     assert "D100 Docstring rule number 0" in text  # the first codes' first findings too
 
 
+def test_each_files_first_convention_outlasts_the_other_conventions():
+    """Past the room, every file linted keeps a line that names it (shellcheck over
+    /usr/bin: gpg-zip's six findings, of codes apt-key had shown first, all went): a
+    file's first convention stays while the conventions of a file with many go, and
+    warnings still come first."""
+    lines = [f"pkg/big.py:{n}:0: W0613: Unused argument 'x{n}' (unused-argument)" for n in range(1, 12)]
+    lines += [
+        f"pkg/big.py:{n}:4: C0116: Missing function or method docstring (missing-function-docstring)"
+        for n in range(100, 400, 10)
+    ]
+    for name in ("gpg.py", "less.py", "zip.py"):
+        lines += [
+            f"pkg/{name}:{n}:4: C0116: Missing function or method docstring (missing-function-docstring)"
+            for n in (139, 141, 142)
+        ]
+    text = decoded(shown(fit(parse("finding", lines), 1500)))
+    for name in ("gpg.py", "less.py", "zip.py"):
+        assert f"pkg/{name}:139:4: C0116: Missing function" in text
+    assert all(f"pkg/big.py:{n}:0: W0613" in text for n in range(1, 12))
+    assert "pkg/big.py:390:4: C0116" not in text and "more C0116" in text
+
+
 def test_a_file_saying_one_thing_at_hundreds_of_places_wraps_its_places_and_reads_back_whole():
     """A brace list of places wider than a line (reencode.BRACE_WIDTH) goes on several
     lines of the same message, each read back on its own."""

@@ -2,7 +2,7 @@
 cut of a big log keeps — the kernel's, systemd's and the runtimes' failures first,
 the chatter last, the rest thinned evenly."""
 
-from helpers import run
+from helpers import make, run
 
 from tokenjuice.reduce.lines import render
 from tokenjuice.reduce.records import CHATTER, CRITICAL, ERROR, PLAIN, looks_like_a_log, parse
@@ -248,3 +248,42 @@ def test_the_oom_killer_and_the_kernel_failing_are_failures_but_its_chatter_is_n
     lines = journal(20, host="x1c") + list(said) + journal(20, host="x1c")
     records = {str(part.lines[0]): part.priority for part in parse(lines) if isinstance(part, Unit)}
     assert {line: records[line] for line in said} == said
+
+
+def test_a_failure_said_again_keeps_every_source_it_struck_when_failures_are_cut_short():
+    """Soft lockups of two CPUs are two sets of one kind: a cut that shortens the
+    failures keeps a line for each (which CPU, which process)."""
+    times = ["14:55:04", "14:55:32", "14:56:00", "14:56:28"]
+    lines = journal(400, host="homeserver")
+    for k in range(40):  # failures of other kinds: the cut shortens them all, then drops some
+        name = chr(97 + k % 26) * 3 + chr(97 + k // 26) * 3
+        lines[5 + 8 * k] = f"Jan 30 09:{k:02d}:01 homeserver {name}[{k}]: FATAL: the {name} pool went down"
+    for k, (one, eight) in enumerate(
+        zip(lockups(times, 1, "jackett:333"), lockups(times, 8, "jackett:332"), strict=True)
+    ):
+        lines[340 + 4 * k : 342 + 4 * k] = [one, eight]
+    text = decoded(shown(fit(parse(lines), 3000)))
+    for line in lockups(times, 1, "jackett:333") + lockups(times, 8, "jackett:332"):
+        assert line in text
+
+
+def test_a_record_said_again_to_the_letter_is_shown_once_even_where_the_rule_pins_it():
+    """gnome-shell's `[AppIndicatorSupport-FATAL] unable to update overlay icon` four
+    times in the same second: the repeats say nothing the first does not, so they go
+    first (their marker counts them), even where the rule pins `FATAL`; failures of
+    other kinds take the room."""
+    repeated = "Jan 30 09:37:28 homeserver gnome-shell[2342]: [AppIndicatorSupport-FATAL] unable to update overlay icon"
+    lines = journal(300, host="homeserver")
+    lines[50:50] = [repeated] * 4
+    for k in range(30):
+        name = chr(97 + k % 26) * 3 + chr(97 + k // 26) * 3
+        lines[100 + 6 * k] = f"Jan 30 09:{k:02d}:01 homeserver {name}[{k}]: FATAL: the {name} pool went down"
+    parsed = [part for part in parse(lines) if isinstance(part, Unit)]
+    said = [part.priority for part in parsed if str(part.lines[0]) == repeated]
+    assert said[0] == CRITICAL and said[1:] == [CHATTER] * 3
+    rule = make(unit="record", pin_patterns=[r"\bFATAL\b"])
+    text = run("\n".join(lines) + "\n", rule, command="tool logs", max_inline_chars=4000)["inlineText"]
+    assert text.count(repeated) == 1
+    for k in range(30):
+        name = chr(97 + k % 26) * 3 + chr(97 + k // 26) * 3
+        assert f"FATAL: the {name} pool went down" in text

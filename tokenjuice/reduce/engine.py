@@ -922,10 +922,13 @@ def _counts_always_shown(outcome: RuleOutcome, classification: Classification, e
 
 
 def clamp(header: tuple[str, ...], items: tuple[Item, ...], budget: int) -> tuple[Item, ...]:
-    """Fit the body into `budget` chars: clip overlong lines, then drop lines, pinned
-    ones last, otherwise from the middle outwards (the start keeps a bit more room
-    than the end). Returns `items` itself when it already fits."""
+    """Fit the body into `budget` chars: where it does not fit as it is, clip
+    overlong lines, then drop lines, pinned ones last, otherwise from the middle
+    outwards (the start keeps a bit more room than the end). Returns `items` itself
+    when it already fits."""
     available = max(200, budget - sum(len(h) + 1 for h in header) - TRAILER_RESERVE)
+    if sum(len(_shown(i)) + 1 for i in items) <= available:
+        return items  # a long line within the room is content to its end (a coverage row's Missing column)
     limit = max(80, min(LINE_LIMIT, available // 3))
     clipped = [_clip(i, limit) for i in items]
     sizes = [len(_shown(i)) + 1 for i in clipped]

@@ -21,7 +21,8 @@ What matters most is kept longest (`priority`): errors before warnings before
 conventions and hints, each in the project's own files before vendored and
 generated code; a code's first finding (what the code means) is kept as long as
 a warning, and of those, a code found once outlasts the first of a code found often
-(cut, it would cost a marker of its own). A finding's short form is its diagnostic and location without the
+(cut, it would cost a marker of its own); a file's first convention outlasts the
+other conventions, so every file linted is named. A finding's short form is its diagnostic and location without the
 excerpt; findings that do not fit are counted per code in one line that names where
 the first ones are (`gathered`, `place`), so no code goes unmentioned.
 """
@@ -103,14 +104,15 @@ def parse(lines: list[str], vendored: Vendored) -> Parsed:
     start: dict[str, str] = {}
     stylish_file = ""
     codes: set[tuple[str, bool]] = set()  # (code, own) of the findings so far
+    files: set[str] = set()  # the paths of the findings so far
 
     def close() -> None:
         if current:
             heading = _SHELLCHECK_HEAD.match(current[0])
             if heading:
-                parsed.append(_shellcheck_finding(list(current), heading, vendored, codes))
+                parsed.append(_shellcheck_finding(list(current), heading, vendored, codes, files))
             else:
-                parsed.append(_finding(list(current), start, vendored, codes))
+                parsed.append(_finding(list(current), start, vendored, codes, files))
             current.clear()
 
     count = len(lines)
@@ -172,7 +174,9 @@ def _diagnostic(rest: str) -> bool:
     return bool(_SEVERITY.match(rest) or _LEADING_CODE.match(rest))
 
 
-def _finding(lines: list[str], start: dict[str, str], vendored: Vendored, codes: set[tuple[str, bool]]) -> Unit:
+def _finding(
+    lines: list[str], start: dict[str, str], vendored: Vendored, codes: set[tuple[str, bool]], files: set[str]
+) -> Unit:
     text = start.get("text", lines[0])
     code = _code(text)
     severity = _severity(text, code)
@@ -181,8 +185,12 @@ def _finding(lines: list[str], start: dict[str, str], vendored: Vendored, codes:
     # A code's first finding says what the code means, which its marker (a count and
     # places) cannot: a convention's first is kept as long as a warning's, and the
     # second of any code goes before it.
-    rank = max(severity, WARNING) if code and (code, own) not in codes else severity
+    rank: float = max(severity, WARNING) if code and (code, own) not in codes else severity
+    # A file's first finding names the file: of conventions, it outlasts the others.
+    if path and rank == CONVENTION and path not in files:
+        rank = CONVENTION + 0.5
     codes.add((code, own))
+    files.add(path)
     head = [clip_line(lines[0], _LINE_LIMIT)]
     if len(lines) > 1 and (_ARROW.match(lines[1]) or _ESBUILD_PLACE.match(lines[1])):
         head.append(lines[1])
@@ -210,14 +218,14 @@ def _finding(lines: list[str], start: dict[str, str], vendored: Vendored, codes:
 
 
 def _shellcheck_finding(
-    lines: list[str], heading: re.Match[str], vendored: Vendored, codes: set[tuple[str, bool]]
+    lines: list[str], heading: re.Match[str], vendored: Vendored, codes: set[tuple[str, bool]], files: set[str]
 ) -> Unit:
     """A shellcheck block as one finding: its heading names the place, its worst caret
     line says what it is; the short form is the heading and the caret lines (the
     script's line and the suggested fix go), the trimmed form drops the fix alone."""
     carets = [(k, found) for k, line in enumerate(lines) if (found := _SHELLCHECK_CARET.match(line))]
     if not carets:
-        return _finding(lines, {"path": heading.group("path"), "line": heading.group("line")}, vendored, codes)
+        return _finding(lines, {"path": heading.group("path"), "line": heading.group("line")}, vendored, codes, files)
     worst = max(carets, key=lambda pair: _SHELLCHECK_LEVELS[pair[1].group("level")])[1]
     text = worst.group("finding")
     path = heading.group("path")
@@ -225,7 +233,7 @@ def _shellcheck_finding(
     full = tuple(clip_line(line, _LINE_LIMIT) for line in lines)
     short = (full[0],) + tuple(full[k] for k, _ in carets)
     start = {"path": path, "line": heading.group("line"), "text": text}
-    unit = _finding([text], start, vendored, codes)
+    unit = _finding([text], start, vendored, codes, files)
     return replace(
         unit,
         lines=full,

@@ -138,11 +138,16 @@ def apply_rule(
     counter_lines = lines
     if not no_omit and filters.keep_patterns:
         kept = matcher(filters.keep_patterns).matching(view_of(lines))
+        if kept and filters.keep_under:
+            kept = kept | _under(kept, matcher(filters.keep_under).matching(view_of(lines)))
         if kept and len(kept) != len(lines):
             kinds.append("filter")
             lines = [line for i, line in enumerate(lines) if i in kept]
     if not no_omit and filters.trim_patterns:  # least-worth content: gone on the cut path only
         trim_hits = matcher(filters.trim_patterns).matching(view_of(lines))
+        if trim_hits and filters.keep_under and filters.pin_patterns:  # what a pinned line is about stays
+            pinned = matcher(filters.pin_patterns).matching(view_of(lines))
+            trim_hits -= _under(pinned, matcher(filters.keep_under).matching(view_of(lines)))
         if trim_hits and len(trim_hits) != len(lines):
             kinds.append("filter")
             lines = _without(lines, trim_hits)
@@ -262,7 +267,8 @@ def _in_units(
 
 def _pinned_records(parsed: Parsed, rule: Rule, matcher: MatcherFactory) -> Parsed:
     """A log's records with a line the rule pins (`Start request repeated too quickly`)
-    rank with its failures."""
+    rank with its failures, but for a record said again to the letter right after
+    itself (chatter: the first says it)."""
     from ..fast.record import replace
     from .records import CRITICAL
 
@@ -272,6 +278,8 @@ def _pinned_records(parsed: Parsed, rule: Rule, matcher: MatcherFactory) -> Pars
     result = list(parsed)
     for hit in hits:
         position, unit = units[hit]
+        if hit and unit.lines == units[hit - 1][1].lines:
+            continue  # the record before it again, to the letter: its marker counts it
         result[position] = replace(unit, priority=max(unit.priority, CRITICAL), expendable=False)
     return result
 
@@ -421,6 +429,8 @@ def _pinned(
     )
     view = lines if lines is not None and texts == lines.lines else Lines(texts)  # type: ignore[arg-type]  # `plain`
     hits = matcher(rule.filters.pin_patterns).matching(view)
+    if hits and rule.filters.keep_under:  # and what a pinned line is about: the lines right under it
+        hits |= _under(hits, matcher(rule.filters.keep_under).matching(view))
     pinned = list(items)
     at = sorted(positions[hit] for hit in hits)
     for k in at:
@@ -437,6 +447,15 @@ def _remarked(items: list[Item], marked: list[int]) -> list[Item]:
         assert isinstance(marker, Omission)
         remarked[k] = Omission(marker.count, marker.detail)
     return remarked
+
+
+def _under(kept: set[int], hits: set[int]) -> set[int]:
+    """Of the lines at `hits`, those right under a line at `kept` or under each other."""
+    found: set[int] = set()
+    for index in sorted(hits):
+        if index - 1 in kept or index - 1 in found:
+            found.add(index)
+    return found
 
 
 def _without(lines: list[str], dropped: set[int]) -> list[str]:

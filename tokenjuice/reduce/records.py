@@ -12,8 +12,9 @@ kernel, systemd and the runtimes (`invoked oom-killer`, `Killed process`,
 `FATAL`, soft lockups, tracebacks, a kernel line that says `failed` or `error`), then
 errors, then warnings, then the rest, and last the chatter: a
 template (the line with its numbers, ids and times masked) repeated all through the
-log, a health check that passed or a step that said `... ok`, and the middle of a
-run of one template (its first and last stay). The first records and the last ones
+log, a health check that passed or a step that said `... ok`, a record said again
+to the letter right after itself (its marker counts it, whatever the rule pins), and
+the middle of a run of one template (its first and last stay). The first records and the last ones
 count as warnings, the very first and the last one as failures (how it started,
 where it ended), and so does the record right before a failure (what it was doing),
 unless it is chatter and the failure is not among the last records (a connection line
@@ -28,6 +29,9 @@ exit status of several units) or but for their time and process (one program's
 error from each run) are one record, shown where the first of them was: each set on
 one line, what differs in a brace list that `reencode.decoded` reads back, up to 16
 a line and four lines a record (a crash loop's later sets are records of their own).
+Cut short, a failure keeps the first line of each set that says something else (a
+soft lockup of CPU 8 beside one of CPU 1: which CPU, which process), not the later
+sets of one; an error said again keeps its first line.
 """
 
 from __future__ import annotations
@@ -160,6 +164,9 @@ def parse(lines: list[str]) -> Parsed:
             continue  # said on the line of the first of its kind
         if not any(line.strip() for line in group):
             parsed.extend(group)  # a blank line between records: loose, cut with its neighbours
+            continue
+        if index and index not in again and group == groups[index - 1]:
+            parsed.append(_record(group, CHATTER, template))  # the record before it again, to the letter
             continue
         sets = again.get(index, [])
         members = [k for said, _, _ in sets for k in said]
@@ -299,15 +306,20 @@ def _said_again_record(groups: list[list[str]], sets: list[_Said], severity: int
     in as a brace list (`Jan 30 {14:55:04,14:55:32} homeserver kernel: watchdog: …`),
     which `reencode.decoded` reads back into every line."""
     said: list[Item] = []
+    # cut short, a failure keeps the first line of each set that says something else
+    # (a soft lockup of CPU 8 beside one of CPU 1), not the later sets of one (a crash loop's)
+    short: dict[tuple[str, str], Item] = {}
     for members, before, after in sets:
         words = [groups[k][0][len(before) : len(groups[k][0]) - len(after)] for k in members]
-        said.extend(brace_lines(before, words, after))
+        braced = brace_lines(before, words, after)
+        said.extend(braced)
+        short.setdefault((before, after), braced[0])
     lines = tuple(groups[k][0] for k in sorted(k for members, _, _ in sets for k in members))
     return Unit(
         "line",
         _LABELS.get(severity, ""),
         lines,
-        tuple(said[:1]),
+        tuple(short.values()) if severity >= CRITICAL else tuple(said[:1]),
         priority=severity,
         short_note="beyond the first line of their kind",
         lossless=tuple(said),

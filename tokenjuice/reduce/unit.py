@@ -21,7 +21,7 @@ class Unit:
     lines: tuple[Item, ...]  # the full form
     short: tuple[Item, ...]  # a compressed form (the same lines when it has none)
     minimal: tuple[Item, ...] = ()  # one line naming the unit, if it must survive every cut
-    priority: int = 1  # higher is kept longer: failing tests 3, passing 0
+    priority: float = 1  # higher is kept longer: failing tests 3, passing 0; a half step between kinds
     short_note: str = "beyond their first line"  # what a run of short forms keeps, for its marker
     minimal_note: str = "beyond their first line"  # what a run of minimal forms keeps, when they have no marker
     trimmed_note: str = "(the lines worth least)"  # what a run of trimmed forms left out

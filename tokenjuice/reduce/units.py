@@ -189,7 +189,7 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
     # library frames) goes from every unit, least important first, before any unit is
     # shortened further or dropped.
     tiers = sorted({unit.priority for _, unit in units})
-    steps: list[tuple[int | None, int, int, bool]] = [(tier, TRIMMED, available, True) for tier in tiers]
+    steps: list[tuple[float | None, int, int, bool]] = [(tier, TRIMMED, available, True) for tier in tiers]
     steps += [
         (tier, target, limit, named)
         for tier in tiers
@@ -237,7 +237,7 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
             elif target == DROPPED:  # a new run of dropped units is one more marker; joining two, one fewer
                 marker = _RUN_MARKER_COST if unit.kind in _ENDS else _MARKER_COST  # its counts by state and folder
                 total += marker * (1 - _dropped_neighbours(index, neighbours, state))
-    compact: set[int] = set()
+    compact: set[float] = set()
     if gathered:
         total = _compact_gathered(units, state, sizes, gathered, compact, total, available, lone)
     names_over = total > available
@@ -250,7 +250,7 @@ def _compact_gathered(
     state: dict[int, int],
     sizes: dict[int, list[int]],
     gathered: set[str],
-    compact: set[int],
+    compact: set[float],
     total: int,
     available: int,
     lone: set[int],
@@ -334,7 +334,7 @@ def _refill(
     when others of their importance are not, so that no unit keeps all while another
     keeps nothing."""
     partial: dict[int, tuple[Item, ...]] = {}
-    tiers: dict[int, list[tuple[int, Unit]]] = {}
+    tiers: dict[float, list[tuple[int, Unit]]] = {}
     for index, unit in units:
         if unit.body and state[index] != DROPPED:
             tiers.setdefault(unit.priority, []).append((index, unit))
@@ -716,7 +716,7 @@ def _gathered_cost(unit: Unit) -> int:
     return len(unit.gathered) + 3 * (len(unit.place) + 2) + 32
 
 
-def _gathered_markers(gathered: dict[str, list[Unit]], compact: set[int], shown: set[str]) -> list[Item]:
+def _gathered_markers(gathered: dict[str, list[Unit]], compact: set[float], shown: set[str]) -> list[Item]:
     """One marker per label of the dropped units that are gathered (a linter's code),
     the most important and the most numerous first, each naming where the first of
     them are: `... 212 more F401 (src/a.py:3, src/b.py:7, src/c.py:1, …) omitted ...`;
@@ -724,7 +724,7 @@ def _gathered_markers(gathered: dict[str, list[Unit]], compact: set[int], shown:
     "more" only for a label `shown` above (a unit of it shown), else `... 18 W0613 (…)`."""
     markers: list[Item] = []
     ranked = sorted(gathered.items(), key=lambda pair: (-max(u.priority for u in pair[1]), -len(pair[1])))
-    tiers: dict[int, list[list[Unit]]] = {}
+    tiers: dict[float, list[list[Unit]]] = {}
     for label, dropped in ranked:
         tier = dropped[0].priority
         if tier in compact:
@@ -779,7 +779,7 @@ def _render(
     parsed: Parsed,
     state: dict[int, int],
     partial: dict[int, tuple[Item, ...]] | None = None,
-    compact: set[int] | None = None,
+    compact: set[float] | None = None,
 ) -> list[Item]:
     items: list[Item] = []
     dropped: list[Unit] = []

@@ -222,6 +222,15 @@ class Filters:
     keep_patterns: tuple[str, ...] = spec(
         PATTERNS, "Then keep only lines matching any of these (if none matches, keep all).", (), camel="keepPatterns"
     )
+    keep_under: tuple[str, ...] = spec(
+        PATTERNS,
+        "Lines right under a line the rule keeps (`keep_patterns`) or pins (`pin_patterns`), or under each "
+        "other, that match any of these stay with it as what it is about: kept, never trimmed, pinned with a "
+        "pinned line (a compiler's quoted source line under its error, not the library's under the notes "
+        "that go).",
+        (),
+        camel="keepUnder",
+    )
     trim_patterns: tuple[str, ...] = spec(
         PATTERNS,
         "Content worth least (source excerpts, context): shown while the output fits the information budget, "
