@@ -7,6 +7,9 @@ super-linear; code points cost O(1) (`len`) and agree with it on ASCII text.
 
 from __future__ import annotations
 
+from itertools import compress, count, repeat
+from operator import contains
+
 # `re` is imported where a pattern is needed: most outputs have no escape sequence
 # and no control character, and a command that prints nothing needs none at all.
 TYPE_CHECKING = False
@@ -93,7 +96,8 @@ def _redrawn(lines: list[str]) -> list[str]:
     word, or a last frame is blank, is every redrawn line looked at frame by frame."""
     closing = len(lines) - 1  # the last line: no newline after it
     at = []
-    for index in [index for index, line in enumerate(lines) if "\r" in line]:
+    # the lines holding a CR, told in C (`"\r" in line` for each, no loop of bytecode a line)
+    for index in compress(count(), map(contains, lines, repeat("\r"))):
         line = lines[index]
         if index < closing and line[-1] == "\r":  # CRLF: the CR ends the line, it redraws nothing
             line = lines[index] = line[:-1]
