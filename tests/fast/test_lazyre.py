@@ -1,7 +1,9 @@
 """`lazyre.compiled`: a pattern's program kept in the cache folder, read back by a
 later run instead of parsed and compiled again, and the same pattern either way."""
 
+import _sre
 import re
+import sys
 
 import pytest
 
@@ -72,11 +74,12 @@ def test_a_program_the_engine_refuses_is_compiled_again(monkeypatch):
     stored = list(Path(paths.cache_dir(), "re").glob("*.json"))
     assert len(stored) == 1
     entry = cachefile.read(str(stored[0]))
-    entry["program"][1] = [999, 1, 2]  # no opcode of `_sre`'s
+    wrong = b"".join(word.to_bytes(_sre.CODESIZE, sys.byteorder) for word in (999, 1, 2)).hex()  # no opcode
+    entry["program"][1] = wrong
     cachefile.write(str(stored[0]), entry)
     a_new_run(monkeypatch)
     assert lazyre.compiled(r"ab+c").search("xabbbc").span() == (1, 6)
-    assert cachefile.read(str(stored[0]))["program"][1] != [999, 1, 2]  # stored again, right
+    assert cachefile.read(str(stored[0]))["program"][1] != wrong  # stored again, right
 
 
 def test_an_invalid_pattern_fails_as_re_compile_does(monkeypatch):
