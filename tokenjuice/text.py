@@ -7,6 +7,11 @@ super-linear; code points cost O(1) (`len`) and agree with it on ASCII text.
 
 from __future__ import annotations
 
+from itertools import compress, count, repeat
+from operator import contains
+
+from .fast.lazyre import compiled
+
 # `re` is imported where a pattern is needed: most outputs have no escape sequence
 # and no control character, and a command that prints nothing needs none at all.
 TYPE_CHECKING = False
@@ -29,11 +34,9 @@ def strip_ansi(text: str) -> str:
     """Remove terminal escape sequences (colours, cursor moves, titles, hyperlinks)."""
     if "\x1b" not in text:
         return text
-    import re
-
     # the pieces between sequences, joined: what `re.sub(_ANSI, "", text)` gives (no
     # sequence is empty), without appending an empty replacement after each of them
-    return "".join(re.split(_ANSI, text))
+    return "".join(compiled(_ANSI).split(text))
 
 
 #: C0 and C1 controls but newline and tab, DEL, and the Unicode bidi controls
@@ -47,11 +50,10 @@ def sanitize(text: str) -> str:
     written as a visible escape (`\\x08`, `\\u202e`); newlines and tabs stay."""
     if text.isascii() and text.replace("\n", "").replace("\t", "").isprintable():
         return text  # ASCII without controls (most output) is safe: no pattern needed
-    import re
-
-    if not re.search(_HIDING, text):
+    hiding = compiled(_HIDING)
+    if not hiding.search(text):
         return text
-    return re.sub(_HIDING, _escape, text)
+    return hiding.sub(_escape, text)
 
 
 def one_line(text: str) -> str:
@@ -93,7 +95,8 @@ def _redrawn(lines: list[str]) -> list[str]:
     word, or a last frame is blank, is every redrawn line looked at frame by frame."""
     closing = len(lines) - 1  # the last line: no newline after it
     at = []
-    for index in [index for index, line in enumerate(lines) if "\r" in line]:
+    # the lines holding a CR, told in C (`"\r" in line` for each, no loop of bytecode a line)
+    for index in compress(count(), map(contains, lines, repeat("\r"))):
         line = lines[index]
         if index < closing and line[-1] == "\r":  # CRLF: the CR ends the line, it redraws nothing
             line = lines[index] = line[:-1]

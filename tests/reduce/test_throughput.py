@@ -278,3 +278,23 @@ def test_the_rule_s_result_is_reused_for_the_very_same_items_only():
     assert engine._same(items, list(items))
     assert not engine._same((Pinned(line), items[1]), items)  # equal text, another kind of line
     assert not engine._same((line, Omission(2)), items)  # another marker
+
+
+def test_a_later_run_parses_no_pattern_a_run_before_compiled(monkeypatch, log):
+    """Every pattern a reduction compiles (the rule's alternations, the guard's, the
+    secret test's) is read back by the next run as its program, not parsed and
+    compiled again in Python (~45 M instructions for a 4 MiB log)."""
+    import re
+
+    from tokenjuice.fast import lazyre
+    from tokenjuice.rules import patterns
+
+    monkeypatch.setattr(lazyre, "_COMPILED", {})  # a first run, in this test's cache folder
+    monkeypatch.setattr(patterns, "_FACTS", {})
+    first = reduce_log(log)
+    monkeypatch.setattr(lazyre, "_COMPILED", {})  # a new run
+    monkeypatch.setattr(patterns, "_FACTS", {})
+    monkeypatch.setattr(re, "_cache", {})
+    parsed = count(monkeypatch, re._parser, "parse")
+    assert reduce_log(log) == first
+    assert parsed.calls == 0

@@ -32,9 +32,9 @@ def json_text(value: object) -> str:
     `\\udXXX` escape, so the output is always valid UTF-8 and valid JSON."""
     text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
     if not text.isascii():
-        import re
+        from ..fast.lazyre import compiled
 
-        text = re.sub("[\ud800-\udfff]", lambda found: f"\\u{ord(found.group()):04x}", text)
+        text = compiled("[\ud800-\udfff]").sub(lambda found: f"\\u{ord(found.group()):04x}", text)
     return text
 
 

@@ -21,6 +21,8 @@ kept and the steps taken.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from ..fast.lazyre import lazy, lazy_bytes
 from ..text import holding, lines_at, lines_holding, lowered_text
 
@@ -100,11 +102,24 @@ def anchors(lines: Sequence[Item], errors: bool = True) -> list[str]:
         candidates = worded | holding(lowered, _ANCHOR_HINTS) | holding(joined, _ANCHOR_MARKS) | _counted(lowered)
         if not errors:
             worded = set()
-        for index, line in enumerate(chunk):
+        # Only the lines an anchor can be on are visited: the candidates, and the lines
+        # after an error line or in a diff, which the lines before them tell (the other
+        # lines of a long log are passed over in C, not one loop a line).
+        ahead = sorted(candidates)
+        next_at = 0  # the first of `ahead` not visited
+        index, size = -1, len(chunk)
+        while True:
+            index += 1
+            if not near and not in_diff:  # nothing an anchor is made of until the next candidate
+                next_at = bisect_left(ahead, index, next_at)
+                if next_at == len(ahead):
+                    break
+                index = ahead[next_at]
+            elif index >= size:
+                break
             if len(found) >= MAX_ANCHORS:
                 return list(found)
-            if not near and index not in candidates and not in_diff:
-                continue  # nothing an anchor is made of (most lines of a long log)
+            line = chunk[index]
             if line.startswith(("diff --git ", "diff --cc ", "@@ ")):
                 in_diff = True
                 continue

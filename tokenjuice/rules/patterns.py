@@ -16,6 +16,7 @@ import itertools
 import re
 import time
 
+from ..fast.lazyre import compiled
 from ..text import holds
 
 TYPE_CHECKING = False
@@ -501,20 +502,20 @@ def _compile_trusted(source: str | None, patterns: list[str], flags: str, ascii:
     `joined.starting_lines` (every pattern line-bound and anchored)."""
     bits = _bits(flags, ascii)
     if joined:
-        scan: Search = re.compile(source or "", bits | re.MULTILINE).finditer
+        scan: Search = compiled(source or "", bits | re.MULTILINE).finditer
         return scan
     if source is not None:
         try:
-            return re.compile(source, bits).search
+            return compiled(source, bits).search
         except re.error:
             pass
     try:
-        compiled = [re.compile(p, bits).search for p in patterns]
+        searches = [compiled(p, bits).search for p in patterns]
     except re.error:  # a built-in pattern using regex-only syntax
-        compiled = [compile_checked(p, flags, ascii).search for p in patterns]
-    if len(compiled) == 1:
-        return compiled[0]
-    return lambda line: any(search(line) for search in compiled)
+        searches = [compile_checked(p, flags, ascii).search for p in patterns]
+    if len(searches) == 1:
+        return searches[0]
+    return lambda line: any(search(line) for search in searches)
 
 
 def _compile_bounded(source: str | None, patterns: list[str], flags: str, ascii: bool, budget: Budget) -> Search:

@@ -696,16 +696,16 @@ def _suspected(text: str) -> bool:
     """Whether `_SUSPECT` matches somewhere in `text`."""
     global _suspect
     if _suspect is None:
-        import re
+        from ..fast.lazyre import compiled
 
-        _suspect = (re.compile(_SUSPECT_CASED).search, re.compile(_SUSPECT_LOWER).search)
+        _suspect = (compiled(_SUSPECT_CASED).search, compiled(_SUSPECT_LOWER).search)
     cased, lower = _suspect
     if cased(text) is not None:
         return True
     if any(char in text for char in _FOLD_APART):
-        import re
+        from ..fast.lazyre import compiled
 
-        return re.search(_SUSPECT, text) is not None
+        return compiled(_SUSPECT).search(text) is not None
     return lower(text.lower()) is not None
 
 
@@ -725,9 +725,9 @@ def _without_escapes(text: str) -> str:
         return text
     global _escapes
     if _escapes is None:
-        import re
+        from ..fast.lazyre import compiled
 
-        _escapes = re.compile(_ESCAPES)
+        _escapes = compiled(_ESCAPES)
     return str(_escapes.sub("", text))
 
 
