@@ -225,3 +225,27 @@ def test_help_text_the_agent_asked_for_is_not_widened_for_the_counts_its_prose_m
     assert result["classification"]["matchedReducer"] == "generic/help"
     assert result["trace"]["budgetChars"] == 20_000 and "guard" not in result["trace"]
     assert len(result["inlineText"]) <= 20_000
+
+
+DPKG_LINES = [  # dpkg -l on Debian 12
+    "ii  libasan8:amd64                            12.2.0-14+deb12u1              amd64        AddressSanitizer -- a fast memory error detector",
+    "ii  libcom-err2:amd64                         1.47.0-2                       amd64        common error description library",
+    "ii  liberror-perl                             0.17029-2                      all          Perl module for error/exception handling in an OO-ish way",
+]
+
+
+def test_in_a_run_that_succeeded_an_error_line_needs_an_errors_shape():
+    """Prose that names errors (a package's description) is no failure's anchor when the
+    command succeeded; after a failure every error word still counts."""
+    assert guard.anchors(DPKG_LINES, shaped=True) == []
+    assert guard.anchors(DPKG_LINES) != []
+    shaped = [
+        "2023/10/10 10:00:00 [error] 123#0: *1 open() failed",
+        "time=12:00 level=error msg=gave up",
+        "Failed to start nginx.service - A high performance web server.",
+        "E       KeyError: 'mango20'",
+        "error[E0308]: mismatched types",
+        "fatal: not a git repository",
+        "Main process exited, code=exited, status=1/FAILURE",
+    ]
+    assert len(guard.anchors(shaped, shaped=True)) == len(shaped)

@@ -437,7 +437,8 @@ def _guarded(cut: _Cut, made: Reduction, budget: int, lines: list[str]) -> Reduc
     # conventions beside its errors): those go first by design.
     denoised = outcome.denoised  # its markers are passed over
     content = _most_important(outcome.units) or (denoised if any(isinstance(i, str) for i in denoised) else lines)
-    found = guard.anchors(content, guard.watched(start.classification.rule.family, start.execution.failed))
+    failed = start.execution.failed
+    found = guard.anchors(content, guard.watched(start.classification.rule.family, failed), shaped=not failed)
     if not found:
         return made
     weighed: dict[str, float] = {}  # the share each text carries: a wider budget may make the same one

@@ -59,6 +59,16 @@ _ERROR = lazy(
     r"(?<![\w-])(?:\w*(?:(?i:error)|Exception|EXCEPTION)\b|exception:"
     r"|(?i:fatal\b|panic(?:ked)?\b|failed\b|failure\b)|ERR!)[^\n]*"
 )
+#: An error line's marker in a run that succeeded, where the words are more often
+#: prose (a package's `error reporting library`, `liberror-perl`) than a failure: an
+#: error's name (`KeyError`, `RuntimeException`), a level in capitals (`ERROR`, `FATAL`,
+#: `FAILED`, a log's `[error]` or `level=error`), a label (`error:`, `error[E0308]:`,
+#: `fatal:`, `panic:`), a sentence that starts with `Failed`.
+_SHAPED_ERROR = lazy(
+    r"(?<![\w-])(?:\w+(?:Error|Exception)\b|(?:ERROR|FATAL|FAIL(?:ED|URE)?|PANIC|EXCEPTION)\b"
+    r"|(?i:error|fatal|panic|exception|failed|failure)(?:\[[\w-]+\])?:|Failed\b|ERR!)[^\n]*"
+    r"|(?:\[|level=)(?i:error|fatal)\b[^\n]*"
+)
 _TEST_ID = lazy(
     r"^(?:FAILED|ERROR) (\S+::\S+|\S+\.\w+(?:::\S+)?)(?= |$)|^--- FAIL: (\S+)"
     r"|^\s*(?:✗|×|✕) (\S.*)$|^not ok \d+ (?:- )?(\S.*)$"
@@ -85,11 +95,13 @@ def watched(family: str, failed: bool) -> bool:
     )
 
 
-def anchors(lines: Sequence[Item], errors: bool = True) -> list[str]:
+def anchors(lines: Sequence[Item], errors: bool = True, shaped: bool = False) -> list[str]:
     """The anchors of an output (ANSI-stripped lines; markers among them are passed
     over), each an exact substring of it, in order, without repeats, at most
-    MAX_ANCHORS; error lines only when `errors`. The lines are read CHUNK_LINES at
-    a time, and none after the chunk where the last anchor counted was found."""
+    MAX_ANCHORS; error lines only when `errors`, and with `shaped` (a run that
+    succeeded) only those with an error's shape (`_SHAPED_ERROR`). The lines are read
+    CHUNK_LINES at a time, and none after the chunk where the last anchor counted was found."""
+    error_pattern = _SHAPED_ERROR if shaped else _ERROR
     found: dict[str, None] = {}
     near = 0  # lines after an error line whose locations are its raise site
     in_diff = False  # a diff's lines are content, whatever words they hold
@@ -132,7 +144,11 @@ def anchors(lines: Sequence[Item], errors: bool = True) -> list[str]:
             if test:
                 found[next(group for group in test.groups() if group)[:_CLIP]] = None
             summary = _SUMMARY.search(line)
-            error = _ERROR.search(line) if errors and not summary and (index in worded or not line.isascii()) else None
+            error = (
+                error_pattern.search(line)
+                if errors and not summary and (index in worded or not line.isascii())
+                else None
+            )
             if summary:
                 found[summary.group()] = None
             elif error and not _HARMLESS.search(line):
