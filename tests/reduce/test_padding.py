@@ -121,3 +121,13 @@ def test_a_tables_border_between_junctions_is_left_as_drawn():
     assert squeeze("-----+--------------+---------") == "-----+--------------+---------"
     assert squeeze("=================== 3 failed in 0.12s ===================") == "=== 3 failed in 0.12s ==="
     assert squeeze("------------------------------------------") == "---"
+
+
+def test_a_line_already_clipped_is_shown_as_the_tool_printed_its_ends():
+    """Squeezing a clipped line would make its ends something the tool never printed
+    (its caret line cut off, its source excerpt no longer seen as aligned)."""
+    from tokenjuice.reduce.reencode import squeezed
+
+    clipped = "src/a.js:8:6:      8 │ if (x == NaN) …[8579 chars omitted]… ==" + "=" * 20
+    plain = "a      b ________________ c"
+    assert squeezed([clipped, plain]) == (clipped, "a  b ___ c")

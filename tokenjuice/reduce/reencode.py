@@ -17,7 +17,7 @@ scenario scorer find a fact whichever form shows it.
 from __future__ import annotations
 
 from ..fast.lazyre import lazy
-from .lines import RULED, Encoded, Item, Omission, Pinned
+from .lines import CLIP, RULED, Encoded, Item, Omission, Pinned
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -79,14 +79,16 @@ _SQUEEZE_HINTS = ("   ", *_RULES)
 
 
 def squeezed(items: Sequence[Item]) -> tuple[Item, ...]:
-    """`items`, each `squeeze`d: the lines with nothing to shorten are found with
-    `str.find` over the text of all of them, and left as they are."""
+    """`items`, each `squeeze`d but a line already clipped (its ends as printed, for
+    `verify`): the lines with nothing to shorten are found with `str.find` over the
+    text of all of them, and left as they are."""
     from ..text import holding
 
     texts = [item if isinstance(item, str) else "" for item in items]  # a marker keeps its place
     shortened = list(items)
     for index in holding("\n".join(texts), _SQUEEZE_HINTS):
-        shortened[index] = squeeze(shortened[index])
+        if not CLIP.search(texts[index]):  # a line clipped in its middle is shown as the tool printed it
+            shortened[index] = squeeze(shortened[index])
     return tuple(shortened)
 
 
