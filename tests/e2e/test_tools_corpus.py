@@ -38,11 +38,17 @@ score = _scorer()
 #: (`reduce/structured.py` `_outline`), so memory's read_graph shows all 155 entities
 #: by name where it showed 10 of them whole, and loses one entity's docstring; a
 #: directory tree is outlined folders first and names every file asked for.
-KEPT_FLOOR = 0.978
+#: 138 of 142 once the guard stopped taking prose for failures in a run that
+#: succeeded: git_log's commit messages (`… failed …`, `error`) widened its 50 commits
+#: to 19,433 characters; at its budget it shows the newest and oldest 18 and loses
+#: two strings of the ninth commit. Keeping a newest-first log's start before its end
+#: (or the tool's own `max_count` as the agent's bound) is the way back, not the guard.
+KEPT_FLOOR = 0.971
 #: Measured 0.167 once tools/text filled its budget with start and end lines rather than
 #: 8 of each, 0.176 once every rule's head and tail did (a git_log of 50 commits shows 36
-#: where it showed 24; issue 32's ceiling: 0.2).
-RATIO_CEILING = 0.18
+#: where it showed 24), 0.166 once the guard stopped widening for prose (issue 32's
+#: ceiling: 0.2).
+RATIO_CEILING = 0.17
 
 
 @pytest.fixture(scope="module")
