@@ -44,7 +44,7 @@ from .lines import (
     squeezable,
 )
 from .lines import size as _size
-from .reencode import LOSSLESS_CHARS, LOSSLESS_SHARE, squeezed
+from .reencode import LOSSLESS_CHARS, squeezed, worth_it
 from .render import TRAILER_RESERVE, text_of
 
 # The rule machinery (pipeline, units, structured cutting, pattern budgets) is
@@ -386,7 +386,7 @@ class _Cut:
                 text = "\n".join(whole)
                 laid = relaid(text)
                 saved = len(text) - _size(laid) if laid is not None else 0
-                if laid is not None and saved >= max(LOSSLESS_CHARS, len(text) * LOSSLESS_SHARE):
+                if laid is not None and worth_it(saved, len(text)):
                     self._relaid = tuple(laid)
         return self._relaid or None
 
@@ -656,7 +656,7 @@ def _fits(cut: _Cut, budget: int) -> Reduction | None:
     if rule.transforms.squeeze_padding and (shown > room or spaces >= LOSSLESS_CHARS):
         shorter = squeezed(denoised)
         saved = size - _size(shorter)
-        if shown > room or saved >= max(LOSSLESS_CHARS, size * LOSSLESS_SHARE):
+        if shown > room or worth_it(saved, size):
             denoised, kinds, shown = shorter, (*kinds, "squeeze"), shown - saved
     if shown > budget:
         return None

@@ -78,7 +78,8 @@ def size(items: Sequence[Item]) -> int:
 #: A rule drawn to the terminal's width (pytest's `_____ test_x _____` and `===== FAILURES =====`,
 #: a table's `--------`): eight or more of one such character (`reencode.squeeze` shows three).
 #: Each match is a whole run: the search takes the first of a run, greedily.
-RULED = lazy(r"([_=─━═-])\1{7,}")
+RULE_MARKS = "_=─━═-"  # the hyphen last: in the class below it is itself, not a range
+RULED = lazy(rf"([{RULE_MARKS}])\1{{7,}}")
 
 
 def squeezable(items: Sequence[Item]) -> int:

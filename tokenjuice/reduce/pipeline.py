@@ -19,7 +19,7 @@ from ..text import split_lines, trim_empty_edges
 from . import noise, records, traces
 from .formatters import FORMATTERS
 from .lines import Item, Omission, Pinned, beyond, dedupe_adjacent, head_tail, size
-from .reencode import LOSSLESS_CHARS, LOSSLESS_SHARE
+from .reencode import worth_it
 from .units import Parsed, Unit, lossless_whole, parse, region_noise, regions
 
 TYPE_CHECKING = False
@@ -305,12 +305,12 @@ LOSSLESS_MAX = 160_000
 
 def _lossless(parsed: Parsed, denoised: Sequence[Item]) -> list[Item]:
     """`denoised` with its units in their lossless forms, or [] when that saves too
-    little to be worth reading (LOSSLESS_SHARE, LOSSLESS_CHARS)."""
+    little to be worth reading (`reencode.worth_it`)."""
     encoded = lossless_whole(parsed)
     if not encoded:
         return []
     before, after = size(list(denoised)), size(encoded)
-    return encoded if before - after >= max(LOSSLESS_CHARS, before * LOSSLESS_SHARE) else []
+    return encoded if worth_it(before - after, before) else []
 
 
 def loose_head_tail(

@@ -17,7 +17,7 @@ scenario scorer find a fact whichever form shows it.
 from __future__ import annotations
 
 from ..fast.lazyre import lazy
-from .lines import CLIP, RULED, Encoded, Item, Omission, Pinned
+from .lines import CLIP, RULE_MARKS, RULED, Encoded, Item, Omission, Pinned
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,6 +28,14 @@ if TYPE_CHECKING:
 #: least this share of it and this many characters (less is not worth decoding).
 LOSSLESS_SHARE = 0.1
 LOSSLESS_CHARS = 500
+
+
+def worth_it(saved: int, size: int) -> bool:
+    """Does a lossless form that saves `saved` of `size` characters save enough to be
+    worth reading (LOSSLESS_SHARE of it, and LOSSLESS_CHARS)?"""
+    return saved >= max(LOSSLESS_CHARS, size * LOSSLESS_SHARE)
+
+
 #: The widest line a brace list makes: a longer list goes on several lines, each with the
 #: same prefix and end. 1,000 characters are at most 2,000 UTF-16 units, the longest line
 #: Gemini CLI's read_file shows uncut (any character), and a line a reader still takes in
@@ -48,7 +56,7 @@ def _ruled(found: Match[str]) -> str:
     return found.group(1) * 3
 
 
-_RULES = tuple(mark * 8 for mark in "_=-─━═")  # the shortest of each, found with `in`
+_RULES = tuple(mark * 8 for mark in RULE_MARKS)  # the shortest of each, found with `in`
 
 
 #: A line whose spaces place something under a column of the line above: a source
