@@ -72,22 +72,29 @@ def test_a_tables_column_padding_is_still_shortened():
     assert "      Running" not in shown
 
 
-def test_rules_drawn_to_the_terminals_width_are_shortened_and_read_back(tmp_path):
-    """pytest's `_____ test_x _____` and `===== FAILURES =====` say nothing in their
-    length: a real failing run shows them three wide, and the scorer's reading of the
-    shown text (`shows`) still finds each line as pytest printed it."""
+def _failing_pytest_run(tmp_path, count):
+    """The output of a real `pytest -q` run of `count` failing tests."""
     import subprocess
     import sys
 
-    cases = "\n".join(f"def test_case_{k}():\n    assert {k} == {k + 1}, 'case {k} is off by one'\n" for k in range(12))
+    cases = "\n".join(
+        f"def test_case_{k}():\n    assert {k} == {k + 1}, 'case {k} is off by one'\n" for k in range(count)
+    )
     (tmp_path / "test_cases.py").write_text(cases)
-    raw = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_cases.py"],
         cwd=tmp_path,
         capture_output=True,
         text=True,
         check=False,
     ).stdout
+
+
+def test_rules_drawn_to_the_terminals_width_are_shortened_and_read_back(tmp_path):
+    """pytest's `_____ test_x _____` and `===== FAILURES =====` say nothing in their
+    length: a real failing run shows them three wide, and the scorer's reading of the
+    shown text (`shows`) still finds each line as pytest printed it."""
+    raw = _failing_pytest_run(tmp_path, 12)
     titles = [line for line in raw.splitlines() if line.startswith("____") and "test_case_" in line]
     assert len(titles) == 12
     shown = reduced("python -m pytest -q", raw, exit_code=1)
@@ -97,6 +104,19 @@ def test_rules_drawn_to_the_terminals_width_are_shortened_and_read_back(tmp_path
     assert all(f"AssertionError: case {k} is off by one" in shown for k in range(12))
     assert "12 failed" in shown
     assert len(shown) < len(raw)
+
+
+def test_what_a_cut_between_failures_keeps_has_its_drawn_rules_shortened_too(tmp_path):
+    """Past the budget (units cut: some failures left out), the titles kept are shown
+    three wide as well, so the room goes to failures, not to underscores."""
+    raw = _failing_pytest_run(tmp_path, 60)
+    done = tokenjuice(
+        "reduce", "--command", "python -m pytest -q", "--exit-code", "1", "--max-inline-chars", "2500", input=raw
+    )
+    shown = done.stdout.decode()
+    assert "omitted" in shown and "60 failed" in shown  # cut between failures
+    assert "___ test_case_0 ___" in shown
+    assert "________" not in shown and "========" not in shown
 
 
 def test_a_pretty_json_document_is_laid_out_with_its_small_containers_on_one_line():
