@@ -161,17 +161,14 @@ def test_each_codes_first_finding_outlasts_a_second_finding_of_any_code():
     convention's first finding stays while warnings lose their second ones, and
     errors still come first."""
     lines = [f"pkg/mod.py:{n}:0: E1101: Module 'os' has no 'startfile' member (no-member)" for n in (1, 2)]
-    lines += [
-        f"pkg/mod.py:{10 + n}:4: W0718: Catching too general exception Exception (broad-exception-caught)"
-        for n in range(30)
-    ]
+    lines += [f"pkg/mod.py:{10 + n}:4: W0613: Unused argument 'arg_{n}' (unused-argument)" for n in range(30)]
     lines += [f"pkg/mod.py:{50 + n}:0: C0{400 + n}: Convention number {n} (convention-{n})" for n in range(6)]
     text = decoded(shown(fit(parse("finding", lines), 1300)))
     assert "mod.py:1:0: E1101" in text and "mod.py:2:0: E1101" in text
     for n in range(6):
         assert f"C0{400 + n}: Convention number {n} (convention-{n})" in text
-    assert "W0718: Catching too general exception" in text  # the warning's first
-    assert "more W0718" in text  # and its others counted
+    assert "W0613: Unused argument 'arg_0'" in text  # the warning's first
+    assert "more W0613" in text  # and its others counted
 
 
 def test_a_code_found_once_outlasts_the_first_finding_of_a_code_found_often():
@@ -194,8 +191,8 @@ def test_each_files_first_convention_outlasts_the_other_conventions():
     file's first convention stays while the conventions of a file with many go, and
     warnings still come first."""
     lines = [f"pkg/big.py:{n}:0: W0613: Unused argument 'x{n}' (unused-argument)" for n in range(1, 12)]
-    lines += [
-        f"pkg/big.py:{n}:4: C0116: Missing function or method docstring (missing-function-docstring)"
+    lines += [  # each says something of its own: none is said together with another
+        f'pkg/big.py:{n}:4: C0103: Variable name "v{n}" doesn\'t conform to snake_case naming style (invalid-name)'
         for n in range(100, 400, 10)
     ]
     for name in ("gpg.py", "less.py", "zip.py"):
@@ -207,7 +204,7 @@ def test_each_files_first_convention_outlasts_the_other_conventions():
     for name in ("gpg.py", "less.py", "zip.py"):
         assert f"pkg/{name}:139:4: C0116: Missing function" in text
     assert all(f"pkg/big.py:{n}:0: W0613" in text for n in range(1, 12))
-    assert "pkg/big.py:390:4: C0116" not in text and "more C0116" in text
+    assert "pkg/big.py:390:4: C0103" not in text and "more C0103" in text
 
 
 def test_a_file_saying_one_thing_at_hundreds_of_places_wraps_its_places_and_reads_back_whole():
@@ -334,3 +331,57 @@ def test_shellcheck_blocks_past_the_budget_keep_the_parse_error_and_count_the_re
     assert "In deploy.sh line 200:\nif [ -x /bin/sh; then\n   ^-- SC1073 (error)" in text
     assert re.search(r"\.\.\. \d+ more SC2086 \(deploy\.sh:", text)
     assert len(text) <= 1500 and unexplained_lines("\n".join(lines), text) == []
+
+
+def _ruff_full(code_message, path, place, excerpt=True):
+    """A finding as `ruff check` prints it in its full format: its heading, the place
+    under it, and the source excerpt (gutter, line, carets)."""
+    line = place.split(":")[0]
+    found = [code_message, f"  --> {path}:{place}"]
+    return found + (["   |", f"{line:>2} | x = call()", "   |     ^^^^^^", ""] if excerpt else [""])
+
+
+def test_findings_under_one_heading_are_said_together_a_line_per_file_and_read_back_whole():
+    """Findings that say the same under one heading (ruff's full format) are the
+    heading once and a `-->` line per file with its places in a brace list; files
+    found at one place alike share a line (`--> src/{a.py,b.py}:1:1`). A cut that
+    shows them in that form spends its room on what differs: every place of the
+    docstring findings and the error fit where the headings said again did not."""
+    lines = ["F821 Undefined name `ordr`", "  --> src/z.py:48:12", ""]
+    for path in ("src/a.py", "src/b.py", "src/c.py"):
+        lines += _ruff_full("CPY001 Missing copyright notice at top of file", path, "1:1", excerpt=False)
+    for path, places in (("src/a.py", ("3:5", "9:5", "30:9")), ("src/b.py", ("12:5", "40:9"))):
+        for place in places:
+            lines += _ruff_full("D205 1 blank line required between summary line and description", path, place)
+    lines += ["Found 9 errors."]
+    text = shown(fit(parse("finding", lines), 600))
+    assert "F821 Undefined name `ordr`" in text
+    assert "--> src/{b.py,c.py}:1:1" in text  # the first stays on its own: it says what CPY001 means
+    assert "  --> src/a.py:{9:5,30:9}" in text and "  --> src/b.py:{12:5,40:9}" in text
+    assert text.count("D205 1 blank line") == 2  # the code's first, then the others said together
+    readable = decoded(text)
+    for place in ("src/a.py:3:5", "src/a.py:30:9", "src/b.py:40:9", "src/c.py:1:1"):
+        assert f"--> {place}" in readable
+    assert unexplained_lines("\n".join(lines), text) == []
+
+
+def test_a_marker_counts_the_findings_said_together_not_their_lines():
+    """Dropped, findings said together are counted one by one in their code's marker,
+    with their places."""
+    said = ": C0414: Import alias does not rename original package (useless-import-alias)"
+    lines = [f"pkg/__init__.py:{n}:0{said}" for n in range(10, 74)]
+    lines += [f"pkg/m{k}.py:{k}:0: E1101: Module 'os' has no 'x{k}' member (no-member)" for k in range(20)]
+    text = shown(fit(parse("finding", lines), 1500))
+    assert all(f"pkg/m{k}.py:{k}:0: E1101" in text for k in range(20))
+    assert "... 63 more C0414 (pkg/__init__.py:11,12,13, …) omitted ..." in text
+
+
+def test_one_line_findings_said_together_outlast_single_ones_of_their_rank():
+    """Of findings that matter alike, those said together (sixty places on one line)
+    stay while single ones go: they keep many findings for the room of a few."""
+    said = ": C0414: Import alias does not rename original package (useless-import-alias)"
+    lines = [f"pkg/__init__.py:{n}:0{said}" for n in range(10, 74)]
+    lines += [f'pkg/cli.py:{n}:4: C0103: Variable name "v{n}" doesn\'t conform (invalid-name)' for n in range(20)]
+    text = decoded(shown(fit(parse("finding", lines), 1500)))
+    assert all(f"pkg/__init__.py:{n}:0{said}" in text for n in range(10, 74))
+    assert "more C0103" in text

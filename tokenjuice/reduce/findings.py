@@ -24,7 +24,10 @@ a warning, and of those, a code found once outlasts the first of a code found of
 (cut, it would cost a marker of its own); a file's first convention outlasts the
 other conventions, so every file linted is named. A finding's short form is its diagnostic and location without the
 excerpt; findings that do not fit are counted per code in one line that names where
-the first ones are (`gathered`, `place`), so no code goes unmentioned.
+the first ones are (`gathered`, `place`), so no code goes unmentioned. Before any of
+that, findings that say the same thing and matter alike are one unit
+(`_said_together`), their places in brace lists: a cut weighs eighty missing
+docstrings of one file as the one line they take.
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ from __future__ import annotations
 from ..fast.lazyre import lazy
 from ..fast.record import replace
 from ..text import clip_line
-from .lines import Item, Pinned
+from .lines import Encoded, Item, Pinned
+from .reencode import brace_lines
 from .unit import Parsed, Unit
 
 TYPE_CHECKING = False
@@ -166,7 +170,123 @@ def parse(lines: list[str], vendored: Vendored) -> Parsed:
             stylish_file = stylish_file if _STYLISH.match(following) else ""
         parsed.append(line)
     close()
-    return parsed
+    return _said_together(parsed)
+
+
+#: A finding on one line whose place can go in a brace list with others': `path:12:5: …`,
+#: what it says holding no brace (reencode.placed_together and decoded read it back).
+_ONE_LINE = lazy(r"^(?P<path>[^\s{}:,'\"][^{}:,'\"]*):(?P<place>\d+(?::\d+)?)(?P<said>: [^{}]+)$")
+#: The line under a heading that says where, with nothing to spoil a brace list in it.
+_PLAIN_ARROW = lazy(r"^(?P<indent>\s*)--> (?P<path>[^\s{}:,'\"]+):(?P<place>\d+(?::\d+)?)\s*$")
+
+
+def _said_together(parsed: Parsed) -> Parsed:
+    """`parsed` with the findings that say the same thing said together, losslessly, in
+    one unit at the first of them: one-line findings of one file as one line with their
+    places in a brace list (`src/a.py:{12:5,40:1}: C0116 …`), and findings under the same
+    heading (ruff's and rustc's `CODE message` then `--> path:12:5`) as the heading once,
+    then a `-->` line per file with its places in a brace list (`  --> src/a.py:{12:5,40:1}`),
+    their source excerpts kept in the unit's full form. A cut then spends its room on what
+    differs: 80 missing docstrings in one file cost a line, not 80."""
+    keyed: dict[tuple[str, ...], list[int]] = {}
+    for index, part in enumerate(parsed):
+        key = _together_key(part) if isinstance(part, Unit) and part.kind == "finding" else None
+        if key is not None:
+            keyed.setdefault(key, []).append(index)
+    merged: dict[int, Unit] = {}
+    gone: set[int] = set()
+    for key, indexes in keyed.items():
+        if len(indexes) < 2:
+            continue
+        members = [parsed[k] for k in indexes]
+        merged[indexes[0]] = _together(key, [m for m in members if isinstance(m, Unit)])
+        gone.update(indexes[1:])
+    if not merged:
+        return parsed
+    return [merged.get(k, part) for k, part in enumerate(parsed) if k not in gone]
+
+
+def _together_key(unit: Unit) -> tuple[str, ...] | None:
+    """What a finding must share with others to be said together with them: ("one",
+    path, what it says) for a one-line finding, ("headed", heading) for a heading with
+    its place under it, and its priority (a code's first finding, ranked up to say what
+    the code means, stays alone); None for a finding that cannot be (a pinned line, braces)."""
+    if any(isinstance(line, Pinned) or not isinstance(line, str) for line in unit.lines):
+        return None
+    first = str(unit.lines[0])
+    if len(unit.lines) == 1:
+        found = _ONE_LINE.match(first)
+        if found and unit.place.startswith(found["path"] + ":"):
+            return ("one", found["path"], found["said"], str(unit.priority))
+        return None
+    heading, place = (str(line) for line in unit.short[:2]) if len(unit.short) == 2 else ("", "")
+    if place and _PLAIN_ARROW.match(place) and heading[:1] not in ("", " ", "\t"):
+        return ("headed", heading, "", str(unit.priority))
+    return None
+
+
+def _places_said(start: str, places: dict[str, list[str]], after: str) -> list[Item]:
+    """A line per file with its places in a brace list (`start` + `path:{12:5,40:1}` +
+    `after`), and files found at one place alike said together under the folder they
+    share when nothing follows (`--> src/{a.py,b.py}:1:1`): each reads back alone."""
+    alike: dict[str, list[str]] = {}  # one place: the files found there alone
+    if not after:
+        for path, at in places.items():
+            if len(set(at)) == 1 and len(at) == 1:
+                alike.setdefault(at[0], []).append(path)
+    said: list[Item] = []
+    for path, at in places.items():
+        files = alike.get(at[0], []) if len(at) == 1 else []
+        if len(files) > 1:
+            if files[0] == path:
+                folder = _shared_folder(files)
+                said.extend(brace_lines(f"{start}{folder}", [f[len(folder) :] for f in files], f":{at[0]}"))
+            continue
+        said.extend(brace_lines(f"{start}{path}:", at, after))
+    return said
+
+
+def _shared_folder(paths: list[str]) -> str:
+    """The longest folder (`a/b/`, or '') every one of `paths` is in."""
+    folder = paths[0][: paths[0].rfind("/") + 1]
+    while folder and not all(path.startswith(folder) for path in paths):
+        folder = folder[: folder.rstrip("/").rfind("/") + 1]
+    return folder
+
+
+def _together(key: tuple[str, ...], members: list[Unit]) -> Unit:
+    """One unit standing for `members`, findings that say the same thing (`_together_key`)."""
+    first = members[0]
+    places: dict[str, list[str]] = {}  # path: places, in order
+    start = ""  # what the lines start with: a heading's `-->` as the first finding has it
+    for member in members:
+        found = (_ONE_LINE if key[0] == "one" else _PLAIN_ARROW).match(
+            str(member.lines[0] if key[0] == "one" else member.short[1])
+        )
+        assert found is not None
+        if not places and key[0] == "headed":
+            start = found["indent"] + "--> "
+        places.setdefault(found["path"], []).append(found["place"])
+    said = _places_said(start, places, key[2] if key[0] == "one" else "")
+    # One-line findings said together lose nothing: that is their full form. Under a
+    # heading, each keeps its excerpt in the full form, and is said together when short.
+    short = tuple(said) if key[0] == "one" else (Encoded(key[1], len(members)), *said)
+    # Findings with nothing under their place (no excerpt, no `help: …`) are said together
+    # whole; trimmed of their excerpts, those with no advice under them are too.
+    excerpts = any(len(member.lines) > len(member.short) for member in members)
+    full = tuple(line for member in members for line in member.lines) if excerpts else short
+    advised = any(len(member.trimmed or member.lines) > len(member.short) for member in members)
+    trimmed = tuple(line for member in members for line in (member.trimmed or member.lines)) if advised else short
+    return replace(
+        first,
+        lines=full,
+        short=short,
+        trimmed=trimmed if len(trimmed) < len(full) else (),
+        priority=max(member.priority for member in members),
+        count=sum(member.count for member in members),
+        also=tuple(place for member in members[1:] for place in (member.place, *member.also) if place),
+        heading=first.heading if len(places) == 1 else "",
+    )
 
 
 def _diagnostic(rest: str) -> bool:

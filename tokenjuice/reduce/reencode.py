@@ -8,7 +8,8 @@ without such lines its `--- a/P` and `+++ b/P` (`{--- a,+++ b}/P`), log records
 said again but for one word on one line with that word's values in a brace list
 (`Jan 30 {14:55:04,14:56:00} host kernel: …`, reduce/records.py), a file's findings
 that say the same at several places on one line under its path (`  {108:4,116:4}: C0116: …`,
-reduce/units.py), terminal padding and drawn rules
+reduce/units.py) and under one heading a `-->` line per file (`  --> src/a.py:{12:5,40:1}`,
+reduce/findings.py), terminal padding and drawn rules
 shortened (`squeeze`). `decoded` spells a shown text back out as the tool
 printed it, so that `verify`, the example checks, the preservation guard and the
 scenario scorer find a fact whichever form shows it.
@@ -263,12 +264,15 @@ _PLACED = lazy(r"^  (?P<place>\d+(?::\d+)?)(?P<said>: [^{}]+)$")
 _PLACES = lazy(r"^  \{(?P<names>\d+(?::\d+)?(?:,\d+(?::\d+)?)+|\d+\.\.\d+)\}(?P<said>: [^{}]+)$")
 
 
-def placed(line: str) -> tuple[str, str] | None:
-    """A finding's place and what it says (`("108:4", ": C0116: …")`), for a line that
-    can be said together with others at their places (`brace_lines("  ", places, said)`,
-    read back by `placed_together`); None for any other line."""
-    found = _PLACED.match(line)
-    return (found["place"], found["said"]) if found else None
+def placed(line: str) -> tuple[list[str], str] | None:
+    """A finding's place and what it says (`(["108:4"], ": C0116: …")`), or the places of
+    findings already said together (`  {108:4,116:4}: …`), for a line that can be said
+    together with others at their places (`brace_lines("  ", places, said)`, read back
+    by `placed_together`); None for any other line."""
+    found = _PLACED.match(line) or _PLACES.match(line)
+    if found is None:
+        return None
+    return ([found["place"]] if "place" in found.groupdict() else brace_names(found["names"])), found["said"]
 
 
 def placed_together(path: str, line: str) -> list[str] | None:

@@ -66,6 +66,10 @@ class Unit:
     # of those dropped, after the last unit of its kind: `... 212 more F401 (src/a.py:3, …)`.
     gathered: str = ""
     place: str = ""
+    # Findings that say the same thing said together as one unit (reduce/findings.py):
+    # how many it stands for, and the places of the others (for the marker's places).
+    count: int = 1
+    also: tuple[str, ...] = ()
     # What the unit's first line starts with (a finding's `path:`): neighbours shown with
     # the same heading say it once, each first line after it as `  12:5: E0602 …`.
     heading: str = ""

@@ -176,7 +176,11 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
             return (-min(position, back), position <= back, -index)
         return (-position, -index)
 
-    order = sorted(units, key=lambda pair: (pair[1].priority, first[pair[0]], pair[0] in lone, thinned(*pair)))
+    # Findings said together (a code's 60 places in one line) go after the single ones:
+    # they keep many for the room of a few.
+    order = sorted(
+        units, key=lambda pair: (pair[1].priority, first[pair[0]], pair[0] in lone, pair[1].count, thinned(*pair))
+    )
     # Minimal forms save about as much each, and so do dropped names: the last units
     # go first, so the first ones keep their short forms in one piece.
     by_position = sorted(units, key=lambda pair: (pair[1].priority, first[pair[0]], pair[0] in lone, -pair[0]))
@@ -281,11 +285,12 @@ def _compact_gathered(
         compact.add(tier)
     for tier in reversed(tiers):
         seen: set[str] = set()
-        # the only unit of its label first, then the first of each other label, then in order
-        order: list[tuple[bool, bool, int]] = []
+        # the only unit of its label first, then the first of each other label, then
+        # those that stand for most findings (said together), then in order
+        order: list[tuple[bool, bool, int, int]] = []
         for index, unit in units:
             if unit.priority == tier and unit.gathered:
-                order.append((unit.gathered in seen, index not in lone, index))
+                order.append((unit.gathered in seen, index not in lone, -unit.count, index))
                 seen.add(unit.gathered)
         for *_, index in sorted(order):
             if state[index] != DROPPED:
@@ -723,7 +728,9 @@ def _gathered_markers(gathered: dict[str, list[Unit]], compact: set[float], show
     for a `compact` tier one marker for all its labels: `... 415 more: C0116 107, …`.
     "more" only for a label `shown` above (a unit of it shown), else `... 18 W0613 (…)`."""
     markers: list[Item] = []
-    ranked = sorted(gathered.items(), key=lambda pair: (-max(u.priority for u in pair[1]), -len(pair[1])))
+    ranked = sorted(
+        gathered.items(), key=lambda pair: (-max(u.priority for u in pair[1]), -sum(u.count for u in pair[1]))
+    )
     tiers: dict[float, list[list[Unit]]] = {}
     for label, dropped in ranked:
         tier = dropped[0].priority
@@ -733,19 +740,23 @@ def _gathered_markers(gathered: dict[str, list[Unit]], compact: set[float], show
                 tiers[tier] = []
             tiers[tier].append(dropped)
             continue
-        places = list(dict.fromkeys(unit.place for unit in dropped if unit.place))
+        places = list(dict.fromkeys(place for unit in dropped for place in (unit.place, *unit.also) if place))
         where = _places(places[:_PLACES]) + (", …" if len(places) > _PLACES else "")
         lines = sum(_input_lines(unit.lines) for unit in dropped)
         more = "more " if label in shown else ""
-        markers.append(Omission(lines, f"{len(dropped):,} {more}{label}" + (f" ({where})" if where else "")))
+        counted = sum(unit.count for unit in dropped)
+        markers.append(Omission(lines, f"{counted:,} {more}{label}" + (f" ({where})" if where else "")))
     placeholders = [k for k, marker in enumerate(markers) if isinstance(marker, Omission) and not marker.count]
     for slot, groups in zip(placeholders, tiers.values(), strict=True):
-        counts = [f"{groups_of[0].group or groups_of[0].gathered} {len(groups_of):,}" for groups_of in groups]
+        counts = [
+            f"{groups_of[0].group or groups_of[0].gathered} {sum(unit.count for unit in groups_of):,}"
+            for groups_of in groups
+        ]
         listed = ", ".join(counts[:_COMPACT_LABELS]) + (
             f" and {len(counts) - _COMPACT_LABELS} more" if len(counts) > _COMPACT_LABELS else ""
         )
         dropped_all = [unit for groups_of in groups for unit in groups_of]
-        what = pluralize(len(dropped_all), ("more " if shown else "") + dropped_all[0].kind)
+        what = pluralize(sum(unit.count for unit in dropped_all), ("more " if shown else "") + dropped_all[0].kind)
         markers[slot] = Omission(sum(_input_lines(unit.lines) for unit in dropped_all), f"{what}: {listed}")
     gathered.clear()
     return markers
@@ -962,12 +973,27 @@ def _shared_headings(items: list[Item], headed: list[tuple[int, int, str]]) -> l
             for k in range(start, end):
                 line = items[k]
                 rest = line[len(heading) :] if isinstance(line, str) and line.startswith(heading) else ""
-                if rest[:1].isdigit():
-                    items[k] = Encoded("  " + rest, 1)
+                if rest[:1].isdigit() or rest[:1] == "{":  # a place, or places said together
+                    items[k] = Encoded("  " + rest, line.lines if isinstance(line, Encoded) else 1)
         begin, stop = run[0][0], run[-1][1]
-        items[begin:stop] = _said_once(items[begin:stop], {start - begin for start, end, _ in run if end - start == 1})
+        alone = {k - begin for start, end, _ in run if _said_alone(items[start:end]) for k in range(start, end)}
+        items[begin:stop] = _said_once(items[begin:stop], alone)
         items.insert(begin, Encoded(heading, 0))
     return items
+
+
+def _said_alone(lines: list[Item]) -> bool:
+    """Is a unit shown as `lines` under its file's heading a finding on one line, or
+    findings said together on lines of their own (`  {12:5,40:1}: …`, a brace list too
+    wide for one line), nothing under them?"""
+    if len(lines) == 1:
+        return True
+    said = {found[1] if found and len(found[0]) > 1 else None for found in map(_placed_line, lines)}
+    return len(said) == 1 and None not in said
+
+
+def _placed_line(line: Item) -> tuple[list[str], str] | None:
+    return None if isinstance(line, Omission) else placed(line)
 
 
 def _said_once(items: list[Item], alone: set[int]) -> list[Item]:
@@ -977,7 +1003,7 @@ def _said_once(items: list[Item], alone: set[int]) -> list[Item]:
     which `reencode.decoded` reads back into every finding. Only findings shown as one
     line (`alone`: their positions in `items`) are said together: the lines under a
     finding belong to its place."""
-    said: dict[int, tuple[str, str]] = {}  # position: (place, what it says)
+    said: dict[int, tuple[list[str], str]] = {}  # position: (places, what it says)
     for k in sorted(alone):
         item = items[k]
         found = None if isinstance(item, Omission) else placed(item)
@@ -985,8 +1011,8 @@ def _said_once(items: list[Item], alone: set[int]) -> list[Item]:
             said[k] = found
     places: dict[str, list[str]] = {}
     first: dict[str, int] = {}
-    for k, (place, text) in said.items():
-        places.setdefault(text, []).append(place)
+    for k, (at, text) in said.items():
+        places.setdefault(text, []).extend(at)
         first.setdefault(text, k)
     if all(len(these) < 2 for these in places.values()):
         return items
