@@ -43,12 +43,15 @@ score = _scorer()
 #: to 19,433 characters; at its budget it shows the newest and oldest 18 and loses
 #: two strings of the ninth commit. Keeping a newest-first log's start before its end
 #: (or the tool's own `max_count` as the agent's bound) is the way back, not the guard.
-KEPT_FLOOR = 0.971
+#: 139 once the final clamp gave a page fetched as one line the budget's room.
+KEPT_FLOOR = 0.978
 #: Measured 0.167 once tools/text filled its budget with start and end lines rather than
 #: 8 of each, 0.176 once every rule's head and tail did (a git_log of 50 commits shows 36
-#: where it showed 24), 0.166 once the guard stopped widening for prose (issue 32's
+#: where it showed 24), 0.166 once the guard stopped widening for prose, 0.175 once the
+#: final clamp gave the room to the lines it clips (a pydoc page fetched as one line of
+#: 34 kB showed 513 characters of it, now 9,851, and `**walk**(self)`) (issue 32's
 #: ceiling: 0.2).
-RATIO_CEILING = 0.17
+RATIO_CEILING = 0.18
 
 
 @pytest.fixture(scope="module")

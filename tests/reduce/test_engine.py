@@ -491,6 +491,24 @@ def test_the_final_clamp_clips_a_long_line_only_when_the_lines_do_not_fit():
     assert row not in clipped and any("chars omitted" in str(i) for i in clipped)
 
 
+def test_the_final_clamp_gives_the_room_the_other_lines_leave_to_the_lines_it_clips():
+    """A page fetched as one line of 34 kB (an MCP fetch of a pydoc page) kept 400
+    characters of it in a room of 6,000: the lines clipped share what the others leave,
+    evenly, and a line short enough to fit its share is shown whole."""
+    from tokenjuice.reduce.engine import TRAILER_RESERVE, clamp
+
+    page = "Contents of http://127.0.0.1:8732/email.message.html:"
+    body = " ".join(f"**method_{n}**(self) Return the part number {n}." for n in range(900))
+    middle = "x = " + "1, " * 300  # 904 characters: over the clip limit, under its share
+    items = (page, body, middle, "**walk**(self) Walk over the message tree.")
+    budget = 6000 + TRAILER_RESERVE
+    clipped = clamp((), items, budget)
+    assert clipped[0] == page and middle in clipped and clipped[3] == items[3]
+    assert "chars omitted" in clipped[1] and 4000 < len(clipped[1]) < 6000 - len(middle)
+    assert sum(len(str(i)) + 1 for i in clipped) <= 6000
+    assert clipped[1].startswith("**method_0**(self)") and clipped[1].endswith("part number 899.")
+
+
 def test_an_unknown_command_interleaving_units_and_loose_lines_stays_within_its_budget():
     # test verdicts, compiler findings and progress lines interleaved, 400 kB, from a
     # command no rule claims: the regions' units are cut, and the lines between them are

@@ -934,6 +934,11 @@ def clamp(header: tuple[str, ...], items: tuple[Item, ...], budget: int) -> tupl
     clipped = [_clip(i, limit) for i in items]
     sizes = [len(_shown(i)) + 1 for i in clipped]
     if sum(sizes) <= available:
+        # The lines clipped share the room the others leave, as evenly as it goes: a
+        # page fetched as one 34 kB line keeps the budget's worth of it, not 400 characters.
+        wider = _clip_limit(items, clipped, available, limit)
+        if wider > limit:
+            clipped = [_clip(i, wider) for i in items]
         return tuple(clipped) if any(a is not b for a, b in zip(clipped, items, strict=True)) else items
     last = len(clipped) - 1
     # Lines before the biggest head/tail cut belong to the head (they go from its far
@@ -975,6 +980,25 @@ def clamp(header: tuple[str, ...], items: tuple[Item, ...], budget: int) -> tupl
         ):
             keep.add(index)
     return tuple(keep_only(clipped, keep))
+
+
+#: What clipping a line adds to it: ` …[12345 chars omitted]… `, and a token the cut
+#: would split, left out whole, on either side (text.clip_line).
+_CLIP_COST = 48
+
+
+def _clip_limit(items: tuple[Item, ...], clipped: list[Item], available: int, limit: int) -> int:
+    """The widest clip limit (at least `limit`) that keeps `items` within `available`
+    characters: the room the lines `clip` leaves whole do not take, shared evenly among
+    those it cuts (the shortest of them may fit whole, and give their share back)."""
+    cut = sorted(len(item) for item, shown in zip(items, clipped, strict=True) if shown is not item)
+    room = available - sum(len(_shown(shown)) + 1 for item, shown in zip(items, clipped, strict=True) if shown is item)
+    for k, length in enumerate(cut):
+        share = room // (len(cut) - k) - _CLIP_COST
+        if length + 1 > share:
+            return max(limit, share)
+        room -= length + 1
+    return max(limit, cut[-1] if cut else limit)
 
 
 def _clip(item: Item, limit: int) -> Item:
