@@ -143,6 +143,7 @@ def apply_rule(
         if kept and len(kept) != len(lines):
             kinds.append("filter")
             lines = [line for i, line in enumerate(lines) if i in kept]
+    trimmed_runs: dict[int, int] = {}
     if not no_omit and filters.trim_patterns:  # least-worth content: gone on the cut path only
         trim_hits = matcher(filters.trim_patterns).matching(view_of(lines))
         if trim_hits and filters.keep_under and filters.pin_patterns:  # what a pinned line is about stays
@@ -150,6 +151,7 @@ def apply_rule(
             trim_hits -= _under(pinned, matcher(filters.keep_under).matching(view_of(lines)))
         if trim_hits and len(trim_hits) != len(lines):
             kinds.append("filter")
+            trimmed_runs = _runs_before(trim_hits)
             lines = _without(lines, trim_hits)
     if transforms.trim_empty_edges:
         lines = trim_empty_edges(lines)
@@ -161,9 +163,14 @@ def apply_rule(
     if no_omit:
         return RuleOutcome(tuple(lines), facts, tuple(kinds), None, total)
 
-    items: list[Item] = list(lines)
-    note = None
     formatter = rule.formatter
+    # A block of lines a rule trims (installed code's rows in a coverage table) is
+    # marked where it was; shorter runs between the lines kept (a warning's excerpt)
+    # are counted in the trailer, where a marker each would cost the room of a line
+    # kept. Units and formatters count what they leave out their own way.
+    blocks = {at: run for at, run in trimmed_runs.items() if run >= TRIMMED_BLOCK}
+    items: list[Item] = _marked(lines, blocks) if blocks and not (rule.unit or formatter) else list(lines)
+    note = None
     if formatter:
         items, extra, note = FORMATTERS[formatter](lines)
         if extra:
@@ -456,6 +463,31 @@ def _under(kept: set[int], hits: set[int]) -> set[int]:
         if index - 1 in kept or index - 1 in found:
             found.add(index)
     return found
+
+
+#: Lines trimmed in a row that are marked where they were (`apply_rule`).
+TRIMMED_BLOCK = 20
+
+
+def _runs_before(dropped: set[int]) -> dict[int, int]:
+    """Each run of the `dropped` indexes of lines, as {the index the line after it has
+    once they are gone: how many it held}."""
+    runs: dict[int, int] = {}
+    for gone, index in enumerate(sorted(dropped)):
+        runs[index - gone] = runs.get(index - gone, 0) + 1  # the lines kept before it
+    return runs
+
+
+def _marked(lines: list[str], runs: dict[int, int]) -> list[Item]:
+    """`lines` with a marker where each run of lines left out was (`_runs_before`)."""
+    items: list[Item] = []
+    for index, line in enumerate(lines):
+        if index in runs:
+            items.append(Omission(runs[index]))
+        items.append(line)
+    if len(lines) in runs:
+        items.append(Omission(runs[len(lines)]))
+    return items
 
 
 def _without(lines: list[str], dropped: set[int]) -> list[str]:
