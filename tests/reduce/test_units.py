@@ -764,3 +764,28 @@ def test_pytest_covs_table_heading_is_no_failing_test():
     tests = [part for part in parse("test", lines) if isinstance(part, Unit)]
     assert [unit.lines[0] for unit in tests] == [lines[1]]
     assert "TOTAL                            4176" not in "\n".join(map(str, tests[0].lines))
+
+
+def test_a_git_mcp_servers_log_is_cut_between_commits_the_newest_whole_the_rest_by_hash_and_subject():
+    """mcp-server-git's git_log (`Commit: <hash>`, `Author:`, `Date:`, `Message: …` and
+    the message's body, newest first) was cut as text from both ends: the ninth
+    commit of fifty went. Its commits are units now: the newest stay whole, the others
+    keep their `Commit:` and `Message:` lines as the server printed them, the oldest
+    are counted."""
+    import json
+
+    from tokenjuice.commands.wire import reduce_payload
+
+    text = json.loads((REPO / "tests" / "tools-corpus" / "mcp-git-log-50.json").read_text())["content"][0]["text"]
+    commits = re.findall(r"^Commit: ([0-9a-f]{40})\nAuthor: .*\nDate: .*\n(Message: .*)$", text, re.MULTILINE)
+    assert len(commits) == 50
+    payload = {"toolName": "mcp__git__git_log", "command": "", "combinedText": text, "exitCode": 0}
+    result = reduce_payload(payload)
+    shown = result["inlineText"]
+    assert result["classification"]["matchedReducer"] == "tools/git-log"
+    assert len(shown) <= 10_000
+    assert f"Commit: {commits[0][0]}\nAuthor: " in shown  # the newest whole
+    kept = [k for k, (sha, subject) in enumerate(commits) if f"Commit: {sha}\n" in shown]
+    assert kept == list(range(len(kept))) and len(kept) >= 40  # newest first, none skipped
+    assert all(f"Commit: {commits[k][0]}\n{commits[k][1]}" in shown or commits[k][1] in shown for k in kept)
+    assert f"... {50 - len(kept)} more commits omitted ..." in shown

@@ -1206,7 +1206,9 @@ def _paths(lines: list[str]) -> Parsed:
     return parsed
 
 
-_COMMIT = lazy(r"^commit (?P<hash>[0-9a-f]{7,64})\b")
+#: A commit's first line: git's `commit <hash>`, or a git MCP server's `Commit: <hash>`
+#: (its `git_log` result: `Author:`, `Date:` and `Message: <subject>` under it).
+_COMMIT = lazy(r"^(?:commit |Commit: )(?P<hash>[0-9a-f]{7,64})\b")
 _ONELINE = lazy(r"^(?:[*|\\/ ]+ )?[0-9a-f]{7,40} ")
 
 
@@ -1227,7 +1229,10 @@ def _commits(lines: list[str]) -> Parsed:
         first = _COMMIT.match(current[0])
         at = next((k for k, line in enumerate(current) if k and line.startswith("    ") and line.strip()), None)
         subject = current[at].strip() if at is not None else ""
-        short = f"{first.group('hash')[:10]} {subject}" if first and subject else current[0]
+        short: tuple[str, ...] = (f"{first.group('hash')[:10]} {subject}" if first and subject else current[0],)
+        said = next((line for line in current[1:8] if line.startswith("Message: ")), None)
+        if current[0].startswith("Commit: ") and said is not None:  # a git MCP server's: its lines as it said them
+            short = (current[0], said)
         patch = next(
             (k for k, line in enumerate(current) if _DIFF_HEADER.match(line) or _headerless_file(current, k)),
             len(current),
@@ -1245,7 +1250,7 @@ def _commits(lines: list[str]) -> Parsed:
                     "",
                     header,
                     named,
-                    (short,),
+                    short,
                     2,
                     short_note=note,
                     minimal_note=note,
@@ -1255,7 +1260,7 @@ def _commits(lines: list[str]) -> Parsed:
             )
             parsed.extend(_diff_files(current[patch:]))
         else:
-            parsed.append(Unit("commit", "", tuple(current), (short,), short_note=note))
+            parsed.append(Unit("commit", "", tuple(current), short, short_note=note))
         current.clear()
 
     for line in lines:
