@@ -385,3 +385,17 @@ def test_one_line_findings_said_together_outlast_single_ones_of_their_rank():
     text = decoded(shown(fit(parse("finding", lines), 1500)))
     assert all(f"pkg/__init__.py:{n}:0{said}" in text for n in range(10, 74))
     assert "more C0103" in text
+
+
+def test_files_found_once_each_under_one_heading_share_a_line_and_read_back():
+    """`ruff format --check` says the same of twelve files, once each: one `-->` line
+    under the shared folder, each file with its place, read back into every finding."""
+    lines = []
+    for path, place in (("pkg/a.py", "6:16"), ("pkg/b.py", "7:20"), ("pkg/sub/c.py", "5:15")):
+        lines += ["unformatted: File would be reformatted", f" --> {path}:{place}", "  |", "6 | x=1", "  |", ""]
+    lines += ["3 files would be reformatted"]
+    text = shown(fit(parse("finding", lines), 200))
+    assert " --> pkg/{a.py:6:16,b.py:7:20,sub/c.py:5:15}" in text
+    readable = decoded(text)
+    assert all(f"--> {path}" in readable for path in ("pkg/a.py:6:16", "pkg/b.py:7:20", "pkg/sub/c.py:5:15"))
+    assert unexplained_lines("\n".join(lines), text) == []

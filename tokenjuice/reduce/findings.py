@@ -208,7 +208,8 @@ def _said_together(parsed: Parsed) -> Parsed:
 
 def _together_key(unit: Unit) -> tuple[str, ...] | None:
     """What a finding must share with others to be said together with them: ("one",
-    path, what it says) for a one-line finding, ("headed", heading) for a heading with
+    path, what it says) for a one-line finding (of one file: the file's findings stay
+    under its heading), ("headed", heading) for a heading with
     its place under it, and its priority (a code's first finding, ranked up to say what
     the code means, stays alone); None for a finding that cannot be (a pinned line, braces)."""
     if any(isinstance(line, Pinned) or not isinstance(line, str) for line in unit.lines):
@@ -227,22 +228,19 @@ def _together_key(unit: Unit) -> tuple[str, ...] | None:
 
 def _places_said(start: str, places: dict[str, list[str]], after: str) -> list[Item]:
     """A line per file with its places in a brace list (`start` + `path:{12:5,40:1}` +
-    `after`), and files found at one place alike said together under the folder they
-    share when nothing follows (`--> src/{a.py,b.py}:1:1`): each reads back alone."""
-    alike: dict[str, list[str]] = {}  # one place: the files found there alone
-    if not after:
-        for path, at in places.items():
-            if len(set(at)) == 1 and len(at) == 1:
-                alike.setdefault(at[0], []).append(path)
+    `after`), and the files found at one place each said together on one line under
+    the folder they share, at the first of them (`src/{a.py:3:1,b.py:9:5}` + `after`,
+    or `src/{a.py,b.py}:1:1` where the place is the same): each reads back alone."""
+    singles = [path for path, at in places.items() if len(at) == 1]
     said: list[Item] = []
     for path, at in places.items():
-        files = alike.get(at[0], []) if len(at) == 1 else []
-        if len(files) > 1:
-            if files[0] == path:
-                folder = _shared_folder(files)
-                said.extend(brace_lines(f"{start}{folder}", [f[len(folder) :] for f in files], f":{at[0]}"))
-            continue
-        said.extend(brace_lines(f"{start}{path}:", at, after))
+        if len(singles) < 2 or len(at) > 1:
+            said.extend(brace_lines(f"{start}{path}:", at, after))
+        elif path == singles[0]:
+            folder = _shared_folder(singles)
+            alike = len({places[single][0] for single in singles}) == 1
+            names = [single[len(folder) :] + ("" if alike else f":{places[single][0]}") for single in singles]
+            said.extend(brace_lines(f"{start}{folder}", names, (f":{at[0]}" if alike else "") + after))
     return said
 
 
