@@ -593,9 +593,10 @@ def test_keep_under_keeps_the_line_a_pinned_error_quotes_past_the_trim_and_the_c
 def test_a_block_of_lines_a_rule_trims_is_marked_where_it_was_and_short_runs_are_not():
     """Cut, trimmed lines were counted only in the trailer: a coverage table lost its
     219 rows of installed code between its header and the project's rows without a
-    word there. A block of them is marked in place; a run of a few between the lines
-    kept (a warning's excerpt) is counted in the trailer, where a marker each would
-    cost the room of a line kept."""
+    word there. A block of them is marked in place, its first and last row around the
+    marker where the room holds them; a run of a few between the lines kept (a
+    warning's excerpt) is counted in the trailer, where a marker each would cost the
+    room of a line kept."""
     rule = make(filters={"trim_patterns": ["^site-packages/"]}, summarize={"head": 200, "tail": 20})
     table = ["Name  Stmts  Miss  Cover", "-----"]
     table += [f"site-packages/pkg/mod{k}.py  {k}  0  100%" for k in range(219)]
@@ -604,8 +605,16 @@ def test_a_block_of_lines_a_rule_trims_is_marked_where_it_was_and_short_runs_are
         table += [f"src/app/late{k}.py  {k}  2  80%", f"site-packages/x/late{k}.py  1  0  100%"]
     table += ["-----", "TOTAL  41665  29112  30%"]
     text = run("\n".join(table) + "\n", rule)["inlineText"].splitlines()
-    assert text[:3] == ["Name  Stmts  Miss  Cover", "-----", "... 219 lines omitted ..."]
-    assert text[3] == "src/app/mod0.py  0  1  90%"
+    assert text[:5] == [
+        "Name  Stmts  Miss  Cover",
+        "-----",
+        "site-packages/pkg/mod0.py  0  0  100%",
+        "... 217 lines omitted ...",
+        "site-packages/pkg/mod218.py  218  0  100%",
+    ]
+    assert text[5] == "src/app/mod0.py  0  1  90%"
+    tight = run("\n".join(table) + "\n", rule, max_inline_chars=1900)["inlineText"].splitlines()
+    assert tight[2] == "... 219 lines omitted ..."  # no room for its ends: the marker alone
     assert "src/app/late0.py  0  2  80%" in text and "src/app/late1.py  1  2  80%" in text
     assert text.index("src/app/late1.py  1  2  80%") == text.index("src/app/late0.py  0  2  80%") + 1
-    assert text[-1].startswith("(tokenjuice: 259 of ")
+    assert text[-1].startswith("(tokenjuice: 257 of ")  # 217 and the short runs' 40

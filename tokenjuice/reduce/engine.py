@@ -35,6 +35,7 @@ from .lines import (
     Item,
     Omission,
     Pinned,
+    Trimmed,
     Whole,
     beyond,
     head_tail,
@@ -702,6 +703,9 @@ def choose(cut: _Cut, budget: int) -> Reduction:
             compact_items = squeezed(fitted) if squeezing else fitted
         units_fitted = True
     compact_chars = _size(header) + _size(counts) + _size(compact_items)
+    if compact_chars + TRAILER_RESERVE < budget and any(isinstance(i, Trimmed) for i in compact_items):
+        compact_items = _blocks_opened(compact_items, budget - compact_chars - TRAILER_RESERVE)
+        compact_chars = _size(header) + _size(counts) + _size(compact_items)
     # What units.fit kept is already cut to the room, but for the names it keeps past
     # it on purpose (every file that matched, every directory): the clamp leaves those.
     clamp_budget = max(budget, compact_chars + TRAILER_RESERVE) if units_fitted else budget
@@ -737,6 +741,22 @@ def choose(cut: _Cut, budget: int) -> Reduction:
     return start.clamped(
         header, pinned, budget, "not-smaller", outcome.facts, rule, total_lines=len(whole), kinds=kinds
     )
+
+
+def _blocks_opened(items: tuple[Item, ...], room: int) -> tuple[Item, ...]:
+    """`items` with the blocks of lines a rule trimmed shown by their first and last
+    line around their marker, in order, while `room` characters hold them."""
+    opened: list[Item] = []
+    for item in items:
+        if isinstance(item, Trimmed):
+            ends = item.opened()
+            cost = _size(ends) - _size([item])
+            if cost <= room:
+                opened.extend(ends)
+                room -= cost
+                continue
+        opened.append(item)
+    return tuple(opened)
 
 
 def _within_reach(items: tuple[Item, ...], budget: int) -> tuple[Item, ...]:

@@ -47,6 +47,22 @@ class Omission:
         return f"... {self.count} line{'s' if self.count != 1 else ''} omitted ..."
 
 
+class Trimmed(Omission):
+    """A block of lines a rule trimmed (`trim_patterns`), marked where it was, its first
+    and last line kept aside: shown around the marker where the room allows
+    (`engine.choose`: installed code's first and last rows in a coverage table)."""
+
+    __slots__ = ("ends",)
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        super().__init__(len(lines))
+        self.ends = (lines[0], lines[-1])
+
+    def opened(self) -> tuple[Item, ...]:
+        """The block with its first and last line shown around a marker for the rest."""
+        return (self.ends[0], Omission(self.count - 2), self.ends[1]) if self.count > 2 else self.ends
+
+
 class Encoded(str):
     """A line that re-encodes `lines` input lines without losing a fact (grep's path
     once per file, a directory's entries in one brace list); 0 for a heading it adds."""

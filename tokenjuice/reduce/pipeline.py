@@ -18,7 +18,7 @@ from ..rules.patterns import SIEVE_LINES, Budget, Lines, Matcher, group_names, s
 from ..text import split_lines, trim_empty_edges
 from . import noise, records, traces
 from .formatters import FORMATTERS
-from .lines import Item, Omission, Pinned, beyond, dedupe_adjacent, head_tail, size
+from .lines import Item, Omission, Pinned, Trimmed, beyond, dedupe_adjacent, head_tail, size
 from .reencode import worth_it
 from .units import Parsed, Unit, lossless_whole, parse, region_noise, regions
 
@@ -143,7 +143,7 @@ def apply_rule(
         if kept and len(kept) != len(lines):
             kinds.append("filter")
             lines = [line for i, line in enumerate(lines) if i in kept]
-    trimmed_runs: dict[int, int] = {}
+    trimmed_runs: dict[int, list[str]] = {}
     if not no_omit and filters.trim_patterns:  # least-worth content: gone on the cut path only
         trim_hits = matcher(filters.trim_patterns).matching(view_of(lines))
         if trim_hits and filters.keep_under and filters.pin_patterns:  # what a pinned line is about stays
@@ -151,7 +151,7 @@ def apply_rule(
             trim_hits -= _under(pinned, matcher(filters.keep_under).matching(view_of(lines)))
         if trim_hits and len(trim_hits) != len(lines):
             kinds.append("filter")
-            trimmed_runs = _runs_before(trim_hits)
+            trimmed_runs = _runs_before(lines, trim_hits)
             lines = _without(lines, trim_hits)
     if transforms.trim_empty_edges:
         lines = trim_empty_edges(lines)
@@ -168,7 +168,7 @@ def apply_rule(
     # marked where it was; shorter runs between the lines kept (a warning's excerpt)
     # are counted in the trailer, where a marker each would cost the room of a line
     # kept. Units and formatters count what they leave out their own way.
-    blocks = {at: run for at, run in trimmed_runs.items() if run >= TRIMMED_BLOCK}
+    blocks = {at: run for at, run in trimmed_runs.items() if len(run) >= TRIMMED_BLOCK}
     items: list[Item] = _marked(lines, blocks) if blocks and not (rule.unit or formatter) else list(lines)
     note = None
     if formatter:
@@ -469,24 +469,25 @@ def _under(kept: set[int], hits: set[int]) -> set[int]:
 TRIMMED_BLOCK = 20
 
 
-def _runs_before(dropped: set[int]) -> dict[int, int]:
-    """Each run of the `dropped` indexes of lines, as {the index the line after it has
-    once they are gone: how many it held}."""
-    runs: dict[int, int] = {}
+def _runs_before(lines: list[str], dropped: set[int]) -> dict[int, list[str]]:
+    """Each run of the `dropped` indexes of `lines`, as {the index the line after it
+    has once they are gone: its lines}."""
+    runs: dict[int, list[str]] = {}
     for gone, index in enumerate(sorted(dropped)):
-        runs[index - gone] = runs.get(index - gone, 0) + 1  # the lines kept before it
+        runs.setdefault(index - gone, []).append(lines[index])  # keyed by the lines kept before it
     return runs
 
 
-def _marked(lines: list[str], runs: dict[int, int]) -> list[Item]:
-    """`lines` with a marker where each run of lines left out was (`_runs_before`)."""
+def _marked(lines: list[str], runs: dict[int, list[str]]) -> list[Item]:
+    """`lines` with a marker where each run of lines left out was (`_runs_before`),
+    which keeps the run's first and last line aside (`Trimmed`)."""
     items: list[Item] = []
     for index, line in enumerate(lines):
         if index in runs:
-            items.append(Omission(runs[index]))
+            items.append(Trimmed(runs[index]))
         items.append(line)
     if len(lines) in runs:
-        items.append(Omission(runs[len(lines)]))
+        items.append(Trimmed(runs[len(lines)]))
     return items
 
 
