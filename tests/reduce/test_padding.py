@@ -135,6 +135,23 @@ def test_a_pretty_json_document_is_laid_out_with_its_small_containers_on_one_lin
     assert reduced("cat package-tree.json", raw) == raw
 
 
+def test_a_querys_rows_are_shortened_though_they_start_as_a_source_excerpt_does():
+    """psql's rows with a number first and sqlite3's box rows look like an excerpt's
+    gutter (`24 |     Stock {`, `   │ code`) but hold three separators or more, a box
+    row its border at both ends: their padding goes; an excerpt's indentation stays,
+    and a piece of a row looked for is found in the shortened row."""
+    row = "   1 | Customer 001 | FR      |      4 |         33000"
+    assert squeeze(row) == "   1 | Customer 001 | FR  |  4 |  33000"
+    box = "│ mazda glc                   │ 46.6             │ 4         │"
+    assert squeeze(box) == "│ mazda glc  │ 46.6  │ 4  │"
+    for excerpt in ("  24 |     Stock {", "   │     let total = a | b;", "  7 |     x = a | b", "  |     ^^^^^"):
+        assert squeeze(excerpt) == excerpt
+    assert shows(str(squeeze(box)), "│ mazda glc                   │ 46.6") and not shows(box, "│ mazda  glc")
+    rows = [f"│ mazda glc {k:<17} │ {k / 10:<16} │ 4         │" for k in range(100)]
+    shown = reduced("sqlite3 -box cars.db 'SELECT name, mpg FROM cars'", "\n".join(rows) + "\n")
+    assert "│ mazda glc 99  │ 9.9  │ 4  │" in shown and "mazda glc 99   " not in shown
+
+
 def test_a_tables_border_between_junctions_is_left_as_drawn():
     """Its columns line up with the rows' (psql, mysql -t); a rule alone is shortened."""
     assert squeeze("+-----------+------------------+--------+") == "+-----------+------------------+--------+"

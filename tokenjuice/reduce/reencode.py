@@ -65,15 +65,28 @@ _RULES = tuple(mark * 8 for mark in RULE_MARKS)  # the shortest of each, found w
 _ALIGNED = lazy(r"^\s*(?:\d+\s*)?[|│┃]|[\^~]{2,}|\s\^(?:\s|$)|^[>E] {2,}")
 
 
-def squeeze(item: Item) -> Item:
+def _table_row(line: str) -> bool:
+    """Is `line` a row of a drawn table, though it starts as a source excerpt's gutter
+    does (psql's `   1 | Customer 001 | FR      |      4`, sqlite3's `│ mazda glc   │ 46.6 │`)?
+    Three cell separators or more (an excerpt has its gutter's one); a box-drawn row
+    also ends with its border."""
+    core = line.strip()
+    if core[:1] == "│":
+        return core[-1:] == "│" and core.count("│") >= 3
+    return line.count(" | ") >= 3
+
+
+def squeeze(item: Item, aligned_too: bool = False) -> Item:
     """`item` with its padding shortened (runs of three spaces or more between words
     become two: columns stay apart, nothing is lost) and its drawn rules (eight or more
     `_`, `=`, `-`, box lines) shown three wide; markers, and lines
-    whose spaces align them with the line above (source excerpts, carets), unchanged."""
+    whose spaces align them with the line above (source excerpts, carets, but not a
+    table's rows), unchanged; `aligned_too` shortens those too (a piece of a line looked
+    for, which may be a piece of a table's row)."""
     if isinstance(item, Omission):
         return item
     padded, ruled = "   " in item.strip(), any(rule in item for rule in _RULES)
-    if not (padded or ruled) or _ALIGNED.search(item):
+    if not (padded or ruled) or (not aligned_too and _ALIGNED.search(item) and not _table_row(item)):
         return item
     squeezed = _PADDING.sub("  ", item) if padded else item
     squeezed = RULED.sub(_ruled, squeezed) if ruled else squeezed
@@ -192,7 +205,7 @@ def shows(readable: str, snippet: str) -> bool:
     padding shortened as the reduction shortens it?"""
     if snippet in readable:
         return True
-    squeezed = "\n".join(str(squeeze(line)) for line in snippet.split("\n"))
+    squeezed = "\n".join(str(squeeze(line, aligned_too=True)) for line in snippet.split("\n"))
     return squeezed != snippet and squeezed in readable
 
 
