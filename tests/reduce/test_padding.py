@@ -152,6 +152,23 @@ def test_a_querys_rows_are_shortened_though_they_start_as_a_source_excerpt_does(
     assert "│ mazda glc 99  │ 9.9  │ 4  │" in shown and "mazda glc 99   " not in shown
 
 
+def test_what_a_rules_trim_patterns_left_has_its_padding_shortened_too():
+    """coverage report's rows of installed code go on the cut path (trim patterns); the
+    project's rows left fit the budget whole, and their padding (here 100 columns) is
+    shortened as any other output's: the path that keeps them without a cut squeezes too."""
+    rows = [f"src/pkg/module_{k:02d}.py" + " " * 80 + f"{100 + k:5d}   {k:4d}   {90 - k}%" for k in range(12)]
+    installed = [
+        f"/venv/lib/python3.11/site-packages/dep/mod_{k:03d}.py" + " " * 60 + f"{50 + k:5d}   {k:4d}   50%"
+        for k in range(400)
+    ]
+    header = "Name" + " " * 96 + "Stmts   Miss  Cover"
+    output = "\n".join([header, "-" * 120, *installed, *rows, "-" * 120, "TOTAL" + " " * 95 + "99999   9999    70%"])
+    shown = reduced("coverage report -m", output + "\n")
+    assert "site-packages/dep/mod_200.py" not in shown  # trimmed: installed code goes first
+    assert "src/pkg/module_11.py  111  11  79%" in shown and "module_11.py   " not in shown
+    assert shows(decoded(shown), rows[5])
+
+
 def test_a_tables_border_between_junctions_is_left_as_drawn():
     """Its columns line up with the rows' (psql, mysql -t); a rule alone is shortened."""
     assert squeeze("+-----------+------------------+--------+") == "+-----------+------------------+--------+"
