@@ -249,3 +249,22 @@ def test_in_a_run_that_succeeded_an_error_line_needs_an_errors_shape():
         "Main process exited, code=exited, status=1/FAILURE",
     ]
     assert len(guard.anchors(shaped, shaped=True)) == len(shaped)
+
+
+def test_the_guard_takes_the_least_room_between_its_steps_that_carries_as_many_anchors():
+    """A step doubles the room; the anchors may fit in much less. The room between
+    the step that carried them and the one before is tried, halving the gap twice:
+    the least that carries every anchor the widest one did is shown."""
+    errors = [f"ERROR worker {i}: TimeoutError: job {i} exceeded 30s" for i in range(0, 1200, 10)]
+    lines = []
+    for i in range(1200):
+        lines.append(f"INFO worker {i}: job {i} done in 12ms with a long enough line of padding")
+        if i % 10 == 0:
+            lines.append(errors[i // 10])
+    output = "\n".join(lines) + "\n"
+    rule = make(family="generic", summarize={"head": 5, "tail": 5}, failure={"head": 5, "tail": 5})
+    result = run(output, rule, exit_code=1, trace=True)
+    text, trace = result["inlineText"], result["trace"]
+    assert all(error in text for error in errors), text
+    assert trace["guard"]["kept"] == trace["guard"]["anchors"] > 0 and trace["guard"]["widened"] == 1
+    assert trace["budgetChars"] < 2 * guard.WIDEN * 10000 / 2 and len(text) < 15000
