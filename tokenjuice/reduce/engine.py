@@ -728,9 +728,9 @@ def choose(cut: _Cut, budget: int) -> Reduction:
     elif outcome.summary is None and rule.transforms.squeeze_padding:
         # What the rule's filters, trim patterns, head and tail kept, its padding and
         # drawn rules shortened: a lossless form, as on the other paths.
-        shorter = squeezed(compact_items)
-        if any(a is not b for a, b in zip(shorter, compact_items, strict=True)):
-            compact_items = shorter
+        padded = squeezed(compact_items)
+        if any(a is not b for a, b in zip(padded, compact_items, strict=True)):
+            compact_items = padded
     compact_chars = _size(header) + _size(counts) + _size(compact_items)
     # What units.fit kept is already cut to the room, but for the names it keeps past
     # it on purpose (every file that matched, every directory): the clamp leaves those.
