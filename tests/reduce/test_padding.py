@@ -177,6 +177,28 @@ def test_a_tables_border_between_junctions_is_left_as_drawn():
     assert squeeze("------------------------------------------") == "---"
 
 
+def test_a_tables_border_is_shortened_with_its_rows_and_only_then():
+    """A border lines up with the rows' columns; once their padding is shortened it
+    lines up with nothing, and each run between its junctions is drawn three wide."""
+    from tokenjuice.reduce.reencode import squeezed
+
+    border = "-----+--------------+---------+--------+---------------"
+    rows = [
+        "   1 | Customer 001 | FR      |      4 |         33000",
+        "   2 | Customer 002 | US      |      4 |         34964",
+    ]
+    assert squeezed([border, *rows]) == (
+        "---+---+---+---+---",
+        "   1 | Customer 001 | FR  |  4 |  33000",
+        rows[1].replace("      |      4 |         ", "  |  4 |  "),
+    )
+    tight = ["  1 | Customer 001 | FR | 4 | 33000"]
+    assert squeezed([border, *tight]) == (border, *tight)  # nothing shortened: the border lines up still
+    box = ["┌─────────────┬──────────┐", "│ mazda glc   │ 46.6     │", "└─────────────┴──────────┘"]
+    assert squeezed(box) == ("┌───┬───┐", "│ mazda glc  │ 46.6  │", "└───┴───┘")
+    assert shows("---+---+---+---+---\n   1 | Customer 001 | FR  |  4 |  33000", "-----+--------------+")
+
+
 def test_a_line_already_clipped_is_shown_as_the_tool_printed_its_ends():
     """Squeezing a clipped line would make its ends something the tool never printed
     (its caret line cut off, its source excerpt no longer seen as aligned)."""

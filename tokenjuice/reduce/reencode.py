@@ -107,10 +107,29 @@ def squeezed(items: Sequence[Item]) -> tuple[Item, ...]:
 
     texts = [item if isinstance(item, str) else "" for item in items]  # a marker keeps its place
     shortened = list(items)
+    rows = False  # a table's rows shortened: its borders line up with nothing any more
     for index in holding("\n".join(texts), _SQUEEZE_HINTS):
         if not CLIP.search(texts[index]):  # a line clipped in its middle is shown as the tool printed it
             shortened[index] = squeeze(shortened[index])
+            rows = rows or (shortened[index] is not items[index] and _table_row(texts[index]))
+    if rows:
+        for index, text in enumerate(texts):
+            if _BORDER.match(text) and (short := bordered(text)) != text:
+                shortened[index] = Pinned(short) if isinstance(items[index], Pinned) else short
     return tuple(shortened)
+
+
+#: A table's border between its junctions (`------+------`, `├─────┼─────┤`): drawn
+#: characters only, a run of eight or more among them.
+_BORDER = lazy(r"^\s*[-─═+|│┌┐└┘├┤┬┴┼╞╡╪]*(?:([-─═])\1{7,})[-─═+|│┌┐└┘├┤┬┴┼╞╡╪]*\s*$")
+_BORDER_RUN = lazy(r"([-─═])\1{3,}")
+
+
+def bordered(line: str) -> str:
+    """A table's border (`_BORDER`) with each run between its junctions shown three
+    wide, for a table whose rows had their padding shortened (`squeezed`); any other
+    line as it is."""
+    return _BORDER_RUN.sub(lambda found: found.group(1) * 3, line) if _BORDER.match(line) else line
 
 
 _FACTORED_MATCH = lazy(r"^\d+(?::\d+)?[:-]")
@@ -205,7 +224,7 @@ def shows(readable: str, snippet: str) -> bool:
     padding shortened as the reduction shortens it?"""
     if snippet in readable:
         return True
-    squeezed = "\n".join(str(squeeze(line, aligned_too=True)) for line in snippet.split("\n"))
+    squeezed = "\n".join(bordered(str(squeeze(line, aligned_too=True))) for line in snippet.split("\n"))
     return squeezed != snippet and squeezed in readable
 
 
