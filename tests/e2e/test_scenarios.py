@@ -79,11 +79,12 @@ def test_the_corpus_as_a_whole(results):
     modest outputs 99.9%, noise dropped 100%, size ratio 0.110 (the issue's ceiling: 0.12).
     Measured at 167 scenarios: must-keep 95.6%, noise dropped 97.1%, size ratio 0.123. The
     132 scenarios before the third audit are still at 0.1105; the 35 it and the follow-ups
-    added are mostly mid-size outputs nearly all content (0.39 together), so the whole is
-    held to its measurement, not to the issue's ceiling, which it does not meet."""
+    added are mostly mid-size outputs nearly all content (0.39 together). At 169 (two query
+    results added, a query's rows given a search's budget, paid for by lossless forms and
+    the guard's narrowing): must-keep 96.0%, size ratio 0.11998, the issue's ceiling."""
     everything = list(results.values())
     t = score.totals(everything)
-    assert t["shown"] / t["raw"] <= 0.125, score.summary(everything)
+    assert t["shown"] / t["raw"] <= 0.12, score.summary(everything)
     assert t["kept"] / t["must"] >= 0.94, score.summary(everything)
     assert t["modest_kept"] / t["modest_must"] >= 0.99, score.summary(everything)
     assert t["dropped"] / t["noise"] >= 0.95, score.summary(everything)

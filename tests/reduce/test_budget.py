@@ -30,6 +30,8 @@ def test_a_search_gets_the_room_of_a_failure_unless_settings_say_otherwise():
         "filesystem/git-ls-files",
         "filesystem/rg-files",
         "package/npm-ls",
+        "database/sqlite3",  # a query's rows, like a search's matches
+        "database/psql",
     )
     searches = [rule for rule in map(catalogue.body, asked) if rule]
     assert len(searches) == len(asked) and all(rule.summarize.budget == "failure" for rule in searches)
@@ -178,3 +180,18 @@ def test_a_compound_command_mostly_one_tools_output_takes_that_tools_budget():
     filler = "".join(f"note {i:05d}: a line of another tool's output, padded\n" for i in range(raw.count("\n") + 10))
     assert len(shown(filler + raw)) <= SUCCESS_CHARS  # the diff is under half of the lines
     assert len(shown(raw, "--max-inline-chars", "3000")) < SUCCESS_CHARS  # the caller's size, not the diff's
+
+
+FLORIDA = os.path.join(os.path.dirname(__file__), "..", "scenarios", "psql-airports-florida.out")
+
+
+def test_a_querys_rows_are_shown_whole_up_to_a_searchs_room():
+    """psql's aligned table of 100 rows (~10 kB, over a success's budget) is what the
+    agent asked for: every row shown, its padding shortened, none cut."""
+    with open(FLORIDA, encoding="utf-8") as handle:
+        raw = handle.read()
+    command = "psql -d airports -c \"SELECT iata, name, city, latitude, longitude FROM airports WHERE state = 'FL'\""
+    done = tokenjuice("reduce", "--command", command, "--exit-code", "0", input=raw)
+    shown = done.stdout.decode()
+    assert len(raw) > SUCCESS_CHARS and "omitted" not in shown and len(shown) < len(raw)
+    assert shown.count(" | ") >= raw.count(" | ") and "(100 rows)" in shown

@@ -80,16 +80,21 @@ def test_the_share_counts_anchors_in_lossless_forms_too():
     assert guard.share([], "anything") == 1.0
 
 
+def worker_log(jobs, every):
+    """A worker's log of `jobs` INFO lines with an ERROR after every `every`-th: (output, errors)."""
+    errors = [f"ERROR worker {i}: TimeoutError: job {i} exceeded 30s" for i in range(0, jobs, every)]
+    lines = []
+    for i in range(jobs):
+        lines.append(f"INFO worker {i}: job {i} done in 12ms with a long enough line of padding")
+        if i % every == 0:
+            lines.append(errors[i // every])
+    return "\n".join(lines) + "\n", errors
+
+
 def test_the_engine_widens_the_budget_until_failures_survive():
     """A rule that keeps only the head and tail of a long failing run would drop the
     errors in its middle; the guard widens the budget until they are carried."""
-    errors = [f"ERROR worker {i}: TimeoutError: job {i} exceeded 30s" for i in range(0, 600, 40)]
-    lines = []
-    for i in range(600):
-        lines.append(f"INFO worker {i}: job {i} done in 12ms with a long enough line of padding")
-        if i % 40 == 0:
-            lines.append(errors[i // 40])
-    output = "\n".join(lines) + "\n"
+    output, errors = worker_log(600, 40)
     rule = make(family="generic", summarize={"head": 5, "tail": 5}, failure={"head": 5, "tail": 5})
     result = run(output, rule, exit_code=1, trace=True)
     text = result["inlineText"]
@@ -249,3 +254,16 @@ def test_in_a_run_that_succeeded_an_error_line_needs_an_errors_shape():
         "Main process exited, code=exited, status=1/FAILURE",
     ]
     assert len(guard.anchors(shaped, shaped=True)) == len(shaped)
+
+
+def test_the_guard_takes_the_least_room_between_its_steps_that_carries_as_many_anchors():
+    """A step doubles the room; the anchors may fit in much less. The room between
+    the step that carried them and the one before is tried, halving the gap twice:
+    the least that carries every anchor the widest one did is shown."""
+    output, errors = worker_log(1200, 10)
+    rule = make(family="generic", summarize={"head": 5, "tail": 5}, failure={"head": 5, "tail": 5})
+    result = run(output, rule, exit_code=1, trace=True)
+    text, trace = result["inlineText"], result["trace"]
+    assert all(error in text for error in errors), text
+    assert trace["guard"]["kept"] == trace["guard"]["anchors"] > 0 and trace["guard"]["widened"] == 1
+    assert trace["budgetChars"] < guard.WIDEN * 10000 and len(text) < 15000

@@ -135,12 +135,68 @@ def test_a_pretty_json_document_is_laid_out_with_its_small_containers_on_one_lin
     assert reduced("cat package-tree.json", raw) == raw
 
 
+def test_a_querys_rows_are_shortened_though_they_start_as_a_source_excerpt_does():
+    """psql's rows with a number first and sqlite3's box rows look like an excerpt's
+    gutter (`24 |     Stock {`, `   │ code`) but hold three separators or more, a box
+    row its border at both ends: their padding goes; an excerpt's indentation stays,
+    and a piece of a row looked for is found in the shortened row."""
+    row = "   1 | Customer 001 | FR      |      4 |         33000"
+    assert squeeze(row) == "   1 | Customer 001 | FR  |  4 |  33000"
+    box = "│ mazda glc                   │ 46.6             │ 4         │"
+    assert squeeze(box) == "│ mazda glc  │ 46.6  │ 4  │"
+    for excerpt in ("  24 |     Stock {", "   │     let total = a | b;", "  7 |     x = a | b", "  |     ^^^^^"):
+        assert squeeze(excerpt) == excerpt
+    assert shows(str(squeeze(box)), "│ mazda glc                   │ 46.6") and not shows(box, "│ mazda  glc")
+    rows = [f"│ mazda glc {k:<17} │ {k / 10:<16} │ 4         │" for k in range(100)]
+    shown = reduced("sqlite3 -box cars.db 'SELECT name, mpg FROM cars'", "\n".join(rows) + "\n")
+    assert "│ mazda glc 99  │ 9.9  │ 4  │" in shown and "mazda glc 99   " not in shown
+
+
+def test_what_a_rules_trim_patterns_left_has_its_padding_shortened_too():
+    """coverage report's rows of installed code go on the cut path (trim patterns); the
+    project's rows left fit the budget whole, and their padding (here 100 columns) is
+    shortened as any other output's: the path that keeps them without a cut squeezes too."""
+    rows = [f"src/pkg/module_{k:02d}.py" + " " * 80 + f"{100 + k:5d}   {k:4d}   {90 - k}%" for k in range(12)]
+    installed = [
+        f"/venv/lib/python3.11/site-packages/dep/mod_{k:03d}.py" + " " * 60 + f"{50 + k:5d}   {k:4d}   50%"
+        for k in range(400)
+    ]
+    header = "Name" + " " * 96 + "Stmts   Miss  Cover"
+    output = "\n".join([header, "-" * 120, *installed, *rows, "-" * 120, "TOTAL" + " " * 95 + "99999   9999    70%"])
+    shown = reduced("coverage report -m", output + "\n")
+    assert "site-packages/dep/mod_200.py" not in shown  # trimmed: installed code goes first
+    assert "src/pkg/module_11.py  111  11  79%" in shown and "module_11.py   " not in shown
+    assert shows(decoded(shown), rows[5])
+
+
 def test_a_tables_border_between_junctions_is_left_as_drawn():
     """Its columns line up with the rows' (psql, mysql -t); a rule alone is shortened."""
     assert squeeze("+-----------+------------------+--------+") == "+-----------+------------------+--------+"
     assert squeeze("-----+--------------+---------") == "-----+--------------+---------"
     assert squeeze("=================== 3 failed in 0.12s ===================") == "=== 3 failed in 0.12s ==="
     assert squeeze("------------------------------------------") == "---"
+
+
+def test_a_tables_border_is_shortened_with_its_rows_and_only_then():
+    """A border lines up with the rows' columns; once their padding is shortened it
+    lines up with nothing, and each run between its junctions is drawn three wide."""
+    from tokenjuice.reduce.reencode import squeezed
+
+    border = "-----+--------------+---------+--------+---------------"
+    rows = [
+        "   1 | Customer 001 | FR      |      4 |         33000",
+        "   2 | Customer 002 | US      |      4 |         34964",
+    ]
+    assert squeezed([border, *rows]) == (
+        "---+---+---+---+---",
+        "   1 | Customer 001 | FR  |  4 |  33000",
+        rows[1].replace("      |      4 |         ", "  |  4 |  "),
+    )
+    tight = ["  1 | Customer 001 | FR | 4 | 33000"]
+    assert squeezed([border, *tight]) == (border, *tight)  # nothing shortened: the border lines up still
+    box = ["┌─────────────┬──────────┐", "│ mazda glc   │ 46.6     │", "└─────────────┴──────────┘"]
+    assert squeezed(box) == ("┌───┬───┐", "│ mazda glc  │ 46.6  │", "└───┴───┘")
+    assert shows("---+---+---+---+---\n   1 | Customer 001 | FR  |  4 |  33000", "-----+--------------+")
 
 
 def test_a_line_already_clipped_is_shown_as_the_tool_printed_its_ends():

@@ -342,6 +342,27 @@ def test_a_verbose_test_run_keeps_every_passing_id_grouped_by_file():
     assert "test_case_1" not in quiet and "FAILED tests/test_shop.py::test_bad" in quiet  # not asked for
 
 
+def test_go_test_v_verdicts_of_one_time_share_a_brace_list_tests_and_subtests_alike():
+    """go test -v prints a line a passing test and a line a subtest under its failing
+    test; neighbours with the same time say it once (`--- PASS: {TestA,TestB} (0.00s)`,
+    `    --- PASS: TestRead/{Simple,CRLF} (0.00s)`), read back line for line. Repeated
+    lines the run printed (an example's output) leave a marker, and the units between
+    the markers still take their lossless forms."""
+    from tokenjuice.rules import index
+
+    raw = (REPO / "tests" / "scenarios" / "go-test-v-inv.out").read_text()
+    rule = index.load(str(REPO), builtin_only=True).body("tests/go-test")
+    text = run(raw, rule, exit_code=1, command="go test -count=1 -v ./...")["inlineText"]
+    assert "    --- PASS: TestRead/{Simple,CRLF,BareCR,RFC4180test," in text
+    assert (
+        "--- PASS: {TestWrite,TestError,ExampleReader," in text and "    --- FAIL: TestRead/TrimSpace (0.00s)" in text
+    )
+    verdicts = [line for line in raw.splitlines() if re.match(r"^\s*--- (?:PASS|SKIP): ", line)]
+    readable = decoded(text).splitlines()
+    assert len(verdicts) > 90 and all(line in readable for line in verdicts)
+    assert len(text) < len(raw) / 2 and not unexplained_lines(raw, text, rule)
+
+
 def test_a_removed_line_goes_with_the_line_that_replaces_it():
     diff = []
     for f in range(50):

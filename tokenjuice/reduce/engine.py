@@ -431,6 +431,7 @@ def _guarded(cut: _Cut, made: Reduction, budget: int, lines: list[str]) -> Reduc
     carries too few of the output's anchors, up to a hard cap."""
     from . import guard
     from .reencode import decoded
+    from .units import Unit
 
     start, outcome = cut.start, cut.outcome
     # Anchors of the content: what the rule names as noise is no anchor, nor what lies
@@ -453,25 +454,48 @@ def _guarded(cut: _Cut, made: Reduction, budget: int, lines: list[str]) -> Reduc
     best, best_kept = made, carried(made)
     steps = best_steps = 0
     rule_pinned: list[Item] | None = None
+
+    def candidates(room: int) -> list[Reduction]:
+        """What a widened room shows: the rule's own cut first; the whole only if it
+        carries more; or, too big whole and with no units to weigh, a cut around the
+        lines that carry anchors and those the rule pins (a failure's reason the anchors miss)."""
+        nonlocal rule_pinned
+        made_at = [cut.within(room, widened=True)]
+        whole_enough = cut.fits(room)  # only noise removed
+        if whole_enough is not None:
+            made_at.append(whole_enough)
+        elif not outcome.units:
+            if rule_pinned is None:
+                rule_pinned = _rule_pinned(cut)
+            pinned = guard.pin_anchors(rule_pinned, found)
+            header = cut.header + _counts(outcome, start.classification, start.execution.exit_code)
+            around = start.clamped(header, pinned, room, None, outcome.facts, cut.rule, kinds=("guard",))
+            made_at.append(replace(around, budget=room))
+        return made_at
+
     widened = budget
     while best_kept < guard.THRESHOLD and widened < budget * guard.HARD_CAP_FACTOR:
         widened = min(widened * guard.WIDEN, budget * guard.HARD_CAP_FACTOR)
         steps += 1
-        candidates = [cut.within(widened, widened=True)]
-        whole_enough = cut.fits(widened)  # only noise removed
-        if whole_enough is not None:
-            candidates.append(whole_enough)
-        elif not outcome.units:  # too big whole, no units to weigh: cut around the lines that carry anchors
-            if rule_pinned is None:  # and around those the rule pins (a failure's reason the anchors miss)
-                rule_pinned = _rule_pinned(cut)
-            pinned = guard.pin_anchors(rule_pinned, found)
-            header = cut.header + _counts(outcome, start.classification, start.execution.exit_code)
-            around = start.clamped(header, pinned, widened, None, outcome.facts, cut.rule, kinds=("guard",))
-            candidates.append(replace(around, budget=widened))
-        for candidate in candidates:  # the rule's own cut first; the whole only if it carries more
+        for candidate in candidates(widened):
             share = carried(candidate)
             if share > best_kept:
                 best, best_kept, best_steps = candidate, share, steps
+    if best_steps and not any(isinstance(part, Unit) and part.gathered for part in outcome.units):
+        # A step doubles the room: the anchors may fit in much less. The room between
+        # the step that carried them and the one before is tried, the gap halved NARROWING times,
+        # and the least that carries as many of them is taken (not where they are only
+        # the first unit of each label, a linter's code: a smaller room would drop the
+        # others, which the guard does not watch).
+        low = budget * guard.WIDEN ** (best_steps - 1)
+        high = min(budget * guard.WIDEN**best_steps, budget * guard.HARD_CAP_FACTOR)
+        for _ in range(guard.NARROWING):
+            between = round((low + high) / 2)
+            fitting = [c for c in candidates(between) if _length(c) < _length(best) and carried(c) >= best_kept]
+            if fitting:
+                best, high = min(fitting, key=_length), between
+            else:
+                low = between
     return replace(best, guard=(len(found), round(best_kept * len(found)), best_steps))
 
 
@@ -702,6 +726,12 @@ def choose(cut: _Cut, budget: int) -> Reduction:
             squeezing = rule.transforms.squeeze_padding
             compact_items = squeezed(fitted) if squeezing else fitted
         units_fitted = True
+    elif outcome.summary is None and rule.transforms.squeeze_padding:
+        # What the rule's filters, trim patterns, head and tail kept, its padding and
+        # drawn rules shortened: a lossless form, as on the other paths.
+        padded = squeezed(compact_items)
+        if any(a is not b for a, b in zip(padded, compact_items, strict=True)):
+            compact_items = padded
     compact_chars = _size(header) + _size(counts) + _size(compact_items)
     if compact_chars + TRAILER_RESERVE < budget and any(isinstance(i, Trimmed) for i in compact_items):
         compact_items = _blocks_opened(compact_items, budget - compact_chars - TRAILER_RESERVE)

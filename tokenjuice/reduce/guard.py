@@ -15,8 +15,10 @@ Listings (matches, paths, rows) are content, and the information budget decides
 how much of them is shown; the guard watches only what a failure is made of. When
 the share kept falls below THRESHOLD, the engine widens the budget step by step
 (WIDEN, up to HARD_CAP_FACTOR times the budget) and keeps the first reduction that
-carries enough; past the cap, the widest one. The trace reports anchors found and
-kept and the steps taken.
+carries enough; past the cap, the widest one. A step doubles the room, so the room
+between it and the step before is then tried, the gap halved NARROWING times, and
+the least room that carries as many anchors is kept. The trace reports anchors found
+and kept and the steps taken.
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ THRESHOLD = 0.9
 #: Each step multiplies the budget by WIDEN, at most up to HARD_CAP_FACTOR times it.
 WIDEN = 2
 HARD_CAP_FACTOR = 4
+#: How many times the gap between the step that carried enough and the one before is
+#: halved in search of less room that carries as many anchors.
+NARROWING = 2
 #: Only the first anchors are counted: a run with thousands of failures cannot show
 #: them all, and the guard is not meant to make it try.
 MAX_ANCHORS = 200

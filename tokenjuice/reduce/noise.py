@@ -50,6 +50,11 @@ PATTERNS: dict[str, tuple[str, ...]] = {
         r"^-+ live log (?:sessionstart|collection|setup|call|teardown|sessionfinish|finish) -+$",
         r"^(?:INFO|DEBUG)\s+\S+:\S+:\d+ ",
     ),
+    # the pyright wrapper from PyPI telling of a newer pyright, after every run
+    "pyright-update": (
+        r"^WARNING: there is a new pyright version available \(v[\w.]+ -> v[\w.]+\)\.$",
+        r"^Please install the new version or set PYRIGHT_PYTHON_FORCE_VERSION to `latest`$",
+    ),
     # blob ids of a diff: `index 0daeb4a..3e0219d 100644`
     "diff-index": (r"^index [0-9a-f]+(?:,[0-9a-f]+)*\.\.[0-9a-f]+(?: \d{6})?$",),
     # downloads and transfer progress

@@ -215,8 +215,10 @@ def apply_rule(
                 and not any(isinstance(part, Unit) for part in whole)
                 else []
             )
-            if beyond(denoised, LOSSLESS_MAX) or any(isinstance(i, Omission) for i in denoised):
-                whole = []  # too big to be shown whole in any form, or a repeat's marker among units
+            if beyond(denoised, LOSSLESS_MAX):
+                whole = []  # too big to be shown whole in any form
+            elif any(isinstance(i, Omission) for i in denoised):  # a repeat's marker: units between them
+                whole = _parsed_between_markers(rule.unit, denoised)
             elif lines_only != denoised:  # the rule kept or trimmed lines: the whole is made of other units
                 whole = parse(rule.unit, [i for i in denoised if isinstance(i, str)])
             outcome = _in_units(items, facts, kinds, total, note, denoised, parsed, whole)
@@ -242,6 +244,21 @@ def apply_rule(
         return RuleOutcome(tuple(trimmed), facts, tuple(kinds), None, total, note, tuple(denoised))
     kinds.append("head-tail")
     return RuleOutcome(tuple(trimmed), facts, tuple(kinds), None, total, note, tuple(denoised), before_cut=tuple(items))
+
+
+def _parsed_between_markers(unit: str, items: Sequence[Item]) -> Parsed:
+    """`items` (denoised lines and the markers of repeats dropped among them) split into
+    units between the markers, each marker where it was: a unit ends at a marker."""
+    parsed: Parsed = []
+    run: list[str] = []
+    for item in items:
+        if isinstance(item, Omission):
+            parsed += parse(unit, run) if run else []
+            parsed.append(item)
+            run = []
+        else:
+            run.append(item)
+    return parsed + (parse(unit, run) if run else [])
 
 
 def _in_units(

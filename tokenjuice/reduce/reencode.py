@@ -66,15 +66,28 @@ _RULES = tuple(mark * 8 for mark in RULE_MARKS)  # the shortest of each, found w
 _ALIGNED = lazy(r"^\s*(?:\d+\s*)?[|│┃]|[\^~]{2,}|\s\^(?:\s|$)|^[>E] {2,}")
 
 
-def squeeze(item: Item) -> Item:
+def _table_row(line: str) -> bool:
+    """Is `line` a row of a drawn table, though it starts as a source excerpt's gutter
+    does (psql's `   1 | Customer 001 | FR      |      4`, sqlite3's `│ mazda glc   │ 46.6 │`)?
+    Three cell separators or more (an excerpt has its gutter's one); a box-drawn row
+    also ends with its border."""
+    core = line.strip()
+    if core[:1] == "│":
+        return core[-1:] == "│" and core.count("│") >= 3
+    return line.count(" | ") >= 3
+
+
+def squeeze(item: Item, aligned_too: bool = False) -> Item:
     """`item` with its padding shortened (runs of three spaces or more between words
     become two: columns stay apart, nothing is lost) and its drawn rules (eight or more
     `_`, `=`, `-`, box lines) shown three wide; markers, and lines
-    whose spaces align them with the line above (source excerpts, carets), unchanged."""
+    whose spaces align them with the line above (source excerpts, carets, but not a
+    table's rows), unchanged; `aligned_too` shortens those too (a piece of a line looked
+    for, which may be a piece of a table's row)."""
     if isinstance(item, Omission):
         return item
     padded, ruled = "   " in item.strip(), any(rule in item for rule in _RULES)
-    if not (padded or ruled) or _ALIGNED.search(item):
+    if not (padded or ruled) or (not aligned_too and _ALIGNED.search(item) and not _table_row(item)):
         return item
     squeezed = _PADDING.sub("  ", item) if padded else item
     squeezed = RULED.sub(_ruled, squeezed) if ruled else squeezed
@@ -95,10 +108,29 @@ def squeezed(items: Sequence[Item]) -> tuple[Item, ...]:
 
     texts = [item if isinstance(item, str) else "" for item in items]  # a marker keeps its place
     shortened = list(items)
+    rows = False  # a table's rows shortened: its borders line up with nothing any more
     for index in holding("\n".join(texts), _SQUEEZE_HINTS):
         if not CLIP.search(texts[index]):  # a line clipped in its middle is shown as the tool printed it
             shortened[index] = squeeze(shortened[index])
+            rows = rows or (shortened[index] is not items[index] and _table_row(texts[index]))
+    if rows:
+        for index, text in enumerate(texts):
+            if _BORDER.match(text) and (short := bordered(text)) != text:
+                shortened[index] = Pinned(short) if isinstance(items[index], Pinned) else short
     return tuple(shortened)
+
+
+#: A table's border between its junctions (`------+------`, `├─────┼─────┤`): drawn
+#: characters only, a run of eight or more among them.
+_BORDER = lazy(r"^\s*[-─═+|│┌┐└┘├┤┬┴┼╞╡╪]*(?:([-─═])\1{7,})[-─═+|│┌┐└┘├┤┬┴┼╞╡╪]*\s*$")
+_BORDER_RUN = lazy(r"([-─═])\1{3,}")
+
+
+def bordered(line: str) -> str:
+    """A table's border (`_BORDER`) with each run between its junctions shown three
+    wide, for a table whose rows had their padding shortened (`squeezed`); any other
+    line as it is."""
+    return _BORDER_RUN.sub(lambda found: found.group(1) * 3, line) if _BORDER.match(line) else line
 
 
 _FACTORED_MATCH = lazy(r"^\d+(?::\d+)?[:-]")
@@ -193,7 +225,7 @@ def shows(readable: str, snippet: str) -> bool:
     padding shortened as the reduction shortens it?"""
     if snippet in readable:
         return True
-    squeezed = "\n".join(str(squeeze(line)) for line in snippet.split("\n"))
+    squeezed = "\n".join(bordered(str(squeeze(line, aligned_too=True))) for line in snippet.split("\n"))
     return squeezed != snippet and squeezed in readable
 
 

@@ -2088,10 +2088,14 @@ def _passing_unit(line: str) -> Unit:
     column going (it counts lines, it says nothing of a test)."""
     after = _VERDICT_AFTER.match(line)
     found = after or _VERDICT_BEFORE.match(line)
-    if found is None or not _test_id_safe(found.group("name")):
+    timed = _TIMED_VERDICT.match(line) if found is None else None
+    if timed is not None:  # go test -v: `--- PASS: TestWrite (0.00s)`, neighbours of one time joined
+        name, joins, joins_after = timed["name"], timed["lead"], timed["after"]
+    elif found is None or not _test_id_safe(found.group("name")):
         return Unit("passing test", "", (line,), (line,), priority=0)
-    file, name, verdict = found.group("file", "name", "verdict")
-    joins, joins_after = (f"{file}::", f" {verdict}") if after else (f"{verdict} {file}::", "")
+    else:
+        file, name, verdict = found.group("file", "name", "verdict")
+        joins, joins_after = (f"{file}::", f" {verdict}") if after else (f"{verdict} {file}::", "")
     return Unit(
         "passing test",
         "",
@@ -2101,8 +2105,41 @@ def _passing_unit(line: str) -> Unit:
         lossless=(Encoded(name + ",", 1),),
         joins=joins,
         joins_after=joins_after,
-        factor=True,
+        factor=timed is None,  # a test's cases by stem; go's tests one list
     )
+
+
+#: A test's verdict with its time (`go test -v`: `--- PASS: TestWrite (0.00s)`).
+_TIMED_VERDICT = lazy(r"^(?P<lead>--- (?:PASS|SKIP): )(?P<name>[^\s{},/]+)(?P<after> \(\d+(?:\.\d+)?s\))$")
+#: A subtest's verdict under its test's (`go test -v`: `    --- PASS: TestRead/Simple (0.00s)`).
+_SUBTEST_VERDICT = lazy(
+    r"^(?P<lead>\s+--- (?:PASS|SKIP): [^\s{},]+/)(?P<name>[^\s{},/]+)(?P<after> \(\d+(?:\.\d+)?s\))$"
+)
+
+
+def _verdicts_said_once(lines: list[str]) -> tuple[Item, ...]:
+    """A failing test's lines with each run of its subtests' verdicts that say the same
+    but for the subtest's name said once, the names in a brace list
+    (`    --- PASS: TestRead/{Simple,CRLF,BareCR} (0.00s)`); () when there is none."""
+    if not any("--- " in line for line in lines[1:]):
+        return ()
+    out: list[Item] = []
+    k = 0
+    while k < len(lines):
+        found = _SUBTEST_VERDICT.match(lines[k])
+        if found is None:
+            out.append(lines[k])
+            k += 1
+            continue
+        lead, after, names = found["lead"], found["after"], [found["name"]]
+        k += 1
+        while k < len(lines) and (more := _SUBTEST_VERDICT.match(lines[k])) and more["lead"] == lead:
+            if more["after"] != after:
+                break
+            names.append(more["name"])
+            k += 1
+        out.extend(brace_lines(lead, names, after) if len(names) > 1 else [lead + names[0] + after])
+    return tuple(out) if len(out) < len(lines) else ()
 
 
 def _tests(lines: list[str], view: Lines | None = None) -> Parsed:
@@ -2142,6 +2179,7 @@ def _tests(lines: list[str], view: Lines | None = None) -> Parsed:
                     tuple(current),
                     short,
                     (short if first_of_kind else ()) if in_summary else (Pinned(title),),
+                    lossless=_verdicts_said_once(current),
                     priority=3,
                     short_note="beyond their title and message" if assertion else "beyond their title",
                     minimal_note="beyond their title",

@@ -51,6 +51,7 @@ NOISE_KINDS = (
     "clean-compiles",
     "pytest-library-source",
     "download-progress",
+    "pyright-update",
 )
 #: What an output can be made of; reduce/units.py has a parser for each.
 UNITS = ("path", "commit", "diff-file", "match-file", "row", "dir", "test", "finding", "record", "traceback")

@@ -17,6 +17,7 @@ from ..reduce import shape, structured
 from ..reduce.engine import Options, reduce
 from ..reduce.lines import CLIP, MARKER_PATTERN
 from ..reduce.reencode import (
+    bordered,
     decoded,
     is_brace_list,
     is_factored_heading,
@@ -253,6 +254,7 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
         input_lines += vocabulary[2]
     inputs = {line.strip() for line in input_lines}
     inputs |= {str(squeeze(line)).strip() for line in input_lines}  # padding shortened (reduce/engine.py)
+    inputs |= {bordered(line).strip() for line in input_lines if "---" in line or "───" in line}  # and borders
     inputs |= {without_progress(line).strip() for line in input_lines if "%]" in line}  # in a list of verdicts
     if document is not None:  # a pruned document may move a member's comma
         inputs |= {line.strip().rstrip(",") for line in input_lines}

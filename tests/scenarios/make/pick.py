@@ -3282,5 +3282,62 @@ add(
     day=AUDIT3,
 )
 
+# -- Query results (helper h44, 2026-12-07): a PostgreSQL 15 server on this machine and sqlite3 over the
+# vega airports and cars data. Header, footer, first and last rows and every sixth row between, written
+# down from each raw output before any tokenjuice output of it was seen.
+QUERIES = "Debian 12, 2026-12-07"
+
+add(
+    "psql-airports-florida",
+    "psql -c over the vega airports table loaded into a local PostgreSQL 15 server: Florida's 100 airports in psql's aligned table, padded columns under a header and a +-junction rule, then (100 rows) (~10 kB, modest); keep the header, the first and last rows, every sixth row between and the row count",
+    "psql 15.18 against PostgreSQL 15.18 on loopback",
+    [
+        "iata |                   name                   |       city       |  latitude   |  longitude",
+        "AAF  | Apalachicola Municipal                   | Apalachicola     | 29.72754583 | -85.02744778",
+        "1J0  | Tri-County                               | Bonifay          | 30.84577778 | -85.60138889",
+        "CEW  | Bob Sikes                                | Crestview        | 30.77883333 | -86.52211111",
+        "DTS  | Destin-Ft. Walton Beach                  | Destin           | 30.40006111 | -86.47147722",
+        "FMY  | Page                                     | Ft. Myers        | 26.58661111 |    -81.86325",
+        "X51  | Homestead General Aviation               | Homestead        | 25.49872139 | -80.55422528",
+        "VQQ  | Cecil                                    | Jacksonville     | 30.21867306 | -81.87666444",
+        "LAL  | Lakeland Linder Regional                 | Lakeland         | 27.98891667 | -82.01855556",
+        "MAI  | Marianna Municipal                       | Marianna         | 30.83780556 | -85.18188889",
+        "TNT  | Dade Collier T And T                     | Miami            | 25.86180556 |      -80.897",
+        "OCF  | Ocala Regional/Jim Taylor                | Ocala            | 29.17261111 | -82.22416667",
+        "OMN  | Ormond Beach Municipal                   | Ormond Beach     | 29.30113889 | -81.11380556",
+        "PCM  | Plant City Municipal                     | Plant City       | 28.00021667 | -82.16424167",
+        "SEF  | Sebring  And Industrial Park             | Sebring          | 27.45640278 |     -81.3424",
+        "TPA  | Tampa International                      | Tampa            | 27.97547222 |    -82.53325",
+        "X59  | Valkaria                                 | Valkaria         | 27.96196472 | -80.55977556",
+        "PBI  | Palm Beach International                 | West Palm Beach  | 26.68316194 | -80.09559417",
+        "ZPH  | Zephyrhills Municipal                    | Zephyrhills      | 28.22806472 | -82.15591639",
+        "(100 rows)",
+    ],
+    day=QUERIES,
+)
+add(
+    "sqlite3-box-cars-japan",
+    "sqlite3 -box over the vega cars table: the 79 Japanese cars by fuel economy in a table drawn with box characters (~10 kB, modest); keep the header, the first and last rows and every sixth row between",
+    "SQLite 3.40.1",
+    [
+        "│            Name             │ Miles_per_Gallon │ Cylinders │ Horsepower │ Weight_in_lbs │    Year    │",
+        "│ mazda glc                   │ 46.6             │ 4         │ 65         │ 2110          │ 1980-01-01 │",
+        "│ honda civic                 │ 38               │ 4         │ 67         │ 1965          │ 1982-01-01 │",
+        "│ mazda glc custom l          │ 37               │ 4         │ 68         │ 2025          │ 1982-01-01 │",
+        "│ maxda glc deluxe            │ 34.1             │ 4         │ 65         │ 1975          │ 1979-01-01 │",
+        "│ honda civic cvcc            │ 33               │ 4         │ 53         │ 1795          │ 1975-01-01 │",
+        "│ toyota corolla              │ 32.4             │ 4         │ 75         │ 2350          │ 1982-01-01 │",
+        "│ honda civic (auto)          │ 32               │ 4         │ 67         │ 1965          │ 1982-01-01 │",
+        "│ toyota corolla 1200         │ 31               │ 4         │ 65         │ 1773          │ 1971-01-01 │",
+        "│ honda Accelerationord lx    │ 29.5             │ 4         │ 68         │ 2135          │ 1978-01-01 │",
+        "│ datsun pl510                │ 27               │ 4         │ 88         │ 2130          │ 1970-01-01 │",
+        "│ toyota corona               │ 25               │ 4         │ 95         │ 2228          │ 1971-01-01 │",
+        "│ datsun 710                  │ 24               │ 4         │ 97         │ 2545          │ 1975-01-01 │",
+        "│ mazda rx-4                  │ 21.5             │ 3         │ 110        │ 2720          │ 1977-01-01 │",
+        "│ maxda rx3                   │ 18               │ 3         │ 90         │ 2124          │ 1973-01-01 │",
+    ],
+    day=QUERIES,
+)
+
 if __name__ == "__main__":
     sys.exit(0 if write_all(check_only="--check" in sys.argv[1:]) else 1)
