@@ -734,7 +734,8 @@ def choose(cut: _Cut, budget: int) -> Reduction:
             compact_items = padded
     compact_chars = _size(header) + _size(counts) + _size(compact_items)
     if compact_chars + TRAILER_RESERVE < budget and any(isinstance(i, Trimmed) for i in compact_items):
-        compact_items = _blocks_opened(compact_items, budget - compact_chars - TRAILER_RESERVE)
+        room = budget - compact_chars - TRAILER_RESERVE
+        compact_items = _blocks_opened(compact_items, room, squeezing=rule.transforms.squeeze_padding)
         compact_chars = _size(header) + _size(counts) + _size(compact_items)
     # What units.fit kept is already cut to the room, but for the names it keeps past
     # it on purpose (every file that matched, every directory): the clamp leaves those.
@@ -773,13 +774,14 @@ def choose(cut: _Cut, budget: int) -> Reduction:
     )
 
 
-def _blocks_opened(items: tuple[Item, ...], room: int) -> tuple[Item, ...]:
+def _blocks_opened(items: tuple[Item, ...], room: int, squeezing: bool) -> tuple[Item, ...]:
     """`items` with the blocks of lines a rule trimmed shown by their first and last
-    line around their marker, in order, while `room` characters hold them."""
+    line around their marker (their padding shortened as the rest's, when `squeezing`),
+    in order, while `room` characters hold them."""
     opened: list[Item] = []
     for item in items:
         if isinstance(item, Trimmed):
-            ends = item.opened()
+            ends = squeezed(item.opened()) if squeezing else item.opened()
             cost = _size(ends) - _size([item])
             if cost <= room:
                 opened.extend(ends)
