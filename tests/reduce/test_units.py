@@ -479,9 +479,10 @@ def test_a_folder_shown_in_part_keeps_its_names_in_one_brace_list():
         f"./pkg/sub{d}/x_{k}.py" for d in range(30) for k in range(4)
     ]
     text = shown(fit(parse("dir", lines), 3000))
-    assert "./pkg/{mod_000.py,mod_001.py," in text  # the first entries, their folder said once
+    # the first entries, their folder said once over them and its subfolders'
+    assert "./pkg/:\n  {mod_000.py,mod_001.py," in text and "\n  sub29/{x_0.py," in text
     assert "mod_399.py" in decoded(text)  # and the last
-    assert "more entries in pkg/ omitted" in text
+    assert re.search(r"\n  \.\.\. \d+ more entries in \./ omitted \.\.\.\n", text)  # the folder said once
     assert all(f"sub{d}/" in text for d in range(30))  # every folder named with its count
     assert len(text) <= 3000 and unexplained_lines("\n".join(lines), text) == []
 

@@ -47,6 +47,16 @@ class Omission:
         return f"... {self.count} line{'s' if self.count != 1 else ''} omitted ..."
 
 
+class Indented(Omission):
+    """A marker among lines said under a heading, two spaces in as they are (the
+    entries left out of a folder under a folder said once: `reencode.folders_said_once`)."""
+
+    __slots__ = ()
+
+    def render(self) -> str:
+        return "  " + super().render()
+
+
 class Encoded(str):
     """A line that re-encodes `lines` input lines without losing a fact (grep's path
     once per file, a directory's entries in one brace list); 0 for a heading it adds."""

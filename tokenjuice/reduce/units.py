@@ -37,9 +37,9 @@ from ..fast.lazyre import lazy
 from ..rules.model import UNITS
 from ..text import clip_line, holding, pluralize
 from . import findings, records, traces
-from .lines import Encoded, Item, Omission, Pinned, Whole
+from .lines import Encoded, Indented, Item, Omission, Pinned, Whole
 from .lines import size as _size
-from .reencode import brace_lines, braced_diff_line, paired_name_line, placed
+from .reencode import brace_lines, braced_diff_line, folders_said_once, paired_name_line, placed
 from .unit import Parsed, Unit
 from .unit import input_lines as _input_lines
 
@@ -78,6 +78,8 @@ def fit(parsed: Parsed, available: int) -> list[Item]:
     # findings share): a fit that aimed too low tries again higher, between the highest
     # aim that fitted and the lowest that did not. Other units keep the first fit.
     sampled = any(isinstance(part, Unit) and (part.sample or part.gathered) for part in parsed)
+    # a listing's folders said once make it shorter than its units measured: aim closer
+    slack = available // (_LISTING_SLACK if _paths_listed(parsed) else _SLACK)
     fitted = over = 0
     for _ in range(_TRIES if sampled else 4):
         items, names_over = _fit_once(parsed, target, available * NAMES_FACTOR, available // 3)
@@ -90,7 +92,7 @@ def fit(parsed: Parsed, available: int) -> list[Item]:
         else:
             if best is None or size > best_size:
                 best, best_size = items, size
-            if not sampled or available - size <= available // _SLACK:
+            if not sampled or available - size <= slack:
                 break
             fitted = target
             target = (target + over) // 2 if over else target + available - size
@@ -103,6 +105,7 @@ def fit(parsed: Parsed, available: int) -> list[Item]:
 _TRIES = 6
 #: A fit that leaves less than this share of the room unused is close enough.
 _SLACK = 20
+_LISTING_SLACK = 100
 
 
 def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) -> tuple[list[Item], bool]:
@@ -442,8 +445,9 @@ def _sampled(tier: list[tuple[int, Unit]], base: dict[int, int], room: int) -> t
 
     sources: list[Iterator[tuple[int, int, int]]] = [forward, backward, spread()]
     chosen: dict[int, list[int]] = {}
-    shown: dict[int, tuple[Item, ...]] = {}
     spent = dict(base)
+    # a folder's entries without the folder, made once: its brace lists are measured, not made
+    names = {index: [str(line)[len(unit.braces) :] for line in unit.body] for index, unit in tier if unit.braces}
     misses = 0
     while sources and misses < _SAMPLE_MISSES:
         for source in list(sources):
@@ -457,14 +461,14 @@ def _sampled(tier: list[tuple[int, Unit]], base: dict[int, int], room: int) -> t
                 continue
             unit = units[index]
             wanted = sorted([*picked, k])
-            form = unit.picked(wanted)
-            cost = _size(form)
+            cost = unit.picked_size(wanted, names.get(index, ()))
             if cost - spent[index] > room:
                 misses += 1
                 continue
             misses = 0
             room -= cost - spent[index]
-            spent[index], chosen[index], shown[index] = cost, wanted, form
+            spent[index], chosen[index] = cost, wanted
+    shown = {index: units[index].picked(picked) for index, picked in chosen.items()}
     for index, picked in chosen.items():  # a marker is never longer than the lines it stands for
         whole = units[index].picked(range(len(units[index].body)))
         if len(picked) < len(units[index].body) and _size(whole) <= spent[index]:
@@ -905,7 +909,36 @@ def _render(
         items.extend(shown)
     flush()
     items.extend(_gathered_markers(gathered, compact or set(), labels))
-    return _runs_joined(_shared_headings(items, headed))
+    items = _runs_joined(_shared_headings(items, headed))
+    if state and _paths_listed(parsed) and any(form != FULL for form in state.values()):
+        return folders_said_once(items, _inside)
+    return items
+
+
+def _paths_listed(parsed: Parsed) -> bool:
+    """Is `parsed` a listing of paths (find's, git ls-files', their folders as units)?"""
+    units = [part for part in parsed if isinstance(part, Unit)]
+    return bool(units) and all(unit.kind == "directory" and not unit.lead for unit in units)
+
+
+#: A listing's markers that name a folder: its entries left out (`12 more entries in
+#: src/api/`), the folders left without a line (`src/: api/ 3, cli/ 12`, `src/api/: 12 entries`).
+_MORE_IN = lazy(r"^(?P<said>.* in )(?P<folder>\S*/)$")
+_COUNTED_IN = lazy(r"^(?P<folder>\S*/)(?P<said>: .+)$")
+
+
+def _inside(marker: Omission, folder: str) -> Omission | None:
+    """`marker` among the paths said under `folder` (`reencode.folders_said_once`), the
+    folder it names relative to it (`./` for `folder` itself); None for a marker that
+    names no folder in it."""
+    detail = marker.detail or ""
+    for pattern in (_MORE_IN, _COUNTED_IN):
+        found = pattern.match(detail)
+        if found and found["folder"].startswith(folder):
+            named = found["folder"][len(folder) :] or "./"
+            said = found["said"]
+            return Indented(marker.count, said + named if pattern is _MORE_IN else named + said)
+    return None
 
 
 #: What a marker of dropped units that are lines says (`12 more lines`), or none.
@@ -1783,7 +1816,7 @@ def _dir_unit(directory: str, entries: list[str], at: tuple[int, ...] = ()) -> U
     first = entries[0]
     name = directory.rpartition("/")[2]
     short: tuple[Item, ...] = (first,) + (
-        (Omission(len(entries) - 1, f"{pluralize(len(entries) - 1, 'more entry')} in {name}/"),)
+        (Omission(len(entries) - 1, f"{pluralize(len(entries) - 1, 'more entry')} in {directory}/"),)
         if len(entries) > 1
         else ()
     )
@@ -1801,7 +1834,7 @@ def _dir_unit(directory: str, entries: list[str], at: tuple[int, ...] = ()) -> U
         minimal,
         lossless=lossless,
         body=tuple(entries),
-        more=f"{{n}} more entr{{ies}} in {name}/",
+        more=f"{{n}} more entr{{ies}} in {directory}/",
         folder=directory.rpartition("/")[0] + "/" if "/" in directory else "",
         tally=f"{name}/ {len(entries)}",
         sample=bool(at),

@@ -18,6 +18,8 @@ from ..reduce.engine import Options, reduce
 from ..reduce.lines import CLIP, MARKER_PATTERN
 from ..reduce.reencode import (
     decoded,
+    folder_heading,
+    folder_line,
     is_brace_list,
     is_factored_heading,
     placed_together,
@@ -264,7 +266,16 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
     hashes = [found.group(1) for found in map(_COMMIT_LINE.match, input_lines) if found]
     unexplained = []
     factored_path: str | None = None  # the file of grep matches factored under a `path:` heading
+    folder: str | None = None  # a listing's folder said once over the paths under it
     for line in split_lines(reduced_text):
+        if folder is not None:
+            under = folder_line(folder, line)
+            if under is not None and (under == line or under in inputs or is_brace_list(under, inputs)):
+                continue
+            folder = None
+        if folder_heading(line) and any(source.startswith(line[:-1]) for source in input_lines):
+            folder = line[:-1]
+            continue
         core = line.strip()
         if is_factored_heading(core, input_lines):
             factored_path = core[:-1]
