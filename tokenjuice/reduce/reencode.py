@@ -8,8 +8,9 @@ without such lines its `--- a/P` and `+++ b/P` (`{--- a,+++ b}/P`), log records
 said again but for one word on one line with that word's values in a brace list
 (`Jan 30 {14:55:04,14:56:00} host kernel: …`, reduce/records.py), a file's findings
 that say the same at several places on one line under its path (`  {108:4,116:4}: C0116: …`,
-reduce/units.py), terminal padding and drawn rules
-shortened (`squeeze`). `decoded` spells a shown text back out as the tool
+reduce/units.py), a listing's paths under the folder a run of them shares, said once
+(`.venv/lib/python3.11/site-packages/:` then `  rich/{a.py,b.py}`: `folders_said_once`),
+terminal padding and drawn rules shortened (`squeeze`). `decoded` spells a shown text back out as the tool
 printed it, so that `verify`, the example checks, the preservation guard and the
 scenario scorer find a fact whichever form shows it.
 """

@@ -5,7 +5,8 @@ A rule declares what its output is made of (`unit = "diff-file"`, `"commit"`,
 filtered lines into `Unit`s and loose lines (headers, summaries). When the whole
 does not fit the budget, `fit` makes it fit in steps, each only as far as needed:
 
-1. lossless re-encodings (grep's path once per file, brace lists) for every unit;
+1. lossless re-encodings (grep's path once per file, brace lists, a listing's shared
+   folder said once over its paths) for every unit;
 2. compress inside units: the lines worth least go first (a diff file's context
    lines), then a unit's short form replaces its full form (a commit's hash and
    subject, a diff file's file line and changed lines, a failing test's title and
