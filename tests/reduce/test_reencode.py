@@ -319,3 +319,53 @@ def test_a_listing_past_the_budget_counts_every_path_it_leaves_out_in_its_folder
     assert paths[0] in shown_paths and paths[-1] in shown_paths
     assert any(line.startswith("  ... ") and " in ./ omitted" not in line for line in text.split("\n"))
     assert not unexplained_lines(output, text)
+
+
+_MATCH = st.text(alphabet="ab (x)=:'-.", min_size=0, max_size=20)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    root=st.sampled_from(["./", "node_modules/", "venv/lib/python3.11/site-packages/"]),
+    files=st.lists(
+        st.tuples(st.lists(_PART, min_size=1, max_size=3), st.lists(_MATCH, min_size=1, max_size=4)),
+        min_size=1,
+        max_size=12,
+    ),
+    marked=st.lists(st.booleans(), min_size=12, max_size=12),
+)
+def test_matches_said_under_their_folder_read_back_exactly(root, files, marked):
+    """A search's matches (a file's one match as grep printed it, a file's several under
+    its path said once, markers of lines left out between them) said under the folders
+    they share read back as grep printed them, in the same order, never longer."""
+    items = []
+    for k, (parts, texts) in enumerate(files):
+        path = root + "/".join(parts) + ".py"
+        if len(texts) == 1:
+            items.append(f"{path}:{k + 1}:{texts[0]}")
+        else:
+            items += [
+                reencode.Encoded(f"{path}:", 0),
+                *(reencode.Encoded(f"  {n}:{t}", 1) for n, t in enumerate(texts)),
+            ]
+        if marked[k]:
+            items.append(Omission(3, "3 more lines"))
+    said = reencode.folders_said_once(items, lambda marker, folder: Indented(marker.count, marker.detail))
+    before = [line for line in decoded(shown(items)).split("\n") if " omitted ..." not in line]
+    assert [line for line in _paths_read_back(shown(said)) if " omitted ..." not in line] == before
+    assert len(shown(said)) <= len(shown(items))
+
+
+def test_a_search_flood_says_its_matches_under_the_folders_they_share():
+    """`grep -rn "raise ValueError" venv` (422 matches in 150 files, 54 kB): the
+    site-packages folder said once over the matches sampled from the flood, a file's
+    several matches under its path, each read back as grep printed it; every file is
+    named (a line of it shown, or its count in a marker). Said in full, 157 matches fit."""
+    output = _listing("grep-rn-raise-valueerror-venv.out")
+    text = _reduced('grep -rn "raise ValueError" venv --include=*.py', output)
+    assert "\nvenv/lib/python3.11/site-packages/:\n  " in text and "\n    " in text  # a file's matches under it
+    matches = set(output.split("\n"))
+    assert sum(1 for line in set(decoded(text).split("\n")) if line in matches) > 200
+    files = {line.split(":", 1)[0] for line in matches if line}
+    assert all(path in decoded(text) or f"{path.rpartition('/')[2]} " in text for path in files)
+    assert len(text) < 20_000 and not unexplained_lines(output, text)

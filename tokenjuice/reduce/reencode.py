@@ -229,9 +229,19 @@ def decoded(text: str) -> str:
     out: list[str] = []
     path: str | None = None
     folder: str | None = None  # a folder said once (`P/:`) over the paths under it
-    for line in text.split("\n"):
+    inner: str | None = None  # a search's file said under it over its matches
+    lines = text.split("\n")
+    for k, line in enumerate(lines):
+        if inner is not None and _MATCH_UNDER.match(line):
+            out.append(unfactored(inner, line[2:]))
+            continue
+        inner = None
         if folder is not None:
-            under = folder_line(folder, line)
+            under = folder_line(folder, line, lines[k + 1] if k + 1 < len(lines) else "")
+            if under is not None and under.endswith(":") and _FILE_UNDER.match(line):
+                inner = under[:-1]
+                out.append(under)
+                continue
             if under is not None:
                 out.extend(spelled(under) if under != line else (line,))
                 continue
@@ -278,14 +288,20 @@ def spelled(line: str) -> list[str]:
     return [line, *(prefix + name + after for name in brace_names(again.group("names")))]
 
 
-#: A folder said once over the paths of a listing under it (`folders_said_once`): `P/:`,
-#: the folder without blanks, braces or commas, then each path under it without it,
-#: two spaces in (`  rich/{a.py,b.py}`), and the markers among them two spaces in too.
-#: Only a path without blanks that does not end with `:` is said under a folder, and a
-#: line under one is read as such a path (or a marker): text that happens to follow a
-#: line ending in `/:` (`ls -Rs dir/`'s `  4 cli.py`, a YAML key's `  get:`) is not.
+#: A folder said once over the paths of a listing or a search under it
+#: (`folders_said_once`): `P/:`, the folder without blanks, braces, commas or colons, then
+#: each path under it without it, two spaces in (`  rich/{a.py,b.py}`,
+#: `  rich/cells.py:12:text`), a search's file of several matches as its path (`  rich/a.py:`)
+#: over its matches four spaces in (`    12:text`), and the markers among them two spaces in.
+#: Only a path without blanks that does not end with `:`, or a search's match or context
+#: line whose path has no blank or `:` (`a.py:12:text`, `a.py-13-text`), is said under a
+#: folder, and a line under one is read as such (or as a marker, or as a file's path
+#: over its matches): text that happens to follow a line ending in `/:` (`ls -Rs dir/`'s
+#: `  4 cli.py`, a YAML key's `  get:` with no match under it) is not.
 _FOLDER_HEADING = lazy(r"^[^\s{},:]*/:$")
-_PATH_UNDER = lazy(r"\S*[^\s:]\Z")  # matched from where the path starts
+_PATH_UNDER = lazy(r"\S*[^\s:]\Z|(?P<path>[^\s:]+?)(?::\d+:|-\d+-)")  # matched from where the path starts
+_FILE_UNDER = lazy(r"^  [^\s:]+:$")
+_MATCH_UNDER = lazy(r"^    \d+(?::\d+)?[:-]")
 _INDENTED_MARKER = lazy(r"^  \.\.\. .+ omitted \.\.\.$")
 
 
@@ -294,13 +310,17 @@ def folder_heading(line: str) -> bool:
     return _FOLDER_HEADING.match(line) is not None
 
 
-def folder_line(folder: str, line: str) -> str | None:
-    """The path a line under a folder said once (`folder/:`) stands for, the line
-    itself for a marker among them; None for a line that ends the folder's lines."""
+def folder_line(folder: str, line: str, after: str = "") -> str | None:
+    """The path a line under a folder said once (`folder/:`) stands for (a file's
+    path over its matches with its `:`: `after`, the line after it, must be its first
+    match), the line itself for a marker among them; None for a line that ends the
+    folder's lines."""
     if not line.startswith("  "):
         return None
     if _INDENTED_MARKER.match(line):
         return line
+    if _FILE_UNDER.match(line):
+        return folder + line[2:] if _MATCH_UNDER.match(after) else None
     return folder + line[2:] if _PATH_UNDER.match(line, 2) else None
 
 
@@ -310,31 +330,32 @@ FOLDER_WORTH = 24
 
 
 def folders_said_once(items: Sequence[Item], inside: Callable[[Omission, str], Omission | None]) -> list[Item]:
-    """`items` (a listing's paths, brace lists among them) with each run of paths in one
-    folder said under it: `P/:`, then each path without `P/`, two spaces in, wherever
-    that makes the items shorter (the folders chosen for the fewest characters in all,
-    one level deep). `inside(marker, folder)` is a marker between two paths of a run,
-    naming what it counts relative to `folder` (shown two spaces in); None where the
-    marker ends the run. `decoded` reads each path back as it was."""
-    lines = [k for k, item in enumerate(items) if not isinstance(item, Omission)]
-    if len(lines) < 2:
+    """`items` (a listing's paths, brace lists among them; a search's matches, a file's
+    under its path said once) with each run of paths in one folder said under it: `P/:`,
+    then each path without `P/`, two spaces in (a file's matches four), wherever that
+    makes the items shorter (the folders chosen for the fewest characters in all, one
+    level deep). `inside(marker, folder)` is a marker between two paths of a run, naming
+    what it counts relative to `folder` (shown two spaces in); None where the marker
+    ends the run. `decoded` reads each path back as it was."""
+    entries = _entries(items)
+    if len(entries) < 2:
         return list(items)
-    # best[P]: the fewest characters of the lines so far, the last one under folder P
-    # ("" under none); came[i][P]: the folder the line before was under, and whether P
-    # is said again on line i.
+    # best[P]: the fewest characters of the entries so far, the last one under folder P
+    # ("" under none); came[i][P]: the folder the entry before was under, and whether P
+    # is said again over entry i.
     best: dict[str, int] = {"": 0}
     came: list[dict[str, tuple[str, bool]]] = []
-    previous = -1
-    for k in lines:
-        line = str(items[k])
-        between = [item for item in items[previous + 1 : k] if isinstance(item, Omission)]
-        previous = k
+    previous = 0
+    for start, end, path in entries:
+        between = [item for item in items[previous:start] if isinstance(item, Omission)]
+        previous = end
+        plain = size(items[start:end])
         least = min(best, key=best.__getitem__)
         low = best[least]
-        now = {"": low + len(line) + 1}
+        now = {"": low + plain}
         back = {"": (least, False)}
-        for folder in _folders_of(line):
-            under = len(line) - len(folder) + 3
+        for folder in _folders_of(path):
+            under = plain - len(folder) + 2 * (end - start)
             heading = low + len(folder) + 2 + FOLDER_WORTH
             going = best.get(folder)
             if going is not None and going <= heading and all(inside(m, folder) is not None for m in between):
@@ -353,37 +374,72 @@ def folders_said_once(items: Sequence[Item], inside: Callable[[Omission, str], O
     if all(not folder for folder, _ in chosen):
         return list(items)
     out: list[Item] = []
-    at = dict(zip(lines, chosen, strict=True))
+    at = {start: (end, folder, opens) for (start, end, _), (folder, opens) in zip(entries, chosen, strict=True)}
     open_folder = ""
-    for k, item in enumerate(items):
+    k = 0
+    while k < len(items):
+        item = items[k]
         if isinstance(item, Omission):  # among the paths of its folder, or after them
             marker = inside(item, open_folder) if open_folder else None
             out.append(marker if marker is not None else item)
             if marker is None:
                 open_folder = ""
+            k += 1
             continue
-        folder, opens = at[k]
+        end, folder, opens = at[k]
         if folder and (opens or folder != open_folder):
             out.append(Encoded(folder + ":", 0))
         if folder:
             out.append(Encoded("  " + item[len(folder) :], weight(item)))
+            out.extend(Encoded("  " + str(line), weight(line)) for line in items[k + 1 : end])
         else:
-            out.append(item)
+            out.extend(items[k:end])
         open_folder = folder
+        k = end
     return out
 
 
+def _entries(items: Sequence[Item]) -> list[tuple[int, int, str]]:
+    """The lines of `items` that may be said under a folder, each (start, end, its path
+    or line): a line, or a search's file of matches, its `path:` and the `  12:text`
+    lines under it; a marker is none."""
+    entries: list[tuple[int, int, str]] = []
+    k = 0
+    while k < len(items):
+        item = items[k]
+        if isinstance(item, Omission):
+            k += 1
+            continue
+        end = k + 1
+        if isinstance(item, Encoded) and not item.lines and item.endswith(":"):  # a file's path over its matches
+            while end < len(items) and _FACTORED_UNDER.match(str(items[end])):  # (a marker's text never)
+                end += 1
+            separated = end < len(items) and items[end] == "--"  # grep's `--` between context: said as it was
+            entries.append((k, end, item[:-1] if end > k + 1 and not separated else ""))
+        else:
+            entries.append((k, end, str(item)))
+        k = end
+    return entries
+
+
+#: A match (or context) line under a file's path said once (`  12:text`, `  13-text`).
+_FACTORED_UNDER = lazy(r"^  \d+(?::\d+)?[:-]")
+
+
 def _folders_of(line: str) -> list[str]:
-    """The folders a path shown as `line` may be said under: each of its leading
-    parts ending in `/`, up to a blank, a brace or a comma (a brace list's names)."""
-    if not _PATH_UNDER.match(line):
+    """The folders a path shown as `line` (or the path of a match line) may be said
+    under: each of its leading parts ending in `/`, up to a brace or a comma (a brace
+    list's names)."""
+    said = None if line.endswith(":") else _PATH_UNDER.match(line)  # not a heading of its own (grep's `path:`)
+    if not said:
         return []
+    path = said["path"] or line  # a match's path, or the whole line
     folders = []
-    for k, char in enumerate(line):
+    for k, char in enumerate(path):
         if char in "{},:":
             break
-        if char == "/" and k + 1 < len(line):
-            folders.append(line[: k + 1])
+        if char == "/" and k + 1 < len(path):
+            folders.append(path[: k + 1])
     return folders
 
 

@@ -80,7 +80,7 @@ def fit(parsed: Parsed, available: int) -> list[Item]:
     # aim that fitted and the lowest that did not. Other units keep the first fit.
     sampled = any(isinstance(part, Unit) and (part.sample or part.gathered) for part in parsed)
     # a listing's folders said once make it shorter than its units measured: aim closer
-    slack = available // (_LISTING_SLACK if _paths_listed(parsed) else _SLACK)
+    slack = available // (_LISTING_SLACK if _paths_listed(parsed, _SAID_UNDER) else _SLACK)
     fitted = over = 0
     for _ in range(_TRIES if sampled else 4):
         items, names_over = _fit_once(parsed, target, available * NAMES_FACTOR, available // 3)
@@ -878,6 +878,12 @@ def _render(
         in_part = partial[index] if partial is not None and index in partial else None
         if in_part is not None and any(isinstance(i, Omission) for i in in_part):
             flush(runs=False)
+            rest = in_part[-1]
+            if part.sample and part.tally and isinstance(rest, Omission):
+                # what a sampled unit leaves out is counted with the units after it left without a line
+                items.extend(in_part[:-1])
+                tallied.append(_rest_of(part, rest))
+                continue
             items.extend(in_part)
             continue
         shown = (
@@ -911,15 +917,21 @@ def _render(
     flush()
     items.extend(_gathered_markers(gathered, compact or set(), labels))
     items = _runs_joined(_shared_headings(items, headed))
-    if state and _paths_listed(parsed) and any(form != FULL for form in state.values()):
+    if state and _paths_listed(parsed, _SAID_UNDER) and any(form != FULL for form in state.values()):
         return folders_said_once(items, _inside)
     return items
 
 
-def _paths_listed(parsed: Parsed) -> bool:
-    """Is `parsed` a listing of paths (find's, git ls-files', their folders as units)?"""
+#: The units whose lines are said under the folder they share: a listing's folders (not
+#: `ls -R`'s sections, which have their own heading) and a search's files.
+_SAID_UNDER = ("directory", "file with matches")
+
+
+def _paths_listed(parsed: Parsed, kinds: tuple[str, ...] = ("directory",)) -> bool:
+    """Is `parsed` a listing of paths (find's, git ls-files', their folders as units),
+    or of the units of `kinds`?"""
     units = [part for part in parsed if isinstance(part, Unit)]
-    return bool(units) and all(unit.kind == "directory" and not unit.lead for unit in units)
+    return bool(units) and all(unit.kind in kinds and not (unit.lead and unit.kind == "directory") for unit in units)
 
 
 #: A listing's markers that name a folder: its entries left out (`12 more entries in
@@ -930,9 +942,11 @@ _COUNTED_IN = lazy(r"^(?P<folder>\S*/)(?P<said>: .+)$")
 
 def _inside(marker: Omission, folder: str) -> Omission | None:
     """`marker` among the paths said under `folder` (`reencode.folders_said_once`), the
-    folder it names relative to it (`./` for `folder` itself); None for a marker that
-    names no folder in it."""
+    folder it names relative to it (`./` for `folder` itself), or the lines left out of
+    the file above it; None for a marker that names a folder not in it."""
     detail = marker.detail or ""
+    if _LINES_DROPPED.match(detail):
+        return Indented(marker.count, detail)
     for pattern in (_MORE_IN, _COUNTED_IN):
         found = pattern.match(detail)
         if found and found["folder"].startswith(folder):
@@ -1050,6 +1064,13 @@ def _tallies(run: list[Unit]) -> list[Item]:
         if room < 0:
             return [marker]
     return [item for unit in run for item in _unless_shorter(unit, ())]
+
+
+def _rest_of(unit: Unit, rest: Omission) -> Unit:
+    """What a sampled unit shown in part leaves out (`rest`, its last marker), as a unit
+    a run of tallies counts (`js-yaml.js 31 more`, `rich/ 72 more`); alone, its marker."""
+    name = unit.tally.rpartition(" ")[0]
+    return Unit(unit.kind, "", (rest,), (rest,), folder=unit.folder, tally=f"{name} {rest.count:,} more")
 
 
 def _unless_shorter(unit: Unit, marker: tuple[Item, ...]) -> tuple[Item, ...]:
