@@ -369,3 +369,26 @@ def test_a_search_flood_says_its_matches_under_the_folders_they_share():
     files = {line.split(":", 1)[0] for line in matches if line}
     assert all(path in decoded(text) or f"{path.rpartition('/')[2]} " in text for path in files)
     assert len(text) < 20_000 and not unexplained_lines(output, text)
+
+
+def test_verify_finds_a_path_under_a_folder_that_the_output_does_not_hold():
+    """`unexplained_lines` reads a folder said once as `decoded` does: a path under it
+    that find never printed, or a folder no path is in, is invented."""
+    output = _listing("find-venv-py.out")
+    text = _reduced("find venv -name '*.py'", output)
+    assert "\n  charset_normalizer/{" in text and not unexplained_lines(output, text)
+    assert unexplained_lines(output, text.replace("\n  charset_normalizer/{", "\n  charset_normaliser/{", 1))
+    assert unexplained_lines(output, text.replace("venv/lib/python3.11/site-packages/:", "venv/lib/python3.12/:", 1))
+
+
+@settings(max_examples=200, deadline=None)
+@given(count=st.integers(min_value=1, max_value=60), picks=st.sets(st.integers(min_value=0, max_value=59), min_size=1))
+def test_a_sampled_units_size_is_reckoned_as_it_is_shown(count, picks):
+    """`Unit.picked_size` (what sampling a flood measures) is the size of `picked` (what
+    is shown): a folder's entries in a brace list, a file's matches under its path."""
+    chosen = sorted(k for k in picks if k < count) or [0]
+    listing = [f"./pkg/sub/mod_{k:03d}_{'x' * (k % 7)}.py" for k in range(count)]
+    search = [f"src/app/views.py:{k + 1}:    return render(request, 'page_{k}.html')" for k in range(count)]
+    for unit in (*parse("dir", listing), *parse("match-file", search)):
+        if hasattr(unit, "picked_size"):
+            assert unit.picked_size(chosen) == size(unit.picked(chosen))

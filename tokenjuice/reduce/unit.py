@@ -150,15 +150,19 @@ class Unit:
         return shown + ((Omission(hidden, self.more_lines(left)),) if rest > 0 else ())
 
     def picked_size(self, chosen: Sequence[int], names: Sequence[str] = ()) -> int:
-        """What `picked(chosen)` takes shown (`size`), reckoned without making its brace
-        list; `names` are the body's lines without `braces` (made once by the caller)."""
-        if len(chosen) < 2 or not self.braces:
-            return size(self.picked(chosen))
-        listed = [names[k] for k in chosen] if names else [str(self.body[k])[len(self.braces) :] for k in chosen]
+        """What `picked(chosen)` takes shown (`size`), reckoned without making it (a
+        flood's units are sampled a line at a time: each sample is measured); `names`
+        are the body's lines without `braces` (made once by the caller)."""
+        if len(chosen) == 1 and self.alone:
+            shown = len(self.alone[chosen[0]]) + 1
+        elif len(chosen) > 1 and self.braces:
+            listed = [names[k] for k in chosen] if names else [str(self.body[k])[len(self.braces) :] for k in chosen]
+            shown = brace_size(self.braces, listed, "")
+        else:
+            shown = size(self.lead) + sum(len(self.body[k]) + 1 for k in chosen)
         rest = len(self.body) - len(chosen)
         left = rest - sum(1 for k in self.heads if k not in chosen)
-        marker = len(Omission(0, self.more_lines(left))) + 1 if rest > 0 else 0
-        return brace_size(self.braces, listed, "") + marker
+        return shown + (len(Omission(0, self.more_lines(left))) + 1 if rest > 0 else 0)
 
     def rest(self, count: int) -> str:
         """What a partial form's last marker says of the body lines after those

@@ -79,10 +79,12 @@ def fit(parsed: Parsed, available: int) -> list[Item]:
     # findings share): a fit that aimed too low tries again higher, between the highest
     # aim that fitted and the lowest that did not. Other units keep the first fit.
     sampled = any(isinstance(part, Unit) and (part.sample or part.gathered) for part in parsed)
-    # a listing's folders said once make it shorter than its units measured: aim closer
-    slack = available // (_LISTING_SLACK if _paths_listed(parsed, _SAID_UNDER) else _SLACK)
+    # Folders said once (a listing's, a search's) make the output shorter than its units
+    # measure: aim closer, in fewer tries (each measures its folders again).
+    headed = _paths_listed(parsed, _SAID_UNDER)
+    slack = available // (_LISTING_SLACK if headed else _SLACK)
     fitted = over = 0
-    for _ in range(_TRIES if sampled else 4):
+    for _ in range(_HEADED_TRIES if headed else _TRIES if sampled else 4):
         items, names_over = _fit_once(parsed, target, available * NAMES_FACTOR, available // 3)
         size = _size(items)
         if names_over:
@@ -102,8 +104,10 @@ def fit(parsed: Parsed, available: int) -> list[Item]:
     return best if best is not None else items
 
 
-#: How many fits `fit` tries at most for a flood whose markers are estimated.
+#: How many fits `fit` tries at most for a flood whose markers are estimated, and for
+#: one whose folders are said once (each try measures its folders again).
 _TRIES = 6
+_HEADED_TRIES = 4
 #: A fit that leaves less than this share of the room unused is close enough.
 _SLACK = 20
 _LISTING_SLACK = 100
