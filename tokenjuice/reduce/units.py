@@ -938,16 +938,17 @@ def _paths_listed(parsed: Parsed, kinds: tuple[str, ...] = ("directory",)) -> bo
     return bool(units) and all(unit.kind in kinds and not (unit.lead and unit.kind == "directory") for unit in units)
 
 
-#: A listing's markers that name a folder: its entries left out (`12 more entries in
-#: src/api/`), the folders left without a line (`src/: api/ 3, cli/ 12`, `src/api/: 12 entries`).
+#: A listing's or a search's markers that name a folder or file: its entries left out
+#: (`12 more entries in src/api/`), the folders and files left without a line (`src/:
+#: api/ 3, cli/ 12`, `src/api/: 12 entries`, `src/api/views.py: 3 matches`).
 _MORE_IN = lazy(r"^(?P<said>.* in )(?P<folder>\S*/)$")
-_COUNTED_IN = lazy(r"^(?P<folder>\S*/)(?P<said>: .+)$")
+_COUNTED_IN = lazy(r"^(?P<folder>\S*?)(?P<said>: .+)$")
 
 
 def _inside(marker: Omission, folder: str) -> Omission | None:
     """`marker` among the paths said under `folder` (`reencode.folders_said_once`), the
-    folder it names relative to it (`./` for `folder` itself), or the lines left out of
-    the file above it; None for a marker that names a folder not in it."""
+    folder or file it names relative to it (`./` for `folder` itself), or the lines left
+    out of the file above it; None for a marker that names a folder not in it."""
     detail = marker.detail or ""
     if _LINES_DROPPED.match(detail):
         return Indented(marker.count, detail)
