@@ -51,7 +51,7 @@ def test_a_long_brace_list_goes_on_several_lines_of_one_prefix():
     assert heading == "/tmp/project/src/app/:"
     assert len(lines) > 5 and all(line.startswith("  {module_") for line in lines)
     assert max(map(len, lines)) <= reencode.BRACE_WIDTH
-    assert decoded(text).split("\n") == [heading, *entries]
+    assert decoded(text).split("\n") == entries  # the folder said once is no line of find's
 
 
 _NAME = st.text(alphabet="abcXYZ019._-", min_size=1, max_size=30)

@@ -246,9 +246,9 @@ def decoded(text: str) -> str:
                 out.extend(spelled(under) if under != line else (line,))
                 continue
             folder = None
-        if folder_heading(line):
-            folder, path = line[:-1], None
-            out.append(line)
+        after = lines[k + 1] if k + 1 < len(lines) else ""
+        if folder_heading(line) and folder_line(line[:-1], after, lines[k + 2] if k + 2 < len(lines) else ""):
+            folder, path = line[:-1], None  # said by tokenjuice, not by the tool: read into the lines under it
             continue
         core = line.strip()
         if line.endswith(":") and not line.startswith(" ") and len(line) > 1:
