@@ -1,13 +1,16 @@
 """Lossless re-encodings (tokenjuice/reduce/reencode.py, reduce/units.py) read back."""
 
+import gzip
 import re
 
+import conftest
+import pytest
 from helpers import make, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokenjuice.reduce import reencode
-from tokenjuice.reduce.lines import render
+from tokenjuice.reduce.lines import Indented, Omission, render, size
 from tokenjuice.reduce.reencode import braced_diff_line, decoded, shows, squeeze, unbraced_diff_line
 from tokenjuice.reduce.units import fit, parse, regions
 from tokenjuice.rules.verify import unexplained_lines
@@ -41,13 +44,14 @@ def test_a_folders_entries_and_git_status_paths_share_one_brace_list():
 def test_a_long_brace_list_goes_on_several_lines_of_one_prefix():
     """A big folder's brace list is cut into lines of at most BRACE_WIDTH characters
     (read_file shows a line of 2,000 at most; a reader takes one of 1,000 in), each
-    naming the folder again, each read back on its own."""
+    under the folder said once (`folders_said_once`), each read back on its own."""
     entries = [f"/tmp/project/src/app/module_{i:03d}_handler.py" for i in range(400)]
     text = shown(fit(parse("dir", entries), 12000))
-    lines = text.split("\n")
-    assert len(lines) > 5 and all(line.startswith("/tmp/project/src/app/{module_") for line in lines)
+    heading, *lines = text.split("\n")
+    assert heading == "/tmp/project/src/app/:"
+    assert len(lines) > 5 and all(line.startswith("  {module_") for line in lines)
     assert max(map(len, lines)) <= reencode.BRACE_WIDTH
-    assert decoded(text).split("\n") == entries
+    assert decoded(text).split("\n") == entries  # the folder said once is no line of find's
 
 
 _NAME = st.text(alphabet="abcXYZ019._-", min_size=1, max_size=30)
@@ -65,6 +69,7 @@ def test_brace_lines_read_back_as_the_names_were(before, names, after, width):
     assert decoded("\n".join(lines)).split("\n") == [before + name + after for name in names]
     assert sum(line.lines for line in lines) == len(names)
     assert all(len(line) <= width or line.lines == 1 for line in lines)
+    assert reencode.brace_size(before, names, after, width) == size(lines)  # measured without making them
 
 
 def test_names_that_a_brace_list_would_garble_stay_as_they_are():
@@ -216,3 +221,176 @@ def test_a_line_without_a_brace_is_spelled_out_as_it_is(line):
     assert reencode._SAID_AGAIN.match(line) is None
     assert reencode.unbraced_diff_line(line) is None
     assert reencode.decoded(line) == line
+
+
+# -- a listing's folder said once ---------------------------------------------------------
+
+LISTINGS = conftest.REPO / "tests" / "data" / "listings"
+
+
+def _listing(name):
+    path = LISTINGS / name
+    raw = gzip.decompress(path.read_bytes()) if name.endswith(".gz") else path.read_bytes()
+    return raw.decode()
+
+
+def _reduced(command, output):
+    from tokenjuice.model import Execution
+    from tokenjuice.reduce.engine import reduce
+    from tokenjuice.reduce.render import text_of
+    from tokenjuice.rules import index
+
+    catalogue = index.load(".", builtin_only=True)
+    return text_of(reduce(Execution(command=command, stdout=output, exit_code=0), catalogue))
+
+
+def _paths_read_back(text):
+    """The lines `decoded` reads out of `text`, but the folders said once over them."""
+    return [line for line in decoded(text).split("\n") if not reencode.folder_heading(line)]
+
+
+_PART = st.text(alphabet="abXY01._-", min_size=1, max_size=8)
+
+
+def _counted_in(marker, folder):  # what reduce/units.py's listing markers do, for these tests
+    said, _, named = (marker.detail or "").rpartition(" in ")
+    return Indented(marker.count, f"{said} in {named[len(folder) :] or './'}") if named.startswith(folder) else None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    root=st.sampled_from(["", "./", "/srv/app/", ".venv/lib/python3.11/site-packages/", "node_modules/"]),
+    folders=st.lists(st.lists(_PART, min_size=1, max_size=4), min_size=1, max_size=12),
+    names=st.lists(st.lists(_PART, min_size=1, max_size=12, unique=True), min_size=1, max_size=12),
+    marked=st.lists(st.booleans(), min_size=12, max_size=12),
+)
+def test_paths_said_under_their_folder_read_back_exactly(root, folders, names, marked):
+    """Any listing (paths alone and brace lists of a folder's entries, markers of
+    entries left out between them) said under the folders it shares reads back as the
+    same paths in the same order, never longer; each marker names its folder."""
+    items = []
+    for k, (parts, entries) in enumerate(zip(folders, names, strict=False)):
+        folder = root + "/".join(parts) + "/"
+        items += reencode.brace_lines(folder, entries, "") if len(entries) > 1 else [folder + entries[0]]
+        if marked[k]:
+            items.append(Omission(3, f"3 more entries in {folder}"))
+    said = reencode.folders_said_once(items, _counted_in)
+    paths = [line for line in _paths_read_back(shown(said)) if " omitted ..." not in line]
+    assert paths == [line for line in decoded(shown(items)).split("\n") if " omitted ..." not in line]
+    assert len(shown(said)) <= len(shown(items))
+    inside = [line for line in shown(said).split("\n") if line.startswith("  ... ")]
+    assert all(re.match(r"^  \.\.\. 3 more entries in \S*/ omitted \.\.\.$", line) for line in inside)
+
+
+@pytest.mark.parametrize("name", ["ls-Rs-idna.out", "ls-R-rich.out", "tree-F-requests.out", "pip-show-f-rich.out"])
+def test_real_output_near_a_folder_heading_is_read_as_it_is(name):
+    """`ls -R dir/` heads each folder's entries with `dir/:`, `ls -Rs` puts sizes two
+    spaces in (`  4 cli.py`), `tree` and `pip show -f` indent paths: none of it is a
+    folder said once, and `decoded` leaves it as the tools printed it."""
+    output = _listing(name)
+    assert decoded(output) == output
+
+
+def test_a_venv_listing_shows_every_path_said_under_its_folders():
+    """`find venv -name '*.py'` (1,311 paths, 85 kB): the site-packages folder said once
+    over its packages' brace lists shows every path within a search's budget, each read
+    back as find printed it (as brace lists alone, 316 of them were cut)."""
+    output = _listing("find-venv-py.out")
+    text = _reduced("find venv -name '*.py'", output)
+    assert "venv/lib/python3.11/site-packages/:\n  " in text
+    assert sorted(_paths_read_back(text)[1:]) == sorted(output.rstrip("\n").split("\n"))  # after `1311 matches`
+    assert len(text) < 20_000 and not unexplained_lines(output, text)
+
+
+def test_a_listing_past_the_budget_counts_every_path_it_leaves_out_in_its_folder():
+    """`find venv` (2,998 paths, 227 kB): the paths shown and those its markers count
+    make up the listing; a marker among paths under a folder names its folder relative
+    to it, and the first and last paths are shown, with paths spread between."""
+    output = _listing("find-venv-all.out.gz")
+    paths = output.rstrip("\n").split("\n")
+    text = _reduced("find venv", output)
+    shown_paths = [line for line in _paths_read_back(text) if line in set(paths)]
+    counted = 0
+    for marker in re.findall(r"^ *\.\.\. (.*) omitted \.\.\.$", text, re.MULTILINE):
+        # `12 more entries in rich/`, `rich/: 80 entries`, `./: utils/ 29, utils/{a/ 3, b/ 2}`
+        said = re.match(r"^(\d+) more entr|^\S+/: (\d+) entr", marker)
+        counted += int(said.group(1) or said.group(2)) if said else sum(map(int, re.findall(r"/ (\d+)", marker)))
+    assert len(shown_paths) == len(set(shown_paths)) and len(shown_paths) + counted == len(paths)
+    assert paths[0] in shown_paths and paths[-1] in shown_paths
+    assert any(line.startswith("  ... ") and " in ./ omitted" not in line for line in text.split("\n"))
+    assert not unexplained_lines(output, text)
+
+
+_MATCH = st.text(alphabet="ab (x)=:'-.", min_size=0, max_size=20)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    root=st.sampled_from(["./", "node_modules/", "venv/lib/python3.11/site-packages/"]),
+    files=st.lists(
+        st.tuples(st.lists(_PART, min_size=1, max_size=3), st.lists(_MATCH, min_size=1, max_size=4)),
+        min_size=1,
+        max_size=12,
+    ),
+    marked=st.lists(st.booleans(), min_size=12, max_size=12),
+)
+def test_matches_said_under_their_folder_read_back_exactly(root, files, marked):
+    """A search's matches (a file's one match as grep printed it, a file's several under
+    its path said once, markers of lines left out between them) said under the folders
+    they share read back as grep printed them, in the same order, never longer."""
+    items = []
+    for k, (parts, texts) in enumerate(files):
+        path = root + "/".join(parts) + ".py"
+        if len(texts) == 1:
+            items.append(f"{path}:{k + 1}:{texts[0]}")
+        else:
+            items += [
+                reencode.Encoded(f"{path}:", 0),
+                *(reencode.Encoded(f"  {n}:{t}", 1) for n, t in enumerate(texts)),
+            ]
+        if marked[k]:
+            items.append(Omission(3, "3 more lines"))
+    said = reencode.folders_said_once(items, lambda marker, folder: Indented(marker.count, marker.detail))
+    before = [line for line in decoded(shown(items)).split("\n") if " omitted ..." not in line]
+    assert [line for line in _paths_read_back(shown(said)) if " omitted ..." not in line] == before
+    assert len(shown(said)) <= len(shown(items))
+
+
+def test_a_search_flood_says_its_matches_under_the_folders_they_share():
+    """`grep -rn "raise ValueError" venv` (422 matches in 150 files, 54 kB): the
+    site-packages folder said once over the matches sampled from the flood, a file's
+    several matches under its path, each read back as grep printed it; every file is
+    named (a line of it shown, or its count in a marker). Said in full, 157 matches fit."""
+    output = _listing("grep-rn-raise-valueerror-venv.out")
+    text = _reduced('grep -rn "raise ValueError" venv --include=*.py', output)
+    assert "\nvenv/lib/python3.11/site-packages/:\n  " in text and "\n    " in text  # a file's matches under it
+    matches = set(output.split("\n"))
+    assert sum(1 for line in set(decoded(text).split("\n")) if line in matches) > 200
+    files = {line.split(":", 1)[0] for line in matches if line}
+    counted = re.compile(r"([^\s/,{:]+):? [\d,]+")  # `lt.js 1` in a folder's tally, `lt.js: 1 match` alone
+    named = {name for line in text.split("\n") if line.endswith(" omitted ...") for name in counted.findall(line)}
+    assert all(path in decoded(text) or path.rpartition("/")[2] in named for path in files)
+    assert len(text) < 20_000 and not unexplained_lines(output, text)
+
+
+def test_verify_finds_a_path_under_a_folder_that_the_output_does_not_hold():
+    """`unexplained_lines` reads a folder said once as `decoded` does: a path under it
+    that find never printed, or a folder no path is in, is invented."""
+    output = _listing("find-venv-py.out")
+    text = _reduced("find venv -name '*.py'", output)
+    assert "\n  charset_normalizer/{" in text and not unexplained_lines(output, text)
+    assert unexplained_lines(output, text.replace("\n  charset_normalizer/{", "\n  charset_normaliser/{", 1))
+    assert unexplained_lines(output, text.replace("venv/lib/python3.11/site-packages/:", "venv/lib/python3.12/:", 1))
+
+
+@settings(max_examples=200, deadline=None)
+@given(count=st.integers(min_value=1, max_value=60), picks=st.sets(st.integers(min_value=0, max_value=59), min_size=1))
+def test_a_sampled_units_size_is_reckoned_as_it_is_shown(count, picks):
+    """`Unit.picked_size` (what sampling a flood measures) is the size of `picked` (what
+    is shown): a folder's entries in a brace list, a file's matches under its path."""
+    chosen = sorted(k for k in picks if k < count) or [0]
+    listing = [f"./pkg/sub/mod_{k:03d}_{'x' * (k % 7)}.py" for k in range(count)]
+    search = [f"src/app/views.py:{k + 1}:    return render(request, 'page_{k}.html')" for k in range(count)]
+    for unit in (*parse("dir", listing), *parse("match-file", search)):
+        if hasattr(unit, "picked_size"):
+            assert unit.picked_size(chosen) == size(unit.picked(chosen))

@@ -63,6 +63,16 @@ class Trimmed(Omission):
         return (self.ends[0], Omission(self.count - 2), self.ends[1]) if self.count > 2 else self.ends
 
 
+class Indented(Omission):
+    """A marker among lines said under a heading, two spaces in as they are (the
+    entries left out of a folder under a folder said once: `reencode.folders_said_once`)."""
+
+    __slots__ = ()
+
+    def render(self) -> str:
+        return "  " + super().render()
+
+
 class Encoded(str):
     """A line that re-encodes `lines` input lines without losing a fact (grep's path
     once per file, a directory's entries in one brace list); 0 for a heading it adds."""

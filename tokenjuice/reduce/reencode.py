@@ -9,8 +9,9 @@ said again but for one word on one line with that word's values in a brace list
 (`Jan 30 {14:55:04,14:56:00} host kernel: …`, reduce/records.py), a file's findings
 that say the same at several places on one line under its path (`  {108:4,116:4}: C0116: …`,
 reduce/units.py) and under one heading a `-->` line per file (`  --> src/a.py:{12:5,40:1}`,
-reduce/findings.py), terminal padding and drawn rules
-shortened (`squeeze`). `decoded` spells a shown text back out as the tool
+reduce/findings.py), a listing's paths under the folder a run of them shares, said once
+(`.venv/lib/python3.11/site-packages/:` then `  rich/{a.py,b.py}`: `folders_said_once`),
+terminal padding and drawn rules shortened (`squeeze`). `decoded` spells a shown text back out as the tool
 printed it, so that `verify`, the example checks, the preservation guard and the
 scenario scorer find a fact whichever form shows it.
 """
@@ -18,11 +19,11 @@ scenario scorer find a fact whichever form shows it.
 from __future__ import annotations
 
 from ..fast.lazyre import lazy
-from .lines import CLIP, RULE_MARKS, RULED, Encoded, Item, Omission, Pinned
+from .lines import CLIP, RULE_MARKS, RULED, Encoded, Item, Omission, Pinned, size, weight
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from re import Match
 
 #: A lossless form is taken for an output that fits its budget only when it saves at
@@ -184,6 +185,30 @@ def brace_lines(before: str, names: list[str], after: str, width: int = BRACE_WI
     return [Encoded(before + (brace_list(run) if len(run) > 1 else run[0]) + after, len(run)) for run in runs]
 
 
+def brace_size(before: str, names: list[str], after: str, width: int = BRACE_WIDTH) -> int:
+    """What `brace_lines(before, names, after, width)` takes shown (`lines.size`),
+    reckoned from the names' lengths without making the lines (a big folder's entries
+    are sampled one at a time: each sample is measured)."""
+    if len(names) < 2 or any(map(str.isdigit, names)):  # a run of numbers may be a range
+        return size(brace_lines(before, names, after, width))
+    lengths = list(map(len, names))
+    fixed = len(before) + len(after)
+    whole = sum(lengths) + len(lengths) + 1  # the names, the commas between them, the braces
+    if fixed + whole <= width:
+        return fixed + whole + 1
+    room = width - fixed - 2
+    total = lines = count = 0
+    used = -1
+    for length in lengths:
+        if count and used + 1 + length > room:
+            total, lines = total + used + (2 if count > 1 else 0), lines + 1
+            count, used = 0, -1
+        count += 1
+        used += 1 + length
+    total, lines = total + used + (2 if count > 1 else 0), lines + 1
+    return total + lines * (fixed + 1)
+
+
 #: `diff --git a/P b/P`: one path under two one-letter prefixes (git's `a/` `b/`, or its
 #: mnemonic `i/` `w/` `c/` `o/`), without spaces, quotes or braces.
 _DIFF_LINE = lazy(r"^diff --git (?P<old>[a-z])/(?P<path>[^\s\"'{},]+) (?P<new>[a-z])/(?P=path)$")
@@ -232,10 +257,32 @@ def shows(readable: str, snippet: str) -> bool:
 def decoded(text: str) -> str:
     """`text` with its lossless re-encodings spelled out as the tool printed them
     (grep's factored matches as `path:12:text`, `dir/{a,b}` as `dir/a` and `dir/b`,
-    `diff --git {a,b}/P` as `diff --git a/P b/P`), so that a fact is found whichever form shows it."""
+    `diff --git {a,b}/P` as `diff --git a/P b/P`, the paths under a folder said once
+    with it), so that a fact is found whichever form shows it."""
     out: list[str] = []
     path: str | None = None
-    for line in text.split("\n"):
+    folder: str | None = None  # a folder said once (`P/:`) over the paths under it
+    inner: str | None = None  # a search's file said under it over its matches
+    lines = text.split("\n")
+    for k, line in enumerate(lines):
+        if inner is not None and _MATCH_UNDER.match(line):
+            out.append(unfactored(inner, line[2:]))
+            continue
+        inner = None
+        if folder is not None:
+            under = folder_line(folder, line, lines[k + 1] if k + 1 < len(lines) else "")
+            if under is not None and under.endswith(":") and _FILE_UNDER.match(line):
+                inner = under[:-1]
+                out.append(under)
+                continue
+            if under is not None:
+                out.extend(spelled(under) if under != line else (line,))
+                continue
+            folder = None
+        after = lines[k + 1] if k + 1 < len(lines) else ""
+        if folder_heading(line) and folder_line(line[:-1], after, lines[k + 2] if k + 2 < len(lines) else ""):
+            folder, path = line[:-1], None  # said by tokenjuice, not by the tool: read into the lines under it
+            continue
         core = line.strip()
         if line.endswith(":") and not line.startswith(" ") and len(line) > 1:
             path = line[:-1]
@@ -250,24 +297,183 @@ def decoded(text: str) -> str:
             continue
         if not line.startswith("  ") and core != "--":
             path = None
-        if "{" not in line:  # no brace list, nor a braced diff line (most lines): nothing to spell out
-            out.append(line)
-            continue
-        diff_line = unbraced_diff_line(line) if line.startswith("diff --git {") else None
-        if diff_line is not None:
-            out.append(diff_line)
-            continue
-        braces = _BRACES.match(line)
-        if braces:
-            prefix, after = braces.group("prefix", "after")
-            out.extend(prefix + name + after for name in brace_names(braces.group("names")))
-            continue
-        out.append(line)
-        again = _SAID_AGAIN.match(line)
-        if again:  # the line too: a line of the input may hold braces of its own
-            prefix, after = again.group("prefix", "after")
-            out.extend(prefix + name + after for name in brace_names(again.group("names")))
+        out.extend(spelled(line))
     return "\n".join(out)
+
+
+def spelled(line: str) -> list[str]:
+    """The lines a shown line stands for: the names of its brace list, a braced diff
+    line's `diff --git a/P b/P`, a line said again with each of its values (and the
+    line itself: a line of the input may hold braces of its own); else the line."""
+    if "{" not in line:  # no brace list, nor a braced diff line (most lines): nothing to spell out
+        return [line]
+    diff_line = unbraced_diff_line(line) if line.startswith("diff --git {") else None
+    if diff_line is not None:
+        return [diff_line]
+    braces = _BRACES.match(line)
+    if braces:
+        prefix, after = braces.group("prefix", "after")
+        return [prefix + name + after for name in brace_names(braces.group("names"))]
+    again = _SAID_AGAIN.match(line)
+    if not again:
+        return [line]
+    prefix, after = again.group("prefix", "after")
+    return [line, *(prefix + name + after for name in brace_names(again.group("names")))]
+
+
+#: A folder said once over the paths of a listing or a search under it
+#: (`folders_said_once`): `P/:`, the folder without blanks, braces, commas or colons, then
+#: each path under it without it, two spaces in (`  rich/{a.py,b.py}`,
+#: `  rich/cells.py:12:text`), a search's file of several matches as its path (`  rich/a.py:`)
+#: over its matches four spaces in (`    12:text`), and the markers among them two spaces in.
+#: Only a path without blanks that does not end with `:`, or a search's match or context
+#: line whose path has no blank or `:` (`a.py:12:text`, `a.py-13-text`), is said under a
+#: folder, and a line under one is read as such (or as a marker, or as a file's path
+#: over its matches): text that happens to follow a line ending in `/:` (`ls -Rs dir/`'s
+#: `  4 cli.py`, a YAML key's `  get:` with no match under it) is not.
+_FOLDER_HEADING = lazy(r"^[^\s{},:]*/:$")
+_PATH_UNDER = lazy(r"\S*[^\s:]\Z|(?P<path>[^\s:]+?)(?::\d+:|-\d+-)")  # matched from where the path starts
+_FILE_UNDER = lazy(r"^  [^\s:]+:$")
+_MATCH_UNDER = lazy(r"^    \d+(?::\d+)?[:-]")
+_INDENTED_MARKER = lazy(r"^  \.\.\. .+ omitted \.\.\.$")
+
+
+def folder_heading(line: str) -> bool:
+    """Is `line` a folder said once over the paths under it (`P/:`)?"""
+    return _FOLDER_HEADING.match(line) is not None
+
+
+def folder_line(folder: str, line: str, after: str = "") -> str | None:
+    """The path a line under a folder said once (`folder/:`) stands for (a file's
+    path over its matches with its `:`: `after`, the line after it, must be its first
+    match), the line itself for a marker among them; None for a line that ends the
+    folder's lines."""
+    if not line.startswith("  "):
+        return None
+    if _INDENTED_MARKER.match(line):
+        return line
+    if _FILE_UNDER.match(line):
+        return folder + line[2:] if _MATCH_UNDER.match(after) else None
+    return folder + line[2:] if _PATH_UNDER.match(line, 2) else None
+
+
+#: A folder is said once over the paths under it only where that saves this many
+#: characters more than its line takes: a heading is one more thing to read.
+FOLDER_WORTH = 24
+
+
+def folders_said_once(items: Sequence[Item], inside: Callable[[Omission, str], Omission | None]) -> list[Item]:
+    """`items` (a listing's paths, brace lists among them; a search's matches, a file's
+    under its path said once) with each run of paths in one folder said under it: `P/:`,
+    then each path without `P/`, two spaces in (a file's matches four), wherever that
+    makes the items shorter (the folders chosen for the fewest characters in all, one
+    level deep). `inside(marker, folder)` is a marker between two paths of a run, naming
+    what it counts relative to `folder` (shown two spaces in); None where the marker
+    ends the run. `decoded` reads each path back as it was."""
+    entries = _entries(items)
+    if len(entries) < 2:
+        return list(items)
+    # best[P]: the fewest characters of the entries so far, the last one under folder P
+    # ("" under none); came[i][P]: the folder the entry before was under, and whether P
+    # is said again over entry i.
+    best: dict[str, int] = {"": 0}
+    came: list[dict[str, tuple[str, bool]]] = []
+    previous = 0
+    for start, end, path in entries:
+        between = [item for item in items[previous:start] if isinstance(item, Omission)]
+        previous = end
+        plain = size(items[start:end])
+        least = min(best, key=best.__getitem__)
+        low = best[least]
+        now = {"": low + plain}
+        back = {"": (least, False)}
+        for folder in _folders_of(path):
+            under = plain - len(folder) + 2 * (end - start)
+            heading = low + len(folder) + 2 + FOLDER_WORTH
+            going = best.get(folder)
+            if going is not None and going <= heading and all(inside(m, folder) is not None for m in between):
+                now[folder], back[folder] = going + under, (folder, False)
+            else:
+                now[folder], back[folder] = heading + under, (least, True)
+        best = now
+        came.append(back)
+    state = min(best, key=best.__getitem__)
+    chosen: list[tuple[str, bool]] = []
+    for back in reversed(came):
+        before, opens = back[state]
+        chosen.append((state, opens))
+        state = before
+    chosen.reverse()
+    if all(not folder for folder, _ in chosen):
+        return list(items)
+    out: list[Item] = []
+    at = {start: (end, folder, opens) for (start, end, _), (folder, opens) in zip(entries, chosen, strict=True)}
+    open_folder = ""
+    k = 0
+    while k < len(items):
+        item = items[k]
+        if isinstance(item, Omission):  # among the paths of its folder, or after them
+            marker = inside(item, open_folder) if open_folder else None
+            out.append(marker if marker is not None else item)
+            if marker is None:
+                open_folder = ""
+            k += 1
+            continue
+        end, folder, opens = at[k]
+        if folder and (opens or folder != open_folder):
+            out.append(Encoded(folder + ":", 0))
+        if folder:
+            out.append(Encoded("  " + item[len(folder) :], weight(item)))
+            out.extend(Encoded("  " + str(line), weight(line)) for line in items[k + 1 : end])
+        else:
+            out.extend(items[k:end])
+        open_folder = folder
+        k = end
+    return out
+
+
+def _entries(items: Sequence[Item]) -> list[tuple[int, int, str]]:
+    """The lines of `items` that may be said under a folder, each (start, end, its path
+    or line): a line, or a search's file of matches, its `path:` and the `  12:text`
+    lines under it; a marker is none."""
+    entries: list[tuple[int, int, str]] = []
+    k = 0
+    while k < len(items):
+        item = items[k]
+        if isinstance(item, Omission):
+            k += 1
+            continue
+        end = k + 1
+        if isinstance(item, Encoded) and not item.lines and item.endswith(":"):  # a file's path over its matches
+            while end < len(items) and _FACTORED_UNDER.match(str(items[end])):  # (a marker's text never)
+                end += 1
+            separated = end < len(items) and items[end] == "--"  # grep's `--` between context: said as it was
+            entries.append((k, end, item[:-1] if end > k + 1 and not separated else ""))
+        else:
+            entries.append((k, end, str(item)))
+        k = end
+    return entries
+
+
+#: A match (or context) line under a file's path said once (`  12:text`, `  13-text`).
+_FACTORED_UNDER = lazy(r"^  \d+(?::\d+)?[:-]")
+
+
+def _folders_of(line: str) -> list[str]:
+    """The folders a path shown as `line` (or the path of a match line) may be said
+    under: each of its leading parts ending in `/`, up to a brace or a comma (a brace
+    list's names)."""
+    said = None if line.endswith(":") else _PATH_UNDER.match(line)  # not a heading of its own (grep's `path:`)
+    if not said:
+        return []
+    path = said["path"] or line  # a match's path, or the whole line
+    folders = []
+    for k, char in enumerate(path):
+        if char in "{},:":
+            break
+        if char == "/" and k + 1 < len(path):
+            folders.append(path[: k + 1])
+    return folders
 
 
 def is_factored_heading(line: str, input_lines: list[str]) -> bool:

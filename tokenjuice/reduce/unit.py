@@ -3,9 +3,11 @@ shorter forms it can be shown in, and how much room a list of body items takes."
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from ..fast.record import record
-from .lines import Item, Omission, size, weight
-from .reencode import brace_lines
+from .lines import Encoded, Item, Omission, size, weight
+from .reencode import brace_lines, brace_size
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -151,6 +153,21 @@ class Unit:
         left = rest - sum(1 for k in self.heads if k not in chosen)
         return shown + ((Omission(hidden, self.more_lines(left)),) if rest > 0 else ())
 
+    def picked_size(self, chosen: Sequence[int], names: Sequence[str] = ()) -> int:
+        """What `picked(chosen)` takes shown (`size`), reckoned without making it (a
+        flood's units are sampled a line at a time: each sample is measured); `names`
+        are the body's lines without `braces` (made once by the caller)."""
+        if len(chosen) == 1 and self.alone:
+            shown = len(self.alone[chosen[0]]) + 1
+        elif len(chosen) > 1 and self.braces:
+            listed = [names[k] for k in chosen] if names else [str(self.body[k])[len(self.braces) :] for k in chosen]
+            shown = brace_size(self.braces, listed, "")
+        else:
+            shown = size(self.lead) + sum(len(self.body[k]) + 1 for k in chosen)
+        rest = len(self.body) - len(chosen)
+        left = rest - sum(1 for k in self.heads if k not in chosen)
+        return shown + (len(Omission(0, self.more_lines(left))) + 1 if rest > 0 else 0)
+
     def rest(self, count: int) -> str:
         """What a partial form's last marker says of the body lines after those
         `count` shows: `more` with the count of those that are not heads."""
@@ -172,5 +189,8 @@ Parsed = list["Item | Unit"]
 
 
 def input_lines(items: Sequence[Item]) -> int:
-    """How many input lines `items` stand for."""
+    """How many input lines `items` stand for (as many as there are items where none is
+    a marker or a re-encoding, told in C: a big folder's entries are counted often)."""
+    if not any(map(isinstance, items, repeat((Omission, Encoded)))):
+        return len(items)
     return sum(map(weight, items))

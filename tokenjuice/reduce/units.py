@@ -5,7 +5,8 @@ A rule declares what its output is made of (`unit = "diff-file"`, `"commit"`,
 filtered lines into `Unit`s and loose lines (headers, summaries). When the whole
 does not fit the budget, `fit` makes it fit in steps, each only as far as needed:
 
-1. lossless re-encodings (grep's path once per file, brace lists) for every unit;
+1. lossless re-encodings (grep's path once per file, brace lists, a listing's shared
+   folder said once over its paths) for every unit;
 2. compress inside units: the lines worth least go first (a diff file's context
    lines), then a unit's short form replaces its full form (a commit's hash and
    subject, a diff file's file line and changed lines, a failing test's title and
@@ -37,9 +38,9 @@ from ..fast.lazyre import lazy
 from ..rules.model import UNITS
 from ..text import clip_line, holding, pluralize
 from . import findings, records, traces
-from .lines import Encoded, Item, Omission, Pinned, Whole
+from .lines import Encoded, Indented, Item, Omission, Pinned, Whole
 from .lines import size as _size
-from .reencode import brace_lines, braced_diff_line, paired_name_line, placed
+from .reencode import brace_lines, braced_diff_line, folders_said_once, paired_name_line, placed
 from .unit import Parsed, Unit
 from .unit import input_lines as _input_lines
 
@@ -78,8 +79,12 @@ def fit(parsed: Parsed, available: int) -> list[Item]:
     # findings share): a fit that aimed too low tries again higher, between the highest
     # aim that fitted and the lowest that did not. Other units keep the first fit.
     sampled = any(isinstance(part, Unit) and (part.sample or part.gathered) for part in parsed)
+    # Folders said once (a listing's, a search's) make the output shorter than its units
+    # measure: aim closer, in fewer tries (each measures its folders again).
+    headed = _paths_listed(parsed, _SAID_UNDER)
+    slack = available // (_LISTING_SLACK if headed else _SLACK)
     fitted = over = 0
-    for _ in range(_TRIES if sampled else 4):
+    for _ in range(_HEADED_TRIES if headed else _TRIES if sampled else 4):
         items, names_over = _fit_once(parsed, target, available * NAMES_FACTOR, available // 3)
         size = _size(items)
         if names_over:
@@ -90,7 +95,7 @@ def fit(parsed: Parsed, available: int) -> list[Item]:
         else:
             if best is None or size > best_size:
                 best, best_size = items, size
-            if not sampled or available - size <= available // _SLACK:
+            if not sampled or available - size <= slack:
                 break
             fitted = target
             target = (target + over) // 2 if over else target + available - size
@@ -99,10 +104,13 @@ def fit(parsed: Parsed, available: int) -> list[Item]:
     return best if best is not None else items
 
 
-#: How many fits `fit` tries at most for a flood whose markers are estimated.
+#: How many fits `fit` tries at most for a flood whose markers are estimated, and for
+#: one whose folders are said once (each try measures its folders again).
 _TRIES = 6
+_HEADED_TRIES = 4
 #: A fit that leaves less than this share of the room unused is close enough.
 _SLACK = 20
+_LISTING_SLACK = 100
 
 
 def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) -> tuple[list[Item], bool]:
@@ -447,8 +455,9 @@ def _sampled(tier: list[tuple[int, Unit]], base: dict[int, int], room: int) -> t
 
     sources: list[Iterator[tuple[int, int, int]]] = [forward, backward, spread()]
     chosen: dict[int, list[int]] = {}
-    shown: dict[int, tuple[Item, ...]] = {}
     spent = dict(base)
+    # a folder's entries without the folder, made once: its brace lists are measured, not made
+    names = {index: [str(line)[len(unit.braces) :] for line in unit.body] for index, unit in tier if unit.braces}
     misses = 0
     while sources and misses < _SAMPLE_MISSES:
         for source in list(sources):
@@ -462,14 +471,14 @@ def _sampled(tier: list[tuple[int, Unit]], base: dict[int, int], room: int) -> t
                 continue
             unit = units[index]
             wanted = sorted([*picked, k])
-            form = unit.picked(wanted)
-            cost = _size(form)
+            cost = unit.picked_size(wanted, names.get(index, ()))
             if cost - spent[index] > room:
                 misses += 1
                 continue
             misses = 0
             room -= cost - spent[index]
-            spent[index], chosen[index], shown[index] = cost, wanted, form
+            spent[index], chosen[index] = cost, wanted
+    shown = {index: units[index].picked(picked) for index, picked in chosen.items()}
     for index, picked in chosen.items():  # a marker is never longer than the lines it stands for
         whole = units[index].picked(range(len(units[index].body)))
         if len(picked) < len(units[index].body) and _size(whole) <= spent[index]:
@@ -884,6 +893,12 @@ def _render(
         in_part = partial[index] if partial is not None and index in partial else None
         if in_part is not None and any(isinstance(i, Omission) for i in in_part):
             flush(runs=False)
+            rest = in_part[-1]
+            if part.sample and part.tally and isinstance(rest, Omission):
+                # what a sampled unit leaves out is counted with the units after it left without a line
+                items.extend(in_part[:-1])
+                tallied.append(_rest_of(part, rest))
+                continue
             items.extend(in_part)
             continue
         shown = (
@@ -916,7 +931,45 @@ def _render(
         items.extend(shown)
     flush()
     items.extend(_gathered_markers(gathered, compact or set(), labels))
-    return _runs_joined(_shared_headings(items, headed))
+    items = _runs_joined(_shared_headings(items, headed))
+    if state and _paths_listed(parsed, _SAID_UNDER) and any(form != FULL for form in state.values()):
+        return folders_said_once(items, _inside)
+    return items
+
+
+#: The units whose lines are said under the folder they share: a listing's folders (not
+#: `ls -R`'s sections, which have their own heading) and a search's files.
+_SAID_UNDER = ("directory", "file with matches")
+
+
+def _paths_listed(parsed: Parsed, kinds: tuple[str, ...] = ("directory",)) -> bool:
+    """Is `parsed` a listing of paths (find's, git ls-files', their folders as units),
+    or of the units of `kinds`?"""
+    units = [part for part in parsed if isinstance(part, Unit)]
+    return bool(units) and all(unit.kind in kinds and not (unit.lead and unit.kind == "directory") for unit in units)
+
+
+#: A listing's or a search's markers that name a folder or file: its entries left out
+#: (`12 more entries in src/api/`), the folders and files left without a line (`src/:
+#: api/ 3, cli/ 12`, `src/api/: 12 entries`, `src/api/views.py: 3 matches`).
+_MORE_IN = lazy(r"^(?P<said>.* in )(?P<folder>\S*/)$")
+_COUNTED_IN = lazy(r"^(?P<folder>\S*?)(?P<said>: .+)$")
+
+
+def _inside(marker: Omission, folder: str) -> Omission | None:
+    """`marker` among the paths said under `folder` (`reencode.folders_said_once`), the
+    folder or file it names relative to it (`./` for `folder` itself), or the lines left
+    out of the file above it; None for a marker that names a folder not in it."""
+    detail = marker.detail or ""
+    if _LINES_DROPPED.match(detail):
+        return Indented(marker.count, detail)
+    for pattern in (_MORE_IN, _COUNTED_IN):
+        found = pattern.match(detail)
+        if found and found["folder"].startswith(folder):
+            named = found["folder"][len(folder) :] or "./"
+            said = found["said"]
+            return Indented(marker.count, said + named if pattern is _MORE_IN else named + said)
+    return None
 
 
 #: What a marker of dropped units that are lines says (`12 more lines`), or none.
@@ -1042,6 +1095,13 @@ def _tallies(run: list[Unit]) -> list[Item]:
         if room < 0:
             return [marker]
     return [item for unit in run for item in _unless_shorter(unit, ())]
+
+
+def _rest_of(unit: Unit, rest: Omission) -> Unit:
+    """What a sampled unit shown in part leaves out (`rest`, its last marker), as a unit
+    a run of tallies counts (`js-yaml.js 31 more`, `rich/ 72 more`); alone, its marker."""
+    name = unit.tally.rpartition(" ")[0]
+    return Unit(unit.kind, "", (rest,), (rest,), folder=unit.folder, tally=f"{name} {rest.count:,} more")
 
 
 def _unless_shorter(unit: Unit, marker: tuple[Item, ...]) -> tuple[Item, ...]:
@@ -1814,7 +1874,7 @@ def _dir_unit(directory: str, entries: list[str], at: tuple[int, ...] = ()) -> U
     first = entries[0]
     name = directory.rpartition("/")[2]
     short: tuple[Item, ...] = (first,) + (
-        (Omission(len(entries) - 1, f"{pluralize(len(entries) - 1, 'more entry')} in {name}/"),)
+        (Omission(len(entries) - 1, f"{pluralize(len(entries) - 1, 'more entry')} in {directory}/"),)
         if len(entries) > 1
         else ()
     )
@@ -1832,7 +1892,7 @@ def _dir_unit(directory: str, entries: list[str], at: tuple[int, ...] = ()) -> U
         minimal,
         lossless=lossless,
         body=tuple(entries),
-        more=f"{{n}} more entr{{ies}} in {name}/",
+        more=f"{{n}} more entr{{ies}} in {directory}/",
         folder=directory.rpartition("/")[0] + "/" if "/" in directory else "",
         tally=f"{name}/ {len(entries)}",
         sample=bool(at),

@@ -19,6 +19,8 @@ from ..reduce.lines import CLIP, MARKER_PATTERN
 from ..reduce.reencode import (
     bordered,
     decoded,
+    folder_heading,
+    folder_line,
     is_brace_list,
     is_factored_heading,
     placed_together,
@@ -266,7 +268,27 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
     hashes = [found.group(1) for found in map(_COMMIT_LINE.match, input_lines) if found]
     unexplained = []
     factored_path: str | None = None  # the file of grep matches factored under a `path:` heading
-    for line in split_lines(reduced_text):
+    folder: str | None = None  # a listing's folder said once over the paths under it
+    inner: str | None = None  # a search's file under it, said once over its matches
+    reduced = split_lines(reduced_text)
+    for k, line in enumerate(reduced):
+        match = unfactored(inner, line[2:]) if inner is not None and line.startswith("    ") else None
+        if match is not None and (match in inputs or (CLIP.search(match) and _is_clipped_input(match, input_lines))):
+            continue
+        inner = None
+        if folder is not None:
+            under = folder_line(folder, line, reduced[k + 1] if k + 1 < len(reduced) else "")
+            if under is not None and under.endswith(":") and is_factored_heading(under, input_lines):
+                inner = under[:-1]
+                continue
+            if under is not None and (under == line or under in inputs or is_brace_list(under, inputs)):
+                continue
+            if under is not None and CLIP.search(under) and _is_clipped_input(under, input_lines):
+                continue
+            folder = None
+        if folder_heading(line) and any(source.startswith(line[:-1]) for source in input_lines):
+            folder = line[:-1]
+            continue
         core = line.strip()
         if is_factored_heading(core, input_lines):
             factored_path = core[:-1]
