@@ -80,9 +80,8 @@ def fit(parsed: Parsed, available: int) -> list[Item]:
     # aim that fitted and the lowest that did not. Other units keep the first fit.
     sampled = any(isinstance(part, Unit) and (part.sample or part.gathered) for part in parsed)
     # Folders said once (a listing's, a search's) make the output shorter than its units
-    # measure: aim closer, in fewer tries (each measures its folders again).
+    # measure: fewer tries (each measures its folders again).
     headed = _paths_listed(parsed, _SAID_UNDER)
-    slack = available // (_LISTING_SLACK if headed else _SLACK)
     fitted = over = 0
     for _ in range(_HEADED_TRIES if headed else _TRIES if sampled else 4):
         items, names_over = _fit_once(parsed, target, available * NAMES_FACTOR, available // 3)
@@ -95,7 +94,7 @@ def fit(parsed: Parsed, available: int) -> list[Item]:
         else:
             if best is None or size > best_size:
                 best, best_size = items, size
-            if not sampled or available - size <= slack:
+            if not sampled or available - size <= available // _SLACK:
                 break
             fitted = target
             target = (target + over) // 2 if over else target + available - size
@@ -110,7 +109,6 @@ _TRIES = 6
 _HEADED_TRIES = 4
 #: A fit that leaves less than this share of the room unused is close enough.
 _SLACK = 20
-_LISTING_SLACK = 100
 
 
 def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) -> tuple[list[Item], bool]:
