@@ -16,6 +16,26 @@ def test_failures_get_more_room_than_successes_and_families_their_own():
     assert (budgets.of("search", False), budgets.of("search", True)) == (8000, 9000)
 
 
+def test_a_querys_rows_are_shown_whole_up_to_the_cap_of_output_the_agent_bounded():
+    """A query's rows are ones the agent picked (its SELECT and WHERE), as `| head -N`
+    bounds an output: whole up to 32 KiB. A failed query keeps a failure's budget."""
+    from tokenjuice.reduce.budget import BOUNDED_MAX_CHARS
+    from tokenjuice.reduce.engine import Options, _rule_budget
+    from tokenjuice.rules.index import load
+
+    catalogue = load(builtin_only=True)
+    for name, command in (
+        ("database/sqlite3", "sqlite3 app.db 'SELECT id, name FROM users'"),
+        ("database/psql", "psql -c 'SELECT * FROM airports'"),
+    ):
+        rule = catalogue.body(name)
+        assert rule is not None and rule.summarize.budget == "bounded"
+        info = analyze(command)
+        assert not info.bounded
+        assert _rule_budget(rule, rule.family, info, False, Options()) == BOUNDED_MAX_CHARS
+        assert _rule_budget(rule, rule.family, info, True, Options()) == FAILURE_CHARS
+
+
 def test_a_search_gets_the_room_of_a_failure_unless_settings_say_otherwise():
     # every line of a search (and of an npm ls tree) is what the agent asked for: its rules say so in their data
     from tokenjuice.rules.index import load
@@ -30,8 +50,6 @@ def test_a_search_gets_the_room_of_a_failure_unless_settings_say_otherwise():
         "filesystem/git-ls-files",
         "filesystem/rg-files",
         "package/npm-ls",
-        "database/sqlite3",  # a query's rows, like a search's matches
-        "database/psql",
     )
     searches = [rule for rule in map(catalogue.body, asked) if rule]
     assert len(searches) == len(asked) and all(rule.summarize.budget == "failure" for rule in searches)

@@ -557,9 +557,10 @@ def _rule_budget(rule: Rule, family: str, info: CommandInfo, failed: bool, optio
 
     table = rule.failure if failed and rule.failure.preserve_on_failure else rule.summarize
     budgets = options.budgets or Budgets()
-    content = not failed and rule.summarize.budget == "failure"
+    content = not failed and rule.summarize.budget != "success"
     budget = table.max_chars or budgets.of(family, failed, table.budget_scale, content)
-    return max(budget, BOUNDED_MAX_CHARS) if info.bounded else budget
+    chosen = not failed and rule.summarize.budget == "bounded"  # rows the agent picked: as if it bounded them
+    return max(budget, BOUNDED_MAX_CHARS) if info.bounded or chosen else budget
 
 
 #: The rule whose budget a region of a compound or unknown command's output takes, by

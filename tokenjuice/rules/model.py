@@ -331,10 +331,13 @@ class Summarize:
     )
     budget: str = spec(
         CHOICE,
-        "Which information budget a run that succeeded gets: `success`, or `failure` for an output whose every "
-        "line is what the agent asked for (a search's matches); a family's own settings entry is taken as it is.",
+        "Which information budget a run that succeeded gets: `success`, `failure` for an output whose every "
+        "line is what the agent asked for (a search's matches), or `bounded` for one the agent chose row by row "
+        "(a query's result: its SELECT and WHERE pick the rows), shown whole up to the cap of output the agent "
+        "bounded itself (32 KiB) as `| head -N`'s is, cut at the larger of that and the failure budget past "
+        "it; a family's own settings entry is taken as it is.",
         "success",
-        choices=("success", "failure"),
+        choices=("success", "failure", "bounded"),
     )
     fill: bool = spec(
         FLAG,
