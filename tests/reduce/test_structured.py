@@ -13,6 +13,8 @@ import tomllib
 
 import pytest
 from conftest import REPO, tokenjuice
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tokenjuice.reduce.engine import EXACT_BUDGET, EXACT_LIMIT
 from tokenjuice.rules.verify import unexplained_lines
@@ -540,3 +542,36 @@ def test_a_long_line_is_looked_for_only_where_the_other_lines_could_leave_it_roo
         assert shown(cut) == shown(fit_long_line(lines, 1000))
         # their line ends alone would take more than a third of the room: the lines are not measured
         assert bool(asked) == (others <= 1000 // 3)
+
+
+_TIMES = st.builds(
+    lambda y, mo, d, sep, h, mi, tail: f"{y:04d}-{mo:02d}-{d:02d}{sep}{h:02d}:{mi:02d}{tail}",
+    st.integers(0, 9999),
+    st.integers(0, 99),
+    st.integers(0, 99),
+    st.sampled_from("T x"),
+    st.integers(0, 99),
+    st.integers(0, 99),
+    st.sampled_from(["", ":12", ":12.5", ":1", "0", "12-01-01T00:00"]),  # the last: times that overlap
+)
+
+
+@given(
+    st.lists(st.one_of(_TIMES, st.text('0123456789-T :.x٣\n"a_{}', max_size=12)), max_size=8),
+    st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8), st.integers(-2, 17)), max_size=8),
+)
+def test_an_elements_time_is_the_one_a_search_of_its_whole_text_finds(parts, picks):
+    """An element is searched for its time only where one may start (`_Tree.times`): the
+    same time as a search of the element's whole text, on any text (elements start where
+    a time or other text does and end at, before or past one's end)."""
+    from tokenjuice.reduce.structured import _Node, _time_in, _Tree
+
+    time = re.compile(r"\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?")
+    text = "".join(parts)
+    bounds = list(itertools.accumulate(map(len, parts), initial=0))
+    starts = _Tree(text).times()
+    for a, b, shift in picks:
+        start, end = bounds[a % len(bounds)], max(0, min(len(text), bounds[b % len(bounds)] + shift))
+        node = _Node(min(start, end), max(start, end), min(start, end), None, 0, "")
+        found = time.search(text, node.start, node.end)
+        assert _time_in(text, node, starts) == (found.group() if found else None)

@@ -298,3 +298,35 @@ def test_a_later_run_parses_no_pattern_a_run_before_compiled(monkeypatch, log):
     parsed = count(monkeypatch, re._parser, "parse")
     assert reduce_log(log) == first
     assert parsed.calls == 0
+
+
+def _index(times):
+    """A package index's JSON (PyPI's simple API shape): files under a project, with an
+    upload time each when `times`."""
+    files = [
+        {"filename": f"pkg-1.{k}.tar.gz", "hashes": {"sha256": f"{k:064x}"}, "yanked": False}
+        | ({"upload-time": f"2026-01-{k % 28 + 1:02d}T00:{k % 60:02d}:00Z"} if times else {})
+        for k in range(600)
+    ]
+    return {"files": files, "meta": {"api-version": "1.1"}, "name": "pkg"}
+
+
+def test_an_outline_searches_no_element_for_a_time_where_no_time_can_start(monkeypatch):
+    from tokenjuice.reduce import structured
+
+    searches = count_pattern(monkeypatch, structured, "_TIME", "search")
+    structured.fit_document(_index(times=False), 4000)
+    assert searches.calls == 0  # each outlined collection searched each element's text to its end
+
+
+def test_an_outline_searches_an_element_for_its_time_from_where_one_can_start(monkeypatch):
+    from tokenjuice.reduce import structured
+
+    searches = count_pattern(monkeypatch, structured, "_TIME", "search")
+    read = []
+    searched = searches.search.function
+    searches.search.function = lambda text, start, end: (
+        read.append(text[start : start + 4]) or searched(text, start, end)
+    )
+    structured.fit_document(_index(times=True), 4000)
+    assert searches.calls > 0 and all(year == "2026" for year in read)  # not from the element's `{`

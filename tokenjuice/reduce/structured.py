@@ -22,6 +22,7 @@ deduplicated packages) last.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from heapq import heapify, heappop, heappush
 from itertools import pairwise
 from math import isqrt
@@ -514,6 +515,14 @@ class _Tree:
         self.lines: dict[tuple[int, str], tuple[str, bool]] = {}
         #: Elements of outlined collections left out of the last cut (not even named).
         self.unnamed = 0
+        self._times: list[int] | None = None
+
+    def times(self) -> list[int]:
+        """Where a time (`_TIME`) may start in the text, in order: found once for every
+        collection outlined (`_newest`)."""
+        if self._times is None:
+            self._times = [at for found in _TIME_TAIL.finditer(self.text) if (at := found.start() - 4) >= 0]
+        return self._times
 
     def kids(self, node: _Node) -> tuple[str, list[_Node]] | None:
         """What the elements of `node` are (`items`, `keys`, `rows`…) and the elements."""
@@ -952,7 +961,7 @@ def _named(
     if sum(whole) <= _ABBREVIATED * sum(costs):  # one line each would save little: whole, spread
         lines, costs = [(text[kid.start : kid.end], True) for kid in middle], whole
     named = [k for k, kid in enumerate(middle) if kid.name is not None and _key_rank(kid.name) < 2]
-    preferred = list(dict.fromkeys(_newest(text, middle) + named))
+    preferred = list(dict.fromkeys(_newest(text, middle, tree.times()) + named))
     return lines, costs, whole, _most_spread(costs, left - _MARKER_ROOM, preferred)
 
 
@@ -1253,19 +1262,27 @@ def _skeleton(
 #: An element's time (`"upload-time": "2026-11-20T21:09:24Z"`, `creationTimestamp: 2026-…`):
 #: ISO 8601 text sorts as the times do.
 _TIME = lazy(r"\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?")
+#: A `_TIME`'s required part after its year (`-11-20T21:09`): a time may start four
+#: characters before each. Two cannot overlap (the third character after a match's
+#: start is never `-`), so `finditer` finds them all; a search for `-` is quick, one for
+#: a digit with what follows it is not (a JSON document is full of digits).
+_TIME_TAIL = lazy(r"-\d\d-\d\d[T ]\d\d:\d\d")
+#: The characters of `_TIME`'s required part (`2026-11-20T21:09`).
+_TIME_LENGTH = 16
 #: How many of a collection's newest elements an outline names first.
 _NEWEST = 5
 
 
-def _newest(text: str, nodes: list[_Node]) -> list[int]:
+def _newest(text: str, nodes: list[_Node], starts: list[int]) -> list[int]:
     """The positions of the _NEWEST newest of `nodes` by the first time each holds,
     newest first, when they are not in the order of their times (files sorted by name:
-    the newest release is not at the end, where `spread` looks for it); [] otherwise."""
+    the newest release is not at the end, where `spread` looks for it); [] otherwise.
+    `starts` are where a time may start in `text` (`_Tree.times`)."""
     times: list[tuple[str, int]] = []
     for k, node in enumerate(nodes):
-        found = _TIME.search(text, node.start, node.end)
-        if found:
-            times.append((found.group(), k))
+        found = _time_in(text, node, starts)
+        if found is not None:
+            times.append((found, k))
     ordered = [time for time, _ in times]
     if (
         len(times) < len(nodes) // 2
@@ -1274,6 +1291,18 @@ def _newest(text: str, nodes: list[_Node]) -> list[int]:
     ):
         return []
     return [k for _, k in sorted(times, reverse=True)[:_NEWEST]]
+
+
+def _time_in(text: str, node: _Node, starts: list[int]) -> str | None:
+    """The first time (`_TIME`) `node` holds, or None. Searched for only when one may
+    start inside it (`starts`, `_Tree.times`), from the first place one may: a
+    collection's elements are searched at every level of an outline, and a search
+    from the element's start read all of its text where it holds no time."""
+    at = bisect_left(starts, node.start)
+    if at == len(starts) or starts[at] + _TIME_LENGTH > node.end:
+        return None  # no time's required part starts and ends inside it
+    found = _TIME.search(text, starts[at], node.end)
+    return found.group() if found else None
 
 
 def _most_spread(costs: list[int], room: int, preferred: list[int]) -> list[int]:
