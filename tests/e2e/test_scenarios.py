@@ -81,11 +81,13 @@ def test_the_corpus_as_a_whole(results):
     132 scenarios before the third audit are still at 0.1105; the 35 it and the follow-ups
     added are mostly mid-size outputs nearly all content (0.39 together). At 169 (two query
     results added, a query's rows given a search's budget, paid for by lossless forms and
-    the guard's narrowing): must-keep 96.0%, size ratio 0.11998, the issue's ceiling."""
+    the guard's narrowing): must-keep 96.0%, size ratio 0.11998, the issue's ceiling. Then
+    findings said together before the cut, a listing's and a search's folders said once,
+    a query's rows whole up to 32 KiB: must-keep 96.9%, size ratio 0.11997."""
     everything = list(results.values())
     t = score.totals(everything)
     assert t["shown"] / t["raw"] <= 0.12, score.summary(everything)
-    assert t["kept"] / t["must"] >= 0.94, score.summary(everything)
+    assert t["kept"] / t["must"] >= 0.965, score.summary(everything)
     assert t["modest_kept"] / t["modest_must"] >= 0.99, score.summary(everything)
     assert t["dropped"] / t["noise"] >= 0.95, score.summary(everything)
 
