@@ -151,7 +151,8 @@ def apply_rule(
             trim_hits -= _under(pinned, matcher(filters.keep_under).matching(view_of(lines)))
         if trim_hits and len(trim_hits) != len(lines):
             kinds.append("filter")
-            trimmed_runs = _runs_before(lines, trim_hits)
+            if not (rule.unit or rule.formatter):  # cut by lines: its blocks are marked where they were
+                trimmed_runs = _runs_before(lines, trim_hits)
             lines = _without(lines, trim_hits)
     if transforms.trim_empty_edges:
         lines = trim_empty_edges(lines)
@@ -169,7 +170,7 @@ def apply_rule(
     # are counted in the trailer, where a marker each would cost the room of a line
     # kept. Units and formatters count what they leave out their own way.
     blocks = {at: run for at, run in trimmed_runs.items() if len(run) >= TRIMMED_BLOCK}
-    items: list[Item] = _marked(lines, blocks) if blocks and not (rule.unit or formatter) else list(lines)
+    items: list[Item] = _marked(lines, blocks) if blocks else list(lines)
     note = None
     if formatter:
         items, extra, note = FORMATTERS[formatter](lines)
