@@ -209,9 +209,9 @@ def _said_together(parsed: Parsed) -> Parsed:
 def _together_key(unit: Unit) -> tuple[str, ...] | None:
     """What a finding must share with others to be said together with them: ("one",
     path, what it says) for a one-line finding (of one file: the file's findings stay
-    under its heading), ("headed", heading) for a heading with
-    its place under it, and its priority (a code's first finding, ranked up to say what
-    the code means, stays alone); None for a finding that cannot be (a pinned line, braces)."""
+    under its heading), ("headed", heading) for a heading with its place under it, and
+    its priority (a code's first finding, ranked up to say what the code means, stays
+    alone); None for a finding that cannot be (a pinned line, braces)."""
     if any(isinstance(line, Pinned) or not isinstance(line, str) for line in unit.lines):
         return None
     first = str(unit.lines[0])
