@@ -36,7 +36,7 @@ from ..fast.lazyre import lazy
 from ..fast.record import replace
 from ..text import clip_line
 from .lines import Encoded, Item, Pinned
-from .reencode import brace_lines
+from .reencode import brace_lines, shared_folder
 from .unit import Parsed, Unit
 
 TYPE_CHECKING = False
@@ -237,19 +237,11 @@ def _places_said(start: str, places: dict[str, list[str]], after: str) -> list[I
         if len(singles) < 2 or len(at) > 1:
             said.extend(brace_lines(f"{start}{path}:", at, after))
         elif path == singles[0]:
-            folder = _shared_folder(singles)
+            folder = shared_folder(singles)
             alike = len({places[single][0] for single in singles}) == 1
             names = [single[len(folder) :] + ("" if alike else f":{places[single][0]}") for single in singles]
             said.extend(brace_lines(f"{start}{folder}", names, (f":{at[0]}" if alike else "") + after))
     return said
-
-
-def _shared_folder(paths: list[str]) -> str:
-    """The longest folder (`a/b/`, or '') every one of `paths` is in."""
-    folder = paths[0][: paths[0].rfind("/") + 1]
-    while folder and not all(path.startswith(folder) for path in paths):
-        folder = folder[: folder.rstrip("/").rfind("/") + 1]
-    return folder
 
 
 def _together(key: tuple[str, ...], members: list[Unit]) -> Unit:

@@ -166,6 +166,20 @@ def brace_list(names: list[str]) -> str:
     return "{" + ",".join(names) + "}"
 
 
+def shared_folder(paths: list[str]) -> str:
+    """The longest folder (`a/b/`, or '') that every one of `paths` (folders ending in
+    `/`, or files) is in."""
+    first = paths[0]
+    end = len(first)
+    for path in paths[1:]:
+        end = min(end, len(path))
+        for k in range(end):
+            if path[k] != first[k]:
+                end = k
+                break
+    return first[: first.rfind("/", 0, end) + 1] if end < len(first) or not first.endswith("/") else first[:end]
+
+
 def brace_lines(before: str, names: list[str], after: str, width: int = BRACE_WIDTH) -> list[Encoded]:
     """`before{a,b,c}after` standing for each name between `before` and `after`, on
     as many lines as keep each within `width` characters (a name too long for one

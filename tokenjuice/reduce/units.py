@@ -40,7 +40,7 @@ from ..text import clip_line, holding, pluralize
 from . import findings, records, traces
 from .lines import Encoded, Indented, Item, Omission, Pinned, Whole
 from .lines import size as _size
-from .reencode import brace_lines, braced_diff_line, folders_said_once, paired_name_line, placed
+from .reencode import brace_lines, braced_diff_line, folders_said_once, paired_name_line, placed, shared_folder
 from .unit import Parsed, Unit
 from .unit import input_lines as _input_lines
 
@@ -783,7 +783,7 @@ def _places(places: list[str]) -> str:
         path, _, line = place.rpartition(":")
         files.setdefault(path, []).append(line)
     folders = [path.rpartition("/")[0] + "/" if "/" in path else "" for path in files]
-    shared = _shared_folder(folders) if len(files) > 1 else ""
+    shared = shared_folder(folders) if len(files) > 1 else ""
     listed = ", ".join(f"{path[len(shared) :]}:{','.join(lines)}" for path, lines in files.items())
     return f"in {shared}: {listed}" if shared else listed
 
@@ -1084,7 +1084,7 @@ def _tallies(run: list[Unit]) -> list[Item]:
     `... ./node_modules/: a/index.js 2, b/{index.js 1, lib/{x.js 3, y.js 1}} omitted ...`;
     the units' own lines where those are no longer."""
     folders = [unit.folder or "" for unit in run]
-    shared = _shared_folder(folders)
+    shared = shared_folder(folders)
     listed = _nested([(folder[len(shared) :], unit.tally) for folder, unit in zip(folders, run, strict=True)])
     marker = Omission(sum(_input_lines(unit.lines) for unit in run), f"{shared or './'}: {listed}")
     room = _size([marker])
@@ -1109,19 +1109,6 @@ def _unless_shorter(unit: Unit, marker: tuple[Item, ...]) -> tuple[Item, ...]:
     return marker if marker and _size(marker) < _size(shown) else shown
 
 
-def _shared_folder(folders: list[str]) -> str:
-    """The longest folder (`a/b/`, or '') that every one of `folders` is in."""
-    first = folders[0]
-    end = len(first)
-    for folder in folders[1:]:
-        end = min(end, len(folder))
-        for k in range(end):
-            if folder[k] != first[k]:
-                end = k
-                break
-    return first[: first.rfind("/", 0, end) + 1] if end < len(first) or not first.endswith("/") else first[:end]
-
-
 def _nested(entries: list[tuple[str, str]]) -> str:
     """`a/x.js 2, a/y.js 1, b.js 3` as `a/{x.js 2, y.js 1}, b.js 3`: neighbours in one
     folder share its name (entries are (folder relative to here, tally))."""
@@ -1137,7 +1124,7 @@ def _nested(entries: list[tuple[str, str]]) -> str:
         end = k + 1
         while end < len(entries) and entries[end][0].partition("/")[0] == top and "/" in entries[end][0]:
             end += 1
-        shared = _shared_folder([f for f, _ in entries[k:end]])
+        shared = shared_folder([f for f, _ in entries[k:end]])
         inner = _nested([(f[len(shared) :], t) for f, t in entries[k:end]])
         parts.append(f"{shared}{{{inner}}}" if end - k > 1 else f"{shared}{inner}")
         k = end
