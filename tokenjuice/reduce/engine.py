@@ -987,12 +987,12 @@ def clamp(header: tuple[str, ...], items: tuple[Item, ...], budget: int) -> tupl
     clipped = [_clip(i, limit) for i in items]
     sizes = [len(_shown(i)) + 1 for i in clipped]
     if sum(sizes) <= available:
+        if all(a is b for a, b in zip(clipped, items, strict=True)):
+            return items
         # The lines clipped share the room the others leave, as evenly as it goes: a
         # page fetched as one 34 kB line keeps the budget's worth of it, not 400 characters.
         wider = _clip_limit(items, clipped, available, limit)
-        if wider > limit:
-            clipped = [_clip(i, wider) for i in items]
-        return tuple(clipped) if any(a is not b for a, b in zip(clipped, items, strict=True)) else items
+        return tuple(_clip(i, wider) for i in items) if wider > limit else tuple(clipped)
     last = len(clipped) - 1
     # Lines before the biggest head/tail cut belong to the head (they go from its far
     # end first), lines after it to the tail, so no stray line is left between cuts.
