@@ -55,7 +55,7 @@ _LOCATED = lazy(
     r"\s*(?P<rest>\S.*)$"
 )
 #: The line under a heading that says where: `  --> src/a.py:1:8`.
-_ARROW = lazy(r"^\s*--> (?P<path>\S+?):(?P<line>\d+)(?::\d+)?\s*$")
+_ARROW = lazy(r"^(?P<indent>\s*)--> (?P<path>\S+?):(?P<place>(?P<line>\d+)(?::\d+)?)\s*$")
 #: esbuild's message (`▲ [WARNING] …`, `✘ [ERROR] …`; `!`/`X` where it prints no
 #: symbols) and the line under it that says where: `    src/a.js:3:17:`.
 _ESBUILD = lazy(r"^(?:✘|▲|X|!) \[(?:ERROR|WARNING)\] \S")
@@ -176,8 +176,8 @@ def parse(lines: list[str], vendored: Vendored) -> Parsed:
 #: A finding on one line whose place can go in a brace list with others': `path:12:5: …`,
 #: what it says holding no brace (reencode.placed_together and decoded read it back).
 _ONE_LINE = lazy(r"^(?P<path>[^\s{}:,'\"][^{}:,'\"]*):(?P<place>\d+(?::\d+)?)(?P<said>: [^{}]+)$")
-#: The line under a heading that says where, with nothing to spoil a brace list in it.
-_PLAIN_ARROW = lazy(r"^(?P<indent>\s*)--> (?P<path>[^\s{}:,'\"]+):(?P<place>\d+(?::\d+)?)\s*$")
+#: What a path said in a brace list of places may not hold (`decoded` could not read it back).
+_UNBRACEABLE = frozenset("{}:,'\"")
 
 
 def _said_together(parsed: Parsed) -> Parsed:
@@ -221,7 +221,8 @@ def _together_key(unit: Unit) -> tuple[str, ...] | None:
             return ("one", found["path"], found["said"], str(unit.priority))
         return None
     heading, place = (str(line) for line in unit.short[:2]) if len(unit.short) == 2 else ("", "")
-    if place and _PLAIN_ARROW.match(place) and heading[:1] not in ("", " ", "\t"):
+    arrow = _ARROW.match(place) if place and heading[:1] not in ("", " ", "\t") else None
+    if arrow and not _UNBRACEABLE.intersection(arrow["path"]):
         return ("headed", heading, "", str(unit.priority))
     return None
 
@@ -250,7 +251,7 @@ def _together(key: tuple[str, ...], members: list[Unit]) -> Unit:
     places: dict[str, list[str]] = {}  # path: places, in order
     start = ""  # what the lines start with: a heading's `-->` as the first finding has it
     for member in members:
-        found = (_ONE_LINE if key[0] == "one" else _PLAIN_ARROW).match(
+        found = (_ONE_LINE if key[0] == "one" else _ARROW).match(
             str(member.lines[0] if key[0] == "one" else member.short[1])
         )
         assert found is not None
