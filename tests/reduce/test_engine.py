@@ -618,3 +618,17 @@ def test_a_block_of_lines_a_rule_trims_is_marked_where_it_was_and_short_runs_are
     assert "src/app/late0.py  0  2  80%" in text and "src/app/late1.py  1  2  80%" in text
     assert text.index("src/app/late1.py  1  2  80%") == text.index("src/app/late0.py  0  2  80%") + 1
     assert text[-1].startswith("(tokenjuice: 257 of ")  # 217 and the short runs' 40
+
+
+def test_a_trimmed_blocks_ends_are_shown_with_their_padding_shortened_as_the_lines_around_them():
+    """The first and last row of a trimmed block come back squeezed as the table's other
+    rows are: a padded coverage table keeps one look."""
+    rule = make(filters={"trim_patterns": ["^site-packages/"]}, summarize={"head": 200, "tail": 20})
+    table = ["Name        Stmts   Miss  Cover"]
+    table += [f"site-packages/pkg/mod{k}.py        {k}      0   100%" for k in range(200)]
+    table += [f"src/app/mod{k}.py        {k}      1    90%" for k in range(100)]
+    text = run("\n".join(table) + "\n", rule)["inlineText"].splitlines()
+    at = text.index("... 198 lines omitted ...")
+    assert text[at - 1] == "site-packages/pkg/mod0.py  0  0  100%"
+    assert text[at + 1] == "site-packages/pkg/mod199.py  199  0  100%"
+    assert text[at + 2].startswith("src/app/mod0.py  0  1  90%")
