@@ -6,6 +6,7 @@ import re
 
 from tokenjuice.reduce.lines import render
 from tokenjuice.reduce.reencode import decoded
+from tokenjuice.reduce.unit import input_lines
 from tokenjuice.reduce.units import Unit, fit, parse
 from tokenjuice.rules.verify import unexplained_lines
 
@@ -119,7 +120,9 @@ def test_findings_that_say_the_same_at_several_places_say_it_once_and_read_back_
         f"pkg/mod.py:140:4{said}",
         "    | def g(): ...",
     ]
-    text = shown(fit(parse("finding", lines), 100_000))
+    items = fit(parse("finding", lines), 100_000)
+    assert input_lines(items) == len(lines)  # each line said together counts the findings it stands for
+    text = shown(items)
     assert text.split("\n")[:3] == [
         "pkg/mod.py:",
         f"  {{108:4,116:4,128:4}}{said}",
