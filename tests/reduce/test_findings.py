@@ -74,7 +74,8 @@ def test_a_flood_keeps_the_projects_errors_and_counts_every_code_it_cuts():
     readable = decoded(text)
     assert "src/app.py:12:5: F821 undefined name 'ordr'" in readable and "src/app.py:30:1: E711" in readable
     # every code cut is counted on one line naming where its first findings are, their folder said once
-    assert "more E501 (vendor/lib/mod_" in text or "more E501 (in vendor/lib/: mod_" in text
+    # (said under the folder they share with the findings shown: `vendor/lib/:` then `  ... N more E501 (mod_…`)
+    assert re.search(r"more E501 \((?:in vendor/lib/: |vendor/lib/)?mod_", text)
     assert "more F401 (" in text
     assert len(text) <= 2500
     # the findings of one file shown together say its path once
@@ -144,7 +145,7 @@ def test_errors_stay_while_conventions_and_warnings_go_first():
     lines += [f"pkg/e{k}.py:{k}:0: E1101: Module 'sys' has no 'x' member (no-member)" for k in range(5)]
     lines += ["", "Your code has been rated at 3.10/10"]
     text = shown(fit(parse("finding", lines), 1500))
-    assert all(f"pkg/e{k}.py:{k}:0: E1101" in text for k in range(5))
+    assert all(f"pkg/e{k}.py:{k}:0: E1101" in decoded(text) for k in range(5))
     assert "C0116" in text and "more C0116" in text  # the conventions are counted, not shown
     assert text.count(": C0116:") < 3
 
@@ -153,7 +154,7 @@ def test_a_hundred_codes_are_counted_on_one_line_when_a_line_each_does_not_fit()
     lines = [f"lib/x{k}.py:{k}:0: C{1000 + k}: some convention (conv-{k})" for k in range(100)]
     lines += ["lib/y.py:1:0: E0602: Undefined variable 'z' (undefined-variable)"]
     text = shown(fit(parse("finding", lines), 1200))
-    assert "lib/y.py:1:0: E0602: Undefined variable 'z' (undefined-variable)" in text
+    assert "lib/y.py:1:0: E0602: Undefined variable 'z' (undefined-variable)" in decoded(text)
     # one line for the whole tier (what room is left shows the first findings themselves)
     assert text.count("more findings: C10") == 1 and text.count(" omitted ...") == 1
     assert len(text) <= 1200
@@ -375,8 +376,9 @@ def test_a_marker_counts_the_findings_said_together_not_their_lines():
     lines = [f"pkg/__init__.py:{n}:0{said}" for n in range(10, 74)]
     lines += [f"pkg/m{k}.py:{k}:0: E1101: Module 'os' has no 'x{k}' member (no-member)" for k in range(20)]
     text = shown(fit(parse("finding", lines), 1500))
-    assert all(f"pkg/m{k}.py:{k}:0: E1101" in text for k in range(20))
-    assert "... 63 more C0414 (pkg/__init__.py:11,12,13, …) omitted ..." in text
+    assert all(f"pkg/m{k}.py:{k}:0: E1101" in decoded(text) for k in range(20))
+    # under the folder said once over the findings shown (`pkg/:`), the marker names the file within it
+    assert re.search(r"\.\.\. 63 more C0414 \((?:pkg/)?__init__\.py:11,12,13, …\) omitted \.\.\.", text)
 
 
 def test_one_line_findings_said_together_outlast_single_ones_of_their_rank():
@@ -402,3 +404,66 @@ def test_files_found_once_each_under_one_heading_share_a_line_and_read_back():
     readable = decoded(text)
     assert all(f"--> {path}" in readable for path in ("pkg/a.py:6:16", "pkg/b.py:7:20", "pkg/sub/c.py:5:15"))
     assert unexplained_lines("\n".join(lines), text) == []
+
+
+def test_tscs_findings_of_one_file_say_its_path_once_and_read_back_whole():
+    """tsc prints `path(line,col): error …`: a file's run of findings is its path once,
+    then each place (`  (12,5): error …`), its elaboration under it as printed."""
+    lines = [
+        f"src/shop/cart.ts({n},9): error TS7006: Parameter 'p{n}' implicitly has an 'any' type." for n in range(1, 9)
+    ]
+    lines += [
+        "src/shop/cart.ts(30,48): error TS2339: Property 'version' does not exist on type 'symbol | SemVer'.",
+        "  Property 'version' does not exist on type 'symbol'.",
+        "src/shop/tax.ts(4,2): error TS2532: Object is possibly 'undefined'.",
+        "src/shop/tax.ts(9,2): error TS2532: Object is possibly 'undefined'.",
+    ]
+    text = shown(fit(parse("finding", lines), 100_000))
+    assert text.startswith("src/shop/cart.ts:\n  (1,9): error TS7006: Parameter 'p1' implicitly")
+    assert "\n  (30,48): error TS2339: Property 'version' does not exist on type 'symbol | SemVer'.\n" in text
+    assert "\nsrc/shop/tax.ts:\n  (4,2): error TS2532" in text
+    assert decoded(text).replace("src/shop/cart.ts:\n", "").replace("src/shop/tax.ts:\n", "") == "\n".join(lines)
+    assert unexplained_lines("\n".join(lines), text) == []
+
+
+def test_a_cut_says_the_folder_its_findings_share_once_and_its_markers_within_it():
+    """Cut, pylint's findings of an installed package (`.venv/lib/…/click/`) say that
+    folder once over them, each file within it, and the markers that count a code's
+    other findings name their files within it too; every finding reads back whole."""
+    folder = ".venv/lib/python3.11/site-packages/click/"
+    lines = []
+    for k in range(30):  # many files of few findings each: a folder's worth saying once
+        lines.append(
+            f"{folder}m{k}.py:{k + 1}:8: W0212: Access to a protected member _x{k} of a client class (protected-access)"
+        )
+        lines.append(f"{folder}m{k}.py:{k + 40}:4: W0622: Redefining built-in 'type{k}' (redefined-builtin)")
+    lines += [f"{folder}utils.py:{n}:0: E1101: Module 'os' has no 'x{n}' member (no-member)" for n in range(1, 4)]
+    text = shown(fit(parse("finding", lines), 2500))
+    assert text.startswith(folder + ":\n")
+    assert text.count(folder) == 1  # once, not on every file's heading and every marker
+    assert re.search(r"\n  \.\.\. \d+ more W0212 \(m\d+\.py:\d+, m\d+\.py:\d+, m\d+\.py:\d+, …\) omitted \.\.\.", text)
+    readable = decoded(text)
+    assert all(
+        f"{folder}utils.py:{n}:0: E1101: Module 'os' has no 'x{n}' member (no-member)" in readable for n in range(1, 4)
+    )
+    shown_findings = [line for line in readable.split("\n") if line.startswith(folder) and not line.endswith(":")]
+    assert len(shown_findings) > 20 and set(shown_findings) <= set(lines) and len(text) <= 2500
+    assert unexplained_lines("\n".join(lines), text) == []
+
+
+def test_a_line_under_a_finding_is_never_swapped_for_a_longer_marker():
+    """Cut, a finding keeps the one line under it (tsc's elaboration) where the marker
+    that would count it takes as much room; a run of many such lines is still counted
+    by one marker."""
+    lines = []
+    for n in range(1, 41):
+        lines.append(f"src/a{n}.ts({n},3): error TS2322: Type 'number' is not assignable to type 'string'.")
+        if n % 2:
+            lines.append(f"  Type 'number' is not assignable to 'Row{n}'.")
+    text = shown(fit(parse("finding", lines), 3200))
+    assert "lines of" not in text and "line of" not in text  # no marker counting a line under a finding
+    assert "  Type 'number' is not assignable to 'Row1'." in text
+    many = [f"src/b.ts({n},3): error TS2322: Type 'number' is not assignable." for n in range(1, 40)]
+    many = [line for n, first in enumerate(many) for line in (first, f"  Type 'number' is not assignable to 'Row{n}'.")]
+    text = shown(fit(parse("finding", many), 2000))
+    assert re.search(r"\.\.\. \d+ lines of \d+ findings", text)  # side by side, one marker counts them all

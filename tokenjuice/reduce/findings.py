@@ -324,8 +324,18 @@ def _finding(
         folder=path.rpartition("/")[0] + "/" if "/" in path else "",
         gathered=code or _label(severity),
         place=f"{path}:{start.get('line', '')}" if path else "",
-        heading=f"{path}:" if path and lines[0].startswith(f"{path}:{start.get('line', '')}:") else "",
+        heading=_heading(lines[0], path, start.get("line", "")),
     )
+
+
+def _heading(line: str, path: str, number: str) -> str:
+    """What a finding's line starts with that a run of its file's findings says once:
+    `path:` (`path:12:5: …`), or `path` where tsc prints `path(12,5): …`; else nothing."""
+    if not path:
+        return ""
+    if line.startswith(f"{path}:{number}:"):
+        return f"{path}:"
+    return path if line.startswith(f"{path}({number},") else ""
 
 
 def _shellcheck_finding(

@@ -134,7 +134,7 @@ def bordered(line: str) -> str:
     return _BORDER_RUN.sub(lambda found: found.group(1) * 3, line) if _BORDER.match(line) else line
 
 
-_FACTORED_MATCH = lazy(r"^\d+(?::\d+)?[:-]")
+_FACTORED_MATCH = lazy(r"^(?:\d+(?::\d+)?[:-]|\(\d+,\d+\):)")
 #: Log records said again but for a word or their prefix, on one line (reduce/records.py):
 #: what differs in a brace list within the line (`Jan 30 {14:55:04,14:56:00} host kernel: …`,
 #: `Dec 12 {09:13:32 host tlp[2354],09:16:45 host tlp[5769]}: Error: …`).
@@ -279,8 +279,12 @@ def decoded(text: str) -> str:
     inner: str | None = None  # a search's file said under it over its matches
     lines = text.split("\n")
     for k, line in enumerate(lines):
+        if inner is not None and line.startswith(_UNDER_A_MATCH):  # a finding's line under it (gcc's excerpt)
+            out.append(line[2:])
+            continue
         if inner is not None and _MATCH_UNDER.match(line):
-            out.append(unfactored(inner, line[2:]))
+            together = placed_together(inner, line[2:]) if line.startswith("    {") else None
+            out.extend(together if together is not None else (unfactored(inner, line[2:]),))
             continue
         inner = None
         if folder is not None:
@@ -340,15 +344,23 @@ def spelled(line: str) -> list[str]:
 #: each path under it without it, two spaces in (`  rich/{a.py,b.py}`,
 #: `  rich/cells.py:12:text`), a search's file of several matches as its path (`  rich/a.py:`)
 #: over its matches four spaces in (`    12:text`), and the markers among them two spaces in.
+#: A linter's findings, cut, are said so too (`  core.py:`, `    12:5: W0212 …`), the markers
+#: counting a code's other findings naming files within the folder, and a finding's lines
+#: under its place (gcc's excerpt, four spaces in or more) two more spaces in.
 #: Only a path without blanks that does not end with `:`, or a search's match or context
 #: line whose path has no blank or `:` (`a.py:12:text`, `a.py-13-text`), is said under a
 #: folder, and a line under one is read as such (or as a marker, or as a file's path
 #: over its matches): text that happens to follow a line ending in `/:` (`ls -Rs dir/`'s
 #: `  4 cli.py`, a YAML key's `  get:` with no match under it) is not.
 _FOLDER_HEADING = lazy(r"^[^\s{},:]*/:$")
-_PATH_UNDER = lazy(r"\S*[^\s:]\Z|(?P<path>[^\s:]+?)(?::\d+:|-\d+-)")  # matched from where the path starts
+# matched from where the path starts: a path, or a match's or finding's path before its place
+# (`:12:`, `-13-`, places said together `:{12:5,…}`, tsc's `(12,5):`)
+_PATH_UNDER = lazy(r"\S*[^\s:]\Z|(?P<path>[^\s:(]+?)(?::\d+:|-\d+-|:\{\d|\(\d+,\d+\):)")
 _FILE_UNDER = lazy(r"^  [^\s:]+:$")
-_MATCH_UNDER = lazy(r"^    \d+(?::\d+)?[:-]")
+#: A line under a match of a file said under a folder, four spaces in or more as printed:
+#: a finding's own (gcc's source excerpt), two more spaces in under the folder.
+_UNDER_A_MATCH = "      "
+_MATCH_UNDER = lazy(r"^    (?:\d+(?::\d+)?[:-]|\{\d|\(\d+,\d+\):)")
 _INDENTED_MARKER = lazy(r"^  \.\.\. .+ omitted \.\.\.$")
 
 
@@ -459,7 +471,10 @@ def _entries(items: Sequence[Item]) -> list[tuple[int, int, str]]:
             continue
         end = k + 1
         if isinstance(item, Encoded) and not item.lines and item.endswith(":"):  # a file's path over its matches
-            while end < len(items) and _FACTORED_UNDER.match(str(items[end])):  # (a marker's text never)
+            # its matches (a marker's text never), and a finding's lines under it (gcc's excerpt)
+            while end < len(items) and (
+                _FACTORED_UNDER.match(str(items[end])) or (end > k + 1 and str(items[end]).startswith("    "))
+            ):
                 end += 1
             separated = end < len(items) and items[end] == "--"  # grep's `--` between context: said as it was
             entries.append((k, end, item[:-1] if end > k + 1 and not separated else ""))
@@ -470,7 +485,7 @@ def _entries(items: Sequence[Item]) -> list[tuple[int, int, str]]:
 
 
 #: A match (or context) line under a file's path said once (`  12:text`, `  13-text`).
-_FACTORED_UNDER = lazy(r"^  \d+(?::\d+)?[:-]")
+_FACTORED_UNDER = lazy(r"^  (?:\d+(?::\d+)?[:-]|\{\d|\(\d+,\d+\):)")
 
 
 def _folders_of(line: str) -> list[str]:
@@ -495,16 +510,19 @@ def is_factored_heading(line: str, input_lines: list[str]) -> bool:
     if not line.endswith(":") or len(line) < 2:
         return False
     head = line[:-1]
-    return any(source.startswith(line) and _FACTORED_MATCH.match(source[len(line) :]) for source in input_lines) or any(
-        source.startswith(head + "-") and _FACTORED_MATCH.match(source[len(head) + 1 :]) for source in input_lines
-    )
+    for source in input_lines:
+        after = source[len(head) : len(head) + 1] if source.startswith(head) else ""
+        # `path:12:text`, `path-13-text`, tsc's `path(12,5): …` (its place said with the parenthesis)
+        if after and after in ":-(" and _FACTORED_MATCH.match(source[len(head) + (after != "(") :]):
+            return True
+    return False
 
 
 def unfactored(path: str, line: str) -> str:
     """A factored match line (`  12:text`, `  13-text`) as grep printed it."""
     rest = line[2:]
     number = _FACTORED_MATCH.match(rest)
-    separator = "-" if number and number.group().endswith("-") else ":"
+    separator = "" if rest[:1] == "(" else "-" if number and number.group().endswith("-") else ":"
     return (path + separator + rest).strip()
 
 

@@ -793,6 +793,54 @@ def _dropped_neighbours(index: int, neighbours: dict[int, tuple[int | None, int 
     return sum(1 for other in neighbours[index] if other is not None and state[other] == DROPPED)
 
 
+def _unmarked_runs(
+    parsed: Parsed, state: dict[int, int], partial: dict[int, tuple[Item, ...]] | None
+) -> dict[int, int]:
+    """`state` with each run of units shortened (their lines counted by one marker
+    after the run, as `_render` closes it) shown whole where what they leave out takes
+    no more room than that marker: tsc's one line of elaboration under an error is
+    never swapped for `... 1 line of 1 finding (…) omitted ...`."""
+    whole = dict(state)
+    runs: dict[tuple[str, str], list[int]] = {}  # (kind, note): the units of a run
+    hidden: dict[tuple[str, str], list[int]] = {}  # (kind, note): the characters and lines they leave out
+
+    def close() -> None:
+        for (kind, note), run in runs.items():
+            chars, lines = hidden[kind, note]
+            marker = Omission(lines, f"{pluralize(lines, 'line')} of {pluralize(len(run), kind)} {note}")
+            if chars <= _size([marker]) and -1 not in run:
+                whole.update(dict.fromkeys(run, FULL))
+        runs.clear()
+        hidden.clear()
+
+    for index, part in enumerate(parsed):
+        form = state.get(index)
+        if not isinstance(part, Unit) or form is None:
+            close()
+            continue
+        own = partial[index] if partial and index in partial else None
+        if (form == DROPPED and part.gathered) or (form == MINIMAL and part.tally and own is None):
+            continue  # said after the run, or in a tally: the run goes on (`_render`)
+        if form == LOSSLESS and part.joins:
+            continue
+        shown = own if own is not None else part.trimmed if form == TRIMMED else part.short if form == SHORT else None
+        if shown is not None and any(isinstance(item, Omission) for item in shown):
+            continue  # a marker of its own: the run goes on past it
+        if shown is None or (form not in (TRIMMED, SHORT) and own is None):
+            close()
+            continue
+        note = part.trimmed_note if form == TRIMMED and own is None else part.short_note
+        if any(kind == part.kind and said != note for kind, said in runs):
+            close()
+        # a unit shown in part is in the run, but not whole: its marker stays
+        runs.setdefault((part.kind, note), []).append(-1 if own is not None else index)
+        counts = hidden.setdefault((part.kind, note), [0, 0])
+        counts[0] += part.size - _size(shown)
+        counts[1] += _input_lines(part.lines) - _input_lines(shown)
+    close()
+    return whole
+
+
 def _render(
     parsed: Parsed,
     state: dict[int, int],
@@ -847,6 +895,7 @@ def _render(
                 items.append(Omission(hidden, f"{pluralize(hidden, 'line')}{what} {note}"))
             shortened.clear()
 
+    state = _unmarked_runs(parsed, state, partial)
     # Units shown whose first line starts with their heading: (start, end, heading).
     headed: list[tuple[int, int, str]] = []
     # Dropped units that are gathered by label are counted after the last of them.
@@ -937,7 +986,7 @@ def _render(
 
 #: The units whose lines are said under the folder they share: a listing's folders (not
 #: `ls -R`'s sections, which have their own heading) and a search's files.
-_SAID_UNDER = ("directory", "file with matches")
+_SAID_UNDER = ("directory", "file with matches", "finding")
 
 
 def _paths_listed(parsed: Parsed, kinds: tuple[str, ...] = ("directory",)) -> bool:
@@ -959,8 +1008,14 @@ def _inside(marker: Omission, folder: str) -> Omission | None:
     folder or file it names relative to it (`./` for `folder` itself), or the lines left
     out of the file above it; None for a marker that names a folder not in it."""
     detail = marker.detail or ""
-    if _LINES_DROPPED.match(detail):
+    if _LINES_DROPPED.match(detail) or _LINES_OF.match(detail):
         return Indented(marker.count, detail)
+    code = _CODE_PLACES.match(detail)
+    if code and code["places"].startswith(folder):  # a linter's code and where its first findings are
+        places = code["places"][len(folder) :]
+        if code["shared"]:  # `in P/: a.py:3, …`: the folder said once, or one within it
+            places = places.removeprefix(": ") if places.startswith(": ") else "in " + places
+        return Indented(marker.count, f"{code['said']}({places}")
     for pattern in (_MORE_IN, _COUNTED_IN):
         found = pattern.match(detail)
         if found and found["folder"].startswith(folder):
@@ -968,6 +1023,17 @@ def _inside(marker: Omission, folder: str) -> Omission | None:
             said = found["said"]
             return Indented(marker.count, said + named if pattern is _MORE_IN else named + said)
     return None
+
+
+#: What a marker of a linter's dropped findings of one code says (`_gathered_markers`):
+#: their count and code, then where the first of them are, in the folder they share or in
+#: one file (`12 more W0212 (in src/: a.py:3, b.py:7, …)`, `7 more W0621 (src/a.py:3,9)`).
+_CODE_PLACES = lazy(r"^(?P<said>[\d,]+ (?:more )?\S+ )\((?P<shared>in )?(?P<places>\S+.*)$")
+
+
+#: What a marker of lines left out of the units shown above it says (`21 lines of 1
+#: finding (source excerpts)`): they are in the folder those are in.
+_LINES_OF = lazy(r"^[\d,]+ lines? of [\d,]+ ")
 
 
 #: What a marker of dropped units that are lines says (`12 more lines`), or none.
@@ -1020,16 +1086,19 @@ def _shared_headings(items: list[Item], headed: list[tuple[int, int, str]]) -> l
         if len(run) < 2:
             continue
         heading = run[0][2]
+        tsc = not heading.endswith(":")  # `path(12,5): …`: said as `path:` over `  (12,5): …`
         for start, end, _ in run:
             for k in range(start, end):
                 line = items[k]
                 rest = line[len(heading) :] if isinstance(line, str) and line.startswith(heading) else ""
-                if rest[:1].isdigit() or rest[:1] == "{":  # a place, or places said together
+                # a place, or places said together (`path:` then `  12:5: …`, `  {12:5,40:1}: …`), or
+                # tsc's (`path` then `  (12,5): …`)
+                if rest[:1] == "(" if tsc else rest[:1].isdigit() or rest[:1] == "{":
                     items[k] = Encoded("  " + rest, line.lines if isinstance(line, Encoded) else 1)
         begin, stop = run[0][0], run[-1][1]
         alone = {k - begin for start, end, _ in run if _said_alone(items[start:end]) for k in range(start, end)}
         items[begin:stop] = _said_once(items[begin:stop], alone)
-        items.insert(begin, Encoded(heading, 0))
+        items.insert(begin, Encoded(heading + ":" if tsc else heading, 0))
     return items
 
 
