@@ -800,6 +800,8 @@ def _unmarked_runs(
     after the run, as `_render` closes it) shown whole where what they leave out takes
     no more room than that marker: tsc's one line of elaboration under an error is
     never swapped for `... 1 line of 1 finding (…) omitted ...`."""
+    if TRIMMED not in state.values() and SHORT not in state.values():
+        return state  # no unit shortened: none to show whole
     whole = dict(state)
     runs: dict[tuple[str, str], list[int]] = {}  # (kind, note): the units of a run
     hidden: dict[tuple[str, str], list[int]] = {}  # (kind, note): the characters and lines they leave out
@@ -816,7 +818,8 @@ def _unmarked_runs(
     for index, part in enumerate(parsed):
         form = state.get(index)
         if not isinstance(part, Unit) or form is None:
-            close()
+            if runs:
+                close()
             continue
         own = partial[index] if partial and index in partial else None
         if (form == DROPPED and part.gathered) or (form == MINIMAL and part.tally and own is None):
