@@ -437,16 +437,23 @@ def test_a_cut_says_the_folder_its_findings_share_once_and_its_markers_within_it
             f"{folder}m{k}.py:{k + 1}:8: W0212: Access to a protected member _x{k} of a client class (protected-access)"
         )
         lines.append(f"{folder}m{k}.py:{k + 40}:4: W0622: Redefining built-in 'type{k}' (redefined-builtin)")
+        lines.append(
+            f"{folder}m{k}.py:{k + 60}:8: W0212: Access to a protected member _x{k} of a client class (protected-access)"
+        )
     lines += [f"{folder}utils.py:{n}:0: E1101: Module 'os' has no 'x{n}' member (no-member)" for n in range(1, 4)]
     text = shown(fit(parse("finding", lines), 2500))
     assert text.startswith(folder + ":\n")
+    assert re.search(r"\n    \{\d+:8,\d+:8\}: W0212: Access to a protected member", text)  # said together, within
     assert text.count(folder) == 1  # once, not on every file's heading and every marker
-    assert re.search(r"\n  \.\.\. \d+ more W0212 \(m\d+\.py:\d+, m\d+\.py:\d+, m\d+\.py:\d+, …\) omitted \.\.\.", text)
+    assert re.search(r"\n  \.\.\. \d+ more W0212 \(m\d+\.py:[\d,]+, m\d+\.py:[\d,]+, …\) omitted \.\.\.", text)
     readable = decoded(text)
     assert all(
         f"{folder}utils.py:{n}:0: E1101: Module 'os' has no 'x{n}' member (no-member)" in readable for n in range(1, 4)
     )
-    shown_findings = [line for line in readable.split("\n") if line.startswith(folder) and not line.endswith(":")]
+    # (decoded keeps a line said together as shown, beside the findings it stands for)
+    shown_findings = [
+        line for line in readable.split("\n") if line.startswith(folder) and line[-1] != ":" and "{" not in line
+    ]
     assert len(shown_findings) > 20 and set(shown_findings) <= set(lines) and len(text) <= 2500
     assert unexplained_lines("\n".join(lines), text) == []
 
