@@ -1,0 +1,39 @@
+"""Real linters' findings, cut and said in today's forms (a folder said once, a file's
+path once over its places, places said together), read back by `decoded` and
+explained by `verify` line for line: shapes taken from mypy --strict, flake8, ruff and
+pylint runs over installed packages (tests/scenarios: mypy-strict-p-requests,
+flake8-pip-vendor-distlib, ruff-concise-pip-vendor-pygments, pylint-requests-site-packages)."""
+
+from tokenjuice.reduce.lines import render
+from tokenjuice.reduce.reencode import decoded
+from tokenjuice.reduce.units import fit, parse
+from tokenjuice.rules.verify import unexplained_lines
+
+FOLDER = ".venv/lib/python3.11/site-packages/requests/"
+
+
+def shown(lines: list[str], budget: int) -> str:
+    return "\n".join(render(fit(parse("finding", lines), budget)))
+
+
+def test_places_said_together_under_a_file_within_a_folder_are_explained():
+    """mypy's `Unused "type: ignore"` at several places of one file, cut, is said as
+    `    {30,41,57}: error: …` under `  m0.py:` under the folder said once: verify reads
+    it back as the findings it stands for (as decoded does), and every line after it."""
+    lines = []
+    for k in range(12):
+        lines.append(
+            f'{FOLDER}m{k}.py:{k + 1}: error: Module "urllib3" does not explicitly export "v{k}"  [attr-defined]'
+        )
+        lines += [
+            f'{FOLDER}m{k}.py:{n + k}: error: Unused "type: ignore" comment  [unused-ignore]' for n in (30, 41, 57)
+        ]
+        lines.append(
+            f'{FOLDER}m{k}.py:{k + 90}: error: Returning Any from function declared to return "str"  [no-any-return]'
+        )
+    lines.append("Found 60 errors in 12 files (checked 19 source files)")
+    text = shown(lines, 3000)
+    assert text.startswith(FOLDER + ":\n  m0.py:\n")
+    assert '\n    {30,41,57}: error: Unused "type: ignore" comment  [unused-ignore]\n' in text
+    assert f'{FOLDER}m0.py:41: error: Unused "type: ignore" comment  [unused-ignore]' in decoded(text).split("\n")
+    assert unexplained_lines("\n".join(lines), text) == []
