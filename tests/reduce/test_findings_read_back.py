@@ -37,3 +37,32 @@ def test_places_said_together_under_a_file_within_a_folder_are_explained():
     assert '\n    {30,41,57}: error: Unused "type: ignore" comment  [unused-ignore]\n' in text
     assert f'{FOLDER}m0.py:41: error: Unused "type: ignore" comment  [unused-ignore]' in decoded(text).split("\n")
     assert unexplained_lines("\n".join(lines), text) == []
+
+
+def test_eslints_unix_format_is_findings_with_their_rule_and_severity():
+    """`eslint -f unix` says a finding's severity and rule last (`… [Error/eqeqeq]`,
+    `… [Warning]` for an unused disable directive): each line is a finding, so a cut
+    keeps the errors and counts each rule it drops, where a head and a tail lost the
+    errors between them (eslint-f-unix-axios-lib)."""
+    root = "/tmp/h46/es/axios/lib/"
+    lines = [
+        f"{root}adapters/http.js:{n}:12: 'e{n}' is defined but never used. [Error/no-unused-vars]" for n in range(1, 9)
+    ]
+    lines += [
+        f"{root}core/Axios.js:{n}:7: 'v{n}' is never reassigned. Use 'const' instead. [Error/prefer-const]"
+        for n in range(1, 40)
+    ]
+    lines += [
+        f"{root}utils.js:{n}:3: Unused eslint-disable directive (no problems were reported from 'func-names'). [Warning]"
+        for n in range(1, 30)
+    ]
+    lines += [
+        f"{root}utils.js:13:6: 'hasOwnProperty' is already declared in the upper scope on line 12 column 7. [Error/no-shadow]"
+    ]
+    lines += ["", f"{len(lines)} problems"]
+    text = shown(lines, 3000)
+    readable = decoded(text)
+    assert all(f"{root}adapters/http.js:{n}:12: 'e{n}'" in readable for n in range(1, 9))
+    assert f"{root}utils.js:13:6: 'hasOwnProperty' is already declared" in readable
+    assert "more prefer-const (" in text and "warnings (" in text and "77 problems" in text
+    assert len(text) <= 3000 and unexplained_lines("\n".join(lines), text) == []

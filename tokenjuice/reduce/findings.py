@@ -73,6 +73,10 @@ _CODE = lazy(
     r"\b(?P<code>[A-Z]{1,5}\d{2,5})\b|\[(?P<bracket>-?[a-zA-Z][\w-]*)\]\s*$|\((?P<symbol>[a-z][\w-]*)\)\s*$"
     r"|\s{2}(?P<rule>@?[\w-]+(?:/[\w-]+)*)\s*$"
 )
+#: eslint's unix formatter says a finding's severity and rule last: `path:12:5: 'x' is
+#: defined but never used. [Error/no-unused-vars]`, `… [Warning]` (no rule: an unused
+#: eslint-disable directive).
+_UNIX_TAIL = lazy(r"\[(?P<word>Error|Warning)(?:/(?P<rule>[^\]\s]+))?\]$")
 #: Lines that belong to the finding above them.
 _CONTINUES = lazy(r"^(?:\s|\||==|-->|= |\d+\s*[|+-]|(?:help|note|hint|info)(?:\[\w+\])?:|-{20,}$|\.\.\.)")
 _LEADING_CODE = lazy(r"\[?[A-Z]{1,5}\d{2,5}\b")
@@ -282,7 +286,7 @@ def _together(key: tuple[str, ...], members: list[Unit]) -> Unit:
 
 def _diagnostic(rest: str) -> bool:
     """Does what follows a location read as a diagnostic (a severity or a code)?"""
-    return bool(_SEVERITY.match(rest) or _LEADING_CODE.match(rest))
+    return bool(_SEVERITY.match(rest) or _LEADING_CODE.match(rest) or _UNIX_TAIL.search(rest))
 
 
 def _finding(
@@ -368,6 +372,9 @@ def _shellcheck_finding(
 def _code(text: str) -> str:
     """The finding's code or rule name (`F821`, `no-undef`, `arg-type`,
     `unused-argument`), '' when it shows none."""
+    unix = _UNIX_TAIL.search(text)
+    if unix:  # eslint -f unix: the rule in the brackets that end it
+        return unix.group("rule") or ""
     found = None
     for found in _CODE.finditer(text):
         if found.group("code"):
@@ -379,7 +386,8 @@ def _code(text: str) -> str:
 
 def _severity(text: str, code: str) -> int:
     """ERROR, WARNING or CONVENTION: the word the tool says, else what its code's family says."""
-    word = _SEVERITY.search(text[:60])
+    unix = _UNIX_TAIL.search(text)
+    word = unix or _SEVERITY.search(text[:60])
     if word and word.group("word").lower() in _WORDS:
         return _WORDS[word.group("word").lower()]
     letter = _PYLINT.match(code)
