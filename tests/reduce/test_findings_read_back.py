@@ -66,3 +66,20 @@ def test_eslints_unix_format_is_findings_with_their_rule_and_severity():
     assert f"{root}utils.js:13:6: 'hasOwnProperty' is already declared" in readable
     assert "more prefer-const (" in text and "warnings (" in text and "77 problems" in text
     assert len(text) <= 3000 and unexplained_lines("\n".join(lines), text) == []
+
+
+def test_eslints_compact_format_is_findings_with_their_rule_and_severity():
+    """`eslint -f compact` says `path: line 12, col 5, Error - … (rule)`: each line is a
+    finding, so a cut keeps the rare rules' errors and counts the rule it drops, where a
+    head and a tail lost what lay between (eslint-f-compact-async-internal)."""
+    root = "/tmp/h46/es/async/internal/"
+    lines = [
+        f"{root}eachOfLimit.js: line {n}, col 1, Error - Unexpected var, use let or const instead. (no-var)"
+        for n in range(1, 80)
+    ]
+    lines.insert(40, f"{root}queue.js: line 27, col 21, Error - Expected '===' and instead saw '=='. (eqeqeq)")
+    lines += ["", f"{len(lines)} problems"]
+    text = shown(lines, 2500)
+    assert f"{root}queue.js: line 27, col 21, Error - Expected '===' and instead saw '=='. (eqeqeq)" in text
+    assert "more no-var (" in text and "80 problems" in text
+    assert len(text) <= 2500 and unexplained_lines("\n".join(lines), text) == []

@@ -48,10 +48,11 @@ if TYPE_CHECKING:
 
 _LINE_LIMIT = 300
 
-#: `path:line[:col]:` or `path(line,col):` then the diagnostic (optionally indented, ` - `).
+#: `path:line[:col]:` or `path(line,col):` then the diagnostic (optionally indented, ` - `),
+#: or eslint's compact format: `path: line 12, col 5, Error - …`.
 _LOCATED = lazy(
     r"^\s*(?P<path>[^\s:()'\"][^:()'\"]*?)"
-    r"(?::(?P<rline>\d+):\d+ -|:(?P<line>\d+)(?::\d+)?:(?=\s)|\((?P<pline>\d+),\d+\):)"
+    r"(?::(?P<rline>\d+):\d+ -|:(?P<line>\d+)(?::\d+)?:(?=\s)|\((?P<pline>\d+),\d+\):|: line (?P<cline>\d+), col \d+,)"
     r"\s*(?P<rest>\S.*)$"
 )
 #: The line under a heading that says where: `  --> src/a.py:1:8`.
@@ -155,7 +156,7 @@ def parse(lines: list[str], vendored: Vendored) -> Parsed:
             if arrow:
                 start = {"path": arrow.group("path"), "line": arrow.group("line"), "text": line}
             elif located:
-                number = located.group("line") or located.group("pline") or located.group("rline")
+                number = next(filter(None, located.group("line", "pline", "rline", "cline")))
                 start = {"path": located.group("path").strip(), "line": number, "text": located.group("rest")}
             elif stylish:
                 start = {"path": stylish_file, "line": stylish.group("line"), "text": line.strip()}
