@@ -83,3 +83,42 @@ def test_eslints_compact_format_is_findings_with_their_rule_and_severity():
     assert f"{root}queue.js: line 27, col 21, Error - Expected '===' and instead saw '=='. (eqeqeq)" in text
     assert "more no-var (" in text and "80 problems" in text
     assert len(text) <= 2500 and unexplained_lines("\n".join(lines), text) == []
+
+
+def test_a_findings_elaboration_stays_under_its_file_within_a_folder():
+    """tsc --pretty prints an error's elaboration two spaces in (`  'T' could be …`); cut,
+    with the folder said once, the file's findings after it stay under the file's heading
+    (four spaces in) instead of falling out to the folder's level as unexplained lines
+    (tsc-pretty-rxjs-strict at 20,000 characters)."""
+    d = "rxjs/src/internal/scheduler/"
+    said = (
+        "error TS4114: This member must have an 'override' modifier because it overrides a member in the base class"
+        " 'AsyncAction<T>'."
+    )
+    lines = []
+    for name in ["Action0", "Action1", "AsapAction", "Action2", "Action3"]:
+        found = [f"{d}{name}.ts:{n}:13 - {said}" for n in (12, 25, 40)]
+        if name == "AsapAction":
+            found[1:1] = [
+                f"{d}AsapAction.ts:26:5 - error TS2412: Type 'T | undefined' is not assignable to type 'T' with"
+                " 'exactOptionalPropertyTypes: true'.",
+                "  'T' could be instantiated with an arbitrary type which could be unrelated to 'T | undefined'.",
+            ]
+        lines += found
+    lines += [f"{d}Other{k}.ts:{k}:3 - {said}" for k in range(1, 30)]
+    lines += ["", "Found 46 errors in 34 files."]
+    text = shown(lines, 3500)
+    assert text.startswith(d + ":\n")
+    assert (
+        "\n  AsapAction.ts:\n    12:13 - error TS4114" in text
+        and "\n    'T' could be instantiated with an arbitrary type which could be unrelated to 'T | undefined'.\n"
+        "    25:13 - error TS4114"
+        in text
+    )
+    assert text.count(d) == 1  # the folder is said once: the file's findings after the elaboration stay in it
+    readable = decoded(text).split("\n")
+    at = readable.index(
+        "  'T' could be instantiated with an arbitrary type which could be unrelated to 'T | undefined'."
+    )
+    assert readable[at - 1 : at + 2] == lines[7:10]
+    assert unexplained_lines("\n".join(lines), text) == []
