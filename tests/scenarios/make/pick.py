@@ -3463,31 +3463,36 @@ add(
 )
 
 ESLINT_UNIX = re.compile(r"^\S+:\d+:\d+: .* \[(\w+)(?:/(\S+))?\]$")
-eu = lines("eslint-f-unix-axios-lib")
-eu_findings = [ln for ln in eu if ESLINT_UNIX.match(ln)]
+ESLINT_COMPACT = re.compile(r"^\S+: line \d+, col \d+, (\w+) - .* \(([\w-]+)\)$")
+
+
+def eslint_picks(name, shape, n):
+    """The first problem of each (severity, rule), n others spread over the rest, the total."""
+    found = [ln for ln in lines(name) if shape.match(ln)]
+    total = next(ln for ln in lines(name) if ln.endswith(" problems"))
+    return len(found), with_spread(first_of_each(found, lambda ln: shape.match(ln).groups()), found, n) + [total]
+
+
+eu_count, eu_picks = eslint_picks("eslint-f-unix-axios-lib", ESLINT_UNIX, 14)
 add(
     "eslint-f-unix-axios-lib",
     f"npx eslint -f unix axios/lib (axios 1.21.1 from npm pack; recommended rules plus eqeqeq, no-var,"
-    f" prefer-const, no-shadow): {len(eu_findings)} problems as `path:line:col: message [Error/rule]`,"
+    f" prefer-const, no-shadow): {eu_count} problems as `path:line:col: message [Error/rule]`,"
     " unused-directive warnings among them (~15 kB); keep the first problem of each rule, others spread over"
     " the rest, the total",
     "eslint 10.16.0 via npx, eslint-formatter-unix, Node 20.20.2",
-    with_spread(first_of_each(eu_findings, lambda ln: ESLINT_UNIX.match(ln).groups()), eu_findings, 14)
-    + [next(ln for ln in eu if ln.endswith(" problems"))],
+    eu_picks,
     day=LINTREAL,
 )
 
-ESLINT_COMPACT = re.compile(r"^\S+: line \d+, col \d+, (\w+) - .* \(([\w-]+)\)$")
-ec = lines("eslint-f-compact-async-internal")
-ec_findings = [ln for ln in ec if ESLINT_COMPACT.match(ln)]
+ec_count, ec_picks = eslint_picks("eslint-f-compact-async-internal", ESLINT_COMPACT, 16)
 add(
     "eslint-f-compact-async-internal",
-    f"npx eslint -f compact async/internal (async 3.2.6 from npm pack; the same rules): {len(ec_findings)}"
+    f"npx eslint -f compact async/internal (async 3.2.6 from npm pack; the same rules): {ec_count}"
     " problems as `path: line N, col M, Error - message (rule)` (~13 kB); keep the first problem of each"
     " rule, others spread over the rest, the total",
     "eslint 10.16.0 via npx, eslint-formatter-compact, Node 20.20.2",
-    with_spread(first_of_each(ec_findings, lambda ln: ESLINT_COMPACT.match(ln).groups()), ec_findings, 16)
-    + [next(ln for ln in ec if ln.endswith(" problems"))],
+    ec_picks,
     day=LINTREAL,
 )
 
