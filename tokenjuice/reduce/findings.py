@@ -48,10 +48,11 @@ if TYPE_CHECKING:
 
 _LINE_LIMIT = 300
 
-#: `path:line[:col]:` or `path(line,col):` then the diagnostic (optionally indented, ` - `).
+#: `path:line[:col]:` or `path(line,col):` then the diagnostic (optionally indented, ` - `),
+#: or eslint's compact format: `path: line 12, col 5, Error - …`.
 _LOCATED = lazy(
     r"^\s*(?P<path>[^\s:()'\"][^:()'\"]*?)"
-    r"(?::(?P<rline>\d+):\d+ -|:(?P<line>\d+)(?::\d+)?:(?=\s)|\((?P<pline>\d+),\d+\):)"
+    r"(?::(?P<rline>\d+):\d+ -|:(?P<line>\d+)(?::\d+)?:(?=\s)|\((?P<pline>\d+),\d+\):|: line (?P<cline>\d+), col \d+,)"
     r"\s*(?P<rest>\S.*)$"
 )
 #: The line under a heading that says where: `  --> src/a.py:1:8`.
@@ -73,6 +74,10 @@ _CODE = lazy(
     r"\b(?P<code>[A-Z]{1,5}\d{2,5})\b|\[(?P<bracket>-?[a-zA-Z][\w-]*)\]\s*$|\((?P<symbol>[a-z][\w-]*)\)\s*$"
     r"|\s{2}(?P<rule>@?[\w-]+(?:/[\w-]+)*)\s*$"
 )
+#: eslint's unix formatter says a finding's severity and rule last: `path:12:5: 'x' is
+#: defined but never used. [Error/no-unused-vars]`, `… [Warning]` (no rule: an unused
+#: eslint-disable directive).
+_UNIX_TAIL = lazy(r"\[(?P<word>Error|Warning)(?:/(?P<rule>[^\]\s]+))?\]$")
 #: Lines that belong to the finding above them.
 _CONTINUES = lazy(r"^(?:\s|\||==|-->|= |\d+\s*[|+-]|(?:help|note|hint|info)(?:\[\w+\])?:|-{20,}$|\.\.\.)")
 _LEADING_CODE = lazy(r"\[?[A-Z]{1,5}\d{2,5}\b")
@@ -151,7 +156,7 @@ def parse(lines: list[str], vendored: Vendored) -> Parsed:
             if arrow:
                 start = {"path": arrow.group("path"), "line": arrow.group("line"), "text": line}
             elif located:
-                number = located.group("line") or located.group("pline") or located.group("rline")
+                number = next(filter(None, located.group("line", "pline", "rline", "cline")))
                 start = {"path": located.group("path").strip(), "line": number, "text": located.group("rest")}
             elif stylish:
                 start = {"path": stylish_file, "line": stylish.group("line"), "text": line.strip()}
@@ -282,7 +287,7 @@ def _together(key: tuple[str, ...], members: list[Unit]) -> Unit:
 
 def _diagnostic(rest: str) -> bool:
     """Does what follows a location read as a diagnostic (a severity or a code)?"""
-    return bool(_SEVERITY.match(rest) or _LEADING_CODE.match(rest))
+    return bool(_SEVERITY.match(rest) or _LEADING_CODE.match(rest) or _UNIX_TAIL.search(rest))
 
 
 def _finding(
@@ -368,6 +373,9 @@ def _shellcheck_finding(
 def _code(text: str) -> str:
     """The finding's code or rule name (`F821`, `no-undef`, `arg-type`,
     `unused-argument`), '' when it shows none."""
+    unix = _UNIX_TAIL.search(text)
+    if unix:  # eslint -f unix: the rule in the brackets that end it
+        return unix.group("rule") or ""
     found = None
     for found in _CODE.finditer(text):
         if found.group("code"):
@@ -379,7 +387,8 @@ def _code(text: str) -> str:
 
 def _severity(text: str, code: str) -> int:
     """ERROR, WARNING or CONVENTION: the word the tool says, else what its code's family says."""
-    word = _SEVERITY.search(text[:60])
+    unix = _UNIX_TAIL.search(text)
+    word = unix or _SEVERITY.search(text[:60])
     if word and word.group("word").lower() in _WORDS:
         return _WORDS[word.group("word").lower()]
     letter = _PYLINT.match(code)

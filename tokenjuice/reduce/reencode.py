@@ -279,7 +279,8 @@ def decoded(text: str) -> str:
     inner: str | None = None  # a search's file said under it over its matches
     lines = text.split("\n")
     for k, line in enumerate(lines):
-        if inner is not None and line.startswith(_UNDER_A_MATCH):  # a finding's line under it (gcc's excerpt)
+        if inner is not None and line.startswith(_UNDER_A_MATCH) and not _MATCH_UNDER.match(line):
+            # a finding's line under it (gcc's excerpt, tsc's elaboration)
             out.append(line[2:])
             continue
         if inner is not None and _MATCH_UNDER.match(line):
@@ -357,9 +358,10 @@ _FOLDER_HEADING = lazy(r"^[^\s{},:]*/:$")
 # (`:12:`, `-13-`, places said together `:{12:5,…}`, tsc's `(12,5):`)
 _PATH_UNDER = lazy(r"\S*[^\s:]\Z|(?P<path>[^\s:(]+?)(?::\d+:|-\d+-|:\{\d|\(\d+,\d+\):)")
 _FILE_UNDER = lazy(r"^  [^\s:]+:$")
-#: A line under a match of a file said under a folder, four spaces in or more as printed:
-#: a finding's own (gcc's source excerpt), two more spaces in under the folder.
-_UNDER_A_MATCH = "      "
+#: A line under a match of a file said under a folder, indented as printed (one space in
+#: or more: gcc's source excerpt, tsc's elaboration), two more spaces in under the folder:
+#: three or more, where a file's path is two in and its matches four and a digit.
+_UNDER_A_MATCH = "   "
 _MATCH_UNDER = lazy(r"^    (?:\d+(?::\d+)?[:-]|\{\d|\(\d+,\d+\):)")
 _INDENTED_MARKER = lazy(r"^  \.\.\. .+ omitted \.\.\.$")
 
@@ -471,9 +473,11 @@ def _entries(items: Sequence[Item]) -> list[tuple[int, int, str]]:
             continue
         end = k + 1
         if isinstance(item, Encoded) and not item.lines and item.endswith(":"):  # a file's path over its matches
-            # its matches (a marker's text never), and a finding's lines under it (gcc's excerpt)
+            # its matches (a marker's text never), and a finding's lines under it, indented as
+            # printed (gcc's excerpt, `  773 |   …`; tsc's elaboration, `  'T' could be …`)
             while end < len(items) and (
-                _FACTORED_UNDER.match(str(items[end])) or (end > k + 1 and str(items[end]).startswith("    "))
+                _FACTORED_UNDER.match(str(items[end]))
+                or (end > k + 1 and not isinstance(items[end], Omission) and str(items[end]).startswith(" "))
             ):
                 end += 1
             separated = end < len(items) and items[end] == "--"  # grep's `--` between context: said as it was

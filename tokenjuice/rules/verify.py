@@ -272,8 +272,11 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
     inner: str | None = None  # a search's file under it, said once over its matches
     reduced = split_lines(reduced_text)
     for k, line in enumerate(reduced):
-        if inner is not None and line.startswith("      ") and line.strip() in inputs:
-            continue  # a finding's line under it (tsc's elaboration)
+        if inner is not None and line.startswith("   ") and line.strip() in inputs:
+            continue  # a finding's line under it (gcc's excerpt, tsc's elaboration)
+        together = placed_together(inner, line[2:]) if inner is not None and line.startswith("    {") else None
+        if together and all(finding in inputs for finding in together):
+            continue  # places said together under it (`    {30,41}: error: …`), as decoded reads them
         match = unfactored(inner, line[2:]) if inner is not None and line.startswith("    ") else None
         if match is not None and (match in inputs or (CLIP.search(match) and _is_clipped_input(match, input_lines))):
             continue

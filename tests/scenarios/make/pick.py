@@ -3339,5 +3339,181 @@ add(
     day=QUERIES,
 )
 
+# -- Linters and type checkers read back (helper h46, 2026-12-07): real runs on this machine of the
+# findings forms a cut linter run is said in (a folder said once, tsc's path once per file): tsc over
+# rxjs 7.8.2's sources (npm pack) under strict flags, pylint, mypy --strict, ruff's concise and flake8's
+# formats over installed and vendored packages, eslint's unix and compact formatters (npm's
+# eslint-formatter-unix and -compact) over axios 1.21.1 and async 3.2.6 (npm pack), gcc over Lua 5.4.4
+# (Debian's orig tarball, the checksum of bookworm's .dsc). Written down from each raw output by rule
+# before any tokenjuice output of it was seen.
+LINTREAL = "Debian 12, 2026-12-07"
+
+
+def first_of_each(items, key):
+    """The first item of each key, in output order."""
+    seen, out = set(), []
+    for item in items:
+        k = key(item)
+        if k not in seen:
+            seen.add(k)
+            out.append(item)
+    return out
+
+
+def with_spread(picked, items, n):
+    """picked (each once), then n items spread over items that are not already picked."""
+    picked = list(dict.fromkeys(picked))
+    return picked + spread([x for x in dict.fromkeys(items) if x not in picked], n)
+
+
+TSC_HEAD_PLAIN = re.compile(r"^\S+\(\d+,\d+\): error (TS\d+): ")
+tp = lines("tsc-rxjs-strict-pretty-false")
+tp_heads = [ln for ln in tp if TSC_HEAD_PLAIN.match(ln)]
+tp_rare = [ln for ln in first_of_each(tp_heads, lambda ln: TSC_HEAD_PLAIN.match(ln)[1])]
+# the deepest elaboration of the error whose chain is longest, and one elaboration of each other depth
+tp_elab = first_of_each([ln for ln in tp if ln.startswith("  ")], lambda ln: len(ln) - len(ln.lstrip()))
+add(
+    "tsc-rxjs-strict-pretty-false",
+    f"npx tsc --pretty false over rxjs 7.8.2's src under strict, exactOptionalPropertyTypes,"
+    f" noUncheckedIndexedAccess, noImplicitOverride and noUnused*: {len(tp_heads)} errors in tsc's"
+    " `path(line,col): error TS…` form, many with indented elaborations (up to seven deep), no verdict line"
+    " (~21 kB); keep the first error of each code, an elaboration of each depth, errors spread over the rest",
+    "TypeScript 7.0.2 via npx, Node 20.20.2",
+    with_spread(tp_rare, tp_heads, 10) + [x for x in tp_elab if x not in tp_rare],
+    day=LINTREAL,
+)
+
+TSC_HEAD_PRETTY = re.compile(r"^\S+:\d+:\d+ - error (TS\d+): ")
+tq = lines("tsc-pretty-rxjs-strict")
+tq_heads = [ln for ln in tq if TSC_HEAD_PRETTY.match(ln)]
+tq_rare = first_of_each(tq_heads, lambda ln: TSC_HEAD_PRETTY.match(ln)[1])
+tq_related = first_of_each([ln.strip() for ln in tq if re.match(r"^  \S+:\d+:\d+ - ", ln)], lambda ln: ln.split(" - ")[1])
+tq_table = [ln for ln in tq if re.match(r"^ +\d+  rxjs/", ln)]
+add(
+    "tsc-pretty-rxjs-strict",
+    f"npx tsc --pretty over the same rxjs sources and flags: {len(tq_heads)} errors as `path:line:col - error"
+    " TS…` with elaborations, code excerpts under them and related locations, the verdict and a per-file table"
+    " (coloured, ~45 kB); keep the first error of each code, each kind of related location, errors spread"
+    " over the rest, the verdict and the table's first and last rows",
+    "TypeScript 7.0.2 via npx, Node 20.20.2",
+    with_spread(tq_rare, tq_heads, 10)
+    + tq_related
+    + [next(ln for ln in tq if ln.startswith("Found ")), tq_table[0].strip(), tq_table[-1].strip()],
+    day=LINTREAL,
+)
+
+PYLINT_MSG = re.compile(r"^\S+:\d+:\d+: ([CRWEF])(\d{4}): ")
+pr = lines("pylint-requests-site-packages")
+pr_msgs = [ln.rstrip() for ln in pr if PYLINT_MSG.match(ln)]
+pr_errors = [ln for ln in pr_msgs if PYLINT_MSG.match(ln)[1] in "EF"]
+add(
+    "pylint-requests-site-packages",
+    f"pylint over requests 2.34.2 as installed in a project's .venv: {len(pr_msgs)} messages under"
+    f" `************* Module` headings (~44 kB), {len(pr_errors)} of them E messages, a duplicate-code excerpt"
+    " and the score; keep every E message, others spread over the rest, the score",
+    "pylint 4.1.5 (astroid 4.4.0) on " + PY,
+    with_spread(pr_errors, pr_msgs, 18) + [next(ln.strip() for ln in pr if "Your code has been rated at" in ln)],
+    day=LINTREAL,
+)
+
+MYPY_ERR = re.compile(r"^\S+:\d+: error: .*  \[([a-z-]+)\]$")
+mr = lines("mypy-strict-p-requests")
+mr_errors = [ln for ln in mr if MYPY_ERR.match(ln)]
+mr_overload = [ln for ln in mr if ": note:     def " in ln or ": note: Possible overload variants:" in ln]
+add(
+    "mypy-strict-p-requests",
+    f"mypy --strict -p requests (requests 2.34.2 ships py.typed): {len(mr_errors)} errors of"
+    f" {len({MYPY_ERR.match(ln)[1] for ln in mr_errors})} codes in 14 files (~23 kB), notes under some"
+    " (an error code a `type: ignore` does not cover, stub hints, overload variants); keep the first error of"
+    " each code, the overload variants under the call-overload error, and the verdict",
+    "mypy 2.4.1 (compiled) on " + PY,
+    first_of_each(mr_errors, lambda ln: MYPY_ERR.match(ln)[1]) + mr_overload + [mr[-1].strip()],
+    day=LINTREAL,
+)
+
+CONCISE = re.compile(r"^\S+:\d+:\d+: ([A-Z]+\d+) ")
+rc = lines("ruff-concise-pip-vendor-pygments")
+rc_findings = [ln for ln in rc if CONCISE.match(ln)]
+add(
+    "ruff-concise-pip-vendor-pygments",
+    f"ruff check --output-format concise over pip's vendored pygments in a .venv: {len(rc_findings)} findings"
+    " of 22 codes, 157 UP031 (~43 kB), and the totals; keep the first finding of each code, others spread"
+    " over the rest, the totals",
+    "ruff 0.17.6",
+    with_spread(first_of_each(rc_findings, lambda ln: CONCISE.match(ln)[1]), rc_findings, 8)
+    + [ln for ln in rc if ln.startswith("Found ") or ln.startswith("[*] ")],
+    day=LINTREAL,
+)
+
+fd = lines("flake8-pip-vendor-distlib")
+fd_findings = [ln for ln in fd if CONCISE.match(ln)]
+fd_codes = first_of_each(fd_findings, lambda ln: CONCISE.match(ln)[1])
+add(
+    "flake8-pip-vendor-distlib",
+    f"flake8 over pip's vendored distlib in a .venv: {len(fd_findings)} findings of {len(fd_codes)} codes, 140"
+    " E501 (~46 kB), no totals line; keep the first finding of each code (the 36 rarest if more), others"
+    " spread over the rest",
+    "flake8 7.5.0 (pycodestyle 2.15.0, pyflakes 3.5.0) on " + PY,
+    with_spread(
+        sorted(fd_codes, key=lambda ln: sum(1 for x in fd_findings if CONCISE.match(x)[1] == CONCISE.match(ln)[1]))[:32],
+        fd_findings,
+        8,
+    ),
+    day=LINTREAL,
+)
+
+ESLINT_UNIX = re.compile(r"^\S+:\d+:\d+: .* \[(\w+)(?:/(\S+))?\]$")
+ESLINT_COMPACT = re.compile(r"^\S+: line \d+, col \d+, (\w+) - .* \(([\w-]+)\)$")
+
+
+def eslint_picks(name, shape, n):
+    """The first problem of each (severity, rule), n others spread over the rest, the total."""
+    found = [ln for ln in lines(name) if shape.match(ln)]
+    total = next(ln for ln in lines(name) if ln.endswith(" problems"))
+    return len(found), with_spread(first_of_each(found, lambda ln: shape.match(ln).groups()), found, n) + [total]
+
+
+eu_count, eu_picks = eslint_picks("eslint-f-unix-axios-lib", ESLINT_UNIX, 14)
+add(
+    "eslint-f-unix-axios-lib",
+    f"npx eslint -f unix axios/lib (axios 1.21.1 from npm pack; recommended rules plus eqeqeq, no-var,"
+    f" prefer-const, no-shadow): {eu_count} problems as `path:line:col: message [Error/rule]`,"
+    " unused-directive warnings among them (~15 kB); keep the first problem of each rule, others spread over"
+    " the rest, the total",
+    "eslint 10.16.0 via npx, eslint-formatter-unix, Node 20.20.2",
+    eu_picks,
+    day=LINTREAL,
+)
+
+ec_count, ec_picks = eslint_picks("eslint-f-compact-async-internal", ESLINT_COMPACT, 16)
+add(
+    "eslint-f-compact-async-internal",
+    f"npx eslint -f compact async/internal (async 3.2.6 from npm pack; the same rules): {ec_count}"
+    " problems as `path: line N, col M, Error - message (rule)` (~13 kB); keep the first problem of each"
+    " rule, others spread over the rest, the total",
+    "eslint 10.16.0 via npx, eslint-formatter-compact, Node 20.20.2",
+    ec_picks,
+    day=LINTREAL,
+)
+
+GCC_WARN = re.compile(r"^(\S+?\.[ch]):\d+:\d+: warning: .* \[(-W[\w-]+)\]$")
+gl = lines("gcc-wconversion-lua-src")
+gl_warnings = [ln for ln in gl if GCC_WARN.match(ln)]
+gl_first = first_of_each(gl_warnings, lambda ln: GCC_WARN.match(ln)[2])
+gl_header = next(ln for ln in gl_warnings if GCC_WARN.match(ln)[1].endswith(".h"))
+gl_macro = next(ln for ln in gl if ": note: in expansion of macro" in ln)
+gl_code = gl[gl.index(gl_warnings[0]) + 1]  # the source line under the first warning
+add(
+    "gcc-wconversion-lua-src",
+    f"gcc -Wall -Wextra -Wconversion -O2 -c *.c in Lua 5.4.4's src: {len(gl_warnings)} warnings (216"
+    " -Wsign-conversion, 52 -Wconversion) with source excerpts, `In function` and `In file included from`"
+    " context and macro-expansion notes, exit 0 (~105 kB); keep the first warning of each flag, the first in"
+    " a header, the first macro note and the code line under the first warning, warnings spread over the"
+    " rest (the last included)",
+    "gcc 12.2.0 (Debian 12.2.0-14+deb12u1)",
+    with_spread(gl_first + [gl_header, gl_macro, gl_code], gl_warnings, 20),
+    day=LINTREAL,
+)
+
 if __name__ == "__main__":
     sys.exit(0 if write_all(check_only="--check" in sys.argv[1:]) else 1)
