@@ -280,9 +280,6 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
         match = unfactored(inner, line[2:]) if inner is not None and line.startswith("    ") else None
         if match is not None and (match in inputs or (CLIP.search(match) and _is_clipped_input(match, input_lines))):
             continue
-        together = placed_together(inner, line[2:]) if inner is not None and line.startswith("    {") else None
-        if together and all(finding in inputs for finding in together):
-            continue  # a file's findings said together, under the folder said once
         inner = None
         if folder is not None:
             under = folder_line(folder, line, reduced[k + 1] if k + 1 < len(reduced) else "")
