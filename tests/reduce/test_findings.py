@@ -474,3 +474,32 @@ def test_a_line_under_a_finding_is_never_swapped_for_a_longer_marker():
     many = [line for n, first in enumerate(many) for line in (first, f"  Type 'number' is not assignable to 'Row{n}'.")]
     text = shown(fit(parse("finding", many), 2000))
     assert re.search(r"\.\.\. \d+ lines of \d+ findings", text)  # side by side, one marker counts them all
+
+
+def test_a_findings_explanation_outlasts_its_source_excerpt():
+    """Cut to their least worth, findings keep what explains them in words (tsc's
+    elaboration, mypy's notes at the place, pyright's rule under its message) and lose
+    their source excerpts (a gutter, carets)."""
+    tsc = units_of(
+        [
+            "src/a.ts(3,7): error TS2322: Type 'number' is not assignable to type 'string'.",
+            "  Type 'number' is not assignable to type 'Row'.",
+        ]
+    )[0]
+    assert tsc.trimmed in ((), tsc.lines)  # nothing in it is worth least
+    mypy = units_of(
+        [
+            'pkg/m.py:12: error: No overload variant of "get" matches argument type "int"  [call-overload]',
+            "pkg/m.py:12: note: Possible overload variants:",
+            "pkg/m.py:12: note:     def get(self, key: str) -> int",
+        ]
+    )[0]
+    assert mypy.trimmed in ((), mypy.lines)
+    gcc = units_of(
+        [
+            "main.c:5:9: warning: unused variable 'x' [-Wunused-variable]",
+            "    5 |     int x;",
+            "      |         ^",
+        ]
+    )[0]
+    assert gcc.trimmed == ("main.c:5:9: warning: unused variable 'x' [-Wunused-variable]",)

@@ -87,6 +87,12 @@ _NOTE = lazy(r"^\s*note\b|^\s*\S+:\d+(?::\d+)?: note: ")
 #: What a tool advises under a finding: `help: …`, `= note: …`, and a suggestion
 #: under the carets (`   |     ^^^^ help: try: `x.first()``).
 _ADVICE = lazy(r"^\s*(?:=\s*)?(?:help|note|hint):|^\s*\|\s*[\^-]+\s+help: ")
+#: What explains a finding in words, under it: a note at its place (mypy's `a.py:12:
+#: note: Possible overload variants:`) and an indented sentence (tsc's elaboration,
+#: `  Type 'X' is not assignable to type 'Y'.`; pyright's rule under its message). Not
+#: a source excerpt: a gutter (`  12 | x`, `   |`), a caret or tilde line, a `-->`; nor
+#: what introduces another place (esbuild's `  The original key "a" is here:`).
+_EXPLAINS = lazy(r"^\S+:\d+(?::\d+)?: note: |^\s+['\"A-Za-z].*[^:]$")
 
 #: shellcheck's block heading, the caret line of each finding under it, and what ends
 #: the last block (its wiki links).
@@ -313,7 +319,11 @@ def _finding(
     full = tuple(clip_line(line, _LINE_LIMIT) for line in lines)
     # the advice under it, and esbuild's quoted line of its own place (not of its notes')
     quoted = 2 if len(full) > 2 and _ESBUILD_PLACE.match(full[1]) and _QUOTED.match(full[2]) else None
-    advice = tuple(line for k, line in enumerate(full) if k >= len(head) and (_ADVICE.match(line) or k == quoted))
+    advice = tuple(
+        line
+        for k, line in enumerate(full)
+        if k >= len(head) and (_ADVICE.match(line) or k == quoted or _EXPLAINS.match(line))
+    )
     trimmed = tuple(head) + advice
     short: tuple[Item, ...] = tuple(head)
     return Unit(

@@ -3387,7 +3387,9 @@ TSC_HEAD_PRETTY = re.compile(r"^\S+:\d+:\d+ - error (TS\d+): ")
 tq = lines("tsc-pretty-rxjs-strict")
 tq_heads = [ln for ln in tq if TSC_HEAD_PRETTY.match(ln)]
 tq_rare = first_of_each(tq_heads, lambda ln: TSC_HEAD_PRETTY.match(ln)[1])
-tq_related = first_of_each([ln.strip() for ln in tq if re.match(r"^  \S+:\d+:\d+ - ", ln)], lambda ln: ln.split(" - ")[1])
+tq_related = first_of_each(
+    [ln.strip() for ln in tq if re.match(r"^  \S+:\d+:\d+ - ", ln)], lambda ln: ln.split(" - ")[1]
+)
 tq_table = [ln for ln in tq if re.match(r"^ +\d+  rxjs/", ln)]
 add(
     "tsc-pretty-rxjs-strict",
@@ -3455,7 +3457,9 @@ add(
     " spread over the rest",
     "flake8 7.5.0 (pycodestyle 2.15.0, pyflakes 3.5.0) on " + PY,
     with_spread(
-        sorted(fd_codes, key=lambda ln: sum(1 for x in fd_findings if CONCISE.match(x)[1] == CONCISE.match(ln)[1]))[:32],
+        sorted(fd_codes, key=lambda ln: sum(1 for x in fd_findings if CONCISE.match(x)[1] == CONCISE.match(ln)[1]))[
+            :32
+        ],
         fd_findings,
         8,
     ),
