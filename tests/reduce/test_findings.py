@@ -503,3 +503,18 @@ def test_a_findings_explanation_outlasts_its_source_excerpt():
         ]
     )[0]
     assert gcc.trimmed == ("main.c:5:9: warning: unused variable 'x' [-Wunused-variable]",)
+
+
+def test_a_long_diagnostic_keeps_its_end_where_a_long_excerpt_line_is_clipped():
+    """tsc's message about a long type is 300-400 characters and ends with what to do:
+    a diagnostic's own line is shown whole (up to 1,000), a line under it clipped at 300."""
+    message = (
+        "src/a.ts(8,14): error TS2375: Type '{ "
+        + "; ".join(f"field{k}: null" for k in range(20))
+        + "; }' is not assignable to type 'GlobalConfig' with 'exactOptionalPropertyTypes: true'. "
+        "Consider adding 'undefined' to the types of the target's properties."
+    )
+    excerpt = "    " + "x" * 400
+    found = units_of([message, excerpt])[0]
+    assert len(message) > 400 and found.lines[0] == message
+    assert len(found.lines[1]) < 340  # clipped, its marker in the middle

@@ -47,6 +47,9 @@ if TYPE_CHECKING:
     Vendored = Callable[[str], bool]
 
 _LINE_LIMIT = 300
+#: A diagnostic's own line is clipped only past this: tsc's types make messages of 300
+#: to 400 characters whose end says what to do ("Consider adding 'undefined' to …").
+_MESSAGE_LIMIT = 1000
 
 #: `path:line[:col]:` or `path(line,col):` then the diagnostic (optionally indented, ` - `),
 #: or eslint's compact format: `path: line 12, col 5, Error - …`.
@@ -313,10 +316,10 @@ def _finding(
         rank = CONVENTION + 0.5
     codes.add((code, own))
     files.add(path)
-    head = [clip_line(lines[0], _LINE_LIMIT)]
+    head = [clip_line(lines[0], _MESSAGE_LIMIT)]
     if len(lines) > 1 and (_ARROW.match(lines[1]) or _ESBUILD_PLACE.match(lines[1])):
         head.append(lines[1])
-    full = tuple(clip_line(line, _LINE_LIMIT) for line in lines)
+    full = (head[0], *(clip_line(line, _LINE_LIMIT) for line in lines[1:]))
     # the advice under it, and esbuild's quoted line of its own place (not of its notes')
     quoted = 2 if len(full) > 2 and _ESBUILD_PLACE.match(full[1]) and _QUOTED.match(full[2]) else None
     advice = tuple(
