@@ -518,3 +518,16 @@ def test_a_long_diagnostic_keeps_its_end_where_a_long_excerpt_line_is_clipped():
     found = units_of([message, excerpt])[0]
     assert len(message) > 400 and found.lines[0] == message
     assert len(found.lines[1]) < 340  # clipped, its marker in the middle
+
+
+def test_a_codes_marker_says_in_which_folder_only_where_all_its_findings_are():
+    """`... 7 more UP031 (in formatters/: a.py:3, …)` would say all seven are there: the
+    folder a marker says its places are in is the one all the code's findings share."""
+    lines = [
+        f"src/app/formatters/f{k}.py:{k + 1}:5: UP031 Use format specifiers instead of percent format" for k in range(4)
+    ]
+    lines += [f"src/app/cli/c{k}.py:{k + 1}:5: UP031 Use format specifiers instead of percent format" for k in range(4)]
+    lines += [f"src/app/m{k}.py:{k + 1}:1: F821 Undefined name `x{k}`" for k in range(30)]
+    text = shown(fit(parse("finding", lines), 1200))
+    marker = next(line for line in text.split("\n") if "UP031 (" in line)
+    assert "in src/app/formatters/:" not in marker and "formatters/" in marker

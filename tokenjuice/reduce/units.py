@@ -748,7 +748,7 @@ def _gathered_markers(gathered: dict[str, list[Unit]], compact: set[float], show
             tiers[tier].append(dropped)
             continue
         places = list(dict.fromkeys(place for unit in dropped for place in (unit.place, *unit.also) if place))
-        where = _places(places[:_PLACES]) + (", …" if len(places) > _PLACES else "")
+        where = _places(places[:_PLACES], places) + (", …" if len(places) > _PLACES else "")
         lines = sum(_input_lines(unit.lines) for unit in dropped)
         more = "more " if label in shown else ""
         counted = sum(unit.count for unit in dropped)
@@ -775,15 +775,17 @@ _COMPACT_LABELS = 24
 _PLACES = 3
 
 
-def _places(places: list[str]) -> str:
+def _places(places: list[str], every: list[str]) -> str:
     """`a.py:3, a.py:7, b.py:1` as `a.py:3,7, b.py:1`: each file said once, and the
-    folder files share once (`in src/app/: a.py:3,7, b.py:1`)."""
+    folder the files of `every` place (those listed and those not) share once (`in
+    src/app/: a.py:3,7, b.py:1`): "in" says where all of them are."""
     files: dict[str, list[str]] = {}
     for place in places:
         path, _, line = place.rpartition(":")
         files.setdefault(path, []).append(line)
-    folders = [path.rpartition("/")[0] + "/" if "/" in path else "" for path in files]
-    shared = shared_folder(folders) if len(files) > 1 else ""
+    paths = dict.fromkeys(place.rpartition(":")[0] for place in every)
+    folders = [path.rpartition("/")[0] + "/" if "/" in path else "" for path in paths]
+    shared = shared_folder(folders) if len(paths) > 1 else ""
     listed = ", ".join(f"{path[len(shared) :]}:{','.join(lines)}" for path, lines in files.items())
     return f"in {shared}: {listed}" if shared else listed
 
