@@ -795,6 +795,13 @@ def _dropped_neighbours(index: int, neighbours: dict[int, tuple[int | None, int 
     return sum(1 for other in neighbours[index] if other is not None and state[other] == DROPPED)
 
 
+def _shortened_marker(kind: str, note: str, units: int, hidden: int) -> Omission:
+    """The marker after a run of `units` shortened side by side, counting the `hidden`
+    lines they leave out: `8 lines of 2 tests (…)`; a unit that is a line says `8 lines (…)`."""
+    what = "" if kind == "line" else f" of {pluralize(units, kind)}"
+    return Omission(hidden, f"{pluralize(hidden, 'line')}{what} {note}")
+
+
 def _unmarked_runs(
     parsed: Parsed, state: dict[int, int], partial: dict[int, tuple[Item, ...]] | None
 ) -> dict[int, int]:
@@ -811,8 +818,7 @@ def _unmarked_runs(
     def close() -> None:
         for (kind, note), run in runs.items():
             chars, lines = hidden[kind, note]
-            marker = Omission(lines, f"{pluralize(lines, 'line')} of {pluralize(len(run), kind)} {note}")
-            if chars <= _size([marker]) and -1 not in run:
+            if chars <= _size([_shortened_marker(kind, note, len(run), lines)]) and -1 not in run:
                 whole.update(dict.fromkeys(run, FULL))
         runs.clear()
         hidden.clear()
@@ -894,10 +900,7 @@ def _render(
             dropped.clear()
         if shortened and runs:
             for (kind, note), run in shortened.items():  # one marker per kind and note, in the order they began
-                hidden = sum(run)
-                # "8 lines of 2 tests (…)"; a unit that is a line says "8 lines (…)"
-                what = "" if kind == "line" else f" of {pluralize(len(run), kind)}"
-                items.append(Omission(hidden, f"{pluralize(hidden, 'line')}{what} {note}"))
+                items.append(_shortened_marker(kind, note, len(run), sum(run)))
             shortened.clear()
 
     state = _unmarked_runs(parsed, state, partial)
