@@ -75,6 +75,20 @@ def test_padding_is_not_squeezed_line_by_line_when_squeezing_cannot_make_it_fit(
     assert squeezed.calls < len(log.splitlines()) // 10
 
 
+def test_a_line_is_squeezed_once_a_reduction_whatever_budgets_are_tried(monkeypatch, log):
+    seen = []
+    squeeze = reencode.squeeze
+
+    def recorded(item, aligned_too=False):
+        seen.append((type(item), str(item)))
+        return squeeze(item, aligned_too)
+
+    monkeypatch.setattr(reencode, "squeeze", recorded)
+    reduce_log(log)
+    assert seen  # the cut's lines were squeezed (the guard tried three budgets: each made the same lines)
+    assert len(seen) == len(set(seen))  # was 3 times each
+
+
 def test_the_guard_searches_error_lines_only_where_an_error_word_is(monkeypatch, log):
     error = count_pattern(monkeypatch, guard, "_ERROR", "search")
     reduce_log(log)
