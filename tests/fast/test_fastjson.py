@@ -40,3 +40,50 @@ def test_bad_input_is_a_value_error_where_json_was_never_imported(monkeypatch, t
     monkeypatch.delitem(sys.modules, "json.decoder")
     with pytest.raises(ValueError):
         fastjson.loads(text)
+
+
+pretty_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text(st.characters(codec=None, exclude_categories=()))
+    | st.sampled_from(["\ud800", 'é\n\t"\\', "\x1b[31m"]),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.tuples(inner, inner)
+        | st.dictionaries(
+            st.text(max_size=6) | st.integers() | st.floats() | st.booleans() | st.none(), inner, max_size=4
+        )
+    ),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(pretty_values)
+def test_pretty_writes_what_json_writes_with_an_indent_of_two(value):
+    assert fastjson.pretty(value) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def test_pretty_writes_special_numbers_and_keys_as_json_does():
+    inf, nan = float("inf"), float("nan")
+    value = {
+        1: [inf, -inf, nan, 0.1, -0.0, 10**30],
+        None: (True, False, None),
+        inf: {},
+        -inf: [],
+        nan: "\ud800",
+        2.5: "",
+    }
+    assert fastjson.pretty(value) == json.dumps(value, indent=2, ensure_ascii=False)
+    assert fastjson.pretty([]) == "[]" and fastjson.pretty("é") == '"é"'
+
+
+def test_pretty_refuses_what_json_refuses():
+    for value in ({"a": {1, 2}}, {(1, 2): 3}):
+        with pytest.raises(TypeError) as theirs:
+            json.dumps(value, indent=2, ensure_ascii=False)
+        with pytest.raises(TypeError) as ours:
+            fastjson.pretty(value)
+        assert str(ours.value) == str(theirs.value)

@@ -7,8 +7,7 @@ never print.
 
 from __future__ import annotations
 
-import json
-
+from ..fast.fastjson import pretty
 from ..fast.record import record
 
 TYPE_CHECKING = False
@@ -30,7 +29,7 @@ def json_text(value: object) -> str:
     """Pretty, UTF-8 as is, one trailing newline. A lone surrogate (from input that
     was not valid UTF-8, or a JSON payload that carried one) is written as its
     `\\udXXX` escape, so the output is always valid UTF-8 and valid JSON."""
-    text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    text = pretty(value) + "\n"  # json.dumps(value, indent=2, ensure_ascii=False), without importing json
     if not text.isascii():
         from ..fast.lazyre import compiled
 
