@@ -7,17 +7,12 @@ never print.
 
 from __future__ import annotations
 
+from ..fast.fastjson import dumps
 from ..fast.record import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
-
-_INFINITY = float("inf")
-try:  # how `json` writes a string with `ensure_ascii=False`
-    from _json import encode_basestring as _quote
-except ImportError:  # pragma: no cover - not CPython
-    from json.encoder import py_encode_basestring as _quote
 
 
 @record
@@ -45,7 +40,8 @@ def json_text(value: object) -> str:
 def pretty(value: object) -> str:
     """`json.dumps(value, indent=2, ensure_ascii=False)`, byte for byte, without
     importing `json` (CPython's C encoder ignores `indent`, so `json` writes an
-    indented document in Python too; its import compiles six patterns)."""
+    indented document in Python too; its import compiles six patterns). Strings,
+    numbers and constants are written by `fastjson.dumps`, as `json` writes them."""
     pieces: list[str] = []
     _indented(value, "\n", pieces)
     return "".join(pieces)
@@ -54,18 +50,23 @@ def pretty(value: object) -> str:
 def _indented(value: object, newline: str, out: list[str]) -> None:
     """`value` written as `json` writes it with `indent=2` into `out`; `newline` is the
     newline and indent of the level `value` stands at."""
-    if isinstance(value, str):
-        out.append(_quote(value))
-    elif value is None:
-        out.append("null")
-    elif value is True:
-        out.append("true")
-    elif value is False:
-        out.append("false")
-    elif isinstance(value, int):
-        out.append(int.__repr__(value))
-    elif isinstance(value, float):
-        out.append(_float(value))
+    if isinstance(value, dict):
+        if not value:
+            out.append("{}")
+            return
+        inner = newline + "  "
+        out.append("{")
+        for index, (key, item) in enumerate(value.items()):
+            out.append("," + inner if index else inner)
+            # a key that is no string is written as its JSON text, quoted
+            named = (
+                key
+                if isinstance(key, str)
+                else dumps(_plain(key, "keys must be str, int, float, bool or None, not {}"))
+            )
+            out.append(dumps(named) + ": ")
+            _indented(item, inner, out)
+        out.append(newline + "}")
     elif isinstance(value, (list, tuple)):
         if not value:
             out.append("[]")
@@ -76,47 +77,19 @@ def _indented(value: object, newline: str, out: list[str]) -> None:
             out.append("," + inner if index else inner)
             _indented(item, inner, out)
         out.append(newline + "]")
-    elif isinstance(value, dict):
-        if not value:
-            out.append("{}")
-            return
-        inner = newline + "  "
-        out.append("{")
-        for index, (key, item) in enumerate(value.items()):
-            out.append("," + inner if index else inner)
-            out.append(_quote(_key(key)))
-            out.append(": ")
-            _indented(item, inner, out)
-        out.append(newline + "}")
     else:
-        raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+        out.append(dumps(_plain(value, "Object of type {} is not JSON serializable")))
 
 
-def _float(value: float) -> str:
-    if value != value:  # noqa: PLR0124 - NaN is the one value unequal to itself
-        return "NaN"
-    if value == _INFINITY:
-        return "Infinity"
-    if value == -_INFINITY:
-        return "-Infinity"
-    return float.__repr__(value)
+_KEY_REFUSAL = "keys must be str, int, float, bool or None, not {}"
 
 
-def _key(key: object) -> str:
-    """A mapping's key as `json` writes it (a number or a constant as its JSON text)."""
-    if isinstance(key, str):
-        return key
-    if isinstance(key, float):
-        return _float(key)
-    if key is True:
-        return "true"
-    if key is False:
-        return "false"
-    if key is None:
-        return "null"
-    if isinstance(key, int):
-        return int.__repr__(key)
-    raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
+def _plain(value: object, refusal: str) -> object:
+    """`value`, when `json` writes it as it is (a string, a number, a constant); else
+    the TypeError `json` raises, `refusal` saying it with the value's type."""
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    raise TypeError(refusal.format(type(value).__name__))
 
 
 #: The widest line of tokenjuice's own messages (a path or a command longer than that
