@@ -36,7 +36,25 @@ def strip_ansi(text: str) -> str:
         return text
     # the pieces between sequences, joined: what `re.sub(_ANSI, "", text)` gives (no
     # sequence is empty), without appending an empty replacement after each of them
-    return "".join(compiled(_ANSI).split(text))
+    split = compiled(_ANSI).split
+    if len(text) <= _STRIP_CHUNK:
+        return "".join(split(text))
+    # A part at a time, each ending after a newline: no sequence holds a newline or
+    # looks past one (a CSI cut off at `\Z` ends at the text's end, which a part's end
+    # after a newline is not), so each part is stripped as it is in the whole. The
+    # pieces of one part are freed before the next part's are made: a 4 MiB log's
+    # ~200,000 pieces at once were ~8 MB of fresh memory, ~2,000 page faults (~7 ms).
+    parts = []
+    start, size = 0, len(text)
+    while start < size:
+        end = text.find("\n", start + _STRIP_CHUNK) + 1 or size
+        parts.append("".join(split(text[start:end])))
+        start = end
+    return "".join(parts)
+
+
+#: `strip_ansi` strips a longer text this many characters at a time (to the next newline).
+_STRIP_CHUNK = 1 << 16
 
 
 #: C0 and C1 controls but newline and tab, DEL, and the Unicode bidi controls

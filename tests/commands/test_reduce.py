@@ -125,3 +125,46 @@ def test_plain_reduce_json_skips_click_and_answers_the_same(workdir, raw):
         assert run[1].stderr == b"", run[1].stderr
         assert (run[1].stdout, run[1].returncode) == (run[0].stdout, run[0].returncode)
         assert json.loads(run[1].stdout)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'  {"toolName": "exec", "combinedText": "\\u001b[31m\\u2501 \\ud83d\\ude00", "exitCode": 1.0}\n',
+        b'\xef\xbb\xbf{"a": 1}',  # a byte-order mark
+        '{"a": "é"}'.encode("utf-16"),
+        '{"a": "é"}'.encode("utf-16-be"),
+        '{"a": 1}'.encode("utf-32-le"),
+        b'{"a": "\xed\xa0\x80"}',  # a lone surrogate in (surrogatepass) UTF-8
+        b'{"a" 1}',
+        b"[1,",
+        b'{"a": 1} x',
+        b"\xff{}",
+        b"1" * 5000,  # past int's digit limit
+        b"[" * 100_000,
+    ],
+)
+def test_a_payload_is_read_as_json_loads_reads_it(data):
+    from tokenjuice.commands.reduce import _loads
+
+    def read(loads):
+        try:
+            return "value", loads(data)
+        except (ValueError, RecursionError) as error:
+            return type(error), str(error)
+
+    assert repr(read(_loads)) == repr(read(json.loads))
+
+
+def test_plain_reduce_json_of_a_payload_imports_no_json_package(workdir):
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from tokenjuice.entry import main; code = main(sys.argv[1:]); "
+        "assert 'json' not in sys.modules, 'reduce-json imported json'; sys.exit(code)"
+    )
+    payload = json.dumps({"toolName": "exec", "command": "pytest -q", "combinedText": "E  assert 1 == 2\n" * 3000})
+    done = subprocess.run([sys.executable, "-c", code, "reduce-json"], input=payload.encode(), capture_output=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["inlineText"]

@@ -1,4 +1,5 @@
 import json
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -31,3 +32,11 @@ def test_bad_input_is_a_value_error(text):
 def test_non_string_keys_and_special_floats_match_json():
     value = {1: [float("inf"), float("nan")], None: True}
     assert fastjson.dumps(value) == json.dumps(value, separators=(",", ":"))
+
+
+@pytest.mark.parametrize("text", ['{"a" 1}', "[1 2]", '{"a":}', b'{"a": tru}'])
+def test_bad_input_is_a_value_error_where_json_was_never_imported(monkeypatch, text):
+    # the C scanner takes its error class from json.decoder, which the hook and wrap never import
+    monkeypatch.delitem(sys.modules, "json.decoder")
+    with pytest.raises(ValueError):
+        fastjson.loads(text)

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokenjuice.reduce import reencode
-from tokenjuice.reduce.lines import Indented, Omission, render, size
-from tokenjuice.reduce.reencode import braced_diff_line, decoded, shows, squeeze, unbraced_diff_line
+from tokenjuice.reduce.lines import Indented, Omission, Pinned, render, size
+from tokenjuice.reduce.reencode import braced_diff_line, decoded, shows, squeeze, squeezed, unbraced_diff_line
 from tokenjuice.reduce.units import fit, parse, regions
 from tokenjuice.rules.verify import unexplained_lines
 
@@ -394,3 +394,41 @@ def test_a_sampled_units_size_is_reckoned_as_it_is_shown(count, picks):
     for unit in (*parse("dir", listing), *parse("match-file", search)):
         if hasattr(unit, "picked_size"):
             assert unit.picked_size(chosen) == size(unit.picked(chosen))
+
+
+#: Lines `squeeze` shortens or leaves (padding, drawn rules, a table's row and border,
+#: aligned source, a clipped line), drawn from few so that they come again.
+_SQUEEZE_LINES = [
+    "name     value     kind",
+    "a   b",
+    "  indented   but   kept",
+    "=" * 30,
+    "─" * 20 + " title " + "─" * 20,
+    "   1 | Customer 001 | FR      |      4",
+    "------+------",
+    "E       assert 1 == 2",
+    "24 |     Stock {",
+    "head  …[120 chars omitted]…   tail",
+    "plain line",
+]
+_SQUEEZABLE = st.lists(
+    st.one_of(
+        st.builds(Omission, st.integers(1, 5)),
+        st.builds(
+            lambda text, pinned: Pinned(text) if pinned else text, st.sampled_from(_SQUEEZE_LINES), st.booleans()
+        ),
+    ),
+    max_size=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_SQUEEZABLE, min_size=1, max_size=4))
+def test_lines_squeezed_again_from_what_was_kept_read_as_squeezed_anew(calls):
+    known: dict = {}
+    for items in calls:  # the engine squeezes the lines of every budget it tries with one `known`
+        again, anew = squeezed(items, known), squeezed(items)
+        assert again == anew
+        assert [type(item) for item in again] == [type(item) for item in anew]
+        # a line left as it was is the line itself (the engine tells unchanged items by identity)
+        assert [a is b for a, b in zip(again, items, strict=True)] == [a is b for a, b in zip(anew, items, strict=True)]

@@ -75,6 +75,46 @@ def test_padding_is_not_squeezed_line_by_line_when_squeezing_cannot_make_it_fit(
     assert squeezed.calls < len(log.splitlines()) // 10
 
 
+def test_a_line_is_squeezed_once_a_reduction_whatever_budgets_are_tried(monkeypatch, log):
+    seen = []
+    squeeze = reencode.squeeze
+
+    def recorded(item, aligned_too=False):
+        seen.append((type(item), str(item)))
+        return squeeze(item, aligned_too)
+
+    monkeypatch.setattr(reencode, "squeeze", recorded)
+    reduce_log(log)
+    assert seen  # the cut's lines were squeezed (the guard tried three budgets: each made the same lines)
+    assert len(seen) == len(set(seen))  # was 3 times each
+
+
+def test_a_listing_leads_the_skip_alternation_and_drops_the_lines_it_would_drop_last(monkeypatch, log):
+    """A listing says a line a test (the bench log: 45 % of its lines), and a line's
+    search stops at the first pattern that matches: listing patterns are tried first."""
+    from tokenjuice.rules import patterns
+    from tokenjuice.rules.index import load
+
+    made = []
+    matcher = patterns.Matcher
+
+    def recorded(given, *args, **kwargs):
+        made.append(list(given))
+        return matcher(given, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "Matcher", recorded)
+    monkeypatch.setattr(patterns, "Matcher", recorded)
+    rule = load(".", builtin_only=True).body("tests/pytest")
+    listing = list(rule.filters.listing_patterns)
+    pipeline.apply_rule(rule, log, text.strip_ansi(log), 1, budget=patterns.Budget())
+    skips = next(given for given in made if given[: len(listing)] == listing)
+    assert set(rule.filters.skip_patterns) <= set(skips[len(listing) :])
+    last = [*skips[len(listing) :], *listing]  # the order before: the same lines go
+    lines = text.split_lines(text.strip_ansi(log))
+    view = patterns.Lines(lines)
+    assert matcher(skips, trusted=True).matching(view) == matcher(last, trusted=True).matching(view)
+
+
 def test_the_guard_searches_error_lines_only_where_an_error_word_is(monkeypatch, log):
     error = count_pattern(monkeypatch, guard, "_ERROR", "search")
     reduce_log(log)

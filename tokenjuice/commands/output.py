@@ -7,8 +7,7 @@ never print.
 
 from __future__ import annotations
 
-import json
-
+from ..fast.fastjson import dumps
 from ..fast.record import record
 
 TYPE_CHECKING = False
@@ -30,12 +29,67 @@ def json_text(value: object) -> str:
     """Pretty, UTF-8 as is, one trailing newline. A lone surrogate (from input that
     was not valid UTF-8, or a JSON payload that carried one) is written as its
     `\\udXXX` escape, so the output is always valid UTF-8 and valid JSON."""
-    text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    text = pretty(value) + "\n"  # json.dumps(value, indent=2, ensure_ascii=False), without importing json
     if not text.isascii():
         from ..fast.lazyre import compiled
 
         text = compiled("[\ud800-\udfff]").sub(lambda found: f"\\u{ord(found.group()):04x}", text)
     return text
+
+
+def pretty(value: object) -> str:
+    """`json.dumps(value, indent=2, ensure_ascii=False)`, byte for byte, without
+    importing `json` (CPython's C encoder ignores `indent`, so `json` writes an
+    indented document in Python too; its import compiles six patterns). Strings,
+    numbers and constants are written by `fastjson.dumps`, as `json` writes them."""
+    pieces: list[str] = []
+    _indented(value, "\n", pieces)
+    return "".join(pieces)
+
+
+def _indented(value: object, newline: str, out: list[str]) -> None:
+    """`value` written as `json` writes it with `indent=2` into `out`; `newline` is the
+    newline and indent of the level `value` stands at."""
+    if isinstance(value, dict):
+        if not value:
+            out.append("{}")
+            return
+        inner = newline + "  "
+        out.append("{")
+        for index, (key, item) in enumerate(value.items()):
+            out.append("," + inner if index else inner)
+            # a key that is no string is written as its JSON text, quoted
+            named = (
+                key
+                if isinstance(key, str)
+                else dumps(_plain(key, "keys must be str, int, float, bool or None, not {}"))
+            )
+            out.append(dumps(named) + ": ")
+            _indented(item, inner, out)
+        out.append(newline + "}")
+    elif isinstance(value, (list, tuple)):
+        if not value:
+            out.append("[]")
+            return
+        inner = newline + "  "
+        out.append("[")
+        for index, item in enumerate(value):
+            out.append("," + inner if index else inner)
+            _indented(item, inner, out)
+        out.append(newline + "]")
+    else:
+        out.append(dumps(_plain(value, "Object of type {} is not JSON serializable")))
+
+
+_KEY_REFUSAL = "keys must be str, int, float, bool or None, not {}"
+
+
+def _plain(value: object, refusal: str) -> object:
+    """`value`, when `json` writes it as it is (a string, a number, a constant); else
+    the TypeError `json` raises, `refusal` saying it with the value's type."""
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    raise TypeError(refusal.format(type(value).__name__))
 
 
 #: The widest line of tokenjuice's own messages (a path or a command longer than that

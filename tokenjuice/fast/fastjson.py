@@ -61,6 +61,8 @@ def loads(text: str | bytes) -> Any:
         value, end = _scan(text, start)
     except StopIteration:
         raise ValueError(f"not JSON at position {start}") from None
+    except SystemError:  # the scanner's error class is json.decoder's: not imported, it fails without one
+        raise ValueError("not JSON") from None
     except RecursionError:
         raise ValueError("JSON nested too deeply") from None
     if text[end:].strip(_WHITESPACE):

@@ -350,6 +350,8 @@ class _Cut:
         self._read: dict[tuple[int, bool], tuple[int, int]] = {}
         self._longest: int | None = None
         self._relaid: tuple[str, ...] | None = None
+        #: What `squeezed` made of each line it shortened, for every budget tried.
+        self.squeezes: dict[tuple[type, str], Item | None] = {}
         #: The last rule's result `choose` made: its clamp budget, whether it is the
         #: rule's lines, the items clamped, the reduction and its length.
         self.chosen: tuple[int, bool, tuple[Item, ...], Reduction, int] | None = None
@@ -680,7 +682,7 @@ def _fits(cut: _Cut, budget: int) -> Reduction | None:
     size, spaces = cut.measure(denoised)
     shown = _size(header) + size
     if rule.transforms.squeeze_padding and (shown > room or spaces >= LOSSLESS_CHARS):
-        shorter = squeezed(denoised)
+        shorter = squeezed(denoised, cut.squeezes)
         saved = size - _size(shorter)
         if shown > room or worth_it(saved, size):
             denoised, kinds, shown = shorter, (*kinds, "squeeze"), shown - saved
@@ -717,7 +719,7 @@ def choose(cut: _Cut, budget: int) -> Reduction:
         # padding shortened first: a lossless form before any cut.
         compact_items = _within_reach(outcome.before_cut, budget)
         if rule.transforms.squeeze_padding:
-            compact_items = squeezed(compact_items)
+            compact_items = squeezed(compact_items, cut.squeezes)
     elif outcome.units and outcome.summary is None:
         # Cut between units: compress them, then drop whole ones, to fit the room left.
         room = max(200, budget - sum(len(h) + 1 for h in header + counts) - TRAILER_RESERVE)
@@ -725,12 +727,12 @@ def choose(cut: _Cut, budget: int) -> Reduction:
         if beyond(compact_items, _size(fitted)):
             # What was kept, its padding and drawn rules shortened: they say nothing.
             squeezing = rule.transforms.squeeze_padding
-            compact_items = squeezed(fitted) if squeezing else fitted
+            compact_items = squeezed(fitted, cut.squeezes) if squeezing else fitted
         units_fitted = True
     elif outcome.summary is None and rule.transforms.squeeze_padding:
         # What the rule's filters, trim patterns, head and tail kept, its padding and
         # drawn rules shortened: a lossless form, as on the other paths.
-        padded = squeezed(compact_items)
+        padded = squeezed(compact_items, cut.squeezes)
         if any(a is not b for a, b in zip(padded, compact_items, strict=True)):
             compact_items = padded
     compact_chars = _size(header) + _size(counts) + _size(compact_items)

@@ -99,7 +99,10 @@ def apply_rule(
     dropped: set[int] = set()
     skips = filters.skip_patterns + noise.patterns(filters.noise)
     if filters.listing_patterns and not asks_for_detail(rule, argv, matcher):
-        skips += filters.listing_patterns
+        # first: a listing says a line a test (a file, a package), the most lines of an
+        # output that has one, and the alternation stops at the pattern that matches
+        # (which one does not matter: a line goes if any does)
+        skips = filters.listing_patterns + skips
     view = Lines(lines, source)  # every line is in `source`: what is not there is in none of them
     views = {id(lines): view}
 

@@ -101,23 +101,33 @@ def squeeze(item: Item, aligned_too: bool = False) -> Item:
 _SQUEEZE_HINTS = ("   ", *_RULES)
 
 
-def squeezed(items: Sequence[Item]) -> tuple[Item, ...]:
+def squeezed(items: Sequence[Item], known: dict[tuple[type, str], Item | None] | None = None) -> tuple[Item, ...]:
     """`items`, each `squeeze`d but a line already clipped (its ends as printed, for
     `verify`): the lines with nothing to shorten are found with `str.find` over the
-    text of all of them, and left as they are."""
+    text of all of them, and left as they are. `known` keeps what each line (its kind
+    and text) became, or None where it stays as it is, for the next call (the engine
+    squeezes the same lines for every budget it tries)."""
     from ..text import holding
 
     texts = [item if isinstance(item, str) else "" for item in items]  # a marker keeps its place
     shortened = list(items)
     rows = False  # a table's rows shortened: its borders line up with nothing any more
+    known = {} if known is None else known
     for index in holding("\n".join(texts), _SQUEEZE_HINTS):
-        if not CLIP.search(texts[index]):  # a line clipped in its middle is shown as the tool printed it
-            shortened[index] = squeeze(shortened[index])
-            rows = rows or (shortened[index] is not items[index] and _table_row(texts[index]))
+        item, text = items[index], texts[index]
+        key = (item.__class__, text)
+        if key in known:
+            short = known[key]
+        else:  # a line clipped in its middle is shown as the tool printed it
+            short = None if CLIP.search(text) else squeeze(item)
+            short = known[key] = None if short is item else short
+        if short is not None:
+            shortened[index] = short
+            rows = rows or _table_row(text)
     if rows:
         for index, text in enumerate(texts):
-            if _BORDER.match(text) and (short := bordered(text)) != text:
-                shortened[index] = Pinned(short) if isinstance(items[index], Pinned) else short
+            if _BORDER.match(text) and (border := bordered(text)) != text:
+                shortened[index] = Pinned(border) if isinstance(items[index], Pinned) else border
     return tuple(shortened)
 
 
