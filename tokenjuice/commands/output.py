@@ -62,7 +62,7 @@ def _indented(value: object, newline: str, out: list[str]) -> None:
             named = (
                 key
                 if isinstance(key, str)
-                else dumps(_plain(key, "keys must be str, int, float, bool or None, not {}"))
+                else dumps(_plain(key, _KEY_REFUSAL))
             )
             out.append(dumps(named) + ": ")
             _indented(item, inner, out)
@@ -81,6 +81,7 @@ def _indented(value: object, newline: str, out: list[str]) -> None:
         out.append(dumps(_plain(value, "Object of type {} is not JSON serializable")))
 
 
+#: What `json` says of a key it cannot write (`_plain`).
 _KEY_REFUSAL = "keys must be str, int, float, bool or None, not {}"
 
 
