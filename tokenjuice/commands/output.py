@@ -59,11 +59,7 @@ def _indented(value: object, newline: str, out: list[str]) -> None:
         for index, (key, item) in enumerate(value.items()):
             out.append("," + inner if index else inner)
             # a key that is no string is written as its JSON text, quoted
-            named = (
-                key
-                if isinstance(key, str)
-                else dumps(_plain(key, _KEY_REFUSAL))
-            )
+            named = key if isinstance(key, str) else dumps(_plain(key, _KEY_REFUSAL))
             out.append(dumps(named) + ": ")
             _indented(item, inner, out)
         out.append(newline + "}")
