@@ -531,3 +531,20 @@ def test_a_codes_marker_says_in_which_folder_only_where_all_its_findings_are():
     text = shown(fit(parse("finding", lines), 1200))
     marker = next(line for line in text.split("\n") if "UP031 (" in line)
     assert "in src/app/formatters/:" not in marker and "formatters/" in marker
+
+
+def test_an_error_keeps_the_function_the_compiler_says_it_is_in_and_a_warning_does_not():
+    """gcc's `main.c: In function ‘main’:` says where the error below it is: it stays
+    the first line of the error's unit (also when cut short), read back as printed; above
+    a warning it goes, as the rule always dropped it."""
+    lines = [
+        "tmpl.cpp: In function ‘int main()’:",
+        "tmpl.cpp:25:24: error: no match for ‘operator[]’ (operand types are ‘std::map<int, int>’ and ‘int’)",
+        "util.c: In function ‘helper’:",
+        "util.c:13:5: warning: unused variable ‘x’ [-Wunused-variable]",
+    ]
+    found = units_of(lines)
+    assert found[0].short[0] == "tmpl.cpp: In function ‘int main()’:" and found[0].short[1].startswith("tmpl.cpp:25:24")
+    assert found[1].lines == ("util.c:13:5: warning: unused variable ‘x’ [-Wunused-variable]",)
+    text = shown(fit(parse("finding", lines), 100_000))
+    assert "util.c: In function" not in text and unexplained_lines("\n".join(lines), text) == []

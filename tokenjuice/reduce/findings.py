@@ -97,6 +97,9 @@ _ADVICE = lazy(r"^\s*(?:=\s*)?(?:help|note|hint):|^\s*\|\s*[\^-]+\s+help: ")
 #: what introduces another place (esbuild's `  The original key "a" is here:`).
 _EXPLAINS = lazy(r"^\S+:\d+(?::\d+)?: note: |^\s+['\"A-Za-z].*[^:]$")
 
+#: The function a compiler's diagnostics below are in (`main.c: In function ‘main’:`):
+#: said with the error after it, the first line of its unit (`_finding`).
+_IN_FUNCTION = lazy(r"^[^\s:][^:]*: In (?:(?:static |member )*function|constructor|destructor) \S.*:$")
 #: shellcheck's block heading, the caret line of each finding under it, and what ends
 #: the last block (its wiki links).
 _SHELLCHECK_HEAD = lazy(r"^In (?P<path>.+) line (?P<line>\d+):$")
@@ -121,6 +124,7 @@ def parse(lines: list[str], vendored: Vendored) -> Parsed:
     current: list[str] = []
     start: dict[str, str] = {}
     stylish_file = ""
+    context = ""  # the function the next diagnostic is in (`_IN_FUNCTION`)
     codes: set[tuple[str, bool]] = set()  # (code, own) of the findings so far
     files: set[str] = set()  # the paths of the findings so far
 
@@ -147,6 +151,10 @@ def parse(lines: list[str], vendored: Vendored) -> Parsed:
             else:
                 current.append(line)
                 continue
+        if line.endswith(":") and _IN_FUNCTION.match(line):
+            close()
+            context = line  # said with the error after it, if one comes next
+            continue
         following = lines[index + 1] if index + 1 < count else ""
         arrow = _ARROW.match(following) if line and not line[0].isspace() else None
         if arrow is None and _ESBUILD.match(line):
@@ -167,8 +175,11 @@ def parse(lines: list[str], vendored: Vendored) -> Parsed:
             elif located:
                 number = next(filter(None, located.group("line", "pline", "rline", "cline")))
                 start = {"path": located.group("path").strip(), "line": number, "text": located.group("rest")}
+                if context:
+                    start["context"] = context
             elif stylish:
                 start = {"path": stylish_file, "line": stylish.group("line"), "text": line.strip()}
+            context = ""
             current.append(line)
             continue
         if current and line and _CONTINUES.match(line):
@@ -182,6 +193,7 @@ def parse(lines: list[str], vendored: Vendored) -> Parsed:
             continue
         if not line.strip():
             stylish_file = stylish_file if _STYLISH.match(following) else ""
+        context = ""
         parsed.append(line)
     close()
     return _said_together(parsed)
@@ -329,6 +341,9 @@ def _finding(
     )
     trimmed = tuple(head) + advice
     short: tuple[Item, ...] = tuple(head)
+    context = start.get("context", "") if severity == ERROR else ""
+    if context:  # the function it is in, said first as the compiler did (no file's heading over it)
+        full, trimmed, short = (context, *full), (context, *trimmed), (context, *short)
     return Unit(
         "finding",
         code or _label(severity),
@@ -342,7 +357,7 @@ def _finding(
         folder=path.rpartition("/")[0] + "/" if "/" in path else "",
         gathered=code or _label(severity),
         place=f"{path}:{start.get('line', '')}" if path else "",
-        heading=_heading(lines[0], path, start.get("line", "")),
+        heading="" if context else _heading(lines[0], path, start.get("line", "")),
     )
 
 
