@@ -144,7 +144,12 @@ def bordered(line: str) -> str:
     return _BORDER_RUN.sub(lambda found: found.group(1) * 3, line) if _BORDER.match(line) else line
 
 
-_FACTORED_MATCH = lazy(r"^(?:\d+(?::\d+)?[:-]|\(\d+,\d+\):)")
+#: A match's or finding's place where its path was said once above it: `12:`, `12:5:`, a
+#: context line's `13-`, tsc's `(12,5):`. Under a file or a folder said once, places said
+#: together too (`{12:5,40:1}: …`, `_PLACED_UNDER`).
+_PLACE = r"\d+(?::\d+)?[:-]|\(\d+,\d+\):"
+_PLACED_UNDER = _PLACE + r"|\{\d"
+_FACTORED_MATCH = lazy(rf"^(?:{_PLACE})")
 #: Log records said again but for a word or their prefix, on one line (reduce/records.py):
 #: what differs in a brace list within the line (`Jan 30 {14:55:04,14:56:00} host kernel: …`,
 #: `Dec 12 {09:13:32 host tlp[2354],09:16:45 host tlp[5769]}: Error: …`).
@@ -372,7 +377,7 @@ _FILE_UNDER = lazy(r"^  [^\s:]+:$")
 #: or more: gcc's source excerpt, tsc's elaboration), two more spaces in under the folder:
 #: three or more, where a file's path is two in and its matches four and a digit.
 _UNDER_A_MATCH = "   "
-_MATCH_UNDER = lazy(r"^    (?:\d+(?::\d+)?[:-]|\{\d|\(\d+,\d+\):)")
+_MATCH_UNDER = lazy(rf"^    (?:{_PLACED_UNDER})")
 _INDENTED_MARKER = lazy(r"^  \.\.\. .+ omitted \.\.\.$")
 
 
@@ -499,7 +504,7 @@ def _entries(items: Sequence[Item]) -> list[tuple[int, int, str]]:
 
 
 #: A match (or context) line under a file's path said once (`  12:text`, `  13-text`).
-_FACTORED_UNDER = lazy(r"^  (?:\d+(?::\d+)?[:-]|\{\d|\(\d+,\d+\):)")
+_FACTORED_UNDER = lazy(rf"^  (?:{_PLACED_UNDER})")
 
 
 def _folders_of(line: str) -> list[str]:
