@@ -548,3 +548,33 @@ def test_an_error_keeps_the_function_the_compiler_says_it_is_in_and_a_warning_do
     assert found[1].lines == ("util.c:13:5: warning: unused variable ‘x’ [-Wunused-variable]",)
     text = shown(fit(parse("finding", lines), 100_000))
     assert "util.c: In function" not in text and unexplained_lines("\n".join(lines), text) == []
+
+
+def test_a_marker_under_a_folder_said_once_names_what_it_counts_within_it():
+    """Under `P/:` a code's marker names its places within P (`in sub/:` for a folder
+    within it, nothing for P itself), an excerpt marker stays as it is, and a marker
+    that names a place outside P ends the folder's lines (None)."""
+    from tokenjuice.reduce.lines import Omission
+    from tokenjuice.reduce.units import _inside
+
+    def said(detail):
+        found = _inside(Omission(5, detail), "pkg/")
+        return None if found is None else found.detail
+
+    assert said("12 more W0212 (in pkg/: a.py:3, b.py:7, …)") == "12 more W0212 (a.py:3, b.py:7, …)"
+    assert said("12 more W0212 (in pkg/sub/: a.py:3, b.py:7, …)") == "12 more W0212 (in sub/: a.py:3, b.py:7, …)"
+    assert said("7 more W0621 (pkg/core.py:3,9)") == "7 more W0621 (core.py:3,9)"
+    assert said("21 lines of 1 finding (source excerpts)") == "21 lines of 1 finding (source excerpts)"
+    assert said("7 more W0621 (lib/core.py:3,9)") is None
+
+
+def test_the_function_a_compiler_names_goes_with_the_next_finding_only():
+    """A line between `In function ‘f’:` and the next error (the linker's, a summary)
+    ends what it says: the error after that is not said to be in `f`."""
+    lines = [
+        "a.c: In function ‘f’:",
+        "collect2: error: ld returned 1 exit status",
+        "a.c:9:3: error: ‘y’ undeclared (first use in this function)",
+    ]
+    error = units_of(lines)[-1]
+    assert error.lines == ("a.c:9:3: error: ‘y’ undeclared (first use in this function)",)
