@@ -578,3 +578,38 @@ def test_the_function_a_compiler_names_goes_with_the_next_finding_only():
     ]
     error = units_of(lines)[-1]
     assert error.lines == ("a.c:9:3: error: ‘y’ undeclared (first use in this function)",)
+
+
+def test_a_warning_in_a_headers_macro_keeps_where_the_code_used_the_macro():
+    """gcc places a diagnostic inside a macro at the macro's definition in a header
+    (`lgc.h:136:32`, five times alike in one function) and names the code that used it
+    in a note (`lapi.c:1189:7: note: in expansion of macro ‘setgcparam’`): the rule keeps
+    that note, and a finding cut to its short form keeps the last one (the outermost use)
+    while its quoted lines and the macro's definition note go."""
+    lines = [
+        "lgc.h:136:32: warning: conversion from ‘int’ to ‘lu_byte’ {aka ‘unsigned char’} may change value [-Wconversion]",
+        "  136 | #define setgcparam(p,v) ((p) = (v) / 4)",
+        "llimits.h:102:34: note: in definition of macro ‘check_exp’",
+        "lstate.h:231:33: note: in expansion of macro ‘setgcparam’",
+        "lapi.c:1189:7: note: in expansion of macro ‘outer’",
+        " 1189 |       outer(g->gcpause, data);",
+    ]
+    (found,) = units_of(lines)
+    assert found.short == (lines[0], "lapi.c:1189:7: note: in expansion of macro ‘outer’")
+    text, _ = _scenario("gcc-wconversion-lua-src")
+    cut = reduced_by_rule("gcc -Wall -Wextra -Wconversion -O2 -c *.c", text, 3000)
+    shown_lines = cut.split("\n")
+    headers = [k for k, line in enumerate(shown_lines) if re.match(r"^l\w+\.h:\d+:\d+: warning: ", line)]
+    assert len(headers) >= 3
+    for k in headers:  # each is followed by the place in a .c file that used its macro
+        assert re.match(r"^l\w+\.c:\d+:\d+: note: in expansion of macro ‘\w+’$", shown_lines[k + 1]), shown_lines[k]
+    assert "lapi.c:1189:7: note: in expansion of macro ‘setgcparam’" in cut
+    assert "note: in definition of macro" not in cut and unexplained_lines(text, cut) == []
+
+
+def reduced_by_rule(command, text, budget):
+    from conftest import tokenjuice
+
+    done = tokenjuice("reduce", "--command", command, "--max-inline-chars", str(budget), input=text)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.decode()

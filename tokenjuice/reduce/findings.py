@@ -99,6 +99,10 @@ _EXPLAINS = lazy(r"^\S+:\d+(?::\d+)?: note: |^\s+['\"A-Za-z].*[^:]$")
 
 #: The function a compiler's diagnostics below are in (`main.c: In function ‘main’:`):
 #: said with the error after it, the first line of its unit (`_finding`).
+#: gcc's note naming where a macro holding the diagnostic was used (`lapi.c:906:3: note: in
+#: expansion of macro ‘invalidateTMcache’`): for a diagnostic placed in a header's macro, its
+#: last such note is the line of the code that used it, which the finding's short form keeps.
+_EXPANDED = lazy(r"^\S+:\d+:\d+: note: in expansion of macro ")
 _IN_FUNCTION = lazy(r"^[^\s:][^:]*: In (?:(?:static |member )*function|constructor|destructor) \S.*:$")
 #: shellcheck's block heading, the caret line of each finding under it, and what ends
 #: the last block (its wiki links).
@@ -340,7 +344,8 @@ def _finding(
         if k >= len(head) and (_ADVICE.match(line) or k == quoted or _EXPLAINS.match(line))
     )
     trimmed = tuple(head) + advice
-    short: tuple[Item, ...] = tuple(head)
+    used = next((line for line in reversed(advice) if _EXPANDED.match(line)), None)
+    short: tuple[Item, ...] = (*head, used) if used else tuple(head)
     context = start.get("context", "") if severity == ERROR else ""
     if context:  # the function it is in, said first as the compiler did (no file's heading over it)
         full, trimmed, short = (context, *full), (context, *trimmed), (context, *short)
