@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from tokenjuice.reduce import reencode
 from tokenjuice.reduce.lines import Indented, Omission, Pinned, render, size
 from tokenjuice.reduce.reencode import braced_diff_line, decoded, shows, squeeze, squeezed, unbraced_diff_line
-from tokenjuice.reduce.units import fit, parse, regions
+from tokenjuice.reduce.regions import regions
+from tokenjuice.reduce.units import fit, parse
 from tokenjuice.rules.verify import unexplained_lines
 
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tokenjuice import text
 from tokenjuice.bench import real_shaped_log
 from tokenjuice.commands.wire import reduce_payload
-from tokenjuice.reduce import engine, guard, lines, pipeline, reencode, shape, units
+from tokenjuice.reduce import engine, guard, lines, pipeline, reencode, shape, testruns, units
 from tokenjuice.reduce.lines import Omission, Pinned, dedupe_adjacent, render
 
 
@@ -134,8 +134,8 @@ def test_the_guard_looks_for_counts_only_where_a_digit_comes_before_a_count_noun
 
 
 def test_passing_tests_are_searched_for_only_on_lines_that_can_say_so(monkeypatch, log):
-    passing = count_pattern(monkeypatch, units, "_PASSING", "search")
-    block = count_pattern(monkeypatch, units, "_ANY_TEST_BLOCK", "match")
+    passing = count_pattern(monkeypatch, testruns, "_PASSING", "search")
+    block = count_pattern(monkeypatch, testruns, "_ANY_TEST_BLOCK", "match")
     reduce_log(log)
     hinted = [line for line in log.splitlines() if "PASS" in line or "ok" in line]
     assert passing.calls <= len(hinted) < len(log.splitlines())
@@ -245,8 +245,8 @@ def test_the_lines_the_filters_kept_are_joined_once_for_all_that_scans_them(monk
         patterns.Matcher, "matching", lambda self, lines: scanned.append(lines) or matching(self, lines)
     )
     parsed = []
-    tests = units._tests
-    monkeypatch.setattr(units, "_tests", lambda lines, view=None: parsed.append(view) or tests(lines, view))
+    tests = testruns.parse
+    monkeypatch.setattr(testruns, "parse", lambda lines, view=None: parsed.append(view) or tests(lines, view))
     log = real_shaped_log(1536 * 1024)
     reduce_log(log)
     long = {id(lines): lines for lines in scanned if len(lines.lines) >= patterns.SIEVE_LINES}

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from tokenjuice.reduce.budget import SUCCESS_CHARS
 from tokenjuice.reduce.lines import Omission, render
 from tokenjuice.reduce.reencode import decoded
-from tokenjuice.reduce.units import Unit, _render, fit, parse, regions
+from tokenjuice.reduce.regions import regions
+from tokenjuice.reduce.units import Unit, _render, fit, parse
 from tokenjuice.rules.verify import unexplained_lines
 
 
@@ -476,7 +477,8 @@ def test_a_marker_is_never_longer_than_the_lines_it_stands_for():
 
 
 def test_a_unified_diff_without_git_headers_and_a_listing_of_paths_are_found_by_content():
-    from tokenjuice.reduce.units import Unit, regions
+    from tokenjuice.reduce.regions import regions
+    from tokenjuice.reduce.units import Unit
 
     diff = ["--- a/src/one.py", "+++ b/src/one.py", "@@ -1,2 +1,2 @@", "-old", "+new"]
     diff += ["--- a/src/two.py", "+++ b/src/two.py", "@@ -3 +3 @@", "-x = 1", "+x = 2"]
@@ -626,12 +628,12 @@ def test_a_commit_followed_by_its_patch_without_git_headers_reads_as_one_log():
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_every_test_block_start_holds_one_of_the_hints_it_is_looked_for_by(data):
-    from tokenjuice.reduce import units
+    from tokenjuice.reduce import testruns
 
-    source = data.draw(st.sampled_from(units._TEST_BLOCK_SOURCES))
+    source = data.draw(st.sampled_from(testruns._TEST_BLOCK_SOURCES))
     line = data.draw(st.from_regex(source, fullmatch=True).filter(lambda line: "\n" not in line))
-    assert units._ANY_TEST_BLOCK.match(line)
-    assert any(hint in line for hint in units._BLOCK_HINTS), (source, line)
+    assert testruns._ANY_TEST_BLOCK.match(line)
+    assert any(hint in line for hint in testruns._BLOCK_HINTS), (source, line)
 
 
 def test_test_blocks_and_passing_lines_are_found_among_lines_that_hold_neither():

@@ -20,7 +20,7 @@ from . import noise, records, traces
 from .formatters import FORMATTERS
 from .lines import Item, Omission, Pinned, Trimmed, beyond, dedupe_adjacent, head_tail, size
 from .reencode import worth_it
-from .units import Parsed, Unit, lossless_whole, parse, region_noise, regions
+from .units import Parsed, Unit, lossless_whole, parse
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -122,6 +122,8 @@ def apply_rule(
     if not no_omit and filters.noise:
         dropped |= noise.structural(filters.noise, view)
     if not no_omit and structure:  # a compound command: each region's own noise (git's advice…)
+        from .regions import region_noise
+
         dropped |= region_noise(lines)
     undropped = _without(lines, dropped) if dropped else lines
     kept_lines = trim_empty_edges(undropped) if transforms.trim_empty_edges else undropped
@@ -230,6 +232,8 @@ def apply_rule(
     elif structure:  # a compound or unknown command: structure recognised in the output itself
         lines_only = [i for i in items if isinstance(i, str)]
         if len(lines_only) == len(items):
+            from .regions import regions
+
             found, recognised = regions(lines_only)
             if not recognised and records.looks_like_a_log(lines_only):  # a program's own log
                 found, recognised = records.parse(lines_only), (("log", len(lines_only)),)

@@ -157,6 +157,54 @@ _SAID_AGAIN = lazy(r"^(?P<prefix>[^{}]*)\{(?P<names>[^{},]+(?:,[^{},]+)+|\d+\.\.
 _BRACES = lazy(r"^(?P<prefix>.*?)\{(?P<names>[^{}\s'\"]*,[^{}\s'\"]*|\d+\.\.\d+)\}(?P<after>[^{}\s'\"]*(?: [A-Z]+)?)$")
 
 
+def test_id_safe(name: str) -> bool:
+    """Can a test's id stand in a brace list (its parameters in brackets may)?"""
+    return bool(name) and not _BRACE_UNSAFE.difference("[").intersection(name.replace("]", ""))
+
+
+#: Characters that would make a name ambiguous inside a `dir/{a,b}` brace list.
+_BRACE_UNSAFE = frozenset(",{}\t\n\\'\" $*?[")
+
+
+def brace_safe(name: str) -> bool:
+    """Can `name` stand in a brace list and be read back exactly (as bash expands it)?"""
+    return bool(name) and "/" not in name.rstrip("/") and not _BRACE_UNSAFE.intersection(name)
+
+
+def stem_runs(names: list[str]) -> list[list[str]]:
+    """Neighbouring names of one stem (`test_p[1]`, `test_p[2]`; `test_ok_1`, `test_ok_2`)."""
+    runs: list[list[str]] = []
+    stem = None
+    for name in names:
+        own = name[: name.index("[") + 1] if "[" in name else name.rstrip("0123456789")
+        if runs and own == stem:
+            runs[-1].append(name)
+        else:
+            runs.append([name])
+            stem = own
+    return runs
+
+
+def factored_names(start: str, names: list[str], end: str) -> tuple[str, list[str], str]:
+    """Names with what they all start and end with moved outside the list, at a word's
+    edge: `test_x[1]`, `test_x[2]` as `test_x[` + `{1,2}` + `]`."""
+    shortest = min(map(len, names))
+    head = 0
+    while head < shortest and all(name[head] == names[0][head] for name in names):
+        head += 1
+    while head and names[0][head - 1].isalnum():
+        head -= 1  # not inside a word: `test_ok_1`, `test_ok_12` share `test_ok_`
+    tail = 0
+    while tail < shortest - head and all(name[len(name) - 1 - tail] == names[0][-1 - tail] for name in names):
+        tail += 1
+    while tail and names[0][len(names[0]) - tail].isalnum():
+        tail -= 1
+    cores = [name[head : len(name) - tail] for name in names]
+    if not all(cores) or any(not brace_safe(core) for core in cores):
+        return start, names, end
+    return start + names[0][:head], cores, names[0][len(names[0]) - tail :] + end
+
+
 def brace_names(names: str) -> list[str]:
     """What a brace list stands for, as bash expands it: `a,b,c`, or `0..119` (a run of
     numbers, zero-padded when its ends are)."""

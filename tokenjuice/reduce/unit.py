@@ -11,7 +11,7 @@ from .reencode import brace_lines, brace_size
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterator, Sequence
 
 
 @record
@@ -194,3 +194,28 @@ def input_lines(items: Sequence[Item]) -> int:
     if not any(map(isinstance, items, repeat((Omission, Encoded)))):
         return len(items)
     return sum(map(weight, items))
+
+
+#: A unit's line is clipped past this many characters (a diff's changed line has its own).
+LINE_LIMIT = 300
+
+
+def bisection(count: int) -> Iterator[int]:
+    """0 to count - 1 in the order that keeps those taken spread evenly: the first, the
+    last, the middle, then the middles of each half, and so on."""
+    if count <= 0:
+        return
+    yield 0
+    if count == 1:
+        return
+    yield count - 1
+    spans = [(0, count - 1)]
+    while spans:
+        following: list[tuple[int, int]] = []
+        for low, high in spans:
+            if high - low < 2:
+                continue
+            middle = (low + high) // 2
+            yield middle
+            following += [(low, middle), (middle, high)]
+        spans = following
