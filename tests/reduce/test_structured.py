@@ -575,3 +575,23 @@ def test_an_elements_time_is_the_one_a_search_of_its_whole_text_finds(parts, pic
         node = _Node(min(start, end), max(start, end), min(start, end), None, 0, "")
         found = time.search(text, node.start, node.end)
         assert _time_in(text, node, starts) == (found.group() if found else None)
+
+
+@pytest.mark.parametrize("budget", [6000, 9000, 13500, 20000])
+def test_more_room_never_names_fewer_records_for_a_list_of_plain_values_emptied(budget):
+    """pip inspect's 11 packages (real output): a cut that empties one package's
+    `classifier` list (plain strings, a detail of its record) still names every
+    package; at 13,500 characters the spread of whole records took its place and named
+    6 of 11, where 9,000 named all. A collection of records emptied (a folder's files)
+    still gives way to the spread (test_tool_rules: the directory tree)."""
+    from tokenjuice.reduce.structured import _empties_records
+
+    text = (REPO / "tests" / "scenarios" / "json-pip-inspect.out").read_text()
+    names = [package["metadata"]["name"] for package in json.loads(text)["installed"]]
+    done = tokenjuice("reduce", "--command", "./bin/pip inspect", "--max-inline-chars", str(budget), input=text)
+    shown = done.stdout.decode()
+    assert len(shown) <= budget and all(f'"name": "{name}"' in shown for name in names), budget
+    value = {"a": [{"b": ["x", "y"]}, {"c": [{"d": 1}]}]}
+    assert not _empties_records(value, "... items 1–2 of 2 in .a[0].b omitted ...")
+    assert _empties_records(value, "... items 1–1 of 1 in .a[1].c omitted ...")
+    assert _empties_records(value, "... items 1–2 of 2 omitted ...")  # the top: records

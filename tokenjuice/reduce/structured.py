@@ -218,7 +218,34 @@ def _cut_levels(value: Any, limit: int, heights: dict[int, int]) -> int:
 _CUT_ROOM = 2000
 _NO_LIMIT = 1 << 62
 #: An exact cut's marker for a whole collection left out (`... items 1–41 of 41 in … omitted ...`).
-_ALL_OMITTED = lazy(r"\b1–([\d,]+) of \1\b")
+_ALL_OMITTED = lazy(r'\b1–(?P<count>[\d,]+) of (?P=count)\b(?: in (?P<path>(?:[^\s"]|"(?:[^"\\]|\\.)*")+))?')
+#: A step of a jq path (`_path`): `.name`, `[3]`, `["node_modules/a"]`.
+_PATH_STEP = lazy(r'\.(?P<key>[A-Za-z_][\w-]*)|\[(?P<index>\d+)\]|\[(?P<quoted>"(?:[^"\\]|\\.)*")\]')
+
+
+def _empties_records(value: Any, marker: str) -> bool:
+    """Does `marker` leave out every element of a collection of records (objects or
+    arrays: a folder's entries), not of a list of plain values (a package's
+    classifiers)? A collection whose path cannot be followed counts as records."""
+    found = _ALL_OMITTED.search(marker)
+    if found is None:
+        return False
+    held: Any = value
+    path = found["path"] or ""
+    at = 0
+    while at < len(path):
+        step = _PATH_STEP.match(path, at)
+        if step is None:
+            return True
+        at = step.end()
+        if step["index"] is not None:
+            held = held[int(step["index"])] if isinstance(held, list) and int(step["index"]) < len(held) else None
+        else:
+            key = step["key"] if step["key"] is not None else _unquoted(step["quoted"])
+            held = held.get(key) if isinstance(held, dict) else None
+        if held is None:
+            return True
+    return not isinstance(held, list) or any(isinstance(item, (dict, list)) for item in held)
 
 
 def fit_document(value: Any, room: int) -> list[Item]:
@@ -235,10 +262,12 @@ def fit_document(value: Any, room: int) -> list[Item]:
     if room >= _CUT_ROOM:  # a very long string keeps its start and end: the cut cannot go inside one
         cut = exact_cut("\n".join(compact(_first_items(value, _NO_LIMIT))), "document.json", room)
         if cut is not None:
-            if not any(isinstance(item, Omission) and _ALL_OMITTED.search(item.render()) for item in cut[0]):
+            if not any(isinstance(item, Omission) and _empties_records(value, item.render()) for item in cut[0]):
                 return cut[0]
-            # a collection left without one element shown (every file of a folder of a
-            # directory tree): the spread below keeps each one's first and last, if it fits
+            # a collection of records left without one element shown (every file of a
+            # folder of a directory tree): the spread below keeps each one's first and
+            # last, if it fits. A list of plain values emptied (a package's classifiers)
+            # is a detail of its record: the cut that names every record stands.
             emptied = cut[0]
     # Whole elements while at least five of each array fit; fewer would hide most
     # records, and a record's identifying keys for all of them say more. An array that
@@ -1392,6 +1421,13 @@ def _marker(
     lines = text.count("\n", kids[first].start, kids[last].end) + 1
     before = text[kids[first - 1].end : kids[first].start] if first else text[node.value : kids[0].start]
     return _Marker(f"{span}{where}{between}", lines, "\n" not in before)
+
+
+def _unquoted(quoted: str) -> str:
+    """A key as `_quoted` spelled it in a path, read back."""
+    import json
+
+    return str(json.loads(quoted))
 
 
 def _quoted(name: str) -> str:
