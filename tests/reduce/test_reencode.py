@@ -432,3 +432,102 @@ def test_lines_squeezed_again_from_what_was_kept_read_as_squeezed_anew(calls):
         assert [type(item) for item in again] == [type(item) for item in anew]
         # a line left as it was is the line itself (the engine tells unchanged items by identity)
         assert [a is b for a, b in zip(again, items, strict=True)] == [a is b for a, b in zip(anew, items, strict=True)]
+
+
+# -- a log's one author said once (transforms.author_said_once) ----------------------------
+
+#: `git log -n 50 --stat` of this repository (tests/scenarios/git-log-50-stat): 50 commits, one author.
+_LOG_50 = (conftest.REPO / "tests/scenarios/git-log-50-stat.out").read_text()
+_SEED = "Seed b4ca9b9a maintainers <maintainers@users.noreply.a-seed-b4ca9b9a.example>"
+#: `git log --stat` of a small repository with a merge (captured: git 2.39.5, Debian 12).
+_MERGED = """commit 5455c2d66b17e86d774e261655699e0d53516f41
+Merge: bd0a1f1 71b478b
+Author: Ada Lovelace <ada@example.org>
+Date:   Mon Dec 7 10:07:00 2026 +0000
+
+    Merge branch 'side'
+
+commit bd0a1f1ecdeea4d133b030985ba204aee7a6e20e
+Author: Ada Lovelace <ada@example.org>
+Date:   Mon Dec 7 10:06:00 2026 +0000
+
+    add f4
+
+ f4.txt | 1 +
+ 1 file changed, 1 insertion(+)
+
+commit 71b478b086700cdfaf9169d92aad06df0ee7fcf0
+Author: Ada Lovelace <ada@example.org>
+Date:   Mon Dec 7 10:05:00 2026 +0000
+
+    side work
+
+ s.txt | 1 +
+ 1 file changed, 1 insertion(+)
+"""
+
+
+def _log_rule(said_once=True):
+    return make(
+        unit="commit", family="git-history", skip_patterns=[r"^\s*$"], transforms={"author_said_once": said_once}
+    )
+
+
+def _commit_authors(text):
+    """Each `commit <hash>` line of `text` with the `Author:` line git printed under it."""
+    lines = text.split("\n")
+    pairs = []
+    for k, line in enumerate(lines):
+        if re.match(r"commit [0-9a-f]{40}$", line):
+            at = k + 2 if lines[k + 1].startswith("Merge: ") else k + 1
+            pairs.append((line, lines[at]))
+    return pairs
+
+
+def test_a_log_by_one_author_says_it_once_and_fits_whole():
+    """50 commits by one author: the author said once on top, the log fits its 32 KiB
+    whole (it did not with 50 `Author:` lines), and reads back as git printed it."""
+    said = run(_LOG_50, _log_rule(), command="tool log", max_inline_chars=32 * 1024)["inlineText"]
+    plain = run(_LOG_50, _log_rule(False), command="tool log", max_inline_chars=32 * 1024)["inlineText"]
+    assert said.split("\n")[0] == reencode.AUTHOR_ONCE + _SEED and "\nAuthor: " not in said
+    marker = re.compile(r"^\.\.\. .+ omitted \.\.\.$", re.MULTILINE)
+    assert said.count("\ncommit ") == 50 and not marker.search(said) and len(said) < len(plain)
+    assert plain.count("\nAuthor: ") > 40 and marker.search(plain)
+    assert _commit_authors(decoded(said)) == _commit_authors(_LOG_50)
+    kept = [line for line in _LOG_50.split("\n") if line.strip()]
+    assert [line for line in decoded(said).split("\n") if line in set(kept)] == kept
+    assert not unexplained_lines(_LOG_50, said)
+
+
+def test_a_cut_log_by_one_author_says_it_once_over_the_commits_it_shows():
+    text = run(_LOG_50, _log_rule(), command="tool log", max_inline_chars=20000)["inlineText"]
+    assert reencode.AUTHOR_ONCE + _SEED in text.split("\n") and "\nAuthor: " not in text
+    shown = _commit_authors(decoded(text))
+    assert len(shown) >= 5 and all(author == "Author: " + _SEED for _, author in shown)
+    assert not unexplained_lines(_LOG_50, text)
+
+
+def test_an_author_said_once_reads_back_under_a_merge_line_too():
+    lines = _MERGED.rstrip("\n").split("\n")
+    author = reencode.sole_author(lines)
+    assert author == "Author: Ada Lovelace <ada@example.org>"
+    said = reencode.author_said_once(lines, author)
+    assert said[0] == "Author of every commit: Ada Lovelace <ada@example.org>" and said[0].lines == 3
+    assert "\n".join(said).count("Author: ") == 0
+    assert decoded("\n".join(said)) == _MERGED.rstrip("\n")
+    assert not unexplained_lines(_MERGED, "\n".join(said))
+
+
+def test_a_log_of_several_authors_says_each_where_git_did():
+    click = (conftest.REPO / "tests/scenarios/git-log-p-click-release.out").read_text()
+    lines = click.split("\n")
+    assert len({author for _, author in _commit_authors(click)}) > 1 and reencode.sole_author(lines) is None
+    one = _MERGED.split("\n")[:6]  # one commit: nothing to say once
+    assert reencode.author_said_once(one, "Author: Ada Lovelace <ada@example.org>") == one
+    assert reencode.sole_author(one) is None
+
+
+def test_verify_finds_an_author_said_once_that_the_log_does_not_name():
+    said = reencode.author_said_once(_MERGED.split("\n"), "Author: Ada Lovelace <ada@example.org>")
+    forged = "\n".join(said).replace("Ada Lovelace", "Grace Hopper")
+    assert unexplained_lines(_MERGED, forged) == ["Author of every commit: Grace Hopper <ada@example.org>"]

@@ -19,7 +19,7 @@ from ..text import split_lines, trim_empty_edges
 from . import noise, records, traces
 from .formatters import FORMATTERS
 from .lines import Item, Omission, Pinned, Trimmed, beyond, dedupe_adjacent, head_tail, size
-from .reencode import worth_it
+from .reencode import author_said_once, sole_author, worth_it
 from .units import Parsed, Unit, lossless_whole, parse, region_noise, regions
 
 TYPE_CHECKING = False
@@ -226,6 +226,8 @@ def apply_rule(
             elif lines_only != denoised:  # the rule kept or trimmed lines: the whole is made of other units
                 whole = parse(rule.unit, [i for i in denoised if isinstance(i, str)])
             outcome = _in_units(items, facts, kinds, total, note, denoised, parsed, whole)
+            if transforms.author_said_once and not beyond(denoised, LOSSLESS_MAX):
+                outcome = _author_once(outcome)
             return replace(outcome, before_cut=tuple(before_cut)) if before_cut else outcome
     elif structure:  # a compound or unknown command: structure recognised in the output itself
         lines_only = [i for i in items if isinstance(i, str)]
@@ -339,6 +341,18 @@ def _lossless(parsed: Parsed, denoised: Sequence[Item]) -> list[Item]:
         return []
     before, after = size(list(denoised)), size(encoded)
     return encoded if worth_it(before - after, before) else []
+
+
+def _author_once(outcome: RuleOutcome) -> RuleOutcome:
+    """`outcome` with the `Author:` line its commits share said once in its lossless
+    form (`reencode.author_said_once`), where that saves enough to be worth reading."""
+    denoised = outcome.denoised
+    author = sole_author(denoised)
+    if author is None:
+        return outcome
+    encoded = author_said_once(outcome.lossless or denoised, author)
+    before = size(list(denoised))
+    return replace(outcome, lossless=tuple(encoded)) if worth_it(before - size(encoded), before) else outcome
 
 
 def loose_head_tail(

@@ -11,9 +11,11 @@ that say the same at several places on one line under its path (`  {108:4,116:4}
 reduce/units.py) and under one heading a `-->` line per file (`  --> src/a.py:{12:5,40:1}`,
 reduce/findings.py), a listing's paths under the folder a run of them shares, said once
 (`.venv/lib/python3.11/site-packages/:` then `  rich/{a.py,b.py}`: `folders_said_once`),
-terminal padding and drawn rules shortened (`squeeze`). `decoded` spells a shown text back out as the tool
-printed it, so that `verify`, the example checks, the preservation guard and the
-scenario scorer find a fact whichever form shows it.
+the `Author:` line every commit of a log shares said once over them (`Author of every
+commit: …`, `author_said_once`), terminal padding and drawn rules shortened (`squeeze`).
+`decoded` spells a shown text back out as the tool printed it, so that `verify`, the
+example checks, the preservation guard and the scenario scorer find a fact whichever
+form shows it.
 """
 
 from __future__ import annotations
@@ -274,6 +276,80 @@ def paired_name_line(old: str, new: str) -> str | None:
     return f"{{--- {first['prefix']},+++ {second['prefix']}}}/{first['path']}"
 
 
+#: A log whose commits are all by one author says its `Author:` line once, on top, and
+#: no more under each `commit <hash>` line (`transforms.author_said_once`): `decoded`
+#: puts it back under each of them.
+AUTHOR_ONCE = "Author of every commit: "
+_COMMIT_HEAD = lazy(r"^commit [0-9a-f]{7,64}\b")
+_AUTHOR = "Author: "
+
+
+def _author_at(lines: Sequence[Item], k: int) -> int:
+    """Where the `Author:` line of the commit whose `commit <hash>` line is at `k` would
+    be: the line after it, or after its `Merge:` line."""
+    at = k + 1
+    return at + 1 if at < len(lines) and str(lines[at]).startswith("Merge: ") else at
+
+
+def sole_author(lines: Sequence[Item]) -> str | None:
+    """The `Author:` line of every commit of a log (`lines`: all of it, noise dropped),
+    when it has two commits or more and every one names the same author under its
+    `commit <hash>` line (and its `Merge:` line); None otherwise."""
+    author: str | None = None
+    commits = 0
+    for k, line in enumerate(lines):
+        if isinstance(line, str) and line.startswith("commit ") and _COMMIT_HEAD.match(line):
+            at = _author_at(lines, k)
+            said = lines[at] if at < len(lines) else None
+            if not isinstance(said, str) or not said.startswith(_AUTHOR) or author not in (None, said):
+                return None
+            author, commits = str(said), commits + 1
+    return author if commits > 1 else None
+
+
+def author_said_once(items: Sequence[Item], author: str) -> list[Item]:
+    """`items` (a log's lines shown, every commit of it by `author`, `sole_author`) with
+    the `Author:` line under each `commit <hash>` line left out and said once on top
+    (`Author of every commit: Name <mail>`, standing for the lines left out), where it
+    stood under two commits or more; `items` as they are otherwise."""
+    under = [
+        at
+        for k, item in enumerate(items)
+        if isinstance(item, str)
+        and item.startswith("commit ")
+        and _COMMIT_HEAD.match(item)
+        and (at := _author_at(items, k)) < len(items)
+        and items[at] == author
+    ]
+    if len(under) < 2:
+        return list(items)
+    left = set(under)
+    heading = Encoded(AUTHOR_ONCE + author[len(_AUTHOR) :], len(under))
+    return [heading, *(item for k, item in enumerate(items) if k not in left)]
+
+
+def authors_spelled(lines: list[str]) -> list[str]:
+    """`lines` with an `Author of every commit: …` line (`author_said_once`) read back
+    into the `Author:` line under each `commit <hash>` line after it (and its `Merge:`
+    line); `lines` as they are without one."""
+    out: list[str] = []
+    author: str | None = None
+    pending = False  # a commit's line (and its `Merge:` line) said, its author not yet
+    for line in lines:
+        if pending and not line.startswith("Merge: "):
+            out.append(str(author))
+            pending = False
+        if line.startswith(AUTHOR_ONCE):
+            author = _AUTHOR + line[len(AUTHOR_ONCE) :]
+            continue
+        out.append(line)
+        if author is not None and line.startswith("commit ") and _COMMIT_HEAD.match(line):
+            pending = True
+    if pending:
+        out.append(str(author))
+    return out
+
+
 def shows(readable: str, snippet: str) -> bool:
     """Does `readable` (a `decoded` shown text) hold `snippet`, as it is or with its
     padding shortened as the reduction shortens it?"""
@@ -293,6 +369,8 @@ def decoded(text: str) -> str:
     folder: str | None = None  # a folder said once (`P/:`) over the paths under it
     inner: str | None = None  # a search's file said under it over its matches
     lines = text.split("\n")
+    if AUTHOR_ONCE in text:
+        lines = authors_spelled(lines)
     for k, line in enumerate(lines):
         if inner is not None and line.startswith(_UNDER_A_MATCH) and not _MATCH_UNDER.match(line):
             # a finding's line under it (gcc's excerpt, tsc's elaboration)

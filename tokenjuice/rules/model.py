@@ -306,6 +306,14 @@ class Transforms:
         True,
         camel="squeezePadding",
     )
+    author_said_once: bool = spec(
+        FLAG,
+        "A log whose commits are all by one author says their `Author:` line once, on top (`Author of every "
+        "commit: Name <mail>`), instead of under each `commit <hash>` line, where that saves enough; "
+        "`decoded` and `verify` read it back under each commit.",
+        False,
+        camel="authorSaidOnce",
+    )
 
 
 @record

@@ -17,6 +17,7 @@ from ..reduce import shape, structured
 from ..reduce.engine import Options, reduce
 from ..reduce.lines import CLIP, MARKER_PATTERN
 from ..reduce.reencode import (
+    AUTHOR_ONCE,
     bordered,
     decoded,
     folder_heading,
@@ -307,6 +308,8 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
             factored_path = None
         if is_brace_list(core, inputs) or unbraced_diff_line(core) in inputs:
             continue
+        if core.startswith(AUTHOR_ONCE) and "Author: " + core[len(AUTHOR_ONCE) :] in inputs:
+            continue  # the `Author:` line of every commit, said once (`reencode.author_said_once`)
         if not core or core in inputs or core in messages or (document is not None and core.rstrip(",") in inputs):
             continue
         if _EXIT_HEADER.match(core) or _FACTS_LINE.match(core) or _MARKER.match(core) or _TRAILER.match(core):
