@@ -5,6 +5,7 @@ import re
 
 import conftest
 import pytest
+from conftest import tokenjuice
 from helpers import make, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -469,7 +470,10 @@ Date:   Mon Dec 7 10:05:00 2026 +0000
 
 def _log_rule(said_once=True):
     return make(
-        unit="commit", family="git-history", skip_patterns=[r"^\s*$"], transforms={"author_said_once": said_once}
+        unit="commit",
+        family="git-history",
+        skip_patterns=[r"^\s*$"],
+        transforms={"said_once": ["author"] if said_once else []},
     )
 
 
@@ -531,3 +535,50 @@ def test_verify_finds_an_author_said_once_that_the_log_does_not_name():
     said = reencode.author_said_once(_MERGED.split("\n"), "Author: Ada Lovelace <ada@example.org>")
     forged = "\n".join(said).replace("Ada Lovelace", "Grace Hopper")
     assert unexplained_lines(_MERGED, forged) == ["Author of every commit: Grace Hopper <ada@example.org>"]
+
+
+# -- a test file said once over its summary lines (transforms.said_once = ["test-file"]) ---
+
+#: `python -m pytest -q` over 200 failures in five files (tests/scenarios/pytest-200-failures-q).
+_PYTEST_200 = (conftest.REPO / "tests/scenarios/pytest-200-failures-q.out").read_text()
+
+
+def _summary(text):
+    return [line for line in text.split("\n") if line.startswith(("FAILED ", "ERROR "))]
+
+
+def test_a_test_summary_says_each_file_once_over_its_ids():
+    """pytest's 200 `FAILED tests/test_cart.py::…` lines under their five files: every
+    one read back as pytest printed it, the output shorter for it (the fit measured the
+    lines as printed: what they save is left out, not spent)."""
+    done = tokenjuice("reduce", "--command", "python -m pytest -q", "--exit-code", "1", input=_PYTEST_200)
+    text = done.stdout.decode()
+    assert "\nFAILED tests/test_cart.py::\n  test_reads_config_5 - FileNotFoundError: [Errno 2]...\n" in text
+    headings = _summary(text)
+    assert len(headings) == 5 and all(line.endswith("::") for line in headings)
+    assert _summary(decoded(text)) == _summary(_PYTEST_200) and len(text) < 30_000  # 34,130 with the file on every line
+    assert not unexplained_lines(_PYTEST_200, text)
+
+
+def test_a_summary_file_said_once_reads_back_pinned_and_clipped_lines_as_they_were():
+    lines = [Pinned(line) for line in _summary(_PYTEST_200)[:3]]
+    lines += ["FAILED tests/test_cart.py::test_x - AssertionError: a very long …[40 chars omitted]… message"]
+    said = reencode.test_files_said_once([*lines, "200 failed, 300 passed in 1.91s"])
+    assert said[0] == "FAILED tests/test_cart.py::" and said[0].lines == 0
+    assert all(isinstance(line, Pinned) for line in said[1:4]) and said[4].lines == 1
+    assert decoded(shown(said)).split("\n") == [*lines, "200 failed, 300 passed in 1.91s"]
+
+
+def test_a_short_run_of_one_files_summary_lines_stays_as_printed():
+    two = _summary(_PYTEST_200)[:2]
+    mixed = [two[0], _summary(_PYTEST_200)[-1], two[1]]  # test_cart, test_parse, test_cart
+    assert reencode.test_files_said_once(two) == two and reencode.test_files_said_once(mixed) == mixed
+    # a line ending in `::` over indented lines that are no summary's is read as it is
+    text = "FAILED tests/a.py::\n\nother::\n  indented"
+    assert decoded(text) == text
+
+
+def test_verify_finds_a_summary_line_under_its_file_that_the_run_did_not_print():
+    said = reencode.test_files_said_once(_summary(_PYTEST_200)[:4])
+    forged = shown([*said[:2], "  test_never_ran - AssertionError: nope", *said[2:]])
+    assert unexplained_lines(_PYTEST_200, forged) == ["  test_never_ran - AssertionError: nope"]

@@ -45,7 +45,7 @@ from .lines import (
     squeezable,
 )
 from .lines import size as _size
-from .reencode import LOSSLESS_CHARS, author_said_once, sole_author, squeezed, worth_it
+from .reencode import LOSSLESS_CHARS, said_once, sole_author, squeezed, worth_it
 from .render import TRAILER_RESERVE, text_of
 
 # The rule machinery (pipeline, units, structured cutting, pattern budgets) is
@@ -398,7 +398,8 @@ class _Cut:
         """The `Author:` line every commit of the output shares (`reencode.sole_author`),
         read once for every budget tried."""
         if self._author is None:
-            self._author = (sole_author(self.outcome.denoised),)
+            author = "author" in self.rule.transforms.said_once
+            self._author = (sole_author(self.outcome.denoised) if author else None,)
         return self._author[0]
 
     def longest(self) -> int:
@@ -732,8 +733,8 @@ def choose(cut: _Cut, budget: int) -> Reduction:
         # Cut between units: compress them, then drop whole ones, to fit the room left.
         room = max(200, budget - sum(len(h) + 1 for h in header + counts) - TRAILER_RESERVE)
         fitted = tuple(fit(list(outcome.units), room))
-        if rule.transforms.author_said_once and (author := cut.author()) is not None:
-            fitted = tuple(author_said_once(fitted, author))  # the `Author:` line its commits share, once
+        if rule.transforms.said_once:  # what every unit repeats (a log's author), said once
+            fitted = tuple(said_once(fitted, rule.transforms.said_once, cut.author()))
         if beyond(compact_items, _size(fitted)):
             # What was kept, its padding and drawn rules shortened: they say nothing.
             squeezing = rule.transforms.squeeze_padding

@@ -12,7 +12,8 @@ reduce/units.py) and under one heading a `-->` line per file (`  --> src/a.py:{1
 reduce/findings.py), a listing's paths under the folder a run of them shares, said once
 (`.venv/lib/python3.11/site-packages/:` then `  rich/{a.py,b.py}`: `folders_said_once`),
 the `Author:` line every commit of a log shares said once over them (`Author of every
-commit: …`, `author_said_once`), terminal padding and drawn rules shortened (`squeeze`).
+commit: …`, `author_said_once`), a test file over its summary lines (`FAILED tests/a.py::`
+then `  test_b - …`, `test_files_said_once`), terminal padding and drawn rules shortened (`squeeze`).
 `decoded` spells a shown text back out as the tool printed it, so that `verify`, the
 example checks, the preservation guard and the scenario scorer find a fact whichever
 form shows it.
@@ -307,11 +308,11 @@ def sole_author(lines: Sequence[Item]) -> str | None:
     return author if commits > 1 else None
 
 
-def author_said_once(items: Sequence[Item], author: str) -> list[Item]:
+def author_said_once(items: Sequence[Item], author: str) -> Sequence[Item]:
     """`items` (a log's lines shown, every commit of it by `author`, `sole_author`) with
     the `Author:` line under each `commit <hash>` line left out and said once on top
     (`Author of every commit: Name <mail>`, standing for the lines left out), where it
-    stood under two commits or more; `items` as they are otherwise."""
+    stood under two commits or more; `items` themselves otherwise."""
     under = [
         at
         for k, item in enumerate(items)
@@ -322,7 +323,7 @@ def author_said_once(items: Sequence[Item], author: str) -> list[Item]:
         and items[at] == author
     ]
     if len(under) < 2:
-        return list(items)
+        return items
     left = set(under)
     heading = Encoded(AUTHOR_ONCE + author[len(_AUTHOR) :], len(under))
     return [heading, *(item for k, item in enumerate(items) if k not in left)]
@@ -350,6 +351,78 @@ def authors_spelled(lines: list[str]) -> list[str]:
     return out
 
 
+#: A test summary's line (pytest's `FAILED tests/a.py::test_b - AssertionError: …`): its
+#: verdict, the file, and what follows `::`. Lines of one file in a row say the file once
+#: (`transforms.said_once = ["test-file"]`): `FAILED tests/a.py::`, then each line's rest
+#: two spaces in (`  test_b - AssertionError: …`).
+_SUMMARY_ID = lazy(r"^(?P<file>(?:FAILED|ERROR) [^\s:]+::)(?P<rest>\S.*)$")
+#: A run of a test file's summary lines is said under the file only from this many on.
+SAID_UNDER_FILE = 3
+
+
+def test_files_said_once(items: Sequence[Item]) -> Sequence[Item]:
+    """`items` with each run of summary lines naming one file (`FAILED tests/a.py::…`,
+    SAID_UNDER_FILE or more in a row) said under it: `FAILED tests/a.py::` (a heading
+    standing for no line), then what each line says after `::`, two spaces in (pinned
+    as the line was); `items` themselves where there is no such run."""
+    out: list[Item] = []
+    said = False
+    k = 0
+    while k < len(items):
+        item = items[k]
+        found = _SUMMARY_ID.match(item) if isinstance(item, str) else None
+        end = k + 1
+        while found and end < len(items) and isinstance(items[end], str):
+            after = _SUMMARY_ID.match(str(items[end]))
+            if after is None or after["file"] != found["file"]:
+                break
+            end += 1
+        if found is None or end - k < SAID_UNDER_FILE:
+            out.append(item)
+            k += 1
+            continue
+        said = True
+        out.append(Encoded(found["file"], 0))
+        for line in items[k:end]:
+            rest = "  " + str(line)[len(found["file"]) :]
+            out.append(Pinned(rest) if isinstance(line, Pinned) else Encoded(rest, 1))
+        k = end
+    return out if said else items
+
+
+def test_files_spelled(lines: list[str]) -> list[str]:
+    """`lines` with each summary line said under its file (`test_files_said_once`) spelled
+    out as the tool printed it."""
+    out: list[str] = []
+    heading: str | None = None
+    for k, line in enumerate(lines):
+        if heading is not None and line.startswith("  ") and line[2:3].strip():
+            out.append(heading + line[2:])
+            continue
+        heading = None
+        after = lines[k + 1] if k + 1 < len(lines) else ""
+        if line.endswith("::") and _SUMMARY_FILE.match(line) and after.startswith("  ") and after[2:3].strip():
+            heading = line  # said by tokenjuice, not by the tool: read into the lines under it
+            continue
+        out.append(line)
+    return out
+
+
+_SUMMARY_FILE = lazy(r"^(?:FAILED|ERROR) [^\s:]+::$")
+
+
+def said_once(items: Sequence[Item], kinds: Sequence[str], author: str | None) -> Sequence[Item]:
+    """`items` with what a rule says once (`transforms.said_once`): `author`, the
+    `Author:` line every commit of the output shares (`sole_author`), if any; a test
+    file over its summary lines. `items` themselves where nothing is said once."""
+    out = items
+    if "author" in kinds and author is not None:
+        out = author_said_once(out, author)
+    if "test-file" in kinds:
+        out = test_files_said_once(out)
+    return out
+
+
 def shows(readable: str, snippet: str) -> bool:
     """Does `readable` (a `decoded` shown text) hold `snippet`, as it is or with its
     padding shortened as the reduction shortens it?"""
@@ -371,6 +444,8 @@ def decoded(text: str) -> str:
     lines = text.split("\n")
     if AUTHOR_ONCE in text:
         lines = authors_spelled(lines)
+    if "::\n  " in text:
+        lines = test_files_spelled(lines)
     for k, line in enumerate(lines):
         if inner is not None and line.startswith(_UNDER_A_MATCH) and not _MATCH_UNDER.match(line):
             # a finding's line under it (gcc's excerpt, tsc's elaboration)

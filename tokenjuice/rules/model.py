@@ -39,6 +39,8 @@ TABLES = "tables"  # an array of tables of `table_type`
 PATTERN_FLAGS = "imsx"
 FORMATTERS = ("git-diff", "search", "gh")
 #: Kinds of noise found in many tools' output, declared once (reduce/noise.py).
+#: What a rule may have said once (`transforms.said_once`, reduce/reencode.py).
+SAID_ONCE_KINDS = ("author", "test-file")
 NOISE_KINDS = (
     "git-advice",
     "npm-chatter",
@@ -306,13 +308,16 @@ class Transforms:
         True,
         camel="squeezePadding",
     )
-    author_said_once: bool = spec(
-        FLAG,
-        "A log whose commits are all by one author says their `Author:` line once, on top (`Author of every "
-        "commit: Name <mail>`), instead of under each `commit <hash>` line, where that saves enough; "
-        "`decoded` and `verify` read it back under each commit.",
-        False,
-        camel="authorSaidOnce",
+    said_once: tuple[str, ...] = spec(
+        WORDS,
+        "What every unit repeats, said once where that saves enough (`decoded` and `verify` read it back): "
+        "`author`, the `Author:` line every commit of a log shares, said on top (`Author of every commit: "
+        "Name <mail>`) instead of under each `commit <hash>` line; `test-file`, the file a run of a test "
+        "summary's `FAILED`/`ERROR` lines shares, said once over their ids (`FAILED tests/a.py::` then "
+        "`  test_b - …`).",
+        (),
+        choices=SAID_ONCE_KINDS,
+        camel="saidOnce",
     )
 
 

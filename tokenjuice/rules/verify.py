@@ -271,6 +271,7 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
     factored_path: str | None = None  # the file of grep matches factored under a `path:` heading
     folder: str | None = None  # a listing's folder said once over the paths under it
     inner: str | None = None  # a search's file under it, said once over its matches
+    summary_file: str | None = None  # a test file said once over its summary lines (`FAILED a.py::`)
     reduced = split_lines(reduced_text)
     for k, line in enumerate(reduced):
         if inner is not None and line.startswith("   ") and line.strip() in inputs:
@@ -310,6 +311,14 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
             continue
         if core.startswith(AUTHOR_ONCE) and "Author: " + core[len(AUTHOR_ONCE) :] in inputs:
             continue  # the `Author:` line of every commit, said once (`reencode.author_said_once`)
+        if not line.startswith("  "):
+            summary_file = None
+        if summary_file is not None and (summary_file + line[2:]).strip() in inputs:
+            continue  # a summary line under its test file said once (`reencode.test_files_said_once`)
+        after = reduced[k + 1] if k + 1 < len(reduced) else ""
+        if line.endswith("::") and after.startswith("  ") and (line + after[2:]).strip() in inputs:
+            summary_file = line
+            continue
         if not core or core in inputs or core in messages or (document is not None and core.rstrip(",") in inputs):
             continue
         if _EXIT_HEADER.match(core) or _FACTS_LINE.match(core) or _MARKER.match(core) or _TRAILER.match(core):
