@@ -582,3 +582,16 @@ def test_verify_finds_a_summary_line_under_its_file_that_the_run_did_not_print()
     said = reencode.test_files_said_once(_summary(_PYTEST_200)[:4])
     forged = shown([*said[:2], "  test_never_ran - AssertionError: nope", *said[2:]])
     assert unexplained_lines(_PYTEST_200, forged) == ["  test_never_ran - AssertionError: nope"]
+
+
+def test_a_verbose_runs_verdict_lines_say_their_file_once_too():
+    """pytest -v over click's suite (tests/scenarios/pytest-v-click-all): a run of one
+    file's verdict lines (`tests/test_formatting.py::test_x FAILED  [ 20%]`) under the file."""
+    raw = gzip.decompress((conftest.REPO / "tests/scenarios/pytest-v-click-all.out.gz").read_bytes()).decode()
+    command = "python -m pytest -v -p no:cacheprovider tests"
+    text = tokenjuice("reduce", "--command", command, "--exit-code", "1", input=raw).stdout.decode()
+    assert "\ntests/test_formatting.py::\n  test_basic_functionality FAILED  [ 20%]\n" in text
+    verdicts = [line for line in decoded(text).split("\n") if line.startswith("tests/") and "::test_" in line]
+    printed = {str(squeeze(line)) for line in raw.split("\n")}  # their padding shortened, as any line's
+    assert len(verdicts) > 20 and all(line in printed for line in verdicts)
+    assert not unexplained_lines(raw, text)

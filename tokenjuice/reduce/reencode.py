@@ -351,18 +351,20 @@ def authors_spelled(lines: list[str]) -> list[str]:
     return out
 
 
-#: A test summary's line (pytest's `FAILED tests/a.py::test_b - AssertionError: …`): its
-#: verdict, the file, and what follows `::`. Lines of one file in a row say the file once
-#: (`transforms.said_once = ["test-file"]`): `FAILED tests/a.py::`, then each line's rest
-#: two spaces in (`  test_b - AssertionError: …`).
-_SUMMARY_ID = lazy(r"^(?P<file>(?:FAILED|ERROR) [^\s:]+::)(?P<rest>\S.*)$")
-#: A run of a test file's summary lines is said under the file only from this many on.
+#: A line naming a test by its id (pytest's summary line `FAILED tests/a.py::test_b -
+#: AssertionError: …`, its verdict line `tests/a.py::test_b FAILED  [ 40%]`): its verdict
+#: first if any and the file, then what follows `::`. Lines of one file in a row say the
+#: file once (`transforms.said_once = ["test-file"]`): `FAILED tests/a.py::`, then each
+#: line's rest two spaces in (`  test_b - AssertionError: …`).
+_SUMMARY_ID = lazy(r"^(?P<file>(?:(?:FAILED|ERROR) )?[^\s:]+\.py::)(?P<rest>\S.*)$")
+#: A run of a test file's lines is said under the file only from this many on, and only
+#: where that saves this many characters more than the file's line takes (FOLDER_WORTH).
 SAID_UNDER_FILE = 3
 
 
 def test_files_said_once(items: Sequence[Item]) -> Sequence[Item]:
     """`items` with each run of summary lines naming one file (`FAILED tests/a.py::…`,
-    SAID_UNDER_FILE or more in a row) said under it: `FAILED tests/a.py::` (a heading
+    SAID_UNDER_FILE or more in a row, saving FOLDER_WORTH characters) said under it: `FAILED tests/a.py::` (a heading
     standing for no line), then what each line says after `::`, two spaces in (pinned
     as the line was); `items` themselves where there is no such run."""
     out: list[Item] = []
@@ -377,14 +379,16 @@ def test_files_said_once(items: Sequence[Item]) -> Sequence[Item]:
             if after is None or after["file"] != found["file"]:
                 break
             end += 1
-        if found is None or end - k < SAID_UNDER_FILE:
+        file = found["file"] if found else ""
+        saved = (end - k) * (len(file) - 2) - len(file) - 1  # two spaces a line, the file's own line
+        if found is None or end - k < SAID_UNDER_FILE or saved < FOLDER_WORTH:
             out.append(item)
             k += 1
             continue
         said = True
-        out.append(Encoded(found["file"], 0))
+        out.append(Encoded(file, 0))
         for line in items[k:end]:
-            rest = "  " + str(line)[len(found["file"]) :]
+            rest = "  " + str(line)[len(file) :]
             out.append(Pinned(rest) if isinstance(line, Pinned) else Encoded(rest, 1))
         k = end
     return out if said else items
@@ -408,7 +412,7 @@ def test_files_spelled(lines: list[str]) -> list[str]:
     return out
 
 
-_SUMMARY_FILE = lazy(r"^(?:FAILED|ERROR) [^\s:]+::$")
+_SUMMARY_FILE = lazy(r"^(?:(?:FAILED|ERROR) )?[^\s:]+\.py::$")
 
 
 def said_once(items: Sequence[Item], kinds: Sequence[str], author: str | None) -> Sequence[Item]:

@@ -312,9 +312,9 @@ class Transforms:
         WORDS,
         "What every unit repeats, said once where that saves enough (`decoded` and `verify` read it back): "
         "`author`, the `Author:` line every commit of a log shares, said on top (`Author of every commit: "
-        "Name <mail>`) instead of under each `commit <hash>` line; `test-file`, the file a run of a test "
-        "summary's `FAILED`/`ERROR` lines shares, said once over their ids (`FAILED tests/a.py::` then "
-        "`  test_b - …`).",
+        "Name <mail>`) instead of under each `commit <hash>` line; `test-file`, the file a run of lines naming "
+        "tests shares (a summary's `FAILED`/`ERROR` lines, -v verdict lines), said once over their ids "
+        "(`FAILED tests/a.py::` then `  test_b - …`).",
         (),
         choices=SAID_ONCE_KINDS,
         camel="saidOnce",

@@ -313,10 +313,10 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
             continue  # the `Author:` line of every commit, said once (`reencode.author_said_once`)
         if not line.startswith("  "):
             summary_file = None
-        if summary_file is not None and (summary_file + line[2:]).strip() in inputs:
-            continue  # a summary line under its test file said once (`reencode.test_files_said_once`)
+        if summary_file is not None and _named_test(summary_file + line[2:], inputs):
+            continue  # a line naming a test under its file said once (`reencode.test_files_said_once`)
         after = reduced[k + 1] if k + 1 < len(reduced) else ""
-        if line.endswith("::") and after.startswith("  ") and (line + after[2:]).strip() in inputs:
+        if line.endswith("::") and after.startswith("  ") and _named_test(line + after[2:], inputs):
             summary_file = line
             continue
         if not core or core in inputs or core in messages or (document is not None and core.rstrip(",") in inputs):
@@ -335,6 +335,13 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
             continue
         unexplained.append(line)
     return unexplained
+
+
+def _named_test(line: str, inputs: set[str]) -> bool:
+    """A line naming a test (`FAILED a.py::test_b - …`, `a.py::test_{b,c} PASSED`), as
+    printed or its tests' ids in a brace list."""
+    core = line.strip()
+    return core in inputs or is_brace_list(core, inputs)
 
 
 def _outlined(line: str, document: object) -> bool:
