@@ -595,3 +595,19 @@ def test_a_verbose_runs_verdict_lines_say_their_file_once_too():
     printed = {str(squeeze(line)) for line in raw.split("\n")}  # their padding shortened, as any line's
     assert len(verdicts) > 20 and all(line in printed for line in verdicts)
     assert not unexplained_lines(raw, text)
+
+
+def test_a_diff_shown_but_for_its_context_says_each_files_path_once():
+    """`git diff` of a rename over 48 files (tests/scenarios/git-diff-rename-48-files),
+    shown without its context lines: each `diff --git a/P b/P` line as `diff --git {a,b}/P`,
+    as a diff cut between its files says it, read back as git printed it."""
+    raw = (conftest.REPO / "tests/scenarios/git-diff-rename-48-files.out").read_text()
+    text = tokenjuice("reduce", "--command", "git diff", "--exit-code", "0", input=raw).stdout.decode()
+    git_lines = [line for line in raw.split("\n") if line.startswith("diff --git ")]
+    assert len(git_lines) == 48 and text.count("\ndiff --git {a,b}/lib2to3/") == 48
+    assert [line for line in decoded(text).split("\n") if line.startswith("diff --git ")] == git_lines
+    assert not unexplained_lines(raw, text)
+    pinned = [Pinned(git_lines[0]), "@@ -11,7 +11,7 @@"]
+    assert reencode.diff_paths_said_once(pinned) == [Pinned("diff --git {a,b}/lib2to3/fixer_base.py"), pinned[1]]
+    hunk = pinned[1:]
+    assert reencode.diff_paths_said_once(hunk) is hunk  # nothing to say once: the items themselves

@@ -418,13 +418,28 @@ _SUMMARY_FILE = lazy(r"^(?:(?:FAILED|ERROR) )?[^\s:]+\.py::$")
 def said_once(items: Sequence[Item], kinds: Sequence[str], author: str | None) -> Sequence[Item]:
     """`items` with what a rule says once (`transforms.said_once`): `author`, the
     `Author:` line every commit of the output shares (`sole_author`), if any; a test
-    file over its summary lines. `items` themselves where nothing is said once."""
+    file over its summary lines; a diff's path on its `diff --git` line. `items`
+    themselves where nothing is said once."""
     out = items
     if "author" in kinds and author is not None:
         out = author_said_once(out, author)
     if "test-file" in kinds:
         out = test_files_said_once(out)
+    if "diff-path" in kinds:
+        out = diff_paths_said_once(out)
     return out
+
+
+def diff_paths_said_once(items: Sequence[Item]) -> Sequence[Item]:
+    """`items` with each `diff --git a/P b/P` line shown as `diff --git {a,b}/P`
+    (`braced_diff_line`, as a diff cut between its files shows it); `items` themselves
+    where there is none."""
+    out = list(items)
+    for k, item in enumerate(items):
+        braced = braced_diff_line(item) if isinstance(item, str) and item.startswith("diff --git ") else None
+        if braced is not None:
+            out[k] = Pinned(braced) if isinstance(item, Pinned) else Encoded(braced, 1)
+    return out if out != list(items) else items
 
 
 def shows(readable: str, snippet: str) -> bool:

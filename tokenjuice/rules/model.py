@@ -40,7 +40,7 @@ PATTERN_FLAGS = "imsx"
 FORMATTERS = ("git-diff", "search", "gh")
 #: Kinds of noise found in many tools' output, declared once (reduce/noise.py).
 #: What a rule may have said once (`transforms.said_once`, reduce/reencode.py).
-SAID_ONCE_KINDS = ("author", "test-file")
+SAID_ONCE_KINDS = ("author", "test-file", "diff-path")
 NOISE_KINDS = (
     "git-advice",
     "npm-chatter",
@@ -314,7 +314,8 @@ class Transforms:
         "`author`, the `Author:` line every commit of a log shares, said on top (`Author of every commit: "
         "Name <mail>`) instead of under each `commit <hash>` line; `test-file`, the file a run of lines naming "
         "tests shares (a summary's `FAILED`/`ERROR` lines, -v verdict lines), said once over their ids "
-        "(`FAILED tests/a.py::` then `  test_b - …`).",
+        "(`FAILED tests/a.py::` then `  test_b - …`); `diff-path`, the path a `diff --git a/P b/P` line says "
+        "twice, said once (`diff --git {a,b}/P`) whether the diff is cut or not.",
         (),
         choices=SAID_ONCE_KINDS,
         camel="saidOnce",
