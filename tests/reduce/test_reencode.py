@@ -573,6 +573,10 @@ def test_a_short_run_of_one_files_summary_lines_stays_as_printed():
     two = _summary(_PYTEST_200)[:2]
     mixed = [two[0], _summary(_PYTEST_200)[-1], two[1]]  # test_cart, test_parse, test_cart
     assert reencode.test_files_said_once(two) == two and reencode.test_files_said_once(mixed) == mixed
+    # nor is a run followed by a line two spaces in, which would read as one more of the file's
+    three = _summary(_PYTEST_200)[:3]
+    assert reencode.test_files_said_once([*three, "  indented"]) == [*three, "  indented"]
+    assert reencode.test_files_said_once([*three, "    deeper"])[0] == "FAILED tests/test_cart.py::"
     # a line ending in `::` over indented lines that are no summary's is read as it is
     text = "FAILED tests/a.py::\n\nother::\n  indented"
     assert decoded(text) == text

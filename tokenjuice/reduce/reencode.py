@@ -381,7 +381,9 @@ def test_files_said_once(items: Sequence[Item]) -> Sequence[Item]:
             end += 1
         file = found["file"] if found else ""
         saved = (end - k) * (len(file) - 2) - len(file) - 1  # two spaces a line, the file's own line
-        if found is None or end - k < SAID_UNDER_FILE or saved < FOLDER_WORTH:
+        # a line two spaces in after the run would be read as one more under the file
+        next_under = end < len(items) and _UNDER_FILE.match(str(items[end])) is not None
+        if found is None or end - k < SAID_UNDER_FILE or saved < FOLDER_WORTH or next_under:
             out.append(item)
             k += 1
             continue
@@ -400,12 +402,12 @@ def test_files_spelled(lines: list[str]) -> list[str]:
     out: list[str] = []
     heading: str | None = None
     for k, line in enumerate(lines):
-        if heading is not None and line.startswith("  ") and line[2:3].strip():
+        if heading is not None and _UNDER_FILE.match(line):
             out.append(heading + line[2:])
             continue
         heading = None
         after = lines[k + 1] if k + 1 < len(lines) else ""
-        if line.endswith("::") and _SUMMARY_FILE.match(line) and after.startswith("  ") and after[2:3].strip():
+        if line.endswith("::") and _SUMMARY_FILE.match(line) and _UNDER_FILE.match(after):
             heading = line  # said by tokenjuice, not by the tool: read into the lines under it
             continue
         out.append(line)
@@ -413,6 +415,7 @@ def test_files_spelled(lines: list[str]) -> list[str]:
 
 
 _SUMMARY_FILE = lazy(r"^(?:(?:FAILED|ERROR) )?[^\s:]+\.py::$")
+_UNDER_FILE = lazy(r"^  \S")
 
 
 def said_once(items: Sequence[Item], kinds: Sequence[str], author: str | None) -> Sequence[Item]:
