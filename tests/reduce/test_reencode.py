@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokenjuice.reduce import reencode
-from tokenjuice.reduce.lines import Indented, Omission, Pinned, render, size
+from tokenjuice.reduce.lines import Encoded, Indented, Omission, Pinned, render, size
 from tokenjuice.reduce.reencode import braced_diff_line, decoded, shows, squeeze, squeezed, unbraced_diff_line
 from tokenjuice.reduce.units import fit, parse, regions
 from tokenjuice.rules.verify import unexplained_lines
@@ -615,3 +615,41 @@ def test_a_diff_shown_but_for_its_context_says_each_files_path_once():
     assert reencode.diff_paths_said_once(pinned) == [Pinned("diff --git {a,b}/lib2to3/fixer_base.py"), pinned[1]]
     hunk = pinned[1:]
     assert reencode.diff_paths_said_once(hunk) is hunk  # nothing to say once: the items themselves
+
+
+# -- the extension a folder's names share said once (transforms.said_once = ["extension"]) ---
+
+
+def test_a_listing_says_the_extension_its_folders_names_share_once():
+    """find over pytest's package (tests/scenarios/find-pytest-package): each folder's
+    names that all end in `.py` in one brace list with `.py` said once after it, every
+    path read back as find printed it, the listing shorter for it."""
+    raw = (conftest.REPO / "tests/scenarios/find-pytest-package.out").read_text()
+    command = "find /tmp/scen/venv/lib/python3.11/site-packages/_pytest"
+    text = tokenjuice("reduce", "--command", command, "--exit-code", "0", input=raw).stdout.decode()
+    assert "  _py/{path.py,__init__.py,error.py,__pycache__}" in text.split("\n")  # a folder among them
+    assert "  _py/__pycache__/{path,__init__,error}.cpython-311.pyc" in text.split("\n")
+    lists = [found.group(1).split(",") for found in re.finditer(r"\{([^{}]*)\}", text)]
+    assert lists and not any(all(name.endswith(".py") for name in names) for names in lists)
+    back = [line for line in decoded(text).split("\n") if line.startswith("/tmp/")]
+    assert sorted(back) == sorted(line for line in raw.split("\n") if line) and len(text) < 3300
+    assert not unexplained_lines(raw, text)
+
+
+def test_an_extension_is_said_once_only_where_every_name_has_it():
+    lines = [
+        Encoded("src/{a.py,b.py,c.py}", 3),
+        "src/{a.py,README.md}",  # two extensions
+        "src/{a.py,LICENSE}",  # a name without one
+        "src/{.py,b.py}",  # a name that is all extension
+        "src/{a..py,b..py}",  # a name before it that ends with a dot
+        "src/a.py",
+        Pinned("lib/{x.d.ts,y.ts}"),
+    ]
+    said = reencode.extensions_said_once(lines)
+    assert said == ["src/{a,b,c}.py", *lines[1:6], "lib/{x.d,y}.ts"]
+    assert said[0].lines == 3 and isinstance(said[6], Pinned)
+    assert decoded("\n".join(said)).split("\n") == [n for line in lines for n in reencode.spelled(line)]
+    none = lines[1:6]
+    assert reencode.extensions_said_once(none) is none  # nothing to say once: the items themselves
+    assert reencode.shared_extension(["a.cpython-311.pyc", "ab.cpython-311.pyc"]) == ".cpython-311.pyc"

@@ -421,8 +421,8 @@ _UNDER_FILE = lazy(r"^  \S")
 def said_once(items: Sequence[Item], kinds: Sequence[str], author: str | None) -> Sequence[Item]:
     """`items` with what a rule says once (`transforms.said_once`): `author`, the
     `Author:` line every commit of the output shares (`sole_author`), if any; a test
-    file over its summary lines; a diff's path on its `diff --git` line. `items`
-    themselves where nothing is said once."""
+    file over its summary lines; a diff's path on its `diff --git` line; the extension
+    the names of a brace list share. `items` themselves where nothing is said once."""
     out = items
     if "author" in kinds and author is not None:
         out = author_said_once(out, author)
@@ -430,7 +430,50 @@ def said_once(items: Sequence[Item], kinds: Sequence[str], author: str | None) -
         out = test_files_said_once(out)
     if "diff-path" in kinds:
         out = diff_paths_said_once(out)
+    if "extension" in kinds:
+        out = extensions_said_once(out)
     return out
+
+
+#: A brace list of names that ends its line (`src/{a.py,b.py}`): the extension every name
+#: of it ends with (`.py`, `.cpython-311.pyc`: from the first dot of what they all end
+#: with) is said once after it (`src/{a,b}.py`), which `decoded` reads back as bash expands it.
+_BRACED_NAMES = lazy(r"^(?P<prefix>[^{}]*)\{(?P<names>[^{}\s'\",]+(?:,[^{}\s'\",]+)+)\}$")
+
+
+def shared_extension(names: Sequence[str]) -> str:
+    """The extension every one of `names` ends with, from the first dot of what they all
+    end with (`.py`, `.cpython-311.pyc`), each keeping a name before it that does not
+    end with a dot; '' when they share none."""
+    ending = names[0]
+    for name in names[1:]:
+        while not name.endswith(ending):  # the characters they all end with, one fewer at a time
+            ending = ending[1:]
+    dot = ending.find(".")
+    if dot < 0:
+        return ""
+    shared = ending[dot:]
+    if any(len(name) == len(shared) or name[-len(shared) - 1] == "." or ".." in name for name in names):
+        return ""
+    return shared
+
+
+def extensions_said_once(items: Sequence[Item]) -> Sequence[Item]:
+    """`items` with each brace list of names sharing an extension (`shared_extension`),
+    said once after it (`src/{a,b}.py` for `src/{a.py,b.py}`); `items` themselves where
+    there is none."""
+    out = list(items)
+    said = False
+    for k, item in enumerate(items):
+        found = _BRACED_NAMES.match(item) if isinstance(item, str) and item.endswith("}") else None
+        names = found["names"].split(",") if found else []
+        shared = shared_extension(names) if names else ""
+        if found is None or not shared:
+            continue
+        text = found["prefix"] + "{" + ",".join(name[: -len(shared)] for name in names) + "}" + shared
+        out[k] = Pinned(text) if isinstance(item, Pinned) else Encoded(text, weight(item))
+        said = True
+    return out if said else items
 
 
 def diff_paths_said_once(items: Sequence[Item]) -> Sequence[Item]:

@@ -40,7 +40,7 @@ PATTERN_FLAGS = "imsx"
 FORMATTERS = ("git-diff", "search", "gh")
 #: Kinds of noise found in many tools' output, declared once (reduce/noise.py).
 #: What a rule may have said once (`transforms.said_once`, reduce/reencode.py).
-SAID_ONCE_KINDS = ("author", "test-file", "diff-path")
+SAID_ONCE_KINDS = ("author", "test-file", "diff-path", "extension")
 NOISE_KINDS = (
     "git-advice",
     "npm-chatter",
@@ -315,7 +315,8 @@ class Transforms:
         "Name <mail>`) instead of under each `commit <hash>` line; `test-file`, the file a run of lines naming "
         "tests shares (a summary's `FAILED`/`ERROR` lines, -v verdict lines), said once over their ids "
         "(`FAILED tests/a.py::` then `  test_b - …`); `diff-path`, the path a `diff --git a/P b/P` line says "
-        "twice, said once (`diff --git {a,b}/P`) whether the diff is cut or not.",
+        "twice, said once (`diff --git {a,b}/P`) whether the diff is cut or not; `extension`, the extension "
+        "every name of a folder's brace list shares, said once after it (`src/{a,b}.py`).",
         (),
         choices=SAID_ONCE_KINDS,
         camel="saidOnce",
