@@ -5,12 +5,13 @@ import re
 
 import conftest
 import pytest
+from conftest import tokenjuice
 from helpers import make, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokenjuice.reduce import reencode
-from tokenjuice.reduce.lines import Indented, Omission, Pinned, render, size
+from tokenjuice.reduce.lines import Encoded, Indented, Omission, Pinned, render, size
 from tokenjuice.reduce.reencode import braced_diff_line, decoded, shows, squeeze, squeezed, unbraced_diff_line
 from tokenjuice.reduce.regions import regions
 from tokenjuice.reduce.units import fit, parse
@@ -433,3 +434,223 @@ def test_lines_squeezed_again_from_what_was_kept_read_as_squeezed_anew(calls):
         assert [type(item) for item in again] == [type(item) for item in anew]
         # a line left as it was is the line itself (the engine tells unchanged items by identity)
         assert [a is b for a, b in zip(again, items, strict=True)] == [a is b for a, b in zip(anew, items, strict=True)]
+
+
+# -- a log's one author said once (transforms.author_said_once) ----------------------------
+
+#: `git log -n 50 --stat` of this repository (tests/scenarios/git-log-50-stat): 50 commits, one author.
+_LOG_50 = (conftest.REPO / "tests/scenarios/git-log-50-stat.out").read_text()
+_SEED = "Seed b4ca9b9a maintainers <maintainers@users.noreply.a-seed-b4ca9b9a.example>"
+#: `git log --stat` of a small repository with a merge (captured: git 2.39.5, Debian 12).
+_MERGED = """commit 5455c2d66b17e86d774e261655699e0d53516f41
+Merge: bd0a1f1 71b478b
+Author: Ada Lovelace <ada@example.org>
+Date:   Mon Dec 7 10:07:00 2026 +0000
+
+    Merge branch 'side'
+
+commit bd0a1f1ecdeea4d133b030985ba204aee7a6e20e
+Author: Ada Lovelace <ada@example.org>
+Date:   Mon Dec 7 10:06:00 2026 +0000
+
+    add f4
+
+ f4.txt | 1 +
+ 1 file changed, 1 insertion(+)
+
+commit 71b478b086700cdfaf9169d92aad06df0ee7fcf0
+Author: Ada Lovelace <ada@example.org>
+Date:   Mon Dec 7 10:05:00 2026 +0000
+
+    side work
+
+ s.txt | 1 +
+ 1 file changed, 1 insertion(+)
+"""
+
+
+def _log_rule(said_once=True):
+    return make(
+        unit="commit",
+        family="git-history",
+        skip_patterns=[r"^\s*$"],
+        transforms={"said_once": ["author"] if said_once else []},
+    )
+
+
+def _commit_authors(text):
+    """Each `commit <hash>` line of `text` with the `Author:` line git printed under it."""
+    lines = text.split("\n")
+    pairs = []
+    for k, line in enumerate(lines):
+        if re.match(r"commit [0-9a-f]{40}$", line):
+            at = k + 2 if lines[k + 1].startswith("Merge: ") else k + 1
+            pairs.append((line, lines[at]))
+    return pairs
+
+
+def test_a_log_by_one_author_says_it_once_and_fits_whole():
+    """50 commits by one author: the author said once on top, the log fits its 32 KiB
+    whole (it did not with 50 `Author:` lines), and reads back as git printed it."""
+    said = run(_LOG_50, _log_rule(), command="tool log", max_inline_chars=32 * 1024)["inlineText"]
+    plain = run(_LOG_50, _log_rule(False), command="tool log", max_inline_chars=32 * 1024)["inlineText"]
+    assert said.split("\n")[0] == reencode.AUTHOR_ONCE + _SEED and "\nAuthor: " not in said
+    marker = re.compile(r"^\.\.\. .+ omitted \.\.\.$", re.MULTILINE)
+    assert said.count("\ncommit ") == 50 and not marker.search(said) and len(said) < len(plain)
+    assert plain.count("\nAuthor: ") > 40 and marker.search(plain)
+    assert _commit_authors(decoded(said)) == _commit_authors(_LOG_50)
+    kept = [line for line in _LOG_50.split("\n") if line.strip()]
+    assert [line for line in decoded(said).split("\n") if line in set(kept)] == kept
+    assert not unexplained_lines(_LOG_50, said)
+
+
+def test_a_cut_log_by_one_author_says_it_once_over_the_commits_it_shows():
+    text = run(_LOG_50, _log_rule(), command="tool log", max_inline_chars=20000)["inlineText"]
+    assert reencode.AUTHOR_ONCE + _SEED in text.split("\n") and "\nAuthor: " not in text
+    shown = _commit_authors(decoded(text))
+    assert len(shown) >= 5 and all(author == "Author: " + _SEED for _, author in shown)
+    assert not unexplained_lines(_LOG_50, text)
+
+
+def test_an_author_said_once_reads_back_under_a_merge_line_too():
+    lines = _MERGED.rstrip("\n").split("\n")
+    author = reencode.sole_author(lines)
+    assert author == "Author: Ada Lovelace <ada@example.org>"
+    said = reencode.author_said_once(lines, author)
+    assert said[0] == "Author of every commit: Ada Lovelace <ada@example.org>" and said[0].lines == 3
+    assert "\n".join(said).count("Author: ") == 0
+    assert decoded("\n".join(said)) == _MERGED.rstrip("\n")
+    assert not unexplained_lines(_MERGED, "\n".join(said))
+
+
+def test_a_log_of_several_authors_says_each_where_git_did():
+    click = (conftest.REPO / "tests/scenarios/git-log-p-click-release.out").read_text()
+    lines = click.split("\n")
+    assert len({author for _, author in _commit_authors(click)}) > 1 and reencode.sole_author(lines) is None
+    one = _MERGED.split("\n")[:6]  # one commit: nothing to say once
+    assert reencode.author_said_once(one, "Author: Ada Lovelace <ada@example.org>") == one
+    assert reencode.sole_author(one) is None
+
+
+def test_verify_finds_an_author_said_once_that_the_log_does_not_name():
+    said = reencode.author_said_once(_MERGED.split("\n"), "Author: Ada Lovelace <ada@example.org>")
+    forged = "\n".join(said).replace("Ada Lovelace", "Grace Hopper")
+    assert unexplained_lines(_MERGED, forged) == ["Author of every commit: Grace Hopper <ada@example.org>"]
+
+
+# -- a test file said once over its summary lines (transforms.said_once = ["test-file"]) ---
+
+#: `python -m pytest -q` over 200 failures in five files (tests/scenarios/pytest-200-failures-q).
+_PYTEST_200 = (conftest.REPO / "tests/scenarios/pytest-200-failures-q.out").read_text()
+
+
+def _summary(text):
+    return [line for line in text.split("\n") if line.startswith(("FAILED ", "ERROR "))]
+
+
+def test_a_test_summary_says_each_file_once_over_its_ids():
+    """pytest's 200 `FAILED tests/test_cart.py::…` lines under their five files: every
+    one read back as pytest printed it, the output shorter for it (the fit measured the
+    lines as printed: what they save is left out, not spent)."""
+    done = tokenjuice("reduce", "--command", "python -m pytest -q", "--exit-code", "1", input=_PYTEST_200)
+    text = done.stdout.decode()
+    assert "\nFAILED tests/test_cart.py::\n  test_reads_config_5 - FileNotFoundError: [Errno 2]...\n" in text
+    headings = _summary(text)
+    assert len(headings) == 5 and all(line.endswith("::") for line in headings)
+    assert _summary(decoded(text)) == _summary(_PYTEST_200) and len(text) < 30_000  # 34,130 with the file on every line
+    assert not unexplained_lines(_PYTEST_200, text)
+
+
+def test_a_summary_file_said_once_reads_back_pinned_and_clipped_lines_as_they_were():
+    lines = [Pinned(line) for line in _summary(_PYTEST_200)[:3]]
+    lines += ["FAILED tests/test_cart.py::test_x - AssertionError: a very long …[40 chars omitted]… message"]
+    said = reencode.test_files_said_once([*lines, "200 failed, 300 passed in 1.91s"])
+    assert said[0] == "FAILED tests/test_cart.py::" and said[0].lines == 0
+    assert all(isinstance(line, Pinned) for line in said[1:4]) and said[4].lines == 1
+    assert decoded(shown(said)).split("\n") == [*lines, "200 failed, 300 passed in 1.91s"]
+
+
+def test_a_short_run_of_one_files_summary_lines_stays_as_printed():
+    two = _summary(_PYTEST_200)[:2]
+    mixed = [two[0], _summary(_PYTEST_200)[-1], two[1]]  # test_cart, test_parse, test_cart
+    assert reencode.test_files_said_once(two) == two and reencode.test_files_said_once(mixed) == mixed
+    # nor is a run followed by a line two spaces in, which would read as one more of the file's
+    three = _summary(_PYTEST_200)[:3]
+    assert reencode.test_files_said_once([*three, "  indented"]) == [*three, "  indented"]
+    assert reencode.test_files_said_once([*three, "    deeper"])[0] == "FAILED tests/test_cart.py::"
+    # a line ending in `::` over indented lines that are no summary's is read as it is
+    text = "FAILED tests/a.py::\n\nother::\n  indented"
+    assert decoded(text) == text
+
+
+def test_verify_finds_a_summary_line_under_its_file_that_the_run_did_not_print():
+    said = reencode.test_files_said_once(_summary(_PYTEST_200)[:4])
+    forged = shown([*said[:2], "  test_never_ran - AssertionError: nope", *said[2:]])
+    assert unexplained_lines(_PYTEST_200, forged) == ["  test_never_ran - AssertionError: nope"]
+
+
+def test_a_verbose_runs_verdict_lines_say_their_file_once_too():
+    """pytest -v over click's suite (tests/scenarios/pytest-v-click-all): a run of one
+    file's verdict lines (`tests/test_formatting.py::test_x FAILED  [ 20%]`) under the file."""
+    raw = gzip.decompress((conftest.REPO / "tests/scenarios/pytest-v-click-all.out.gz").read_bytes()).decode()
+    command = "python -m pytest -v -p no:cacheprovider tests"
+    text = tokenjuice("reduce", "--command", command, "--exit-code", "1", input=raw).stdout.decode()
+    assert "\ntests/test_formatting.py::\n  test_basic_functionality FAILED  [ 20%]\n" in text
+    verdicts = [line for line in decoded(text).split("\n") if line.startswith("tests/") and "::test_" in line]
+    printed = {str(squeeze(line)) for line in raw.split("\n")}  # their padding shortened, as any line's
+    assert len(verdicts) > 20 and all(line in printed for line in verdicts)
+    assert not unexplained_lines(raw, text)
+
+
+def test_a_diff_shown_but_for_its_context_says_each_files_path_once():
+    """`git diff` of a rename over 48 files (tests/scenarios/git-diff-rename-48-files),
+    shown without its context lines: each `diff --git a/P b/P` line as `diff --git {a,b}/P`,
+    as a diff cut between its files says it, read back as git printed it."""
+    raw = (conftest.REPO / "tests/scenarios/git-diff-rename-48-files.out").read_text()
+    text = tokenjuice("reduce", "--command", "git diff", "--exit-code", "0", input=raw).stdout.decode()
+    git_lines = [line for line in raw.split("\n") if line.startswith("diff --git ")]
+    assert len(git_lines) == 48 and text.count("\ndiff --git {a,b}/lib2to3/") == 48
+    assert [line for line in decoded(text).split("\n") if line.startswith("diff --git ")] == git_lines
+    assert not unexplained_lines(raw, text)
+    pinned = [Pinned(git_lines[0]), "@@ -11,7 +11,7 @@"]
+    assert reencode.diff_paths_said_once(pinned) == [Pinned("diff --git {a,b}/lib2to3/fixer_base.py"), pinned[1]]
+    hunk = pinned[1:]
+    assert reencode.diff_paths_said_once(hunk) is hunk  # nothing to say once: the items themselves
+
+
+# -- the extension a folder's names share said once (transforms.said_once = ["extension"]) ---
+
+
+def test_a_listing_says_the_extension_its_folders_names_share_once():
+    """find over pytest's package (tests/scenarios/find-pytest-package): each folder's
+    names that all end in `.py` in one brace list with `.py` said once after it, every
+    path read back as find printed it, the listing shorter for it."""
+    raw = (conftest.REPO / "tests/scenarios/find-pytest-package.out").read_text()
+    command = "find /tmp/scen/venv/lib/python3.11/site-packages/_pytest"
+    text = tokenjuice("reduce", "--command", command, "--exit-code", "0", input=raw).stdout.decode()
+    assert "  _py/{path.py,__init__.py,error.py,__pycache__}" in text.split("\n")  # a folder among them
+    assert "  _py/__pycache__/{path,__init__,error}.cpython-311.pyc" in text.split("\n")
+    lists = [found.group(1).split(",") for found in re.finditer(r"\{([^{}]*)\}", text)]
+    assert lists and not any(all(name.endswith(".py") for name in names) for names in lists)
+    back = [line for line in decoded(text).split("\n") if line.startswith("/tmp/")]
+    assert sorted(back) == sorted(line for line in raw.split("\n") if line) and len(text) < 3300
+    assert not unexplained_lines(raw, text)
+
+
+def test_an_extension_is_said_once_only_where_every_name_has_it():
+    lines = [
+        Encoded("src/{a.py,b.py,c.py}", 3),
+        "src/{a.py,README.md}",  # two extensions
+        "src/{a.py,LICENSE}",  # a name without one
+        "src/{.py,b.py}",  # a name that is all extension
+        "src/{a..py,b..py}",  # a name before it that ends with a dot
+        "src/a.py",
+        Pinned("lib/{x.d.ts,y.ts}"),
+    ]
+    said = reencode.extensions_said_once(lines)
+    assert said == ["src/{a,b,c}.py", *lines[1:6], "lib/{x.d,y}.ts"]
+    assert said[0].lines == 3 and isinstance(said[6], Pinned)
+    assert decoded("\n".join(said)).split("\n") == [n for line in lines for n in reencode.spelled(line)]
+    none = lines[1:6]
+    assert reencode.extensions_said_once(none) is none  # nothing to say once: the items themselves
+    assert reencode.shared_extension(["a.cpython-311.pyc", "ab.cpython-311.pyc"]) == ".cpython-311.pyc"

@@ -19,7 +19,7 @@ from ..text import split_lines, trim_empty_edges
 from . import noise, records, traces
 from .formatters import FORMATTERS
 from .lines import Item, Omission, Pinned, Trimmed, beyond, dedupe_adjacent, head_tail, size
-from .reencode import worth_it
+from .reencode import said_once, sole_author, worth_it
 from .units import Parsed, Unit, lossless_whole, parse
 
 TYPE_CHECKING = False
@@ -228,6 +228,8 @@ def apply_rule(
             elif lines_only != denoised:  # the rule kept or trimmed lines: the whole is made of other units
                 whole = parse(rule.unit, [i for i in denoised if isinstance(i, str)])
             outcome = _in_units(items, facts, kinds, total, note, denoised, parsed, whole)
+            if transforms.said_once and not beyond(denoised, LOSSLESS_MAX):
+                outcome = _said_once(outcome, transforms.said_once)
             return replace(outcome, before_cut=tuple(before_cut)) if before_cut else outcome
     elif structure:  # a compound or unknown command: structure recognised in the output itself
         lines_only = [i for i in items if isinstance(i, str)]
@@ -343,6 +345,19 @@ def _lossless(parsed: Parsed, denoised: Sequence[Item]) -> list[Item]:
         return []
     before, after = size(list(denoised)), size(encoded)
     return encoded if worth_it(before - after, before) else []
+
+
+def _said_once(outcome: RuleOutcome, kinds: tuple[str, ...]) -> RuleOutcome:
+    """`outcome` with what its rule says once (`reencode.said_once`) in its lossless form,
+    where that saves enough to be worth reading."""
+    denoised = outcome.denoised
+    author = sole_author(denoised) if "author" in kinds else None
+    base = outcome.lossless or denoised
+    encoded = said_once(base, kinds, author)
+    if encoded is base:
+        return outcome  # nothing said once: the output is not measured
+    before = size(list(denoised))
+    return replace(outcome, lossless=tuple(encoded)) if worth_it(before - size(encoded), before) else outcome
 
 
 def loose_head_tail(

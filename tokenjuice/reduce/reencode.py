@@ -11,9 +11,12 @@ that say the same at several places on one line under its path (`  {108:4,116:4}
 reduce/units.py) and under one heading a `-->` line per file (`  --> src/a.py:{12:5,40:1}`,
 reduce/findings.py), a listing's paths under the folder a run of them shares, said once
 (`.venv/lib/python3.11/site-packages/:` then `  rich/{a.py,b.py}`: `folders_said_once`),
-terminal padding and drawn rules shortened (`squeeze`). `decoded` spells a shown text back out as the tool
-printed it, so that `verify`, the example checks, the preservation guard and the
-scenario scorer find a fact whichever form shows it.
+the `Author:` line every commit of a log shares said once over them (`Author of every
+commit: …`, `author_said_once`), a test file over its summary lines (`FAILED tests/a.py::`
+then `  test_b - …`, `test_files_said_once`), terminal padding and drawn rules shortened (`squeeze`).
+`decoded` spells a shown text back out as the tool printed it, so that `verify`, the
+example checks, the preservation guard and the scenario scorer find a fact whichever
+form shows it.
 """
 
 from __future__ import annotations
@@ -322,6 +325,217 @@ def paired_name_line(old: str, new: str) -> str | None:
     return f"{{--- {first['prefix']},+++ {second['prefix']}}}/{first['path']}"
 
 
+#: A log whose commits are all by one author says its `Author:` line once, on top, and
+#: no more under each `commit <hash>` line (`transforms.author_said_once`): `decoded`
+#: puts it back under each of them.
+AUTHOR_ONCE = "Author of every commit: "
+_COMMIT_HEAD = lazy(r"^commit [0-9a-f]{7,64}\b")
+_AUTHOR = "Author: "
+
+
+def _author_at(lines: Sequence[Item], k: int) -> int:
+    """Where the `Author:` line of the commit whose `commit <hash>` line is at `k` would
+    be: the line after it, or after its `Merge:` line."""
+    at = k + 1
+    return at + 1 if at < len(lines) and str(lines[at]).startswith("Merge: ") else at
+
+
+def sole_author(lines: Sequence[Item]) -> str | None:
+    """The `Author:` line of every commit of a log (`lines`: all of it, noise dropped),
+    when it has two commits or more and every one names the same author under its
+    `commit <hash>` line (and its `Merge:` line); None otherwise."""
+    author: str | None = None
+    commits = 0
+    for k, line in enumerate(lines):
+        if isinstance(line, str) and line.startswith("commit ") and _COMMIT_HEAD.match(line):
+            at = _author_at(lines, k)
+            said = lines[at] if at < len(lines) else None
+            if not isinstance(said, str) or not said.startswith(_AUTHOR) or author not in (None, said):
+                return None
+            author, commits = str(said), commits + 1
+    return author if commits > 1 else None
+
+
+def author_said_once(items: Sequence[Item], author: str) -> Sequence[Item]:
+    """`items` (a log's lines shown, every commit of it by `author`, `sole_author`) with
+    the `Author:` line under each `commit <hash>` line left out and said once on top
+    (`Author of every commit: Name <mail>`, standing for the lines left out), where it
+    stood under two commits or more; `items` themselves otherwise."""
+    under = [
+        at
+        for k, item in enumerate(items)
+        if isinstance(item, str)
+        and item.startswith("commit ")
+        and _COMMIT_HEAD.match(item)
+        and (at := _author_at(items, k)) < len(items)
+        and items[at] == author
+    ]
+    if len(under) < 2:
+        return items
+    left = set(under)
+    heading = Encoded(AUTHOR_ONCE + author[len(_AUTHOR) :], len(under))
+    return [heading, *(item for k, item in enumerate(items) if k not in left)]
+
+
+def authors_spelled(lines: list[str]) -> list[str]:
+    """`lines` with an `Author of every commit: …` line (`author_said_once`) read back
+    into the `Author:` line under each `commit <hash>` line after it (and its `Merge:`
+    line); `lines` as they are without one."""
+    out: list[str] = []
+    author: str | None = None
+    pending = False  # a commit's line (and its `Merge:` line) said, its author not yet
+    for line in lines:
+        if pending and not line.startswith("Merge: "):
+            out.append(str(author))
+            pending = False
+        if line.startswith(AUTHOR_ONCE):
+            author = _AUTHOR + line[len(AUTHOR_ONCE) :]
+            continue
+        out.append(line)
+        if author is not None and line.startswith("commit ") and _COMMIT_HEAD.match(line):
+            pending = True
+    if pending:
+        out.append(str(author))
+    return out
+
+
+#: A line naming a test by its id (pytest's summary line `FAILED tests/a.py::test_b -
+#: AssertionError: …`, its verdict line `tests/a.py::test_b FAILED  [ 40%]`): its verdict
+#: first if any and the file, then what follows `::`. Lines of one file in a row say the
+#: file once (`transforms.said_once = ["test-file"]`): `FAILED tests/a.py::`, then each
+#: line's rest two spaces in (`  test_b - AssertionError: …`).
+_SUMMARY_ID = lazy(r"^(?P<file>(?:(?:FAILED|ERROR) )?[^\s:]+\.py::)(?P<rest>\S.*)$")
+#: A run of a test file's lines is said under the file only from this many on, and only
+#: where that saves this many characters more than the file's line takes (FOLDER_WORTH).
+SAID_UNDER_FILE = 3
+
+
+def test_files_said_once(items: Sequence[Item]) -> Sequence[Item]:
+    """`items` with each run of summary lines naming one file (`FAILED tests/a.py::…`,
+    SAID_UNDER_FILE or more in a row, saving FOLDER_WORTH characters) said under it: `FAILED tests/a.py::` (a heading
+    standing for no line), then what each line says after `::`, two spaces in (pinned
+    as the line was); `items` themselves where there is no such run."""
+    out: list[Item] = []
+    said = False
+    k = 0
+    while k < len(items):
+        item = items[k]
+        found = _SUMMARY_ID.match(item) if isinstance(item, str) else None
+        end = k + 1
+        while found and end < len(items) and isinstance(items[end], str):
+            after = _SUMMARY_ID.match(str(items[end]))
+            if after is None or after["file"] != found["file"]:
+                break
+            end += 1
+        file = found["file"] if found else ""
+        saved = (end - k) * (len(file) - 2) - len(file) - 1  # two spaces a line, the file's own line
+        # a line two spaces in after the run would be read as one more under the file
+        next_under = end < len(items) and _UNDER_FILE.match(str(items[end])) is not None
+        if found is None or end - k < SAID_UNDER_FILE or saved < FOLDER_WORTH or next_under:
+            out.append(item)
+            k += 1
+            continue
+        said = True
+        out.append(Encoded(file, 0))
+        for line in items[k:end]:
+            rest = "  " + str(line)[len(file) :]
+            out.append(Pinned(rest) if isinstance(line, Pinned) else Encoded(rest, 1))
+        k = end
+    return out if said else items
+
+
+def test_files_spelled(lines: list[str]) -> list[str]:
+    """`lines` with each summary line said under its file (`test_files_said_once`) spelled
+    out as the tool printed it."""
+    out: list[str] = []
+    heading: str | None = None
+    for k, line in enumerate(lines):
+        if heading is not None and _UNDER_FILE.match(line):
+            out.append(heading + line[2:])
+            continue
+        heading = None
+        after = lines[k + 1] if k + 1 < len(lines) else ""
+        if line.endswith("::") and _SUMMARY_FILE.match(line) and _UNDER_FILE.match(after):
+            heading = line  # said by tokenjuice, not by the tool: read into the lines under it
+            continue
+        out.append(line)
+    return out
+
+
+_SUMMARY_FILE = lazy(r"^(?:(?:FAILED|ERROR) )?[^\s:]+\.py::$")
+_UNDER_FILE = lazy(r"^  \S")
+
+
+def said_once(items: Sequence[Item], kinds: Sequence[str], author: str | None) -> Sequence[Item]:
+    """`items` with what a rule says once (`transforms.said_once`): `author`, the
+    `Author:` line every commit of the output shares (`sole_author`), if any; a test
+    file over its summary lines; a diff's path on its `diff --git` line; the extension
+    the names of a brace list share. `items` themselves where nothing is said once."""
+    out = items
+    if "author" in kinds and author is not None:
+        out = author_said_once(out, author)
+    if "test-file" in kinds:
+        out = test_files_said_once(out)
+    if "diff-path" in kinds:
+        out = diff_paths_said_once(out)
+    if "extension" in kinds:
+        out = extensions_said_once(out)
+    return out
+
+
+#: A brace list of names that ends its line (`src/{a.py,b.py}`): the extension every name
+#: of it ends with (`.py`, `.cpython-311.pyc`: from the first dot of what they all end
+#: with) is said once after it (`src/{a,b}.py`), which `decoded` reads back as bash expands it.
+_BRACED_NAMES = lazy(r"^(?P<prefix>[^{}]*)\{(?P<names>[^{}\s'\",]+(?:,[^{}\s'\",]+)+)\}$")
+
+
+def shared_extension(names: Sequence[str]) -> str:
+    """The extension every one of `names` ends with, from the first dot of what they all
+    end with (`.py`, `.cpython-311.pyc`), each keeping a name before it that does not
+    end with a dot; '' when they share none."""
+    ending = names[0]
+    for name in names[1:]:
+        while not name.endswith(ending):  # the characters they all end with, one fewer at a time
+            ending = ending[1:]
+    dot = ending.find(".")
+    if dot < 0:
+        return ""
+    shared = ending[dot:]
+    if any(len(name) == len(shared) or name[-len(shared) - 1] == "." or ".." in name for name in names):
+        return ""
+    return shared
+
+
+def extensions_said_once(items: Sequence[Item]) -> Sequence[Item]:
+    """`items` with each brace list of names sharing an extension (`shared_extension`),
+    said once after it (`src/{a,b}.py` for `src/{a.py,b.py}`); `items` themselves where
+    there is none."""
+    out = list(items)
+    said = False
+    for k, item in enumerate(items):
+        found = _BRACED_NAMES.match(item) if isinstance(item, str) and item.endswith("}") else None
+        names = found["names"].split(",") if found else []
+        shared = shared_extension(names) if names else ""
+        if found is None or not shared:
+            continue
+        text = found["prefix"] + "{" + ",".join(name[: -len(shared)] for name in names) + "}" + shared
+        out[k] = Pinned(text) if isinstance(item, Pinned) else Encoded(text, weight(item))
+        said = True
+    return out if said else items
+
+
+def diff_paths_said_once(items: Sequence[Item]) -> Sequence[Item]:
+    """`items` with each `diff --git a/P b/P` line shown as `diff --git {a,b}/P`
+    (`braced_diff_line`, as a diff cut between its files shows it); `items` themselves
+    where there is none."""
+    out = list(items)
+    for k, item in enumerate(items):
+        braced = braced_diff_line(item) if isinstance(item, str) and item.startswith("diff --git ") else None
+        if braced is not None:
+            out[k] = Pinned(braced) if isinstance(item, Pinned) else Encoded(braced, 1)
+    return out if out != list(items) else items
+
+
 def shows(readable: str, snippet: str) -> bool:
     """Does `readable` (a `decoded` shown text) hold `snippet`, as it is or with its
     padding shortened as the reduction shortens it?"""
@@ -341,6 +555,10 @@ def decoded(text: str) -> str:
     folder: str | None = None  # a folder said once (`P/:`) over the paths under it
     inner: str | None = None  # a search's file said under it over its matches
     lines = text.split("\n")
+    if AUTHOR_ONCE in text:
+        lines = authors_spelled(lines)
+    if "::\n  " in text:
+        lines = test_files_spelled(lines)
     for k, line in enumerate(lines):
         if inner is not None and line.startswith(_UNDER_A_MATCH) and not _MATCH_UNDER.match(line):
             # a finding's line under it (gcc's excerpt, tsc's elaboration)

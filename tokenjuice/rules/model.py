@@ -39,6 +39,8 @@ TABLES = "tables"  # an array of tables of `table_type`
 PATTERN_FLAGS = "imsx"
 FORMATTERS = ("git-diff", "search", "gh")
 #: Kinds of noise found in many tools' output, declared once (reduce/noise.py).
+#: What a rule may have said once (`transforms.said_once`, reduce/reencode.py).
+SAID_ONCE_KINDS = ("author", "test-file", "diff-path", "extension")
 NOISE_KINDS = (
     "git-advice",
     "npm-chatter",
@@ -305,6 +307,19 @@ class Transforms:
         "code's and must stay exact for an edit.",
         True,
         camel="squeezePadding",
+    )
+    said_once: tuple[str, ...] = spec(
+        WORDS,
+        "What every unit repeats, said once where that saves enough (`decoded` and `verify` read it back): "
+        "`author`, the `Author:` line every commit of a log shares, said on top (`Author of every commit: "
+        "Name <mail>`) instead of under each `commit <hash>` line; `test-file`, the file a run of lines naming "
+        "tests shares (a summary's `FAILED`/`ERROR` lines, -v verdict lines), said once over their ids "
+        "(`FAILED tests/a.py::` then `  test_b - …`); `diff-path`, the path a `diff --git a/P b/P` line says "
+        "twice, said once (`diff --git {a,b}/P`) whether the diff is cut or not; `extension`, the extension "
+        "every name of a folder's brace list shares, said once after it (`src/{a,b}.py`).",
+        (),
+        choices=SAID_ONCE_KINDS,
+        camel="saidOnce",
     )
 
 

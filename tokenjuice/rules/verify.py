@@ -17,6 +17,7 @@ from ..reduce import shape, structured
 from ..reduce.engine import Options, reduce
 from ..reduce.lines import CLIP, MARKER_PATTERN
 from ..reduce.reencode import (
+    AUTHOR_ONCE,
     bordered,
     decoded,
     folder_heading,
@@ -270,6 +271,7 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
     factored_path: str | None = None  # the file of grep matches factored under a `path:` heading
     folder: str | None = None  # a listing's folder said once over the paths under it
     inner: str | None = None  # a search's file under it, said once over its matches
+    summary_file: str | None = None  # a test file said once over its summary lines (`FAILED a.py::`)
     reduced = split_lines(reduced_text)
     for k, line in enumerate(reduced):
         if inner is not None and line.startswith("   ") and line.strip() in inputs:
@@ -307,6 +309,16 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
             factored_path = None
         if is_brace_list(core, inputs) or unbraced_diff_line(core) in inputs:
             continue
+        if core.startswith(AUTHOR_ONCE) and "Author: " + core[len(AUTHOR_ONCE) :] in inputs:
+            continue  # the `Author:` line of every commit, said once (`reencode.author_said_once`)
+        if not line.startswith("  "):
+            summary_file = None
+        if summary_file is not None and _named_test(summary_file + line[2:], inputs):
+            continue  # a line naming a test under its file said once (`reencode.test_files_said_once`)
+        after = reduced[k + 1] if k + 1 < len(reduced) else ""
+        if line.endswith("::") and after.startswith("  ") and _named_test(line + after[2:], inputs):
+            summary_file = line
+            continue
         if not core or core in inputs or core in messages or (document is not None and core.rstrip(",") in inputs):
             continue
         if _EXIT_HEADER.match(core) or _FACTS_LINE.match(core) or _MARKER.match(core) or _TRAILER.match(core):
@@ -323,6 +335,13 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
             continue
         unexplained.append(line)
     return unexplained
+
+
+def _named_test(line: str, inputs: set[str]) -> bool:
+    """A line naming a test (`FAILED a.py::test_b - …`, `a.py::test_{b,c} PASSED`), as
+    printed or its tests' ids in a brace list."""
+    core = line.strip()
+    return core in inputs or is_brace_list(core, inputs)
 
 
 def _outlined(line: str, document: object) -> bool:
