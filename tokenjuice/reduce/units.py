@@ -4,8 +4,8 @@ A rule declares what its output is made of (`unit = "diff-file"`, `"commit"`,
 `"path"`, `"match-file"`, `"row"`, `"dir"`, `"test"`, `"finding"`…), and the parser of
 that kind (reduce/changes.py, matches.py, tables.py, listings.py, testruns.py,
 findings.py, records.py, traces.py) splits the filtered lines into `Unit`s and loose
-lines (headers, summaries). When the whole
-does not fit the budget, `fit` makes it fit in steps, each only as far as needed:
+lines (headers, summaries). When the whole does not fit the budget, `fit` makes it
+fit in steps, each only as far as needed:
 
 1. lossless re-encodings (grep's path once per file, brace lists, a listing's shared
    folder said once over its paths) for every unit;
