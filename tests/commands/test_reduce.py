@@ -202,3 +202,20 @@ def test_reduce_json_lets_malloc_keep_what_it_frees_before_it_reads(monkeypatch,
     assert command.main_json(str(payload)) == 0
     assert calls == ["keep", "read", "reduce, the bytes referred to 0 more times"]
     assert command.FREED_BLOCK <= 32 << 20  # glibc raises its threshold to at most 32 MiB
+
+
+def test_keep_freed_memory_is_no_error_where_the_block_cannot_be_made(monkeypatch):
+    """A tight address space (`ulimit -v`) refuses the block: reduce-json goes on as before."""
+    import builtins
+
+    from tokenjuice.commands import reduce as command
+
+    sizes: list[int] = []
+
+    def refusing(size=0):
+        sizes.append(size)
+        raise MemoryError
+
+    monkeypatch.setattr(builtins, "bytes", refusing)
+    command.keep_freed_memory()
+    assert sizes == [command.FREED_BLOCK]
