@@ -168,3 +168,54 @@ def test_plain_reduce_json_of_a_payload_imports_no_json_package(workdir):
     done = subprocess.run([sys.executable, "-c", code, "reduce-json"], input=payload.encode(), capture_output=True)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["inlineText"]
+
+
+def test_reduce_json_lets_malloc_keep_what_it_frees_before_it_reads(monkeypatch, tmp_path):
+    """The plain `reduce-json` makes and frees the block that raises glibc's mapping
+    threshold before it reads the payload (whose memory, freed once it is decoded, the
+    stripped text's parts reuse), and the payload's bytes are not held while it is reduced."""
+    import sys
+
+    from tokenjuice.commands import reduce as command
+
+    calls: list[str] = []
+    monkeypatch.setattr(command, "keep_freed_memory", lambda: calls.append("keep"))
+    read, loads, decoded = command.read_input, command._loads, []
+
+    def reading(path, what):
+        calls.append("read")
+        return read(path, what)
+
+    def loading(data):
+        decoded.append(data)
+        return loads(data)
+
+    def reducing(payload, **options):
+        calls.append(f"reduce, the bytes referred to {sys.getrefcount(decoded[0]) - 2} more times")
+        return {"inlineText": ""}
+
+    monkeypatch.setattr(command, "read_input", reading)
+    monkeypatch.setattr(command, "_loads", loading)
+    monkeypatch.setattr("tokenjuice.commands.wire.reduce_payload", reducing)
+    payload = tmp_path / "payload.json"
+    payload.write_text(json.dumps({"toolName": "exec", "command": "true", "combinedText": "x" * 200, "exitCode": 0}))
+    assert command.main_json(str(payload)) == 0
+    assert calls == ["keep", "read", "reduce, the bytes referred to 0 more times"]
+    assert command.FREED_BLOCK <= 32 << 20  # glibc raises its threshold to at most 32 MiB
+
+
+def test_keep_freed_memory_is_no_error_where_the_block_cannot_be_made(monkeypatch):
+    """A tight address space (`ulimit -v`) refuses the block: reduce-json goes on as before."""
+    import builtins
+
+    from tokenjuice.commands import reduce as command
+
+    sizes: list[int] = []
+
+    def refusing(size=0):
+        sizes.append(size)
+        raise MemoryError
+
+    monkeypatch.setattr(builtins, "bytes", refusing)
+    command.keep_freed_memory()
+    assert sizes == [command.FREED_BLOCK]
