@@ -45,7 +45,7 @@ from .lines import (
     squeezable,
 )
 from .lines import size as _size
-from .reencode import LOSSLESS_CHARS, said_once, sole_author, squeezed, worth_it
+from .reencode import LOSSLESS_CHARS, said_once, squeezed, worth_it
 from .render import TRAILER_RESERVE, text_of
 
 # The rule machinery (pipeline, units, structured cutting, pattern budgets) is
@@ -350,7 +350,6 @@ class _Cut:
         self._read: dict[tuple[int, bool], tuple[int, int]] = {}
         self._longest: int | None = None
         self._relaid: tuple[str, ...] | None = None
-        self._author: tuple[str | None] | None = None
         #: What `squeezed` made of each line it shortened, for every budget tried.
         self.squeezes: dict[tuple[type, str], Item | None] = {}
         #: The last rule's result `choose` made: its clamp budget, whether it is the
@@ -393,14 +392,6 @@ class _Cut:
                 if laid is not None and worth_it(saved, len(text)):
                     self._relaid = tuple(laid)
         return self._relaid or None
-
-    def author(self) -> str | None:
-        """The `Author:` line every commit of the output shares (`reencode.sole_author`),
-        read once for every budget tried."""
-        if self._author is None:
-            author = "author" in self.rule.transforms.said_once
-            self._author = (sole_author(self.outcome.denoised) if author else None,)
-        return self._author[0]
 
     def longest(self) -> int:
         """The length of the longest line of the whole output."""
@@ -734,7 +725,7 @@ def choose(cut: _Cut, budget: int) -> Reduction:
         room = max(200, budget - sum(len(h) + 1 for h in header + counts) - TRAILER_RESERVE)
         fitted = tuple(fit(list(outcome.units), room))
         if rule.transforms.said_once:  # what every unit repeats (a log's author), said once
-            fitted = tuple(said_once(fitted, rule.transforms.said_once, cut.author()))
+            fitted = tuple(said_once(fitted, rule.transforms.said_once, outcome.author))
         if beyond(compact_items, _size(fitted)):
             # What was kept, its padding and drawn rules shortened: they say nothing.
             squeezing = rule.transforms.squeeze_padding

@@ -60,6 +60,9 @@ class RuleOutcome:
     # The rule's lines, pinned, before its head and tail cut, when it cut them: a budget
     # wider than the cut is spent on them (`engine.choose`), pinned lines first.
     before_cut: tuple[Item, ...] = ()
+    # The `Author:` line every commit of the output shares (`reencode.sole_author`), read
+    # once where the rule says it once (`transforms.said_once`), for every form and budget.
+    author: str | None = None
 
 
 def apply_rule(
@@ -228,6 +231,8 @@ def apply_rule(
             elif lines_only != denoised:  # the rule kept or trimmed lines: the whole is made of other units
                 whole = parse(rule.unit, [i for i in denoised if isinstance(i, str)])
             outcome = _in_units(items, facts, kinds, total, note, denoised, parsed, whole)
+            if "author" in transforms.said_once:
+                outcome = replace(outcome, author=sole_author(denoised))
             if transforms.said_once and not beyond(denoised, LOSSLESS_MAX):
                 outcome = _said_once(outcome, transforms.said_once)
             return replace(outcome, before_cut=tuple(before_cut)) if before_cut else outcome
@@ -351,9 +356,8 @@ def _said_once(outcome: RuleOutcome, kinds: tuple[str, ...]) -> RuleOutcome:
     """`outcome` with what its rule says once (`reencode.said_once`) in its lossless form,
     where that saves enough to be worth reading."""
     denoised = outcome.denoised
-    author = sole_author(denoised) if "author" in kinds else None
     base = outcome.lossless or denoised
-    encoded = said_once(base, kinds, author)
+    encoded = said_once(base, kinds, outcome.author)
     if encoded is base:
         return outcome  # nothing said once: the output is not measured
     before = size(list(denoised))
