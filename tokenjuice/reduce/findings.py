@@ -37,7 +37,7 @@ from ..fast.record import replace
 from ..text import clip_line
 from .lines import Encoded, Item, Pinned
 from .reencode import brace_lines, shared_folder
-from .unit import Parsed, Unit
+from .unit import LINE_LIMIT, Parsed, Unit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -46,7 +46,6 @@ if TYPE_CHECKING:
 
     Vendored = Callable[[str], bool]
 
-_LINE_LIMIT = 300
 #: A diagnostic's own line is clipped only past this: tsc's types make messages of 300
 #: to 400 characters whose end says what to do ("Consider adding 'undefined' to …").
 _MESSAGE_LIMIT = 1000
@@ -97,12 +96,12 @@ _ADVICE = lazy(r"^\s*(?:=\s*)?(?:help|note|hint):|^\s*\|\s*[\^-]+\s+help: ")
 #: what introduces another place (esbuild's `  The original key "a" is here:`).
 _EXPLAINS = lazy(r"^\S+:\d+(?::\d+)?: note: |^\s+['\"A-Za-z].*[^:]$")
 
-#: The function a compiler's diagnostics below are in (`main.c: In function ‘main’:`):
-#: said with the error after it, the first line of its unit (`_finding`).
 #: gcc's note naming where a macro holding the diagnostic was used (`lapi.c:906:3: note: in
 #: expansion of macro ‘invalidateTMcache’`): for a diagnostic placed in a header's macro, its
 #: last such note is the line of the code that used it, which the finding's short form keeps.
 _EXPANDED = lazy(r"^\S+:\d+:\d+: note: in expansion of macro ")
+#: The function a compiler's diagnostics below are in (`main.c: In function ‘main’:`):
+#: said with the error after it, the first line of its unit (`_finding`).
 _IN_FUNCTION = lazy(r"^[^\s:][^:]*: In (?:(?:static |member )*function|constructor|destructor) \S.*:$")
 #: shellcheck's block heading, the caret line of each finding under it, and what ends
 #: the last block (its wiki links).
@@ -335,7 +334,7 @@ def _finding(
     head = [clip_line(lines[0], _MESSAGE_LIMIT)]
     if len(lines) > 1 and (_ARROW.match(lines[1]) or _ESBUILD_PLACE.match(lines[1])):
         head.append(lines[1])
-    full = (head[0], *(clip_line(line, _LINE_LIMIT) for line in lines[1:]))
+    full = (head[0], *(clip_line(line, LINE_LIMIT) for line in lines[1:]))
     # the advice under it, and esbuild's quoted line of its own place (not of its notes')
     quoted = 2 if len(full) > 2 and _ESBUILD_PLACE.match(full[1]) and _QUOTED.match(full[2]) else None
     advice = tuple(
@@ -389,7 +388,7 @@ def _shellcheck_finding(
     text = worst.group("finding")
     path = heading.group("path")
     fix = next((k for k, line in enumerate(lines) if line.startswith("Did you mean:")), len(lines))
-    full = tuple(clip_line(line, _LINE_LIMIT) for line in lines)
+    full = tuple(clip_line(line, LINE_LIMIT) for line in lines)
     short = (full[0],) + tuple(full[k] for k, _ in carets)
     start = {"path": path, "line": heading.group("line"), "text": text}
     unit = _finding([text], start, vendored, codes, files)

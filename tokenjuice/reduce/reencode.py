@@ -326,11 +326,11 @@ def paired_name_line(old: str, new: str) -> str | None:
 
 
 #: A log whose commits are all by one author says its `Author:` line once, on top, and
-#: no more under each `commit <hash>` line (`transforms.author_said_once`): `decoded`
+#: no more under each `commit <hash>` line (`transforms.said_once = ["author"]`): `decoded`
 #: puts it back under each of them.
 AUTHOR_ONCE = "Author of every commit: "
 _COMMIT_HEAD = lazy(r"^commit [0-9a-f]{7,64}\b")
-_AUTHOR = "Author: "
+AUTHOR = "Author: "
 
 
 def _author_at(lines: Sequence[Item], k: int) -> int:
@@ -350,7 +350,7 @@ def sole_author(lines: Sequence[Item]) -> str | None:
         if isinstance(line, str) and line.startswith("commit ") and _COMMIT_HEAD.match(line):
             at = _author_at(lines, k)
             said = lines[at] if at < len(lines) else None
-            if not isinstance(said, str) or not said.startswith(_AUTHOR) or author not in (None, said):
+            if not isinstance(said, str) or not said.startswith(AUTHOR) or author not in (None, said):
                 return None
             author, commits = str(said), commits + 1
     return author if commits > 1 else None
@@ -373,7 +373,7 @@ def author_said_once(items: Sequence[Item], author: str) -> Sequence[Item]:
     if len(under) < 2:
         return items
     left = set(under)
-    heading = Encoded(AUTHOR_ONCE + author[len(_AUTHOR) :], len(under))
+    heading = Encoded(AUTHOR_ONCE + author[len(AUTHOR) :], len(under))
     return [heading, *(item for k, item in enumerate(items) if k not in left)]
 
 
@@ -389,7 +389,7 @@ def authors_spelled(lines: list[str]) -> list[str]:
             out.append(str(author))
             pending = False
         if line.startswith(AUTHOR_ONCE):
-            author = _AUTHOR + line[len(AUTHOR_ONCE) :]
+            author = AUTHOR + line[len(AUTHOR_ONCE) :]
             continue
         out.append(line)
         if author is not None and line.startswith("commit ") and _COMMIT_HEAD.match(line):

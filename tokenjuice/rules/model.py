@@ -38,9 +38,9 @@ TABLES = "tables"  # an array of tables of `table_type`
 
 PATTERN_FLAGS = "imsx"
 FORMATTERS = ("git-diff", "search", "gh")
-#: Kinds of noise found in many tools' output, declared once (reduce/noise.py).
 #: What a rule may have said once (`transforms.said_once`, reduce/reencode.py).
 SAID_ONCE_KINDS = ("author", "test-file", "diff-path", "extension")
+#: Kinds of noise found in many tools' output, declared once (reduce/noise.py).
 NOISE_KINDS = (
     "git-advice",
     "npm-chatter",

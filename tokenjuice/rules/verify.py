@@ -17,6 +17,7 @@ from ..reduce import shape, structured
 from ..reduce.engine import Options, reduce
 from ..reduce.lines import CLIP, MARKER_PATTERN
 from ..reduce.reencode import (
+    AUTHOR,
     AUTHOR_ONCE,
     bordered,
     decoded,
@@ -309,7 +310,7 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
             factored_path = None
         if is_brace_list(core, inputs) or unbraced_diff_line(core) in inputs:
             continue
-        if core.startswith(AUTHOR_ONCE) and "Author: " + core[len(AUTHOR_ONCE) :] in inputs:
+        if core.startswith(AUTHOR_ONCE) and AUTHOR + core[len(AUTHOR_ONCE) :] in inputs:
             continue  # the `Author:` line of every commit, said once (`reencode.author_said_once`)
         if not line.startswith("  "):
             summary_file = None
