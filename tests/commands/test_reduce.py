@@ -215,3 +215,26 @@ def test_keep_freed_memory_is_no_error_where_the_block_cannot_be_made(monkeypatc
     with pytest.raises(MemoryError):
         bytes(command.FREED_BLOCK)
     command.keep_freed_memory()
+
+
+def test_a_reduction_imports_only_the_parser_of_its_kind_of_unit(workdir):
+    """`units.parse` imports a kind's parser when that kind is first parsed: a cut git
+    status imports the status parser's module and none of the others (findings, test
+    runs, matches, tables, listings, the regions of compound output)."""
+    import subprocess
+    import sys
+
+    others = ["findings", "testruns", "matches", "tables", "listings", "regions"]
+    code = (
+        "import sys; from tokenjuice.entry import main; code = main(sys.argv[1:]); "
+        "assert 'tokenjuice.reduce.changes' in sys.modules, 'no parser ran'; "
+        f"loaded = [m for m in {others!r} if 'tokenjuice.reduce.' + m in sys.modules]; "
+        "assert not loaded, loaded; sys.exit(code)"
+    )
+    status = "On branch main\nChanges not staged for commit:\n" + "".join(
+        f"\tmodified:   src/f{i}.py\n" for i in range(900)
+    )
+    payload = json.dumps({"toolName": "exec", "command": "git status", "combinedText": status, "exitCode": 0})
+    done = subprocess.run([sys.executable, "-c", code, "reduce-json"], input=payload.encode(), capture_output=True)
+    assert done.returncode == 0, done.stderr
+    assert "src/{f0,f1," in json.loads(done.stdout)["inlineText"]  # the status parser's brace list
