@@ -613,3 +613,20 @@ def reduced_by_rule(command, text, budget):
     done = tokenjuice("reduce", "--command", command, "--max-inline-chars", str(budget), input=text)
     assert done.returncode == 0, done.stderr
     return done.stdout.decode()
+
+
+def test_findings_shown_without_their_excerpts_say_their_file_once():
+    """gcc's warnings cut to their diagnostic line (the quoted source left out) are
+    said under their file's heading as whole findings are, and the same warning at
+    several places of the file once (`lcode.c:` then `  {419:20,430:20,453:44}: …`):
+    a flood of short forms was shown with the path on every line. Read back, every
+    shown finding is a line gcc printed."""
+    text, lines = _scenario("gcc-wconversion-lua-src")
+    cut = reduced_by_rule("gcc -Wall -Wextra -Wconversion -O2 -c *.c", text, 6000)
+    said = "warning: conversion to ‘unsigned int’ from ‘int’ may change the sign of the result [-Wsign-conversion]"
+    assert "\nlcode.c:\n  342:21: " in cut and f"\n  {{419:20,430:20,453:44}}: {said}\n" in cut
+    assert "\nlcode.c:419:20: " not in cut
+    spelled = decoded(cut).split("\n")
+    assert all(f"lcode.c:{place}: {said}" in spelled for place in ("419:20", "430:20", "453:44"))
+    assert [line for line in spelled if re.match(r"^l\w+\.[ch]:\d+:\d+: ", line) and line not in lines] == []
+    assert unexplained_lines(text, cut) == []

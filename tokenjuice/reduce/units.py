@@ -888,6 +888,12 @@ def _render(
     state = _unmarked_runs(parsed, state, partial)
     # Units shown whose first line starts with their heading: (start, end, heading).
     headed: list[tuple[int, int, str]] = []
+
+    def headed_at(part: Unit, shown: tuple[Item, ...]) -> None:
+        """Note `part`, about to be shown as `shown`, among the units under a heading."""
+        if part.heading and str(shown[0]).startswith(part.heading):
+            headed.append((len(items), len(items) + len(shown), part.heading))
+
     # Dropped units that are gathered by label are counted after the last of them.
     gathered: dict[str, list[Unit]] = {}
     labels: set[str] = set()  # the labels of gathered units shown
@@ -959,12 +965,12 @@ def _render(
             # files): it ends where its kind comes with another note
             if any(kind == part.kind and said != note for kind, said in shortened):
                 flush()
+            headed_at(part, shown)  # a short form too (gcc's warning without its excerpt)
             items.extend(shown)
             shortened.setdefault((part.kind, note), []).append(hidden)
             continue
         flush(runs=not any(isinstance(i, Omission) for i in shown))
-        if part.heading and str(shown[0]).startswith(part.heading):
-            headed.append((len(items), len(items) + len(shown), part.heading))
+        headed_at(part, shown)
         items.extend(shown)
     flush()
     items.extend(_gathered_markers(gathered, compact or set(), labels))
