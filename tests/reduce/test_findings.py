@@ -527,8 +527,8 @@ def test_a_codes_marker_says_in_which_folder_only_where_all_its_findings_are():
         f"src/app/formatters/f{k}.py:{k + 1}:5: UP031 Use format specifiers instead of percent format" for k in range(4)
     ]
     lines += [f"src/app/cli/c{k}.py:{k + 1}:5: UP031 Use format specifiers instead of percent format" for k in range(4)]
-    lines += [f"src/app/m{k}.py:{k + 1}:1: F821 Undefined name `x{k}`" for k in range(30)]
-    text = shown(fit(parse("finding", lines), 1200))
+    lines += [f"src/app/m{k}.py:{k + 1}:1: F821 Undefined name `x{k}`" for k in range(20)]
+    text = shown(fit(parse("finding", lines), 1000))
     marker = next(line for line in text.split("\n") if "UP031 (" in line)
     assert "in src/app/formatters/:" not in marker and "formatters/" in marker
 
@@ -630,3 +630,23 @@ def test_findings_shown_without_their_excerpts_say_their_file_once():
     assert all(f"lcode.c:{place}: {said}" in spelled for place in ("419:20", "430:20", "453:44"))
     assert [line for line in spelled if re.match(r"^l\w+\.[ch]:\d+:\d+: ", line) and line not in lines] == []
     assert unexplained_lines(text, cut) == []
+
+
+def test_the_projects_own_findings_outlast_the_places_of_a_vendored_copys_codes():
+    """ruff over a project with a vendored requests and urllib3: at 4,500 characters the
+    project's own 20 findings were cut to 16 so that 25 markers could name where each
+    vendored code's first findings are (at 3,000 all 20 were shown, the vendored codes
+    counted on one line). Before a finding that matters more goes, the codes whose
+    findings all matter less are counted on one line: more room never shows fewer of
+    the project's findings."""
+    text, lines = _scenario("ruff-check-vendored")
+    own = [line.strip() for line in lines if line.strip().startswith("--> src/")]
+    assert len(own) == 20
+    shown_at = []
+    for budget in (3000, 4500, 6000, 9000):
+        cut = reduced_by_rule("ruff check .", text, budget)
+        shown_at.append(sum(1 for place in own if place in cut))
+        assert len(cut) <= budget and unexplained_lines(text, cut) == []
+        if budget == 4500:
+            assert "more findings: E501 34, SIM108 15" in cut
+    assert shown_at == sorted(shown_at) and shown_at[1:] == [20, 20, 20], shown_at

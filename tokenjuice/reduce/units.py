@@ -222,9 +222,20 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
             listed[key] = listed.get(key, 0) + sizes[index][state[index]]
     small = {key for key, size in listed.items() if size <= _RUN_MARKER_COST}
     gathered: set[str] = set()
+    compact: set[str] = set()  # labels counted on one line per tier, without places
+    label_tiers = _label_tiers(units)
     for tier, target, limit, named in steps:
         if total <= limit:
             continue
+        if target == DROPPED and tier is not None and gathered:
+            # Before a unit of this tier goes, the labels of less important tiers (all of
+            # their units gone by now) are counted on one line per tier: their places are
+            # worth less than a unit that matters more (the project's own finding, next
+            # to a vendored copy's codes).
+            for lower in sorted({top for label, top in label_tiers.items() if label in gathered}):
+                if total <= limit or lower >= tier:
+                    break
+                total += _compacted(lower, units, state, sizes, label_tiers, gathered, compact)
         for index, unit in by_position if target == MINIMAL or (target == DROPPED and named) else order:
             if total <= limit:
                 break
@@ -250,9 +261,8 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
             elif target == DROPPED:  # a new run of dropped units is one more marker; joining two, one fewer
                 marker = _RUN_MARKER_COST if unit.kind in _ENDS else _MARKER_COST  # its counts by state and folder
                 total += marker * (1 - _dropped_neighbours(index, neighbours, state))
-    compact: set[float] = set()
     if gathered:
-        total = _compact_gathered(units, state, sizes, gathered, compact, total, available, lone)
+        total = _compact_gathered(units, state, sizes, label_tiers, gathered, compact, total, available, lone)
     names_over = total > available
     partial = _refill(units, state, sizes, max(available - total, reserve) if names_over else available - total)
     return _render(parsed, state, partial, compact), names_over
@@ -262,8 +272,9 @@ def _compact_gathered(
     units: list[tuple[int, Unit]],
     state: dict[int, int],
     sizes: dict[int, list[int]],
+    label_tiers: dict[str, float],
     gathered: set[str],
-    compact: set[float],
+    compact: set[str],
     total: int,
     available: int,
     lone: set[int],
@@ -273,25 +284,13 @@ def _compact_gathered(
     tiers, one at a time, are counted on one line each (`C0116 107, C0103 34, …`, no
     places) and their units still shown go too. Then the room left goes back to
     dropped units, the most important tier first, the first of each label before the
-    others. Returns the new total; `compact` gets the tiers counted on one line.
+    others. Returns the new total; `compact` gets the labels counted on one line.
     `lone`: the units alone of their label (`_lone`), given back before the others."""
-    tiers = sorted({unit.priority for index, unit in units if unit.gathered})
-    for tier in tiers:
+    for top in sorted(set(label_tiers.values())):
         if total <= available:
             break
-        members = [(index, unit) for index, unit in units if unit.gathered and unit.priority == tier]
-        labels = {unit.gathered: unit for index, unit in members if state[index] == DROPPED}
-        total -= sum(_gathered_cost(unit) for unit in labels.values())
-        total += _COMPACT_COST
-        for index, unit in members:
-            if state[index] != DROPPED:
-                total -= sizes[index][state[index]]
-                state[index] = DROPPED
-                labels.setdefault(unit.gathered, unit)
-        listed = sorted(labels.values(), key=lambda unit: -len(unit.group))[:_COMPACT_LABELS]
-        total += sum(len(unit.group) + 8 for unit in listed)
-        gathered.update(labels)
-        compact.add(tier)
+        total += _compacted(top, units, state, sizes, label_tiers, gathered, compact)
+    tiers = sorted({unit.priority for index, unit in units if unit.gathered})
     for tier in reversed(tiers):
         seen: set[str] = set()
         # the only unit of its label first, then the first of each other label, then
@@ -311,6 +310,48 @@ def _compact_gathered(
                     total += cost
                     break
     return total
+
+
+def _label_tiers(units: list[tuple[int, Unit]]) -> dict[str, float]:
+    """Each label of units gathered under labels (a linter's code) and the importance of
+    its most important unit: the tier whose cut counts it with the others on one line."""
+    tiers: dict[str, float] = {}
+    for _, unit in units:
+        if unit.gathered:
+            tiers[unit.gathered] = max(unit.priority, tiers.get(unit.gathered, unit.priority))
+    return tiers
+
+
+def _compacted(
+    tier: float,
+    units: list[tuple[int, Unit]],
+    state: dict[int, int],
+    sizes: dict[int, list[int]],
+    label_tiers: dict[str, float],
+    gathered: set[str],
+    compact: set[str],
+) -> int:
+    """Count the labels of `tier` (`_label_tiers`) on one line (`C0116 107, C0103 34, …`,
+    no places), their units still shown dropped too; returns what that changes in the
+    total. `compact` gets the labels so counted."""
+    labels = {label for label, top in label_tiers.items() if top == tier and label not in compact}
+    if not labels:
+        return 0
+    change = 0
+    first: dict[str, Unit] = {}
+    for index, unit in units:
+        if unit.gathered not in labels:
+            continue
+        first.setdefault(unit.gathered, unit)
+        if state[index] != DROPPED:
+            change -= sizes[index][state[index]]
+            state[index] = DROPPED
+    change -= sum(_gathered_cost(first[label]) for label in labels if label in gathered)
+    listed = sorted(first.values(), key=lambda unit: -len(unit.group))[:_COMPACT_LABELS]
+    change += _COMPACT_COST + sum(len(unit.group) + 8 for unit in listed)
+    gathered.update(labels)
+    compact.update(labels)
+    return change
 
 
 def _lone(units: list[tuple[int, Unit]]) -> set[int]:
@@ -710,11 +751,11 @@ def _gathered_cost(unit: Unit) -> int:
     return len(unit.gathered) + 3 * (len(unit.place) + 2) + 32
 
 
-def _gathered_markers(gathered: dict[str, list[Unit]], compact: set[float], shown: set[str]) -> list[Item]:
+def _gathered_markers(gathered: dict[str, list[Unit]], compact: set[str], shown: set[str]) -> list[Item]:
     """One marker per label of the dropped units that are gathered (a linter's code),
     the most important and the most numerous first, each naming where the first of
     them are: `... 212 more F401 (src/a.py:3, src/b.py:7, src/c.py:1, …) omitted ...`;
-    for a `compact` tier one marker for all its labels: `... 415 more: C0116 107, …`.
+    for the `compact` labels one marker per tier: `... 415 more findings: C0116 107, …`.
     "more" only for a label `shown` above (a unit of it shown), else `... 18 W0613 (…)`."""
     markers: list[Item] = []
     ranked = sorted(
@@ -722,8 +763,8 @@ def _gathered_markers(gathered: dict[str, list[Unit]], compact: set[float], show
     )
     tiers: dict[float, list[list[Unit]]] = {}
     for label, dropped in ranked:
-        tier = dropped[0].priority
-        if tier in compact:
+        tier = max(unit.priority for unit in dropped)
+        if label in compact:
             if tier not in tiers:
                 markers.append(Omission(0))  # its place among the others, filled below
                 tiers[tier] = []
@@ -838,7 +879,7 @@ def _render(
     parsed: Parsed,
     state: dict[int, int],
     partial: dict[int, tuple[Item, ...]] | None = None,
-    compact: set[float] | None = None,
+    compact: set[str] | None = None,
 ) -> list[Item]:
     items: list[Item] = []
     dropped: list[Unit] = []
