@@ -816,3 +816,23 @@ def test_a_git_mcp_servers_log_is_cut_between_commits_the_newest_whole_the_rest_
     assert kept == list(range(len(kept))) and len(kept) >= 40  # newest first, none skipped
     assert all(f"Commit: {commits[k][0]}\n{commits[k][1]}" in shown or commits[k][1] in shown for k in kept)
     assert f"... {50 - len(kept)} more commits omitted ..." in shown
+
+
+def test_more_room_shows_the_files_a_flood_showed_in_less():
+    """A diff of more files than one changed line each fits: the files that get a line
+    are spread over the diff, and taken in one order whatever the room, so a bigger
+    budget shows every file a smaller one showed (the evenly spaced picks of one count
+    were not those of another: `git diff` at 6,000 characters lost changes it showed
+    at 4,500)."""
+    diff = []
+    for f in range(10, 90):  # names of one width: every file's line costs the same
+        diff += [f"diff --git a/pkg/mod{f}.py b/pkg/mod{f}.py", f"@@ -1,7 +1,7 @@ def function_{f}():"]
+        diff += ["     context", f"-    old_{f} = 1", f"+    new_{f} = 2"]
+    before: set[int] = set()
+    for room in range(1000, 3000, 100):
+        text = shown(fit(parse("diff-file", diff), room))
+        changed = {f for f in range(10, 90) if f"-    old_{f} = 1" in text}
+        assert {10, 89} <= changed and len(changed) < 80
+        assert before <= changed, (room, sorted(before - changed))
+        before = changed
+        assert unexplained_lines("\n".join(diff), text) == []

@@ -652,34 +652,20 @@ class _PartialCost:
 
 
 def _spread(tier: list[tuple[int, Unit]], costs: dict[int, _PartialCost], room: int) -> dict[int, int]:
-    """One body line for as many units as `room` holds, chosen evenly over `tier`
-    (the first and the last among them), rather than the first ones; for one, the
-    first whose line fits. No head is paid for: more units' first lines come before
-    any unit's head."""
-
-    def one(index: int) -> int:
-        return costs[index].of(1, heads=False)
-
-    count = len(tier)
+    """One body line for as many units as `room` holds, spread evenly over `tier`: the
+    first, the last, the middle, then the middles of each half (`bisection`), each unit
+    whose line fits the room left, rather than the first ones. Taken in one order
+    whatever the room, the units a smaller room shows are shown by a bigger one too
+    (most of them: a unit too big for the room left gives its turn to the next). No
+    head is paid for: more units' first lines come before any unit's head."""
     best: dict[int, int] = {}
-    low, high = 1, count
-    while low <= high:
-        wanted = (low + high) // 2
-        if wanted == 1:
-            picked = [next((pair for pair in tier if one(pair[0]) <= room), tier[0])]
-        else:
-            picked = [tier[round(k * (count - 1) / (wanted - 1))] for k in range(wanted)]
-        if sum(max(0, one(index)) for index, _ in picked) <= room:
-            best, low = {index: 1 for index, _ in picked}, wanted + 1
-        else:
-            high = wanted - 1
-    # what the even spacing left: one line for more units, spread over the others
-    left = room - sum(max(0, one(index)) for index in best)
-    for k in bisection(count):
+    left = room
+    for k in bisection(len(tier)):
         index = tier[k][0]
-        if index not in best and 0 < one(index) <= left:
+        cost = max(0, costs[index].of(1, heads=False))
+        if cost <= left:
             best[index] = 1
-            left -= one(index)
+            left -= cost
     return best
 
 
