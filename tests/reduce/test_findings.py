@@ -650,3 +650,15 @@ def test_the_projects_own_findings_outlast_the_places_of_a_vendored_copys_codes(
         if budget == 4500:
             assert "more findings: E501 34, SIM108 15" in cut
     assert shown_at == sorted(shown_at) and shown_at[1:] == [20, 20, 20], shown_at
+
+
+def test_a_flood_of_findings_is_cut_to_the_room_whatever_its_markers_were_reckoned_at():
+    """eslint over lodash: 1,470 errors in a few files, two rules' hundreds of findings
+    counted by a marker each. The markers' estimated room went past the budget once, and
+    the cut took that for a flood of names kept past the room (every file that matched):
+    it showed 18,833 characters for a budget of 10,000. Only names are kept past it; the
+    estimate of markers is corrected by measuring what was rendered."""
+    text, lines = _scenario("eslint-lodash-big")
+    cut = reduced_by_rule("npx eslint lodash/lodash.js lodash/fp", text, 10_000)
+    assert len(cut) <= 10_000 and unexplained_lines(text, cut) == []
+    assert "✖ 1470 problems (1470 errors, 0 warnings)" in cut and "more no-var (" in cut

@@ -221,21 +221,27 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
             key = (unit.kind, unit.group, unit.section)
             listed[key] = listed.get(key, 0) + sizes[index][state[index]]
     small = {key for key, size in listed.items() if size <= _RUN_MARKER_COST}
-    gathered: set[str] = set()
+    # The labels of units dropped so far, and what the line counting each was reckoned
+    # at (0 once counted on a tier's one line).
+    gathered: dict[str, int] = {}
     compact: set[str] = set()  # labels counted on one line per tier, without places
     label_tiers = _label_tiers(units)
+    places: dict[str, int] = {}  # how many places each label's marker could name
+    for _, unit in units:
+        if unit.gathered:
+            places[unit.gathered] = places.get(unit.gathered, 0) + 1 + len(unit.also)
     for tier, target, limit, named in steps:
         if total <= limit:
             continue
         if target == DROPPED and tier is not None and gathered:
             # Before a unit of this tier goes, the labels of less important tiers (all of
             # their units gone by now) are counted on one line per tier: their places are
-            # worth less than a unit that matters more (the project's own finding, next
+            # worth less than the units that matter more (the project's own findings, next
             # to a vendored copy's codes).
-            for lower in sorted({top for label, top in label_tiers.items() if label in gathered}):
-                if total <= limit or lower >= tier:
+            for top in sorted({top for label, top in label_tiers.items() if label in gathered and top < tier}):
+                if total <= limit:
                     break
-                total += _compacted(lower, units, state, sizes, label_tiers, gathered, compact)
+                total += _compacted(top, units, state, sizes, label_tiers, gathered, compact)
         for index, unit in by_position if target == MINIMAL or (target == DROPPED and named) else order:
             if total <= limit:
                 break
@@ -256,14 +262,16 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
             state[index] = target
             if target == DROPPED and unit.gathered:
                 if unit.gathered not in gathered:  # the first of its label: one more line counting them
-                    gathered.add(unit.gathered)
-                    total += _gathered_cost(unit)
+                    gathered[unit.gathered] = _gathered_cost(unit, min(_PLACES, places[unit.gathered]))
+                    total += gathered[unit.gathered]
             elif target == DROPPED:  # a new run of dropped units is one more marker; joining two, one fewer
                 marker = _RUN_MARKER_COST if unit.kind in _ENDS else _MARKER_COST  # its counts by state and folder
                 total += marker * (1 - _dropped_neighbours(index, neighbours, state))
     if gathered:
         total = _compact_gathered(units, state, sizes, label_tiers, gathered, compact, total, available, lone)
-    names_over = total > available
+    # past the room for the names kept past it (every file that matched): not for an
+    # estimate of markers that the rendered fit corrects (`fit` aims lower)
+    names_over = total > available and any(state[i] != DROPPED and unit.minimal and unit.names for i, unit in units)
     partial = _refill(units, state, sizes, max(available - total, reserve) if names_over else available - total)
     return _render(parsed, state, partial, compact), names_over
 
@@ -273,7 +281,7 @@ def _compact_gathered(
     state: dict[int, int],
     sizes: dict[int, list[int]],
     label_tiers: dict[str, float],
-    gathered: set[str],
+    gathered: dict[str, int],
     compact: set[str],
     total: int,
     available: int,
@@ -322,34 +330,54 @@ def _label_tiers(units: list[tuple[int, Unit]]) -> dict[str, float]:
     return tiers
 
 
+def _compaction(
+    tier: float,
+    units: list[tuple[int, Unit]],
+    state: dict[int, int],
+    sizes: dict[int, list[int]],
+    label_tiers: dict[str, float],
+    gathered: dict[str, int],
+    compact: set[str],
+) -> tuple[set[str], int]:
+    """The labels of `tier` (`_label_tiers`) not yet counted on one line, and what
+    counting them so (`C0116 107, C0103 34, …`, no places, their units still shown
+    dropped too) would change in the total: their own lines go, as they were reckoned
+    (`gathered`), and the one line comes."""
+    labels = {label for label, top in label_tiers.items() if top == tier and label not in compact}
+    if not labels:
+        return labels, 0
+    change = 0
+    first: dict[str, Unit] = {}
+    for index, unit in units:
+        if unit.gathered in labels:
+            first.setdefault(unit.gathered, unit)
+            if state[index] != DROPPED:
+                change -= sizes[index][state[index]]
+    listed = sorted(first.values(), key=lambda unit: -len(unit.group))[:_COMPACT_LABELS]
+    change += _COMPACT_COST + sum(len(unit.group) + 8 for unit in listed)
+    return labels, change - sum(gathered.get(label, 0) for label in labels)
+
+
 def _compacted(
     tier: float,
     units: list[tuple[int, Unit]],
     state: dict[int, int],
     sizes: dict[int, list[int]],
     label_tiers: dict[str, float],
-    gathered: set[str],
+    gathered: dict[str, int],
     compact: set[str],
 ) -> int:
-    """Count the labels of `tier` (`_label_tiers`) on one line (`C0116 107, C0103 34, …`,
-    no places), their units still shown dropped too; returns what that changes in the
-    total. `compact` gets the labels so counted."""
-    labels = {label for label, top in label_tiers.items() if top == tier and label not in compact}
-    if not labels:
+    """Count the labels of `tier` on one line (`_compaction`) where that saves at least
+    what the line takes; returns what it changes in the total. `compact` gets the
+    labels so counted."""
+    labels, change = _compaction(tier, units, state, sizes, label_tiers, gathered, compact)
+    if change > -_COMPACT_COST:  # a line or two of their own cost about what the one line would: they stay
         return 0
-    change = 0
-    first: dict[str, Unit] = {}
     for index, unit in units:
-        if unit.gathered not in labels:
-            continue
-        first.setdefault(unit.gathered, unit)
-        if state[index] != DROPPED:
-            change -= sizes[index][state[index]]
+        if unit.gathered in labels:
             state[index] = DROPPED
-    change -= sum(_gathered_cost(first[label]) for label in labels if label in gathered)
-    listed = sorted(first.values(), key=lambda unit: -len(unit.group))[:_COMPACT_LABELS]
-    change += _COMPACT_COST + sum(len(unit.group) + 8 for unit in listed)
-    gathered.update(labels)
+    for label in labels:
+        gathered[label] = 0
     compact.update(labels)
     return change
 
@@ -732,9 +760,10 @@ _ENDS = ("path",)
 NAMES_FACTOR = 4
 
 
-def _gathered_cost(unit: Unit) -> int:
-    """About what the line counting the dropped units of `unit`'s label takes."""
-    return len(unit.gathered) + 3 * (len(unit.place) + 2) + 32
+def _gathered_cost(unit: Unit, places: int) -> int:
+    """About what the line counting the dropped units of `unit`'s label takes, naming
+    where the first `places` of them are."""
+    return len(unit.gathered) + places * (len(unit.place) + 2) + 32
 
 
 def _gathered_markers(gathered: dict[str, list[Unit]], compact: set[str], shown: set[str]) -> list[Item]:
