@@ -538,6 +538,28 @@ def test_verify_finds_an_author_said_once_that_the_log_does_not_name():
     assert unexplained_lines(_MERGED, forged) == ["Author of every commit: Grace Hopper <ada@example.org>"]
 
 
+def test_one_reading_stands_for_each_shown_line_and_decoded_joins_them():
+    """`readings`: every shown line is read, in order, and `decoded` is what they stand
+    for; the `Author:` lines said once come under each commit (after its `Merge:` line),
+    read from the heading that says them, which stands for nothing of its own; a folder
+    said once stands for nothing, the paths under it are read with it."""
+    said = "\n".join(reencode.author_said_once(_MERGED.split("\n"), "Author: Ada Lovelace <ada@example.org>"))
+    read = list(reencode.readings(said.split("\n")))
+    assert "\n".join(line for _, lines, *_ in read for line in lines) == decoded(said) == _MERGED
+    assert {index for index, *_ in read} == set(range(len(said.split("\n"))))
+    authors = [(index, lines, under) for index, lines, under, heading, _ in read if index == 0 and not heading]
+    assert authors == [(0, ("Author: Ada Lovelace <ada@example.org>",), 0)] * 3
+    before = [read[at - 1][1][0] for at, (index, *_) in enumerate(read) if index == 0 and at > 0]
+    assert [line.split(" ")[0] for line in before] == ["Merge:", "commit", "commit"]  # under each, after Merge:
+    shown = "src/:\n  {a,b}.py\n  c.py\nend"
+    assert list(reencode.readings(shown.split("\n"))) == [
+        (0, (), -1, True, False),
+        (1, ["src/a.py", "src/b.py"], 0, False, False),
+        (2, ["src/c.py"], 0, False, False),
+        (3, ["end"], -1, False, False),
+    ]
+
+
 # -- a test file said once over its summary lines (transforms.said_once = ["test-file"]) ---
 
 #: `python -m pytest -q` over 200 failures in five files (tests/scenarios/pytest-200-failures-q).

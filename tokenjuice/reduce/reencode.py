@@ -14,9 +14,10 @@ reduce/findings.py), a listing's paths under the folder a run of them shares, sa
 the `Author:` line every commit of a log shares said once over them (`Author of every
 commit: …`, `author_said_once`), a test file over its summary lines (`FAILED tests/a.py::`
 then `  test_b - …`, `test_files_said_once`), terminal padding and drawn rules shortened (`squeeze`).
-`decoded` spells a shown text back out as the tool printed it, so that `verify`, the
-example checks, the preservation guard and the scenario scorer find a fact whichever
-form shows it.
+`readings` reads each shown line back as the lines of the tool it stands for, one walker
+for both readers: `decoded` spells a shown text back out as the tool printed it, so that
+the example checks, the preservation guard and the scenario scorer find a fact whichever
+form shows it, and `verify` checks that every line a shown line stands for was printed.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from .lines import CLIP, RULE_MARKS, RULED, Encoded, Item, Omission, Pinned, siz
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterator, Sequence
     from re import Match
 
 #: A lossless form is taken for an output that fits its budget only when it saves at
@@ -377,28 +378,6 @@ def author_said_once(items: Sequence[Item], author: str) -> Sequence[Item]:
     return [heading, *(item for k, item in enumerate(items) if k not in left)]
 
 
-def authors_spelled(lines: list[str]) -> list[str]:
-    """`lines` with an `Author of every commit: …` line (`author_said_once`) read back
-    into the `Author:` line under each `commit <hash>` line after it (and its `Merge:`
-    line); `lines` as they are without one."""
-    out: list[str] = []
-    author: str | None = None
-    pending = False  # a commit's line (and its `Merge:` line) said, its author not yet
-    for line in lines:
-        if pending and not line.startswith("Merge: "):
-            out.append(str(author))
-            pending = False
-        if line.startswith(AUTHOR_ONCE):
-            author = AUTHOR + line[len(AUTHOR_ONCE) :]
-            continue
-        out.append(line)
-        if author is not None and line.startswith("commit ") and _COMMIT_HEAD.match(line):
-            pending = True
-    if pending:
-        out.append(str(author))
-    return out
-
-
 #: A line naming a test by its id (pytest's summary line `FAILED tests/a.py::test_b -
 #: AssertionError: …`, its verdict line `tests/a.py::test_b FAILED  [ 40%]`): its verdict
 #: first if any and the file, then what follows `::`. Lines of one file in a row say the
@@ -442,24 +421,6 @@ def test_files_said_once(items: Sequence[Item]) -> Sequence[Item]:
             out.append(Pinned(rest) if isinstance(line, Pinned) else Encoded(rest, 1))
         k = end
     return out if said else items
-
-
-def test_files_spelled(lines: list[str]) -> list[str]:
-    """`lines` with each summary line said under its file (`test_files_said_once`) spelled
-    out as the tool printed it."""
-    out: list[str] = []
-    heading: str | None = None
-    for k, line in enumerate(lines):
-        if heading is not None and _UNDER_FILE.match(line):
-            out.append(heading + line[2:])
-            continue
-        heading = None
-        after = lines[k + 1] if k + 1 < len(lines) else ""
-        if line.endswith("::") and _SUMMARY_FILE.match(line) and _UNDER_FILE.match(after):
-            heading = line  # said by tokenjuice, not by the tool: read into the lines under it
-            continue
-        out.append(line)
-    return out
 
 
 _SUMMARY_FILE = lazy(r"^(?:(?:FAILED|ERROR) )?[^\s:]+\.py::$")
@@ -549,56 +510,112 @@ def decoded(text: str) -> str:
     """`text` with its lossless re-encodings spelled out as the tool printed them
     (grep's factored matches as `path:12:text`, `dir/{a,b}` as `dir/a` and `dir/b`,
     `diff --git {a,b}/P` as `diff --git a/P b/P`, the paths under a folder said once
-    with it), so that a fact is found whichever form shows it."""
-    out: list[str] = []
-    path: str | None = None
-    folder: str | None = None  # a folder said once (`P/:`) over the paths under it
-    inner: str | None = None  # a search's file said under it over its matches
-    lines = text.split("\n")
-    if AUTHOR_ONCE in text:
-        lines = authors_spelled(lines)
-    if "::\n  " in text:
-        lines = test_files_spelled(lines)
+    with it), so that a fact is found whichever form shows it: what each of its
+    `readings` stands for, in their order."""
+    if "{" not in text and ":\n" not in text and AUTHOR_ONCE not in text:
+        return text  # no brace list, no heading of any form: every line reads as it is
+    return "\n".join([line for reading in readings(text.split("\n")) for line in reading[1]])
+
+
+#: One shown line read back (`readings`), a plain tuple (a class would cost every run its
+#: making): `(index, lines, under, heading, as_is)`. `index`: the shown line that says
+#: `lines`, the lines of the tool it stands for at this place, in the order the tool
+#: printed them (`decoded` joins them). `under`: the index of the heading of tokenjuice's
+#: this line is read with, or -1. `heading`: a line that may be tokenjuice's own, said over
+#: the lines read under it (a folder `P/:`, a search's file `path:`, a test file `FAILED
+#: a.py::`, `Author of every commit: …`), true only if one of those is: its `lines` (a
+#: search's file as shown, or none) are nothing of the tool's to check. `as_is`: `lines[0]`
+#: is the line as it reads, which the tool may have printed so (braces of its own), the
+#: rest what its brace list stands for.
+if TYPE_CHECKING:
+    Reading = tuple[int, Sequence[str], int, bool, bool]
+
+
+def _read(index: int, lines: Sequence[str] = (), under: int = -1, heading: bool = False) -> Reading:
+    """The reading of a shown line that stands for `lines` (read under the heading at
+    `under`), or that may be tokenjuice's own `heading` showing them."""
+    return index, lines, under, heading, False
+
+
+def _spelled(index: int, says: str, under: int = -1) -> Reading:
+    """The reading of a shown line that `says` a line (itself, or a path under a folder
+    or a test file said once), its brace list spelled out (`spelled`)."""
+    lines = spelled(says)
+    return index, lines, under, False, len(lines) > 1 and lines[0] == says
+
+
+def readings(lines: Sequence[str]) -> Iterator[Reading]:
+    """Each of the shown `lines` read back as the lines of the tool it stands for
+    (`Reading`), in order; the lines of every commit's `Author:` line said once come
+    where git printed them, under each `commit <hash>` line (and its `Merge:` line), read
+    from the heading that says them. One walker for `decoded` and `verify`."""
+    # The headings in force, each with the index of its line: a folder said once over the
+    # paths under it (`P/:`); a search's file said under that folder over its matches
+    # (`  a.py:`); a file said once over its matches or findings (`path:`); a test file
+    # over its summary lines (`FAILED a.py::`); the `Author:` line of every commit.
+    folder = inner = path = test_file = author = ""
+    folder_at = inner_at = path_at = test_file_at = author_at = -1
+    pending = False  # a commit's line (and its `Merge:` line) read, its author not yet
     for k, line in enumerate(lines):
-        if inner is not None and line.startswith(_UNDER_A_MATCH) and not _MATCH_UNDER.match(line):
-            # a finding's line under it (gcc's excerpt, tsc's elaboration)
-            out.append(line[2:])
+        if pending and not line.startswith("Merge: "):
+            yield _read(author_at, (author,), author_at)
+            pending = False
+        if line.startswith(AUTHOR_ONCE):
+            author, author_at = AUTHOR + line[len(AUTHOR_ONCE) :], k
+            yield _read(k, heading=True)
             continue
-        if inner is not None and _MATCH_UNDER.match(line):
-            together = placed_together(inner, line[2:]) if line.startswith("    {") else None
-            out.extend(together if together is not None else (unfactored(inner, line[2:]),))
+        if author and line.startswith("commit ") and _COMMIT_HEAD.match(line):
+            pending = True
+        if test_file and _UNDER_FILE.match(line):
+            folder = inner = path = ""  # a line of the tool's own, not two spaces in
+            yield _spelled(k, test_file + line[2:], test_file_at)
             continue
-        inner = None
-        if folder is not None:
-            under = folder_line(folder, line, lines[k + 1] if k + 1 < len(lines) else "")
-            if under is not None and under.endswith(":") and _FILE_UNDER.match(line):
-                inner = under[:-1]
-                out.append(under)
-                continue
-            if under is not None:
-                out.extend(spelled(under) if under != line else (line,))
-                continue
-            folder = None
+        test_file = ""
         after = lines[k + 1] if k + 1 < len(lines) else ""
+        if line.endswith("::") and _SUMMARY_FILE.match(line) and _UNDER_FILE.match(after):
+            test_file, test_file_at = line, k
+            yield _read(k, heading=True)
+            continue
+        if inner and line.startswith(_UNDER_A_MATCH) and not _MATCH_UNDER.match(line):
+            yield _read(k, (line[2:],))  # a finding's line under it (gcc's excerpt, tsc's elaboration)
+            continue
+        if inner and _MATCH_UNDER.match(line):
+            together = placed_together(inner, line[2:]) if line.startswith("    {") else None
+            yield _read(k, together or (unfactored(inner, line[2:]),), inner_at)
+            continue
+        inner = ""
+        if folder:
+            under = folder_line(folder, line, after)
+            if under is not None and under.endswith(":") and _FILE_UNDER.match(line):
+                inner, inner_at = under[:-1], k
+                yield _read(k, (under,), folder_at, heading=True)
+            elif under == line:  # a marker among its paths
+                yield _read(k, (line,))
+            elif under is not None:
+                yield _spelled(k, under, folder_at)
+            if under is not None:
+                continue
+            folder = ""
         if folder_heading(line) and folder_line(line[:-1], after, lines[k + 2] if k + 2 < len(lines) else ""):
-            folder, path = line[:-1], None  # said by tokenjuice, not by the tool: read into the lines under it
+            folder, folder_at, path = line[:-1], k, ""
+            yield _read(k, heading=True)
             continue
-        core = line.strip()
         if line.endswith(":") and not line.startswith(" ") and len(line) > 1:
-            path = line[:-1]
-            out.append(line)
+            path, path_at = line[:-1], k
+            yield _read(k, (line,), heading=True)
             continue
-        if path is not None and line.startswith("  ") and _FACTORED_MATCH.match(line[2:]):
-            out.append(unfactored(path, line))
+        if path and line.startswith("  ") and _FACTORED_MATCH.match(line[2:]):
+            yield _read(k, (unfactored(path, line),), path_at)
             continue
-        places = placed_together(path, line) if path is not None and line.startswith("  {") else None
+        places = placed_together(path, line) if path and line.startswith("  {") else None
         if places is not None:
-            out.extend(places)
+            yield _read(k, places, path_at)
             continue
-        if not line.startswith("  ") and core != "--":
-            path = None
-        out.extend(spelled(line))
-    return "\n".join(out)
+        if not line.startswith("  ") and line.strip() != "--":
+            path = ""
+        yield _spelled(k, line)
+    if pending:
+        yield _read(author_at, (author,), author_at)
 
 
 def spelled(line: str) -> list[str]:
@@ -790,19 +807,6 @@ def _folders_of(line: str) -> list[str]:
     return folders
 
 
-def is_factored_heading(line: str, input_lines: list[str]) -> bool:
-    """`path:` standing for the path grep printed before each match of one file."""
-    if not line.endswith(":") or len(line) < 2:
-        return False
-    head = line[:-1]
-    for source in input_lines:
-        after = source[len(head) : len(head) + 1] if source.startswith(head) else ""
-        # `path:12:text`, `path-13-text`, tsc's `path(12,5): …` (its place said with the parenthesis)
-        if after and after in ":-(" and _FACTORED_MATCH.match(source[len(head) + (after != "(") :]):
-            return True
-    return False
-
-
 def unfactored(path: str, line: str) -> str:
     """A factored match line (`  12:text`, `  13-text`) as grep printed it."""
     rest = line[2:]
@@ -837,16 +841,6 @@ def placed_together(path: str, line: str) -> list[str] | None:
     if found is None:
         return None
     return [f"{path}:{place}{found['said']}" for place in brace_names(found["names"])]
-
-
-def is_brace_list(line: str, inputs: set[str]) -> bool:
-    """`prefix{a,b,c}`: every `prefix` + name is an input line (a directory's entries,
-    git status paths of one folder, re-encoded by reduce/units.py)."""
-    found = _BRACES.match(line) or _SAID_AGAIN.match(line)
-    if not found:
-        return False
-    prefix, after = found.group("prefix", "after")
-    return all((prefix + name + after).strip() in inputs for name in brace_names(found.group("names")))
 
 
 _PROGRESS = lazy(r"\s+\[\s*\d+%\]$")

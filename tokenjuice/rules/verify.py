@@ -16,22 +16,7 @@ from ..model import Execution
 from ..reduce import shape, structured
 from ..reduce.engine import Options, reduce
 from ..reduce.lines import CLIP, MARKER_PATTERN
-from ..reduce.reencode import (
-    AUTHOR,
-    AUTHOR_ONCE,
-    bordered,
-    decoded,
-    folder_heading,
-    folder_line,
-    is_brace_list,
-    is_factored_heading,
-    placed_together,
-    shows,
-    squeeze,
-    unbraced_diff_line,
-    unfactored,
-    without_progress,
-)
+from ..reduce.reencode import bordered, decoded, readings, shows, squeeze, without_progress
 from ..reduce.render import shown, shown_chars, text_of
 from ..text import split_lines, strip_ansi
 from . import loader
@@ -42,6 +27,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
     from typing import Any
+
+    from ..reduce.reencode import Reading
 
 _EXIT_HEADER = re.compile(r"^exit -?\d+$")
 _FACTS_LINE = re.compile(r"^\d+ [^,]+(?:, \d+ [^,]+)*$")
@@ -238,7 +225,11 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
     """Output lines that are neither input lines (or clipped input lines) nor one of
     tokenjuice's own: `exit N`, a counts line, an omission marker, the trailer, the
     rule's own `on_empty` / `match_output` message — or, for JSON input, record
-    lines whose keys and values all come from the JSON (the `gh` formatter)."""
+    lines whose keys and values all come from the JSON (the `gh` formatter). A line in
+    a lossless form is read as `decoded` reads it (`reencode.readings`): every line of
+    the tool's it stands for must be an input line, and a heading of tokenjuice's (a
+    folder, a file or a test file said once, the author of every commit) counts only
+    where a line read under it does; else the line must be explained as it is."""
     stripped = strip_ansi(raw_text)
     input_lines = split_lines(stripped)
     input_lines += split_lines(shown(stripped))  # escaped and redacted, as everything shown is
@@ -268,81 +259,54 @@ def unexplained_lines(raw_text: str, reduced_text: str, rule: Rule | None = None
         if rule.on_empty:
             messages.add(rule.on_empty)
     hashes = [found.group(1) for found in map(_COMMIT_LINE.match, input_lines) if found]
-    unexplained = []
-    factored_path: str | None = None  # the file of grep matches factored under a `path:` heading
-    folder: str | None = None  # a listing's folder said once over the paths under it
-    inner: str | None = None  # a search's file under it, said once over its matches
-    summary_file: str | None = None  # a test file said once over its summary lines (`FAILED a.py::`)
-    reduced = split_lines(reduced_text)
-    for k, line in enumerate(reduced):
-        if inner is not None and line.startswith("   ") and line.strip() in inputs:
-            continue  # a finding's line under it (gcc's excerpt, tsc's elaboration)
-        together = placed_together(inner, line[2:]) if inner is not None and line.startswith("    {") else None
-        if together and all(finding in inputs for finding in together):
-            continue  # places said together under it (`    {30,41}: error: …`), as decoded reads them
-        match = unfactored(inner, line[2:]) if inner is not None and line.startswith("    ") else None
-        if match is not None and (match in inputs or (CLIP.search(match) and _is_clipped_input(match, input_lines))):
-            continue
-        inner = None
-        if folder is not None:
-            under = folder_line(folder, line, reduced[k + 1] if k + 1 < len(reduced) else "")
-            if under is not None and under.endswith(":") and is_factored_heading(under, input_lines):
-                inner = under[:-1]
-                continue
-            if under is not None and (under == line or under in inputs or is_brace_list(under, inputs)):
-                continue
-            if under is not None and CLIP.search(under) and _is_clipped_input(under, input_lines):
-                continue
-            folder = None
-        if folder_heading(line) and any(source.startswith(line[:-1]) for source in input_lines):
-            folder = line[:-1]
-            continue
+
+    def printed(line: str) -> bool:
+        """Is `line` (a line of the tool's a shown line stands for) an input line, as it
+        is, its padding shortened or clipped in its middle?"""
         core = line.strip()
-        if is_factored_heading(core, input_lines):
-            factored_path = core[:-1]
-            continue
-        if factored_path is not None and line.startswith("  ") and unfactored(factored_path, line) in inputs:
-            continue
-        together = placed_together(factored_path, line) if factored_path is not None else None
-        if together and all(finding in inputs for finding in together):
-            continue
-        if not line.startswith("  ") and core != "--":
-            factored_path = None
-        if is_brace_list(core, inputs) or unbraced_diff_line(core) in inputs:
-            continue
-        if core.startswith(AUTHOR_ONCE) and AUTHOR + core[len(AUTHOR_ONCE) :] in inputs:
-            continue  # the `Author:` line of every commit, said once (`reencode.author_said_once`)
-        if not line.startswith("  "):
-            summary_file = None
-        if summary_file is not None and _named_test(summary_file + line[2:], inputs):
-            continue  # a line naming a test under its file said once (`reencode.test_files_said_once`)
-        after = reduced[k + 1] if k + 1 < len(reduced) else ""
-        if line.endswith("::") and after.startswith("  ") and _named_test(line + after[2:], inputs):
-            summary_file = line
-            continue
-        if not core or core in inputs or core in messages or (document is not None and core.rstrip(",") in inputs):
-            continue
+        return core in inputs or bool(CLIP.search(core) and _is_clipped_input(core, input_lines))
+
+    def explained(line: str) -> bool:
+        """Is the shown `line`, as it is, an input line or one of tokenjuice's own?"""
+        core = line.strip()
+        if not core or printed(core) or core in messages or (document is not None and core.rstrip(",") in inputs):
+            return True
         if _EXIT_HEADER.match(core) or _FACTS_LINE.match(core) or _MARKER.match(core) or _TRAILER.match(core):
-            continue
-        if CLIP.search(core) and _is_clipped_input(core, input_lines):
-            continue
+            return True
         if core.startswith("[tokenjuice: ") and core.endswith("]"):
-            continue  # capture and signal notes that wrap itself put into the output
+            return True  # capture and signal notes that wrap itself put into the output
         if vocabulary and _is_json_record(core, vocabulary):
-            continue
+            return True
         if _is_short_commit(core, hashes, inputs) or structured.is_marker_line(core):
-            continue
-        if structured.is_outline_line(core, stripped) or (document is not None and _outlined(core, document)):
-            continue
-        unexplained.append(line)
-    return unexplained
+            return True
+        return structured.is_outline_line(core, stripped) or (document is not None and _outlined(core, document))
+
+    reduced = split_lines(reduced_text)
+    failed = _failed(readings(reduced), printed)
+    return [line for k, line in enumerate(reduced) if k in failed and not explained(line)]
 
 
-def _named_test(line: str, inputs: set[str]) -> bool:
-    """A line naming a test (`FAILED a.py::test_b - …`, `a.py::test_{b,c} PASSED`), as
-    printed or its tests' ids in a brace list."""
-    core = line.strip()
-    return core in inputs or is_brace_list(core, inputs)
+def _failed(read: Iterable[Reading], printed: Callable[[str], bool]) -> set[int]:
+    """The indexes of the shown lines whose reading (`reencode.readings`) does not check,
+    each to be explained as it is: a line not every line of the tool's it stands for is
+    `printed` (a line as it reads, with braces of its own, or else every line its brace
+    list stands for); a heading of tokenjuice's no line read under it bears out (a folder
+    over no path the tool printed, a file over no match of it, an author no commit of the
+    log names)."""
+    failed: set[int] = set()
+    borne_out: set[int] = set()  # headings a line read under them checks
+    for index, lines, under, heading, as_is in reversed(list(read)):  # the lines under a heading before it
+        if heading:
+            ok = index in borne_out
+        elif as_is:
+            ok = printed(lines[0]) or all(map(printed, lines[1:]))
+        else:
+            ok = all(map(printed, lines))
+        if not ok:
+            failed.add(index)
+        elif under >= 0:
+            borne_out.add(under)
+    return failed
 
 
 def _outlined(line: str, document: object) -> bool:
