@@ -658,7 +658,7 @@ def test_a_flood_of_findings_is_cut_to_the_room_whatever_its_markers_were_reckon
     the cut took that for a flood of names kept past the room (every file that matched):
     it showed 18,833 characters for a budget of 10,000. Only names are kept past it; the
     estimate of markers is corrected by measuring what was rendered."""
-    text, lines = _scenario("eslint-lodash-big")
+    text, _ = _scenario("eslint-lodash-big")
     cut = reduced_by_rule("npx eslint lodash/lodash.js lodash/fp", text, 10_000)
     assert len(cut) <= 10_000 and unexplained_lines(text, cut) == []
     assert "✖ 1470 problems (1470 errors, 0 warnings)" in cut and "more no-var (" in cut
