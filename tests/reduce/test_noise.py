@@ -146,11 +146,42 @@ def test_pytest_drops_the_source_of_frames_in_library_code():
     assert library_source(Lines(lines)) == {5, 6, 8, 9}  # the test's own frame and every > and E line stay
 
 
+def test_pytest_drops_the_unknown_source_of_frozen_frames_and_keeps_their_place():
+    """A collection error's trace through importlib (pytest 9.2.0, a test module that does
+    not parse): a frozen module's name holds a space, and its `???` source line goes with
+    every other library frame's source."""
+    from tokenjuice.reduce.noise import library_source
+
+    lines = [
+        "____________________ ERROR collecting tests/test_syntax.py _____________________",
+        "/root/.pyenv/versions/3.11.7/lib/python3.11/importlib/__init__.py:126: in import_module",
+        "    return _bootstrap._gcd_import(name[level:], package, level)",
+        "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+        "<frozen importlib._bootstrap>:1204: in _gcd_import",
+        "    ???",
+        "<frozen importlib._bootstrap>:1176: in _find_and_load",
+        "    ???",
+        "/root/.pyenv/versions/3.11.7/lib/python3.11/ast.py:50: in parse",
+        "    return compile(source, filename, mode, flags,",
+        'E     File "/tmp/h50/pyproj/tests/test_syntax.py", line 1',
+        "E       def test_broken(:",
+        "E   SyntaxError: invalid syntax",
+    ]
+    assert library_source(Lines(lines)) == {2, 3, 5, 7, 9}
+
+
 def test_pytest_header_noise_knows_each_plugins_banner():
     header = re.compile("|".join(__import__("tokenjuice.reduce.noise", fromlist=["x"]).patterns(("pytest-header",))))
-    for line in ("platform linux -- Python 3.11.7, pytest-9.2.0", "rootdir: /w", "hypothesis profile 'default'"):
+    for line in (
+        "platform linux -- Python 3.11.7, pytest-9.2.0",
+        "rootdir: /w",
+        "hypothesis profile 'default'",
+        "created: 2/2 workers",  # pytest-xdist 3.8.0
+        "[gw0] linux -- Python 3.11.7 /tmp/h50/pyv/bin/python",
+    ):
         assert header.search(line), line
-    assert not header.search("tests/test_a.py::test_b PASSED")
+    for line in ("tests/test_a.py::test_b PASSED", "[gw1] [ 50%] FAILED tests/test_store.py::test_value"):
+        assert not header.search(line), line
 
 
 def test_library_frames_are_not_looked_for_when_the_output_names_no_library():

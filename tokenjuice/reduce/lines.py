@@ -206,13 +206,16 @@ def merge(items: Sequence[Item]) -> Omission:
 def dedupe_adjacent(items: Sequence[Item], marked: list[int] | None = None) -> list[Item]:
     """Collapse runs of identical lines. A run of three or more non-blank lines leaves
     a marker saying how many repeats went; a single repeat or blank lines go quietly
-    (the trailer still counts them). Omissions break runs. `marked`, when given, gets
-    the positions of the markers it adds."""
+    (the trailer still counts them). Omissions break runs. The lines of a unified
+    diff's hunks are no repeats (`+` twice adds two blank lines; `ruff format --diff`,
+    `diff -u`). `marked`, when given, gets the positions of the markers it adds."""
     items = list(items)
     # The positions that repeat the item before them, found in C: most lines repeat
     # none, and only the runs are walked (omissions only equal themselves).
     repeating = list(compress(count(1), map(eq, items, islice(items, 1, None))))
-    if len(repeating) * 4 > len(items):  # mostly repeats (a flood of one line): grouped in C
+    if repeating and (hunks := _in_hunks(items, repeating)):  # a diff's lines are no repeats: `+` twice adds two
+        repeating = [k for k in repeating if k not in hunks]
+    elif len(repeating) * 4 > len(items):  # mostly repeats (a flood of one line): grouped in C
         grouped: list[Item] = []
         for item, run in groupby(items):
             repeats = len(list(run)) - 1
@@ -240,3 +243,57 @@ def dedupe_adjacent(items: Sequence[Item], marked: list[int] | None = None) -> l
         start = end
     result += items[start:]
     return result
+
+
+#: A unified diff's hunk header: how many old and new lines its body holds.
+_HUNK = lazy(r"^@@ -\d+(?:,(?P<old>\d+))? \+\d+(?:,(?P<new>\d+))? @@")
+#: What a line of a hunk's body starts with: removed, added, context (whose lone space
+#: may have been stripped: ""), and `\ No newline at end of file`.
+_BODY_SIGNS = frozenset(("-", "+", " ", "", "\\"))
+
+
+def _in_hunks(items: Sequence[Item], repeating: Sequence[int]) -> set[int]:
+    """The positions of the body lines of the unified diff hunks among `items` (as many
+    as each `@@ -a,b +c,d @@` header says: `-` lines count as old, `+` as new, context
+    as both); empty when none of the `repeating` positions could be one, or no line
+    opens a hunk (looked for in C, and only then)."""
+    if not any(_near_a_change(items, k) for k in repeating):
+        return set()
+    texts = list(compress(count(), map(isinstance, items, repeat(str))))
+    strings: list[str] = [*map(items.__getitem__, texts)]  # type: ignore[list-item]  # the str items
+    body: set[int] = set()
+    for head in compress(texts, map(str.startswith, strings, repeat("@@ -"))):
+        header = items[head]
+        found = _HUNK.match(header) if isinstance(header, str) else None
+        if found is None:
+            continue
+        old, new = int(found.group("old") or 1), int(found.group("new") or 1)
+        k = head + 1
+        while k < len(items) and (old > 0 or new > 0):
+            line = items[k]
+            sign = line[:1] if isinstance(line, str) else None
+            if sign == "-" and old > 0:
+                old -= 1
+            elif sign == "+" and new > 0:
+                new -= 1
+            elif sign in (" ", "") and old > 0 and new > 0:
+                old, new = old - 1, new - 1
+            elif sign != "\\":
+                break
+            body.add(k)
+            k += 1
+    return body
+
+
+def _near_a_change(items: Sequence[Item], k: int) -> bool:
+    """Whether the repeat at `k` may be a line of a hunk: it starts as a diff's line does
+    and a line at most `_NEAR` away from it (a hunk's context around a change is 3 lines
+    each side unless asked otherwise) is a removed or added line, or opens the hunk."""
+    line = items[k]
+    if not isinstance(line, str) or line[:1] not in _BODY_SIGNS:
+        return False
+    near = items[max(0, k - _NEAR) : k + _NEAR + 1]
+    return any(isinstance(other, str) and other[:1] in ("+", "-", "@") and other.strip() for other in near)
+
+
+_NEAR = 6

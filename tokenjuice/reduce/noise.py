@@ -48,6 +48,9 @@ PATTERNS: dict[str, tuple[str, ...]] = {
         r"^Using --randomly-seed=\d+$",
         r"^hypothesis profile '[^']*'",  # newer hypothesis: `hypothesis profile 'default'`
         r"^-+ live log (?:sessionstart|collection|setup|call|teardown|sessionfinish|finish) -+$",
+        # pytest-xdist: its workers started, and the platform line it puts under each failure's title
+        r"^(?:created: \d+/\d+ workers?|bringing up nodes\.\.\.)$",
+        r"^\[gw\d+\] \S+ -- Python \d",
         r"^(?:INFO|DEBUG)\s+\S+:\S+:\d+ ",
     ),
     # the pyright wrapper from PyPI telling of a newer pyright, after every run
@@ -140,7 +143,8 @@ def repeated_names(view: Lines) -> set[int]:
 #: pytest's long traceback: where a frame section starts, and the location line that
 #: ends it (`/usr/lib/python3.11/json/decoder.py:355: JSONDecodeError`, `…: in loads`).
 _PYTEST_SECTION = lazy(r"^(?:_+ .* _+|(?:_ )+_)$")  # `_ test_x _` when its name fills the width
-_PYTEST_LOCATION = lazy(r"^(?P<path>\S+?):\d+: (?:in \S+|\w[\w.]*)$")
+#: (a frozen module's name has a space: `<frozen importlib._bootstrap>:1204: in _gcd_import`)
+_PYTEST_LOCATION = lazy(r"^(?P<path><frozen [^>]+>|\S+?):\d+: (?:in \S+|\w[\w.]*)$")
 _LIBRARY_PATH = lazy(r"site-packages/|dist-packages/|/lib/python\d[\d.]*/|<frozen ")
 #: Substrings one of which any `_LIBRARY_PATH` match contains: a text without them
 #: has no library frame, found with a substring search rather than a regex over it.

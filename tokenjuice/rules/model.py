@@ -290,7 +290,8 @@ class Transforms:
     pretty_print_json: bool = spec(FLAG, "Re-indent output that is one JSON document.", False, camel="prettyPrintJson")
     dedupe_adjacent: bool = spec(
         FLAG,
-        "Collapse runs of identical lines (three or more leave a marker).",
+        "Collapse runs of identical lines (three or more leave a marker); the lines of a unified diff's"
+        " hunks are no repeats (`+` twice adds two lines).",
         True,
         json_default=False,
         camel="dedupeAdjacent",
