@@ -21,10 +21,13 @@ if TYPE_CHECKING:
 
 #: kind -> skip patterns (stdlib `re` syntax; built-in, trusted).
 PATTERNS: dict[str, tuple[str, ...]] = {
-    # git's hints in status, merge, rebase and commit output
+    # git's hints in status, merge, rebase and commit output; not those that say how to
+    # finish, skip or abort an operation in progress (a merge's `fix conflicts and run
+    # "git commit"`, `use "git merge --abort"`, a rebase's `--continue`, `--skip`): they
+    # are shown only then, and the agent's next step is one of them
     "git-advice": (
-        r'^\s*\(use "git [^)]*\)$',
-        r"^\s*\((?:commit or discard|fix conflicts and run|all conflicts fixed)[^)]*\)$",
+        r'^\s*\(use "git (?!\S+ --(?:continue|skip|abort|quit)\b)[^)]*\)$',
+        r"^\s*\(commit or discard[^)]*\)$",
         r'^hint: (?:Use|Disable this message|See "git help|You can (?:also )?(?:use|run)|and then use|After resolving)',
         r"^no changes added to commit \(use",
         r"^nothing added to commit but untracked files present \(use",
