@@ -88,3 +88,27 @@ def test_a_folder_counts_only_where_a_path_read_under_it_was_printed():
     assert unexplained_lines(FIND_THEN_LS, forged) == ["tokenjuice/reduce/:"]
     # one path under it printed: the folder counts, and the bare names are lines as printed
     assert unexplained_lines(FIND_THEN_LS, "tokenjuice/reduce/:\n  gh.py\n  classify.py") == []
+
+
+def test_a_forged_source_line_is_not_taken_for_a_counts_line():
+    """The counts line over a body (`3 errors, 2 warnings`) is tokenjuice's own; a line
+    that only starts with a number (a compiler's quoted source, `8 |     if …`) is not
+    one, and a forged one is found (it passed as counts before)."""
+    raw = "\n".join(
+        [
+            "src/app.py:8:9: error: Unsupported operand types [operator]",
+            "    8 |     if path in cache:",
+            "      |        ^",
+            "Found 1 error in 1 file",
+        ]
+    )
+    shown = "\n".join(
+        [
+            "1 error",
+            "src/app.py:8:9: error: Unsupported operand types [operator]",
+            "8 |     if path in cache == True:",
+            "Found 1 error in 1 file",
+        ]
+    )
+    assert unexplained_lines(raw, shown) == ["8 |     if path in cache == True:"]
+    assert unexplained_lines(raw, shown.replace(" == True", "")) == []

@@ -31,7 +31,10 @@ if TYPE_CHECKING:
     from ..reduce.reencode import Reading
 
 _EXIT_HEADER = re.compile(r"^exit -?\d+$")
-_FACTS_LINE = re.compile(r"^\d+ [^,]+(?:, \d+ [^,]+)*$")
+#: The counts line over a body (`3 failed tests, 120 passed tests`): counts of what a
+#: rule's counters name, words only (no `|`, `:` or `=`: a source line's gutter is no count).
+_FACT = r"\d+ [A-Za-z][\w'./ -]*"
+_FACTS_LINE = re.compile(rf"^{_FACT}(?:, {_FACT})*$")
 _TRAILER = re.compile(r"^\(tokenjuice: .*\)$")
 _MARKER = re.compile(MARKER_PATTERN)
 _COMMIT_LINE = re.compile(r"^commit ([0-9a-f]{7,64})\b")
