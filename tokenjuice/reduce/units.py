@@ -221,15 +221,11 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
             key = (unit.kind, unit.group, unit.section)
             listed[key] = listed.get(key, 0) + sizes[index][state[index]]
     small = {key for key, size in listed.items() if size <= _RUN_MARKER_COST}
-    # The labels of units dropped so far, and what the line counting each was reckoned
-    # at (0 once counted on a tier's one line).
+    # The labels of units dropped so far that have a line of their own, and what that
+    # line was reckoned at; the labels counted on one line per tier instead, without places.
     gathered: dict[str, int] = {}
-    compact: set[str] = set()  # labels counted on one line per tier, without places
-    label_tiers = _label_tiers(units)
-    places: dict[str, int] = {}  # how many places each label's marker could name
-    for _, unit in units:
-        if unit.gathered:
-            places[unit.gathered] = places.get(unit.gathered, 0) + 1 + len(unit.also)
+    compact: set[str] = set()
+    label_tiers, places = _labels(units)
     for tier, target, limit, named in steps:
         if total <= limit:
             continue
@@ -261,13 +257,13 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
             total -= sizes[index][current] - sizes[index][target]
             state[index] = target
             if target == DROPPED and unit.gathered:
-                if unit.gathered not in gathered:  # the first of its label: one more line counting them
+                if unit.gathered not in gathered and unit.gathered not in compact:  # one more line counting them
                     gathered[unit.gathered] = _gathered_cost(unit, min(_PLACES, places[unit.gathered]))
                     total += gathered[unit.gathered]
             elif target == DROPPED:  # a new run of dropped units is one more marker; joining two, one fewer
                 marker = _RUN_MARKER_COST if unit.kind in _ENDS else _MARKER_COST  # its counts by state and folder
                 total += marker * (1 - _dropped_neighbours(index, neighbours, state))
-    if gathered:
+    if gathered or compact:
         total = _compact_gathered(units, state, sizes, label_tiers, gathered, compact, total, available, lone)
     # past the room for the names kept past it (every file that matched): not for an
     # estimate of markers that the rendered fit corrects (`fit` aims lower)
@@ -320,42 +316,17 @@ def _compact_gathered(
     return total
 
 
-def _label_tiers(units: list[tuple[int, Unit]]) -> dict[str, float]:
-    """Each label of units gathered under labels (a linter's code) and the importance of
-    its most important unit: the tier whose cut counts it with the others on one line."""
+def _labels(units: list[tuple[int, Unit]]) -> tuple[dict[str, float], dict[str, int]]:
+    """Each label of units gathered under labels (a linter's code) with the importance
+    of its most important unit (the tier whose cut counts it with the others on one
+    line), and with how many places its marker could name (its findings')."""
     tiers: dict[str, float] = {}
+    places: dict[str, int] = {}
     for _, unit in units:
         if unit.gathered:
             tiers[unit.gathered] = max(unit.priority, tiers.get(unit.gathered, unit.priority))
-    return tiers
-
-
-def _compaction(
-    tier: float,
-    units: list[tuple[int, Unit]],
-    state: dict[int, int],
-    sizes: dict[int, list[int]],
-    label_tiers: dict[str, float],
-    gathered: dict[str, int],
-    compact: set[str],
-) -> tuple[set[str], int]:
-    """The labels of `tier` (`_label_tiers`) not yet counted on one line, and what
-    counting them so (`C0116 107, C0103 34, …`, no places, their units still shown
-    dropped too) would change in the total: their own lines go, as they were reckoned
-    (`gathered`), and the one line comes."""
-    labels = {label for label, top in label_tiers.items() if top == tier and label not in compact}
-    if not labels:
-        return labels, 0
-    change = 0
-    first: dict[str, Unit] = {}
-    for index, unit in units:
-        if unit.gathered in labels:
-            first.setdefault(unit.gathered, unit)
-            if state[index] != DROPPED:
-                change -= sizes[index][state[index]]
-    listed = sorted(first.values(), key=lambda unit: -len(unit.group))[:_COMPACT_LABELS]
-    change += _COMPACT_COST + sum(len(unit.group) + 8 for unit in listed)
-    return labels, change - sum(gathered.get(label, 0) for label in labels)
+            places[unit.gathered] = places.get(unit.gathered, 0) + 1 + len(unit.also)
+    return tiers, places
 
 
 def _compacted(
@@ -367,17 +338,29 @@ def _compacted(
     gathered: dict[str, int],
     compact: set[str],
 ) -> int:
-    """Count the labels of `tier` on one line (`_compaction`) where that saves at least
-    what the line takes; returns what it changes in the total. `compact` gets the
-    labels so counted."""
-    labels, change = _compaction(tier, units, state, sizes, label_tiers, gathered, compact)
-    if change > -_COMPACT_COST:  # a line or two of their own cost about what the one line would: they stay
+    """Count the labels of `tier` (`_labels`) not yet so counted on one line (`C0116
+    107, C0103 34, …`, no places), their units still shown dropped too, where that saves
+    at least what the line takes: their own lines go, as they were reckoned
+    (`gathered`), and the one line comes. Returns what that changes in the total;
+    `compact` gets the labels so counted."""
+    labels = {label for label, top in label_tiers.items() if top == tier and label not in compact}
+    change = 0
+    first: dict[str, Unit] = {}
+    for index, unit in units:
+        if unit.gathered in labels:
+            first.setdefault(unit.gathered, unit)
+            if state[index] != DROPPED:
+                change -= sizes[index][state[index]]
+    listed = sorted(first.values(), key=lambda unit: -len(unit.group))[:_COMPACT_LABELS]
+    change += _COMPACT_COST + sum(len(unit.group) + 8 for unit in listed)
+    change -= sum(gathered.get(label, 0) for label in labels)
+    if not labels or change > -_COMPACT_COST:  # a line or two of their own cost about what the one line would
         return 0
     for index, unit in units:
         if unit.gathered in labels:
             state[index] = DROPPED
     for label in labels:
-        gathered[label] = 0
+        gathered.pop(label, None)
     compact.update(labels)
     return change
 
