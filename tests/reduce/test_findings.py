@@ -662,3 +662,15 @@ def test_a_flood_of_findings_is_cut_to_the_room_whatever_its_markers_were_reckon
     cut = reduced_by_rule("npx eslint lodash/lodash.js lodash/fp", text, 10_000)
     assert len(cut) <= 10_000 and unexplained_lines(text, cut) == []
     assert "✖ 1470 problems (1470 errors, 0 warnings)" in cut and "more no-var (" in cut
+
+
+def test_a_code_alone_keeps_its_places_rather_than_a_count_on_one_line():
+    """Counting codes on one line (`… more findings: W0613 2`) pays only where it saves
+    a line: a vendored code of two findings, dropped beside the project's errors, keeps
+    its own marker and the places it names (it was counted without them)."""
+    lines = [f"src/app/m{k}.py:{k + 1}:1: F821 Undefined name `x{k}`" for k in range(12)]
+    lines += [f"vendor/lib/util.py:{n}:5: W0613: Unused argument 'ctx' (unused-argument)" for n in (10, 20)]
+    for budget in (400, 500, 600):
+        text = shown(fit(parse("finding", lines), budget))
+        assert "... 2 W0613 (vendor/lib/util.py:10,20) omitted ..." in text, budget
+        assert "findings: W0613" not in text and "src/app/m0.py:1:1: F821" in decoded(text)
