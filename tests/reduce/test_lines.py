@@ -53,3 +53,46 @@ def test_a_diff_printed_by_a_formatter_is_shown_as_it_was():
     shown = run(raw, make(), exit_code=1)["inlineText"]
     assert "+import os, sys\n+\n+\n+def f(a, b):" in shown
     assert _hunk_lines(shown) == _hunk_lines(raw)
+
+
+def _java_example(name):
+    """The output of one of task/java's examples (real: `java Orders.java`)."""
+    import tomllib
+
+    rule = tomllib.loads((conftest.REPO / "reducers" / "task" / "java.toml").read_text())
+    (example,) = [e for e in rule["examples"] if e["name"].startswith(name)]
+    return example["output"]
+
+
+def test_a_recursions_cycle_of_frames_is_said_once():
+    """A StackOverflowError through two toString methods repeats seven frames 26 times:
+    they are said once, a marker counts the rest, and what it stands for is exactly the
+    lines it replaced (the seven above, again and again)."""
+    items = _java_example("StackOverflowError through two toString").rstrip("\n").split("\n")
+    deduped = dedupe_adjacent(items)
+    markers = [k for k, item in enumerate(deduped) if isinstance(item, Omission)]
+    assert len(markers) == 1
+    marker = deduped[markers[0]]
+    assert marker.render() == f"... {marker.count} lines repeating the 7 above omitted ..."
+    assert marker.count >= 7 * 20 and marker.count % 7 == 0
+    block = deduped[markers[0] - 7 : markers[0]]
+    expanded = deduped[: markers[0]] + block * (marker.count // 7) + deduped[markers[0] + 1 :]
+    assert expanded == items
+    assert "\tat Orders$Customer.toString(Orders.java:5)" in block
+
+
+def test_a_block_said_twice_is_no_cycle():
+    """Two frames said twice before each of 40 other lines: an output of repeats, looked
+    at for cycles, but no block is said three times in a row, so nothing goes."""
+    twice = ["\tat a(A.java:1)", "\tat b(B.java:2)"] * 2
+    items = [line for k in range(40) for line in [*twice, f"job {k} failed"]]
+    sample = items[::8]
+    assert len(set(sample)) * 2 <= len(sample)  # looked at: most of the sampled lines repeat
+    assert dedupe_adjacent(items) == items
+
+
+def test_rows_a_diff_adds_again_and_again_are_no_cycle():
+    """A real `git diff` adding the same four rows six times: every added row stays."""
+    raw = (DIFFS / "git-diff-repeated-rows.out").read_text()
+    items = raw.split("\n")
+    assert dedupe_adjacent(items) == items

@@ -9,8 +9,8 @@ instead of stacking markers. Every marker tokenjuice prints matches
 
 from __future__ import annotations
 
-from itertools import compress, count, groupby, islice, repeat
-from operator import eq
+from itertools import compress, count, groupby, islice, pairwise, repeat
+from operator import eq, ne, sub
 
 from ..fast.lazyre import lazy
 
@@ -208,8 +208,19 @@ def dedupe_adjacent(items: Sequence[Item], marked: list[int] | None = None) -> l
     a marker saying how many repeats went; a single repeat or blank lines go quietly
     (the trailer still counts them). Omissions break runs. The lines of a unified
     diff's hunks are no repeats (`+` twice adds two blank lines; `ruff format --diff`,
-    `diff -u`). `marked`, when given, gets the positions of the markers it adds."""
-    items = list(items)
+    `diff -u`). A block of lines said three times or more in a row (a recursion's
+    cycle of frames) is said once, the rest marked (`_cycles`). `marked`, when given,
+    gets the positions of the markers it adds."""
+    given = list(items)
+    result = _cycles(_deduped(given))
+    if marked is not None:
+        before = {id(item) for item in given if isinstance(item, Omission)}
+        marked.extend(k for k, item in enumerate(result) if type(item) is Omission and id(item) not in before)
+    return result
+
+
+def _deduped(items: list[Item]) -> list[Item]:
+    """`dedupe_adjacent`'s runs of one line."""
     # The positions that repeat the item before them, found in C: most lines repeat
     # none, and only the runs are walked (omissions only equal themselves).
     repeating = list(compress(count(1), map(eq, items, islice(items, 1, None))))
@@ -221,8 +232,6 @@ def dedupe_adjacent(items: Sequence[Item], marked: list[int] | None = None) -> l
             repeats = len(list(run)) - 1
             grouped.append(item)
             if repeats >= 2 and isinstance(item, str) and item.strip():
-                if marked is not None:
-                    marked.append(len(grouped))
                 grouped.append(Omission(repeats, f"{repeats} identical lines"))
         return grouped
     result: list[Item] = []
@@ -237,12 +246,64 @@ def dedupe_adjacent(items: Sequence[Item], marked: list[int] | None = None) -> l
         repeats = end - first - 1
         item = items[first]
         if repeats >= 2 and isinstance(item, str) and item.strip():
-            if marked is not None:
-                marked.append(len(result))
             result.append(Omission(repeats, f"{repeats} identical lines"))
         start = end
     result += items[start:]
     return result
+
+
+#: The most lines a block said again and again may have and still be said once: a
+#: recursion's cycle of frames (a StackOverflowError through two `toString` methods is
+#: seven Java frames, said 145 times).
+_CYCLE = 12
+
+
+def _cycles(items: list[Item]) -> list[Item]:
+    """`items` with each run of a block of 2 to `_CYCLE` lines said three times or more in
+    a row said once, a marker counting the lines of its other full repeats (`... 1001
+    lines repeating the 7 above omitted ...`). The shortest period is found first, so a
+    cycle is said in its own lines; a block of blank lines, and the lines of a unified
+    diff's hunks, are no cycle (`+` lines adding the same rows again add rows). Looked
+    for (one pass in C for each period) only where such runs fill the output: when most
+    of every eighth line are said more than once among them, as a cycle's are whatever
+    its period; the rest of outputs are returned as they are at the cost of one set."""
+    sample = items[::8]
+    if len(sample) < 3 or len(set(sample)) * 2 > len(sample):
+        return items
+    runs: list[tuple[int, int, int]] = []  # (first line, period, full periods)
+    taken: list[tuple[int, int]] = []
+    covered = 0  # lines the runs found take: once they are nearly all, longer periods find no more
+    for period in range(2, min(_CYCLE, len(items) // 3) + 1):
+        if covered * 10 >= len(items) * 9:
+            break
+        same = list(compress(count(), map(eq, items, islice(items, period, None))))
+        if len(same) < 2 * period:
+            continue
+        # where a run of consecutive positions ends, found in C: a flood of one cycle is one run
+        ends = compress(count(1), map(ne, map(sub, islice(same, 1, None), same), repeat(1)))
+        for first, after in pairwise([0, *ends, len(same)]):
+            start, span = same[first], after - first + period
+            periods = span // period
+            end = start + periods * period
+            block = items[start : start + period]
+            said = any(isinstance(line, str) and line.strip() for line in block)  # not only blank lines
+            if periods >= 3 and said and not any(a < end and start < b for a, b in taken):
+                runs.append((start, period, periods))
+                taken.append((start, end))
+                covered += end - start
+    if not runs:
+        return items
+    hunks = _in_hunks(items, [start for start, _, _ in runs])
+    result: list[Item] = []
+    at = 0
+    for start, period, periods in sorted(runs):
+        if hunks and not hunks.isdisjoint(range(start, start + periods * period)):
+            continue
+        result += items[at : start + period]
+        cut = (periods - 1) * period
+        result.append(Omission(cut, f"{cut} lines repeating the {period} above"))
+        at = start + periods * period
+    return result + items[at:]
 
 
 #: A unified diff's hunk header: how many old and new lines its body holds.
