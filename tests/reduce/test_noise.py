@@ -81,6 +81,33 @@ def test_a_diff_names_its_file_once():
     assert repeated_names(Lines(["--- a.txt 2026-01-01", "+++ b.txt 2026-01-02", "@@ -1 +1 @@"])) == set()  # diff -u
 
 
+def test_blank_lines_go_but_a_hunks_blank_context_lines_stay():
+    """A hunk's blank context line (` `, its space stripped) is a line of the file: the
+    hunk does not apply without it, and reads as if the lines around it touched. Lines
+    of `git show 2243127` of this repository (its header and the first file cut out);
+    the commit's blank lines go."""
+    from tokenjuice.reduce.noise import blank_lines
+
+    show = [
+        "commit 2243127d65b8a2bdbe0b411e7fce1f4bede79e46",
+        "",
+        "    perf(hook): the activate script's function pattern compiles where an activate script is read, so",
+        "",
+        "diff --git a/tokenjuice/shell/rewrite.py b/tokenjuice/shell/rewrite.py",
+        "@@ -25,7 +25,6 @@ from __future__ import annotations",
+        "",
+        " import os",
+        " ",
+        "-from ..fast.lazyre import lazy",
+        " from ..fast.record import record",
+        " from .argv import SHELLS, basename, is_python, strip_wrappers",
+        " from .syntax import (",
+        "",
+    ]
+    assert blank_lines(Lines(show)) == {1, 3, 13}
+    assert blank_lines(Lines(["Oh no!", "", "1 file would be reformatted."])) == {1}  # no hunk
+
+
 def test_cargo_keeps_the_compiling_line_of_the_crate_that_failed():
     from tokenjuice.reduce.noise import built_crates
 

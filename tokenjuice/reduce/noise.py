@@ -10,8 +10,11 @@ branch main` only when nothing else is said about the branch.
 from __future__ import annotations
 
 import re
+from itertools import compress, count
+from operator import not_
 
 from ..fast.lazyre import lazy
+from .lines import hunk_bodies
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -266,7 +269,19 @@ def built_crates(view: Lines) -> set[int]:
 
 
 #: kind -> a test over all the lines, for noise no single-line pattern can tell.
+def blank_lines(view: Lines) -> set[int]:
+    """Blank lines, but for a unified diff's blank context lines (a lone space, often
+    stripped): those are lines of the file, and a hunk without them neither applies
+    nor says how far apart what it changes is (`git show`, `black --diff`)."""
+    lines = view.lines
+    blank = set(compress(count(), map(not_, map(str.strip, lines))))
+    if blank and view.holds("@@ -"):
+        blank -= hunk_bodies(lines)
+    return blank
+
+
 STRUCTURAL: dict[str, Callable[[Lines], set[int]]] = {
+    "blank-lines": blank_lines,
     "compiler-notes": repeated_notes,
     "diff-names": repeated_names,
     "cargo-built": built_crates,
