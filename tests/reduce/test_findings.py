@@ -52,6 +52,26 @@ def test_each_tools_shape_is_one_finding_with_its_place_and_code():
     assert found[5].short == ("F821 Undefined name `ordr`", "  --> src/d.py:48:12")  # no excerpt
 
 
+def test_pydocstyle_says_a_findings_code_on_the_line_under_its_place():
+    """pydocstyle 6.3.0 on mkdocs 1.6.1: the place and the code under it are one finding,
+    so a cut never leaves a code without its place or a place without its code."""
+    lines = [
+        "src/mkdocs/config/base.py:1 at module level:",
+        "        D100: Missing docstring in public module",
+        "src/mkdocs/config/base.py:76 in public method `post_validation`:",
+        "        D205: 1 blank line required between summary line and description (found 0)",
+        "src/mkdocs/config/base.py:291 in private function `_open_config_file`:",
+        "        D401: First line should be in imperative mood; try rephrasing (found 'A')",
+    ]
+    found = units_of(lines)
+    assert [(u.gathered, u.place) for u in found] == [
+        ("D100", "src/mkdocs/config/base.py:1"),
+        ("D205", "src/mkdocs/config/base.py:76"),
+        ("D401", "src/mkdocs/config/base.py:291"),
+    ]
+    assert [u.short for u in found] == [tuple(lines[k : k + 2]) for k in (0, 2, 4)]
+
+
 def test_eslint_findings_take_the_path_of_the_file_above_them():
     lines = ["", "/repo/src/users.js", "   2:7   error  'path' is assigned a value but never used  no-unused-vars"]
     lines += ["  18:24  error  'result' is not defined  no-undef", "", "✖ 2 problems (2 errors, 0 warnings)"]

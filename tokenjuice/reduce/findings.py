@@ -13,6 +13,8 @@ duplicate-code excerpt, a type checker's notes. The shapes recognised:
 - eslint's stylish table: a file's path on its own line, then `  12:5  error  …  rule`;
 - esbuild's: `▲ [WARNING] … [equals-nan]` or `✘ [ERROR] …`, its place on an indented
   line under it (`    src/a.js:3:17:`), then the quoted line, its squiggle and notes.
+- pydocstyle's: its place and what is there, ``src/a.py:12 in public function `f`:``, then
+  the code and message indented on the line under it (`        D103: Missing docstring …`);
 - shellcheck's default (tty) blocks: `In deploy.sh line 12:`, the script's line, a caret
   line per finding under it (`  ^-- SC2086 (info): Double quote …`) and `Did you mean:`
   with the line fixed; a block is one finding, ranked and counted by its worst code.
@@ -108,6 +110,10 @@ _IN_FUNCTION = lazy(r"^[^\s:][^:]*: In (?:(?:static |member )*function|construct
 _SHELLCHECK_HEAD = lazy(r"^In (?P<path>.+) line (?P<line>\d+):$")
 _SHELLCHECK_CARET = lazy(r"^\s*\^-*\^? (?P<finding>SC\d{4} \((?P<level>error|warning|info|style)\): .*)$")
 _SHELLCHECK_END = "For more information:"
+#: pydocstyle's place (``src/a.py:12 in public method `run`:``, `src/a.py:1 at module
+#: level:`) and the diagnostic on the line under it (`        D102: Missing docstring …`).
+_DOCSTYLE_PLACE = lazy(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+) (?:in \w+(?: \w+)* `[^`]+`|at module level):$")
+_DOCSTYLE_CODE = lazy(r"^\s+D\d{3}: \S")
 _SHELLCHECK_LEVELS = {"error": 3, "warning": 2, "info": 1, "style": 0}
 
 ERROR, WARNING, CONVENTION = 3, 2, 1
@@ -164,6 +170,12 @@ def parse(lines: list[str], vendored: Vendored) -> Parsed:
             close()
             place = _ESBUILD_PLACE.match(following)
             start = {"path": place.group("path"), "line": place.group("line"), "text": line} if place else {}
+            current.append(line)
+            continue
+        docstyle = _DOCSTYLE_PLACE.match(line) if line.endswith(":") else None
+        if docstyle and _DOCSTYLE_CODE.match(following):  # the diagnostic is the line under its place
+            close()
+            start = {"path": docstyle["path"], "line": docstyle["line"], "text": following.strip(), "under": "1"}
             current.append(line)
             continue
         located = None if arrow else _LOCATED.match(line)
@@ -332,7 +344,7 @@ def _finding(
     codes.add((code, own))
     files.add(path)
     head = [clip_line(lines[0], _MESSAGE_LIMIT)]
-    if len(lines) > 1 and (_ARROW.match(lines[1]) or _ESBUILD_PLACE.match(lines[1])):
+    if len(lines) > 1 and (_ARROW.match(lines[1]) or _ESBUILD_PLACE.match(lines[1]) or start.get("under")):
         head.append(lines[1])
     full = (head[0], *(clip_line(line, LINE_LIMIT) for line in lines[1:]))
     # the advice under it, and esbuild's quoted line of its own place (not of its notes')
