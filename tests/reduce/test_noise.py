@@ -108,6 +108,34 @@ def test_blank_lines_go_but_a_hunks_blank_context_lines_stay():
     assert blank_lines(Lines(["Oh no!", "", "1 file would be reformatted."])) == {1}  # no hunk
 
 
+def test_doctest_drops_the_examples_that_passed_and_keeps_the_one_that_failed():
+    """Lines of `python -m doctest -v` (Python 3.11.7) on a module with 42 examples."""
+    from tokenjuice.reduce.noise import passed_examples
+
+    lines = [
+        "Trying:",
+        "    round(40 * 2.54, 2)",
+        "Expecting:",
+        "    101.6",
+        "ok",
+        "Trying:",
+        "    round(41 * 2.54, 2)",
+        "Expecting:",
+        "    104.13",
+        "**********************************************************************",
+        'File "/tmp/h51w/py/src/inventory/units.py", line 83, in units',
+        "Failed example:",
+        "    round(41 * 2.54, 2)",
+        "Expected:",
+        "    104.13",
+        "Got:",
+        "    104.14",
+        "40 passed and 2 failed.",
+        "ok",  # not a block's end: no `Trying:` open
+    ]
+    assert passed_examples(Lines(lines)) == {0, 1, 2, 3, 4}
+
+
 def test_cargo_keeps_the_compiling_line_of_the_crate_that_failed():
     from tokenjuice.reduce.noise import built_crates
 

@@ -280,8 +280,28 @@ def blank_lines(view: Lines) -> set[int]:
     return blank
 
 
+def passed_examples(view: Lines) -> set[int]:
+    """doctest -v's examples that passed: `Trying:`, the example's source indented
+    under it, `Expecting:` (or `Expecting nothing`) and the value indented under it,
+    then `ok`. The block of an example that failed ends otherwise (its report, a line
+    of stars) and stays; the closing counts say how many passed."""
+    lines = view.lines
+    dropped: set[int] = set()
+    start = -1  # where the open `Trying:` block starts, -1 outside one
+    for index, line in enumerate(lines):
+        if line == "Trying:":
+            start = index
+        elif line == "ok" and start >= 0:
+            dropped.update(range(start, index + 1))
+            start = -1
+        elif start >= 0 and not line.startswith("    ") and line not in ("Expecting:", "Expecting nothing"):
+            start = -1
+    return dropped
+
+
 STRUCTURAL: dict[str, Callable[[Lines], set[int]]] = {
     "blank-lines": blank_lines,
+    "doctest-passed": passed_examples,
     "compiler-notes": repeated_notes,
     "diff-names": repeated_names,
     "cargo-built": built_crates,
