@@ -52,6 +52,60 @@ def test_each_tools_shape_is_one_finding_with_its_place_and_code():
     assert found[5].short == ("F821 Undefined name `ordr`", "  --> src/d.py:48:12")  # no excerpt
 
 
+def test_pydocstyle_says_a_findings_code_on_the_line_under_its_place():
+    """pydocstyle 6.3.0 on mkdocs 1.6.1: the place and the code under it are one finding,
+    so a cut never leaves a code without its place or a place without its code."""
+    lines = [
+        "src/mkdocs/config/base.py:1 at module level:",
+        "        D100: Missing docstring in public module",
+        "src/mkdocs/config/base.py:76 in public method `post_validation`:",
+        "        D205: 1 blank line required between summary line and description (found 0)",
+        "src/mkdocs/config/base.py:291 in private function `_open_config_file`:",
+        "        D401: First line should be in imperative mood; try rephrasing (found 'A')",
+    ]
+    found = units_of(lines)
+    assert [(u.gathered, u.place) for u in found] == [
+        ("D100", "src/mkdocs/config/base.py:1"),
+        ("D205", "src/mkdocs/config/base.py:76"),
+        ("D401", "src/mkdocs/config/base.py:291"),
+    ]
+    assert [u.short for u in found] == [tuple(lines[k : k + 2]) for k in (0, 2, 4)]
+
+
+def test_a_bandit_issue_is_one_finding_ranked_by_its_severity():
+    """bandit 1.9.4 on a small project: an issue, what bandit says under it and the
+    quoted lines are one finding; High ranks as an error, Low as a convention."""
+    lines = [
+        ">> Issue: [B101:assert_used] Use of assert detected. The enclosed code will be removed when compiling"
+        " to optimised byte code.",
+        "   Severity: Low   Confidence: High",
+        "   CWE: CWE-703 (https://cwe.mitre.org/data/definitions/703.html)",
+        "   More Info: https://bandit.readthedocs.io/en/1.9.4/plugins/b101_assert_used.html",
+        "   Location: src/inventory/stock.py:28:8",
+        "27\t    def remove(self, name: str, qty: int) -> int:",
+        "28\t        assert qty > 0",
+        "29\t        left = self.items[name] - qty",
+        ">> Issue: [B602:subprocess_popen_with_shell_equals_true] subprocess call with shell=True identified,"
+        " security issue.",
+        "   Severity: High   Confidence: High",
+        "   CWE: CWE-78 (https://cwe.mitre.org/data/definitions/78.html)",
+        "   More Info: https://bandit.readthedocs.io/en/1.9.4/plugins/b602_subprocess_popen_with_shell_equals_true.html",
+        "   Location: src/inventory/stock.py:53:11",
+        "52\tdef run_report(cmd):",
+        '53\t    return subprocess.call("report " + cmd, shell=True)',
+        "54",
+        "Code scanned:",
+    ]
+    low, high = found = units_of(lines)
+    assert [(u.gathered, u.place, len(u.lines)) for u in found] == [
+        ("B101", "src/inventory/stock.py:28", 8),
+        ("B602", "src/inventory/stock.py:53", 8),
+    ]
+    assert high.priority > low.priority
+    assert high.short == (lines[8], lines[9], lines[12])  # the issue, its severity, its place
+    assert "Code scanned:" in parse("finding", lines)
+
+
 def test_eslint_findings_take_the_path_of_the_file_above_them():
     lines = ["", "/repo/src/users.js", "   2:7   error  'path' is assigned a value but never used  no-unused-vars"]
     lines += ["  18:24  error  'result' is not defined  no-undef", "", "✖ 2 problems (2 errors, 0 warnings)"]

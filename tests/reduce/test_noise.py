@@ -81,6 +81,61 @@ def test_a_diff_names_its_file_once():
     assert repeated_names(Lines(["--- a.txt 2026-01-01", "+++ b.txt 2026-01-02", "@@ -1 +1 @@"])) == set()  # diff -u
 
 
+def test_blank_lines_go_but_a_hunks_blank_context_lines_stay():
+    """A hunk's blank context line (` `, its space stripped) is a line of the file: the
+    hunk does not apply without it, and reads as if the lines around it touched. Lines
+    of `git show 2243127` of this repository (its header and the first file cut out);
+    the commit's blank lines go."""
+    from tokenjuice.reduce.noise import blank_lines
+
+    show = [
+        "commit 2243127d65b8a2bdbe0b411e7fce1f4bede79e46",
+        "",
+        "    perf(hook): the activate script's function pattern compiles where an activate script is read, so",
+        "",
+        "diff --git a/tokenjuice/shell/rewrite.py b/tokenjuice/shell/rewrite.py",
+        "@@ -25,7 +25,6 @@ from __future__ import annotations",
+        "",
+        " import os",
+        " ",
+        "-from ..fast.lazyre import lazy",
+        " from ..fast.record import record",
+        " from .argv import SHELLS, basename, is_python, strip_wrappers",
+        " from .syntax import (",
+        "",
+    ]
+    assert blank_lines(Lines(show)) == {1, 3, 13}
+    assert blank_lines(Lines(["Oh no!", "", "1 file would be reformatted."])) == {1}  # no hunk
+
+
+def test_doctest_drops_the_examples_that_passed_and_keeps_the_one_that_failed():
+    """Lines of `python -m doctest -v` (Python 3.11.7) on a module with 42 examples."""
+    from tokenjuice.reduce.noise import passed_examples
+
+    lines = [
+        "Trying:",
+        "    round(40 * 2.54, 2)",
+        "Expecting:",
+        "    101.6",
+        "ok",
+        "Trying:",
+        "    round(41 * 2.54, 2)",
+        "Expecting:",
+        "    104.13",
+        "**********************************************************************",
+        'File "/tmp/h51w/py/src/inventory/units.py", line 83, in units',
+        "Failed example:",
+        "    round(41 * 2.54, 2)",
+        "Expected:",
+        "    104.13",
+        "Got:",
+        "    104.14",
+        "40 passed and 2 failed.",
+        "ok",  # not a block's end: no `Trying:` open
+    ]
+    assert passed_examples(Lines(lines)) == {0, 1, 2, 3, 4}
+
+
 def test_cargo_keeps_the_compiling_line_of_the_crate_that_failed():
     from tokenjuice.reduce.noise import built_crates
 

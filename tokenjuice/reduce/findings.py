@@ -13,6 +13,11 @@ duplicate-code excerpt, a type checker's notes. The shapes recognised:
 - eslint's stylish table: a file's path on its own line, then `  12:5  error  …  rule`;
 - esbuild's: `▲ [WARNING] … [equals-nan]` or `✘ [ERROR] …`, its place on an indented
   line under it (`    src/a.js:3:17:`), then the quoted line, its squiggle and notes.
+- pydocstyle's: its place and what is there, ``src/a.py:12 in public function `f`:``, then
+  the code and message indented on the line under it (`        D103: Missing docstring …`);
+- bandit's blocks: `>> Issue: [B602:subprocess_popen_with_shell_equals_true] …`, then
+  indented `Severity: High   Confidence: High`, its CWE, a link and `Location: src/a.py:53:11`,
+  then the quoted lines (`53\treturn subprocess.call(…)`); ranked by its severity;
 - shellcheck's default (tty) blocks: `In deploy.sh line 12:`, the script's line, a caret
   line per finding under it (`  ^-- SC2086 (info): Double quote …`) and `Did you mean:`
   with the line fixed; a block is one finding, ranked and counted by its worst code.
@@ -108,7 +113,17 @@ _IN_FUNCTION = lazy(r"^[^\s:][^:]*: In (?:(?:static |member )*function|construct
 _SHELLCHECK_HEAD = lazy(r"^In (?P<path>.+) line (?P<line>\d+):$")
 _SHELLCHECK_CARET = lazy(r"^\s*\^-*\^? (?P<finding>SC\d{4} \((?P<level>error|warning|info|style)\): .*)$")
 _SHELLCHECK_END = "For more information:"
+#: pydocstyle's place (``src/a.py:12 in public method `run`:``, `src/a.py:1 at module
+#: level:`) and the diagnostic on the line under it (`        D102: Missing docstring …`).
+_DOCSTYLE_PLACE = lazy(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+) (?:in \w+(?: \w+)* `[^`]+`|at module level):$")
+_DOCSTYLE_CODE = lazy(r"^\s+D\d{3}: \S")
 _SHELLCHECK_LEVELS = {"error": 3, "warning": 2, "info": 1, "style": 0}
+#: bandit's issue, the lines under it (indented, or a quoted line: `53\treturn x`, `54`
+#: where the line is blank), its severity and its place.
+_BANDIT_ISSUE = ">> Issue: ["
+_BANDIT_UNDER = lazy(r"^(?:\s|\d+(?:\t|$))")
+_BANDIT_SEVERITY = lazy(r"^\s+Severity: (?P<level>High|Medium|Low|Undefined)\b")
+_BANDIT_PLACE = lazy(r"^\s+Location: (?P<path>.+?):(?P<line>\d+):\d+$")
 
 ERROR, WARNING, CONVENTION = 3, 2, 1
 #: Codes whose letter says how bad they are (pylint; ruff's and flake8's pyflakes and
@@ -136,12 +151,15 @@ def parse(lines: list[str], vendored: Vendored) -> Parsed:
             heading = _SHELLCHECK_HEAD.match(current[0])
             if heading:
                 parsed.append(_shellcheck_finding(list(current), heading, vendored, codes, files))
+            elif current[0].startswith(_BANDIT_ISSUE):
+                parsed.append(_bandit_finding(list(current), vendored, codes, files))
             else:
                 parsed.append(_finding(list(current), start, vendored, codes, files))
             current.clear()
 
     count = len(lines)
     block = False  # inside a shellcheck block: every line is the finding's until the next
+    bandit = False  # under a bandit issue: its indented and quoted lines are the issue's
     for index, line in enumerate(lines):
         if line.startswith("In ") and _SHELLCHECK_HEAD.match(line):
             close()
@@ -154,6 +172,16 @@ def parse(lines: list[str], vendored: Vendored) -> Parsed:
             else:
                 current.append(line)
                 continue
+        if line.startswith(_BANDIT_ISSUE):
+            close()
+            current.append(line)
+            bandit = True
+            continue
+        if bandit:
+            if _BANDIT_UNDER.match(line):
+                current.append(line)
+                continue
+            bandit = False
         if line.endswith(":") and _IN_FUNCTION.match(line):
             close()
             context = line  # said with the error after it, if one comes next
@@ -164,6 +192,12 @@ def parse(lines: list[str], vendored: Vendored) -> Parsed:
             close()
             place = _ESBUILD_PLACE.match(following)
             start = {"path": place.group("path"), "line": place.group("line"), "text": line} if place else {}
+            current.append(line)
+            continue
+        docstyle = _DOCSTYLE_PLACE.match(line) if line.endswith(":") else None
+        if docstyle and _DOCSTYLE_CODE.match(following):  # the diagnostic is the line under its place
+            close()
+            start = {"path": docstyle["path"], "line": docstyle["line"], "text": following.strip(), "under": "1"}
             current.append(line)
             continue
         located = None if arrow else _LOCATED.match(line)
@@ -319,7 +353,7 @@ def _finding(
 ) -> Unit:
     text = start.get("text", lines[0])
     code = _code(text)
-    severity = _severity(text, code)
+    severity = int(start["level"]) if "level" in start else _severity(text, code)
     path = start.get("path", "")
     own = not vendored(path)
     # A code's first finding says what the code means, which its marker (a count and
@@ -332,7 +366,7 @@ def _finding(
     codes.add((code, own))
     files.add(path)
     head = [clip_line(lines[0], _MESSAGE_LIMIT)]
-    if len(lines) > 1 and (_ARROW.match(lines[1]) or _ESBUILD_PLACE.match(lines[1])):
+    if len(lines) > 1 and (_ARROW.match(lines[1]) or _ESBUILD_PLACE.match(lines[1]) or start.get("under")):
         head.append(lines[1])
     full = (head[0], *(clip_line(line, LINE_LIMIT) for line in lines[1:]))
     # the advice under it, and esbuild's quoted line of its own place (not of its notes')
@@ -398,6 +432,28 @@ def _shellcheck_finding(
         short=short,
         trimmed=full[:fix] if fix < len(full) else (),
         trimmed_note="(suggested fixes)",
+        heading="",
+    )
+
+
+def _bandit_finding(lines: list[str], vendored: Vendored, codes: set[tuple[str, bool]], files: set[str]) -> Unit:
+    """A bandit issue as one finding, ranked by the severity bandit gives it (High an
+    error, Medium a warning, Low a convention): the short form is the issue, its
+    severity and its place; the trimmed form drops the quoted lines."""
+    severity = next((found for line in lines[1:] if (found := _BANDIT_SEVERITY.match(line))), None)
+    place = next((found for line in lines[1:] if (found := _BANDIT_PLACE.match(line))), None)
+    level = {"High": ERROR, "Medium": WARNING}.get(severity["level"] if severity else "", CONVENTION)
+    start = {"path": place["path"], "line": place["line"]} if place else {}
+    unit = _finding([lines[0]], start | {"text": lines[0], "level": str(level)}, vendored, codes, files)
+    full = tuple(clip_line(line, LINE_LIMIT) for line in lines)
+    said = tuple(line for line in full if line[:1].isspace())  # what bandit says of it, not the quoted lines
+    short = (full[0], *(line for line in said if _BANDIT_SEVERITY.match(line) or _BANDIT_PLACE.match(line)))
+    return replace(
+        unit,
+        lines=full,
+        short=short,
+        trimmed=(full[0], *said) if len(said) + 1 < len(full) else (),
+        short_note="beyond their issue, severity and location",
         heading="",
     )
 

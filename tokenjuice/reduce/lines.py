@@ -314,12 +314,17 @@ _BODY_SIGNS = frozenset(("-", "+", " ", "", "\\"))
 
 
 def _in_hunks(items: Sequence[Item], repeating: Sequence[int]) -> set[int]:
-    """The positions of the body lines of the unified diff hunks among `items` (as many
-    as each `@@ -a,b +c,d @@` header says: `-` lines count as old, `+` as new, context
-    as both); empty when none of the `repeating` positions could be one, or no line
-    opens a hunk (looked for in C, and only then)."""
+    """`hunk_bodies(items)`, looked for only when one of the `repeating` positions
+    could be a line of a hunk: empty when none could."""
     if not any(_near_a_change(items, k) for k in repeating):
         return set()
+    return hunk_bodies(items)
+
+
+def hunk_bodies(items: Sequence[Item]) -> set[int]:
+    """The positions of the body lines of the unified diff hunks among `items` (as many
+    as each `@@ -a,b +c,d @@` header says: `-` lines count as old, `+` as new, context
+    as both); empty when no line opens a hunk (looked for in C)."""
     texts = list(compress(count(), map(isinstance, items, repeat(str))))
     strings: list[str] = [*map(items.__getitem__, texts)]  # type: ignore[list-item]  # the str items
     body: set[int] = set()

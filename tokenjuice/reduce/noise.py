@@ -10,8 +10,11 @@ branch main` only when nothing else is said about the branch.
 from __future__ import annotations
 
 import re
+from itertools import compress, count
+from operator import not_
 
 from ..fast.lazyre import lazy
+from .lines import hunk_bodies
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -266,7 +269,39 @@ def built_crates(view: Lines) -> set[int]:
 
 
 #: kind -> a test over all the lines, for noise no single-line pattern can tell.
+def blank_lines(view: Lines) -> set[int]:
+    """Blank lines, but for a unified diff's blank context lines (a lone space, often
+    stripped): those are lines of the file, and a hunk without them neither applies
+    nor says how far apart what it changes is (`git show`, `black --diff`)."""
+    lines = view.lines
+    blank = set(compress(count(), map(not_, map(str.strip, lines))))
+    if blank and view.holds("@@ -"):
+        blank -= hunk_bodies(lines)
+    return blank
+
+
+def passed_examples(view: Lines) -> set[int]:
+    """doctest -v's examples that passed: `Trying:`, the example's source indented
+    under it, `Expecting:` (or `Expecting nothing`) and the value indented under it,
+    then `ok`. The block of an example that failed ends otherwise (its report, a line
+    of stars) and stays; the closing counts say how many passed."""
+    lines = view.lines
+    dropped: set[int] = set()
+    start = -1  # where the open `Trying:` block starts, -1 outside one
+    for index, line in enumerate(lines):
+        if line == "Trying:":
+            start = index
+        elif line == "ok" and start >= 0:
+            dropped.update(range(start, index + 1))
+            start = -1
+        elif start >= 0 and not line.startswith("    ") and line not in ("Expecting:", "Expecting nothing"):
+            start = -1
+    return dropped
+
+
 STRUCTURAL: dict[str, Callable[[Lines], set[int]]] = {
+    "blank-lines": blank_lines,
+    "doctest-passed": passed_examples,
     "compiler-notes": repeated_notes,
     "diff-names": repeated_names,
     "cargo-built": built_crates,

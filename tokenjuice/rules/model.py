@@ -54,6 +54,8 @@ NOISE_KINDS = (
     "pytest-library-source",
     "download-progress",
     "pyright-update",
+    "blank-lines",
+    "doctest-passed",
 )
 #: What an output can be made of; reduce/units.py has a parser for each.
 UNITS = ("path", "commit", "diff-file", "match-file", "row", "dir", "test", "finding", "record", "traceback")
