@@ -775,8 +775,10 @@ def _never_wrapped(body: str, dialect: str, waited: bool, settings: Settings) ->
         texts = [(simple.text, simple.argv) for pipeline in pipelines for simple in pipeline.commands]
         analysed = analyze(body)
         texts.append((analysed.normalized_command, list(analysed.first_argv)))
+        from .neverwrap.user import matches_user_pattern
+
         for text, argv in texts:
-            matched = interactive.matches_user_pattern(text, argv, patterns)
+            matched = matches_user_pattern(text, argv, patterns)
             if matched:
                 return f"hook.skip pattern {matched!r}"
     return None
