@@ -221,7 +221,7 @@ def test_every_hook_bounds_its_work_whatever_the_command(name, tmp_path, counted
             assert answer == host.neutral, where
         if len(command) >= syntax.MAX_ARG_STRLEN:
             assert sum(counted_tokens) <= 1, where  # not read at all (the launcher's one word aside)
-        assert getattr(syntax, "_Work", None) is None or syntax._Work.left is None  # the bound ends with the call
+        assert syntax._work_left is None  # the bound ends with the call
     assert hook_module.WORK_TOKENS == 4 * syntax.MAX_TOKENS
     assert postrun.MAX_COMMAND_CHARS == syntax.MAX_ARG_STRLEN
 

@@ -112,34 +112,34 @@ MAX_NESTING = 64
 _COMMAND_STARTERS = frozenset({"if", "then", "elif", "else", "while", "until", "do", "!", "{", "time"})
 
 
-class _Work:
-    """The tokens every line lexed from now on may still take together (None: no
-    bound), and whether a line was cut short by that bound: a hook call bounds its
-    whole work this way (`bound_work`), however many times its adapters, the rewrite
-    engine and the host's permission readers read a command and the scripts inside it."""
-
-    left: int | None = None
-    exceeded = False
+#: The tokens every line lexed from now on may still take together (None: no bound), and
+#: whether a line was cut short by that bound: a hook call bounds its whole work this way
+#: (`bound_work`), however many times its adapters, the rewrite engine and the host's
+#: permission readers read a command and the scripts inside it. (Module globals, not a
+#: class holding them: a class costs the hook ~0.1 M instructions to create.)
+_work_left: int | None = None
+_work_exceeded = False
 
 
 def bound_work(tokens: int | None) -> None:
     """Let every line lexed from now on take `tokens` tokens in all (None: no bound),
     and forget what was lexed before (it was not counted)."""
-    _Work.left, _Work.exceeded = tokens, False
+    global _work_left, _work_exceeded  # the one bound of this process's hook call
+    _work_left, _work_exceeded = tokens, False
     _LEXED.clear()
 
 
 def work_exceeded() -> bool:
     """Was a line cut short by `bound_work`'s bound (its readers saw it incomplete)?"""
-    return _Work.exceeded
+    return _work_exceeded
 
 
 class _Lexer:
     def __init__(self, source: str, fish: bool, compound: bool = False, bounded: bool = False) -> None:
         self.limit = MAX_TOKENS if compound or bounded else -1
-        self.by_work = _Work.left is not None and (self.limit < 0 or _Work.left < self.limit)
+        self.by_work = _work_left is not None and (self.limit < 0 or _work_left < self.limit)
         if self.by_work:
-            self.limit = max(0, _Work.left or 0)
+            self.limit = max(0, _work_left or 0)
         self.src = source
         self.fish = fish
         self.compound = compound and not fish
@@ -151,12 +151,13 @@ class _Lexer:
         self.operators = _FISH_OPERATORS if fish else _POSIX_OPERATORS
 
     def run(self) -> Lexed:
+        global _work_left, _work_exceeded  # what this line took of the call's bound
         src = self.src
         n = len(src)
         while self.pos < n:
             if len(self.tokens) == self.limit:
                 self.complete = False  # more than a hook can read in its time: see MAX_TOKENS
-                _Work.exceeded = _Work.exceeded or self.by_work
+                _work_exceeded = _work_exceeded or self.by_work
                 break
             ch = src[self.pos]
             if ch in " \t\r":
@@ -191,8 +192,8 @@ class _Lexer:
             self.tokens.append(Token(WORD, value, start, self.pos))
         if self.pending_heredocs:
             self.complete = False
-        if _Work.left is not None:
-            _Work.left = max(0, _Work.left - len(self.tokens))
+        if _work_left is not None:
+            _work_left = max(0, _work_left - len(self.tokens))
         lexed = Lexed(self.tokens, self.complete, src)
         lexed.bodies = self.bodies
         return lexed
