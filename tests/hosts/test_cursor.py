@@ -11,7 +11,7 @@ from helpers import HOOK_LAUNCHER, HOOK_SCRIPT
 
 from tokenjuice.hosts import cursor, launch, manage
 from tokenjuice.hosts import hook as host_hook
-from tokenjuice.shell.neverwrap import engine as interactive
+from tokenjuice.shell.neverwrap.user import glob_match
 
 LAUNCHER = f"{sys.executable} -m tokenjuice"
 #: A checkout under /tmp (as CI may clone it) is rightly flagged as a volatile launcher.
@@ -585,7 +585,7 @@ def test_volatile_launcher_locations_are_flagged(workdir, cursor_home):
 def test_skip_globs(text, pattern, matched):
     import fnmatch
 
-    assert interactive.glob_match(text, pattern) is matched
+    assert glob_match(text, pattern) is matched
     assert fnmatch.fnmatchcase(text, pattern) is matched  # same answers as fnmatch for these
 
 

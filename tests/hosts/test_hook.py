@@ -28,6 +28,17 @@ PAYLOADS = {
 }
 #: What only install, uninstall and doctor need (and, below, their own modules).
 INSTALL_TIME = {"tempfile", "shutil", "subprocess", "json", "difflib", "tomllib", "ast", "hashlib", "threading", "re"}
+#: Modules the hook loads only for the command lines that need them, each ~2-9 KB of byte code
+#: (~0.02 M instructions a KB to unmarshal) that an ordinary command would load for nothing:
+#: a user's `hook.skip` patterns, the catalogue's named tests and predicates, a sourced
+#: activate script, a name not on PATH, a compound command.
+COLD = {
+    "tokenjuice.shell.neverwrap.user",
+    "tokenjuice.shell.neverwrap.predicates",
+    "tokenjuice.shell.activate",
+    "tokenjuice.shell.homes",
+    "tokenjuice.shell.grammar",
+}
 _RUN = """
 import sys, io
 sys.argv = ["tokenjuice", "hook", sys.argv[1], "--wrap-launcher", sys.argv[2]]
@@ -45,9 +56,12 @@ def test_every_host_is_covered():
     assert set(PAYLOADS) == set(HOSTS)
 
 
-def run_hook(host, tmp_path, env=None):
-    """The hook's answer and the modules it loaded, for this host's ordinary payload."""
+def run_hook(host, tmp_path, env=None, command=None):
+    """The hook's answer and the modules it loaded, for this host's ordinary payload
+    (or the same payload carrying `command`)."""
     payload = dict(PAYLOADS[host])
+    if command is not None:
+        payload["tool_input"] = payload["tool_input"] | {"command": command}
     if "tool_input" in payload or "args" in payload:
         payload["cwd"] = payload["directory"] = str(tmp_path)
     if "tool_input" in payload:
@@ -87,7 +101,28 @@ def test_the_hook_path_loads_no_install_time_module(host, shell_env, tmp_path):
     ours = {"tokenjuice.hosts.manage", "tokenjuice.hosts.jsonhooks", "tokenjuice.hosts.launch", "tokenjuice.errors"}
     ours |= {"tokenjuice.shell.command"}  # output analysis: the hook needs only shell/argv.py
     ours |= {"tokenjuice.fast.lazyre"}  # ~0.8 M instructions a call, for patterns only outputs need
+    ours |= COLD  # what only rarer command lines need (docs/performance.md)
     assert not loaded & ours, f"{host}'s hook imported {sorted(loaded & ours)}"
+
+
+@pytest.mark.parametrize(
+    ("command", "cold", "wrapped"),
+    [
+        ("for f in a b; do echo $f; done", "tokenjuice.shell.grammar", True),
+        ("source .venv/bin/activate && ls", "tokenjuice.shell.activate", False),  # no such script: left alone
+        ("deploy_site --prod", "tokenjuice.shell.homes", False),  # a function or alias of the agent's shell?
+        ("git commit", "tokenjuice.shell.neverwrap.predicates", False),  # opens an editor unless scripted
+        ("make deploy", "tokenjuice.shell.neverwrap.user", False),  # the user's hook.skip pattern
+    ],
+)
+def test_a_cold_module_loads_for_the_line_that_needs_it(command, cold, wrapped, tmp_path):
+    """The other side of COLD: each is loaded, and decides, when a line needs it (and
+    only the one: a split that loaded them all again would fail above)."""
+    assert cold in COLD
+    env = {**os.environ, "TOKENJUICE_HOOK_SKIP": "make deploy*"} if cold.endswith(".user") else None
+    answer, loaded = run_hook("cursor", tmp_path, env, command=command)
+    assert ("updated_input" in answer) is wrapped, answer
+    assert loaded & COLD == {cold}
 
 
 def test_without_shell_the_login_shell_of_the_password_database_is_used(tmp_path, monkeypatch):
@@ -221,7 +256,7 @@ def test_every_hook_bounds_its_work_whatever_the_command(name, tmp_path, counted
             assert answer == host.neutral, where
         if len(command) >= syntax.MAX_ARG_STRLEN:
             assert sum(counted_tokens) <= 1, where  # not read at all (the launcher's one word aside)
-        assert getattr(syntax, "_Work", None) is None or syntax._Work.left is None  # the bound ends with the call
+        assert syntax._work_left is None  # the bound ends with the call
     assert hook_module.WORK_TOKENS == 4 * syntax.MAX_TOKENS
     assert postrun.MAX_COMMAND_CHARS == syntax.MAX_ARG_STRLEN
 

@@ -10,7 +10,8 @@ import pytest
 from conftest import REPO
 from helpers import modules_loaded_by
 
-from tokenjuice.shell.neverwrap.engine import matches_user_pattern, why_not_wrapped, why_not_wrapped_script
+from tokenjuice.shell.neverwrap.engine import why_not_wrapped, why_not_wrapped_script
+from tokenjuice.shell.neverwrap.user import matches_user_pattern
 from tokenjuice.shell.syntax import split_words
 
 FOLLOW = "follows output forever"

@@ -193,7 +193,7 @@ def skipped(command: str, settings: Settings) -> bool:
     if not patterns:
         return False
     from ..shell.command import analyze
-    from ..shell.neverwrap.engine import matches_user_pattern
+    from ..shell.neverwrap.user import matches_user_pattern
     from ..shell.syntax import parse
 
     pipelines, _ = parse(command)

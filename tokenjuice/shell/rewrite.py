@@ -242,6 +242,8 @@ def plan(
     if asked:
         return Plan.leave(command, asked)
     if any(_words_of(step.argv)[:1] in (["."], ["source"]) for step in prefix):
+        from .activate import ACTIVATE_FUNCTIONS  # a virtualenv's activate was sourced outside
+
         called = _calls(rest, ACTIVATE_FUNCTIONS)
         if called:
             return Plan.leave(command, f"calls {called}, a function the virtualenv's activate defines")
@@ -415,75 +417,10 @@ def _prefix_step(pipeline: PipelineNode, fish: bool, here: str | None) -> Node |
     node = pipeline.stages[0]
     changed = _step_kind(node.argv, fish)
     if changed in (".", "source") and not fish:
+        from .activate import activates_a_virtualenv
+
         return node if activates_a_virtualenv(_words_of(node.argv), here) else None
     return node if changed in INHERITED_STATE or changed in VARIABLE_STATE else None
-
-
-#: The functions a virtualenv's `bin/activate` defines (venv, virtualenv, uv): a
-#: wrapped child shell lacks them, so a line that calls one stays whole.
-ACTIVATE_FUNCTIONS = frozenset({"deactivate", "pydoc"})
-#: First words of a line a virtualenv's activate script never has: it would change
-#: what the rest of the line means in the agent's shell (`set -o pipefail`, `shopt`,
-#: a trap, another file sourced, an alias defined, code built at run time).
-_NOT_IN_ACTIVATE = frozenset({"set", "shopt", "setopt", "trap", "source", ".", "eval", "builtin", "enable", "exec"})
-_ACTIVATE_LIMIT = 64 * 1024
-#: A line that defines a shell function: `name () {`, `function name {`. Compiled where
-#: an activate script is read, so that a hook call does not import fast.lazyre (~0.8 M
-#: instructions of the ~10 M a call costs over the interpreter's start).
-_DEFINES = r"[ \t]*+(?:function[ \t]++([A-Za-z_][\w:.-]*+)|([A-Za-z_][\w:.-]*+)[ \t]*+\([ \t]*+\))"
-
-
-def activates_a_virtualenv(words: Sequence[str], here: str | None) -> bool:
-    """Is `words` `source DIR/bin/activate` (or `. …`) of a virtualenv's activate
-    script as it stands on disk: it exports VIRTUAL_ENV and PATH, which a wrapped
-    child inherits, defines only `deactivate` (and `pydoc`), and sets no shell option,
-    trap or alias? Any other sourced file may change what the rest of the line means
-    (a sourced `set -o pipefail`), so it keeps the line whole."""
-    if len(words) != 2 or basename(words[1]) != "activate" or basename(os.path.dirname(words[1])) != "bin":
-        return False
-    path = words[1]
-    if any(char in path for char in "$`*?[~{"):
-        return False
-    if not os.path.isabs(path):
-        if here is None:
-            return False
-        path = os.path.join(here, path)
-    import stat
-
-    try:  # never blocks: a FIFO or device named activate is not a script
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
-    except OSError:
-        return False
-    try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            return False
-        data = os.read(descriptor, _ACTIVATE_LIMIT + 1)
-    except OSError:
-        return False
-    finally:
-        os.close(descriptor)
-    if len(data) > _ACTIVATE_LIMIT:
-        return False
-    text = data.decode("utf-8", "replace")
-    if "VIRTUAL_ENV=" not in text or "deactivate" not in text:
-        return False
-    from ..fast.lazyre import compiled
-
-    defines = compiled(_DEFINES)
-    for line in text.splitlines():
-        words_of_line = line.split()
-        if not words_of_line or words_of_line[0].startswith("#"):
-            continue
-        first = words_of_line[0]
-        if first in _NOT_IN_ACTIVATE or (first == "alias" and "=" in line):
-            return False
-        definition = defines.match(line)
-        if definition is None:
-            continue
-        defined = definition.group(1) or definition.group(2)
-        if defined not in ACTIVATE_FUNCTIONS:
-            return False
-    return True
 
 
 def _followed(here: str | None, words: Sequence[str]) -> str | None:
@@ -690,39 +627,13 @@ def _search_path(env: Mapping[str, str], prefix: list[Node], cwd: str) -> tuple[
     return [os.path.join(where, directory) for directory in directories if directory], where
 
 
-#: Where programs live that a login profile, an activation or a version manager puts
-#: on the PATH of the agent's shell — which the host's own environment, and so the
-#: hook's, may lack (a session that ran `source .venv/bin/activate` or `nvm use`).
-_HOME_BINS = (".local/bin", ".cargo/bin", "go/bin", ".bun/bin", ".deno/bin", ".volta/bin", ".pyenv/shims")
-_MORE_BINS = (".rbenv/shims", ".nodenv/shims", ".asdf/shims", ".local/share/mise/shims", "miniconda3/bin")
-_SYSTEM_BINS = ("/usr/local/bin", "/opt/homebrew/bin", "/snap/bin", "/opt/conda/bin")
-
-
-def _program_homes(env: Mapping[str, str], where: str) -> list[str]:
-    """The folders `_HOME_BINS` and friends name, the project's `.venv/bin`,
-    `venv/bin` and `node_modules/.bin`, $VIRTUAL_ENV's, and nvm's node versions."""
-    home = env.get("HOME") or os.path.expanduser("~")
-    found = [os.path.join(where, ".venv", "bin"), os.path.join(where, "venv", "bin")]
-    found.append(os.path.join(where, "node_modules", ".bin"))
-    if env.get("VIRTUAL_ENV"):
-        found.append(os.path.join(env["VIRTUAL_ENV"], "bin"))
-    found += [os.path.join(home, folder) for folder in (*_HOME_BINS, *_MORE_BINS)]
-    found += _SYSTEM_BINS
-    versions = os.path.join(env.get("NVM_DIR") or os.path.join(home, ".nvm"), "versions", "node")
-    try:
-        found += [os.path.join(versions, version, "bin") for version in sorted(os.listdir(versions))[:16]]
-    except OSError:
-        pass
-    return found
-
-
 def _not_a_program(
     rest: list[tuple[Node, bool]], prefix: list[Node], env: Mapping[str, str], cwd: str | None
 ) -> str | None:
     """Why a command name is probably a function or alias of the agent's shell, or
     None: a name that is neither a builtin nor an executable on the PATH it will
     run with, nor in a folder that the agent's shell may have on its PATH
-    (`_program_homes`). A wrapped child shell has none of the functions and
+    (`homes.program_homes`). A wrapped child shell has none of the functions and
     aliases the agent's shell has defined or sourced: `nvm`, `sdk`, a user's own."""
     directories: list[str] | None = None
     homes: list[str] | None = None
@@ -744,7 +655,9 @@ def _not_a_program(
         if any(_is_program(os.path.join(directory, name)) for directory in directories):
             continue
         if homes is None:
-            homes = _program_homes(env, where)
+            from .homes import program_homes  # a name not on PATH: rare, so read only then
+
+            homes = program_homes(env, where)
         if not any(_is_program(os.path.join(directory, name)) for directory in homes):
             return f"runs {name}, which is neither a builtin nor a program on PATH (a function or alias?)"
     return None
@@ -775,8 +688,10 @@ def _never_wrapped(body: str, dialect: str, waited: bool, settings: Settings) ->
         texts = [(simple.text, simple.argv) for pipeline in pipelines for simple in pipeline.commands]
         analysed = analyze(body)
         texts.append((analysed.normalized_command, list(analysed.first_argv)))
+        from .neverwrap.user import matches_user_pattern
+
         for text, argv in texts:
-            matched = interactive.matches_user_pattern(text, argv, patterns)
+            matched = matches_user_pattern(text, argv, patterns)
             if matched:
                 return f"hook.skip pattern {matched!r}"
     return None

@@ -112,34 +112,34 @@ MAX_NESTING = 64
 _COMMAND_STARTERS = frozenset({"if", "then", "elif", "else", "while", "until", "do", "!", "{", "time"})
 
 
-class _Work:
-    """The tokens every line lexed from now on may still take together (None: no
-    bound), and whether a line was cut short by that bound: a hook call bounds its
-    whole work this way (`bound_work`), however many times its adapters, the rewrite
-    engine and the host's permission readers read a command and the scripts inside it."""
-
-    left: int | None = None
-    exceeded = False
+#: The tokens every line lexed from now on may still take together (None: no bound), and
+#: whether a line was cut short by that bound: a hook call bounds its whole work this way
+#: (`bound_work`), however many times its adapters, the rewrite engine and the host's
+#: permission readers read a command and the scripts inside it. (Module globals, not a
+#: class holding them: a class costs the hook ~0.1 M instructions to create.)
+_work_left: int | None = None
+_work_exceeded = False
 
 
 def bound_work(tokens: int | None) -> None:
     """Let every line lexed from now on take `tokens` tokens in all (None: no bound),
     and forget what was lexed before (it was not counted)."""
-    _Work.left, _Work.exceeded = tokens, False
+    global _work_left, _work_exceeded  # the one bound of this process's hook call
+    _work_left, _work_exceeded = tokens, False
     _LEXED.clear()
 
 
 def work_exceeded() -> bool:
     """Was a line cut short by `bound_work`'s bound (its readers saw it incomplete)?"""
-    return _Work.exceeded
+    return _work_exceeded
 
 
 class _Lexer:
     def __init__(self, source: str, fish: bool, compound: bool = False, bounded: bool = False) -> None:
         self.limit = MAX_TOKENS if compound or bounded else -1
-        self.by_work = _Work.left is not None and (self.limit < 0 or _Work.left < self.limit)
+        self.by_work = _work_left is not None and (self.limit < 0 or _work_left < self.limit)
         if self.by_work:
-            self.limit = max(0, _Work.left or 0)
+            self.limit = max(0, _work_left or 0)
         self.src = source
         self.fish = fish
         self.compound = compound and not fish
@@ -151,12 +151,13 @@ class _Lexer:
         self.operators = _FISH_OPERATORS if fish else _POSIX_OPERATORS
 
     def run(self) -> Lexed:
+        global _work_left, _work_exceeded  # what this line took of the call's bound
         src = self.src
         n = len(src)
         while self.pos < n:
             if len(self.tokens) == self.limit:
                 self.complete = False  # more than a hook can read in its time: see MAX_TOKENS
-                _Work.exceeded = _Work.exceeded or self.by_work
+                _work_exceeded = _work_exceeded or self.by_work
                 break
             ch = src[self.pos]
             if ch in " \t\r":
@@ -191,8 +192,8 @@ class _Lexer:
             self.tokens.append(Token(WORD, value, start, self.pos))
         if self.pending_heredocs:
             self.complete = False
-        if _Work.left is not None:
-            _Work.left = max(0, _Work.left - len(self.tokens))
+        if _work_left is not None:
+            _work_left = max(0, _work_left - len(self.tokens))
         lexed = Lexed(self.tokens, self.complete, src)
         lexed.bodies = self.bodies
         return lexed
@@ -732,6 +733,13 @@ def bash_execs_last(source: str) -> bool:
 
 
 class _TreeParser:
+    #: For the compound commands' grammar (grammar.py), which is handed the parser: importing
+    #: this module there would close a cycle.
+    node_type = Node
+    error = Unreadable
+    function_definition = FUNCTION_DEFINITION
+    word_kind, op_kind = WORD, OP
+
     def __init__(self, tokens: list[Token], source: str, fish: bool) -> None:
         self.tokens = tokens
         self.source = source
@@ -759,15 +767,6 @@ class _TreeParser:
     def skip_newlines(self) -> None:
         while self.is_op(self.peek(), "\n"):
             self.index += 1
-
-    def expect_word(self, names: tuple[str, ...]) -> Token:
-        self.skip_newlines()
-        token = self.peek()
-        if not self.keyword(token, names):
-            raise Unreadable(f"expected {names[0]}")
-        assert token is not None
-        self.index += 1
-        return token
 
     def parse_body(self, closers: frozenset[str]) -> CommandList:
         """A compound command's list: a POSIX shell refuses an empty one (`( )`, `{ ; }`)."""
@@ -851,7 +850,9 @@ class _TreeParser:
         elif token.kind == OP or self.keyword(token, self.reserved):
             raise Unreadable(f"unexpected {token.value!r}")
         elif self.keyword(token, self.openers):
-            node = self.parse_fish_block() if self.fish else self.parse_compound()
+            from . import grammar  # `if`, loops, `case`, `{ … }`, fish blocks: loaded when a line has one
+
+            node = grammar.fish_block(self) if self.fish else grammar.posix_compound(self)
         elif not self.fish and token.kind == WORD and token.value.startswith("((") and token.value.endswith("))"):
             self.index += 1
             node = Node("arith", [token], [], [])
@@ -873,120 +874,6 @@ class _TreeParser:
         if not self.is_op(self.peek(), value):
             raise Unreadable(f"expected {value!r}")
         self.index += 1
-
-    def header(self) -> list[Token]:
-        """The words up to a `;` or newline (`for x in a b`, fish's `switch $x`)."""
-        words: list[Token] = []
-        while True:
-            token = self.peek()
-            if token is None or token.kind == OP:
-                break
-            if not self.fish and words and self.keyword(token, ("do",)):
-                break
-            if token.kind != WORD:
-                raise Unreadable("a redirection in a header")
-            words.append(token)
-            self.index += 1
-        if self.is_op(self.peek(), ";", "\n"):
-            self.index += 1
-        elif self.peek() is not None and not self.keyword(self.peek(), ("do",)):
-            raise Unreadable("unexpected operator in a header")
-        return words
-
-    def parse_compound(self) -> Node:
-        token = self.tokens[self.index]
-        name = token.value
-        self.index += 1
-        if name == "{":
-            body = self.parse_body(frozenset({"}"}))
-            self.expect_word(("}",))
-            return Node("brace", [], [body], [])
-        if name == "if":
-            lists = [self.parse_body(frozenset({"then"}))]
-            self.expect_word(("then",))
-            while True:
-                lists.append(self.parse_body(frozenset({"elif", "else", "fi"})))
-                closing = self.expect_word(("fi", "elif", "else"))
-                if closing.value == "fi":
-                    break
-                if closing.value == "elif":
-                    lists.append(self.parse_body(frozenset({"then"})))
-                    self.expect_word(("then",))
-                else:
-                    lists.append(self.parse_body(frozenset({"fi"})))
-                    self.expect_word(("fi",))
-                    break
-            return Node("if", [token], lists, [])
-        if name in ("while", "until"):
-            condition = self.parse_body(frozenset({"do"}))
-            self.expect_word(("do",))
-            body = self.parse_body(frozenset({"done"}))
-            self.expect_word(("done",))
-            return Node("loop", [token], [condition, body], [])
-        if name in ("for", "select"):
-            words = [token, *self.header()]
-            self.expect_word(("do",))
-            body = self.parse_body(frozenset({"done"}))
-            self.expect_word(("done",))
-            return Node("loop", words, [body], [])
-        if name == "case":
-            return self.parse_case(token)
-        raise Unreadable(FUNCTION_DEFINITION)  # `function f …`: lives in the shell that reads it
-
-    def parse_case(self, token: Token) -> Node:
-        subject = self.peek()
-        if subject is None or subject.kind != WORD:
-            raise Unreadable("case without a word")
-        self.index += 1
-        self.expect_word(("in",))
-        lists: list[CommandList] = []
-        while True:
-            self.skip_newlines()
-            if self.keyword(self.peek(), ("esac",)):
-                self.index += 1
-                break
-            if self.is_op(self.peek(), "("):
-                self.index += 1
-            while True:  # the patterns: words joined by `|`, closed by `)`
-                pattern = self.peek()
-                if pattern is None or pattern.kind != WORD:
-                    raise Unreadable("a case pattern")
-                self.index += 1
-                if self.is_op(self.peek(), "|"):
-                    self.index += 1
-                    continue
-                break
-            self.close_op(")")
-            lists.append(self.parse_list(frozenset({"esac"})))
-            if self.is_op(self.peek(), ";;"):
-                self.index += 1
-            elif not self.keyword(self.peek(), ("esac",)):
-                raise Unreadable("case item not closed")
-        return Node("case", [token, subject], lists, [])
-
-    def parse_fish_block(self) -> Node:
-        token = self.tokens[self.index]
-        self.index += 1
-        if token.value == "function":
-            raise Unreadable(FUNCTION_DEFINITION)
-        words = [token]
-        if token.value in ("for", "switch"):
-            words += self.header()
-        lists: list[CommandList] = []
-        if token.value == "begin" and self.is_op(self.peek(), ";"):
-            self.index += 1  # `begin; …`
-        while True:
-            lists.append(self.parse_list(frozenset({"end", "else", "case"})))
-            closing = self.expect_word(("end", "else", "case"))
-            if closing.value == "end":
-                break
-            if closing.value == "case":
-                self.header()
-            elif self.keyword(self.peek(), ("if",)):
-                self.index += 1  # `else if cond`: the condition is the next list's first command
-            elif self.is_op(self.peek(), ";"):
-                self.index += 1  # `else; …`
-        return Node("block", words, lists, [])
 
     def parse_simple(self) -> Node:
         words: list[Token] = []

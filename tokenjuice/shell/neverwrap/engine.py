@@ -14,18 +14,19 @@ run (`sudo`, `env A=1`, `npx`, `uv run`, `python -m`, `bash -lc '…'`, `ssh hos
 What each tool does is data: tokenjuice/shell/neverwrap/*.toml (the format: schema.py,
 docs/never-wrapped.md), compiled into the literal modules data.py and more.py. This module
 is the small engine that reads it, the driver (pipelines, wrappers, runners), and the
-named tests and readers of python and the shells that a declaration cannot express; the
-named predicates a case can `call` are in predicates.py, loaded the first time a case
-names one (most commands never do). Stdlib only, no `re`: it runs on every hook call.
+readers of python and the shells that a declaration cannot express; the named predicates
+a case can `call` and the named tests it can `test` are in predicates.py, loaded the first
+time a case names one (most commands never do), and a user's `hook.skip` patterns in
+user.py, loaded only where there are some. Stdlib only, no `re`: it runs on every hook call.
 """
 
 from __future__ import annotations
 
 import marshal
 
-from ..argv import GLOBAL_VALUE_OPTIONS, OWN_COMMANDS, RUNNERS, SHELLS, WRAPPERS, basename, is_python, launcher_body
+from ..argv import GLOBAL_VALUE_OPTIONS, RUNNERS, SHELLS, WRAPPERS, basename, is_python, launcher_body
 from ..argv import strip_runner as _argv_strip_runner
-from ..syntax import join, parse, star_match
+from ..syntax import parse
 from . import DETACHED, ENDLESS, TERMINAL
 from . import data as _data
 
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     Reason = tuple[str, str]
     Entry = dict[str, Any]
 
-__all__ = ["matches_user_pattern", "why_not_wrapped", "why_not_wrapped_script"]
+__all__ = ["why_not_wrapped", "why_not_wrapped_script"]
 
 _MAX_DEPTH = 6
 _EMPTY: frozenset[str] = frozenset()
@@ -96,52 +97,6 @@ def why_not_wrapped_script(command: str, dialect: str = "posix", *, waited: bool
     whose background jobs are each judged themselves."""
     found = _script(command, dialect, _Context(), waited)
     return found[1] if found else None
-
-
-def matches_user_pattern(command_text: str, argv: Sequence[str], patterns: Sequence[str | Entry]) -> str | None:
-    """The first of the user's `hook.skip` glob patterns (`*` = any run of characters) that
-    matches the whole command text, or the argv written back as a command line (also with
-    the program's directory dropped). Case-sensitive; blank patterns never match.
-
-    A pattern may also be a table in the catalogue's `[[tool]]` format (docs/never-wrapped.md):
-    it matches when it decides the argv is not to be wrapped, read as the built-in entries are
-    (wrappers and runners looked through), and its reason is returned. An invalid table never matches."""
-    targets = [command_text.strip()]
-    words = [w for w in argv if isinstance(w, str)]
-    if words:
-        targets.append(join(words))
-        if basename(words[0]) != words[0]:
-            targets.append(join([basename(words[0]), *words[1:]]))
-    targets = [t for t in targets if t]
-    for pattern in patterns:
-        if isinstance(pattern, dict):
-            entry = _user_entry(pattern)
-            found = _check(words, _Context(), entry) if entry and words else None
-            if found:
-                return found[1]
-            continue
-        glob = pattern.strip() if isinstance(pattern, str) else ""
-        if glob and any(glob_match(target, glob) for target in targets):
-            return pattern  # as configured, surrounding blanks and all
-    return None
-
-
-_USER_ENTRIES: dict[str, Entry | None] = {}
-
-
-def _user_entry(table: Entry) -> Entry | None:
-    """A user's `[[tool]]` table as the engine reads it, validated once (None when invalid)."""
-    key = repr(table)
-    if key not in _USER_ENTRIES:
-        from .schema import user_entry
-
-        _USER_ENTRIES[key] = user_entry(table)
-    return _USER_ENTRIES[key]
-
-
-def glob_match(text: str, pattern: str) -> bool:
-    """Does `pattern`, where `*` stands for any run of characters, match all of `text`?"""
-    return star_match(text, pattern.split("*"))
 
 
 # -- driver ----------------------------------------------------------------------------
@@ -501,6 +456,10 @@ def _values(entry: Entry) -> tuple[str, ...]:
     return (*values, *GLOBAL_VALUE_OPTIONS[entry["global_values"]]) if "global_values" in entry else values
 
 
+def _yes(argv: Sequence[str]) -> bool:
+    return any(w in ("-y", "--yes") or w.startswith("--yes=") for w in argv)
+
+
 class _Eval:
     """One entry applied to one argv (argv[0] is the tool, or the subcommand of a `subs` entry).
     The named predicates (predicates.py) read the command through it: this module loads
@@ -520,6 +479,7 @@ class _Eval:
     first_operand = staticmethod(_first_operand)
     option_values = staticmethod(_values)
     tool = staticmethod(_tool)
+    yes = staticmethod(_yes)
 
     def __init__(self, entry: Entry, argv: list[str], ctx: _Context, name: str, parent: _Eval | None) -> None:
         self.entry, self.argv, self.ctx, self.name, self.parent = entry, argv, ctx, name, parent
@@ -694,56 +654,16 @@ _CONDITIONS: dict[str, Callable[[_Eval, Entry, Any], bool]] = {
     "args_max": lambda ev, case, want: len(ev.argv) - 1 <= want,
     "stdin": lambda ev, case, want: ev.ctx.stdin == want,
     "env": lambda ev, case, want: any(_truthy(ev.ctx.env.get(name)) for name in want),
-    "test": lambda ev, case, want: _TESTS[want](ev),
-    "unless": lambda ev, case, want: not _TESTS[want](ev),
+    "test": lambda ev, case, want: _test(ev, want),
+    "unless": lambda ev, case, want: not _test(ev, want),
 }
 
 
-# -- named predicates: what a declaration cannot say --------------------------------------
+def _test(ev: _Eval, name: str) -> bool:
+    """A named test of predicates.py (`test`, `unless`), loaded the first time a case reaches one."""
+    from .predicates import TESTS
 
-
-def _git_config(ev: _Eval) -> dict[str, str]:
-    """`git -c key=value` given before the subcommand."""
-    while ev.parent is not None:
-        ev = ev.parent
-    config: dict[str, str] = {}
-    argv, index, values = ev.argv, 1, GLOBAL_VALUE_OPTIONS["git"]
-    while index < len(argv) and argv[index].startswith("-"):
-        if argv[index] == "-c" and index + 1 < len(argv):
-            key, _, value = argv[index + 1].partition("=")
-            config[key.lower()] = value
-        index += 2 if argv[index] in values else 1
-    return config
-
-
-def _scripted_editor(value: str | None) -> bool:
-    """An editor variable set to a command that needs no terminal (`true`, `sed -i …`)."""
-    return bool(value and value.strip()) and _tool(str(value).split()[0]) not in _g("editors")
-
-
-def _editor(ev: _Eval, variable: str, key: str) -> str | None:
-    return ev.ctx.env.get(variable, _git_config(ev).get(key))
-
-
-def _scripted(ev: _Eval) -> bool:
-    return _scripted_editor(_editor(ev, "GIT_EDITOR", "core.editor"))
-
-
-def _sequence_scripted(ev: _Eval) -> bool:
-    sequence = _editor(ev, "GIT_SEQUENCE_EDITOR", "sequence.editor")
-    return _scripted_editor(sequence) or (sequence is None and _scripted(ev))
-
-
-def _yes(argv: Sequence[str]) -> bool:
-    return any(w in ("-y", "--yes") or w.startswith("--yes=") for w in argv)
-
-
-_TESTS: dict[str, Callable[[_Eval], bool]] = {
-    "scripted-editor": _scripted,
-    "scripted-sequence-editor": _sequence_scripted,
-    "yes": lambda ev: _yes(ev.argv),
-    "own-command": lambda ev: ev.sub in OWN_COMMANDS.get(ev.name, ()),
-}
+    return TESTS[name](ev)
 
 
 def _python(argv: list[str], ctx: _Context) -> Reason | None:

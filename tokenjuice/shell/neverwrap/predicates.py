@@ -1,5 +1,5 @@
 """The named predicates of the never-wrap catalogue: what a declaration cannot say, for
-the cases that `call` one (`npm run SCRIPT`, `ssh host cmd`, `docker run … cmd`, `terraform
+the cases that `call` one or name a `test` (`unless`) (`npm run SCRIPT`, `ssh host cmd`, `docker run … cmd`, `terraform
 apply`…). engine.py loads this module the first time a case names one, so the hook's common
 commands (`git status`, `ls`, `pytest`) never unmarshal it. The engine's evaluation of the
 case (`_Eval`) is handed to each: they read the command and reach back into the engine (a
@@ -8,7 +8,7 @@ command inside a command) through it, since importing the engine here would clos
 
 from __future__ import annotations
 
-from ..argv import basename
+from ..argv import GLOBAL_VALUE_OPTIONS, OWN_COMMANDS, basename
 from . import DETACHED, ENDLESS, TERMINAL
 from . import data as _data
 
@@ -284,4 +284,55 @@ CALLS: dict[str, Callable[[_Eval, Entry], Reason | None]] = {
     "kubectl-exec": _kubectl_exec,
     "login": _login_call,
     "subcommand": lambda ev, case: ev.subcommand(),
+}
+
+
+# -- named tests (`test`, `unless`): read only by the cases that name one ---------------------
+
+
+def _git_config(ev: _Eval) -> dict[str, str]:
+    """`git -c key=value` given before the subcommand."""
+    while ev.parent is not None:
+        ev = ev.parent
+    config: dict[str, str] = {}
+    argv, index, values = ev.argv, 1, GLOBAL_VALUE_OPTIONS["git"]
+    while index < len(argv) and argv[index].startswith("-"):
+        if argv[index] == "-c" and index + 1 < len(argv):
+            key, _, value = argv[index + 1].partition("=")
+            config[key.lower()] = value
+        index += 2 if argv[index] in values else 1
+    return config
+
+
+def _scripted_editor(ev: _Eval, value: str | None) -> bool:
+    """An editor variable set to a command that needs no terminal (`true`, `sed -i …`)."""
+    return bool(value and value.strip()) and ev.tool(str(value).split()[0]) not in ev.generic("editors")
+
+
+def _editor(ev: _Eval, variable: str, key: str) -> str | None:
+    return ev.ctx.env.get(variable, _git_config(ev).get(key))
+
+
+def _scripted(ev: _Eval) -> bool:
+    return _scripted_editor(ev, _editor(ev, "GIT_EDITOR", "core.editor"))
+
+
+def _sequence_scripted(ev: _Eval) -> bool:
+    sequence = _editor(ev, "GIT_SEQUENCE_EDITOR", "sequence.editor")
+    return _scripted_editor(ev, sequence) or (sequence is None and _scripted(ev))
+
+
+def _yes(ev: _Eval) -> bool:
+    return ev.yes(ev.argv)
+
+
+def _own_command(ev: _Eval) -> bool:
+    return ev.sub in OWN_COMMANDS.get(ev.name, ())
+
+
+TESTS: dict[str, Callable[[_Eval], bool]] = {
+    "scripted-editor": _scripted,
+    "scripted-sequence-editor": _sequence_scripted,
+    "yes": _yes,
+    "own-command": _own_command,
 }

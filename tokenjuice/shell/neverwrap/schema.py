@@ -132,7 +132,7 @@ class Case:
     env: tuple[str, ...] = _words(
         "One of these variables is set, and not to a false value, in the command (`CI=1 vitest`)."
     )
-    test: str | None = spec(CHOICE, "A named Python test holds (engine.py's `_TESTS`).", None, choices=TESTS)
+    test: str | None = spec(CHOICE, "A named Python test holds (predicates.py's `TESTS`).", None, choices=TESTS)
     unless: str | None = spec(CHOICE, "A named Python test does not hold.", None, choices=TESTS)
     short: str | None = _text("Read options for this case with these short options taking a value.")
     long: tuple[str, ...] = _words("… and these long options taking a value.")
