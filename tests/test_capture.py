@@ -355,9 +355,22 @@ def test_nohup_keeps_sighup_ignored(workdir):
     assert done.returncode == 0 and done.stdout == b"survived\n"
 
 
+def _run_with_default_dispositions(*args: str) -> subprocess.CompletedProcess:
+    """`tokenjuice ARGS` started with the signals a caller may ignore at their default:
+    the test's own runner may have been started under `nohup` (SIGHUP ignored) or as a
+    background job of a shell without job control (SIGINT, SIGQUIT ignored), which the
+    wrapped child rightly inherits."""
+
+    def default_dispositions() -> None:
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
+            signal.signal(signum, signal.SIG_DFL)
+
+    return subprocess.run([*WRAP[:-1], *args], capture_output=True, timeout=HANG, preexec_fn=default_dispositions)
+
+
 @pytest.mark.skipif(not LINUX, reason="reads /proc")
 def test_the_child_gets_default_dispositions_otherwise(workdir):
-    done = tokenjuice("wrap", "--raw", "--", "sh", "-c", "cat /proc/$$/status")
+    done = _run_with_default_dispositions("wrap", "--raw", "--", "sh", "-c", "cat /proc/$$/status")
     ignored = _sig_ignored(done.stdout)
     for signum in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
         assert not ignored & (1 << (signum - 1)), signal.Signals(signum).name
@@ -369,7 +382,7 @@ def test_the_child_gets_default_dispositions_otherwise(workdir):
 
 
 def test_sigint_still_kills_a_child_whose_parent_did_not_ignore_it(workdir):
-    done = tokenjuice("wrap", "--raw", "--", "sh", "-c", "kill -INT $$; echo survived")
+    done = _run_with_default_dispositions("wrap", "--raw", "--", "sh", "-c", "kill -INT $$; echo survived")
     assert done.returncode == 130 and done.stdout == b""
 
 
