@@ -221,23 +221,19 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
             key = (unit.kind, unit.group, unit.section)
             listed[key] = listed.get(key, 0) + sizes[index][state[index]]
     small = {key for key, size in listed.items() if size <= _RUN_MARKER_COST}
-    # The labels of units dropped so far that have a line of their own, and what that
-    # line was reckoned at; the labels counted on one line per tier instead, without places.
-    gathered: dict[str, int] = {}
-    compact: set[str] = set()
-    label_tiers, places = _labels(units)
+    labels = _Labels(units, state, sizes)
     for tier, target, limit, named in steps:
         if total <= limit:
             continue
-        if target == DROPPED and tier is not None and gathered:
+        if target == DROPPED and tier is not None and labels.gathered:
             # Before a unit of this tier goes, the labels of less important tiers (all of
             # their units gone by now) are counted on one line per tier: their places are
             # worth less than the units that matter more (the project's own findings, next
             # to a vendored copy's codes).
-            for top in sorted({top for label, top in label_tiers.items() if label in gathered and top < tier}):
+            for top in sorted({top for label, top in labels.tiers.items() if label in labels.gathered and top < tier}):
                 if total <= limit:
                     break
-                total += _compacted(top, units, state, sizes, label_tiers, gathered, compact)
+                total += labels.compacted(top)
         for index, unit in by_position if target == MINIMAL or (target == DROPPED and named) else order:
             if total <= limit:
                 break
@@ -257,112 +253,106 @@ def _fit_once(parsed: Parsed, available: int, names_limit: int, reserve: int) ->
             total -= sizes[index][current] - sizes[index][target]
             state[index] = target
             if target == DROPPED and unit.gathered:
-                if unit.gathered not in gathered and unit.gathered not in compact:  # one more line counting them
-                    gathered[unit.gathered] = _gathered_cost(unit, min(_PLACES, places[unit.gathered]))
-                    total += gathered[unit.gathered]
+                total += labels.dropped(unit)
             elif target == DROPPED:  # a new run of dropped units is one more marker; joining two, one fewer
                 marker = _RUN_MARKER_COST if unit.kind in _ENDS else _MARKER_COST  # its counts by state and folder
                 total += marker * (1 - _dropped_neighbours(index, neighbours, state))
-    if gathered or compact:
-        total = _compact_gathered(units, state, sizes, label_tiers, gathered, compact, total, available, lone)
+    if labels.gathered or labels.compact:
+        total = labels.fitted(total, available, lone)
     # past the room for the names kept past it (every file that matched): not for an
     # estimate of markers that the rendered fit corrects (`fit` aims lower)
     names_over = total > available and any(state[i] != DROPPED and unit.minimal and unit.names for i, unit in units)
     partial = _refill(units, state, sizes, max(available - total, reserve) if names_over else available - total)
-    return _render(parsed, state, partial, compact), names_over
+    return _render(parsed, state, partial, labels.compact), names_over
 
 
-def _compact_gathered(
-    units: list[tuple[int, Unit]],
-    state: dict[int, int],
-    sizes: dict[int, list[int]],
-    label_tiers: dict[str, float],
-    gathered: dict[str, int],
-    compact: set[str],
-    total: int,
-    available: int,
-    lone: set[int],
-) -> int:
-    """Units dropped under labels (a linter's findings under their codes): where the
-    lines counting each label go past the room (a hundred codes), the least important
-    tiers, one at a time, are counted on one line each (`C0116 107, C0103 34, …`, no
-    places) and their units still shown go too. Then the room left goes back to
-    dropped units, the most important tier first, the first of each label before the
-    others. Returns the new total; `compact` gets the labels counted on one line.
-    `lone`: the units alone of their label (`_lone`), given back before the others."""
-    for top in sorted(set(label_tiers.values())):
-        if total <= available:
-            break
-        total += _compacted(top, units, state, sizes, label_tiers, gathered, compact)
-    tiers = sorted({unit.priority for index, unit in units if unit.gathered})
-    for tier in reversed(tiers):
-        seen: set[str] = set()
-        # the only unit of its label first, then the first of each other label, then
-        # those that stand for most findings (said together), then in order
-        order: list[tuple[bool, bool, int, int]] = []
-        for index, unit in units:
-            if unit.priority == tier and unit.gathered:
-                order.append((unit.gathered in seen, index not in lone, -unit.count, index))
-                seen.add(unit.gathered)
-        for *_, index in sorted(order):
-            if state[index] != DROPPED:
-                continue
-            # whole where it fits; shortened, it costs its share of a marker too
-            for form, cost in ((FULL, sizes[index][FULL]), (SHORT, sizes[index][SHORT] + _RUN_MARKER_COST)):
-                if total + cost <= available:
-                    state[index] = form
-                    total += cost
-                    break
-    return total
+class _Labels:
+    """The labels of the units gathered under them (a linter's findings under their
+    codes) while one fit cuts: each label's tier (the importance of its most important
+    unit: the tier whose cut counts it with the others on one line) and how many places
+    its marker could name (its findings'); the labels of dropped units that have a
+    marker line of their own, with what that line was reckoned at (`gathered`); and the
+    labels counted on one line per tier instead, without places (`compact`). `state`
+    and `sizes` are the fit's own, changed in place."""
 
+    def __init__(self, units: list[tuple[int, Unit]], state: dict[int, int], sizes: dict[int, list[int]]) -> None:
+        self.units, self.state, self.sizes = units, state, sizes
+        self.tiers: dict[str, float] = {}
+        self.places: dict[str, int] = {}
+        for _, unit in units:
+            if unit.gathered:
+                self.tiers[unit.gathered] = max(unit.priority, self.tiers.get(unit.gathered, unit.priority))
+                self.places[unit.gathered] = self.places.get(unit.gathered, 0) + 1 + len(unit.also)
+        self.gathered: dict[str, int] = {}
+        self.compact: set[str] = set()
 
-def _labels(units: list[tuple[int, Unit]]) -> tuple[dict[str, float], dict[str, int]]:
-    """Each label of units gathered under labels (a linter's code) with the importance
-    of its most important unit (the tier whose cut counts it with the others on one
-    line), and with how many places its marker could name (its findings')."""
-    tiers: dict[str, float] = {}
-    places: dict[str, int] = {}
-    for _, unit in units:
-        if unit.gathered:
-            tiers[unit.gathered] = max(unit.priority, tiers.get(unit.gathered, unit.priority))
-            places[unit.gathered] = places.get(unit.gathered, 0) + 1 + len(unit.also)
-    return tiers, places
+    def dropped(self, unit: Unit) -> int:
+        """What dropping `unit` adds to the total: one more line counting its label's
+        dropped units, where its label has none yet."""
+        label = unit.gathered
+        if not label or label in self.gathered or label in self.compact:
+            return 0
+        self.gathered[label] = _gathered_cost(unit, min(_PLACES, self.places[label]))
+        return self.gathered[label]
 
+    def compacted(self, tier: float) -> int:
+        """Count the labels of `tier` not yet so counted on one line (`C0116 107, C0103
+        34, …`, no places), their units still shown dropped too, where that saves at
+        least what the line takes: their own lines go, as they were reckoned
+        (`gathered`), and the one line comes. Returns what that changes in the total."""
+        labels = {label for label, top in self.tiers.items() if top == tier and label not in self.compact}
+        change = 0
+        first: dict[str, Unit] = {}
+        for index, unit in self.units:
+            if unit.gathered in labels:
+                first.setdefault(unit.gathered, unit)
+                if self.state[index] != DROPPED:
+                    change -= self.sizes[index][self.state[index]]
+        listed = sorted(first.values(), key=lambda unit: -len(unit.group))[:_COMPACT_LABELS]
+        change += _COMPACT_COST + sum(len(unit.group) + 8 for unit in listed)
+        change -= sum(self.gathered.get(label, 0) for label in labels)
+        if not labels or change > -_COMPACT_COST:  # a line or two of their own cost about what the one line would
+            return 0
+        for index, unit in self.units:
+            if unit.gathered in labels:
+                self.state[index] = DROPPED
+        for label in labels:
+            self.gathered.pop(label, None)
+        self.compact.update(labels)
+        return change
 
-def _compacted(
-    tier: float,
-    units: list[tuple[int, Unit]],
-    state: dict[int, int],
-    sizes: dict[int, list[int]],
-    label_tiers: dict[str, float],
-    gathered: dict[str, int],
-    compact: set[str],
-) -> int:
-    """Count the labels of `tier` (`_labels`) not yet so counted on one line (`C0116
-    107, C0103 34, …`, no places), their units still shown dropped too, where that saves
-    at least what the line takes: their own lines go, as they were reckoned
-    (`gathered`), and the one line comes. Returns what that changes in the total;
-    `compact` gets the labels so counted."""
-    labels = {label for label, top in label_tiers.items() if top == tier and label not in compact}
-    change = 0
-    first: dict[str, Unit] = {}
-    for index, unit in units:
-        if unit.gathered in labels:
-            first.setdefault(unit.gathered, unit)
-            if state[index] != DROPPED:
-                change -= sizes[index][state[index]]
-    listed = sorted(first.values(), key=lambda unit: -len(unit.group))[:_COMPACT_LABELS]
-    change += _COMPACT_COST + sum(len(unit.group) + 8 for unit in listed)
-    change -= sum(gathered.get(label, 0) for label in labels)
-    if not labels or change > -_COMPACT_COST:  # a line or two of their own cost about what the one line would
-        return 0
-    for index, unit in units:
-        if unit.gathered in labels:
-            state[index] = DROPPED
-    for label in labels:
-        gathered.pop(label, None)
-    compact.update(labels)
-    return change
+    def fitted(self, total: int, available: int, lone: set[int]) -> int:
+        """Where the lines counting each label go past the room (a hundred codes), the
+        least important tiers, one at a time, are counted on one line each and their
+        units still shown go too. Then the room left goes back to dropped units, the
+        most important tier first, the first of each label before the others. Returns
+        the new total. `lone`: the units alone of their label (`_lone`), given back
+        before the others."""
+        for top in sorted(set(self.tiers.values())):
+            if total <= available:
+                break
+            total += self.compacted(top)
+        tiers = sorted({unit.priority for index, unit in self.units if unit.gathered})
+        for tier in reversed(tiers):
+            seen: set[str] = set()
+            # the only unit of its label first, then the first of each other label, then
+            # those that stand for most findings (said together), then in order
+            order: list[tuple[bool, bool, int, int]] = []
+            for index, unit in self.units:
+                if unit.priority == tier and unit.gathered:
+                    order.append((unit.gathered in seen, index not in lone, -unit.count, index))
+                    seen.add(unit.gathered)
+            for *_, index in sorted(order):
+                if self.state[index] != DROPPED:
+                    continue
+                # whole where it fits; shortened, it costs its share of a marker too
+                sizes = self.sizes[index]
+                for form, cost in ((FULL, sizes[FULL]), (SHORT, sizes[SHORT] + _RUN_MARKER_COST)):
+                    if total + cost <= available:
+                        self.state[index] = form
+                        total += cost
+                        break
+        return total
 
 
 def _lone(units: list[tuple[int, Unit]]) -> set[int]:
