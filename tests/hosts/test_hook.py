@@ -100,7 +100,7 @@ def test_the_hook_path_loads_no_install_time_module(host, shell_env, tmp_path):
     assert not loaded & INSTALL_TIME, f"{host}'s hook imported {sorted(loaded & INSTALL_TIME)}"
     ours = {"tokenjuice.hosts.manage", "tokenjuice.hosts.jsonhooks", "tokenjuice.hosts.launch", "tokenjuice.errors"}
     ours |= {"tokenjuice.shell.command"}  # output analysis: the hook needs only shell/argv.py
-    ours |= {"tokenjuice.fast.lazyre"}  # ~0.8 M instructions a call, for patterns only outputs need
+    ours |= {"tokenjuice.fast.lazyre"}  # ~0.5 M instructions a call, for patterns only outputs need
     ours |= COLD  # what only rarer command lines need (docs/performance.md)
     assert not loaded & ours, f"{host}'s hook imported {sorted(loaded & ours)}"
 

@@ -351,6 +351,11 @@ def hunk_bodies(items: Sequence[Item]) -> set[int]:
     return body
 
 
+#: How far from a changed line a hunk's context reaches (git's 3 lines each side, and room
+#: for a repeat inside a run of context).
+_NEAR = 6
+
+
 def _near_a_change(items: Sequence[Item], k: int) -> bool:
     """Whether the repeat at `k` may be a line of a hunk: it starts as a diff's line does
     and a line at most `_NEAR` away from it (a hunk's context around a change is 3 lines
@@ -360,6 +365,3 @@ def _near_a_change(items: Sequence[Item], k: int) -> bool:
         return False
     near = items[max(0, k - _NEAR) : k + _NEAR + 1]
     return any(isinstance(other, str) and other[:1] in ("+", "-", "@") and other.strip() for other in near)
-
-
-_NEAR = 6

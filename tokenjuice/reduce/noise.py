@@ -268,7 +268,6 @@ def built_crates(view: Lines) -> set[int]:
     return {k for k, found in building if found and found.group("crate") not in failed}
 
 
-#: kind -> a test over all the lines, for noise no single-line pattern can tell.
 def blank_lines(view: Lines) -> set[int]:
     """Blank lines, but for a unified diff's blank context lines (a lone space, often
     stripped): those are lines of the file, and a hunk without them neither applies
@@ -299,6 +298,7 @@ def passed_examples(view: Lines) -> set[int]:
     return dropped
 
 
+#: kind -> a test over all the lines, for noise no single-line pattern can tell.
 STRUCTURAL: dict[str, Callable[[Lines], set[int]]] = {
     "blank-lines": blank_lines,
     "doctest-passed": passed_examples,

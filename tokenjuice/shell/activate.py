@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 
+from ..fast.lazyre import lazy
 from .argv import basename
 
 TYPE_CHECKING = False
@@ -22,10 +23,8 @@ ACTIVATE_FUNCTIONS = frozenset({"deactivate", "pydoc"})
 #: a trap, another file sourced, an alias defined, code built at run time).
 _NOT_IN_ACTIVATE = frozenset({"set", "shopt", "setopt", "trap", "source", ".", "eval", "builtin", "enable", "exec"})
 _ACTIVATE_LIMIT = 64 * 1024
-#: A line that defines a shell function: `name () {`, `function name {`. Compiled where
-#: an activate script is read, so that a hook call does not import fast.lazyre (~0.8 M
-#: instructions of the ~10 M a call costs over the interpreter's start).
-_DEFINES = r"[ \t]*+(?:function[ \t]++([A-Za-z_][\w:.-]*+)|([A-Za-z_][\w:.-]*+)[ \t]*+\([ \t]*+\))"
+#: A line that defines a shell function: `name () {`, `function name {`.
+_DEFINES = lazy(r"[ \t]*+(?:function[ \t]++([A-Za-z_][\w:.-]*+)|([A-Za-z_][\w:.-]*+)[ \t]*+\([ \t]*+\))")
 
 
 def activates_a_virtualenv(words: Sequence[str], here: str | None) -> bool:
@@ -62,9 +61,6 @@ def activates_a_virtualenv(words: Sequence[str], here: str | None) -> bool:
     text = data.decode("utf-8", "replace")
     if "VIRTUAL_ENV=" not in text or "deactivate" not in text:
         return False
-    from ..fast.lazyre import compiled
-
-    defines = compiled(_DEFINES)
     for line in text.splitlines():
         words_of_line = line.split()
         if not words_of_line or words_of_line[0].startswith("#"):
@@ -72,7 +68,7 @@ def activates_a_virtualenv(words: Sequence[str], here: str | None) -> bool:
         first = words_of_line[0]
         if first in _NOT_IN_ACTIVATE or (first == "alias" and "=" in line):
             return False
-        definition = defines.match(line)
+        definition = _DEFINES.match(line)
         if definition is None:
             continue
         defined = definition.group(1) or definition.group(2)
