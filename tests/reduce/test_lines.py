@@ -96,3 +96,18 @@ def test_rows_a_diff_adds_again_and_again_are_no_cycle():
     raw = (DIFFS / "git-diff-repeated-rows.out").read_text()
     items = raw.split("\n")
     assert dedupe_adjacent(items) == items
+
+
+def test_marked_names_every_marker_it_adds_and_no_other():
+    """The pipeline reuses the denoised lines' repeats by the positions `marked` gives
+    (pipeline._remarked): a cycle's marker is one of them, as a run's is, and a marker
+    already among the lines is not."""
+    given = Omission(3, "3 lines")
+    cycle = ["\tat a(A.java:1)", "\tat b(B.java:2)"] * 30
+    items = ["start", given, "tick", "tick", "tick", "tick", *cycle, "end"]
+    marked: list[int] = []
+    deduped = dedupe_adjacent(items, marked)
+    added = [k for k, item in enumerate(deduped) if isinstance(item, Omission) and item is not given]
+    assert len(added) == 2  # the run of ticks and the cycle
+    assert marked == added
+    assert deduped[added[1]].render() == "... 58 lines repeating the 2 above omitted ..."
